@@ -1,0 +1,521 @@
+//! Lexer: source text to tokens. Never fails: bad characters become `Tok::Error` tokens.
+
+use crate::span::{Diagnostic, FileId, Span};
+use crate::symbol::{sym, Symbol};
+
+/// One piece of a string literal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StrPart {
+    Lit(String),
+    /// `$name`
+    Ident(Symbol, Span),
+    /// `$(expr)`: the span of the text between the parentheses, parsed later.
+    Expr(Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    Int(i64),
+    Float(f64),
+    Float32(f32),
+    Str(Vec<StrPart>),
+    Ident(Symbol),
+    /// `@name`
+    Macro(Symbol),
+    Keyword(Kw),
+    /// An operator or punctuation, e.g. `+`, `<=`, `(`, `::`, `.+`.
+    Op(&'static str),
+    Newline,
+    Eof,
+    Error(String),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kw {
+    Function,
+    End,
+    If,
+    Elseif,
+    Else,
+    While,
+    For,
+    Break,
+    Continue,
+    Return,
+    Begin,
+    Let,
+    Local,
+    Global,
+    Const,
+    Struct,
+    Mutable,
+    Abstract,
+    Where,
+    True,
+    False,
+    Nothing,
+    Do,
+    Try,
+    Catch,
+    Finally,
+    Module,
+    Using,
+    Import,
+    Quote,
+    Macro,
+}
+
+fn keyword(s: &str) -> Option<Kw> {
+    Some(match s {
+        "function" => Kw::Function,
+        "end" => Kw::End,
+        "if" => Kw::If,
+        "elseif" => Kw::Elseif,
+        "else" => Kw::Else,
+        "while" => Kw::While,
+        "for" => Kw::For,
+        "break" => Kw::Break,
+        "continue" => Kw::Continue,
+        "return" => Kw::Return,
+        "begin" => Kw::Begin,
+        "let" => Kw::Let,
+        "local" => Kw::Local,
+        "global" => Kw::Global,
+        "const" => Kw::Const,
+        "struct" => Kw::Struct,
+        "mutable" => Kw::Mutable,
+        "abstract" => Kw::Abstract,
+        "where" => Kw::Where,
+        "true" => Kw::True,
+        "false" => Kw::False,
+        "nothing" => Kw::Nothing,
+        "do" => Kw::Do,
+        "try" => Kw::Try,
+        "catch" => Kw::Catch,
+        "finally" => Kw::Finally,
+        "module" => Kw::Module,
+        "using" => Kw::Using,
+        "import" => Kw::Import,
+        "quote" => Kw::Quote,
+        "macro" => Kw::Macro,
+        _ => return None,
+    })
+}
+
+#[derive(Clone, Debug)]
+pub struct Token {
+    pub tok: Tok,
+    pub span: Span,
+    /// Whitespace (or a comment) immediately precedes the token.
+    pub space_before: bool,
+}
+
+/// Operators, longest first so that maximal munch works by trying them in order.
+const OPS: &[&str] = &[
+    "...", ".+=", ".-=", ".*=", "./=", ".^=", "===", "!==", "÷=", ".==", ".!=", ".<=", ".>=", "::",
+    "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "^=", "%=", "->", "=>", "<:", ">:",
+    ".+", ".-", ".*", "./", ".^", ".<", ".>", ".=", ".!", ".÷", "|>", "≤", "≥", "≠", "÷", "∈", "+",
+    "-", "*", "/", "\\", "^", "%", "<", ">", "=", "!", ":", ".", ",", ";", "(", ")", "[", "]", "{",
+    "}", "?", "'", "$", "&", "|",
+];
+
+pub struct Lexer<'a> {
+    src: &'a str,
+    pos: usize,
+    file: FileId,
+    /// Offset added to every span (for sub-lexing an interpolated expression).
+    base: usize,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Lexer<'a> {
+    /// Lexes `src`, whose first byte is at offset `base` of file `file`.
+    pub fn new(src: &'a str, file: FileId, base: usize) -> Lexer<'a> {
+        Lexer {
+            src,
+            pos: 0,
+            file,
+            base,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn span(&self, lo: usize, hi: usize) -> Span {
+        Span::new(self.file, (lo + self.base) as u32, (hi + self.base) as u32)
+    }
+
+    fn peek_char(&self) -> Option<char> {
+        self.src[self.pos..].chars().next()
+    }
+
+    fn peek_char_at(&self, n: usize) -> Option<char> {
+        self.src[self.pos..].chars().nth(n)
+    }
+
+    /// Lexes the whole input. The last token is always `Eof`.
+    pub fn tokenize(mut self) -> (Vec<Token>, Vec<Diagnostic>) {
+        let mut toks: Vec<Token> = Vec::new();
+        loop {
+            let space_before = self.skip_space_and_comments();
+            let lo = self.pos;
+            let Some(c) = self.peek_char() else {
+                toks.push(Token {
+                    tok: Tok::Eof,
+                    span: self.span(lo, lo),
+                    space_before,
+                });
+                break;
+            };
+            let prev_is_value = toks.last().is_some_and(|t| ends_value(&t.tok)) && !space_before;
+            let tok = if c == '\n' {
+                self.pos += 1;
+                Tok::Newline
+            } else if c.is_ascii_digit()
+                || (c == '.'
+                    && self.peek_char_at(1).is_some_and(|d| d.is_ascii_digit())
+                    && !prev_is_value)
+            {
+                self.number()
+            } else if is_ident_start(c) {
+                self.ident()
+            } else if c == '@' {
+                self.pos += 1;
+                let start = self.pos;
+                while self.peek_char().is_some_and(is_ident_char) {
+                    self.pos += self.peek_char().map_or(1, |c| c.len_utf8());
+                }
+                if start == self.pos {
+                    Tok::Error("expected a macro name after `@`".into())
+                } else {
+                    Tok::Macro(sym(&self.src[start..self.pos]))
+                }
+            } else if c == '"' {
+                self.string()
+            } else if c == '\'' && !prev_is_value {
+                // Character literals are not part of the subset.
+                self.pos += 1;
+                while let Some(ch) = self.peek_char() {
+                    self.pos += ch.len_utf8();
+                    if ch == '\'' || ch == '\n' {
+                        break;
+                    }
+                }
+                Tok::Error("character literals are not supported".into())
+            } else {
+                self.op()
+            };
+            let span = self.span(lo, self.pos);
+            if let Tok::Error(msg) = &tok {
+                self.diagnostics.push(Diagnostic::new(span, msg.clone()));
+            }
+            toks.push(Token {
+                tok,
+                span,
+                space_before,
+            });
+        }
+        (toks, self.diagnostics)
+    }
+
+    /// Skips spaces, tabs, `\r`, line continuations and comments (not newlines). Returns whether
+    /// anything was skipped.
+    fn skip_space_and_comments(&mut self) -> bool {
+        let start = self.pos;
+        loop {
+            match self.peek_char() {
+                Some(' ') | Some('\t') | Some('\r') => self.pos += 1,
+                Some('#') => {
+                    if self.peek_char_at(1) == Some('=') {
+                        // Nestable block comment.
+                        let lo = self.pos;
+                        self.pos += 2;
+                        let mut depth = 1;
+                        while depth > 0 {
+                            let rest = &self.src[self.pos..];
+                            if rest.is_empty() {
+                                let sp = self.span(lo, self.pos);
+                                self.diagnostics
+                                    .push(Diagnostic::new(sp, "unterminated `#=` comment"));
+                                break;
+                            }
+                            if rest.starts_with("=#") {
+                                depth -= 1;
+                                self.pos += 2;
+                            } else if rest.starts_with("#=") {
+                                depth += 1;
+                                self.pos += 2;
+                            } else {
+                                self.pos += rest.chars().next().map_or(1, |c| c.len_utf8());
+                            }
+                        }
+                    } else {
+                        while let Some(c) = self.peek_char() {
+                            if c == '\n' {
+                                break;
+                            }
+                            self.pos += c.len_utf8();
+                        }
+                    }
+                }
+                _ => break,
+            }
+        }
+        self.pos > start
+    }
+
+    fn ident(&mut self) -> Tok {
+        let start = self.pos;
+        while let Some(c) = self.peek_char() {
+            if is_ident_char(c) {
+                self.pos += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+        // A `!` directly after an identifier is part of it (`push!`), unless it starts `!=`.
+        if self.peek_char() == Some('!') && self.peek_char_at(1) != Some('=') {
+            self.pos += 1;
+        }
+        let text = &self.src[start..self.pos];
+        match keyword(text) {
+            Some(kw) => Tok::Keyword(kw),
+            None => Tok::Ident(sym(text)),
+        }
+    }
+
+    fn number(&mut self) -> Tok {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let digits = |pos: &mut usize| {
+            while *pos < bytes.len() && (bytes[*pos].is_ascii_digit() || bytes[*pos] == b'_') {
+                *pos += 1;
+            }
+        };
+        if self.src[self.pos..].starts_with("0x") || self.src[self.pos..].starts_with("0b") {
+            self.pos += 2;
+            while self.peek_char().is_some_and(|c| c.is_ascii_alphanumeric()) {
+                self.pos += 1;
+            }
+            return Tok::Error("hexadecimal and binary literals are not supported".into());
+        }
+        let mut pos = self.pos;
+        digits(&mut pos);
+        let mut is_float = false;
+        // A `.` continues the number unless it starts an operator (`1.+x`), a range `1..`, or a
+        // field access; `1.` alone is a float.
+        if pos < bytes.len() && bytes[pos] == b'.' {
+            let next = bytes.get(pos + 1).copied();
+            let starts_dot_op = matches!(
+                next,
+                Some(b'+' | b'-' | b'*' | b'/' | b'^' | b'=' | b'<' | b'>' | b'!' | b'.')
+            );
+            let starts_field = next.is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+                && !matches!(next, Some(b'e' | b'E' | b'f'));
+            if !starts_dot_op && !starts_field {
+                is_float = true;
+                pos += 1;
+                digits(&mut pos);
+            }
+        }
+        let mut f32_exp = false;
+        if pos < bytes.len() && matches!(bytes[pos], b'e' | b'E' | b'f') {
+            let mut p = pos + 1;
+            if p < bytes.len() && matches!(bytes[p], b'+' | b'-') {
+                p += 1;
+            }
+            if p < bytes.len() && bytes[p].is_ascii_digit() {
+                f32_exp = bytes[pos] == b'f';
+                is_float = true;
+                digits(&mut p);
+                pos = p;
+            }
+        }
+        self.pos = pos;
+        let text: String = self.src[start..pos].chars().filter(|&c| c != '_').collect();
+        if f32_exp {
+            let t = text.replace('f', "e");
+            match t.parse::<f32>() {
+                Ok(v) => Tok::Float32(v),
+                Err(_) => Tok::Error(format!("invalid number `{text}`")),
+            }
+        } else if is_float {
+            match text.parse::<f64>() {
+                Ok(v) => Tok::Float(v),
+                Err(_) => Tok::Error(format!("invalid number `{text}`")),
+            }
+        } else {
+            match text.parse::<i64>() {
+                Ok(v) => Tok::Int(v),
+                Err(_) => Tok::Error(format!(
+                    "integer literal `{text}` does not fit in Int64 (Int128 and BigInt are not supported)"
+                )),
+            }
+        }
+    }
+
+    fn string(&mut self) -> Tok {
+        let lo = self.pos;
+        if self.src[self.pos..].starts_with("\"\"\"") {
+            self.pos += 3;
+            self.skip_until("\"\"\"");
+            return Tok::Error("triple-quoted strings are not supported".into());
+        }
+        self.pos += 1;
+        let mut parts = Vec::new();
+        let mut cur = String::new();
+        loop {
+            let Some(c) = self.peek_char() else {
+                self.diagnostics.push(Diagnostic::new(
+                    self.span(lo, self.pos),
+                    "unterminated string literal",
+                ));
+                break;
+            };
+            match c {
+                '"' => {
+                    self.pos += 1;
+                    break;
+                }
+                '\\' => {
+                    self.pos += 1;
+                    let e = self.peek_char();
+                    self.pos += e.map_or(0, |c| c.len_utf8());
+                    match e {
+                        Some('n') => cur.push('\n'),
+                        Some('t') => cur.push('\t'),
+                        Some('r') => cur.push('\r'),
+                        Some('0') => cur.push('\0'),
+                        Some('\\') => cur.push('\\'),
+                        Some('"') => cur.push('"'),
+                        Some('$') => cur.push('$'),
+                        Some('\'') => cur.push('\''),
+                        Some('\n') => {}
+                        Some(other) => {
+                            let sp = self.span(self.pos - 2, self.pos);
+                            self.diagnostics.push(Diagnostic::new(
+                                sp,
+                                format!("invalid escape sequence `\\{other}`"),
+                            ));
+                        }
+                        None => {}
+                    }
+                }
+                '$' => {
+                    self.pos += 1;
+                    if !cur.is_empty() {
+                        parts.push(StrPart::Lit(std::mem::take(&mut cur)));
+                    }
+                    match self.peek_char() {
+                        Some('(') => {
+                            self.pos += 1;
+                            let inner_lo = self.pos;
+                            let mut depth = 1;
+                            while let Some(c) = self.peek_char() {
+                                if c == '(' {
+                                    depth += 1;
+                                } else if c == ')' {
+                                    depth -= 1;
+                                    if depth == 0 {
+                                        break;
+                                    }
+                                } else if c == '\n' || c == '"' {
+                                    break;
+                                }
+                                self.pos += c.len_utf8();
+                            }
+                            let inner_hi = self.pos;
+                            if self.peek_char() == Some(')') {
+                                self.pos += 1;
+                            } else {
+                                self.diagnostics.push(Diagnostic::new(
+                                    self.span(inner_lo - 2, self.pos),
+                                    "unterminated `$(` in string",
+                                ));
+                            }
+                            parts.push(StrPart::Expr(self.span(inner_lo, inner_hi)));
+                        }
+                        Some(c) if is_ident_start(c) => {
+                            let s = self.pos;
+                            while self.peek_char().is_some_and(is_ident_char) {
+                                self.pos += self.peek_char().map_or(1, |c| c.len_utf8());
+                            }
+                            parts.push(StrPart::Ident(
+                                sym(&self.src[s..self.pos]),
+                                self.span(s, self.pos),
+                            ));
+                        }
+                        _ => {
+                            self.diagnostics.push(Diagnostic::new(
+                                self.span(self.pos - 1, self.pos),
+                                "`$` in a string must be followed by a name or `(`; write `\\$` for a dollar sign",
+                            ));
+                        }
+                    }
+                }
+                c => {
+                    self.pos += c.len_utf8();
+                    cur.push(c);
+                }
+            }
+        }
+        if !cur.is_empty() || parts.is_empty() {
+            parts.push(StrPart::Lit(cur));
+        }
+        Tok::Str(parts)
+    }
+
+    fn skip_until(&mut self, pat: &str) {
+        match self.src[self.pos..].find(pat) {
+            Some(i) => self.pos += i + pat.len(),
+            None => self.pos = self.src.len(),
+        }
+    }
+
+    fn op(&mut self) -> Tok {
+        let rest = &self.src[self.pos..];
+        for op in OPS {
+            if rest.starts_with(op) {
+                self.pos += op.len();
+                return Tok::Op(op);
+            }
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        self.pos += c.len_utf8().max(1);
+        Tok::Error(format!("unexpected character `{c}`"))
+    }
+}
+
+/// Whether a token ends a value, so that a following `'` is a postfix adjoint and a following
+/// `.5` is not a number.
+fn ends_value(t: &Tok) -> bool {
+    matches!(
+        t,
+        Tok::Int(_)
+            | Tok::Float(_)
+            | Tok::Float32(_)
+            | Tok::Ident(_)
+            | Tok::Str(_)
+            | Tok::Op(")")
+            | Tok::Op("]")
+            | Tok::Op("}")
+            | Tok::Op("'")
+            | Tok::Keyword(Kw::End | Kw::True | Kw::False | Kw::Nothing)
+    )
+}
+
+pub fn is_ident_start(c: char) -> bool {
+    c == '_' || c.is_alphabetic() || (!c.is_ascii() && is_math_letter(c))
+}
+
+pub fn is_ident_char(c: char) -> bool {
+    is_ident_start(c)
+        || c.is_ascii_digit()
+        || c == '′'
+        || ('₀'..='₉').contains(&c)
+        || ('\u{0300}'..='\u{036F}').contains(&c)
+}
+
+fn is_math_letter(c: char) -> bool {
+    // Greek letters are alphabetic already; accept a few symbols Julia treats as identifiers.
+    matches!(c, '∇' | '∂' | 'ℓ')
+}

@@ -1,0 +1,223 @@
+//! Parser tests: source in, S-expression and diagnostics out.
+
+use expect_test::{expect, Expect};
+use mooncake_syntax::{parse_file, sexpr, FileId, LineIndex};
+
+fn check(src: &str, expect: Expect) {
+    let (file, diags) = parse_file(src, FileId(0));
+    let mut out = sexpr::render_file(&file);
+    let idx = LineIndex::new(src);
+    for d in diags {
+        let (l, c) = idx.line_col(src, d.span.lo);
+        out.push_str(&format!("error {l}:{c}: {}\n", d.message));
+    }
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn precedence() {
+    check(
+        "a + b * c ^ d ^ e\n-x^2\n2x^2 + 3(x + 1)\n1/2x\na:b-1\n1 < x <= 5\na && b || !c\nx > 0 ? 1 : 2\n2^-3\n",
+        expect![[r#"
+            (call + a (call * b (call ^ c (call ^ d e))))
+            (call - (call ^ x 2))
+            (call + (call * 2 (call ^ x 2)) (call * 3 (call + x 1)))
+            (call / 1 (call * 2 x))
+            (call : a (call - b 1))
+            (comparison 1 < x <= 5)
+            (|| (&& a b) (call ! c))
+            (if (call > x 0) 1 2)
+            (call ^ 2 -3)
+        "#]],
+    );
+}
+
+#[test]
+fn definitions() {
+    check(
+        r#"
+function f(x::Float64, y)::Float64 where {T<:Real}
+    return x + y
+end
+g(x) = 2x
+h(x::Vector{T}) where T = x[end]
+struct Point{T} <: Shape
+    x::T
+    y::T
+end
+mutable struct Acc; total; end
+abstract type Shape end
+const N = 10
+k(x; scale = 2.0) = x * scale
+function f end
+"#,
+        expect![[r#"
+            (function f (x::Float64 y) (where T Real) (returns Float64) (block (return (call + x y))))
+            (function g (x) (block (call * 2 x)))
+            (function h (x::(curly Vector T)) (where T) (block (ref x end)))
+            (struct Point {T} (<: Shape) x::T y::T)
+            (mutable_struct Acc total)
+            (abstract Shape)
+            (const (= N 10))
+            (function k (x) (kw (scale=2.0)) (block (call * x scale)))
+            (function f () (block))
+        "#]],
+    );
+}
+
+#[test]
+fn control_flow() {
+    check(
+        r#"
+for i in 1:n, j = 1:m
+    if i == j
+        continue
+    elseif i > j
+        break
+    else
+        s += A[i, j]
+    end
+end
+while x < 10; x *= 2; end
+a, b = b, a + b
+let y = 1, z
+    y
+end
+for (i, v) in enumerate(xs)
+end
+"#,
+        expect![[r#"
+            (for (= i (call : 1 n)) (= j (call : 1 m)) (block (if (call == i j) (block (continue)) (if (call > i j) (block (break)) (block (+= s (ref A i j)))))))
+            (while (call < x 10) (block (*= x 2)))
+            (= (tuple a b) (tuple b (call + a b)))
+            (let (block (= y 1) z) (block y))
+            (for (= (tuple i v) (call enumerate xs)) (block))
+        "#]],
+    );
+}
+
+#[test]
+fn literals() {
+    check(
+        r#"
+[1, 2, 3]
+[1.0 2.0; 3.0 4.0]
+[1 -2]
+[1 - 2]
+Float64[]
+Any[1, 2.0]
+"x = $x and $(x + 1)\n"
+(a = 1, b = 2.0)
+(1,)
+()
+1f0 + 2.5f0 + .5 + 1e-3
+x[2:end-1]
+A[:, 1]
+[
+  1.0, 2.0,
+  3.0,
+]
+[1 2
+ 3 4]
+"#,
+        expect![[r#"
+            (vect 1 2 3)
+            (matrix (row 1.0 2.0) (row 3.0 4.0))
+            (matrix (row 1 -2))
+            (vect (call - 1 2))
+            (ref Float64)
+            (ref Any 1 2.0)
+            (str "x = " x " and " (call + x 1) "\n")
+            (namedtuple a=1 b=2.0)
+            (tuple 1)
+            (tuple)
+            (call + (call + (call + 1.0f0 2.5f0) 0.5) 0.001)
+            (ref x (call : 2 (call - end 1)))
+            (ref A (:) 1)
+            (vect 1.0 2.0 3.0)
+            (matrix (row 1 2) (row 3 4))
+        "#]],
+    );
+}
+
+#[test]
+fn macros_and_misc() {
+    check(
+        r#"
+@assert x > 0 "x must be positive"
+@assert(y == 1)
+@inbounds for i in 1:3
+    s += x[i]
+end
+x -> x^2
+(x, y) -> x * y
+map(xs) do x
+    x + 1
+end
+p.x = 3.0
+x::Float64
+sum(x^2 for x in v)
+[i^2 for i in 1:3 if isodd(i)]
+"#,
+        expect![[r#"
+            (@assert (call > x 0) (str "x must be positive"))
+            (@assert (call == y 1))
+            (@inbounds (for (= i (call : 1 3)) (block (+= s (ref x i)))))
+            (-> (x) (call ^ x 2))
+            (-> (x y) (call * x y))
+            (call map xs (do (x) (block (call + x 1))))
+            (= (. p x) 3.0)
+            (:: x Float64)
+            (call sum (generator (call ^ x 2) (= x v)))
+            (comprehension (call ^ i 2) (= i (call : 1 3)) (if (call isodd i)))
+        "#]],
+    );
+}
+
+#[test]
+fn errors_recover_and_continue() {
+    check(
+        "x = (1 + \ny = 2\nfunction f(x)\n  x +* 2\nend\nz = 3 ]\nq = 'c'\n",
+        expect![[r#"
+            (= x (error))
+            (function f (x) (block (call + x (error))))
+            (= z 3)
+            (= q (error))
+            error 1:6: expected a parameter (`x`, `x::T`, `x = default` or `xs...`)
+            error 3:1: expected `)` to close `(`, found `function`
+            error 4:6: expected an expression, found `*`
+            error 4:8: unexpected `2` after a complete statement
+            error 6:7: unexpected `]` after a complete statement
+            error 7:5: character literals are not supported
+        "#]],
+    );
+}
+
+#[test]
+fn never_panics_on_garbage() {
+    let inputs = [
+        "(((((((",
+        "]]]]",
+        "function",
+        "struct",
+        "\"unterminated",
+        "#= open",
+        "x = [1, 2; 3",
+        "f(x) = ",
+        "@",
+        "1.2.3",
+        "end end end",
+        "a ? b",
+        "for in",
+        "struct S{ end",
+        "\"$(\"",
+        "x[",
+        "99999999999999999999999",
+    ];
+    for src in inputs {
+        let _ = parse_file(src, FileId(0));
+    }
+    let deep = "(".repeat(5000) + &")".repeat(5000);
+    let (_, diags) = parse_file(&deep, FileId(0));
+    assert!(diags.iter().any(|d| d.message.contains("nested too deeply")));
+}
