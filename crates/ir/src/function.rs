@@ -1,0 +1,554 @@
+//! The IR data model: a function is blocks of instructions in SSA form with block parameters.
+//! Instruction and value data live in entity maps apart from the layout (each block's list of
+//! instructions), so passes insert and delete without renumbering.
+
+use crate::prim::Prim;
+use crate::types::Type;
+use cranelift_entity::packed_option::PackedOption;
+use cranelift_entity::{entity_impl, PrimaryMap, SecondaryMap};
+use std::sync::Arc;
+use syntax::{Span, Symbol};
+
+/// An SSA value: an instruction result or a block parameter. Printed `v3`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(u32);
+entity_impl!(Value, "v");
+
+/// A basic block. Printed `block2`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block(u32);
+entity_impl!(Block, "block");
+
+/// An instruction.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Inst(u32);
+entity_impl!(Inst, "inst");
+
+/// A local variable slot of the lowered phase (removed by SSA construction). Printed `s1`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot(u32);
+entity_impl!(Slot, "s");
+
+impl Default for Type {
+    fn default() -> Self {
+        Type::Any
+    }
+}
+
+/// A compile-time constant.
+#[derive(Clone, Debug)]
+pub enum Const {
+    Int(i64),
+    F64(f64),
+    F32(f32),
+    Bool(bool),
+    Nothing,
+    Str(Arc<str>),
+    /// A type as a value.
+    Type(Type),
+    /// A generic function as a value.
+    Func(Symbol),
+    /// The contents of a variable that is not yet assigned (never read: a definedness flag
+    /// guards every read).
+    Undef,
+}
+
+impl PartialEq for Const {
+    fn eq(&self, other: &Const) -> bool {
+        match (self, other) {
+            (Const::Int(a), Const::Int(b)) => a == b,
+            (Const::F64(a), Const::F64(b)) => a.to_bits() == b.to_bits(),
+            (Const::F32(a), Const::F32(b)) => a.to_bits() == b.to_bits(),
+            (Const::Bool(a), Const::Bool(b)) => a == b,
+            (Const::Nothing, Const::Nothing) => true,
+            (Const::Str(a), Const::Str(b)) => a == b,
+            (Const::Type(a), Const::Type(b)) => a == b,
+            (Const::Func(a), Const::Func(b)) => a == b,
+            (Const::Undef, Const::Undef) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Const {
+    /// The type of the constant's value.
+    pub fn ty(&self) -> Type {
+        match self {
+            Const::Int(_) => Type::Int64,
+            Const::F64(_) => Type::Float64,
+            Const::F32(_) => Type::Float32,
+            Const::Bool(_) => Type::Bool,
+            Const::Nothing => Type::Nothing,
+            Const::Str(_) => Type::String,
+            Const::Type(t) => Type::type_of_type(t.clone()),
+            Const::Func(f) => Type::Function(*f),
+            Const::Undef => Type::Bottom,
+        }
+    }
+
+    /// The constant for a singleton type (a type whose only value is known).
+    pub fn of_singleton(t: &Type) -> Option<Const> {
+        match t {
+            Type::Nothing => Some(Const::Nothing),
+            Type::Function(f) => Some(Const::Func(*f)),
+            Type::Type(inner) => Some(Const::Type((**inner).clone())),
+            _ => None,
+        }
+    }
+}
+
+/// How `GetField`/`SetField` name their field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FieldRef {
+    /// 0-based position (after inference, or for tuples).
+    Index(u32),
+    /// By name (before inference, or when the object's type is not known statically).
+    Name(Symbol),
+}
+
+/// The target of a static call: method `method` of generic function `func`, specialised on
+/// the concrete argument types `sig` (including the function itself at position 0).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Callee {
+    pub func: Symbol,
+    pub method: u32,
+    pub sig: Arc<[Type]>,
+}
+
+/// An instruction. The set is closed and small so that later stages (interpreter, AD, JIT)
+/// handle every kind with an exhaustive `match`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstData {
+    Const(Const),
+    /// A primitive operation.
+    Prim { op: Prim, args: Vec<Value> },
+    /// A call resolved at compile time to a method instance. `args[0]` is the function.
+    Invoke { callee: Callee, args: Vec<Value> },
+    /// A call dispatched at run time on the argument values. `args[0]` is the function.
+    Call { args: Vec<Value> },
+    /// Construction of a struct or named tuple of the given concrete type.
+    New { ty: Type, args: Vec<Value> },
+    /// Construction of a tuple.
+    Tuple { args: Vec<Value> },
+    GetField { obj: Value, field: FieldRef },
+    SetField { obj: Value, field: FieldRef, val: Value },
+    /// `val::ty`: throws a `TypeError` unless `val isa ty`; the result is `val` narrowed.
+    TypeAssert { val: Value, ty: Type },
+    GetGlobal(Symbol),
+    SetGlobal(Symbol, Value),
+    /// A static parameter of the method (`T` of `where T`); lowered phase only.
+    StaticParam(u32),
+    /// Lowered phase only: read or write a local variable.
+    GetSlot(Slot),
+    SetSlot(Slot, Value),
+    // Terminators.
+    Jump { dest: Block, args: Vec<Value> },
+    Branch {
+        cond: Value,
+        then_dest: Block,
+        then_args: Vec<Value>,
+        else_dest: Block,
+        else_args: Vec<Value>,
+    },
+    Return(Value),
+    Unreachable,
+}
+
+impl InstData {
+    pub fn is_terminator(&self) -> bool {
+        match self {
+            InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Return(_)
+            | InstData::Unreachable => true,
+            InstData::Const(_)
+            | InstData::Prim { .. }
+            | InstData::Invoke { .. }
+            | InstData::Call { .. }
+            | InstData::New { .. }
+            | InstData::Tuple { .. }
+            | InstData::GetField { .. }
+            | InstData::SetField { .. }
+            | InstData::TypeAssert { .. }
+            | InstData::GetGlobal(_)
+            | InstData::SetGlobal(..)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_)
+            | InstData::SetSlot(..) => false,
+        }
+    }
+
+    /// Whether the instruction produces a value.
+    pub fn has_result(&self) -> bool {
+        match self {
+            InstData::SetField { .. }
+            | InstData::SetGlobal(..)
+            | InstData::SetSlot(..)
+            | InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Return(_)
+            | InstData::Unreachable => false,
+            InstData::Const(_)
+            | InstData::Prim { .. }
+            | InstData::Invoke { .. }
+            | InstData::Call { .. }
+            | InstData::New { .. }
+            | InstData::Tuple { .. }
+            | InstData::GetField { .. }
+            | InstData::TypeAssert { .. }
+            | InstData::GetGlobal(_)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_) => true,
+        }
+    }
+
+    /// All value operands, in order (branch arguments included).
+    pub fn args(&self) -> Vec<Value> {
+        let mut v = Vec::new();
+        self.for_each_arg(|a| v.push(a));
+        v
+    }
+
+    pub fn for_each_arg(&self, mut f: impl FnMut(Value)) {
+        match self {
+            InstData::Const(_)
+            | InstData::GetGlobal(_)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_)
+            | InstData::Unreachable => {}
+            InstData::Prim { args, .. }
+            | InstData::Invoke { args, .. }
+            | InstData::Call { args }
+            | InstData::New { args, .. }
+            | InstData::Tuple { args }
+            | InstData::Jump { args, .. } => args.iter().for_each(|a| f(*a)),
+            InstData::GetField { obj, .. } => f(*obj),
+            InstData::SetField { obj, val, .. } => {
+                f(*obj);
+                f(*val)
+            }
+            InstData::TypeAssert { val, .. } => f(*val),
+            InstData::SetGlobal(_, v) | InstData::SetSlot(_, v) | InstData::Return(v) => f(*v),
+            InstData::Branch {
+                cond,
+                then_args,
+                else_args,
+                ..
+            } => {
+                f(*cond);
+                then_args.iter().for_each(|a| f(*a));
+                else_args.iter().for_each(|a| f(*a));
+            }
+        }
+    }
+
+    pub fn map_args(&mut self, mut f: impl FnMut(Value) -> Value) {
+        match self {
+            InstData::Const(_)
+            | InstData::GetGlobal(_)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_)
+            | InstData::Unreachable => {}
+            InstData::Prim { args, .. }
+            | InstData::Invoke { args, .. }
+            | InstData::Call { args }
+            | InstData::New { args, .. }
+            | InstData::Tuple { args }
+            | InstData::Jump { args, .. } => args.iter_mut().for_each(|a| *a = f(*a)),
+            InstData::GetField { obj, .. } => *obj = f(*obj),
+            InstData::SetField { obj, val, .. } => {
+                *obj = f(*obj);
+                *val = f(*val);
+            }
+            InstData::TypeAssert { val, .. } => *val = f(*val),
+            InstData::SetGlobal(_, v) | InstData::SetSlot(_, v) | InstData::Return(v) => {
+                *v = f(*v)
+            }
+            InstData::Branch {
+                cond,
+                then_args,
+                else_args,
+                ..
+            } => {
+                *cond = f(*cond);
+                then_args.iter_mut().for_each(|a| *a = f(*a));
+                else_args.iter_mut().for_each(|a| *a = f(*a));
+            }
+        }
+    }
+
+    /// Successor blocks with the arguments passed along each edge.
+    pub fn successors(&self) -> Vec<(Block, &[Value])> {
+        match self {
+            InstData::Jump { dest, args } => vec![(*dest, args.as_slice())],
+            InstData::Branch {
+                then_dest,
+                then_args,
+                else_dest,
+                else_args,
+                ..
+            } => vec![
+                (*then_dest, then_args.as_slice()),
+                (*else_dest, else_args.as_slice()),
+            ],
+            _ => vec![],
+        }
+    }
+
+    pub fn map_successors(&mut self, mut f: impl FnMut(Block) -> Block) {
+        match self {
+            InstData::Jump { dest, .. } => *dest = f(*dest),
+            InstData::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => {
+                *then_dest = f(*then_dest);
+                *else_dest = f(*else_dest);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether removing the instruction (when its result is unused) preserves behaviour.
+    pub fn is_pure(&self) -> bool {
+        match self {
+            InstData::Const(_)
+            | InstData::Tuple { .. }
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_) => true,
+            InstData::New { .. } => true,
+            InstData::GetField { field, .. } => matches!(field, FieldRef::Index(_)),
+            InstData::Prim { op, .. } => op.is_removable(),
+            InstData::GetGlobal(_) => false,
+            InstData::Invoke { .. }
+            | InstData::Call { .. }
+            | InstData::SetField { .. }
+            | InstData::TypeAssert { .. }
+            | InstData::SetGlobal(..)
+            | InstData::SetSlot(..)
+            | InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Return(_)
+            | InstData::Unreachable => false,
+        }
+    }
+}
+
+/// Where a value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    Inst(Inst),
+    Param(Block, u32),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct BlockData {
+    pub params: Vec<Value>,
+    pub insts: Vec<Inst>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SlotData {
+    pub name: Symbol,
+}
+
+/// The stage a function is in. Each phase has its own invariants (see the verifier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    /// Straight from the AST: slots allowed, untyped, calls unresolved.
+    Lowered,
+    /// SSA (no slots), still untyped.
+    Ssa,
+    /// Every value typed, static calls resolved.
+    Typed,
+    /// After the optimisation passes.
+    Optimised,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Lowered => "lowered",
+            Phase::Ssa => "ssa",
+            Phase::Typed => "typed",
+            Phase::Optimised => "optimised",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// The name shown in dumps and backtraces, e.g. `f(Float64, Int64)`.
+    pub name: String,
+    pub phase: Phase,
+    pub blocks: PrimaryMap<Block, BlockData>,
+    /// Block order; the first is the entry block, whose parameters are the arguments.
+    pub layout: Vec<Block>,
+    pub insts: PrimaryMap<Inst, InstData>,
+    pub results: SecondaryMap<Inst, PackedOption<Value>>,
+    pub values: PrimaryMap<Value, ValueDef>,
+    pub types: SecondaryMap<Value, Type>,
+    /// Source of each instruction (for errors and backtraces).
+    pub locs: SecondaryMap<Inst, Span>,
+    pub slots: PrimaryMap<Slot, SlotData>,
+    /// Source names of values that hold a named variable (for dumps).
+    pub names: SecondaryMap<Value, Option<Symbol>>,
+    pub ret_type: Type,
+}
+
+impl Function {
+    pub fn new(name: impl Into<String>, phase: Phase) -> Function {
+        Function {
+            name: name.into(),
+            phase,
+            blocks: PrimaryMap::new(),
+            layout: Vec::new(),
+            insts: PrimaryMap::new(),
+            results: SecondaryMap::new(),
+            values: PrimaryMap::new(),
+            types: SecondaryMap::new(),
+            locs: SecondaryMap::new(),
+            slots: PrimaryMap::new(),
+            names: SecondaryMap::new(),
+            ret_type: Type::Any,
+        }
+    }
+
+    pub fn entry(&self) -> Block {
+        self.layout[0]
+    }
+
+    pub fn params(&self) -> &[Value] {
+        &self.blocks[self.entry()].params
+    }
+
+    /// Creates a block and appends it to the layout.
+    pub fn add_block(&mut self) -> Block {
+        let b = self.blocks.push(BlockData::default());
+        self.layout.push(b);
+        b
+    }
+
+    pub fn add_block_param(&mut self, b: Block, ty: Type) -> Value {
+        let idx = self.blocks[b].params.len() as u32;
+        let v = self.values.push(ValueDef::Param(b, idx));
+        self.types[v] = ty;
+        self.blocks[b].params.push(v);
+        v
+    }
+
+    /// Creates an instruction (not yet placed in a block) with its result value if it has one.
+    pub fn make_inst(&mut self, data: InstData, ty: Type, loc: Span) -> (Inst, Option<Value>) {
+        let has_result = data.has_result();
+        let inst = self.insts.push(data);
+        self.locs[inst] = loc;
+        let v = if has_result {
+            let v = self.values.push(ValueDef::Inst(inst));
+            self.types[v] = ty;
+            self.results[inst] = v.into();
+            Some(v)
+        } else {
+            None
+        };
+        (inst, v)
+    }
+
+    /// Appends an instruction to block `b`.
+    pub fn append(&mut self, b: Block, data: InstData, ty: Type, loc: Span) -> Option<Value> {
+        let (inst, v) = self.make_inst(data, ty, loc);
+        self.blocks[b].insts.push(inst);
+        v
+    }
+
+    pub fn result(&self, inst: Inst) -> Option<Value> {
+        self.results[inst].expand()
+    }
+
+    pub fn terminator(&self, b: Block) -> Option<Inst> {
+        let last = *self.blocks[b].insts.last()?;
+        if self.insts[last].is_terminator() {
+            Some(last)
+        } else {
+            None
+        }
+    }
+
+    pub fn is_terminated(&self, b: Block) -> bool {
+        self.terminator(b).is_some()
+    }
+
+    pub fn successors(&self, b: Block) -> Vec<Block> {
+        match self.terminator(b) {
+            Some(t) => self.insts[t].successors().iter().map(|s| s.0).collect(),
+            None => vec![],
+        }
+    }
+
+    /// Predecessors of every block (with multiplicity: a branch to the same block twice
+    /// counts twice).
+    pub fn predecessors(&self) -> SecondaryMap<Block, Vec<Block>> {
+        let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+        for &b in &self.layout {
+            for s in self.successors(b) {
+                preds[s].push(b);
+            }
+        }
+        preds
+    }
+
+    /// The constant defining `v`, if any.
+    pub fn const_value(&self, v: Value) -> Option<&Const> {
+        match self.values[v] {
+            ValueDef::Inst(i) => match &self.insts[i] {
+                InstData::Const(c) => Some(c),
+                _ => None,
+            },
+            ValueDef::Param(..) => None,
+        }
+    }
+
+    pub fn def_inst(&self, v: Value) -> Option<Inst> {
+        match self.values[v] {
+            ValueDef::Inst(i) => Some(i),
+            ValueDef::Param(..) => None,
+        }
+    }
+
+    /// Rewrites every operand through `f`.
+    pub fn map_all_args(&mut self, mut f: impl FnMut(Value) -> Value) {
+        for b in self.layout.clone() {
+            for &i in &self.blocks[b].insts {
+                self.insts[i].map_args(&mut f);
+            }
+        }
+    }
+
+    /// Blocks in reverse post-order from the entry (unreachable blocks omitted).
+    pub fn reverse_postorder(&self) -> Vec<Block> {
+        let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut order = Vec::new();
+        let mut stack: Vec<(Block, usize)> = vec![(self.entry(), 0)];
+        visited[self.entry()] = true;
+        while let Some((b, i)) = stack.pop() {
+            let succs = self.successors(b);
+            if i < succs.len() {
+                stack.push((b, i + 1));
+                let s = succs[i];
+                if !visited[s] {
+                    visited[s] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                order.push(b);
+            }
+        }
+        order.reverse();
+        order
+    }
+
+    /// Number of instructions in the layout.
+    pub fn inst_count(&self) -> usize {
+        self.layout.iter().map(|b| self.blocks[*b].insts.len()).sum()
+    }
+}

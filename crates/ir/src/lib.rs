@@ -1,0 +1,20 @@
+//! The typed SSA intermediate representation: types, functions of blocks and instructions,
+//! primitives, a text form that prints and parses back, and the verifier.
+
+pub mod dominators;
+pub mod function;
+pub mod prim;
+pub mod read;
+pub mod types;
+pub mod verify;
+pub mod write;
+
+pub use function::{
+    Block, BlockData, Callee, Const, FieldRef, Function, Inst, InstData, Phase, Slot, SlotData,
+    Value, ValueDef,
+};
+pub use prim::Prim;
+pub use read::{read_function, read_functions, ReadError};
+pub use types::{Head, IrType, StructDef, AbstractDef, Type, TypeEnv, TypePat, TypeVar};
+pub use verify::{verify, VerifyError};
+pub use write::write_function;

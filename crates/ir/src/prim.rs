@@ -1,0 +1,654 @@
+//! Primitive operations: the closed set of operations implemented in Rust, with their type
+//! rules and effects. Everything else in the language is written in the prelude on top of them.
+//! The prelude calls them as `Core.name(args...)`.
+
+use crate::types::{Type, TypeEnv};
+use std::fmt;
+
+macro_rules! prims {
+    ($( $(#[doc = $doc:literal])* $variant:ident = $name:literal ),* $(,)?) => {
+        /// A primitive operation.
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        pub enum Prim { $( $(#[doc = $doc])* $variant ),* }
+
+        impl Prim {
+            pub const ALL: &'static [Prim] = &[ $( Prim::$variant ),* ];
+            pub fn name(self) -> &'static str {
+                match self { $( Prim::$variant => $name ),* }
+            }
+            pub fn from_name(s: &str) -> Option<Prim> {
+                match s { $( $name => Some(Prim::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+prims! {
+    // Int64 arithmetic (wrapping, as Julia's).
+    AddInt = "add_int",
+    SubInt = "sub_int",
+    MulInt = "mul_int",
+    NegInt = "neg_int",
+    /// Truncated division; throws `DivideError` on zero.
+    SdivInt = "sdiv_int",
+    /// Remainder with the sign of the dividend; throws `DivideError` on zero.
+    SremInt = "srem_int",
+    AndInt = "and_int",
+    OrInt = "or_int",
+    XorInt = "xor_int",
+    NotInt = "not_int",
+    EqInt = "eq_int",
+    NeInt = "ne_int",
+    SltInt = "slt_int",
+    SleInt = "sle_int",
+    // Float arithmetic, for Float64 and Float32 alike (operands of one type).
+    AddFloat = "add_float",
+    SubFloat = "sub_float",
+    MulFloat = "mul_float",
+    DivFloat = "div_float",
+    NegFloat = "neg_float",
+    RemFloat = "rem_float",
+    EqFloat = "eq_float",
+    NeFloat = "ne_float",
+    LtFloat = "lt_float",
+    LeFloat = "le_float",
+    /// `x^y` for floats.
+    PowFloat = "pow_float",
+    /// `x^n` for a float and an Int64.
+    PowiFloat = "powi_float",
+    Sqrt = "sqrt",
+    Sin = "sin",
+    Cos = "cos",
+    Tan = "tan",
+    Exp = "exp",
+    Log = "log",
+    Log1p = "log1p",
+    Expm1 = "expm1",
+    Tanh = "tanh",
+    Sinh = "sinh",
+    Cosh = "cosh",
+    Asin = "asin",
+    Acos = "acos",
+    Atan = "atan",
+    Atan2 = "atan2",
+    Hypot = "hypot",
+    Exp2 = "exp2",
+    Log2 = "log2",
+    Log10 = "log10",
+    AbsFloat = "abs_float",
+    Floor = "floor",
+    Ceil = "ceil",
+    /// Round to nearest, ties to even.
+    Round = "round",
+    Trunc = "trunc",
+    Copysign = "copysign",
+    // Bool.
+    NotBool = "not_bool",
+    AndBool = "and_bool",
+    OrBool = "or_bool",
+    XorBool = "xor_bool",
+    // Conversions. The target type is the first argument (a type constant).
+    /// `Core.sitofp(Float64, i)`
+    Sitofp = "sitofp",
+    /// `Core.fptosi(Int64, x)`: throws `InexactError` unless `x` is integral and in range.
+    Fptosi = "fptosi",
+    /// `Core.fpconvert(Float32, x)`: between float widths (rounding).
+    Fpconvert = "fpconvert",
+    /// `Core.bool_to_int(b)`
+    BoolToInt = "bool_to_int",
+    /// `Core.int_to_bool(i)`: throws `InexactError` unless 0 or 1.
+    IntToBool = "int_to_bool",
+    // Generic.
+    /// `x === y`
+    Egal = "egal",
+    /// `isa(x, T)`
+    Isa = "isa",
+    /// `typeof(x)`
+    Typeof = "typeof",
+    /// `Core.promote_type(S, T)` on type constants.
+    PromoteType = "promote_type",
+    /// `Core.apply_type(Vector, Float64)`: builds a type from constants.
+    ApplyType = "apply_type",
+    // Arrays.
+    /// `Core.array_new(Array{T,N}, d1, ..., dN)`: uninitialised (zeroed bits) array.
+    ArrayNew = "array_new",
+    /// `Core.arrayref(A, i1, ..., ik)`: bounds-checked, 1-based, column-major.
+    ArrayRef = "arrayref",
+    /// `Core.arrayset(A, v, i1, ..., ik)`: returns `A`.
+    ArraySet = "arrayset",
+    ArrayLen = "arraylen",
+    /// `Core.arraysize(A, d)`
+    ArraySize = "arraysize",
+    /// `Core.array_push(A, v)`: for vectors; returns `A`.
+    ArrayPush = "array_push",
+    /// `Core.array_pop(A)`: throws `ArgumentError` on an empty vector.
+    ArrayPop = "array_pop",
+    /// `Core.array_resize(A, n)`: returns `A`.
+    ArrayResize = "array_resize",
+    /// `Core.array_copy(A)`: a shallow copy.
+    ArrayCopy = "array_copy",
+    /// `Core.array_reshape(A, d1, ..., dN)`: shares data? no: copies into the new shape.
+    ArrayReshape = "array_reshape",
+    // Tuples.
+    TupleLen = "tuple_len",
+    /// `Core.tuple_getindex(t, i)`: dynamic index (bounds-checked).
+    TupleGetIndex = "tuple_getindex",
+    // Strings and output.
+    /// `Core.string(x)`: `print` formatting to a string.
+    ToString = "string",
+    /// `Core.repr(x)`: `show` formatting to a string.
+    Repr = "repr",
+    StringConcat = "string_concat",
+    StringLen = "string_len",
+    /// `Core.print(x)`: writes `print` formatting of x to standard output.
+    Print = "print",
+    /// `Core.show(x)`: writes `show` formatting.
+    Show = "show",
+    // Errors. Each builds the error and throws it; the result type is `Union{}`.
+    /// `Core.throw_error(msg)`: ErrorException.
+    ThrowError = "throw_error",
+    /// `Core.throw_assert(msg)`: AssertionError.
+    ThrowAssert = "throw_assert",
+    /// `Core.throw_argument(msg)`: ArgumentError.
+    ThrowArgument = "throw_argument",
+    /// `Core.throw_bounds(x, i)`: BoundsError for x at index i (a tuple of indices).
+    ThrowBounds = "throw_bounds",
+    /// `Core.throw_domain(x, msg)`: DomainError.
+    ThrowDomain = "throw_domain",
+    /// `Core.throw_inexact(T, x)`: InexactError.
+    ThrowInexact = "throw_inexact",
+    /// `Core.throw_undefvar(name)`: UndefVarError (the name is a string constant).
+    ThrowUndefVar = "throw_undefvar",
+    /// `Core.throw_method_error(f, args...)`: MethodError for a call no method matches.
+    ThrowMethodError = "throw_method_error",
+    /// `Core.throw_type_error(expected, got)`: TypeError of a failed `::T`.
+    ThrowTypeError = "throw_type_error",
+    /// `Core.throw_divide()`: DivideError.
+    ThrowDivide = "throw_divide",
+    /// `Core.throw_value(x)`: `throw(x)` of any value.
+    ThrowValue = "throw_value",
+}
+
+impl fmt::Display for Prim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a primitive may do besides computing its result.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Effects {
+    /// May throw an error.
+    pub throws: bool,
+    /// Writes memory or does I/O (must not be removed or reordered).
+    pub writes: bool,
+    /// Reads mutable memory (must not be moved across writes).
+    pub reads: bool,
+}
+
+impl Prim {
+    pub fn effects(self) -> Effects {
+        use Prim::*;
+        let (throws, writes, reads) = match self {
+            SdivInt | SremInt => (true, false, false),
+            Fptosi | IntToBool => (true, false, false),
+            ArrayNew => (true, false, false),
+            ArrayRef => (true, false, true),
+            ArraySet | ArrayPush | ArrayPop | ArrayResize => (true, true, true),
+            ArrayLen | ArraySize | ArrayCopy | ArrayReshape => (true, false, true),
+            TupleGetIndex => (true, false, false),
+            Print | Show => (false, true, true),
+            ToString | Repr => (false, false, true),
+            ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
+            | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
+            | ThrowValue => (true, true, false),
+            ApplyType | PromoteType => (true, false, false),
+            _ => (false, false, false),
+        };
+        Effects {
+            throws,
+            writes,
+            reads,
+        }
+    }
+
+    /// Whether the instruction can be removed when its result is unused.
+    pub fn is_removable(self) -> bool {
+        let e = self.effects();
+        !e.writes && !e.throws
+    }
+
+    pub fn is_throw(self) -> bool {
+        use Prim::*;
+        matches!(
+            self,
+            ThrowError
+                | ThrowAssert
+                | ThrowArgument
+                | ThrowBounds
+                | ThrowDomain
+                | ThrowInexact
+                | ThrowUndefVar
+                | ThrowMethodError
+                | ThrowTypeError
+                | ThrowDivide
+                | ThrowValue
+        )
+    }
+
+    /// The result type for arguments of the given types, or a message saying why they are
+    /// wrong. Argument types may be abstract only where noted; callers resolve `Core.*` calls
+    /// with concrete argument types.
+    pub fn result_type(self, args: &[Type], env: &TypeEnv) -> Result<Type, String> {
+        use Prim::*;
+        let n = args.len();
+        let arity = |k: usize| -> Result<(), String> {
+            if n == k {
+                Ok(())
+            } else {
+                Err(format!("`Core.{}` takes {k} arguments, got {n}", self.name()))
+            }
+        };
+        let all = |t: &Type| args.iter().all(|a| a == t);
+        let same_float = || -> Result<Type, String> {
+            if !args.is_empty() && args[0].is_float() && args.iter().all(|a| *a == args[0]) {
+                Ok(args[0].clone())
+            } else {
+                Err(format!(
+                    "`Core.{}` needs float arguments of one type, got {}",
+                    self.name(),
+                    show_types(args)
+                ))
+            }
+        };
+        let type_arg = |i: usize| -> Result<Type, String> {
+            match args.get(i) {
+                Some(Type::Type(t)) => Ok((**t).clone()),
+                Some(t) => Err(format!(
+                    "`Core.{}` needs a type constant as argument {}, got a value of type {t}",
+                    self.name(),
+                    i + 1
+                )),
+                None => Err(format!("`Core.{}` is missing arguments", self.name())),
+            }
+        };
+        match self {
+            AddInt | SubInt | MulInt | SdivInt | SremInt | AndInt | OrInt | XorInt => {
+                arity(2)?;
+                if all(&Type::Int64) {
+                    Ok(Type::Int64)
+                } else {
+                    Err(format!("`Core.{}` needs Int64 arguments, got {}", self.name(), show_types(args)))
+                }
+            }
+            NegInt | NotInt => {
+                arity(1)?;
+                if all(&Type::Int64) {
+                    Ok(Type::Int64)
+                } else {
+                    Err(format!("`Core.{}` needs an Int64", self.name()))
+                }
+            }
+            EqInt | NeInt | SltInt | SleInt => {
+                arity(2)?;
+                if all(&Type::Int64) {
+                    Ok(Type::Bool)
+                } else {
+                    Err(format!("`Core.{}` needs Int64 arguments, got {}", self.name(), show_types(args)))
+                }
+            }
+            AddFloat | SubFloat | MulFloat | DivFloat | RemFloat | PowFloat | Atan2 | Hypot
+            | Copysign => {
+                arity(2)?;
+                same_float()
+            }
+            EqFloat | NeFloat | LtFloat | LeFloat => {
+                arity(2)?;
+                same_float().map(|_| Type::Bool)
+            }
+            PowiFloat => {
+                arity(2)?;
+                if args[0].is_float() && args[1] == Type::Int64 {
+                    Ok(args[0].clone())
+                } else {
+                    Err("`Core.powi_float` needs a float and an Int64".into())
+                }
+            }
+            NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh
+            | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round | Trunc => {
+                arity(1)?;
+                same_float()
+            }
+            NotBool => {
+                arity(1)?;
+                if all(&Type::Bool) {
+                    Ok(Type::Bool)
+                } else {
+                    Err("`Core.not_bool` needs a Bool".into())
+                }
+            }
+            AndBool | OrBool | XorBool => {
+                arity(2)?;
+                if all(&Type::Bool) {
+                    Ok(Type::Bool)
+                } else {
+                    Err(format!("`Core.{}` needs Bool arguments", self.name()))
+                }
+            }
+            Sitofp => {
+                arity(2)?;
+                let t = type_arg(0)?;
+                if t.is_float() && args[1] == Type::Int64 {
+                    Ok(t)
+                } else {
+                    Err("`Core.sitofp` converts an Int64 to Float64 or Float32".into())
+                }
+            }
+            Fptosi => {
+                arity(2)?;
+                let t = type_arg(0)?;
+                if t == Type::Int64 && args[1].is_float() {
+                    Ok(t)
+                } else {
+                    Err("`Core.fptosi` converts a float to Int64".into())
+                }
+            }
+            Fpconvert => {
+                arity(2)?;
+                let t = type_arg(0)?;
+                if t.is_float() && args[1].is_float() {
+                    Ok(t)
+                } else {
+                    Err("`Core.fpconvert` converts between float types".into())
+                }
+            }
+            BoolToInt => {
+                arity(1)?;
+                if args[0] == Type::Bool {
+                    Ok(Type::Int64)
+                } else {
+                    Err("`Core.bool_to_int` needs a Bool".into())
+                }
+            }
+            IntToBool => {
+                arity(1)?;
+                if args[0] == Type::Int64 {
+                    Ok(Type::Bool)
+                } else {
+                    Err("`Core.int_to_bool` needs an Int64".into())
+                }
+            }
+            Egal => {
+                arity(2)?;
+                Ok(Type::Bool)
+            }
+            Isa => {
+                arity(2)?;
+                type_arg(1)?;
+                Ok(Type::Bool)
+            }
+            Typeof => {
+                arity(1)?;
+                if args[0].is_concrete() {
+                    Ok(Type::type_of_type(args[0].clone()))
+                } else {
+                    // The result is some type value; which one is known only at run time.
+                    Ok(Type::Any)
+                }
+            }
+            PromoteType => {
+                arity(2)?;
+                let a = type_arg(0)?;
+                let b = type_arg(1)?;
+                Ok(Type::type_of_type(promote_type(&a, &b)))
+            }
+            ApplyType => {
+                if n == 0 {
+                    return Err("`Core.apply_type` needs a type".into());
+                }
+                let params: Result<Vec<Type>, String> = (1..n)
+                    .map(|i| match &args[i] {
+                        Type::Type(t) => Ok((**t).clone()),
+                        Type::Int64 => Err("integer type parameters must be literals".into()),
+                        t => Err(format!("type parameter must be a type, got a value of type {t}")),
+                    })
+                    .collect();
+                let base = match &args[0] {
+                    Type::Type(t) => (**t).clone(),
+                    t => return Err(format!("cannot apply parameters to a value of type {t}")),
+                };
+                apply_type(&base, params?, env).map(Type::type_of_type)
+            }
+            ArrayNew => {
+                if n == 0 {
+                    return Err("`Core.array_new` needs an array type".into());
+                }
+                let t = type_arg(0)?;
+                match &t {
+                    Type::Array(_, nd) if *nd as usize == n - 1 && args[1..].iter().all(|a| *a == Type::Int64) => Ok(t),
+                    _ => Err(format!("`Core.array_new({t}, ...)` needs an array type and one Int64 per dimension")),
+                }
+            }
+            ArrayRef => match args.first() {
+                Some(Type::Array(e, _)) if n >= 2 && args[1..].iter().all(|a| *a == Type::Int64) => {
+                    Ok((**e).clone())
+                }
+                _ => Err(format!("`Core.arrayref` needs an array and Int64 indices, got {}", show_types(args))),
+            },
+            ArraySet => match args.first() {
+                Some(Type::Array(e, _)) if n >= 3 && args[2..].iter().all(|a| *a == Type::Int64) => {
+                    if env.subtype(&args[1], e) {
+                        Ok(args[0].clone())
+                    } else {
+                        Err(format!("cannot store a {} in a {}", args[1], args[0]))
+                    }
+                }
+                _ => Err(format!("`Core.arrayset` needs an array, a value and Int64 indices, got {}", show_types(args))),
+            },
+            ArrayLen => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Array(..) => Ok(Type::Int64),
+                    t => Err(format!("`Core.arraylen` needs an array, got {t}")),
+                }
+            }
+            ArraySize => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Array(..), Type::Int64) => Ok(Type::Int64),
+                    _ => Err("`Core.arraysize` needs an array and an Int64".into()),
+                }
+            }
+            ArrayPush => {
+                arity(2)?;
+                match &args[0] {
+                    Type::Array(e, 1) if env.subtype(&args[1], e) => Ok(args[0].clone()),
+                    t => Err(format!("cannot push a {} onto a {t}", args[1])),
+                }
+            }
+            ArrayPop => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Array(e, 1) => Ok((**e).clone()),
+                    t => Err(format!("`Core.array_pop` needs a vector, got {t}")),
+                }
+            }
+            ArrayResize => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Array(_, 1), Type::Int64) => Ok(args[0].clone()),
+                    _ => Err("`Core.array_resize` needs a vector and an Int64".into()),
+                }
+            }
+            ArrayCopy => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Array(..) => Ok(args[0].clone()),
+                    t => Err(format!("`Core.array_copy` needs an array, got {t}")),
+                }
+            }
+            ArrayReshape => match args.first() {
+                Some(Type::Array(e, _)) if n >= 2 && args[1..].iter().all(|a| *a == Type::Int64) => {
+                    Ok(Type::array((**e).clone(), (n - 1) as u32))
+                }
+                _ => Err("`Core.array_reshape` needs an array and Int64 dimensions".into()),
+            },
+            TupleLen => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Tuple(_) | Type::NamedTuple(..) => Ok(Type::Int64),
+                    t => Err(format!("`Core.tuple_len` needs a tuple, got {t}")),
+                }
+            }
+            TupleGetIndex => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Tuple(ts), Type::Int64) | (Type::NamedTuple(_, ts), Type::Int64) => {
+                        Ok(Type::union_of(ts.iter().cloned()))
+                    }
+                    _ => Err("`Core.tuple_getindex` needs a tuple and an Int64".into()),
+                }
+            }
+            ToString | Repr => {
+                arity(1)?;
+                Ok(Type::String)
+            }
+            StringConcat => {
+                arity(2)?;
+                if all(&Type::String) {
+                    Ok(Type::String)
+                } else {
+                    Err("`Core.string_concat` needs two strings".into())
+                }
+            }
+            StringLen => {
+                arity(1)?;
+                Ok(Type::Int64)
+            }
+            Print | Show => {
+                arity(1)?;
+                Ok(Type::Nothing)
+            }
+            ThrowError | ThrowAssert | ThrowArgument | ThrowUndefVar => {
+                arity(1)?;
+                Ok(Type::Bottom)
+            }
+            ThrowBounds | ThrowDomain | ThrowInexact | ThrowTypeError => {
+                arity(2)?;
+                Ok(Type::Bottom)
+            }
+            ThrowDivide => {
+                arity(0)?;
+                Ok(Type::Bottom)
+            }
+            ThrowValue => {
+                arity(1)?;
+                Ok(Type::Bottom)
+            }
+            ThrowMethodError => Ok(Type::Bottom),
+        }
+    }
+}
+
+fn show_types(ts: &[Type]) -> String {
+    let parts: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// Julia's `promote_type` on the numeric types of the subset.
+pub fn promote_type(a: &Type, b: &Type) -> Type {
+    if a == b {
+        return a.clone();
+    }
+    let rank = |t: &Type| match t {
+        Type::Bool => Some(0),
+        Type::Int64 => Some(1),
+        Type::Float32 => Some(2),
+        Type::Float64 => Some(3),
+        _ => None,
+    };
+    match (rank(a), rank(b)) {
+        (Some(x), Some(y)) => {
+            if x >= y {
+                a.clone()
+            } else {
+                b.clone()
+            }
+        }
+        _ => {
+            if *a == Type::Bottom {
+                b.clone()
+            } else if *b == Type::Bottom {
+                a.clone()
+            } else {
+                Type::Any
+            }
+        }
+    }
+}
+
+/// `base{params...}` for a type value `base` (a `UnionAll` or partially applied name).
+pub fn apply_type(base: &Type, params: Vec<Type>, env: &TypeEnv) -> Result<Type, String> {
+    match base {
+        Type::UnionAll(n) => {
+            let name = n.as_str();
+            match name {
+                "Array" => match params.as_slice() {
+                    [t, Type::Val(k)] if *k >= 0 => Ok(Type::array(t.clone(), *k as u32)),
+                    [_] => Err("`Array{T}` needs a dimension: write `Array{T, N}`".into()),
+                    _ => Err("`Array{T, N}` takes an element type and a dimension count".into()),
+                },
+                "Vector" => match params.as_slice() {
+                    [t] => Ok(Type::vector(t.clone())),
+                    _ => Err("`Vector{T}` takes one parameter".into()),
+                },
+                "Matrix" => match params.as_slice() {
+                    [t] => Ok(Type::array(t.clone(), 2)),
+                    _ => Err("`Matrix{T}` takes one parameter".into()),
+                },
+                "Tuple" => Ok(Type::tuple(params)),
+                "Union" => Ok(Type::union_of(params)),
+                "Type" => match params.as_slice() {
+                    [t] => Ok(Type::type_of_type(t.clone())),
+                    _ => Err("`Type{T}` takes one parameter".into()),
+                },
+                "AbstractArray" => match params.as_slice() {
+                    [t, n @ Type::Val(_)] => Ok(Type::Abstract(syntax::sym("AbstractArray"), vec![t.clone(), n.clone()].into())),
+                    _ => Err("`AbstractArray{T, N}` takes an element type and a dimension count".into()),
+                },
+                "AbstractVector" => match params.as_slice() {
+                    [t] => Ok(Type::Abstract(syntax::sym("AbstractArray"), vec![t.clone(), Type::Val(1)].into())),
+                    _ => Err("`AbstractVector{T}` takes one parameter".into()),
+                },
+                "AbstractMatrix" => match params.as_slice() {
+                    [t] => Ok(Type::Abstract(syntax::sym("AbstractArray"), vec![t.clone(), Type::Val(2)].into())),
+                    _ => Err("`AbstractMatrix{T}` takes one parameter".into()),
+                },
+                _ => {
+                    if let Some(def) = env.struct_def(*n) {
+                        if def.params.len() != params.len() {
+                            return Err(format!(
+                                "`{name}` takes {} type parameters, got {}",
+                                def.params.len(),
+                                params.len()
+                            ));
+                        }
+                        Ok(Type::Struct(*n, params.into()))
+                    } else if let Some(def) = env.abstract_def(*n) {
+                        if def.params.len() != params.len() {
+                            return Err(format!(
+                                "`{name}` takes {} type parameters, got {}",
+                                def.params.len(),
+                                params.len()
+                            ));
+                        }
+                        Ok(Type::Abstract(*n, params.into()))
+                    } else {
+                        Err(format!("`{name}` is not a parametric type"))
+                    }
+                }
+            }
+        }
+        t => Err(format!("`{t}` does not take type parameters")),
+    }
+}

@@ -1,0 +1,840 @@
+//! Julia types as the compiler sees them: concrete data types, abstract types, small unions, and
+//! the `TypeEnv` of declared structs and abstract types with Julia's subtype relation.
+
+use rustc_hash::FxHashMap;
+use std::fmt;
+use std::sync::Arc;
+use syntax::{sym, Symbol};
+
+/// A type. Concrete types (those a value can have) are the leaves `Int64 ... String`, arrays,
+/// tuples, named tuples, structs, function singletons and `Type{T}`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    /// `Union{}`: no value has this type (code after a `throw`).
+    Bottom,
+    Any,
+    Int64,
+    Float64,
+    Float32,
+    Bool,
+    Nothing,
+    String,
+    /// `Array{T, N}`
+    Array(Arc<Type>, u32),
+    Tuple(Arc<[Type]>),
+    NamedTuple(Arc<[Symbol]>, Arc<[Type]>),
+    /// A declared struct applied to its parameters (`Point{Float64}`; `Point` if not parametric).
+    Struct(Symbol, Arc<[Type]>),
+    /// A declared or built-in abstract type applied to parameters (`Real`, `AbstractArray{T,N}`).
+    Abstract(Symbol, Arc<[Type]>),
+    /// `typeof(f)` for the generic function `f` (a singleton: the type determines the value).
+    Function(Symbol),
+    /// `Type{T}`: the type of the value `T` (a singleton).
+    Type(Arc<Type>),
+    /// A parametric type with its parameters unapplied, as a value (`Vector`, `Point`).
+    UnionAll(Symbol),
+    /// An integer type parameter (the `N` of `Array{T, N}`).
+    Val(i64),
+    /// `Union{A, B, ...}`: at least two members, flattened, sorted, no duplicates.
+    Union(Arc<[Type]>),
+}
+
+/// Unions wider than this widen to `Any` (Julia's `MAX_TYPEUNION_LENGTH` is similar).
+pub const MAX_UNION: usize = 4;
+
+impl Type {
+    pub fn vector(elem: Type) -> Type {
+        Type::Array(Arc::new(elem), 1)
+    }
+    pub fn array(elem: Type, n: u32) -> Type {
+        Type::Array(Arc::new(elem), n)
+    }
+    pub fn tuple(elems: Vec<Type>) -> Type {
+        Type::Tuple(elems.into())
+    }
+    pub fn type_of_type(t: Type) -> Type {
+        Type::Type(Arc::new(t))
+    }
+    pub fn structure(name: &str, params: Vec<Type>) -> Type {
+        Type::Struct(sym(name), params.into())
+    }
+    pub fn abstract_(name: &str) -> Type {
+        Type::Abstract(sym(name), Arc::from(vec![]))
+    }
+
+    /// Whether a value can have exactly this type.
+    pub fn is_concrete(&self) -> bool {
+        match self {
+            Type::Bottom | Type::Any | Type::Abstract(..) | Type::Union(_) | Type::Val(_) => false,
+            Type::Int64
+            | Type::Float64
+            | Type::Float32
+            | Type::Bool
+            | Type::Nothing
+            | Type::String
+            | Type::Function(_)
+            | Type::Type(_)
+            | Type::UnionAll(_) => true,
+            Type::Array(..) => true,
+            Type::Tuple(ts) => ts.iter().all(|t| t.is_concrete()),
+            Type::NamedTuple(_, ts) => ts.iter().all(|t| t.is_concrete()),
+            Type::Struct(..) => true,
+        }
+    }
+
+    pub fn is_float(&self) -> bool {
+        matches!(self, Type::Float64 | Type::Float32)
+    }
+
+    /// Types whose values are immutable bit patterns of a fixed size (Julia's `isbitstype`),
+    /// given a way to ask whether a struct is mutable and what its field types are.
+    pub fn is_bits(&self, env: &TypeEnv) -> bool {
+        match self {
+            Type::Int64 | Type::Float64 | Type::Float32 | Type::Bool | Type::Nothing => true,
+            Type::Function(_) | Type::Type(_) | Type::UnionAll(_) => true,
+            Type::Tuple(ts) => ts.iter().all(|t| t.is_bits(env)),
+            Type::NamedTuple(_, ts) => ts.iter().all(|t| t.is_bits(env)),
+            Type::Struct(name, _) => match env.struct_def(*name) {
+                Some(def) if !def.mutable => env
+                    .field_types(self)
+                    .is_some_and(|fs| fs.iter().all(|t| t.is_bits(env))),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Members of a union, or the type itself.
+    pub fn members(&self) -> Vec<Type> {
+        match self {
+            Type::Union(ts) => ts.to_vec(),
+            Type::Bottom => vec![],
+            t => vec![t.clone()],
+        }
+    }
+
+    /// A union of the given types, flattened and widened to `Any` past [`MAX_UNION`] members.
+    pub fn union_of(types: impl IntoIterator<Item = Type>) -> Type {
+        let mut ms: Vec<Type> = Vec::new();
+        for t in types {
+            match t {
+                Type::Any => return Type::Any,
+                Type::Bottom => {}
+                Type::Union(ts) => ms.extend(ts.iter().cloned()),
+                t => ms.push(t),
+            }
+        }
+        ms.sort();
+        ms.dedup();
+        match ms.len() {
+            0 => Type::Bottom,
+            1 => ms.pop().unwrap_or(Type::Bottom),
+            n if n > MAX_UNION => Type::Any,
+            _ => {
+                // A union containing an abstract type or non-concrete member is kept only if
+                // small; wider unions of abstract types lose precision to `Any`.
+                if ms.iter().any(|t| !t.is_concrete()) {
+                    return Type::Any;
+                }
+                Type::Union(ms.into())
+            }
+        }
+    }
+
+    pub fn join(&self, other: &Type) -> Type {
+        if self == other {
+            return self.clone();
+        }
+        Type::union_of([self.clone(), other.clone()])
+    }
+
+    /// Whether the type mentions `Any`-like imprecision (not concrete and not a small union of
+    /// concrete types).
+    pub fn is_precise(&self) -> bool {
+        match self {
+            Type::Union(ts) => ts.iter().all(|t| t.is_concrete()),
+            Type::Bottom => true,
+            t => t.is_concrete(),
+        }
+    }
+
+    pub fn name_str(&self) -> String {
+        format!("{self}")
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_type(f, self, false)
+    }
+}
+
+/// Displays a type in IR text form: like Julia's, except that an unapplied parametric type is
+/// written `UnionAll{Point}` so that it reads back unambiguously.
+pub struct IrType<'a>(pub &'a Type);
+
+impl fmt::Display for IrType<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_type(f, self.0, true)
+    }
+}
+
+fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
+    let params = |f: &mut fmt::Formatter<'_>, ps: &[Type]| -> fmt::Result {
+        if ps.is_empty() {
+            return Ok(());
+        }
+        write!(f, "{{")?;
+        for (i, p) in ps.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write_type(f, p, ir)?;
+        }
+        write!(f, "}}")
+    };
+    match t {
+        Type::Bottom => write!(f, "Union{{}}"),
+        Type::Any => write!(f, "Any"),
+        Type::Int64 => write!(f, "Int64"),
+        Type::Float64 => write!(f, "Float64"),
+        Type::Float32 => write!(f, "Float32"),
+        Type::Bool => write!(f, "Bool"),
+        Type::Nothing => write!(f, "Nothing"),
+        Type::String => write!(f, "String"),
+        Type::Array(e, 1) => {
+            write!(f, "Vector{{")?;
+            write_type(f, e, ir)?;
+            write!(f, "}}")
+        }
+        Type::Array(e, 2) => {
+            write!(f, "Matrix{{")?;
+            write_type(f, e, ir)?;
+            write!(f, "}}")
+        }
+        Type::Array(e, n) => {
+            write!(f, "Array{{")?;
+            write_type(f, e, ir)?;
+            write!(f, ", {n}}}")
+        }
+        Type::Tuple(ts) => {
+            write!(f, "Tuple")?;
+            if ts.is_empty() {
+                write!(f, "{{}}")
+            } else {
+                params(f, ts)
+            }
+        }
+        Type::NamedTuple(names, ts) => {
+            write!(f, "@NamedTuple{{")?;
+            for (i, (n, t)) in names.iter().zip(ts.iter()).enumerate() {
+                if i > 0 {
+                    write!(f, ", ")?;
+                }
+                write!(f, "{n}::")?;
+                write_type(f, t, ir)?;
+            }
+            write!(f, "}}")
+        }
+        Type::Struct(n, ps) | Type::Abstract(n, ps) => {
+            // Julia spells one- and two-dimensional abstract arrays `AbstractVector{T}`.
+            if n.as_str() == "AbstractArray" && ps.len() == 2 {
+                if ps[1] == Type::Val(1) {
+                    write!(f, "AbstractVector{{")?;
+                    write_type(f, &ps[0], ir)?;
+                    return write!(f, "}}");
+                }
+                if ps[1] == Type::Val(2) {
+                    write!(f, "AbstractMatrix{{")?;
+                    write_type(f, &ps[0], ir)?;
+                    return write!(f, "}}");
+                }
+            }
+            write!(f, "{n}")?;
+            params(f, ps)
+        }
+        Type::Function(n) => write!(f, "typeof({n})"),
+        Type::Type(t) => {
+            write!(f, "Type{{")?;
+            write_type(f, t, ir)?;
+            write!(f, "}}")
+        }
+        Type::UnionAll(n) if ir => write!(f, "UnionAll{{{n}}}"),
+        Type::UnionAll(n) => write!(f, "{n}"),
+        Type::Val(v) => write!(f, "{v}"),
+        Type::Union(ts) => {
+            write!(f, "Union")?;
+            params(f, ts)
+        }
+    }
+}
+
+impl fmt::Debug for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Type patterns: types with variables, as written in signatures and field declarations.
+
+/// A type expression that may mention type variables (`Vector{T}`, `AbstractVector{<:Real}`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypePat {
+    /// A fixed type.
+    Ty(Type),
+    /// A type variable bound by `where` or by a struct's parameter list.
+    Var(Symbol),
+    /// `Head{args...}` with some pattern arguments.
+    App(Head, Vec<TypePat>),
+    /// `<:T` inside braces: any type below `T` (an anonymous existential variable).
+    Below(Box<TypePat>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Head {
+    Array,
+    Tuple,
+    Type,
+    Struct(Symbol),
+    Abstract(Symbol),
+    /// `Union{A, B}` of patterns
+    Union,
+}
+
+/// A type variable with its upper bound (`T <: Real`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct TypeVar {
+    pub name: Symbol,
+    pub upper: TypePat,
+}
+
+impl TypePat {
+    pub fn any() -> TypePat {
+        TypePat::Ty(Type::Any)
+    }
+
+    /// Replaces variables by their bindings. `None` if a variable is unbound.
+    pub fn subst(&self, b: &FxHashMap<Symbol, Type>) -> Option<Type> {
+        Some(match self {
+            TypePat::Ty(t) => t.clone(),
+            TypePat::Var(v) => b.get(v)?.clone(),
+            TypePat::Below(_) => return None,
+            TypePat::App(head, args) => {
+                let args: Option<Vec<Type>> = args.iter().map(|a| a.subst(b)).collect();
+                apply_head(*head, args?)?
+            }
+        })
+    }
+
+    /// Replaces variables by their upper bounds (for specificity comparisons).
+    pub fn upper_bound(&self, vars: &[TypeVar]) -> Type {
+        match self {
+            TypePat::Ty(t) => t.clone(),
+            TypePat::Var(v) => vars
+                .iter()
+                .find(|tv| tv.name == *v)
+                .map(|tv| tv.upper.upper_bound(vars))
+                .unwrap_or(Type::Any),
+            TypePat::Below(p) => p.upper_bound(vars),
+            TypePat::App(head, args) => {
+                let ups: Vec<Type> = args.iter().map(|a| a.upper_bound(vars)).collect();
+                // An application with a non-concrete parameter is only approximated.
+                match head {
+                    Head::Tuple => Type::tuple(ups),
+                    Head::Union => Type::union_of(ups),
+                    _ => apply_head(*head, ups).unwrap_or(Type::Any),
+                }
+            }
+        }
+    }
+
+    pub fn mentions_vars(&self) -> bool {
+        match self {
+            TypePat::Ty(_) => false,
+            TypePat::Var(_) | TypePat::Below(_) => true,
+            TypePat::App(_, args) => args.iter().any(|a| a.mentions_vars()),
+        }
+    }
+}
+
+impl fmt::Display for TypePat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypePat::Ty(t) => write!(f, "{t}"),
+            TypePat::Var(v) => write!(f, "{v}"),
+            TypePat::Below(p) => write!(f, "<:{p}"),
+            TypePat::App(head, args) => {
+                let name = match head {
+                    Head::Array => "Array".to_string(),
+                    Head::Tuple => "Tuple".to_string(),
+                    Head::Type => "Type".to_string(),
+                    Head::Union => "Union".to_string(),
+                    Head::Struct(s) | Head::Abstract(s) => s.to_string(),
+                };
+                if *head == Head::Array && args.len() == 2 {
+                    if args[1] == TypePat::Ty(Type::Val(1)) {
+                        return write!(f, "Vector{{{}}}", args[0]);
+                    }
+                    if args[1] == TypePat::Ty(Type::Val(2)) {
+                        return write!(f, "Matrix{{{}}}", args[0]);
+                    }
+                }
+                if *head == Head::Abstract(sym("AbstractArray")) && args.len() == 2 {
+                    if args[1] == TypePat::Ty(Type::Val(1)) {
+                        return write!(f, "AbstractVector{{{}}}", args[0]);
+                    }
+                    if args[1] == TypePat::Ty(Type::Val(2)) {
+                        return write!(f, "AbstractMatrix{{{}}}", args[0]);
+                    }
+                }
+                write!(f, "{name}{{")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, "}}")
+            }
+        }
+    }
+}
+
+/// Builds `head{args}` from concrete arguments.
+pub fn apply_head(head: Head, args: Vec<Type>) -> Option<Type> {
+    Some(match head {
+        Head::Array => {
+            if args.len() != 2 {
+                return None;
+            }
+            let n = match args[1] {
+                Type::Val(n) if n >= 0 => n as u32,
+                _ => return None,
+            };
+            Type::Array(Arc::new(args[0].clone()), n)
+        }
+        Head::Tuple => Type::tuple(args),
+        Head::Type => {
+            if args.len() != 1 {
+                return None;
+            }
+            Type::type_of_type(args[0].clone())
+        }
+        Head::Union => Type::union_of(args),
+        Head::Struct(s) => Type::Struct(s, args.into()),
+        Head::Abstract(s) => Type::Abstract(s, args.into()),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations.
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDef {
+    pub name: Symbol,
+    pub params: Vec<TypeVar>,
+    pub fields: Vec<(Symbol, TypePat)>,
+    pub mutable: bool,
+    pub supertype: TypePat,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbstractDef {
+    pub name: Symbol,
+    pub params: Vec<TypeVar>,
+    pub supertype: TypePat,
+}
+
+/// The declared types of a program: built-in abstract types plus user structs and abstracts.
+#[derive(Clone, Debug)]
+pub struct TypeEnv {
+    structs: FxHashMap<Symbol, StructDef>,
+    abstracts: FxHashMap<Symbol, AbstractDef>,
+}
+
+impl Default for TypeEnv {
+    fn default() -> Self {
+        TypeEnv::new()
+    }
+}
+
+fn tv(name: &str) -> TypeVar {
+    TypeVar {
+        name: sym(name),
+        upper: TypePat::any(),
+    }
+}
+
+impl TypeEnv {
+    /// The built-in abstract hierarchy.
+    pub fn new() -> TypeEnv {
+        let mut env = TypeEnv {
+            structs: FxHashMap::default(),
+            abstracts: FxHashMap::default(),
+        };
+        let simple = [
+            ("Number", "Any"),
+            ("Real", "Number"),
+            ("AbstractFloat", "Real"),
+            ("Integer", "Real"),
+            ("Signed", "Integer"),
+            ("AbstractString", "Any"),
+            ("Function", "Any"),
+            ("Exception", "Any"),
+        ];
+        for (n, s) in simple {
+            env.abstracts.insert(
+                sym(n),
+                AbstractDef {
+                    name: sym(n),
+                    params: vec![],
+                    supertype: TypePat::Ty(if s == "Any" {
+                        Type::Any
+                    } else {
+                        Type::abstract_(s)
+                    }),
+                },
+            );
+        }
+        // AbstractArray{T,N} <: Any; AbstractRange{T} <: AbstractArray{T,1}
+        env.abstracts.insert(
+            sym("AbstractArray"),
+            AbstractDef {
+                name: sym("AbstractArray"),
+                params: vec![tv("T"), tv("N")],
+                supertype: TypePat::any(),
+            },
+        );
+        env.abstracts.insert(
+            sym("AbstractRange"),
+            AbstractDef {
+                name: sym("AbstractRange"),
+                params: vec![tv("T")],
+                supertype: TypePat::App(
+                    Head::Abstract(sym("AbstractArray")),
+                    vec![TypePat::Var(sym("T")), TypePat::Ty(Type::Val(1))],
+                ),
+            },
+        );
+        env
+    }
+
+    pub fn add_struct(&mut self, def: StructDef) {
+        self.structs.insert(def.name, def);
+    }
+
+    pub fn add_abstract(&mut self, def: AbstractDef) {
+        self.abstracts.insert(def.name, def);
+    }
+
+    pub fn struct_def(&self, name: Symbol) -> Option<&StructDef> {
+        self.structs.get(&name)
+    }
+
+    pub fn abstract_def(&self, name: Symbol) -> Option<&AbstractDef> {
+        self.abstracts.get(&name)
+    }
+
+    pub fn is_mutable(&self, t: &Type) -> bool {
+        match t {
+            Type::Struct(n, _) => self.structs.get(n).is_some_and(|d| d.mutable),
+            Type::Array(..) => true,
+            _ => false,
+        }
+    }
+
+    /// Field names and concrete field types of a struct, tuple or named tuple type.
+    pub fn field_types(&self, t: &Type) -> Option<Vec<Type>> {
+        match t {
+            Type::Struct(n, ps) => {
+                let def = self.structs.get(n)?;
+                let b = bind_params(&def.params, ps)?;
+                def.fields
+                    .iter()
+                    .map(|(_, p)| p.subst(&b).or(Some(Type::Any)))
+                    .collect()
+            }
+            Type::Tuple(ts) => Some(ts.to_vec()),
+            Type::NamedTuple(_, ts) => Some(ts.to_vec()),
+            _ => None,
+        }
+    }
+
+    pub fn field_names(&self, t: &Type) -> Option<Vec<Symbol>> {
+        match t {
+            Type::Struct(n, _) => Some(self.structs.get(n)?.fields.iter().map(|f| f.0).collect()),
+            Type::NamedTuple(ns, _) => Some(ns.to_vec()),
+            _ => None,
+        }
+    }
+
+    pub fn field_index(&self, t: &Type, name: Symbol) -> Option<usize> {
+        self.field_names(t)?.iter().position(|n| *n == name)
+    }
+
+    /// The declared supertype of a type (`None` for `Any`).
+    pub fn supertype(&self, t: &Type) -> Option<Type> {
+        Some(match t {
+            Type::Any => return None,
+            Type::Bottom => Type::Any,
+            Type::Int64 => Type::abstract_("Signed"),
+            Type::Bool => Type::abstract_("Integer"),
+            Type::Float64 | Type::Float32 => Type::abstract_("AbstractFloat"),
+            Type::String => Type::abstract_("AbstractString"),
+            Type::Function(_) => Type::abstract_("Function"),
+            Type::Array(e, n) => Type::Abstract(
+                sym("AbstractArray"),
+                vec![(**e).clone(), Type::Val(*n as i64)].into(),
+            ),
+            Type::Struct(n, ps) => {
+                let def = self.structs.get(n)?;
+                let b = bind_params(&def.params, ps)?;
+                def.supertype.subst(&b).unwrap_or(Type::Any)
+            }
+            Type::Abstract(n, ps) => {
+                let def = self.abstracts.get(n)?;
+                let b = bind_params(&def.params, ps).unwrap_or_default();
+                def.supertype.subst(&b).unwrap_or(Type::Any)
+            }
+            _ => Type::Any,
+        })
+    }
+
+    /// Julia's `a <: b` on types (not patterns).
+    pub fn subtype(&self, a: &Type, b: &Type) -> bool {
+        if a == b {
+            return true;
+        }
+        match (a, b) {
+            (Type::Bottom, _) => true,
+            (_, Type::Any) => true,
+            (Type::Any, _) => false,
+            (Type::Union(ms), _) => ms.iter().all(|m| self.subtype(m, b)),
+            (_, Type::Union(ms)) => ms.iter().any(|m| self.subtype(a, m)),
+            (Type::Tuple(xs), Type::Tuple(ys)) => {
+                xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| self.subtype(x, y))
+            }
+            (Type::Type(_), Type::Type(_)) => false,
+            (Type::Array(..), Type::UnionAll(n)) | (Type::Struct(..), Type::UnionAll(n)) => {
+                self.head_name(a) == Some(*n)
+                    || (n.as_str() == "Vector" && matches!(a, Type::Array(_, 1)))
+                    || (n.as_str() == "Matrix" && matches!(a, Type::Array(_, 2)))
+            }
+            (_, Type::Abstract(..)) => {
+                let mut cur = self.supertype(a);
+                let mut guard = 0;
+                while let Some(s) = cur {
+                    if &s == b {
+                        return true;
+                    }
+                    guard += 1;
+                    if guard > 64 {
+                        break;
+                    }
+                    cur = self.supertype(&s);
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn head_name(&self, t: &Type) -> Option<Symbol> {
+        match t {
+            Type::Array(..) => Some(sym("Array")),
+            Type::Struct(n, _) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The type of `typeintersect`-free dispatch: does the concrete or abstract type `t` match
+    /// pattern `p`, extending `b` with the variable bindings? Variables that occur at top level
+    /// bind to the argument's type (Julia's diagonal rule for concrete arguments).
+    pub fn matches(
+        &self,
+        t: &Type,
+        p: &TypePat,
+        vars: &[TypeVar],
+        b: &mut FxHashMap<Symbol, Type>,
+        invariant: bool,
+    ) -> bool {
+        match p {
+            TypePat::Ty(pt) => {
+                if invariant {
+                    t == pt
+                } else {
+                    self.subtype(t, pt)
+                }
+            }
+            TypePat::Var(v) => {
+                let Some(var) = vars.iter().find(|tv| tv.name == *v) else {
+                    // A name that is not a variable here: treat as Any.
+                    return true;
+                };
+                if let Some(bound) = b.get(v).cloned() {
+                    return if invariant {
+                        *t == bound
+                    } else {
+                        self.subtype(t, &bound)
+                    };
+                }
+                // Check the upper bound, then bind.
+                let mut tmp = b.clone();
+                if !self.matches(t, &var.upper, vars, &mut tmp, false) {
+                    return false;
+                }
+                b.insert(*v, t.clone());
+                true
+            }
+            TypePat::Below(up) => self.matches(t, up, vars, b, false),
+            TypePat::App(Head::Union, alts) => alts
+                .iter()
+                .any(|alt| self.matches(t, alt, vars, &mut b.clone(), invariant))
+                && {
+                    // Bind through the first alternative that matches.
+                    for alt in alts {
+                        let mut tmp = b.clone();
+                        if self.matches(t, alt, vars, &mut tmp, invariant) {
+                            *b = tmp;
+                            return true;
+                        }
+                    }
+                    false
+                },
+            TypePat::App(head, args) => {
+                if let Type::Union(ms) = t {
+                    if invariant {
+                        return false;
+                    }
+                    // Every member must match (covariant position).
+                    return ms.iter().all(|m| self.matches(m, p, vars, b, false));
+                }
+                match (head, t) {
+                    (Head::Tuple, Type::Tuple(ts)) => {
+                        // A trailing `Vararg` is not modelled: lengths must agree.
+                        ts.len() == args.len()
+                            && ts
+                                .iter()
+                                .zip(args)
+                                .all(|(t, a)| self.matches(t, a, vars, b, invariant))
+                    }
+                    (Head::Type, Type::Type(inner)) => {
+                        args.len() == 1 && self.matches(inner, &args[0], vars, b, true)
+                    }
+                    (Head::Array, Type::Array(e, n)) => {
+                        args.len() == 2
+                            && self.matches(e, &args[0], vars, b, true)
+                            && self.matches(&Type::Val(*n as i64), &args[1], vars, b, true)
+                    }
+                    (Head::Struct(hn), Type::Struct(tn, ps)) if hn == tn => {
+                        ps.len() == args.len()
+                            && ps
+                                .iter()
+                                .zip(args)
+                                .all(|(t, a)| self.matches(t, a, vars, b, true))
+                    }
+                    (Head::Abstract(hn), _) if !invariant => {
+                        // Walk up t's supertypes to the abstract head, then match parameters.
+                        let mut cur = Some(t.clone());
+                        let mut guard = 0;
+                        while let Some(c) = cur {
+                            if let Type::Abstract(cn, ps) = &c {
+                                if cn == hn {
+                                    return ps.len() == args.len()
+                                        && ps
+                                            .iter()
+                                            .zip(args)
+                                            .all(|(t, a)| self.matches(t, a, vars, b, true));
+                                }
+                            }
+                            guard += 1;
+                            if guard > 64 {
+                                break;
+                            }
+                            cur = self.supertype(&c);
+                        }
+                        false
+                    }
+                    (Head::Abstract(hn), Type::Abstract(cn, ps)) => {
+                        hn == cn
+                            && ps.len() == args.len()
+                            && ps
+                                .iter()
+                                .zip(args)
+                                .all(|(t, a)| self.matches(t, a, vars, b, true))
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
+}
+
+/// Binds a definition's parameters to the given arguments.
+pub fn bind_params(params: &[TypeVar], args: &[Type]) -> Option<FxHashMap<Symbol, Type>> {
+    if params.len() != args.len() {
+        return None;
+    }
+    Some(
+        params
+            .iter()
+            .zip(args)
+            .map(|(p, a)| (p.name, a.clone()))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subtyping_of_numbers_and_arrays() {
+        let env = TypeEnv::new();
+        assert!(env.subtype(&Type::Float64, &Type::abstract_("Real")));
+        assert!(env.subtype(&Type::Int64, &Type::abstract_("Number")));
+        assert!(env.subtype(&Type::Bool, &Type::abstract_("Integer")));
+        assert!(!env.subtype(&Type::Float64, &Type::abstract_("Integer")));
+        let v = Type::vector(Type::Float64);
+        let av = Type::Abstract(sym("AbstractArray"), vec![Type::Float64, Type::Val(1)].into());
+        assert!(env.subtype(&v, &av));
+        assert!(!env.subtype(&Type::vector(Type::Float64), &Type::vector(Type::abstract_("Real"))));
+    }
+
+    #[test]
+    fn patterns_bind_variables() {
+        let env = TypeEnv::new();
+        let t = sym("T");
+        let vars = vec![TypeVar {
+            name: t,
+            upper: TypePat::Ty(Type::abstract_("Real")),
+        }];
+        // AbstractVector{T} where T<:Real
+        let p = TypePat::App(
+            Head::Abstract(sym("AbstractArray")),
+            vec![TypePat::Var(t), TypePat::Ty(Type::Val(1))],
+        );
+        let mut b = FxHashMap::default();
+        assert!(env.matches(&Type::vector(Type::Float64), &p, &vars, &mut b, false));
+        assert_eq!(b[&t], Type::Float64);
+        let mut b = FxHashMap::default();
+        assert!(!env.matches(&Type::vector(Type::String), &p, &vars, &mut b, false));
+        let mut b = FxHashMap::default();
+        assert!(!env.matches(&Type::array(Type::Float64, 2), &p, &vars, &mut b, false));
+    }
+
+    #[test]
+    fn unions_flatten_and_widen() {
+        let u = Type::union_of([Type::Int64, Type::Float64, Type::Int64]);
+        assert_eq!(u.to_string(), "Union{Int64, Float64}");
+        let w = Type::union_of([
+            Type::Int64,
+            Type::Float64,
+            Type::Float32,
+            Type::Bool,
+            Type::String,
+        ]);
+        assert_eq!(w, Type::Any);
+    }
+}
