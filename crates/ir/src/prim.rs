@@ -109,6 +109,8 @@ prims! {
     PromoteType = "promote_type",
     /// `Core.apply_type(Vector, Float64)`: builds a type from constants.
     ApplyType = "apply_type",
+    /// `Core.promote_eltype(t::Tuple)`: the element type of an array literal of t's elements.
+    PromoteEltype = "promote_eltype",
     // Arrays.
     /// `Core.array_new(Array{T,N}, d1, ..., dN)`: uninitialised (zeroed bits) array.
     ArrayNew = "array_new",
@@ -402,6 +404,13 @@ impl Prim {
                 let b = type_arg(1)?;
                 Ok(Type::type_of_type(promote_type(&a, &b)))
             }
+            PromoteEltype => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Tuple(ts) => Ok(Type::type_of_type(promote_eltype(ts))),
+                    t => Err(format!("`Core.promote_eltype` needs a tuple, got {t}")),
+                }
+            }
             ApplyType => {
                 if n == 0 {
                     return Err("`Core.apply_type` needs a type".into());
@@ -553,6 +562,34 @@ impl Prim {
 fn show_types(ts: &[Type]) -> String {
     let parts: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
     format!("({})", parts.join(", "))
+}
+
+/// The element type Julia gives an array literal with elements of these types: numeric
+/// promotion, `Union{Nothing, T}` with `nothing`, otherwise `Any` unless all agree.
+pub fn promote_eltype(ts: &[Type]) -> Type {
+    let mut acc: Option<Type> = None;
+    for t in ts {
+        acc = Some(match acc {
+            None => t.clone(),
+            Some(a) if a == *t => a,
+            Some(a) => {
+                let p = promote_type(&a, t);
+                if p != Type::Any {
+                    p
+                } else if a == Type::Nothing || *t == Type::Nothing || matches!(a, Type::Union(_)) {
+                    let u = Type::union_of([a, t.clone()]);
+                    if matches!(u, Type::Union(ref ms) if ms.len() == 2 && ms.contains(&Type::Nothing)) {
+                        u
+                    } else {
+                        Type::Any
+                    }
+                } else {
+                    Type::Any
+                }
+            }
+        });
+    }
+    acc.unwrap_or(Type::Any)
 }
 
 /// Julia's `promote_type` on the numeric types of the subset.

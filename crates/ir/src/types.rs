@@ -482,6 +482,9 @@ impl TypeEnv {
             ("AbstractString", "Any"),
             ("Function", "Any"),
             ("Exception", "Any"),
+            // Any tuple (`Tuple` without parameters) and any named tuple.
+            ("Tuple", "Any"),
+            ("NamedTuple", "Any"),
         ];
         for (n, s) in simple {
             env.abstracts.insert(
@@ -583,6 +586,8 @@ impl TypeEnv {
             Type::Float64 | Type::Float32 => Type::abstract_("AbstractFloat"),
             Type::String => Type::abstract_("AbstractString"),
             Type::Function(_) => Type::abstract_("Function"),
+            Type::Tuple(_) => Type::abstract_("Tuple"),
+            Type::NamedTuple(..) => Type::abstract_("NamedTuple"),
             Type::Array(e, n) => Type::Abstract(
                 sym("AbstractArray"),
                 vec![(**e).clone(), Type::Val(*n as i64)].into(),

@@ -84,6 +84,14 @@ fn is_comparison_op(op: &str) -> bool {
     )
 }
 
+fn is_operator_name(op: &str) -> bool {
+    matches!(
+        op,
+        "+" | "-" | "*" | "/" | "^" | "\\" | "÷" | "%" | "==" | "!=" | "<" | "<=" | ">" | ">="
+            | "===" | "!==" | "!" | "&" | "|" | ":" | "≤" | "≥" | "≠" | "<:" | "∈"
+    )
+}
+
 fn canonical_op(op: &str) -> &str {
     match op {
         "≤" => "<=",
@@ -860,7 +868,27 @@ impl<'a> Parser<'a> {
         e
     }
 
+    /// An operator glued to `(` names the operator's function: `+(1, 2)`, `==(a, b)`.
+    fn operator_call_name(&mut self) -> Option<Expr> {
+        let Tok::Op(o) = self.peek() else { return None };
+        let o = *o;
+        if !is_operator_name(o) {
+            return None;
+        }
+        let i = self.next_index();
+        let next = self.toks.get(i + 1)?;
+        if next.tok != Tok::Op("(") || next.space_before {
+            return None;
+        }
+        let sp = self.bump().span;
+        Some(Expr::new(ExprKind::Ident(sym(canonical_op(o))), sp))
+    }
+
     fn parse_unary_inner(&mut self) -> Expr {
+        if let Some(f) = self.operator_call_name() {
+            let e = self.postfix_tail(f);
+            return self.parse_power_tail(e);
+        }
         let op = match self.peek() {
             Tok::Op(o @ ("-" | "+" | "!" | ".-" | ".!")) => *o,
             Tok::Op("<:") if self.in_index == 0 && self.mode() == Mode::Paren => {
@@ -933,6 +961,10 @@ impl<'a> Parser<'a> {
 
     fn parse_power(&mut self) -> Expr {
         let base = self.parse_decl();
+        self.parse_power_tail(base)
+    }
+
+    fn parse_power_tail(&mut self, base: Expr) -> Expr {
         if let Tok::Op(op @ ("^" | ".^")) = self.peek() {
             let op = *op;
             if self.space_sensitive_break() {
@@ -975,7 +1007,12 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_postfix(&mut self) -> Expr {
-        let mut e = self.parse_primary();
+        let e = self.parse_primary();
+        self.postfix_tail(e)
+    }
+
+    fn postfix_tail(&mut self, e: Expr) -> Expr {
+        let mut e = e;
         loop {
             if self.at_op("(") && self.adjacent() {
                 if matches!(
@@ -1906,11 +1943,16 @@ impl<'a> Parser<'a> {
                         return None;
                     }
                 };
+                // `xs::T...` parses as `xs::(T...)`.
+                let (ty, vararg) = match ty.kind {
+                    ExprKind::Splat(inner) => (*inner, true),
+                    _ => (*ty, false),
+                };
                 Some(Param {
                     name,
-                    ty: Some(*ty),
+                    ty: Some(ty),
                     default: None,
-                    vararg: false,
+                    vararg,
                     destructure: None,
                     span,
                 })

@@ -1,0 +1,102 @@
+//! The `mooncake` command line: run Julia-subset programs and inspect their IR.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mooncake::{Error, Session, Stage};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "mooncake", version, about = "Algorithmic differentiation of a Julia subset by typed-IR transformation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run FILE; with --call, then print the value of EXPR.
+    Run {
+        file: PathBuf,
+        /// An expression evaluated after the file, whose value is printed.
+        #[arg(long)]
+        call: Option<String>,
+    },
+    /// Print the IR of the method instance that `--call` runs.
+    Ir {
+        file: PathBuf,
+        /// A call expression such as `f(1.0, 2)`: the arguments are evaluated, not the call.
+        #[arg(long)]
+        call: String,
+        #[arg(long, value_enum, default_value = "optimised")]
+        stage: StageArg,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StageArg {
+    Lowered,
+    Typed,
+    Optimised,
+}
+
+fn run(cli: Cli) -> Result<(), (Option<Session>, Error)> {
+    let mut session = Session::new().map_err(|e| (None, e))?;
+    match cli.command {
+        Command::Run { file, call } => {
+            if let Err(e) = session.load_file(&file) {
+                return Err((Some(session), e));
+            }
+            if let Some(c) = call {
+                match session.eval(&c) {
+                    Ok(v) => println!("{}", mooncake::show(&v)),
+                    Err(e) => return Err((Some(session), e)),
+                }
+            }
+            Ok(())
+        }
+        Command::Ir { file, call, stage } => {
+            if let Err(e) = session.load_file(&file) {
+                return Err((Some(session), e));
+            }
+            let st = match stage {
+                StageArg::Lowered => Stage::Lowered,
+                StageArg::Typed => Stage::Typed,
+                StageArg::Optimised => Stage::Optimised,
+            };
+            match session.ir(&call, st) {
+                Ok(text) => {
+                    print!("{text}");
+                    Ok(())
+                }
+                Err(e) => Err((Some(session), e)),
+            }
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Deeply recursive programs need a deep native stack for the interpreter.
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || match run(cli) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err((session, e)) => {
+                use std::io::Write;
+                let _ = std::io::stdout().flush();
+                let text = match &session {
+                    Some(s) => s.render_error(&e),
+                    None => format!("error: {e}\n"),
+                };
+                eprint!("{text}");
+                ExitCode::from(1)
+            }
+        });
+    match handle.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("error: internal error (a panic); please report it");
+            ExitCode::from(101)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! Compile errors: typed, with the source span they are about.
+
+use syntax::Span;
+
+#[derive(Debug, Clone, PartialEq, Eq, Copy)]
+pub enum ErrorKind {
+    /// The parser reported a problem.
+    Syntax,
+    /// A construct that is valid Julia but outside the supported subset.
+    Unsupported,
+    /// A construct that is invalid (e.g. `break` outside a loop).
+    Invalid,
+    /// A type name that is not defined.
+    UndefType,
+    /// Inference could not finish (e.g. unbounded recursion of signatures).
+    Inference,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct CompileError {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub span: Span,
+}
+
+impl CompileError {
+    pub fn new(kind: ErrorKind, span: Span, message: impl Into<String>) -> CompileError {
+        CompileError {
+            kind,
+            message: message.into(),
+            span,
+        }
+    }
+    pub fn unsupported(span: Span, what: &str) -> CompileError {
+        CompileError::new(
+            ErrorKind::Unsupported,
+            span,
+            format!("{what} is not supported yet"),
+        )
+    }
+    pub fn invalid(span: Span, message: impl Into<String>) -> CompileError {
+        CompileError::new(ErrorKind::Invalid, span, message)
+    }
+}

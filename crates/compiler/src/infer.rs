@@ -1,0 +1,712 @@
+//! Type inference: abstract interpretation of an SSA function for concrete argument types, to a
+//! fixpoint over loops (types only grow; unions wider than `MAX_UNION` become `Any`), followed
+//! by resolution into typed IR: static calls become `invoke`, field names become indices,
+//! constant globals become constants, calls that cannot succeed become throws.
+
+use crate::methods::Dispatch;
+use crate::typeexpr::constructor_table_name;
+use crate::{Compiler, MiKey};
+use crate::error::CompileError;
+use ir::{Block, Callee, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Type, Value};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+use syntax::{sym, Symbol};
+
+/// How a call (or field access) was resolved.
+#[derive(Clone, Debug)]
+pub(crate) enum Resolution {
+    /// A static call of a method instance (`pack` = number of fixed arguments when the
+    /// remaining ones are packed into a vararg tuple).
+    Invoke { key: MiKey, pack: Option<usize> },
+    Dynamic,
+    /// A call with no applicable method: throws `MethodError` at run time.
+    NoMethod,
+    /// A call with several equally specific methods.
+    Ambiguous(String),
+    /// Always throws an `ErrorException` with this message (e.g. a primitive misused).
+    Error(String),
+    New(Type),
+    TypeAssert(Type),
+    FieldIndex(u32),
+    /// `SetField` that needs `convert(T, v)` first, through this method instance.
+    SetFieldConvert(u32, MiKey),
+    Constant(Const),
+}
+
+pub(crate) struct Frame<'a> {
+    pub f: &'a Function,
+    pub sparams: &'a [Type],
+    pub types: FxHashMap<Value, Type>,
+    pub reached: FxHashSet<Block>,
+    pub res: FxHashMap<Inst, Resolution>,
+    pub ret: Type,
+}
+
+impl Frame<'_> {
+    fn ty(&self, v: Value) -> Type {
+        self.types.get(&v).cloned().unwrap_or(Type::Bottom)
+    }
+}
+
+/// Argument type combinations of a call with small-union arguments (`None` if too many).
+fn combinations(ts: &[Type]) -> Option<Vec<Vec<Type>>> {
+    let mut out: Vec<Vec<Type>> = vec![vec![]];
+    for t in ts {
+        let ms = match t {
+            Type::Union(ms) => ms.to_vec(),
+            t if t.is_concrete() => vec![t.clone()],
+            Type::Bottom => return Some(vec![]),
+            _ => return None,
+        };
+        let mut next = Vec::new();
+        for prefix in &out {
+            for m in &ms {
+                let mut p = prefix.clone();
+                p.push(m.clone());
+                next.push(p);
+            }
+        }
+        out = next;
+        if out.len() > 16 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+impl Compiler {
+    /// Infers `f` (phase `Ssa`) for argument types `args` and returns the typed function.
+    pub(crate) fn infer_function(
+        &mut self,
+        f: &Function,
+        args: &[Type],
+        sparams: &[Type],
+        name: String,
+    ) -> Result<Function, CompileError> {
+        let mut fr = Frame {
+            f,
+            sparams,
+            types: FxHashMap::default(),
+            reached: FxHashSet::default(),
+            res: FxHashMap::default(),
+            ret: Type::Bottom,
+        };
+        let entry = f.entry();
+        for (p, t) in f.params().iter().zip(args) {
+            fr.types.insert(*p, t.clone());
+        }
+        let order = f.reverse_postorder();
+        let rank: FxHashMap<Block, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        let mut work: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+        work.insert(rank[&entry]);
+        fr.reached.insert(entry);
+        let mut visits = 0usize;
+        while let Some(r) = work.pop_first() {
+            visits += 1;
+            if visits > 100_000 {
+                return Err(CompileError::new(
+                    crate::error::ErrorKind::Inference,
+                    f.locs[f.blocks[entry].insts[0]],
+                    format!("type inference of {name} did not converge"),
+                ));
+            }
+            let b = order[r];
+            for &i in &f.blocks[b].insts {
+                let data = &f.insts[i];
+                if data.is_terminator() {
+                    for (dest, dargs) in self.edges(&fr, data) {
+                        let mut changed = fr.reached.insert(dest);
+                        for (a, p) in dargs.iter().zip(f.blocks[dest].params.iter()) {
+                            let at = fr.ty(*a);
+                            let old = fr.ty(*p);
+                            let new = old.join(&at);
+                            if new != old {
+                                fr.types.insert(*p, new);
+                                changed = true;
+                            }
+                        }
+                        if changed {
+                            if let Some(&rk) = rank.get(&dest) {
+                                work.insert(rk);
+                            }
+                        }
+                    }
+                    if let InstData::Return(v) = data {
+                        fr.ret = fr.ret.join(&fr.ty(*v));
+                    }
+                    break;
+                }
+                let t = self.transfer(&mut fr, i)?;
+                if let Some(v) = f.result(i) {
+                    let old = fr.ty(v);
+                    fr.types.insert(v, old.join(&t));
+                }
+                // Code after an instruction that never returns is dead.
+                if t == Type::Bottom && data.has_result() && !matches!(data, InstData::Const(Const::Undef)) {
+                    break;
+                }
+                if t == Type::Bottom && matches!(data, InstData::SetField { .. }) {
+                    break;
+                }
+            }
+        }
+        Ok(self.resolve(&fr, name))
+    }
+
+    /// Successor edges of a terminator that can be taken given the known types.
+    fn edges<'d>(&self, fr: &Frame, data: &'d InstData) -> Vec<(Block, &'d [Value])> {
+        match data {
+            InstData::Branch { cond, then_dest, then_args, else_dest, else_args } => {
+                match fr.f.const_value(*cond) {
+                    Some(Const::Bool(true)) => vec![(*then_dest, then_args.as_slice())],
+                    Some(Const::Bool(false)) => vec![(*else_dest, else_args.as_slice())],
+                    _ => {
+                        if fr.ty(*cond) == Type::Bottom {
+                            vec![]
+                        } else {
+                            vec![(*then_dest, then_args.as_slice()), (*else_dest, else_args.as_slice())]
+                        }
+                    }
+                }
+            }
+            d => d.successors(),
+        }
+    }
+
+    /// The type of global `name`, and its constant value if known.
+    pub fn global_type(&self, name: Symbol) -> (Type, Option<Const>) {
+        if let Some(g) = self.globals.get(&name) {
+            return match g {
+                crate::GlobalInfo::Const { ty, value } => (ty.clone(), value.clone()),
+                crate::GlobalInfo::Var => (Type::Any, None),
+            };
+        }
+        if let Some(t) = self.type_named(name) {
+            let tt = Type::type_of_type(t.clone());
+            return (tt, Some(Const::Type(t)));
+        }
+        if self.tables.contains_key(&name) {
+            return (Type::Function(name), Some(Const::Func(name)));
+        }
+        (Type::Bottom, None)
+    }
+
+    /// A type name as a type value (`Float64`, `Vector`, `Point`).
+    pub fn type_named(&self, name: Symbol) -> Option<Type> {
+        if let Some(t) = crate::typeexpr::builtin_type(name.as_str()) {
+            return Some(t);
+        }
+        if crate::typeexpr::builtin_unionall(name.as_str()) {
+            return Some(Type::UnionAll(name));
+        }
+        if let Some(d) = self.env.struct_def(name) {
+            return Some(if d.params.is_empty() {
+                Type::Struct(name, vec![].into())
+            } else {
+                Type::UnionAll(name)
+            });
+        }
+        if let Some(d) = self.env.abstract_def(name) {
+            return Some(if d.params.is_empty() {
+                Type::Abstract(name, vec![].into())
+            } else {
+                Type::UnionAll(name)
+            });
+        }
+        None
+    }
+
+    fn transfer(&mut self, fr: &mut Frame, i: Inst) -> Result<Type, CompileError> {
+        let f = fr.f;
+        let span = f.locs[i];
+        Ok(match &f.insts[i] {
+            InstData::Const(c) => c.ty(),
+            InstData::Prim { op, args } => {
+                let ats: Vec<Type> = args.iter().map(|a| fr.ty(*a)).collect();
+                if ats.contains(&Type::Bottom) {
+                    return Ok(Type::Bottom);
+                }
+                match combinations(&ats) {
+                    Some(combos) => {
+                        let mut t = Type::Bottom;
+                        let mut last_err = None;
+                        for c in &combos {
+                            match op.result_type(c, &self.env) {
+                                Ok(r) => t = t.join(&r),
+                                Err(m) => last_err = Some(m),
+                            }
+                        }
+                        if t == Type::Bottom && !op.is_throw() {
+                            if let Some(m) = last_err {
+                                fr.res.insert(i, Resolution::Error(m));
+                            }
+                        }
+                        t
+                    }
+                    None => match op {
+                        Prim::Egal | Prim::Isa => Type::Bool,
+                        Prim::ToString | Prim::Repr => Type::String,
+                        Prim::Print | Prim::Show => Type::Nothing,
+                        _ if op.is_throw() => Type::Bottom,
+                        _ => Type::Any,
+                    },
+                }
+            }
+            InstData::Call { args } => {
+                let ats: Vec<Type> = args.iter().map(|a| fr.ty(*a)).collect();
+                if ats.contains(&Type::Bottom) {
+                    return Ok(Type::Bottom);
+                }
+                let (t, r) = self.infer_call(fr, args, &ats, span)?;
+                fr.res.insert(i, r);
+                t
+            }
+            InstData::Invoke { callee, .. } => {
+                let key = MiKey { table: callee.func, method: callee.method, sig: callee.sig.clone() };
+                self.infer_mi(&key)?
+            }
+            InstData::New { ty, args } => match ty {
+                Type::NamedTuple(names, _) => {
+                    let ts: Vec<Type> = args.iter().map(|a| fr.ty(*a)).collect();
+                    if ts.contains(&Type::Bottom) {
+                        return Ok(Type::Bottom);
+                    }
+                    let t = Type::NamedTuple(names.clone(), ts.into());
+                    fr.res.insert(i, Resolution::New(t.clone()));
+                    t
+                }
+                t => t.clone(),
+            },
+            InstData::Tuple { args } => {
+                let ts: Vec<Type> = args.iter().map(|a| fr.ty(*a)).collect();
+                if ts.contains(&Type::Bottom) {
+                    return Ok(Type::Bottom);
+                }
+                Type::tuple(ts)
+            }
+            InstData::GetField { obj, field } => {
+                let ot = fr.ty(*obj);
+                self.field_type(fr, i, &ot, *field)
+            }
+            InstData::SetField { obj, field, val } => {
+                let ot = fr.ty(*obj);
+                let vt = fr.ty(*val);
+                if ot == Type::Bottom || vt == Type::Bottom {
+                    return Ok(Type::Bottom);
+                }
+                if ot.is_concrete() {
+                    if !self.env.is_mutable(&ot) || matches!(ot, Type::Array(..)) {
+                        let msg = match &ot {
+                            Type::Struct(..) => format!("setfield!: immutable struct of type {} cannot be changed", head_name(&ot)),
+                            t => format!("setfield!: cannot set a field of a value of type {t}"),
+                        };
+                        fr.res.insert(i, Resolution::Error(msg));
+                        return Ok(Type::Bottom);
+                    }
+                    let idx = match field {
+                        FieldRef::Index(k) => Some(*k as usize),
+                        FieldRef::Name(n) => self.env.field_index(&ot, *n),
+                    };
+                    let Some(idx) = idx else {
+                        let n = match field { FieldRef::Name(n) => n.to_string(), FieldRef::Index(k) => k.to_string() };
+                        fr.res.insert(i, Resolution::Error(format!("FieldError: type {} has no field `{n}`", head_name(&ot))));
+                        return Ok(Type::Bottom);
+                    };
+                    let fts = self.env.field_types(&ot).unwrap_or_default();
+                    let ft = fts.get(idx).cloned().unwrap_or(Type::Any);
+                    if self.env.subtype(&vt, &ft) {
+                        fr.res.insert(i, Resolution::FieldIndex(idx as u32));
+                    } else {
+                        // convert(ft, v) first.
+                        let conv_args = vec![Type::Function(sym("convert")), Type::type_of_type(ft.clone()), vt.clone()];
+                        match self.dispatch_and_infer(sym("convert"), &conv_args)? {
+                            Some((key, _, rt)) if rt != Type::Bottom && vt.is_concrete() => {
+                                fr.res.insert(i, Resolution::SetFieldConvert(idx as u32, key));
+                            }
+                            _ => {
+                                if vt.is_concrete() {
+                                    fr.res.insert(i, Resolution::Error(format!("MethodError: Cannot `convert` an object of type {vt} to an object of type {ft}")));
+                                    return Ok(Type::Bottom);
+                                }
+                                fr.res.insert(i, Resolution::Dynamic);
+                            }
+                        }
+                    }
+                } else {
+                    fr.res.insert(i, Resolution::Dynamic);
+                }
+                Type::Nothing
+            }
+            InstData::TypeAssert { val, ty } => self.assert_type(&fr.ty(*val), ty),
+            InstData::GetGlobal(name) => {
+                let (t, c) = self.global_type(*name);
+                if let Some(c) = c {
+                    fr.res.insert(i, Resolution::Constant(c));
+                }
+                t
+            }
+            InstData::SetGlobal(..) => Type::Nothing,
+            InstData::StaticParam(k) => match fr.sparams.get(*k as usize) {
+                // An integer parameter (the `N` of `Array{T, N}`) is an Int value.
+                Some(Type::Val(n)) => {
+                    fr.res.insert(i, Resolution::Constant(Const::Int(*n)));
+                    Type::Int64
+                }
+                Some(t) => {
+                    fr.res.insert(i, Resolution::Constant(Const::Type(t.clone())));
+                    Type::type_of_type(t.clone())
+                }
+                None => Type::Bottom,
+            },
+            InstData::GetSlot(_) | InstData::SetSlot(..) => Type::Any,
+            InstData::Jump { .. } | InstData::Branch { .. } | InstData::Return(_) | InstData::Unreachable => Type::Bottom,
+        })
+    }
+
+    /// The result type of `val::ty`.
+    pub(crate) fn assert_type(&self, vt: &Type, ty: &Type) -> Type {
+        if self.env.subtype(vt, ty) {
+            return vt.clone();
+        }
+        match vt {
+            Type::Union(ms) => Type::union_of(ms.iter().filter(|m| self.env.subtype(m, ty)).cloned()),
+            t if t.is_concrete() => Type::Bottom,
+            _ => ty.clone(),
+        }
+    }
+
+    fn field_type(&mut self, fr: &mut Frame, i: Inst, ot: &Type, field: FieldRef) -> Type {
+        match ot {
+            Type::Bottom => Type::Bottom,
+            Type::Union(ms) => {
+                let mut t = Type::Bottom;
+                for m in ms.iter() {
+                    if let Some((_, ft)) = self.field_of(m, field) {
+                        t = t.join(&ft);
+                    }
+                }
+                fr.res.insert(i, Resolution::Dynamic);
+                if t == Type::Bottom { Type::Any } else { t }
+            }
+            t if t.is_concrete() => match self.field_of(t, field) {
+                Some((idx, ft)) => {
+                    fr.res.insert(i, Resolution::FieldIndex(idx));
+                    ft
+                }
+                None => {
+                    let n = match field {
+                        FieldRef::Name(n) => n.to_string(),
+                        FieldRef::Index(k) => (k + 1).to_string(),
+                    };
+                    let msg = match t {
+                        Type::Tuple(_) => format!("BoundsError: attempt to access {t} at index [{n}]"),
+                        _ => format!("FieldError: type {} has no field `{n}`", head_name(t)),
+                    };
+                    fr.res.insert(i, Resolution::Error(msg));
+                    Type::Bottom
+                }
+            },
+            _ => {
+                fr.res.insert(i, Resolution::Dynamic);
+                Type::Any
+            }
+        }
+    }
+
+    /// The index and type of a field of a concrete type.
+    pub fn field_of(&self, t: &Type, field: FieldRef) -> Option<(u32, Type)> {
+        let fts = self.env.field_types(t)?;
+        let idx = match field {
+            FieldRef::Index(k) => k as usize,
+            FieldRef::Name(n) => self.env.field_index(t, n)?,
+        };
+        fts.get(idx).map(|ft| (idx as u32, ft.clone()))
+    }
+
+    /// Dispatches `table` on concrete `args` and infers the method instance.
+    pub(crate) fn dispatch_and_infer(
+        &mut self,
+        table: Symbol,
+        args: &[Type],
+    ) -> Result<Option<(MiKey, usize, Type)>, CompileError> {
+        let Some(t) = self.tables.get(&table) else {
+            return Ok(None);
+        };
+        match t.dispatch(args, &self.env) {
+            Dispatch::Found { index, sparams: _, mi_sig } => {
+                let fixed = mi_sig.len();
+                let key = MiKey { table, method: index, sig: mi_sig.into() };
+                let rt = self.infer_mi(&key)?;
+                Ok(Some((key, fixed, rt)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Infers a call; returns its result type and how to resolve it.
+    fn infer_call(
+        &mut self,
+        fr: &mut Frame,
+        args: &[Value],
+        ats: &[Type],
+        span: syntax::Span,
+    ) -> Result<(Type, Resolution), CompileError> {
+        let _ = span;
+        let ft = &ats[0];
+        // Builtins.
+        if let Type::Function(name) = ft {
+            match name.as_str() {
+                "#typeassert" => {
+                    return Ok(match ats.get(2) {
+                        Some(Type::Type(t)) if ats.len() == 3 => {
+                            let rt = self.assert_type(&ats[1], t);
+                            (rt, Resolution::TypeAssert((**t).clone()))
+                        }
+                        _ => (Type::Bottom, Resolution::Error("typeassert: expected a type".into())),
+                    });
+                }
+                "#new" => {
+                    return Ok(match ats.get(1) {
+                        Some(Type::Type(t)) if t.is_concrete() && matches!(**t, Type::Struct(..)) => {
+                            let fts = self.env.field_types(t).unwrap_or_default();
+                            if fts.len() != ats.len() - 2 {
+                                (Type::Bottom, Resolution::Error(format!(
+                                    "new: {} has {} fields, got {} values",
+                                    t, fts.len(), ats.len() - 2
+                                )))
+                            } else if let Some((k, _)) = ats[2..].iter().zip(fts.iter()).enumerate().find(|(_, (a, f))| a.is_concrete() && !self.env.subtype(a, f)) {
+                                (Type::Bottom, Resolution::Error(format!(
+                                    "TypeError: in new, expected {}, got a value of type {}",
+                                    fts[k], ats[k + 2]
+                                )))
+                            } else {
+                                ((**t).clone(), Resolution::New((**t).clone()))
+                            }
+                        }
+                        Some(Type::Type(t)) => (Type::Bottom, Resolution::Error(format!("new: cannot construct a value of type {t}"))),
+                        _ => (Type::Any, Resolution::Dynamic),
+                    });
+                }
+                "getindex" if ats.len() == 3 && matches!(ats[1], Type::Tuple(_) | Type::NamedTuple(..)) => {
+                    if let Some(Const::Int(k)) = fr.f.const_value(args[2]) {
+                        let n = match &ats[1] {
+                            Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.len() as i64,
+                            _ => 0,
+                        };
+                        if *k >= 1 && *k <= n {
+                            let fts = self.env.field_types(&ats[1]).unwrap_or_default();
+                            return Ok((fts[(*k - 1) as usize].clone(), Resolution::FieldIndex((*k - 1) as u32)));
+                        }
+                        return Ok((Type::Bottom, Resolution::Error(format!(
+                            "BoundsError: attempt to access {} at index [{k}]", ats[1]
+                        ))));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let table = match ft {
+            Type::Function(name) => *name,
+            Type::Type(t) => match constructor_table_name(t) {
+                Some(n) => n,
+                None => return Ok((Type::Bottom, Resolution::NoMethod)),
+            },
+            t if t.is_concrete() => return Ok((Type::Bottom, Resolution::NoMethod)),
+            _ => return Ok((Type::Any, Resolution::Dynamic)),
+        };
+        if !self.tables.contains_key(&table) {
+            return Ok((Type::Bottom, Resolution::NoMethod));
+        }
+        if ats.iter().all(|t| t.is_concrete()) {
+            let disp = self.tables[&table].dispatch(ats, &self.env);
+            return Ok(match disp {
+                Dispatch::Found { index, mi_sig, .. } => {
+                    let m = &self.tables[&table].methods[index as usize];
+                    let pack = if m.vararg { Some(m.sig.len() - 1) } else { None };
+                    let key = MiKey { table, method: index, sig: mi_sig.into() };
+                    let rt = self.infer_mi(&key)?;
+                    (rt, Resolution::Invoke { key, pack })
+                }
+                Dispatch::NoMethod => (Type::Bottom, Resolution::NoMethod),
+                Dispatch::Ambiguous(ms) => {
+                    let list: Vec<String> = ms
+                        .iter()
+                        .map(|&k| self.tables[&table].methods[k as usize].signature_string())
+                        .collect();
+                    (Type::Bottom, Resolution::Ambiguous(list.join("\n  ")))
+                }
+            });
+        }
+        // Small unions: infer each combination; the call dispatches at run time.
+        match combinations(ats) {
+            Some(combos) => {
+                let mut t = Type::Bottom;
+                for c in combos {
+                    if let Dispatch::Found { index, mi_sig, .. } = self.tables[&table].dispatch(&c, &self.env) {
+                        let key = MiKey { table, method: index, sig: mi_sig.into() };
+                        let rt = self.infer_mi(&key)?;
+                        t = t.join(&rt);
+                    }
+                }
+                Ok((t, Resolution::Dynamic))
+            }
+            None => Ok((Type::Any, Resolution::Dynamic)),
+        }
+    }
+
+    /// Builds the typed function from the inference results.
+    fn resolve(&mut self, fr: &Frame, name: String) -> Function {
+        let src = fr.f;
+        let mut f = src.clone();
+        f.name = name;
+        f.phase = Phase::Typed;
+        f.layout.retain(|b| fr.reached.contains(b));
+        for (v, _) in src.values.iter() {
+            f.types[v] = fr.ty(v);
+        }
+        f.ret_type = fr.ret.clone();
+        for b in f.layout.clone() {
+            let insts = std::mem::take(&mut f.blocks[b].insts);
+            let mut out: Vec<Inst> = Vec::with_capacity(insts.len());
+            let mut ended = false;
+            for i in insts {
+                if ended {
+                    break;
+                }
+                let loc = f.locs[i];
+                let data = f.insts[i].clone();
+                let rt = f.result(i).map(|v| f.types[v].clone());
+                let res = fr.res.get(&i).cloned();
+                match (&data, res) {
+                    (_, Some(Resolution::Error(msg))) => {
+                        out.extend(throw_error(&mut f, &msg, loc));
+                        ended = true;
+                        continue;
+                    }
+                    (InstData::Call { args }, Some(Resolution::NoMethod)) => {
+                        let (ti, _) = f.make_inst(InstData::Prim { op: Prim::ThrowMethodError, args: args.clone() }, Type::Bottom, loc);
+                        out.push(ti);
+                        ended = true;
+                        continue;
+                    }
+                    (InstData::Call { .. }, Some(Resolution::Ambiguous(list))) => {
+                        let fname = fr.ty(data.args()[0]);
+                        let msg = format!("MethodError: {} is ambiguous. Candidates:\n  {list}", fname_of(&fname));
+                        out.extend(throw_error(&mut f, &msg, loc));
+                        ended = true;
+                        continue;
+                    }
+                    (InstData::Call { args }, Some(Resolution::Invoke { key, pack })) => {
+                        let mut new_args = args.clone();
+                        if let Some(fixed) = pack {
+                            let rest: Vec<Value> = new_args.split_off(fixed);
+                            let tt = Type::tuple(rest.iter().map(|a| f.types[*a].clone()).collect());
+                            let (ti, tv) = f.make_inst(InstData::Tuple { args: rest }, tt, loc);
+                            out.push(ti);
+                            new_args.push(tv.unwrap_or_else(|| unreachable!()));
+                        }
+                        f.insts[i] = InstData::Invoke {
+                            callee: Callee { func: key.table, method: key.method, sig: key.sig.clone() },
+                            args: new_args,
+                        };
+                    }
+                    (InstData::Call { args }, Some(Resolution::TypeAssert(t))) => {
+                        f.insts[i] = InstData::TypeAssert { val: args[1], ty: t };
+                    }
+                    (InstData::Call { args }, Some(Resolution::New(t))) => {
+                        f.insts[i] = InstData::New { ty: t, args: args[2..].to_vec() };
+                    }
+                    (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
+                        f.insts[i] = InstData::GetField { obj: args[1], field: FieldRef::Index(k) };
+                    }
+                    (InstData::New { args, .. }, Some(Resolution::New(t))) => {
+                        f.insts[i] = InstData::New { ty: t, args: args.clone() };
+                    }
+                    (InstData::GetField { obj, .. }, Some(Resolution::FieldIndex(k))) => {
+                        f.insts[i] = InstData::GetField { obj: *obj, field: FieldRef::Index(k) };
+                    }
+                    (InstData::SetField { obj, val, .. }, Some(Resolution::FieldIndex(k))) => {
+                        f.insts[i] = InstData::SetField { obj: *obj, field: FieldRef::Index(k), val: *val };
+                    }
+                    (InstData::SetField { obj, val, .. }, Some(Resolution::SetFieldConvert(k, key))) => {
+                        let fnv = f.make_inst(InstData::Const(Const::Func(sym("convert"))), Type::Function(sym("convert")), loc);
+                        out.push(fnv.0);
+                        let ft = match &key.sig[1] {
+                            Type::Type(t) => (**t).clone(),
+                            _ => Type::Any,
+                        };
+                        let tv = f.make_inst(InstData::Const(Const::Type(ft.clone())), Type::type_of_type(ft.clone()), loc);
+                        out.push(tv.0);
+                        let rt = self.mis.get(&key).map(|m| m.ret.clone()).unwrap_or(Type::Any);
+                        let cv = f.make_inst(
+                            InstData::Invoke {
+                                callee: Callee { func: key.table, method: key.method, sig: key.sig.clone() },
+                                args: vec![fnv.1.unwrap_or_else(|| unreachable!()), tv.1.unwrap_or_else(|| unreachable!()), *val],
+                            },
+                            rt,
+                            loc,
+                        );
+                        out.push(cv.0);
+                        f.insts[i] = InstData::SetField { obj: *obj, field: FieldRef::Index(k), val: cv.1.unwrap_or_else(|| unreachable!()) };
+                    }
+                    (_, Some(Resolution::Constant(c))) => {
+                        f.insts[i] = InstData::Const(c);
+                    }
+                    (InstData::StaticParam(_), None) => {
+                        f.insts[i] = InstData::Const(Const::Undef);
+                    }
+                    (InstData::Branch { cond, then_dest, then_args, else_dest, else_args }, _) => {
+                        match src.const_value(*cond) {
+                            Some(Const::Bool(true)) => {
+                                f.insts[i] = InstData::Jump { dest: *then_dest, args: then_args.clone() };
+                            }
+                            Some(Const::Bool(false)) => {
+                                f.insts[i] = InstData::Jump { dest: *else_dest, args: else_args.clone() };
+                            }
+                            _ => {}
+                        }
+                    }
+                    _ => {}
+                }
+                out.push(i);
+                let never_returns = matches!(rt, Some(Type::Bottom))
+                    && !matches!(f.insts[i], InstData::Const(Const::Undef));
+                if never_returns && !f.insts[i].is_terminator() {
+                    ended = true;
+                }
+            }
+            if ended {
+                let (u, _) = f.make_inst(InstData::Unreachable, Type::Bottom, out.last().map(|i| f.locs[*i]).unwrap_or_default());
+                out.push(u);
+            }
+            f.blocks[b].insts = out;
+        }
+        f
+    }
+}
+
+/// Instructions that throw an `ErrorException` with `msg`.
+fn throw_error(f: &mut Function, msg: &str, loc: syntax::Span) -> [Inst; 2] {
+    let (ci, cv) = f.make_inst(InstData::Const(Const::Str(Arc::from(msg))), Type::String, loc);
+    let (ti, _) = f.make_inst(
+        InstData::Prim { op: Prim::ThrowError, args: vec![cv.unwrap_or_else(|| unreachable!())] },
+        Type::Bottom,
+        loc,
+    );
+    [ci, ti]
+}
+
+fn head_name(t: &Type) -> String {
+    match t {
+        Type::Struct(n, _) => n.to_string(),
+        t => t.to_string(),
+    }
+}
+
+fn fname_of(t: &Type) -> String {
+    match t {
+        Type::Function(n) => n.to_string(),
+        Type::Type(t) => t.to_string(),
+        t => format!("(::{t})"),
+    }
+}

@@ -1,0 +1,456 @@
+//! The compiler: lowering of the AST to IR, SSA construction, method tables and dispatch, type
+//! inference per method instance, and the optimisation passes. It does no I/O: the driver
+//! hands it source text and runs the functions it produces.
+
+pub mod error;
+pub mod infer;
+pub mod lower;
+pub mod methods;
+pub mod passes;
+pub mod ssa;
+pub mod typeexpr;
+
+pub use error::{CompileError, ErrorKind};
+pub use methods::{Dispatch, Method, MethodTable};
+
+use ir::{Const, Function, InstData, Phase, Type, TypeEnv};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+use syntax::ast::{Expr, ExprKind};
+use syntax::{Span, Symbol};
+
+/// A method instance: method `method` of `table` specialised on argument types `sig`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MiKey {
+    pub table: Symbol,
+    pub method: u32,
+    pub sig: Arc<[Type]>,
+}
+
+impl MiKey {
+    pub fn display(&self) -> String {
+        let args: Vec<String> = self.sig[1..].iter().map(|t| t.to_string()).collect();
+        format!("{}({})", self.table, args.join(", "))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum MiState {
+    InProgress(usize),
+    Provisional(usize),
+    Done,
+}
+
+#[derive(Clone, Debug)]
+pub struct MethodInstance {
+    pub ret: Type,
+    state: MiState,
+    used_recursively: bool,
+    pub typed: Option<Arc<Function>>,
+    pub optimised: Option<Arc<Function>>,
+}
+
+/// What inference knows about a global variable.
+#[derive(Clone, Debug)]
+pub enum GlobalInfo {
+    /// A `const` global: its type, and its value when it is a scalar constant.
+    Const { ty: Type, value: Option<Const> },
+    /// An ordinary global: any type (as Julia's untyped globals).
+    Var,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Run the verifier after every pass (on in tests and debug builds).
+    pub verify: bool,
+    pub optimise: bool,
+    /// Largest callee (in instructions) the inliner copies.
+    pub inline_limit: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            verify: cfg!(debug_assertions),
+            optimise: true,
+            inline_limit: 40,
+        }
+    }
+}
+
+/// What a top-level statement produced.
+pub enum TopLevel {
+    /// A definition (function, struct, abstract type, `using`): nothing to run.
+    Defined,
+    /// Code to run: a thunk taking itself as its only argument.
+    Run(Arc<Function>),
+}
+
+const MAX_INFER_DEPTH: usize = 400;
+
+pub struct Compiler {
+    pub env: TypeEnv,
+    pub tables: FxHashMap<Symbol, MethodTable>,
+    pub globals: FxHashMap<Symbol, GlobalInfo>,
+    pub(crate) mis: FxHashMap<MiKey, MethodInstance>,
+    stack: Vec<MiKey>,
+    /// Lowlink of each in-progress inference (index = stack depth).
+    lowlinks: Vec<usize>,
+    provisional: Vec<MiKey>,
+    optimising: FxHashSet<MiKey>,
+    pub options: Options,
+    /// Files whose definitions count as the prelude.
+    pub prelude_file: Option<syntax::FileId>,
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Compiler::new()
+    }
+}
+
+impl Compiler {
+    pub fn new() -> Compiler {
+        Compiler {
+            env: TypeEnv::new(),
+            tables: FxHashMap::default(),
+            globals: FxHashMap::default(),
+            mis: FxHashMap::default(),
+            stack: Vec::new(),
+            lowlinks: Vec::new(),
+            provisional: Vec::new(),
+            optimising: FxHashSet::default(),
+            options: Options::default(),
+            prelude_file: None,
+        }
+    }
+
+    /// Forgets every compiled method instance (after a definition changes what calls mean).
+    pub fn invalidate(&mut self) {
+        if self.stack.is_empty() {
+            self.mis.clear();
+        }
+    }
+
+    fn verify(&self, f: &Function, what: &str) -> Result<(), CompileError> {
+        if !self.options.verify {
+            return Ok(());
+        }
+        if let Err(es) = ir::verify(f, &self.env) {
+            let msgs: Vec<String> = es.iter().map(|e| e.message.clone()).collect();
+            let dump = ir::write_function(f, None);
+            return Err(CompileError::new(
+                ErrorKind::Inference,
+                Span::DUMMY,
+                format!("internal error: IR verification failed {what}:\n{}\n{dump}", msgs.join("\n")),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn verify_after(&self, f: &Function, pass: &str) -> Result<(), CompileError> {
+        self.verify(f, &format!("after pass {pass}"))
+    }
+
+    /// Adds a lowered method to its table.
+    pub fn define_method(&mut self, lm: lower::LoweredMethod) -> Result<(), CompileError> {
+        let mut body = lm.body;
+        ssa::construct_ssa(&mut body);
+        self.verify(&body, "after SSA construction")?;
+        let in_prelude = self.prelude_file.is_some_and(|p| lm.span.file == p);
+        let m = Method {
+            table: lm.table,
+            index: 0,
+            sig: lm.sig,
+            vararg: lm.vararg,
+            tvars: lm.tvars,
+            arg_names: lm.arg_names,
+            body: Arc::new(body),
+            span: lm.span,
+            in_prelude,
+        };
+        self.tables.entry(lm.table).or_default().add(m);
+        self.invalidate();
+        Ok(())
+    }
+
+    /// Processes one top-level statement: definitions take effect now; other statements are
+    /// compiled into a thunk for the caller to run.
+    pub fn toplevel(&mut self, stmt: &Expr, src: &str) -> Result<TopLevel, CompileError> {
+        match &stmt.kind {
+            ExprKind::Function(def) => {
+                for m in lower::lower_function(def, src, &self.env)? {
+                    self.define_method(m)?;
+                }
+                if let syntax::ast::FnName::Name(n) = def.name {
+                    if def.declaration_only {
+                        self.tables.entry(n).or_default();
+                    }
+                }
+                Ok(TopLevel::Defined)
+            }
+            ExprKind::Struct(def) => {
+                for m in lower::define_struct(def, src, &mut self.env)? {
+                    self.define_method(m)?;
+                }
+                self.invalidate();
+                Ok(TopLevel::Defined)
+            }
+            ExprKind::AbstractType { name, params, supertype } => {
+                lower::define_abstract(*name, params, supertype.as_deref(), stmt.span, &mut self.env)?;
+                self.invalidate();
+                Ok(TopLevel::Defined)
+            }
+            ExprKind::Using(_) => Ok(TopLevel::Defined),
+            ExprKind::Macro { name, args }
+                if name.as_str() == "inline" || name.as_str() == "noinline" =>
+            {
+                match args.as_slice() {
+                    [e] => self.toplevel(e, src),
+                    _ => Err(CompileError::invalid(stmt.span, format!("`@{name}` takes one definition"))),
+                }
+            }
+            _ => {
+                let mut f = lower::lower_toplevel(stmt, src, &self.env)?;
+                // Globals assigned here are untyped variables from now on.
+                for (_, data) in f.insts.iter() {
+                    if let InstData::SetGlobal(name, _) = data {
+                        if let ExprKind::Const(_) = stmt.kind {
+                            continue;
+                        }
+                        if let Some(GlobalInfo::Const { .. }) = self.globals.get(name) {
+                            continue;
+                        }
+                        self.globals.insert(*name, GlobalInfo::Var);
+                    }
+                }
+                ssa::construct_ssa(&mut f);
+                self.verify(&f, "after SSA construction")?;
+                let typed = self.infer_function(&f, &[Type::Any], &[], "top-level".into())?;
+                self.verify(&typed, "after inference")?;
+                let opt = self.optimise(typed)?;
+                Ok(TopLevel::Run(Arc::new(opt)))
+            }
+        }
+    }
+
+    /// Records a constant global after its defining statement ran.
+    pub fn set_const(&mut self, name: Symbol, ty: Type, value: Option<Const>) {
+        self.globals.insert(name, GlobalInfo::Const { ty, value });
+        self.invalidate();
+    }
+
+    /// The static parameters of a method instance.
+    fn sparams_for(&self, key: &MiKey) -> Vec<Type> {
+        let Some(m) = self.tables.get(&key.table).and_then(|t| t.methods.get(key.method as usize)) else {
+            return vec![];
+        };
+        if m.tvars.is_empty() {
+            return vec![];
+        }
+        let mut args: Vec<Type> = key.sig.to_vec();
+        if m.vararg {
+            if let Some(Type::Tuple(rest)) = args.pop() {
+                args.extend(rest.iter().cloned());
+            }
+        }
+        match MethodTable::match_method(m, &args, &self.env) {
+            Some(b) => m.tvars.iter().map(|v| b.get(&v.name).cloned().unwrap_or(Type::Any)).collect(),
+            None => vec![],
+        }
+    }
+
+    /// Infers a method instance (if not done) and returns its return type. Recursion is
+    /// handled by iterating each strongly connected group of instances to a fixpoint.
+    pub fn infer_mi(&mut self, key: &MiKey) -> Result<Type, CompileError> {
+        if let Some(mi) = self.mis.get_mut(key) {
+            match mi.state {
+                MiState::Done => return Ok(mi.ret.clone()),
+                MiState::InProgress(d) | MiState::Provisional(d) => {
+                    if matches!(mi.state, MiState::InProgress(_)) {
+                        mi.used_recursively = true;
+                    }
+                    let ret = mi.ret.clone();
+                    if let Some(l) = self.lowlinks.last_mut() {
+                        *l = (*l).min(d);
+                    }
+                    return Ok(ret);
+                }
+            }
+        }
+        let depth = self.stack.len();
+        if depth >= MAX_INFER_DEPTH {
+            let m = &self.tables[&key.table].methods[key.method as usize];
+            return Err(CompileError::new(
+                ErrorKind::Inference,
+                m.span,
+                format!("type inference recursed too deeply at {} (do argument types grow without bound?)", key.display()),
+            ));
+        }
+        let Some(method) = self.tables.get(&key.table).and_then(|t| t.methods.get(key.method as usize)).cloned() else {
+            return Err(CompileError::new(ErrorKind::Inference, Span::DUMMY, format!("no method for {}", key.display())));
+        };
+        let sparams = self.sparams_for(key);
+        self.mis.insert(
+            key.clone(),
+            MethodInstance { ret: Type::Bottom, state: MiState::InProgress(depth), used_recursively: false, typed: None, optimised: None },
+        );
+        self.stack.push(key.clone());
+        self.lowlinks.push(depth);
+        let result = loop {
+            if let Some(l) = self.lowlinks.last_mut() {
+                *l = depth;
+            }
+            let typed = match self.infer_function(&method.body, &key.sig, &sparams, key.display()) {
+                Ok(t) => t,
+                Err(e) => break Err(e),
+            };
+            let mi = self.mis.get_mut(key).unwrap_or_else(|| unreachable!());
+            let new_ret = mi.ret.join(&typed.ret_type);
+            let changed = new_ret != mi.ret;
+            let recursive = mi.used_recursively;
+            mi.ret = new_ret.clone();
+            mi.used_recursively = false;
+            let mut typed = typed;
+            typed.ret_type = new_ret;
+            mi.typed = Some(Arc::new(typed));
+            if recursive && changed {
+                // Instances that used the old estimate are inferred again.
+                self.reset_provisional(depth);
+                continue;
+            }
+            break Ok(());
+        };
+        self.stack.pop();
+        let low = self.lowlinks.pop().unwrap_or(depth);
+        if let Err(e) = result {
+            self.mis.remove(key);
+            self.reset_provisional(depth);
+            return Err(e);
+        }
+        if low < depth {
+            if let Some(mi) = self.mis.get_mut(key) {
+                mi.state = MiState::Provisional(low);
+            }
+            self.provisional.push(key.clone());
+            if let Some(l) = self.lowlinks.last_mut() {
+                *l = (*l).min(low);
+            }
+        } else {
+            if let Some(mi) = self.mis.get_mut(key) {
+                mi.state = MiState::Done;
+            }
+            // Members of this instance's cycle are final now.
+            let provisional = std::mem::take(&mut self.provisional);
+            for p in provisional {
+                match self.mis.get(&p).map(|m| m.state.clone()) {
+                    Some(MiState::Provisional(l)) if l >= depth => {
+                        if let Some(mi) = self.mis.get_mut(&p) {
+                            mi.state = MiState::Done;
+                        }
+                    }
+                    Some(_) => self.provisional.push(p),
+                    None => {}
+                }
+            }
+        }
+        if let Some(v) = &self.mis[key].typed {
+            self.verify(v, "after inference")?;
+        }
+        Ok(self.mis[key].ret.clone())
+    }
+
+    fn reset_provisional(&mut self, depth: usize) {
+        let provisional = std::mem::take(&mut self.provisional);
+        for p in provisional {
+            match self.mis.get(&p).map(|m| m.state.clone()) {
+                Some(MiState::Provisional(l)) if l >= depth => {
+                    self.mis.remove(&p);
+                }
+                Some(_) => self.provisional.push(p),
+                None => {}
+            }
+        }
+    }
+
+    /// The typed IR of a method instance.
+    pub fn typed(&mut self, key: &MiKey) -> Result<Arc<Function>, CompileError> {
+        self.infer_mi(key)?;
+        self.mis
+            .get(key)
+            .and_then(|m| m.typed.clone())
+            .ok_or_else(|| CompileError::new(ErrorKind::Inference, Span::DUMMY, format!("{} was not inferred", key.display())))
+    }
+
+    /// The optimised IR of a method instance (cached).
+    pub fn optimised(&mut self, key: &MiKey) -> Result<Arc<Function>, CompileError> {
+        self.infer_mi(key)?;
+        if let Some(f) = self.mis.get(key).and_then(|m| m.optimised.clone()) {
+            return Ok(f);
+        }
+        let typed = self.typed(key)?;
+        if self.optimising.contains(key) {
+            return Ok(typed);
+        }
+        self.optimising.insert(key.clone());
+        let r = self.optimise((*typed).clone());
+        self.optimising.remove(key);
+        let f = Arc::new(r?);
+        if let Some(mi) = self.mis.get_mut(key) {
+            mi.optimised = Some(f.clone());
+        }
+        Ok(f)
+    }
+
+    /// Whether `key` is being optimised right now (the inliner must not copy it).
+    pub fn is_optimising(&self, key: &MiKey) -> bool {
+        self.optimising.contains(key)
+    }
+
+    pub fn optimise(&mut self, f: Function) -> Result<Function, CompileError> {
+        let mut f = f;
+        if self.options.optimise {
+            passes::run_default(self, &mut f)?;
+        }
+        f.phase = Phase::Optimised;
+        Ok(f)
+    }
+
+    /// Dispatch on run-time argument types (all concrete).
+    pub fn dispatch(&self, table: Symbol, args: &[Type]) -> Dispatch {
+        match self.tables.get(&table) {
+            Some(t) => t.dispatch(args, &self.env),
+            None => Dispatch::NoMethod,
+        }
+    }
+
+    pub fn method(&self, table: Symbol, index: u32) -> Option<&Method> {
+        self.tables.get(&table)?.methods.get(index as usize)
+    }
+
+    /// The methods of a generic function, as Julia lists them in a `MethodError`.
+    pub fn candidates(&self, table: Symbol) -> Vec<String> {
+        match self.tables.get(&table) {
+            Some(t) => t
+                .methods
+                .iter()
+                .filter(|m| !m.in_prelude || self.prelude_file.is_none())
+                .map(|m| m.signature_string())
+                .collect(),
+            None => vec![],
+        }
+    }
+
+    /// Method-instance key of a call on concrete argument types, for the runtime.
+    pub fn resolve_call(&self, table: Symbol, args: &[Type]) -> Result<MiKey, Dispatch> {
+        match self.dispatch(table, args) {
+            Dispatch::Found { index, mi_sig, .. } => Ok(MiKey { table, method: index, sig: mi_sig.into() }),
+            d => Err(d),
+        }
+    }
+
+    /// Lowered IR of the methods matching a call (for `mooncake ir --stage lowered`).
+    pub fn lowered(&self, key: &MiKey) -> Option<Arc<Function>> {
+        Some(self.method(key.table, key.method)?.body.clone())
+    }
+}

@@ -1,0 +1,311 @@
+//! Method tables and multiple dispatch with Julia's specificity rules.
+
+use ir::{Function, Head, Type, TypeEnv, TypePat, TypeVar};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+use syntax::{Span, Symbol};
+
+#[derive(Clone, Debug)]
+pub struct Method {
+    pub table: Symbol,
+    /// Position in its table (stable: a redefinition replaces in place).
+    pub index: u32,
+    /// Argument patterns, the callee first. With `vararg`, the last pattern is that of each
+    /// remaining argument.
+    pub sig: Vec<TypePat>,
+    pub vararg: bool,
+    pub tvars: Vec<TypeVar>,
+    pub arg_names: Vec<Symbol>,
+    /// The body in SSA form (phase `Ssa`).
+    pub body: Arc<Function>,
+    pub span: Span,
+    /// Defined in the prelude (hidden from user backtraces and method lists).
+    pub in_prelude: bool,
+}
+
+impl Method {
+    /// `f(x::Float64, y)` as Julia shows a method.
+    pub fn signature_string(&self) -> String {
+        let mut s = String::new();
+        let name = self.table.as_str();
+        match &self.sig[0] {
+            TypePat::Ty(Type::Function(_)) => s.push_str(name),
+            p => s.push_str(&format!("(::{p})")),
+        }
+        s.push('(');
+        for (i, p) in self.sig[1..].iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            let n = self.arg_names.get(i).map(|n| n.as_str()).unwrap_or("");
+            let n = if n.starts_with('#') { "" } else { n };
+            s.push_str(n);
+            if *p != TypePat::any() {
+                s.push_str(&format!("::{p}"));
+            }
+            if self.vararg && i + 2 == self.sig.len() {
+                s.push_str("...");
+            }
+        }
+        s.push(')');
+        if !self.tvars.is_empty() {
+            let vs: Vec<String> = self
+                .tvars
+                .iter()
+                .map(|v| {
+                    if v.upper == TypePat::any() {
+                        v.name.to_string()
+                    } else {
+                        format!("{}<:{}", v.name, v.upper)
+                    }
+                })
+                .collect();
+            s.push_str(&format!(" where {{{}}}", vs.join(", ")));
+        }
+        s
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MethodTable {
+    pub methods: Vec<Method>,
+}
+
+/// The outcome of dispatch on concrete argument types.
+#[derive(Clone, Debug)]
+pub enum Dispatch {
+    /// Method `index`, its static parameters, and the argument types of the method instance
+    /// (varargs packed into a tuple).
+    Found {
+        index: u32,
+        sparams: Vec<Type>,
+        mi_sig: Vec<Type>,
+    },
+    NoMethod,
+    Ambiguous(Vec<u32>),
+}
+
+impl MethodTable {
+    /// Adds a method, replacing one with an identical signature.
+    pub fn add(&mut self, mut m: Method) -> u32 {
+        for old in &mut self.methods {
+            if old.sig == m.sig && old.vararg == m.vararg && old.tvars == m.tvars {
+                m.index = old.index;
+                *old = m;
+                return old.index;
+            }
+        }
+        m.index = self.methods.len() as u32;
+        let i = m.index;
+        self.methods.push(m);
+        i
+    }
+
+    /// Matches one method; returns the static parameter bindings.
+    pub fn match_method(m: &Method, args: &[Type], env: &TypeEnv) -> Option<FxHashMap<Symbol, Type>> {
+        let fixed = if m.vararg { m.sig.len() - 1 } else { m.sig.len() };
+        if m.vararg {
+            if args.len() < fixed {
+                return None;
+            }
+        } else if args.len() != fixed {
+            return None;
+        }
+        let mut b = FxHashMap::default();
+        // Invariant positions (inside `Type{...}` and parametric types) bind first, so that
+        // `convert(::Type{T}, x::T)` binds `T` from the type argument.
+        let mut order: Vec<usize> = (0..args.len()).collect();
+        order.sort_by_key(|&i| {
+            let p = &m.sig[i.min(m.sig.len() - 1)];
+            matches!(p, TypePat::Var(_)) as u8
+        });
+        for i in order {
+            let p = &m.sig[i.min(m.sig.len() - 1)];
+            if !env.matches(&args[i], p, &m.tvars, &mut b, false) {
+                return None;
+            }
+        }
+        Some(b)
+    }
+
+    pub fn dispatch(&self, args: &[Type], env: &TypeEnv) -> Dispatch {
+        let mut cands: Vec<(&Method, FxHashMap<Symbol, Type>)> = Vec::new();
+        for m in &self.methods {
+            if let Some(b) = Self::match_method(m, args, env) {
+                cands.push((m, b));
+            }
+        }
+        if cands.is_empty() {
+            return Dispatch::NoMethod;
+        }
+        // Keep the methods no other candidate is strictly more specific than.
+        let n = args.len();
+        let minimal: Vec<usize> = (0..cands.len())
+            .filter(|&i| {
+                !(0..cands.len()).any(|j| j != i && more_specific(cands[j].0, cands[i].0, n, env))
+            })
+            .collect();
+        let pick = if minimal.len() == 1 {
+            Some(minimal[0])
+        } else {
+            // Tie-breaks: a method without varargs beats one with; then the one with more
+            // type-variable constraints.
+            let mut best: Vec<usize> = minimal.clone();
+            if best.iter().any(|&i| !cands[i].0.vararg) {
+                best.retain(|&i| !cands[i].0.vararg);
+            }
+            if best.len() > 1 {
+                let maxv = best.iter().map(|&i| cands[i].0.tvars.len()).max().unwrap_or(0);
+                best.retain(|&i| cands[i].0.tvars.len() == maxv);
+            }
+            if best.len() == 1 {
+                Some(best[0])
+            } else {
+                None
+            }
+        };
+        match pick {
+            Some(i) => {
+                let (m, b) = &cands[i];
+                let sparams = m
+                    .tvars
+                    .iter()
+                    .map(|v| b.get(&v.name).cloned().unwrap_or(Type::Any))
+                    .collect();
+                let mi_sig = if m.vararg {
+                    let fixed = m.sig.len() - 1;
+                    let mut s: Vec<Type> = args[..fixed].to_vec();
+                    s.push(Type::tuple(args[fixed..].to_vec()));
+                    s
+                } else {
+                    args.to_vec()
+                };
+                Dispatch::Found {
+                    index: m.index,
+                    sparams,
+                    mi_sig,
+                }
+            }
+            None => Dispatch::Ambiguous(minimal.iter().map(|&i| cands[i].0.index).collect()),
+        }
+    }
+}
+
+/// Whether `a` is strictly more specific than `b` for a call with `n` arguments.
+pub fn more_specific(a: &Method, b: &Method, n: usize, env: &TypeEnv) -> bool {
+    let pa = |i: usize| &a.sig[i.min(a.sig.len() - 1)];
+    let pb = |i: usize| &b.sig[i.min(b.sig.len() - 1)];
+    let a_le_b = (0..n).all(|i| pat_le(pa(i), &a.tvars, pb(i), &b.tvars, env));
+    let b_le_a = (0..n).all(|i| pat_le(pb(i), &b.tvars, pa(i), &a.tvars, env));
+    a_le_b && !b_le_a
+}
+
+fn bound_of<'a>(v: Symbol, vars: &'a [TypeVar]) -> Option<&'a TypePat> {
+    vars.iter().find(|t| t.name == v).map(|t| &t.upper)
+}
+
+/// Normalises `Ty(Array{..})` and friends into `App` form for structural comparison.
+fn to_app(p: &TypePat) -> TypePat {
+    match p {
+        TypePat::Ty(Type::Array(e, n)) => TypePat::App(
+            Head::Array,
+            vec![TypePat::Ty((**e).clone()), TypePat::Ty(Type::Val(*n as i64))],
+        ),
+        TypePat::Ty(Type::Type(t)) => TypePat::App(Head::Type, vec![TypePat::Ty((**t).clone())]),
+        TypePat::Ty(Type::Tuple(ts)) => {
+            TypePat::App(Head::Tuple, ts.iter().map(|t| TypePat::Ty(t.clone())).collect())
+        }
+        TypePat::Ty(Type::Struct(n, ps)) if !ps.is_empty() => TypePat::App(
+            Head::Struct(*n),
+            ps.iter().map(|t| TypePat::Ty(t.clone())).collect(),
+        ),
+        TypePat::Ty(Type::Abstract(n, ps)) if !ps.is_empty() => TypePat::App(
+            Head::Abstract(*n),
+            ps.iter().map(|t| TypePat::Ty(t.clone())).collect(),
+        ),
+        p => p.clone(),
+    }
+}
+
+/// `p <: q` on patterns, for specificity: every type matching `p` matches `q`.
+fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEnv) -> bool {
+    match (p, q) {
+        (_, TypePat::Ty(Type::Any)) => true,
+        (_, TypePat::Var(v)) => match bound_of(*v, qv) {
+            Some(ub) => pat_le(p, pv, ub, qv, env),
+            None => true,
+        },
+        (TypePat::Var(v), _) => match bound_of(*v, pv) {
+            Some(ub) => pat_le(ub, pv, q, qv, env),
+            None => false,
+        },
+        (TypePat::Below(x), _) => pat_le(x, pv, q, qv, env),
+        (_, TypePat::Below(y)) => pat_le(p, pv, y, qv, env),
+        (TypePat::Ty(a), TypePat::Ty(b)) => env.subtype(a, b),
+        _ => {
+            let (pa, qa) = (to_app(p), to_app(q));
+            match (&pa, &qa) {
+                (TypePat::App(h1, a1), TypePat::App(h2, a2)) if h1 == h2 && a1.len() == a2.len() => {
+                    if *h1 == Head::Tuple {
+                        return a1.iter().zip(a2).all(|(x, y)| pat_le(x, pv, y, qv, env));
+                    }
+                    if *h1 == Head::Union {
+                        return a1.iter().all(|x| a2.iter().any(|y| pat_le(x, pv, y, qv, env)));
+                    }
+                    a1.iter().zip(a2).all(|(x, y)| param_le(x, pv, y, qv, env))
+                }
+                (_, TypePat::App(Head::Union, alts)) => {
+                    alts.iter().any(|y| pat_le(&pa, pv, y, qv, env))
+                }
+                (TypePat::App(Head::Union, alts), _) => {
+                    alts.iter().all(|x| pat_le(x, pv, &qa, qv, env))
+                }
+                _ => {
+                    // Different heads: compare upper bounds (e.g. Vector{T} vs AbstractArray).
+                    let ua = p.upper_bound(pv);
+                    let ub = q.upper_bound(qv);
+                    let head_ok = match (&pa, &qa) {
+                        (TypePat::App(Head::Array, _), TypePat::App(Head::Abstract(n), _)) => {
+                            n.as_str() == "AbstractArray"
+                        }
+                        (TypePat::App(Head::Struct(_), _), TypePat::App(Head::Abstract(_), _)) => true,
+                        (TypePat::Ty(_), TypePat::App(Head::Abstract(_), _)) => true,
+                        (TypePat::Ty(_), TypePat::App(..)) => {
+                            let mut b = FxHashMap::default();
+                            if let TypePat::Ty(t) = p {
+                                return env.matches(t, q, qv, &mut b, false);
+                            }
+                            false
+                        }
+                        _ => false,
+                    };
+                    head_ok && (env.subtype(&ua, &ub) || matches!(ub, Type::Any) || !ub.is_concrete())
+                }
+            }
+        }
+    }
+}
+
+/// Comparison of parameters in invariant position: `q` accepts everything `p` does.
+fn param_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEnv) -> bool {
+    match (p, q) {
+        (_, TypePat::Var(v)) => match bound_of(*v, qv) {
+            Some(ub) => pat_le(p, pv, ub, qv, env),
+            None => true,
+        },
+        (_, TypePat::Below(y)) => pat_le(p, pv, y, qv, env),
+        (TypePat::Var(_), _) | (TypePat::Below(_), _) => false,
+        (TypePat::Ty(a), TypePat::Ty(b)) => a == b,
+        _ => {
+            let (pa, qa) = (to_app(p), to_app(q));
+            match (&pa, &qa) {
+                (TypePat::App(h1, a1), TypePat::App(h2, a2)) => {
+                    h1 == h2
+                        && a1.len() == a2.len()
+                        && a1.iter().zip(a2).all(|(x, y)| param_le(x, pv, y, qv, env))
+                }
+                _ => false,
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! Optimisation passes on typed IR, run by one pass manager that verifies after each pass.
+
+use crate::{CompileError, Compiler};
+use ir::Function;
+
+/// One transformation of a typed function.
+pub trait Pass {
+    fn name(&self) -> &'static str;
+    /// Returns whether anything changed.
+    fn run(&self, compiler: &mut Compiler, f: &mut Function) -> Result<bool, CompileError>;
+}
+
+/// The default pipeline.
+pub fn default_passes() -> Vec<Box<dyn Pass>> {
+    vec![]
+}
+
+/// Runs the default pipeline on `f`, verifying after every pass when verification is on.
+pub fn run_default(compiler: &mut Compiler, f: &mut Function) -> Result<(), CompileError> {
+    run_passes(compiler, f, &default_passes(), None)
+}
+
+/// Runs `passes` in order; `dump` receives the IR after each pass (for `--dump-passes`).
+pub fn run_passes(
+    compiler: &mut Compiler,
+    f: &mut Function,
+    passes: &[Box<dyn Pass>],
+    mut dump: Option<&mut dyn FnMut(&str, &Function)>,
+) -> Result<(), CompileError> {
+    for p in passes {
+        p.run(compiler, f)?;
+        if let Some(d) = dump.as_mut() {
+            d(p.name(), f);
+        }
+        compiler.verify_after(f, p.name())?;
+    }
+    Ok(())
+}

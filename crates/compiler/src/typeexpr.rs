@@ -1,0 +1,238 @@
+//! Type expressions in source (`Vector{T}`, `AbstractVector{<:Real}`, `Union{Nothing, Int}`)
+//! evaluated to type patterns, given the declared types and the `where` variables in scope.
+
+use crate::error::{CompileError, ErrorKind};
+use ir::{Head, Type, TypeEnv, TypePat};
+use syntax::ast::{Expr, ExprKind};
+use syntax::{sym, Symbol};
+
+/// A built-in type name as a type (parameterless names only).
+pub fn builtin_type(name: &str) -> Option<Type> {
+    Some(match name {
+        "Any" => Type::Any,
+        "Int64" | "Int" => Type::Int64,
+        "Float64" => Type::Float64,
+        "Float32" => Type::Float32,
+        "Bool" => Type::Bool,
+        "Nothing" => Type::Nothing,
+        "String" => Type::String,
+        "Number" | "Real" | "AbstractFloat" | "Integer" | "Signed" | "AbstractString"
+        | "Function" | "Exception" => Type::abstract_(name),
+        _ => return None,
+    })
+}
+
+/// Names of parametric built-in types usable unapplied (`Vector`, `Array`).
+pub fn builtin_unionall(name: &str) -> bool {
+    matches!(
+        name,
+        "Array"
+            | "Vector"
+            | "Matrix"
+            | "Tuple"
+            | "Union"
+            | "Type"
+            | "AbstractArray"
+            | "AbstractVector"
+            | "AbstractMatrix"
+            | "AbstractRange"
+            | "NamedTuple"
+    )
+}
+
+/// The name under which constructor methods of a type are stored.
+pub fn constructor_table_name(t: &Type) -> Option<Symbol> {
+    Some(match t {
+        Type::Int64 => sym("Int64"),
+        Type::Float64 => sym("Float64"),
+        Type::Float32 => sym("Float32"),
+        Type::Bool => sym("Bool"),
+        Type::String => sym("String"),
+        Type::Nothing => sym("Nothing"),
+        Type::Array(..) => sym("Array"),
+        Type::Tuple(_) => sym("Tuple"),
+        Type::Struct(n, _) => *n,
+        Type::UnionAll(n) => match n.as_str() {
+            "Vector" | "Matrix" => sym("Array"),
+            _ => *n,
+        },
+        Type::Abstract(n, _) => *n,
+        Type::Any => sym("Any"),
+        _ => return None,
+    })
+}
+
+pub struct TypeExprCtx<'a> {
+    pub env: &'a TypeEnv,
+    /// Type variables in scope.
+    pub vars: &'a [Symbol],
+}
+
+impl TypeExprCtx<'_> {
+    pub fn eval(&self, e: &Expr) -> Result<TypePat, CompileError> {
+        match &e.kind {
+            ExprKind::Ident(name) => self.name(*name, e),
+            ExprKind::Nothing => Ok(TypePat::Ty(Type::Nothing)),
+            ExprKind::Int(n) => Ok(TypePat::Ty(Type::Val(*n))),
+            ExprKind::Field { obj, name } if obj.ident().is_some_and(is_module) => {
+                self.name(*name, e)
+            }
+            ExprKind::SubtypeBound(inner) => Ok(TypePat::Below(Box::new(self.eval(inner)?))),
+            ExprKind::Call { func, args, .. }
+                if func.ident().is_some_and(|f| f.as_str() == "typeof") && args.len() == 1 =>
+            {
+                match args[0].ident() {
+                    Some(f) => Ok(TypePat::Ty(Type::Function(f))),
+                    None => Err(CompileError::unsupported(e.span, "`typeof` of an expression in a type")),
+                }
+            }
+            ExprKind::Curly { base, params } => {
+                let Some(name) = base.ident() else {
+                    return Err(CompileError::invalid(base.span, "expected a type name before `{`"));
+                };
+                let ps: Vec<TypePat> = params
+                    .iter()
+                    .map(|p| self.eval(p))
+                    .collect::<Result<_, _>>()?;
+                self.apply(name, ps, e)
+            }
+            _ => Err(CompileError::new(
+                ErrorKind::Invalid,
+                e.span,
+                "expected a type",
+            )),
+        }
+    }
+
+    fn name(&self, name: Symbol, e: &Expr) -> Result<TypePat, CompileError> {
+        if self.vars.contains(&name) {
+            return Ok(TypePat::Var(name));
+        }
+        if let Some(t) = builtin_type(name.as_str()) {
+            return Ok(TypePat::Ty(t));
+        }
+        let any = || TypePat::Below(Box::new(TypePat::any()));
+        match name.as_str() {
+            "Vector" => return Ok(TypePat::App(Head::Array, vec![any(), TypePat::Ty(Type::Val(1))])),
+            "Matrix" => return Ok(TypePat::App(Head::Array, vec![any(), TypePat::Ty(Type::Val(2))])),
+            "Array" => return Ok(TypePat::App(Head::Array, vec![any(), any()])),
+            "AbstractArray" => {
+                return Ok(TypePat::App(Head::Abstract(sym("AbstractArray")), vec![any(), any()]))
+            }
+            "AbstractVector" => {
+                return Ok(TypePat::App(
+                    Head::Abstract(sym("AbstractArray")),
+                    vec![any(), TypePat::Ty(Type::Val(1))],
+                ))
+            }
+            "AbstractMatrix" => {
+                return Ok(TypePat::App(
+                    Head::Abstract(sym("AbstractArray")),
+                    vec![any(), TypePat::Ty(Type::Val(2))],
+                ))
+            }
+            "Tuple" | "NamedTuple" => return Ok(TypePat::Ty(Type::abstract_(name.as_str()))),
+            _ => {}
+        }
+        if let Some(def) = self.env.struct_def(name) {
+            if def.params.is_empty() {
+                return Ok(TypePat::Ty(Type::Struct(name, vec![].into())));
+            }
+            let n = def.params.len();
+            return Ok(TypePat::App(Head::Struct(name), (0..n).map(|_| any()).collect()));
+        }
+        if let Some(def) = self.env.abstract_def(name) {
+            if def.params.is_empty() {
+                return Ok(TypePat::Ty(Type::Abstract(name, vec![].into())));
+            }
+            let n = def.params.len();
+            return Ok(TypePat::App(Head::Abstract(name), (0..n).map(|_| any()).collect()));
+        }
+        Err(CompileError::new(
+            ErrorKind::UndefType,
+            e.span,
+            format!("UndefVarError: `{name}` not defined (expected a type)"),
+        ))
+    }
+
+    fn apply(&self, name: Symbol, ps: Vec<TypePat>, e: &Expr) -> Result<TypePat, CompileError> {
+        let arity = |n: usize| -> Result<(), CompileError> {
+            if ps.len() == n {
+                Ok(())
+            } else {
+                Err(CompileError::invalid(
+                    e.span,
+                    format!("`{name}` takes {n} type parameter(s), got {}", ps.len()),
+                ))
+            }
+        };
+        let pat = match name.as_str() {
+            "Vector" => {
+                arity(1)?;
+                TypePat::App(Head::Array, vec![ps[0].clone(), TypePat::Ty(Type::Val(1))])
+            }
+            "Matrix" => {
+                arity(1)?;
+                TypePat::App(Head::Array, vec![ps[0].clone(), TypePat::Ty(Type::Val(2))])
+            }
+            "Array" => {
+                arity(2)?;
+                TypePat::App(Head::Array, ps)
+            }
+            "AbstractVector" => {
+                arity(1)?;
+                TypePat::App(
+                    Head::Abstract(sym("AbstractArray")),
+                    vec![ps[0].clone(), TypePat::Ty(Type::Val(1))],
+                )
+            }
+            "AbstractMatrix" => {
+                arity(1)?;
+                TypePat::App(
+                    Head::Abstract(sym("AbstractArray")),
+                    vec![ps[0].clone(), TypePat::Ty(Type::Val(2))],
+                )
+            }
+            "AbstractArray" => {
+                arity(2)?;
+                TypePat::App(Head::Abstract(sym("AbstractArray")), ps)
+            }
+            "Tuple" => TypePat::App(Head::Tuple, ps),
+            "Union" => TypePat::App(Head::Union, ps),
+            "Type" => {
+                arity(1)?;
+                TypePat::App(Head::Type, ps)
+            }
+            _ => {
+                if let Some(def) = self.env.struct_def(name) {
+                    arity(def.params.len())?;
+                    TypePat::App(Head::Struct(name), ps)
+                } else if let Some(def) = self.env.abstract_def(name) {
+                    arity(def.params.len())?;
+                    TypePat::App(Head::Abstract(name), ps)
+                } else {
+                    return Err(CompileError::new(
+                        ErrorKind::UndefType,
+                        e.span,
+                        format!("UndefVarError: `{name}` not defined (expected a parametric type)"),
+                    ));
+                }
+            }
+        };
+        // Fully concrete applications become plain types.
+        if !pat.mentions_vars() {
+            if let Some(t) = pat.subst(&Default::default()) {
+                return Ok(TypePat::Ty(t));
+            }
+        }
+        Ok(pat)
+    }
+}
+
+/// Module names whose members are plain globals here (`Base.sum`, `LinearAlgebra.dot`).
+pub fn is_module(s: Symbol) -> bool {
+    matches!(
+        s.as_str(),
+        "Base" | "LinearAlgebra" | "Random" | "Math" | "Statistics"
+    )
+}

@@ -1,0 +1,411 @@
+//! The reference interpreter of typed IR. It executes optimised method instances, resolving
+//! dynamic calls at run time through the compiler's method tables, and reports errors as
+//! Julia raises them with a backtrace of source spans.
+
+use compiler::{Compiler, Dispatch, MiKey};
+use ir::{Callee, FieldRef, Function, InstData, Prim, Type, Value as V};
+use runtime::value::{MutableVal, NamedTupleVal, StructVal};
+use runtime::{eval_prim, Exception, Value};
+use rustc_hash::FxHashMap;
+use std::io::Write;
+use std::sync::Arc;
+use syntax::{Span, Symbol};
+
+/// One frame of a backtrace: the function (method instance) and the span executing in it.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub func: String,
+    pub span: Span,
+}
+
+/// A run-time error: the exception and the frames it unwound, innermost first.
+#[derive(Debug, Clone)]
+pub struct RuntimeError {
+    pub exception: Exception,
+    pub trace: Vec<Frame>,
+}
+
+impl RuntimeError {
+    pub fn new(exception: Exception) -> RuntimeError {
+        RuntimeError { exception, trace: vec![] }
+    }
+}
+
+impl From<compiler::CompileError> for RuntimeError {
+    fn from(e: compiler::CompileError) -> RuntimeError {
+        RuntimeError { exception: Exception::Error(e.message.clone()), trace: vec![Frame { func: String::new(), span: e.span }] }
+    }
+}
+
+/// Maximum depth of nested calls before a `StackOverflowError`.
+pub const MAX_DEPTH: usize = 6000;
+
+/// The machine: compiler, global variables and the output sink.
+pub struct Machine {
+    pub compiler: Compiler,
+    pub globals: FxHashMap<Symbol, Value>,
+    pub out: Box<dyn Write + Send>,
+    depth: usize,
+    code: FxHashMap<MiKey, Arc<Function>>,
+    dyn_cache: FxHashMap<(Symbol, Vec<Type>), (MiKey, Option<usize>)>,
+}
+
+impl Machine {
+    pub fn new(compiler: Compiler, out: Box<dyn Write + Send>) -> Machine {
+        Machine {
+            compiler,
+            globals: FxHashMap::default(),
+            out,
+            depth: 0,
+            code: FxHashMap::default(),
+            dyn_cache: FxHashMap::default(),
+        }
+    }
+
+    /// Forgets compiled code (after a definition changed).
+    pub fn invalidate(&mut self) {
+        self.code.clear();
+        self.dyn_cache.clear();
+    }
+
+    /// Runs a top-level thunk.
+    pub fn run_thunk(&mut self, f: &Arc<Function>) -> Result<Value, RuntimeError> {
+        self.exec(f, vec![Value::Nothing])
+    }
+
+    fn code_for(&mut self, key: &MiKey) -> Result<Arc<Function>, RuntimeError> {
+        if let Some(f) = self.code.get(key) {
+            return Ok(f.clone());
+        }
+        let f = self.compiler.optimised(key)?;
+        self.code.insert(key.clone(), f.clone());
+        Ok(f)
+    }
+
+    /// Calls a method instance with its arguments (the function first).
+    pub fn invoke(&mut self, key: &MiKey, args: Vec<Value>) -> Result<Value, RuntimeError> {
+        let f = self.code_for(key)?;
+        self.exec(&f, args)
+    }
+
+    /// Calls `args[0]` on the rest, dispatching on the run-time types.
+    pub fn call_dynamic(&mut self, mut args: Vec<Value>) -> Result<Value, RuntimeError> {
+        let fv = args[0].clone();
+        // Builtins that have no method table.
+        if let Value::Func(name) = &fv {
+            match name.as_str() {
+                "#typeassert" => {
+                    return match (&args.get(1), &args.get(2)) {
+                        (Some(v), Some(Value::Type(t))) => self.typeassert((*v).clone(), t),
+                        _ => Err(RuntimeError::new(Exception::Error("typeassert: expected a type".into()))),
+                    };
+                }
+                "#new" => {
+                    return match args.get(1).cloned() {
+                        Some(Value::Type(t)) => self.construct(&t, args[2..].to_vec()),
+                        _ => Err(RuntimeError::new(Exception::Error("new: expected a type".into()))),
+                    };
+                }
+                _ => {}
+            }
+        }
+        let table = match &fv {
+            Value::Func(name) => *name,
+            Value::Type(t) => match compiler::typeexpr::constructor_table_name(t) {
+                Some(n) => n,
+                None => return Err(self.method_error(&args, None)),
+            },
+            _ => return Err(self.method_error(&args, None)),
+        };
+        let types: Vec<Type> = args.iter().map(|a| a.ty()).collect();
+        let cache_key = (table, types);
+        let (key, pack) = match self.dyn_cache.get(&cache_key) {
+            Some(k) => k.clone(),
+            None => match self.compiler.resolve_call(table, &cache_key.1) {
+                Ok(key) => {
+                    let m = self.compiler.method(table, key.method);
+                    let pack = m.filter(|m| m.vararg).map(|m| m.sig.len() - 1);
+                    self.dyn_cache.insert(cache_key.clone(), (key.clone(), pack));
+                    (key, pack)
+                }
+                Err(Dispatch::Ambiguous(ms)) => {
+                    let list: Vec<String> = ms
+                        .iter()
+                        .filter_map(|&i| self.compiler.method(table, i).map(|m| m.signature_string()))
+                        .collect();
+                    return Err(RuntimeError::new(Exception::Error(format!(
+                        "MethodError: {table}(...) is ambiguous. Candidates:\n  {}",
+                        list.join("\n  ")
+                    ))));
+                }
+                Err(_) => return Err(self.method_error(&args, Some(table))),
+            },
+        };
+        if let Some(fixed) = pack {
+            let rest = args.split_off(fixed);
+            args.push(Value::tuple(rest));
+        }
+        self.invoke(&key, args)
+    }
+
+    fn method_error(&self, args: &[Value], table: Option<Symbol>) -> RuntimeError {
+        let func = match &args[0] {
+            Value::Func(f) => f.to_string(),
+            Value::Type(t) => t.to_string(),
+            v => format!("(::{})", v.ty()),
+        };
+        let candidates = table.map(|t| self.compiler.candidates(t)).unwrap_or_default();
+        RuntimeError::new(Exception::Method {
+            func,
+            args: args[1..].iter().map(|a| a.ty()).collect(),
+            candidates,
+        })
+    }
+
+    fn typeassert(&self, v: Value, t: &Type) -> Result<Value, RuntimeError> {
+        if self.compiler.env.subtype(&v.ty(), t) {
+            Ok(v)
+        } else if *t == Type::Bool {
+            Err(RuntimeError::new(Exception::Type(format!(
+                "non-boolean ({}) used in boolean context",
+                v.ty()
+            ))))
+        } else {
+            Err(RuntimeError::new(Exception::Type(format!(
+                "in typeassert, expected {t}, got a value of type {}",
+                v.ty()
+            ))))
+        }
+    }
+
+    /// Builds a struct or named tuple of type `t`.
+    fn construct(&self, t: &Type, fields: Vec<Value>) -> Result<Value, RuntimeError> {
+        match t {
+            Type::NamedTuple(names, _) => Ok(Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: names.clone(),
+                values: fields.into_boxed_slice(),
+            }))),
+            Type::Struct(..) => {
+                let env = &self.compiler.env;
+                let fts = env.field_types(t).unwrap_or_default();
+                if fts.len() != fields.len() {
+                    return Err(RuntimeError::new(Exception::Error(format!(
+                        "new: {t} has {} fields, got {} values",
+                        fts.len(),
+                        fields.len()
+                    ))));
+                }
+                for (v, ft) in fields.iter().zip(&fts) {
+                    if !env.subtype(&v.ty(), ft) {
+                        return Err(RuntimeError::new(Exception::Type(format!(
+                            "in new, expected {ft}, got a value of type {}",
+                            v.ty()
+                        ))));
+                    }
+                }
+                if env.is_mutable(t) {
+                    Ok(Value::Mutable(Arc::new(MutableVal::new(t.clone(), fields))))
+                } else {
+                    Ok(Value::Struct(Arc::new(StructVal { ty: t.clone(), fields: fields.into_boxed_slice() })))
+                }
+            }
+            t => Err(RuntimeError::new(Exception::Error(format!("new: cannot construct a value of type {t}")))),
+        }
+    }
+
+    fn field_by_name(&self, obj: &Value, name: Symbol) -> Result<usize, RuntimeError> {
+        let t = obj.ty();
+        self.compiler.env.field_index(&t, name).ok_or_else(|| {
+            let tn = match &t {
+                Type::Struct(n, _) => n.to_string(),
+                t => t.to_string(),
+            };
+            RuntimeError::new(Exception::Error(format!("FieldError: type {tn} has no field `{name}`")))
+        })
+    }
+
+    /// Executes `f` on `args` (the function value first).
+    pub fn exec(&mut self, f: &Function, args: Vec<Value>) -> Result<Value, RuntimeError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(RuntimeError::new(Exception::StackOverflow));
+        }
+        self.depth += 1;
+        let r = self.exec_inner(f, args);
+        self.depth -= 1;
+        r
+    }
+
+    fn exec_inner(&mut self, f: &Function, args: Vec<Value>) -> Result<Value, RuntimeError> {
+        let mut regs: Vec<Value> = vec![Value::Undef; f.values.len()];
+        let entry = f.entry();
+        for (p, a) in f.blocks[entry].params.iter().zip(args) {
+            regs[p.index()] = a;
+        }
+        let mut b = entry;
+        let mut scratch: Vec<Value> = Vec::new();
+        'blocks: loop {
+            for &i in &f.blocks[b].insts {
+                let get = |regs: &Vec<Value>, v: V| regs[v.index()].clone();
+                let fail = |e: RuntimeError| -> RuntimeError {
+                    let mut e = e;
+                    e.trace.push(Frame { func: f.name.clone(), span: f.locs[i] });
+                    e
+                };
+                let result: Value = match &f.insts[i] {
+                    InstData::Const(c) => Value::from_const(c),
+                    InstData::Prim { op, args } => {
+                        scratch.clear();
+                        scratch.extend(args.iter().map(|a| get(&regs, *a)));
+                        match eval_prim(*op, &scratch, &self.compiler.env, &mut *self.out) {
+                            Ok(v) => v,
+                            Err(Exception::Method { func, args: ats, .. }) if *op == Prim::ThrowMethodError => {
+                                let table = match scratch.first() {
+                                    Some(Value::Func(n)) => Some(*n),
+                                    Some(Value::Type(t)) => compiler::typeexpr::constructor_table_name(t),
+                                    _ => None,
+                                };
+                                let candidates = table.map(|t| self.compiler.candidates(t)).unwrap_or_default();
+                                return Err(fail(RuntimeError::new(Exception::Method { func, args: ats, candidates })));
+                            }
+                            Err(e) => return Err(fail(RuntimeError::new(e))),
+                        }
+                    }
+                    InstData::Invoke { callee, args } => {
+                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
+                        let key = callee_key(callee);
+                        self.invoke(&key, vals).map_err(fail)?
+                    }
+                    InstData::Call { args } => {
+                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
+                        self.call_dynamic(vals).map_err(fail)?
+                    }
+                    InstData::New { ty, args } => {
+                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
+                        self.construct(ty, vals).map_err(fail)?
+                    }
+                    InstData::Tuple { args } => Value::tuple(args.iter().map(|a| get(&regs, *a)).collect()),
+                    InstData::GetField { obj, field } => {
+                        let o = get(&regs, *obj);
+                        let idx = match field {
+                            FieldRef::Index(k) => *k as usize,
+                            FieldRef::Name(n) => self.field_by_name(&o, *n).map_err(fail)?,
+                        };
+                        match o.field(idx) {
+                            Some(Value::Undef) => return Err(fail(RuntimeError::new(Exception::UndefRef))),
+                            Some(v) => v,
+                            None => {
+                                return Err(fail(RuntimeError::new(Exception::Error(format!(
+                                    "FieldError: type {} has no field {}",
+                                    o.ty(),
+                                    idx + 1
+                                )))))
+                            }
+                        }
+                    }
+                    InstData::SetField { obj, field, val } => {
+                        let o = get(&regs, *obj);
+                        let mut v = get(&regs, *val);
+                        let idx = match field {
+                            FieldRef::Index(k) => *k as usize,
+                            FieldRef::Name(n) => self.field_by_name(&o, *n).map_err(fail)?,
+                        };
+                        match &o {
+                            Value::Mutable(m) => {
+                                // A dynamic store converts to the field type.
+                                let fts = self.compiler.env.field_types(&m.ty).unwrap_or_default();
+                                if let Some(ft) = fts.get(idx) {
+                                    if !self.compiler.env.subtype(&v.ty(), ft) {
+                                        v = self
+                                            .call_dynamic(vec![Value::Func(syntax::sym("convert")), Value::Type(ft.clone()), v])
+                                            .map_err(fail)?;
+                                    }
+                                }
+                                m.set(idx, v);
+                            }
+                            other => {
+                                let msg = match other.ty() {
+                                    Type::Struct(n, _) => format!("setfield!: immutable struct of type {n} cannot be changed"),
+                                    t => format!("setfield!: cannot set a field of a value of type {t}"),
+                                };
+                                return Err(fail(RuntimeError::new(Exception::Error(msg))));
+                            }
+                        }
+                        continue;
+                    }
+                    InstData::TypeAssert { val, ty } => {
+                        let v = get(&regs, *val);
+                        self.typeassert(v, ty).map_err(fail)?
+                    }
+                    InstData::GetGlobal(name) => match self.globals.get(name) {
+                        Some(v) => v.clone(),
+                        None => {
+                            // Functions and types referenced dynamically.
+                            let (_, c) = self.compiler.global_type(*name);
+                            match c {
+                                Some(c) => Value::from_const(&c),
+                                None => return Err(fail(RuntimeError::new(Exception::UndefVar(name.to_string())))),
+                            }
+                        }
+                    },
+                    InstData::SetGlobal(name, v) => {
+                        if let Some(compiler::GlobalInfo::Const { .. }) = self.compiler.globals.get(name) {
+                            return Err(fail(RuntimeError::new(Exception::Error(format!(
+                                "invalid redefinition of constant {name}"
+                            )))));
+                        }
+                        let val = get(&regs, *v);
+                        self.globals.insert(*name, val);
+                        continue;
+                    }
+                    InstData::StaticParam(_) | InstData::GetSlot(_) | InstData::SetSlot(..) => {
+                        return Err(fail(RuntimeError::new(Exception::Error(
+                            "internal error: untyped instruction reached the interpreter".into(),
+                        ))))
+                    }
+                    InstData::Jump { dest, args } => {
+                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
+                        for (p, v) in f.blocks[*dest].params.iter().zip(vals) {
+                            regs[p.index()] = v;
+                        }
+                        b = *dest;
+                        continue 'blocks;
+                    }
+                    InstData::Branch { cond, then_dest, then_args, else_dest, else_args } => {
+                        let c = match get(&regs, *cond) {
+                            Value::Bool(c) => c,
+                            other => {
+                                return Err(fail(RuntimeError::new(Exception::Type(format!(
+                                    "non-boolean ({}) used in boolean context",
+                                    other.ty()
+                                )))))
+                            }
+                        };
+                        let (dest, args) = if c { (then_dest, then_args) } else { (else_dest, else_args) };
+                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
+                        for (p, v) in f.blocks[*dest].params.iter().zip(vals) {
+                            regs[p.index()] = v;
+                        }
+                        b = *dest;
+                        continue 'blocks;
+                    }
+                    InstData::Return(v) => return Ok(get(&regs, *v)),
+                    InstData::Unreachable => {
+                        return Err(fail(RuntimeError::new(Exception::Error(
+                            "internal error: reached unreachable code".into(),
+                        ))))
+                    }
+                };
+                if let Some(r) = f.result(i) {
+                    regs[r.index()] = result;
+                }
+            }
+            return Err(RuntimeError::new(Exception::Error(format!("internal error: block {b} fell through"))));
+        }
+    }
+}
+
+fn callee_key(c: &Callee) -> MiKey {
+    MiKey { table: c.func, method: c.method, sig: c.sig.clone() }
+}
+
+use cranelift_entity::EntityRef;

@@ -1,0 +1,399 @@
+//! The public Rust API of mooncake-rs: a [`Session`] loads Julia-subset source, runs it, calls
+//! functions with [`Value`]s, and dumps IR. Errors are values ([`Error`]) that render with the
+//! source location (`file:line:col`) and an excerpt.
+//!
+//! ```no_run
+//! let mut s = mooncake::Session::new().unwrap();
+//! s.load_source("model.jl", "f(x) = 2x^2").unwrap();
+//! let y = s.eval("f(3.0)").unwrap();
+//! assert_eq!(y.as_f64(), Some(18.0));
+//! ```
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::NoColor};
+use compiler::{CompileError, Compiler, Dispatch, MiKey, TopLevel};
+use interp::{Machine, RuntimeError};
+use ir::{Phase, Type};
+use std::io::Write;
+use std::sync::Arc;
+use syntax::ast::{Expr, ExprKind};
+use syntax::{Diagnostic, FileId, LineIndex, Span};
+
+pub use interp::Frame;
+pub use ir::Function;
+pub use runtime::{ArrayObj, Exception, Value};
+
+/// An error from loading or running a program.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Error {
+    #[error("syntax error: {}", .0.first().map(|d| d.message.as_str()).unwrap_or(""))]
+    Syntax(Vec<Diagnostic>),
+    #[error("{0}")]
+    Compile(CompileError),
+    #[error("{}", .0.exception)]
+    Runtime(RuntimeError),
+    /// A problem with how the API or CLI was used (not with the program).
+    #[error("{0}")]
+    Usage(String),
+    #[error("cannot read {path}: {message}")]
+    Io { path: String, message: String },
+}
+
+impl From<CompileError> for Error {
+    fn from(e: CompileError) -> Error {
+        Error::Compile(e)
+    }
+}
+
+impl From<RuntimeError> for Error {
+    fn from(e: RuntimeError) -> Error {
+        Error::Runtime(e)
+    }
+}
+
+/// The IR stages that can be dumped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Untyped SSA IR of the method (after lowering and SSA construction).
+    Lowered,
+    /// Typed IR of the method instance, straight from inference.
+    Typed,
+    /// Typed IR after the optimisation passes.
+    Optimised,
+}
+
+struct SourceInfo {
+    name: String,
+    src: String,
+    lines: LineIndex,
+}
+
+/// A program being run: the prelude plus user sources, their globals and compiled code.
+pub struct Session {
+    machine: Machine,
+    files: Vec<SourceInfo>,
+}
+
+/// A writer that forwards to standard output.
+struct Stdout;
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        std::io::stdout().write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stdout().flush()
+    }
+}
+
+/// A shared in-memory output buffer (see [`Session::with_output`]).
+#[derive(Clone, Default)]
+pub struct OutputBuffer(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl OutputBuffer {
+    pub fn new() -> OutputBuffer {
+        OutputBuffer::default()
+    }
+    /// Everything written so far, as text.
+    pub fn contents(&self) -> String {
+        let g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&g).into_owned()
+    }
+    pub fn clear(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
+impl Write for OutputBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Session {
+    /// A session whose program output goes to standard output.
+    pub fn new() -> Result<Session, Error> {
+        Session::with_output(Box::new(Stdout))
+    }
+
+    /// A session whose program output goes to `out`.
+    pub fn with_output(out: Box<dyn Write + Send>) -> Result<Session, Error> {
+        let mut compiler = Compiler::new();
+        compiler.prelude_file = Some(FileId(0));
+        let mut s = Session { machine: Machine::new(compiler, out), files: Vec::new() };
+        if let Err(e) = s.load_source("prelude.jl", runtime::PRELUDE) {
+            return Err(Error::Usage(format!("internal error while loading the prelude:\n{}", s.render_error(&e))));
+        }
+        Ok(s)
+    }
+
+    pub fn compiler(&mut self) -> &mut Compiler {
+        &mut self.machine.compiler
+    }
+
+    fn add_file(&mut self, name: &str, src: &str) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceInfo { name: name.to_string(), src: src.to_string(), lines: LineIndex::new(src) });
+        id
+    }
+
+    /// Reads and runs a file.
+    pub fn load_file(&mut self, path: &std::path::Path) -> Result<(), Error> {
+        let src = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        self.load_source(&path.display().to_string(), &src)
+    }
+
+    /// Parses `src` and runs its top-level statements in order (definitions take effect as
+    /// they are reached). Stops at the first error.
+    pub fn load_source(&mut self, name: &str, src: &str) -> Result<(), Error> {
+        let file = self.add_file(name, src);
+        let (ast, diags) = syntax::parse_file(src, file);
+        if !diags.is_empty() {
+            return Err(Error::Syntax(diags));
+        }
+        for item in &ast.items {
+            self.run_toplevel(item, file)?;
+        }
+        let _ = self.machine.out.flush();
+        Ok(())
+    }
+
+    fn src_of(&self, file: FileId) -> String {
+        self.files.get(file.0 as usize).map(|f| f.src.clone()).unwrap_or_default()
+    }
+
+    fn run_toplevel(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
+        let src = self.src_of(file);
+        let r = self.machine.compiler.toplevel(item, &src)?;
+        match r {
+            TopLevel::Defined => {
+                self.machine.invalidate();
+                Ok(Value::Nothing)
+            }
+            TopLevel::Run(thunk) => {
+                let v = self.machine.run_thunk(&thunk)?;
+                if let ExprKind::Const(inner) = &item.kind {
+                    if let ExprKind::Assign { lhs, .. } = &inner.kind {
+                        if let Some(name) = lhs.ident() {
+                            if let Some(val) = self.machine.globals.get(&name).cloned() {
+                                self.machine.compiler.set_const(name, val.ty(), val.to_const());
+                                self.machine.invalidate();
+                            }
+                        }
+                    }
+                }
+                Ok(v)
+            }
+        }
+    }
+
+    /// Evaluates an expression in the global scope.
+    pub fn eval(&mut self, expr: &str) -> Result<Value, Error> {
+        let file = self.add_file("<call>", expr);
+        let (e, diags) = syntax::parse_expr_str(expr, file);
+        if !diags.is_empty() {
+            return Err(Error::Syntax(diags));
+        }
+        let v = self.run_toplevel(&e, file)?;
+        let _ = self.machine.out.flush();
+        Ok(v)
+    }
+
+    /// The value of a global variable or constant.
+    pub fn global(&self, name: &str) -> Option<Value> {
+        self.machine.globals.get(&syntax::sym(name)).cloned()
+    }
+
+    /// Calls a function (or any callable value) with the given arguments.
+    pub fn call_value(&mut self, f: Value, args: Vec<Value>) -> Result<Value, Error> {
+        let mut all = vec![f];
+        all.extend(args);
+        let r = self.machine.call_dynamic(all)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// Calls the global function `name` with the given arguments.
+    pub fn call(&mut self, name: &str, args: Vec<Value>) -> Result<Value, Error> {
+        let f = self.callable(name)?;
+        self.call_value(f, args)
+    }
+
+    fn callable(&mut self, name: &str) -> Result<Value, Error> {
+        let sym = syntax::sym(name);
+        if let Some(v) = self.machine.globals.get(&sym) {
+            return Ok(v.clone());
+        }
+        match self.machine.compiler.global_type(sym) {
+            (_, Some(c)) => Ok(Value::from_const(&c)),
+            _ => Err(Error::Usage(format!("UndefVarError: `{name}` not defined"))),
+        }
+    }
+
+    /// Evaluates the callee and arguments of a call expression (`f(a, b)`) without making
+    /// the call.
+    pub fn eval_call_parts(&mut self, call: &str) -> Result<(Value, Vec<Value>), Error> {
+        let file = self.add_file("<call>", call);
+        let (e, diags) = syntax::parse_expr_str(call, file);
+        if !diags.is_empty() {
+            return Err(Error::Syntax(diags));
+        }
+        let ExprKind::Call { func, args, kwargs, .. } = &e.kind else {
+            return Err(Error::Usage(format!("`{call}` is not a call expression like `f(x, y)`")));
+        };
+        if !kwargs.is_empty() {
+            return Err(Error::Usage("keyword arguments are not supported in --call".into()));
+        }
+        let f = self.run_toplevel(func, file)?;
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.run_toplevel(a, file)?);
+        }
+        Ok((f, vals))
+    }
+
+    /// The method instance a call would run.
+    pub fn method_instance(&mut self, f: &Value, args: &[Value]) -> Result<MiKey, Error> {
+        let table = match f {
+            Value::Func(n) => *n,
+            Value::Type(t) => compiler::typeexpr::constructor_table_name(t)
+                .ok_or_else(|| Error::Usage(format!("`{t}` is not callable")))?,
+            v => return Err(Error::Usage(format!("a value of type {} is not callable", v.ty()))),
+        };
+        let mut types: Vec<Type> = vec![f.ty()];
+        types.extend(args.iter().map(|a| a.ty()));
+        match self.machine.compiler.resolve_call(table, &types) {
+            Ok(k) => Ok(k),
+            Err(Dispatch::Ambiguous(_)) => Err(Error::Usage(format!("the call of {table} is ambiguous"))),
+            Err(_) => {
+                let mut all = vec![f.clone()];
+                all.extend(args.iter().cloned());
+                Err(Error::Runtime(RuntimeError::new(Exception::Method {
+                    func: table.to_string(),
+                    args: args.iter().map(|a| a.ty()).collect(),
+                    candidates: self.machine.compiler.candidates(table),
+                })))
+            }
+        }
+    }
+
+    /// The IR of the method instance that `call` (e.g. `"f(1.0, 2)"`) runs, at `stage`.
+    pub fn ir(&mut self, call: &str, stage: Stage) -> Result<String, Error> {
+        let (f, args) = self.eval_call_parts(call)?;
+        let key = self.method_instance(&f, &args)?;
+        let func = match stage {
+            Stage::Lowered => self
+                .machine
+                .compiler
+                .lowered(&key)
+                .ok_or_else(|| Error::Usage("no lowered code".into()))?,
+            Stage::Typed => self.machine.compiler.typed(&key)?,
+            Stage::Optimised => self.machine.compiler.optimised(&key)?,
+        };
+        Ok(self.write_ir(&func))
+    }
+
+    /// Prints IR with source locations as `file:line:col` comments.
+    pub fn write_ir(&self, f: &Function) -> String {
+        let loc = |sp: Span| self.location(sp);
+        let _ = Phase::Typed;
+        ir::write_function(f, Some(&loc))
+    }
+
+    /// `file:line:col` of a span.
+    pub fn location(&self, sp: Span) -> String {
+        match self.files.get(sp.file.0 as usize) {
+            Some(fi) => {
+                let (l, c) = fi.lines.line_col(&fi.src, sp.lo);
+                format!("{}:{l}:{c}", fi.name)
+            }
+            None => "<unknown>".into(),
+        }
+    }
+
+    fn is_user_span(&self, sp: Span) -> bool {
+        !sp.is_dummy() && sp.file.0 != 0 && (sp.file.0 as usize) < self.files.len()
+    }
+
+    /// Renders an error as the CLI prints it: `error: message`, the `file:line:col` of the
+    /// innermost user frame with a source excerpt, and the user frames of the backtrace.
+    pub fn render_error(&self, err: &Error) -> String {
+        let mut files = SimpleFiles::new();
+        let ids: Vec<usize> = self.files.iter().map(|f| files.add(f.name.clone(), f.src.clone())).collect();
+        let mut diags: Vec<CsDiagnostic<usize>> = Vec::new();
+        let label = |sp: Span| -> Option<Label<usize>> {
+            let id = *ids.get(sp.file.0 as usize)?;
+            Some(Label::primary(id, sp.lo as usize..sp.hi as usize))
+        };
+        match err {
+            Error::Syntax(ds) => {
+                for d in ds {
+                    let mut cd = CsDiagnostic::error().with_message(&d.message);
+                    if let Some(l) = label(d.span) {
+                        cd = cd.with_labels(vec![l]);
+                    }
+                    diags.push(cd);
+                }
+            }
+            Error::Compile(e) => {
+                let mut cd = CsDiagnostic::error().with_message(&e.message);
+                if let Some(l) = label(e.span) {
+                    cd = cd.with_labels(vec![l]);
+                }
+                diags.push(cd);
+            }
+            Error::Runtime(e) => {
+                let mut cd = CsDiagnostic::error().with_message(e.exception.to_string());
+                let user: Vec<&Frame> = e.trace.iter().filter(|f| self.is_user_span(f.span)).collect();
+                if let Some(first) = user.first() {
+                    if let Some(l) = label(first.span) {
+                        cd = cd.with_labels(vec![l]);
+                    }
+                }
+                if user.len() > 1 || e.trace.len() > user.len() {
+                    let mut notes = String::from("Stacktrace:");
+                    let mut k = 0;
+                    for fr in &e.trace {
+                        if !self.is_user_span(fr.span) {
+                            continue;
+                        }
+                        k += 1;
+                        if k > 20 {
+                            notes.push_str(&format!("\n  ... {} more frames", user.len() - 20));
+                            break;
+                        }
+                        let name = if fr.func == "top-level" || fr.func.is_empty() { "top-level scope".to_string() } else { fr.func.clone() };
+                        notes.push_str(&format!("\n [{k}] {name} at {}", self.location(fr.span)));
+                    }
+                    cd = cd.with_notes(vec![notes]);
+                }
+                diags.push(cd);
+            }
+            Error::Usage(m) | Error::Io { message: m, .. } => {
+                let msg = match err {
+                    Error::Io { path, .. } => format!("cannot read {path}: {m}"),
+                    _ => m.clone(),
+                };
+                diags.push(CsDiagnostic::error().with_message(msg));
+            }
+        }
+        let mut buf = NoColor::new(Vec::new());
+        let config = term::Config::default();
+        for d in &diags {
+            let _ = term::emit(&mut buf, &config, &files, d);
+        }
+        String::from_utf8_lossy(&buf.into_inner()).into_owned()
+    }
+}
+
+/// Julia's `show` formatting of a value (what `repr` returns).
+pub fn show(v: &Value) -> String {
+    runtime::show::show_string(v)
+}

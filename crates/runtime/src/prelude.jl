@@ -1,0 +1,838 @@
+# The prelude: Julia's Base, written in the language itself on top of the primitives
+# `Core.name(...)` (see crates/ir/src/prim.rs). Reverse- and forward-mode AD differentiate this
+# code like user code, so only the primitives need derivative rules.
+
+# ---------------------------------------------------------------------------------------------
+# Types used by the library
+
+struct UndefInitializer end
+const undef = UndefInitializer()
+
+struct Colon end
+
+struct UnitRange{T} <: AbstractRange{T}
+    start::T
+    stop::T
+end
+
+struct StepRange{T,S} <: AbstractRange{T}
+    start::T
+    step::S
+    stop::T
+end
+
+struct ErrorException <: Exception
+    msg::String
+end
+struct ArgumentError <: Exception
+    msg::String
+end
+struct AssertionError <: Exception
+    msg::String
+end
+struct DomainError <: Exception
+    val
+    msg::String
+end
+struct DivideError <: Exception end
+
+struct Enumerate{I}
+    itr::I
+end
+struct Zip2{A,B}
+    a::A
+    b::B
+end
+struct Zip3{A,B,C}
+    a::A
+    b::B
+    c::C
+end
+
+
+# ---------------------------------------------------------------------------------------------
+# Generic
+
+typeof(x) = Core.typeof(x)
+isa(x, T) = Core.isa(x, T)
+===(x, y) = Core.egal(x, y)
+!==(x, y) = !Core.egal(x, y)
+==(x, y) = Core.egal(x, y)
+!=(x, y) = !(x == y)
+>(x, y) = y < x
+>=(x, y) = y <= x
+identity(x) = x
+isnothing(x) = Core.egal(x, nothing)
+ifelse(c::Bool, x, y) = c ? x : y
+
+# ---------------------------------------------------------------------------------------------
+# Conversion and promotion
+
+Float64(x::Float64) = x
+Float64(x::Int64) = Core.sitofp(Float64, x)
+Float64(x::Float32) = Core.fpconvert(Float64, x)
+Float64(x::Bool) = x ? 1.0 : 0.0
+Float32(x::Float32) = x
+Float32(x::Int64) = Core.sitofp(Float32, x)
+Float32(x::Float64) = Core.fpconvert(Float32, x)
+Float32(x::Bool) = x ? 1.0f0 : 0.0f0
+Int64(x::Int64) = x
+Int64(x::Float64) = Core.fptosi(Int64, x)
+Int64(x::Float32) = Core.fptosi(Int64, x)
+Int64(x::Bool) = Core.bool_to_int(x)
+Bool(x::Bool) = x
+Bool(x::Int64) = Core.int_to_bool(x)
+function Bool(x::Float64)
+    x == 0.0 && return false
+    x == 1.0 && return true
+    Core.throw_inexact(Bool, x)
+end
+
+convert(::Type{T}, x::T) where {T} = x
+convert(::Type{Float64}, x::Real) = Float64(x)
+convert(::Type{Float32}, x::Real) = Float32(x)
+convert(::Type{Int64}, x::Real) = Int64(x)
+convert(::Type{Bool}, x::Real) = Bool(x)
+convert(::Type{Any}, x) = x
+
+float(x::Float64) = x
+float(x::Float32) = x
+float(x::Int64) = Float64(x)
+float(x::Bool) = Float64(x)
+
+promote(x::T, y::T) where {T} = (x, y)
+function promote(x, y)
+    T = Core.promote_type(typeof(x), typeof(y))
+    (convert(T, x), convert(T, y))
+end
+promote_type(S, T) = Core.promote_type(S, T)
+
+# ---------------------------------------------------------------------------------------------
+# Int64
+
++(x::Int64, y::Int64) = Core.add_int(x, y)
+-(x::Int64, y::Int64) = Core.sub_int(x, y)
+*(x::Int64, y::Int64) = Core.mul_int(x, y)
+-(x::Int64) = Core.neg_int(x)
++(x::Number) = x
+÷(x::Int64, y::Int64) = Core.sdiv_int(x, y)
+div(x::Int64, y::Int64) = Core.sdiv_int(x, y)
+%(x::Int64, y::Int64) = Core.srem_int(x, y)
+rem(x::Int64, y::Int64) = Core.srem_int(x, y)
+function mod(x::Int64, y::Int64)
+    r = Core.srem_int(x, y)
+    (r != 0 && ((r < 0) != (y < 0))) ? r + y : r
+end
+fld(x::Int64, y::Int64) = div(x - mod(x, y), y)
+cld(x::Int64, y::Int64) = -fld(-x, y)
+==(x::Int64, y::Int64) = Core.eq_int(x, y)
+!=(x::Int64, y::Int64) = Core.ne_int(x, y)
+<(x::Int64, y::Int64) = Core.slt_int(x, y)
+<=(x::Int64, y::Int64) = Core.sle_int(x, y)
+&(x::Int64, y::Int64) = Core.and_int(x, y)
+|(x::Int64, y::Int64) = Core.or_int(x, y)
+xor(x::Int64, y::Int64) = Core.xor_int(x, y)
+/(x::Int64, y::Int64) = Float64(x) / Float64(y)
+function ^(x::Int64, n::Int64)
+    if n < 0
+        Core.throw_domain(n, string("Cannot raise an integer x to a negative power ", n, ".\nConvert input to float."))
+    end
+    r = 1
+    b = x
+    while n > 0
+        if n & 1 == 1
+            r = r * b
+        end
+        b = b * b
+        n = n ÷ 2
+    end
+    r
+end
+abs(x::Int64) = x < 0 ? -x : x
+sign(x::Int64) = x > 0 ? 1 : (x < 0 ? -1 : 0)
+iseven(x::Int64) = x % 2 == 0
+isodd(x::Int64) = x % 2 != 0
+max(x::Int64, y::Int64) = x < y ? y : x
+min(x::Int64, y::Int64) = y < x ? y : x
+
+# ---------------------------------------------------------------------------------------------
+# Bool
+
+!(x::Bool) = Core.not_bool(x)
+&(x::Bool, y::Bool) = Core.and_bool(x, y)
+|(x::Bool, y::Bool) = Core.or_bool(x, y)
+xor(x::Bool, y::Bool) = Core.xor_bool(x, y)
+==(x::Bool, y::Bool) = Core.egal(x, y)
+<(x::Bool, y::Bool) = Int64(x) < Int64(y)
+<=(x::Bool, y::Bool) = Int64(x) <= Int64(y)
++(x::Bool, y::Bool) = Int64(x) + Int64(y)
+-(x::Bool, y::Bool) = Int64(x) - Int64(y)
+*(x::Bool, y::Bool) = x & y
+-(x::Bool) = -Int64(x)
+/(x::Bool, y::Bool) = Float64(x) / Float64(y)
+
+# ---------------------------------------------------------------------------------------------
+# Floats (Float64 and Float32)
+
++(x::T, y::T) where {T<:AbstractFloat} = Core.add_float(x, y)
+-(x::T, y::T) where {T<:AbstractFloat} = Core.sub_float(x, y)
+*(x::T, y::T) where {T<:AbstractFloat} = Core.mul_float(x, y)
+/(x::T, y::T) where {T<:AbstractFloat} = Core.div_float(x, y)
+-(x::T) where {T<:AbstractFloat} = Core.neg_float(x)
+%(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
+rem(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
+==(x::T, y::T) where {T<:AbstractFloat} = Core.eq_float(x, y)
+!=(x::T, y::T) where {T<:AbstractFloat} = Core.ne_float(x, y)
+<(x::T, y::T) where {T<:AbstractFloat} = Core.lt_float(x, y)
+<=(x::T, y::T) where {T<:AbstractFloat} = Core.le_float(x, y)
+^(x::T, n::Int64) where {T<:AbstractFloat} = Core.powi_float(x, n)
+function ^(x::T, y::T) where {T<:AbstractFloat}
+    if x < zero(T) && !isinteger(y)
+        Core.throw_domain(x, "Exponentiation yielding a complex result requires a complex argument.\nReplace x^y with (x+0im)^y, Complex(x)^y, or similar.")
+    end
+    Core.pow_float(x, y)
+end
+
+isnan(x::AbstractFloat) = x != x
+isinf(x::AbstractFloat) = !isnan(x) && isnan(x - x)
+isfinite(x::AbstractFloat) = !isnan(x - x)
+isinteger(x::AbstractFloat) = isfinite(x) && Core.trunc(x) == x
+isinteger(x::Int64) = true
+signbit(x::Float64) = Core.copysign(1.0, x) < 0.0
+signbit(x::Float32) = Core.copysign(1.0f0, x) < 0.0f0
+signbit(x::Int64) = x < 0
+abs(x::T) where {T<:AbstractFloat} = Core.abs_float(x)
+sign(x::T) where {T<:AbstractFloat} = x > zero(T) ? one(T) : (x < zero(T) ? -one(T) : x)
+copysign(x::T, y::T) where {T<:AbstractFloat} = Core.copysign(x, y)
+function min(x::T, y::T) where {T<:AbstractFloat}
+    if isnan(x) || isnan(y)
+        return x + y
+    end
+    (y < x || (signbit(y) && !signbit(x))) ? y : x
+end
+function max(x::T, y::T) where {T<:AbstractFloat}
+    if isnan(x) || isnan(y)
+        return x + y
+    end
+    (y > x || (signbit(x) && !signbit(y))) ? y : x
+end
+
+# Mixed-type arithmetic promotes.
++(x::Number, y::Number) = (p = promote(x, y); p[1] + p[2])
+-(x::Number, y::Number) = (p = promote(x, y); p[1] - p[2])
+*(x::Number, y::Number) = (p = promote(x, y); p[1] * p[2])
+/(x::Number, y::Number) = (p = promote(x, y); p[1] / p[2])
+^(x::Number, y::Number) = (p = promote(x, y); p[1] ^ p[2])
+%(x::Number, y::Number) = (p = promote(x, y); p[1] % p[2])
+==(x::Number, y::Number) = (p = promote(x, y); p[1] == p[2])
+<(x::Number, y::Number) = (p = promote(x, y); p[1] < p[2])
+<=(x::Number, y::Number) = (p = promote(x, y); p[1] <= p[2])
+min(x::Number, y::Number) = (p = promote(x, y); min(p[1], p[2]))
+max(x::Number, y::Number) = (p = promote(x, y); max(p[1], p[2]))
+^(x::Bool, n::Int64) = Int64(x)^n
+min(x, y, z) = min(min(x, y), z)
+max(x, y, z) = max(max(x, y), z)
+
+zero(::Type{Float64}) = 0.0
+zero(::Type{Float32}) = 0.0f0
+zero(::Type{Int64}) = 0
+zero(::Type{Bool}) = false
+one(::Type{Float64}) = 1.0
+one(::Type{Float32}) = 1.0f0
+one(::Type{Int64}) = 1
+one(::Type{Bool}) = true
+zero(x::Number) = zero(typeof(x))
+one(x::Number) = one(typeof(x))
+iszero(x::Number) = x == zero(x)
+isone(x::Number) = x == one(x)
+typemax(::Type{Int64}) = 9223372036854775807
+typemin(::Type{Int64}) = -9223372036854775807 - 1
+typemax(::Type{Float64}) = Inf
+typemin(::Type{Float64}) = -Inf
+eps(::Type{Float64}) = 2.220446049250313e-16
+eps(::Type{Float32}) = 1.1920929f-7
+abs2(x::Number) = x * x
+inv(x::Number) = one(x) / x
+muladd(x, y, z) = x * y + z
+fma(x, y, z) = x * y + z
+adjoint(x::Number) = x
+transpose(x::Number) = x
+conj(x::Real) = x
+real(x::Real) = x
+
+function clamp(x, lo, hi)
+    x > hi && return convert(typeof(x), hi)
+    x < lo && return convert(typeof(x), lo)
+    x
+end
+
+# ---------------------------------------------------------------------------------------------
+# Math functions (domain checks here, primitives stay total)
+
+function sqrt(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "sqrt was called with a negative real argument but will only return a complex result if called with a complex argument. Try sqrt(Complex(x)).")
+    end
+    Core.sqrt(x)
+end
+function sin(x::T) where {T<:AbstractFloat}
+    isinf(x) && Core.throw_domain(x, "sin(x) is only defined for finite x.")
+    Core.sin(x)
+end
+function cos(x::T) where {T<:AbstractFloat}
+    isinf(x) && Core.throw_domain(x, "cos(x) is only defined for finite x.")
+    Core.cos(x)
+end
+function tan(x::T) where {T<:AbstractFloat}
+    isinf(x) && Core.throw_domain(x, "tan(x) is only defined for finite x.")
+    Core.tan(x)
+end
+exp(x::T) where {T<:AbstractFloat} = Core.exp(x)
+function log(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "log was called with a negative real argument but will only return a complex result if called with a complex argument. Try log(Complex(x)).")
+    end
+    Core.log(x)
+end
+function log2(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "log2 was called with a negative real argument but will only return a complex result if called with a complex argument. Try log2(Complex(x)).")
+    end
+    Core.log2(x)
+end
+function log10(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "log10 was called with a negative real argument but will only return a complex result if called with a complex argument. Try log10(Complex(x)).")
+    end
+    Core.log10(x)
+end
+function log1p(x::T) where {T<:AbstractFloat}
+    if x < -one(T)
+        Core.throw_domain(x, "log1p was called with a real argument < -1 but will only return a complex result if called with a complex argument. Try log1p(Complex(x)).")
+    end
+    Core.log1p(x)
+end
+expm1(x::T) where {T<:AbstractFloat} = Core.expm1(x)
+exp2(x::T) where {T<:AbstractFloat} = Core.exp2(x)
+tanh(x::T) where {T<:AbstractFloat} = Core.tanh(x)
+sinh(x::T) where {T<:AbstractFloat} = Core.sinh(x)
+cosh(x::T) where {T<:AbstractFloat} = Core.cosh(x)
+function asin(x::T) where {T<:AbstractFloat}
+    abs(x) > one(T) && Core.throw_domain(x, "asin(x) is not defined for |x| > 1.")
+    Core.asin(x)
+end
+function acos(x::T) where {T<:AbstractFloat}
+    abs(x) > one(T) && Core.throw_domain(x, "acos(x) is not defined for |x| > 1.")
+    Core.acos(x)
+end
+atan(x::T) where {T<:AbstractFloat} = Core.atan(x)
+atan(y::T, x::T) where {T<:AbstractFloat} = Core.atan2(y, x)
+atan(y::Real, x::Real) = (p = promote(float(y), float(x)); atan(p[1], p[2]))
+hypot(x::T, y::T) where {T<:AbstractFloat} = Core.hypot(x, y)
+hypot(x::Real, y::Real) = (p = promote(float(x), float(y)); hypot(p[1], p[2]))
+floor(x::T) where {T<:AbstractFloat} = Core.floor(x)
+ceil(x::T) where {T<:AbstractFloat} = Core.ceil(x)
+round(x::T) where {T<:AbstractFloat} = Core.round(x)
+trunc(x::T) where {T<:AbstractFloat} = Core.trunc(x)
+floor(x::Int64) = x
+ceil(x::Int64) = x
+round(x::Int64) = x
+trunc(x::Int64) = x
+floor(::Type{Int64}, x::AbstractFloat) = Int64(floor(x))
+ceil(::Type{Int64}, x::AbstractFloat) = Int64(ceil(x))
+round(::Type{Int64}, x::AbstractFloat) = Int64(round(x))
+trunc(::Type{Int64}, x::AbstractFloat) = Int64(trunc(x))
+sincos(x) = (sin(x), cos(x))
+
+# Integer (and Bool) arguments go through Float64.
+sqrt(x::Real) = sqrt(float(x))
+sin(x::Real) = sin(float(x))
+cos(x::Real) = cos(float(x))
+tan(x::Real) = tan(float(x))
+exp(x::Real) = exp(float(x))
+log(x::Real) = log(float(x))
+log2(x::Real) = log2(float(x))
+log10(x::Real) = log10(float(x))
+log1p(x::Real) = log1p(float(x))
+expm1(x::Real) = expm1(float(x))
+exp2(x::Real) = exp2(float(x))
+tanh(x::Real) = tanh(float(x))
+sinh(x::Real) = sinh(float(x))
+cosh(x::Real) = cosh(float(x))
+asin(x::Real) = asin(float(x))
+acos(x::Real) = acos(float(x))
+atan(x::Real) = atan(float(x))
+
+# ---------------------------------------------------------------------------------------------
+# Strings and output
+
+*(a::String, b::String) = Core.string_concat(a, b)
+length(s::String) = Core.string_len(s)
+==(a::String, b::String) = Core.egal(a, b)
+string(x) = Core.string(x)
+function string(xs...)
+    s = ""
+    for x in xs
+        s = Core.string_concat(s, Core.string(x))
+    end
+    s
+end
+repr(x) = Core.repr(x)
+print(x) = Core.print(x)
+function print(xs...)
+    for x in xs
+        Core.print(x)
+    end
+    nothing
+end
+function println(xs...)
+    for x in xs
+        Core.print(x)
+    end
+    Core.print("\n")
+    nothing
+end
+show(x) = Core.show(x)
+error(msg::String) = Core.throw_error(msg)
+function error(xs...)
+    s = ""
+    for x in xs
+        s = Core.string_concat(s, Core.string(x))
+    end
+    Core.throw_error(s)
+end
+
+# ---------------------------------------------------------------------------------------------
+# Tuples
+
+length(t::Tuple) = Core.tuple_len(t)
+getindex(t::Tuple, i::Int64) = Core.tuple_getindex(t, i)
+iterate_start(t::Tuple) = 1
+iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
+iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
+first(t::Tuple) = t[1]
+isempty(t::Tuple) = Core.tuple_len(t) == 0
+
+# ---------------------------------------------------------------------------------------------
+# Ranges
+
+function UnitRange{T}(start, stop) where {T}
+    a = convert(T, start)
+    b = convert(T, stop)
+    Core.new(UnitRange{T}, a, b >= a ? b : a - one(T))
+end
+(:)(a::Int64, b::Int64) = UnitRange{Int64}(a, b)
+function (:)(a::Int64, s::Int64, b::Int64)
+    if s == 0
+        Core.throw_argument("step cannot be zero")
+    end
+    last = ((s > 0 && b < a) || (s < 0 && b > a)) ? a - s : b - rem(b - a, s)
+    Core.new(StepRange{Int64,Int64}, a, s, last)
+end
+length(r::UnitRange{Int64}) = r.stop - r.start + 1
+length(r::StepRange{Int64,Int64}) = div(r.stop - r.start, r.step) + 1
+first(r::UnitRange) = r.start
+last(r::UnitRange) = r.stop
+first(r::StepRange) = r.start
+last(r::StepRange) = r.stop
+step(r::StepRange) = r.step
+step(r::UnitRange{Int64}) = 1
+isempty(r::UnitRange) = r.stop < r.start
+isempty(r::StepRange) = length(r) == 0
+eltype(r::UnitRange{T}) where {T} = T
+function getindex(r::UnitRange{Int64}, i::Int64)
+    if i < 1 || i > length(r)
+        Core.throw_bounds(r, i)
+    end
+    r.start + i - 1
+end
+function getindex(r::StepRange{Int64,Int64}, i::Int64)
+    if i < 1 || i > length(r)
+        Core.throw_bounds(r, i)
+    end
+    r.start + (i - 1) * r.step
+end
+lastindex(r::AbstractRange) = length(r)
+iterate_start(r::UnitRange{Int64}) = r.start
+iterate_done(r::UnitRange{Int64}, i::Int64) = i > r.stop
+iterate_next(r::UnitRange{Int64}, i::Int64) = (i, i + 1)
+iterate_start(r::StepRange{Int64,Int64}) = r.start
+iterate_done(r::StepRange{Int64,Int64}, i::Int64) = r.step > 0 ? i > r.stop : i < r.stop
+iterate_next(r::StepRange{Int64,Int64}, i::Int64) = (i, i + r.step)
+function collect(r::AbstractRange)
+    n = length(r)
+    a = Vector{Int64}(undef, n)
+    k = 1
+    for x in r
+        a[k] = x
+        k += 1
+    end
+    a
+end
+function sum(r::UnitRange{Int64})
+    s = 0
+    for x in r
+        s += x
+    end
+    s
+end
+==(a::UnitRange, b::UnitRange) = a.start == b.start && a.stop == b.stop
+
+# ---------------------------------------------------------------------------------------------
+# Iteration helpers
+
+enumerate(x) = Enumerate(x)
+iterate_start(e::Enumerate) = (1, iterate_start(e.itr))
+iterate_done(e::Enumerate, st) = iterate_done(e.itr, st[2])
+function iterate_next(e::Enumerate, st)
+    p = iterate_next(e.itr, st[2])
+    ((st[1], p[1]), (st[1] + 1, p[2]))
+end
+zip(a, b) = Zip2(a, b)
+zip(a, b, c) = Zip3(a, b, c)
+iterate_start(z::Zip2) = (iterate_start(z.a), iterate_start(z.b))
+iterate_done(z::Zip2, st) = iterate_done(z.a, st[1]) || iterate_done(z.b, st[2])
+function iterate_next(z::Zip2, st)
+    p = iterate_next(z.a, st[1])
+    q = iterate_next(z.b, st[2])
+    ((p[1], q[1]), (p[2], q[2]))
+end
+iterate_start(z::Zip3) = (iterate_start(z.a), iterate_start(z.b), iterate_start(z.c))
+iterate_done(z::Zip3, st) = iterate_done(z.a, st[1]) || iterate_done(z.b, st[2]) || iterate_done(z.c, st[3])
+function iterate_next(z::Zip3, st)
+    p = iterate_next(z.a, st[1])
+    q = iterate_next(z.b, st[2])
+    r = iterate_next(z.c, st[3])
+    ((p[1], q[1], r[1]), (p[2], q[2], r[2]))
+end
+
+# ---------------------------------------------------------------------------------------------
+# Arrays
+
+Vector{T}(::UndefInitializer, n::Int64) where {T} = Core.array_new(Vector{T}, n)
+Matrix{T}(::UndefInitializer, m::Int64, n::Int64) where {T} = Core.array_new(Matrix{T}, m, n)
+Array{T,1}(::UndefInitializer, n::Int64) where {T} = Core.array_new(Vector{T}, n)
+Array{T,2}(::UndefInitializer, m::Int64, n::Int64) where {T} = Core.array_new(Matrix{T}, m, n)
+Array{T,3}(::UndefInitializer, a::Int64, b::Int64, c::Int64) where {T} = Core.array_new(Array{T,3}, a, b, c)
+
+length(a::Array) = Core.arraylen(a)
+size(a::Array{T,1}) where {T} = (Core.arraysize(a, 1),)
+size(a::Array{T,2}) where {T} = (Core.arraysize(a, 1), Core.arraysize(a, 2))
+size(a::Array{T,3}) where {T} = (Core.arraysize(a, 1), Core.arraysize(a, 2), Core.arraysize(a, 3))
+size(a::Array, d::Int64) = Core.arraysize(a, d)
+ndims(a::Array{T,N}) where {T,N} = N
+eltype(a::Array{T,N}) where {T,N} = T
+eltype(::Type{Array{T,N}}) where {T,N} = T
+isempty(a::Array) = Core.arraylen(a) == 0
+axes(a::Array{T,1}) where {T} = (1:Core.arraylen(a),)
+axes(a::Array{T,2}) where {T} = (1:Core.arraysize(a, 1), 1:Core.arraysize(a, 2))
+axes(a::Array, d::Int64) = 1:Core.arraysize(a, d)
+eachindex(a::Array) = 1:Core.arraylen(a)
+eachindex(a::Array, b::Array) = 1:Core.arraylen(a)
+lastindex(a::Array) = Core.arraylen(a)
+lastindex(a::Array, d::Int64) = Core.arraysize(a, d)
+firstindex(a::Array) = 1
+first(a::Array) = a[1]
+last(a::Array) = a[Core.arraylen(a)]
+
+getindex(a::Array, i::Int64) = Core.arrayref(a, i)
+getindex(a::Array, i::Int64, j::Int64) = Core.arrayref(a, i, j)
+getindex(a::Array, i::Int64, j::Int64, k::Int64) = Core.arrayref(a, i, j, k)
+setindex!(a::Array{T,N}, v, i::Int64) where {T,N} = Core.arrayset(a, convert(T, v), i)
+setindex!(a::Array{T,N}, v, i::Int64, j::Int64) where {T,N} = Core.arrayset(a, convert(T, v), i, j)
+setindex!(a::Array{T,N}, v, i::Int64, j::Int64, k::Int64) where {T,N} = Core.arrayset(a, convert(T, v), i, j, k)
+
+# Slices (copies, as in Julia).
+function getindex(a::Vector{T}, r::UnitRange{Int64}) where {T}
+    n = length(r)
+    if n > 0 && (r.start < 1 || r.stop > length(a))
+        Core.throw_bounds(a, r)
+    end
+    b = Vector{T}(undef, n)
+    for k in 1:n
+        b[k] = a[r.start + k - 1]
+    end
+    b
+end
+function getindex(a::Vector{T}, r::StepRange{Int64,Int64}) where {T}
+    n = length(r)
+    b = Vector{T}(undef, n)
+    k = 1
+    for i in r
+        b[k] = a[i]
+        k += 1
+    end
+    b
+end
+getindex(a::Vector, ::Colon) = copy(a)
+function getindex(A::Matrix{T}, ::Colon, j::Int64) where {T}
+    m = size(A, 1)
+    b = Vector{T}(undef, m)
+    for i in 1:m
+        b[i] = A[i, j]
+    end
+    b
+end
+function getindex(A::Matrix{T}, i::Int64, ::Colon) where {T}
+    n = size(A, 2)
+    b = Vector{T}(undef, n)
+    for j in 1:n
+        b[j] = A[i, j]
+    end
+    b
+end
+function getindex(A::Matrix{T}, ri::UnitRange{Int64}, rj::UnitRange{Int64}) where {T}
+    B = Matrix{T}(undef, length(ri), length(rj))
+    for j in 1:length(rj), i in 1:length(ri)
+        B[i, j] = A[ri.start + i - 1, rj.start + j - 1]
+    end
+    B
+end
+function setindex!(a::Vector{T}, v::Vector, r::UnitRange{Int64}) where {T}
+    if length(v) != length(r)
+        Core.throw_argument(string("DimensionMismatch: tried to assign ", length(v), " elements to ", length(r), " destinations"))
+    end
+    for k in 1:length(r)
+        a[r.start + k - 1] = v[k]
+    end
+    a
+end
+function setindex!(A::Matrix{T}, v::Vector, ::Colon, j::Int64) where {T}
+    for i in 1:size(A, 1)
+        A[i, j] = v[i]
+    end
+    A
+end
+
+iterate_start(a::Array) = 1
+iterate_done(a::Array, i::Int64) = i > Core.arraylen(a)
+iterate_next(a::Array, i::Int64) = (Core.arrayref(a, i), i + 1)
+
+copy(a::Array) = Core.array_copy(a)
+similar(a::Array{T,1}) where {T} = Vector{T}(undef, length(a))
+similar(a::Array{T,2}) where {T} = Matrix{T}(undef, size(a, 1), size(a, 2))
+similar(a::Array{T,1}, ::Type{S}) where {T,S} = Vector{S}(undef, length(a))
+reshape(a::Array, m::Int64, n::Int64) = Core.array_reshape(a, m, n)
+reshape(a::Array, n::Int64) = Core.array_reshape(a, n)
+vec(a::Array) = Core.array_reshape(a, length(a))
+
+function fill!(a::Array{T,N}, x) where {T,N}
+    v = convert(T, x)
+    for i in 1:length(a)
+        Core.arrayset(a, v, i)
+    end
+    a
+end
+fill(x, n::Int64) = fill!(Vector{typeof(x)}(undef, n), x)
+fill(x, m::Int64, n::Int64) = fill!(Matrix{typeof(x)}(undef, m, n), x)
+zeros(n::Int64) = fill!(Vector{Float64}(undef, n), 0.0)
+zeros(m::Int64, n::Int64) = fill!(Matrix{Float64}(undef, m, n), 0.0)
+zeros(::Type{T}, n::Int64) where {T} = fill!(Vector{T}(undef, n), zero(T))
+zeros(::Type{T}, m::Int64, n::Int64) where {T} = fill!(Matrix{T}(undef, m, n), zero(T))
+ones(n::Int64) = fill!(Vector{Float64}(undef, n), 1.0)
+ones(m::Int64, n::Int64) = fill!(Matrix{Float64}(undef, m, n), 1.0)
+ones(::Type{T}, n::Int64) where {T} = fill!(Vector{T}(undef, n), one(T))
+ones(::Type{T}, m::Int64, n::Int64) where {T} = fill!(Matrix{T}(undef, m, n), one(T))
+
+push!(a::Vector{T}, x) where {T} = Core.array_push(a, convert(T, x))
+pop!(a::Vector) = Core.array_pop(a)
+resize!(a::Vector, n::Int64) = Core.array_resize(a, n)
+function append!(a::Vector, b)
+    for x in b
+        push!(a, x)
+    end
+    a
+end
+
+# Array literals.
+function vect(xs...)
+    T = Core.promote_eltype(xs)
+    n = Core.tuple_len(xs)
+    a = Vector{T}(undef, n)
+    for i in 1:n
+        a[i] = Core.tuple_getindex(xs, i)
+    end
+    a
+end
+function getindex(::Type{T}, xs...) where {T}
+    n = Core.tuple_len(xs)
+    a = Vector{T}(undef, n)
+    for i in 1:n
+        a[i] = Core.tuple_getindex(xs, i)
+    end
+    a
+end
+function hvcat(nr::Int64, nc::Int64, xs...)
+    T = Core.promote_eltype(xs)
+    A = Matrix{T}(undef, nr, nc)
+    k = 1
+    for i in 1:nr, j in 1:nc
+        A[i, j] = Core.tuple_getindex(xs, k)
+        k += 1
+    end
+    A
+end
+function typed_hvcat(::Type{T}, nr::Int64, nc::Int64, xs...) where {T}
+    A = Matrix{T}(undef, nr, nc)
+    k = 1
+    for i in 1:nr, j in 1:nc
+        A[i, j] = Core.tuple_getindex(xs, k)
+        k += 1
+    end
+    A
+end
+function vcat(xs::Number...)
+    T = Core.promote_eltype(xs)
+    n = Core.tuple_len(xs)
+    a = Vector{T}(undef, n)
+    for i in 1:n
+        a[i] = Core.tuple_getindex(xs, i)
+    end
+    a
+end
+function vcat(a::Vector{T}, b::Vector{S}) where {T,S}
+    c = Vector{Core.promote_type(T, S)}(undef, length(a) + length(b))
+    for i in 1:length(a)
+        c[i] = a[i]
+    end
+    for i in 1:length(b)
+        c[length(a) + i] = b[i]
+    end
+    c
+end
+function typed_vcat(::Type{T}, xs...) where {T}
+    n = Core.tuple_len(xs)
+    a = Vector{T}(undef, n)
+    for i in 1:n
+        a[i] = Core.tuple_getindex(xs, i)
+    end
+    a
+end
+
+function ==(a::Array, b::Array)
+    size(a) == size(b) || return false
+    for i in 1:length(a)
+        a[i] == b[i] || return false
+    end
+    true
+end
+==(a::Tuple, b::Tuple) = tuple_eq(a, b)
+function tuple_eq(a, b)
+    length(a) == length(b) || return false
+    for i in 1:length(a)
+        a[i] == b[i] || return false
+    end
+    true
+end
+
+# Reductions.
+function sum(a::Array{T,N}) where {T,N}
+    s = zero(T)
+    for i in 1:length(a)
+        s += a[i]
+    end
+    s
+end
+function prod(a::Array{T,N}) where {T,N}
+    s = one(T)
+    for i in 1:length(a)
+        s *= a[i]
+    end
+    s
+end
+function maximum(a::Array)
+    isempty(a) && Core.throw_argument("reducing over an empty collection is not allowed; consider supplying `init` to the reducer")
+    m = a[1]
+    for i in 2:length(a)
+        m = max(m, a[i])
+    end
+    m
+end
+function minimum(a::Array)
+    isempty(a) && Core.throw_argument("reducing over an empty collection is not allowed; consider supplying `init` to the reducer")
+    m = a[1]
+    for i in 2:length(a)
+        m = min(m, a[i])
+    end
+    m
+end
+function maximum(r::UnitRange{Int64})
+    isempty(r) && Core.throw_argument("reducing over an empty collection is not allowed; consider supplying `init` to the reducer")
+    r.stop
+end
+function minimum(r::UnitRange{Int64})
+    isempty(r) && Core.throw_argument("reducing over an empty collection is not allowed; consider supplying `init` to the reducer")
+    r.start
+end
+function in(x, a)
+    for y in a
+        y == x && return true
+    end
+    false
+end
+
+# LinearAlgebra.
+function dot(x::Vector, y::Vector)
+    if length(x) != length(y)
+        Core.throw_argument(string("DimensionMismatch: first array has length ", length(x), " which does not match the length of the second, ", length(y), "."))
+    end
+    s = zero(eltype(x)) * zero(eltype(y))
+    for i in 1:length(x)
+        s += x[i] * y[i]
+    end
+    s
+end
+norm(x::Vector) = sqrt(dot(x, x))
+function *(A::Matrix, x::Vector)
+    m = size(A, 1)
+    n = size(A, 2)
+    if n != length(x)
+        Core.throw_argument(string("DimensionMismatch: matrix A has dimensions (", m, ",", n, "), vector B has length ", length(x)))
+    end
+    y = zeros(Core.promote_type(eltype(A), eltype(x)), m)
+    for j in 1:n
+        for i in 1:m
+            y[i] += A[i, j] * x[j]
+        end
+    end
+    y
+end
+function *(A::Matrix, B::Matrix)
+    m = size(A, 1)
+    k = size(A, 2)
+    n = size(B, 2)
+    if k != size(B, 1)
+        Core.throw_argument(string("DimensionMismatch: matrix A has dimensions (", m, ",", k, "), matrix B has dimensions (", size(B, 1), ",", n, ")"))
+    end
+    C = zeros(Core.promote_type(eltype(A), eltype(B)), m, n)
+    for j in 1:n
+        for l in 1:k
+            for i in 1:m
+                C[i, j] += A[i, l] * B[l, j]
+            end
+        end
+    end
+    C
+end
+function transpose(A::Matrix{T}) where {T}
+    m = size(A, 1)
+    n = size(A, 2)
+    B = Matrix{T}(undef, n, m)
+    for j in 1:n, i in 1:m
+        B[j, i] = A[i, j]
+    end
+    B
+end
+adjoint(A::Matrix) = transpose(A)
+
+# ---------------------------------------------------------------------------------------------
+# Constants (after the functions they use)
+
+const Inf = Core.div_float(1.0, 0.0)
+const NaN = Core.div_float(0.0, 0.0)
+const Inf64 = Inf
+const NaN64 = NaN
+const Inf32 = Core.fpconvert(Float32, Inf)
+const NaN32 = Core.fpconvert(Float32, NaN)
+const pi = 3.141592653589793
+const π = 3.141592653589793

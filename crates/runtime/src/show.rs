@@ -1,0 +1,308 @@
+//! Text output exactly as Julia's `print` and `show` write values.
+
+use crate::value::Value;
+use ir::Type;
+
+/// Julia's shortest round-trip float formatting: plain notation for decimal exponents in
+/// `-5 < e < 6`, scientific (`1.0e-5`, `1.234567e6`) otherwise.
+pub fn fmt_float(x: f64, is_f32: bool) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Inf".into() } else { "-Inf".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    // Shortest digits and exponent, from Rust's round-trip formatting.
+    let sci = if is_f32 {
+        format!("{:e}", x as f32)
+    } else {
+        format!("{x:e}")
+    };
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let neg = mant.starts_with('-');
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    if exp > -5 && exp < 6 {
+        if exp >= 0 {
+            let e = exp as usize;
+            if digits.len() > e + 1 {
+                out.push_str(&digits[..e + 1]);
+                out.push('.');
+                out.push_str(&digits[e + 1..]);
+            } else {
+                out.push_str(&digits);
+                for _ in digits.len()..e + 1 {
+                    out.push('0');
+                }
+                out.push_str(".0");
+            }
+        } else {
+            out.push_str("0.");
+            for _ in 0..(-exp - 1) {
+                out.push('0');
+            }
+            out.push_str(&digits);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        out.push('.');
+        if digits.len() > 1 {
+            out.push_str(&digits[1..]);
+        } else {
+            out.push('0');
+        }
+        out.push('e');
+        out.push_str(&exp.to_string());
+    }
+    out
+}
+
+/// `show` of a Float32: `1.5f0`, `1.0f-5`.
+fn show_f32(x: f32) -> String {
+    let s = fmt_float(x as f64, true);
+    if x.is_nan() {
+        return "NaN32".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Inf32".into() } else { "-Inf32".into() };
+    }
+    match s.split_once('e') {
+        Some((m, e)) => format!("{m}f{e}"),
+        None => format!("{s}f0"),
+    }
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '$' => out.push_str("\\$"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Julia's `print(x)`.
+pub fn print_string(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.to_string(),
+        Value::F32(x) => fmt_float(*x as f64, true),
+        _ => show_string(v),
+    }
+}
+
+/// Julia's `show(x)` (also `repr`).
+pub fn show_string(v: &Value) -> String {
+    let mut out = String::new();
+    show(&mut out, v, None);
+    out
+}
+
+/// Whether elements of this type print a type prefix when shown in a container
+/// (`Float32[1.0]`, `Any[1, 2.0]`), as Julia decides it.
+fn needs_prefix(elem: &Type) -> bool {
+    !matches!(
+        elem,
+        Type::Float64 | Type::Int64 | Type::String | Type::Struct(..) | Type::Tuple(_) | Type::NamedTuple(..) | Type::Array(..)
+    ) || matches!(elem, Type::Struct(n, _) if n.as_str() == "UnitRange")
+}
+
+/// `show` with `ctx` the element type of an enclosing array (which makes Float32 elements
+/// print without the `f0` suffix).
+fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
+    match v {
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::F64(x) => out.push_str(&fmt_float(*x, false)),
+        Value::F32(x) => {
+            if ctx == Some(&Type::Float32) {
+                out.push_str(&fmt_float(*x as f64, true))
+            } else {
+                out.push_str(&show_f32(*x))
+            }
+        }
+        Value::Bool(b) => {
+            if ctx == Some(&Type::Bool) {
+                out.push_str(if *b { "1" } else { "0" })
+            } else {
+                out.push_str(if *b { "true" } else { "false" })
+            }
+        }
+        Value::Nothing => out.push_str("nothing"),
+        Value::Undef => out.push_str("#undef"),
+        Value::Str(s) => out.push_str(&escape(s)),
+        Value::Tuple(vs) => {
+            out.push('(');
+            for (i, x) in vs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                show(out, x, None);
+            }
+            if vs.len() == 1 {
+                out.push(',');
+            }
+            out.push(')');
+        }
+        Value::NamedTuple(nt) => {
+            out.push('(');
+            for (i, (n, x)) in nt.names.iter().zip(nt.values.iter()).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(n.as_str());
+                out.push_str(" = ");
+                show(out, x, None);
+            }
+            if nt.values.len() == 1 {
+                out.push(',');
+            }
+            out.push(')');
+        }
+        Value::Struct(s) => show_struct(out, &s.ty, &s.fields),
+        Value::Mutable(m) => show_struct(out, &m.ty, &m.snapshot()),
+        Value::Array(a) => {
+            let dims = a.dims();
+            let elems = a.snapshot();
+            let prefix = needs_prefix(&a.elem) || elems.is_empty();
+            if dims.len() == 1 {
+                if prefix {
+                    out.push_str(&a.elem.to_string());
+                }
+                out.push('[');
+                for (i, x) in elems.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    show(out, x, Some(&a.elem));
+                }
+                out.push(']');
+            } else if dims.len() == 2 {
+                let (m, n) = (dims[0], dims[1]);
+                if prefix {
+                    out.push_str(&a.elem.to_string());
+                }
+                out.push('[');
+                for i in 0..m {
+                    if i > 0 {
+                        out.push_str("; ");
+                    }
+                    for j in 0..n {
+                        if j > 0 {
+                            out.push(' ');
+                        }
+                        if let Some(x) = elems.get(j * m + i) {
+                            show(out, x, Some(&a.elem));
+                        }
+                    }
+                }
+                if m == 0 || n == 0 {
+                    // Julia writes e.g. `Matrix{Float64}(undef, 0, 2)`.
+                    out.clear();
+                    out.push_str(&format!("Matrix{{{}}}(undef, {m}, {n})", a.elem));
+                    return;
+                }
+                out.push(']');
+            } else {
+                let dstr: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+                out.push_str(&format!("{}-dimensional Array{{{}, {}}}(", dstr.join("×"), a.elem, dims.len()));
+                out.push('[');
+                for (i, x) in elems.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    show(out, x, Some(&a.elem));
+                }
+                out.push_str("])");
+            }
+        }
+        Value::Func(f) => out.push_str(f.as_str()),
+        Value::Type(t) => out.push_str(&t.to_string()),
+    }
+}
+
+fn show_struct(out: &mut String, ty: &Type, fields: &[Value]) {
+    if let Type::Struct(name, _) = ty {
+        match (name.as_str(), fields) {
+            ("UnitRange", [a, b]) => {
+                show(out, a, None);
+                out.push(':');
+                show(out, b, None);
+                return;
+            }
+            ("StepRange", [a, s, b]) => {
+                show(out, a, None);
+                out.push(':');
+                show(out, s, None);
+                out.push(':');
+                show(out, b, None);
+                return;
+            }
+            _ => {}
+        }
+    }
+    out.push_str(&ty.to_string());
+    out.push('(');
+    for (i, x) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        show(out, x, None);
+    }
+    out.push(')');
+}
+
+/// `summary` of an array as in error messages: `3-element Vector{Float64}`, `2×2 Matrix{Int64}`.
+pub fn array_summary(dims: &[usize], ty: &Type) -> String {
+    if dims.len() == 1 {
+        format!("{}-element {ty}", dims[0])
+    } else {
+        let ds: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+        format!("{} {ty}", ds.join("×"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_like_julia() {
+        let cases = [
+            (27.5, "27.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e-5, "1.0e-5"),
+            (0.0001, "0.0001"),
+            (100000.0, "100000.0"),
+            (1e6, "1.0e6"),
+            (1234567.0, "1.234567e6"),
+            (123456.7, "123456.7"),
+            (-2.5, "-2.5"),
+            (1.0, "1.0"),
+            (1e16, "1.0e16"),
+            (5e-324, "5.0e-324"),
+            (0.5, "0.5"),
+            (-0.0, "-0.0"),
+        ];
+        for (x, s) in cases {
+            assert_eq!(fmt_float(x, false), s, "{x:e}");
+        }
+        assert_eq!(show_f32(1.5), "1.5f0");
+        assert_eq!(show_f32(1e-5), "1.0f-5");
+        assert_eq!(fmt_float(0.1f32 as f64, true), "0.1");
+    }
+}
