@@ -36,7 +36,7 @@ impl CompileError {
         CompileError::new(
             ErrorKind::Unsupported,
             span,
-            format!("{what} is not supported yet"),
+            format!("not supported yet: {what}"),
         )
     }
     pub fn invalid(span: Span, message: impl Into<String>) -> CompileError {

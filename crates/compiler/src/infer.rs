@@ -97,6 +97,18 @@ impl Compiler {
         }
         let order = f.reverse_postorder();
         let rank: FxHashMap<Block, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        // Blocks that use each value: they are revisited when the value's type grows.
+        let mut users: FxHashMap<Value, Vec<usize>> = FxHashMap::default();
+        for &b in &order {
+            for &i in &f.blocks[b].insts {
+                f.insts[i].for_each_arg(|a| {
+                    let e = users.entry(a).or_default();
+                    if e.last() != Some(&rank[&b]) {
+                        e.push(rank[&b]);
+                    }
+                });
+            }
+        }
         let mut work: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
         work.insert(rank[&entry]);
         fr.reached.insert(entry);
@@ -123,6 +135,11 @@ impl Compiler {
                             if new != old {
                                 fr.types.insert(*p, new);
                                 changed = true;
+                                if let Some(us) = users.get(p) {
+                                    for &u in us {
+                                        work.insert(u);
+                                    }
+                                }
                             }
                         }
                         if changed {
@@ -139,7 +156,17 @@ impl Compiler {
                 let t = self.transfer(&mut fr, i)?;
                 if let Some(v) = f.result(i) {
                     let old = fr.ty(v);
-                    fr.types.insert(v, old.join(&t));
+                    let new = old.join(&t);
+                    if new != old {
+                        fr.types.insert(v, new);
+                        if let Some(us) = users.get(&v) {
+                            for &u in us {
+                                if u != r {
+                                    work.insert(u);
+                                }
+                            }
+                        }
+                    }
                 }
                 // Code after an instruction that never returns is dead.
                 if t == Type::Bottom && data.has_result() && !matches!(data, InstData::Const(Const::Undef)) {
@@ -388,7 +415,7 @@ impl Compiler {
                 fr.res.insert(i, Resolution::Dynamic);
                 if t == Type::Bottom { Type::Any } else { t }
             }
-            t if t.is_concrete() => match self.field_of(t, field) {
+            t if t.is_concrete() || matches!(t, Type::Tuple(_) | Type::NamedTuple(..)) => match self.field_of(t, field) {
                 Some((idx, ft)) => {
                     fr.res.insert(i, Resolution::FieldIndex(idx));
                     ft

@@ -301,7 +301,9 @@ impl Compiler {
             if let Some(l) = self.lowlinks.last_mut() {
                 *l = depth;
             }
-            let typed = match self.infer_function(&method.body, &key.sig, &sparams, key.display()) {
+            let typed = match stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || {
+                self.infer_function(&method.body, &key.sig, &sparams, key.display())
+            }) {
                 Ok(t) => t,
                 Err(e) => break Err(e),
             };

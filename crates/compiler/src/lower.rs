@@ -316,7 +316,10 @@ impl<'a> Lowerer<'a> {
                 }
                 None => Err(CompileError::invalid(sp, "`end` outside an index expression")),
             },
-            ExprKind::Colon => Ok(self.call("Colon", vec![], sp)),
+            ExprKind::Colon => {
+                let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
+                Ok(self.emit(InstData::Call { args: vec![c] }, sp))
+            }
             ExprKind::Call {
                 func,
                 args,
@@ -498,17 +501,17 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Global(decls) => {
                 for d in decls {
-                    let (name, rhs) = match &d.kind {
-                        ExprKind::Ident(n) => (*n, None),
-                        ExprKind::Assign { lhs, rhs } if lhs.ident().is_some() => {
-                            (lhs.ident().unwrap_or_else(|| sym("_")), Some(rhs))
-                        }
-                        _ => return Err(CompileError::invalid(d.span, "expected a name after `global`")),
+                    let name = match &d.kind {
+                        ExprKind::Ident(n) => Some(*n),
+                        ExprKind::Assign { lhs, .. } | ExprKind::OpAssign { lhs, .. } => lhs.ident(),
+                        _ => None,
+                    };
+                    let Some(name) = name else {
+                        return Err(CompileError::invalid(d.span, "expected a name after `global`"));
                     };
                     self.global_decls.push(name);
-                    if let Some(r) = rhs {
-                        let v = self.expr(r)?;
-                        self.emit_stmt(InstData::SetGlobal(name, v), d.span);
+                    if !matches!(d.kind, ExprKind::Ident(_)) {
+                        self.expr(d)?;
                     }
                 }
                 Ok(self.nothing(sp))
@@ -636,6 +639,29 @@ impl<'a> Lowerer<'a> {
                 let r = self.prim(Prim::ThrowValue, vec![v], sp);
                 self.terminate(InstData::Unreachable, sp);
                 return Ok(r);
+            }
+        }
+        // `x^k` with a literal k in -2..=3 is Julia's `literal_pow`: x*x for k = 2, inv(x)
+        // for k = -1, and so on (so `2^-1 == 0.5`).
+        if func.ident().is_some_and(|f| f.as_str() == "^") && self.lookup_local(sym("^")).is_none() {
+            if let (2, Some(ExprKind::Int(k))) = (args.len(), args.get(1).map(|a| &a.kind)) {
+                if (-2..=3).contains(k) {
+                    let x = self.expr(&args[0])?;
+                    return Ok(match k {
+                        0 => self.call("one", vec![x], sp),
+                        1 => x,
+                        2 => self.call("*", vec![x, x], sp),
+                        3 => {
+                            let x2 = self.call("*", vec![x, x], sp);
+                            self.call("*", vec![x2, x], sp)
+                        }
+                        -1 => self.call("inv", vec![x], sp),
+                        _ => {
+                            let i = self.call("inv", vec![x], sp);
+                            self.call("*", vec![i, i], sp)
+                        }
+                    });
+                }
             }
         }
         let f = self.expr(func)?;
@@ -786,22 +812,13 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    /// Loop variables are new locals of the loop scope (a tuple destructures).
+    /// Loop variables are new locals of the loop scope, even when an outer local has the same
+    /// name (as in Julia, without `outer`); a tuple destructures.
     fn bind_loop_var(&mut self, var: &Expr, x: Value) -> Result<(), CompileError> {
         match &var.kind {
             ExprKind::Ident(n) => {
-                if self.global_decls.contains(n) || (self.toplevel && self.scopes.len() == 1) {
-                    self.emit_stmt(InstData::SetGlobal(*n, x), var.span);
-                    return Ok(());
-                }
-                // An existing outer local is reused, as in Julia (`i = 0; for i in 1:3 end`
-                // assigns the outer `i`).
-                if let Some(s) = self.lookup_local(*n) {
-                    self.set_slot(s, x, var.span);
-                } else {
-                    let s = self.declare_local(*n);
-                    self.set_slot(s, x, var.span);
-                }
+                let s = self.declare_local(*n);
+                self.set_slot(s, x, var.span);
                 Ok(())
             }
             ExprKind::Tuple(elems) => {

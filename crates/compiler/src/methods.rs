@@ -37,12 +37,8 @@ impl Method {
             if i > 0 {
                 s.push_str(", ");
             }
-            let n = self.arg_names.get(i).map(|n| n.as_str()).unwrap_or("");
-            let n = if n.starts_with('#') { "" } else { n };
-            s.push_str(n);
-            if *p != TypePat::any() {
-                s.push_str(&format!("::{p}"));
-            }
+            // Julia lists candidates by argument types only: `f(::Int64, ::Any)`.
+            s.push_str(&format!("::{p}"));
             if self.vararg && i + 2 == self.sig.len() {
                 s.push_str("...");
             }

@@ -156,6 +156,21 @@ impl TypeExprCtx<'_> {
     }
 
     fn apply(&self, name: Symbol, ps: Vec<TypePat>, e: &Expr) -> Result<TypePat, CompileError> {
+        // Fewer parameters than declared leave the rest free (`AbstractArray{T}`).
+        let declared = match name.as_str() {
+            "Array" | "AbstractArray" => Some(2),
+            _ => self
+                .env
+                .struct_def(name)
+                .map(|d| d.params.len())
+                .or_else(|| self.env.abstract_def(name).map(|d| d.params.len())),
+        };
+        let mut ps = ps;
+        if let Some(n) = declared {
+            while ps.len() < n && !ps.is_empty() {
+                ps.push(TypePat::Below(Box::new(TypePat::any())));
+            }
+        }
         let arity = |n: usize| -> Result<(), CompileError> {
             if ps.len() == n {
                 Ok(())

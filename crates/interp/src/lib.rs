@@ -38,7 +38,7 @@ impl From<compiler::CompileError> for RuntimeError {
 }
 
 /// Maximum depth of nested calls before a `StackOverflowError`.
-pub const MAX_DEPTH: usize = 6000;
+pub const MAX_DEPTH: usize = 100_000;
 
 /// The machine: compiler, global variables and the output sink.
 pub struct Machine {
@@ -230,7 +230,9 @@ impl Machine {
             return Err(RuntimeError::new(Exception::StackOverflow));
         }
         self.depth += 1;
-        let r = self.exec_inner(f, args);
+        // Grow the native stack on demand, so that recursion depth is limited by MAX_DEPTH
+        // rather than by the host thread's stack.
+        let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || self.exec_inner(f, args));
         self.depth -= 1;
         r
     }
@@ -343,7 +345,11 @@ impl Machine {
                             let (_, c) = self.compiler.global_type(*name);
                             match c {
                                 Some(c) => Value::from_const(&c),
-                                None => return Err(fail(RuntimeError::new(Exception::UndefVar(name.to_string())))),
+                                None => {
+                            return Err(fail(RuntimeError::new(Exception::UndefVar(format!(
+                                "`{name}` not defined in `Main`"
+                            )))))
+                        }
                             }
                         }
                     },

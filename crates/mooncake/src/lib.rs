@@ -360,17 +360,25 @@ impl Session {
                 if user.len() > 1 || e.trace.len() > user.len() {
                     let mut notes = String::from("Stacktrace:");
                     let mut k = 0;
-                    for fr in &e.trace {
-                        if !self.is_user_span(fr.span) {
-                            continue;
+                    let mut i = 0;
+                    while i < user.len() {
+                        // Identical consecutive frames (deep recursion) print once.
+                        let fr = user[i];
+                        let mut reps = 1;
+                        while i + reps < user.len() && user[i + reps].func == fr.func && user[i + reps].span == fr.span {
+                            reps += 1;
                         }
+                        i += reps;
                         k += 1;
-                        if k > 20 {
-                            notes.push_str(&format!("\n  ... {} more frames", user.len() - 20));
+                        if k > 30 {
+                            notes.push_str("\n ...");
                             break;
                         }
                         let name = if fr.func == "top-level" || fr.func.is_empty() { "top-level scope".to_string() } else { fr.func.clone() };
                         notes.push_str(&format!("\n [{k}] {name} at {}", self.location(fr.span)));
+                        if reps > 1 {
+                            notes.push_str(&format!(" (repeats {reps} times)"));
+                        }
                     }
                     cd = cd.with_notes(vec![notes]);
                 }
@@ -387,7 +395,7 @@ impl Session {
         let mut buf = NoColor::new(Vec::new());
         let config = term::Config::default();
         for d in &diags {
-            let _ = term::emit(&mut buf, &config, &files, d);
+            let _ = term::emit_to_write_style(&mut buf, &config, &files, d);
         }
         String::from_utf8_lossy(&buf.into_inner()).into_owned()
     }

@@ -15,6 +15,10 @@ struct UnitRange{T} <: AbstractRange{T}
     stop::T
 end
 
+struct OneTo <: AbstractRange{Int64}
+    stop::Int64
+end
+
 struct StepRange{T,S} <: AbstractRange{T}
     start::T
     step::S
@@ -181,6 +185,10 @@ xor(x::Bool, y::Bool) = Core.xor_bool(x, y)
 -(x::T) where {T<:AbstractFloat} = Core.neg_float(x)
 %(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
 rem(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
+div(x::T, y::T) where {T<:AbstractFloat} = Core.trunc(Core.div_float(x - Core.rem_float(x, y), y))
+÷(x::T, y::T) where {T<:AbstractFloat} = div(x, y)
+div(x::Number, y::Number) = (p = promote(x, y); div(p[1], p[2]))
+÷(x::Number, y::Number) = (p = promote(x, y); div(p[1], p[2]))
 ==(x::T, y::T) where {T<:AbstractFloat} = Core.eq_float(x, y)
 !=(x::T, y::T) where {T<:AbstractFloat} = Core.ne_float(x, y)
 <(x::T, y::T) where {T<:AbstractFloat} = Core.lt_float(x, y)
@@ -430,6 +438,20 @@ function (:)(a::Int64, s::Int64, b::Int64)
     Core.new(StepRange{Int64,Int64}, a, s, last)
 end
 length(r::UnitRange{Int64}) = r.stop - r.start + 1
+length(r::OneTo) = r.stop
+first(r::OneTo) = 1
+last(r::OneTo) = r.stop
+isempty(r::OneTo) = r.stop < 1
+function getindex(r::OneTo, i::Int64)
+    if i < 1 || i > r.stop
+        Core.throw_bounds(r, i)
+    end
+    i
+end
+iterate_start(r::OneTo) = 1
+iterate_done(r::OneTo, i::Int64) = i > r.stop
+iterate_next(r::OneTo, i::Int64) = (i, i + 1)
+==(a::OneTo, b::OneTo) = a.stop == b.stop
 length(r::StepRange{Int64,Int64}) = div(r.stop - r.start, r.step) + 1
 first(r::UnitRange) = r.start
 last(r::UnitRange) = r.stop
@@ -459,6 +481,7 @@ iterate_next(r::UnitRange{Int64}, i::Int64) = (i, i + 1)
 iterate_start(r::StepRange{Int64,Int64}) = r.start
 iterate_done(r::StepRange{Int64,Int64}, i::Int64) = r.step > 0 ? i > r.stop : i < r.stop
 iterate_next(r::StepRange{Int64,Int64}, i::Int64) = (i, i + r.step)
+OneTo(n::Int64) = Core.new(OneTo, max(n, 0))
 function collect(r::AbstractRange)
     n = length(r)
     a = Vector{Int64}(undef, n)
@@ -524,11 +547,11 @@ ndims(a::Array{T,N}) where {T,N} = N
 eltype(a::Array{T,N}) where {T,N} = T
 eltype(::Type{Array{T,N}}) where {T,N} = T
 isempty(a::Array) = Core.arraylen(a) == 0
-axes(a::Array{T,1}) where {T} = (1:Core.arraylen(a),)
-axes(a::Array{T,2}) where {T} = (1:Core.arraysize(a, 1), 1:Core.arraysize(a, 2))
-axes(a::Array, d::Int64) = 1:Core.arraysize(a, d)
-eachindex(a::Array) = 1:Core.arraylen(a)
-eachindex(a::Array, b::Array) = 1:Core.arraylen(a)
+axes(a::Array{T,1}) where {T} = (OneTo(Core.arraylen(a)),)
+axes(a::Array{T,2}) where {T} = (OneTo(Core.arraysize(a, 1)), OneTo(Core.arraysize(a, 2)))
+axes(a::Array, d::Int64) = OneTo(Core.arraysize(a, d))
+eachindex(a::Array) = OneTo(Core.arraylen(a))
+eachindex(a::Array, b::Array) = OneTo(Core.arraylen(a))
 lastindex(a::Array) = Core.arraylen(a)
 lastindex(a::Array, d::Int64) = Core.arraysize(a, d)
 firstindex(a::Array) = 1
@@ -628,6 +651,7 @@ fill(x, m::Int64, n::Int64) = fill!(Matrix{typeof(x)}(undef, m, n), x)
 zeros(n::Int64) = fill!(Vector{Float64}(undef, n), 0.0)
 zeros(m::Int64, n::Int64) = fill!(Matrix{Float64}(undef, m, n), 0.0)
 zeros(::Type{T}, n::Int64) where {T} = fill!(Vector{T}(undef, n), zero(T))
+zeros(a::Int64, b::Int64, c::Int64) = fill!(Array{Float64,3}(undef, a, b, c), 0.0)
 zeros(::Type{T}, m::Int64, n::Int64) where {T} = fill!(Matrix{T}(undef, m, n), zero(T))
 ones(n::Int64) = fill!(Vector{Float64}(undef, n), 1.0)
 ones(m::Int64, n::Int64) = fill!(Matrix{Float64}(undef, m, n), 1.0)

@@ -39,6 +39,10 @@ impl fmt::Display for Exception {
                 let a: Vec<String> = args.iter().map(|t| format!("::{t}")).collect();
                 write!(f, "MethodError: no method matching {func}({})", a.join(", "))?;
                 if !candidates.is_empty() {
+                    write!(
+                        f,
+                        "\nThe function `{func}` exists, but no method is defined for this combination of argument types."
+                    )?;
                     write!(f, "\n\nClosest candidates are:")?;
                     for c in candidates {
                         write!(f, "\n  {c}")?;
@@ -49,7 +53,7 @@ impl fmt::Display for Exception {
             Exception::Divide => write!(f, "DivideError: integer division error"),
             Exception::Assertion(m) => write!(f, "AssertionError: {m}"),
             Exception::Error(m) => write!(f, "{m}"),
-            Exception::UndefVar(n) => write!(f, "UndefVarError: `{n}` not defined"),
+            Exception::UndefVar(m) => write!(f, "UndefVarError: {m}"),
             Exception::UndefRef => write!(f, "UndefRefError: access to undefined reference"),
             Exception::Type(m) => write!(f, "TypeError: {m}"),
             Exception::Inexact { target, value } => write!(f, "InexactError: {target}({value})"),
@@ -514,7 +518,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         ThrowError => Err(Exception::Error(args.first().map(print_string).unwrap_or_default())),
         ThrowAssert => Err(Exception::Assertion(args.first().map(print_string).unwrap_or_default())),
         ThrowArgument => Err(Exception::Argument(args.first().map(print_string).unwrap_or_default())),
-        ThrowUndefVar => Err(Exception::UndefVar(args.first().map(print_string).unwrap_or_default())),
+        ThrowUndefVar => Err(Exception::UndefVar(format!(
+            "`{}` not defined in local scope",
+            args.first().map(print_string).unwrap_or_default()
+        ))),
         ThrowDivide => Err(Exception::Divide),
         ThrowBounds => match args {
             [x, idx] => {
@@ -526,6 +533,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                             _ => 0,
                         };
                         format!("{n}-element {}", s.ty)
+                    }
+                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "OneTo") => {
+                        format!("{}-element Base.OneTo{{Int64}}", s.fields.first().map(show_string).unwrap_or_default())
                     }
                     v => show_string(v),
                 };

@@ -244,6 +244,12 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value]) {
                 show(out, b, None);
                 return;
             }
+            ("OneTo", [n]) => {
+                out.push_str("Base.OneTo(");
+                show(out, n, None);
+                out.push(')');
+                return;
+            }
             ("StepRange", [a, s, b]) => {
                 show(out, a, None);
                 out.push(':');

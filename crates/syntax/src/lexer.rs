@@ -418,8 +418,20 @@ impl<'a> Lexer<'a> {
                                     if depth == 0 {
                                         break;
                                     }
-                                } else if c == '\n' || c == '"' {
+                                } else if c == '\n' {
                                     break;
+                                } else if c == '"' {
+                                    // A nested string literal: skip to its closing quote.
+                                    self.pos += 1;
+                                    while let Some(d) = self.peek_char() {
+                                        self.pos += d.len_utf8();
+                                        if d == '\\' {
+                                            self.pos += self.peek_char().map_or(0, |e| e.len_utf8());
+                                        } else if d == '"' || d == '\n' {
+                                            break;
+                                        }
+                                    }
+                                    continue;
                                 }
                                 self.pos += c.len_utf8();
                             }

@@ -1,0 +1,6 @@
+println(Float64(3), " ", Float64(true), " ", Float32(2.5), " ", Float64(2.5f0))
+println(Int(3.0), " ", Int(true), " ", Int64(-2.0))
+println(Bool(1), " ", Bool(0), " ", Bool(1.0))
+println(convert(Float64, 2), " ", convert(Int, 4.0))
+println(float(2), " ", typeof(float(2)))
+println(trunc(Int, 3.9), " ", ceil(Int, 3.1))

@@ -1,0 +1,9 @@
+function check(x)
+    if x
+        "yes"
+    else
+        "no"
+    end
+end
+println(check(true))
+check(1)

@@ -1,0 +1,2 @@
+println(Int(4.0))
+println(Int(4.5))

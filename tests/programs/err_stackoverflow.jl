@@ -1,0 +1,2 @@
+forever(n) = forever(n + 1) + 1
+forever(0)

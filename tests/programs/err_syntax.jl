@@ -1,0 +1,5 @@
+function broken(x)
+    y = (x +
+end
+z = [1, 2
+q = 3 +* 4

@@ -1,0 +1,2 @@
+x = 2
+y = compute(x)

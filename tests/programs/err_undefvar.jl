@@ -1,0 +1,4 @@
+function uses_missing(x)
+    x + not_defined_anywhere
+end
+uses_missing(1)

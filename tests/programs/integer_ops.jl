@@ -1,0 +1,7 @@
+println(div(7, 2), " ", rem(7, 2), " ", mod(-7, 3), " ", rem(-7, 3), " ", mod(7, -3))
+println(fld(-7, 2), " ", cld(7, 2))
+println(abs(-5), " ", sign(-5), " ", iseven(0), " ", isodd(-3))
+println(2^62, " ", 3^4, " ", (-2)^3)
+println(typemax(Int) + 1 == typemin(Int))
+println(7 & 3, " ", 4 | 1, " ", xor(5, 1))
+println(max(3, 9), " ", min(-1, 1))

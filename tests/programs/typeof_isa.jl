@@ -1,0 +1,7 @@
+println(typeof(1), " ", typeof(1.0), " ", typeof(true), " ", typeof("s"), " ", typeof(nothing))
+println(typeof([1]), " ", typeof([1.0 2.0]), " ", typeof((1, 2.0)), " ", typeof(zeros(2, 2, 2)))
+println(1 isa Int, " ", 1 isa Number, " ", 1 isa AbstractFloat, " ", 1.0 isa Real)
+println([1] isa Vector, " ", [1] isa AbstractVector, " ", [1] isa Matrix, " ", [1] isa AbstractArray)
+println(isa(2.0, Float64), " ", (1, 2) isa Tuple)
+println(typeof(sin))
+println(Int === Int64)
