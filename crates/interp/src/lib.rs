@@ -250,7 +250,9 @@ impl Machine {
                 let get = |regs: &Vec<Value>, v: V| regs[v.index()].clone();
                 let fail = |e: RuntimeError| -> RuntimeError {
                     let mut e = e;
-                    e.trace.push(Frame { func: f.name.clone(), span: f.locs[i] });
+                    for (func, span) in f.source_chain(i) {
+                        e.trace.push(Frame { func, span });
+                    }
                     e
                 };
                 let result: Value = match &f.insts[i] {

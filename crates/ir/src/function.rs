@@ -353,6 +353,18 @@ pub struct SlotData {
     pub name: Symbol,
 }
 
+/// A call site whose callee was inlined: instructions copied from the callee point to it, so
+/// that errors can still report the caller's line.
+#[derive(Clone, Debug)]
+pub struct InlineSite {
+    /// The call's source.
+    pub call: Span,
+    /// The site this call itself was inlined at, if any.
+    pub parent: Option<u32>,
+    /// The inlined callee (for backtraces).
+    pub func: String,
+}
+
 /// The stage a function is in. Each phase has its own invariants (see the verifier).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Phase {
@@ -395,6 +407,9 @@ pub struct Function {
     /// Source names of values that hold a named variable (for dumps).
     pub names: SecondaryMap<Value, Option<Symbol>>,
     pub ret_type: Type,
+    pub inline_sites: Vec<InlineSite>,
+    /// For instructions copied by the inliner: 1 + index into `inline_sites` (0: not inlined).
+    pub inlined_at: SecondaryMap<Inst, u32>,
 }
 
 impl Function {
@@ -412,6 +427,8 @@ impl Function {
             slots: PrimaryMap::new(),
             names: SecondaryMap::new(),
             ret_type: Type::Any,
+            inline_sites: Vec::new(),
+            inlined_at: SecondaryMap::new(),
         }
     }
 
@@ -545,6 +562,24 @@ impl Function {
         }
         order.reverse();
         order
+    }
+
+    /// The chain of (function name, span) for an instruction, innermost first: its own span,
+    /// then the call sites it was inlined through, ending in this function.
+    pub fn source_chain(&self, i: Inst) -> Vec<(String, Span)> {
+        let mut out = Vec::new();
+        let mut site = self.inlined_at[i];
+        let mut span = self.locs[i];
+        let mut guard = 0;
+        while site != 0 && guard < 1000 {
+            let s = &self.inline_sites[site as usize - 1];
+            out.push((s.func.clone(), span));
+            span = s.call;
+            site = s.parent.map_or(0, |p| p + 1);
+            guard += 1;
+        }
+        out.push((self.name.clone(), span));
+        out
     }
 
     /// Number of instructions in the layout.

@@ -2,6 +2,7 @@
 //! primitives, a text form that prints and parses back, and the verifier.
 
 pub mod dominators;
+pub mod fold;
 pub mod function;
 pub mod prim;
 pub mod read;
@@ -10,7 +11,8 @@ pub mod verify;
 pub mod write;
 
 pub use function::{
-    Block, BlockData, Callee, Const, FieldRef, Function, Inst, InstData, Phase, Slot, SlotData,
+    Block, BlockData, Callee, Const, FieldRef, Function, InlineSite, Inst, InstData, Phase, Slot,
+    SlotData,
     Value, ValueDef,
 };
 pub use prim::Prim;

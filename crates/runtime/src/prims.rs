@@ -97,50 +97,27 @@ fn bad(op: Prim, args: &[Value]) -> Exception {
     ))
 }
 
-fn f64_1(args: &[Value], f64f: fn(f64) -> f64, f32f: fn(f32) -> f32) -> Option<Value> {
-    match args {
-        [Value::F64(x)] => Some(Value::F64(f64f(*x))),
-        [Value::F32(x)] => Some(Value::F32(f32f(*x))),
-        _ => None,
-    }
-}
 
-fn f64_2(args: &[Value], f64f: fn(f64, f64) -> f64, f32f: fn(f32, f32) -> f32) -> Option<Value> {
-    match args {
-        [Value::F64(x), Value::F64(y)] => Some(Value::F64(f64f(*x, *y))),
-        [Value::F32(x), Value::F32(y)] => Some(Value::F32(f32f(*x, *y))),
-        _ => None,
-    }
-}
 
-fn cmp_f(args: &[Value], f: fn(f64, f64) -> bool) -> Option<Value> {
-    match args {
-        [Value::F64(x), Value::F64(y)] => Some(Value::Bool(f(*x, *y))),
-        [Value::F32(x), Value::F32(y)] => Some(Value::Bool(f(*x as f64, *y as f64))),
-        _ => None,
-    }
-}
 
-/// Julia's `rem` for floats (sign of the dividend), as fmod.
-fn frem(x: f64, y: f64) -> f64 {
-    x % y
-}
 
-/// Julia's `x^n` for a float and an integer: exact repeated squaring for small exponents,
-/// like Julia's `power_by_squaring` for `n` in a small range, `powf` otherwise.
-pub fn powi(x: f64, n: i64) -> f64 {
-    match n {
-        0 => 1.0,
-        1 => x,
-        2 => x * x,
-        3 => x * x * x,
-        -1 => 1.0 / x,
-        -2 => {
-            let y = 1.0 / x;
-            y * y
-        }
-        _ => x.powf(n as f64),
+
+/// The scalar arguments as constants (`None` if any is not a scalar).
+fn scalar_consts(args: &[Value]) -> Option<Vec<ir::Const>> {
+    if args.len() > 3 {
+        return None;
     }
+    args.iter()
+        .map(|a| match a {
+            Value::Int(i) => Some(ir::Const::Int(*i)),
+            Value::F64(x) => Some(ir::Const::F64(*x)),
+            Value::F32(x) => Some(ir::Const::F32(*x)),
+            Value::Bool(b) => Some(ir::Const::Bool(*b)),
+            Value::Type(t) => Some(ir::Const::Type(t.clone())),
+            Value::Nothing => Some(ir::Const::Nothing),
+            _ => None,
+        })
+        .collect()
 }
 
 fn index_string(idx: &[i64]) -> String {
@@ -201,125 +178,34 @@ fn fits(elem: &Type, v: &Value) -> bool {
 pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io::Write) -> R {
     use Prim::*;
     let b = || bad(op, args);
+    // Scalar arithmetic has one definition, shared with the optimiser's constant folder.
+    if let Some(cs) = scalar_consts(args) {
+        if let Some(c) = ir::fold::fold_prim(op, &cs) {
+            return Ok(Value::from_const(&c));
+        }
+    }
     match op {
-        AddInt | SubInt | MulInt | AndInt | OrInt | XorInt | EqInt | NeInt | SltInt | SleInt => {
-            let [Value::Int(x), Value::Int(y)] = args else { return Err(b()) };
-            let (x, y) = (*x, *y);
-            Ok(match op {
-                AddInt => Value::Int(x.wrapping_add(y)),
-                SubInt => Value::Int(x.wrapping_sub(y)),
-                MulInt => Value::Int(x.wrapping_mul(y)),
-                AndInt => Value::Int(x & y),
-                OrInt => Value::Int(x | y),
-                XorInt => Value::Int(x ^ y),
-                EqInt => Value::Bool(x == y),
-                NeInt => Value::Bool(x != y),
-                SltInt => Value::Bool(x < y),
-                _ => Value::Bool(x <= y),
-            })
+        // Scalar primitives that reach here were misapplied or throw.
+        AddInt | SubInt | MulInt | AndInt | OrInt | XorInt | EqInt | NeInt | SltInt | SleInt
+        | NegInt | NotInt | AddFloat | SubFloat | MulFloat | DivFloat | RemFloat | PowFloat
+        | Atan2 | Hypot | Copysign | PowiFloat | NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log
+        | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos | Atan | Exp2 | Log2 | Log10
+        | AbsFloat | Floor | Ceil | Round | Trunc | EqFloat | NeFloat | LtFloat | LeFloat
+        | NotBool | AndBool | OrBool | XorBool | Sitofp | Fpconvert | BoolToInt | PromoteType => {
+            Err(b())
         }
-        SdivInt | SremInt => {
-            let [Value::Int(x), Value::Int(y)] = args else { return Err(b()) };
-            if *y == 0 || (*x == i64::MIN && *y == -1 && op == SdivInt) {
-                return Err(Exception::Divide);
-            }
-            Ok(Value::Int(if op == SdivInt { x.wrapping_div(*y) } else { x.wrapping_rem(*y) }))
-        }
-        NegInt => match args {
-            [Value::Int(x)] => Ok(Value::Int(x.wrapping_neg())),
+        SdivInt | SremInt => match args {
+            [Value::Int(_), Value::Int(_)] => Err(Exception::Divide),
             _ => Err(b()),
         },
-        NotInt => match args {
-            [Value::Int(x)] => Ok(Value::Int(!x)),
-            _ => Err(b()),
-        },
-        AddFloat => f64_2(args, |x, y| x + y, |x, y| x + y).ok_or_else(b),
-        SubFloat => f64_2(args, |x, y| x - y, |x, y| x - y).ok_or_else(b),
-        MulFloat => f64_2(args, |x, y| x * y, |x, y| x * y).ok_or_else(b),
-        DivFloat => f64_2(args, |x, y| x / y, |x, y| x / y).ok_or_else(b),
-        RemFloat => f64_2(args, frem, |x, y| x % y).ok_or_else(b),
-        PowFloat => f64_2(args, f64::powf, f32::powf).ok_or_else(b),
-        Atan2 => f64_2(args, f64::atan2, f32::atan2).ok_or_else(b),
-        Hypot => f64_2(args, f64::hypot, f32::hypot).ok_or_else(b),
-        Copysign => f64_2(args, f64::copysign, f32::copysign).ok_or_else(b),
-        PowiFloat => match args {
-            [Value::F64(x), Value::Int(n)] => Ok(Value::F64(powi(*x, *n))),
-            [Value::F32(x), Value::Int(n)] => Ok(Value::F32(powi(*x as f64, *n) as f32)),
-            _ => Err(b()),
-        },
-        NegFloat => f64_1(args, |x| -x, |x| -x).ok_or_else(b),
-        Sqrt => f64_1(args, f64::sqrt, f32::sqrt).ok_or_else(b),
-        Sin => f64_1(args, f64::sin, f32::sin).ok_or_else(b),
-        Cos => f64_1(args, f64::cos, f32::cos).ok_or_else(b),
-        Tan => f64_1(args, f64::tan, f32::tan).ok_or_else(b),
-        Exp => f64_1(args, f64::exp, f32::exp).ok_or_else(b),
-        Log => f64_1(args, f64::ln, f32::ln).ok_or_else(b),
-        Log1p => f64_1(args, f64::ln_1p, f32::ln_1p).ok_or_else(b),
-        Expm1 => f64_1(args, f64::exp_m1, f32::exp_m1).ok_or_else(b),
-        Tanh => f64_1(args, f64::tanh, f32::tanh).ok_or_else(b),
-        Sinh => f64_1(args, f64::sinh, f32::sinh).ok_or_else(b),
-        Cosh => f64_1(args, f64::cosh, f32::cosh).ok_or_else(b),
-        Asin => f64_1(args, f64::asin, f32::asin).ok_or_else(b),
-        Acos => f64_1(args, f64::acos, f32::acos).ok_or_else(b),
-        Atan => f64_1(args, f64::atan, f32::atan).ok_or_else(b),
-        Exp2 => f64_1(args, f64::exp2, f32::exp2).ok_or_else(b),
-        Log2 => f64_1(args, f64::log2, f32::log2).ok_or_else(b),
-        Log10 => f64_1(args, f64::log10, f32::log10).ok_or_else(b),
-        AbsFloat => f64_1(args, f64::abs, f32::abs).ok_or_else(b),
-        Floor => f64_1(args, f64::floor, f32::floor).ok_or_else(b),
-        Ceil => f64_1(args, f64::ceil, f32::ceil).ok_or_else(b),
-        Round => f64_1(args, f64::round_ties_even, f32::round_ties_even).ok_or_else(b),
-        Trunc => f64_1(args, f64::trunc, f32::trunc).ok_or_else(b),
-        EqFloat => cmp_f(args, |x, y| x == y).ok_or_else(b),
-        NeFloat => cmp_f(args, |x, y| x != y).ok_or_else(b),
-        LtFloat => cmp_f(args, |x, y| x < y).ok_or_else(b),
-        LeFloat => cmp_f(args, |x, y| x <= y).ok_or_else(b),
-        NotBool => match args {
-            [Value::Bool(x)] => Ok(Value::Bool(!x)),
-            _ => Err(b()),
-        },
-        AndBool | OrBool | XorBool => match args {
-            [Value::Bool(x), Value::Bool(y)] => Ok(Value::Bool(match op {
-                AndBool => *x && *y,
-                OrBool => *x || *y,
-                _ => x ^ y,
-            })),
-            _ => Err(b()),
-        },
-        Sitofp => match args {
-            [Value::Type(Type::Float64), Value::Int(i)] => Ok(Value::F64(*i as f64)),
-            [Value::Type(Type::Float32), Value::Int(i)] => Ok(Value::F32(*i as f32)),
-            _ => Err(b()),
-        },
-        Fptosi => {
-            let x = match args {
-                [Value::Type(Type::Int64), Value::F64(x)] => *x,
-                [Value::Type(Type::Int64), Value::F32(x)] => *x as f64,
-                _ => return Err(b()),
-            };
-            if x.trunc() == x && x >= -9.223372036854776e18 && x < 9.223372036854776e18 {
-                Ok(Value::Int(x as i64))
-            } else {
-                Err(Exception::Inexact {
-                    target: "Int64".into(),
-                    value: print_string(&args[1]),
-                })
-            }
-        }
-        Fpconvert => match args {
-            [Value::Type(Type::Float64), Value::F32(x)] => Ok(Value::F64(*x as f64)),
-            [Value::Type(Type::Float32), Value::F64(x)] => Ok(Value::F32(*x as f32)),
-            [Value::Type(Type::Float64), Value::F64(x)] => Ok(Value::F64(*x)),
-            [Value::Type(Type::Float32), Value::F32(x)] => Ok(Value::F32(*x)),
-            _ => Err(b()),
-        },
-        BoolToInt => match args {
-            [Value::Bool(x)] => Ok(Value::Int(*x as i64)),
+        Fptosi => match args {
+            [Value::Type(Type::Int64), x @ (Value::F64(_) | Value::F32(_))] => Err(Exception::Inexact {
+                target: "Int64".into(),
+                value: print_string(x),
+            }),
             _ => Err(b()),
         },
         IntToBool => match args {
-            [Value::Int(0)] => Ok(Value::Bool(false)),
-            [Value::Int(1)] => Ok(Value::Bool(true)),
             [Value::Int(i)] => Err(Exception::Inexact { target: "Bool".into(), value: i.to_string() }),
             _ => Err(b()),
         },
@@ -333,10 +219,6 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         Typeof => match args {
             [x] => Ok(Value::Type(x.ty())),
-            _ => Err(b()),
-        },
-        PromoteType => match args {
-            [Value::Type(x), Value::Type(y)] => Ok(Value::Type(ir::prim::promote_type(x, y))),
             _ => Err(b()),
         },
         PromoteEltype => match args {

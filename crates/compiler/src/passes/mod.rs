@@ -1,5 +1,8 @@
 //! Optimisation passes on typed IR, run by one pass manager that verifies after each pass.
 
+pub mod inline;
+pub mod simplify;
+
 use crate::{CompileError, Compiler};
 use ir::Function;
 
@@ -12,7 +15,18 @@ pub trait Pass {
 
 /// The default pipeline.
 pub fn default_passes() -> Vec<Box<dyn Pass>> {
-    vec![]
+    use simplify::{ConstProp, Dce, SimplifyCfg};
+    vec![
+        Box::new(ConstProp),
+        Box::new(Dce),
+        Box::new(SimplifyCfg),
+        Box::new(inline::Inline),
+        Box::new(ConstProp),
+        Box::new(Dce),
+        Box::new(SimplifyCfg),
+        Box::new(ConstProp),
+        Box::new(Dce),
+    ]
 }
 
 /// Runs the default pipeline on `f`, verifying after every pass when verification is on.

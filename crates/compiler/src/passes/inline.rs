@@ -1,0 +1,148 @@
+//! Inlining of small static callees (`invoke`s), bottom-up: a callee is optimised (and so has
+//! its own callees inlined) before it is copied. Copied instructions record the inline site.
+
+use super::Pass;
+use crate::passes::simplify::apply_aliases;
+use crate::{CompileError, Compiler, MiKey};
+use ir::{Block, Function, InlineSite, Inst, InstData, Value};
+use rustc_hash::FxHashMap;
+
+pub struct Inline;
+
+/// Inlining stops growing a function past this many instructions.
+const MAX_GROWTH: usize = 4000;
+
+impl Pass for Inline {
+    fn name(&self) -> &'static str {
+        "inline"
+    }
+
+    fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        let mut changed = false;
+        let start = f.inst_count();
+        let mut skip: Vec<Inst> = Vec::new();
+        'scan: loop {
+            if f.inst_count() > start + MAX_GROWTH {
+                break;
+            }
+            for b in f.layout.clone() {
+                for (pos, &i) in f.blocks[b].insts.clone().iter().enumerate() {
+                    let InstData::Invoke { callee, .. } = &f.insts[i] else { continue };
+                    if skip.contains(&i) {
+                        continue;
+                    }
+                    let key = MiKey { table: callee.func, method: callee.method, sig: callee.sig.clone() };
+                    if c.is_optimising(&key) {
+                        skip.push(i);
+                        continue;
+                    }
+                    let body = match c.optimised(&key) {
+                        Ok(b) => b,
+                        Err(_) => {
+                            skip.push(i);
+                            continue;
+                        }
+                    };
+                    let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
+                    if body.inst_count() > c.options.inline_limit || entry_has_preds {
+                        skip.push(i);
+                        continue;
+                    }
+                    inline_at(f, b, pos, &body);
+                    changed = true;
+                    continue 'scan;
+                }
+            }
+            break;
+        }
+        Ok(changed)
+    }
+}
+
+/// Replaces the `invoke` at `f.blocks[b].insts[pos]` by a copy of `callee`.
+fn inline_at(f: &mut Function, b: Block, pos: usize, callee: &Function) {
+    let inv = f.blocks[b].insts[pos];
+    let InstData::Invoke { args, .. } = f.insts[inv].clone() else { return };
+    let res = f.result(inv);
+    // Inline sites: one for this call, then the callee's own, re-parented under it.
+    let parent = match f.inlined_at[inv] {
+        0 => None,
+        k => Some(k - 1),
+    };
+    f.inline_sites.push(InlineSite { call: f.locs[inv], parent, func: callee.name.clone() });
+    let this_site = f.inline_sites.len() as u32 - 1;
+    let base = f.inline_sites.len() as u32;
+    for s in &callee.inline_sites {
+        f.inline_sites.push(InlineSite {
+            call: s.call,
+            parent: Some(s.parent.map_or(this_site, |p| p + base)),
+            func: s.func.clone(),
+        });
+    }
+    // Split: the continuation block receives the result.
+    let tail = f.blocks[b].insts.split_off(pos + 1);
+    f.blocks[b].insts.pop();
+    let k = f.blocks.push(Default::default());
+    f.blocks[k].insts = tail;
+    let kp = res.map(|r| f.add_block_param(k, f.types[r].clone()));
+    // Blocks and parameters.
+    let mut bmap: FxHashMap<Block, Block> = FxHashMap::default();
+    let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
+    let mut new_blocks = Vec::new();
+    for &cb in &callee.layout {
+        let nb = f.blocks.push(Default::default());
+        bmap.insert(cb, nb);
+        new_blocks.push(nb);
+        if cb == callee.entry() {
+            for (p, a) in callee.blocks[cb].params.iter().zip(args.iter()) {
+                vmap.insert(*p, *a);
+            }
+        } else {
+            for &p in &callee.blocks[cb].params {
+                let np = f.add_block_param(nb, callee.types[p].clone());
+                vmap.insert(p, np);
+            }
+        }
+    }
+    // Instructions: copy them all first (so every callee value has its copy), then map the
+    // operands once.
+    let mut copies: Vec<Inst> = Vec::new();
+    for &cb in &callee.layout {
+        let nb = bmap[&cb];
+        for &ci in &callee.blocks[cb].insts {
+            let mut data = callee.insts[ci].clone();
+            if let InstData::Return(v) = data {
+                data = InstData::Jump { dest: k, args: kp.map(|_| vec![v]).unwrap_or_default() };
+            } else {
+                data.map_successors(|s| bmap[&s]);
+            }
+            let ty = callee.result(ci).map(|r| callee.types[r].clone()).unwrap_or_default();
+            let (ni, nv) = f.make_inst(data, ty, callee.locs[ci]);
+            f.inlined_at[ni] = match callee.inlined_at[ci] {
+                0 => this_site + 1,
+                s => base + s,
+            };
+            if let (Some(r), Some(nv)) = (callee.result(ci), nv) {
+                vmap.insert(r, nv);
+            }
+            f.blocks[nb].insts.push(ni);
+            copies.push(ni);
+        }
+    }
+    for ni in copies {
+        f.insts[ni].map_args(|a| vmap.get(&a).copied().unwrap_or(a));
+    }
+    let entry_nb = bmap[&callee.entry()];
+    let loc = f.locs[inv];
+    f.append(b, InstData::Jump { dest: entry_nb, args: vec![] }, Default::default(), loc);
+    // Layout: the callee's blocks, then the continuation, right after `b`.
+    let at = f.layout.iter().position(|x| *x == b).map_or(f.layout.len(), |p| p + 1);
+    let mut ins = new_blocks;
+    ins.push(k);
+    f.layout.splice(at..at, ins);
+    if let (Some(r), Some(kp)) = (res, kp) {
+        let mut alias = FxHashMap::default();
+        alias.insert(r, kp);
+        apply_aliases(f, &alias);
+    }
+}

@@ -1,0 +1,416 @@
+//! Constant propagation, dead-code elimination and CFG simplification.
+
+use super::Pass;
+use crate::{CompileError, Compiler};
+use ir::{Block, Const, FieldRef, Function, Inst, InstData, Type, Value, ValueDef};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Replaces every use of a key by its value (following chains).
+pub(crate) fn apply_aliases(f: &mut Function, alias: &FxHashMap<Value, Value>) {
+    if alias.is_empty() {
+        return;
+    }
+    let resolve = |mut v: Value| {
+        let mut guard = 0;
+        while let Some(&a) = alias.get(&v) {
+            if a == v || guard > 1000 {
+                break;
+            }
+            v = a;
+            guard += 1;
+        }
+        v
+    };
+    f.map_all_args(resolve);
+}
+
+/// Folds primitives on constants, branches on constants, type assertions that always hold,
+/// field reads of tuples and structs built in the same function, and values of singleton type.
+pub struct ConstProp;
+
+impl Pass for ConstProp {
+    fn name(&self) -> &'static str {
+        "constprop"
+    }
+
+    fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        let mut changed = false;
+        for _round in 0..8 {
+            let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+            let mut round_changed = false;
+            let mut used: FxHashSet<Value> = FxHashSet::default();
+            for &b in &f.layout {
+                for &i in &f.blocks[b].insts {
+                    f.insts[i].for_each_arg(|a| {
+                        used.insert(a);
+                    });
+                }
+            }
+            for b in f.layout.clone() {
+                let mut new_insts: Vec<Inst> = Vec::with_capacity(f.blocks[b].insts.len());
+                for i in f.blocks[b].insts.clone() {
+                    let res = f.result(i);
+                    let data = f.insts[i].clone();
+                    match &data {
+                        InstData::Prim { op, args } => {
+                            let consts: Option<Vec<Const>> = args.iter().map(|a| f.const_value(*a).cloned()).collect();
+                            if let Some(cs) = consts {
+                                if let Some(k) = ir::fold::fold_prim(*op, &cs) {
+                                    if res.is_some_and(|r| f.types[r] == k.ty()) {
+                                        f.insts[i] = InstData::Const(k);
+                                        round_changed = true;
+                                    }
+                                }
+                            }
+                        }
+                        InstData::TypeAssert { val, ty } => {
+                            // An assertion that always holds is dropped.
+                            if c.env.subtype(&f.types[*val], ty) {
+                                if let Some(r) = res {
+                                    if f.types[*val] == f.types[r] {
+                                        alias.insert(r, *val);
+                                        round_changed = true;
+                                        continue;
+                                    }
+                                }
+                            }
+                        }
+                        InstData::GetField { obj, field: FieldRef::Index(k) } => {
+                            if let Some(di) = f.def_inst(*obj) {
+                                let src = match &f.insts[di] {
+                                    InstData::Tuple { args } => args.get(*k as usize).copied(),
+                                    InstData::New { ty, args } if !c.env.is_mutable(ty) => args.get(*k as usize).copied(),
+                                    _ => None,
+                                };
+                                if let (Some(v), Some(r)) = (src, res) {
+                                    if f.types[v] == f.types[r] {
+                                        alias.insert(r, v);
+                                        round_changed = true;
+                                    }
+                                }
+                            }
+                        }
+                        InstData::Branch { cond, then_dest, then_args, else_dest, else_args } => {
+                            if let Some(Const::Bool(k)) = f.const_value(*cond) {
+                                f.insts[i] = if *k {
+                                    InstData::Jump { dest: *then_dest, args: then_args.clone() }
+                                } else {
+                                    InstData::Jump { dest: *else_dest, args: else_args.clone() }
+                                };
+                                round_changed = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                    // A value of singleton type is that constant.
+                    if let Some(r) = res.filter(|r| used.contains(r) && !alias.contains_key(r)) {
+                        if !matches!(f.insts[i], InstData::Const(_)) {
+                            if let Some(k) = Const::of_singleton(&f.types[r]) {
+                                let (ci, cv) = f.make_inst(InstData::Const(k), f.types[r].clone(), f.locs[i]);
+                                new_insts.push(i);
+                                new_insts.push(ci);
+                                if let Some(cv) = cv {
+                                    alias.insert(r, cv);
+                                }
+                                round_changed = true;
+                                continue;
+                            }
+                        }
+                    }
+                    new_insts.push(i);
+                }
+                f.blocks[b].insts = new_insts;
+            }
+            // Singleton constants are found again each round; only aliases make progress.
+            apply_aliases(f, &alias);
+            if !round_changed {
+                break;
+            }
+            changed = true;
+            if alias.is_empty() {
+                break;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Removes instructions whose results are unused and that have no effect.
+pub struct Dce;
+
+impl Pass for Dce {
+    fn name(&self) -> &'static str {
+        "dce"
+    }
+
+    fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        let mut live: FxHashSet<Value> = FxHashSet::default();
+        let mut work: Vec<Value> = Vec::new();
+        // Roots: operands of effectful instructions and terminators.
+        for &b in &f.layout {
+            for &i in &f.blocks[b].insts {
+                if !f.insts[i].is_pure() || f.result(i).is_none() {
+                    f.insts[i].for_each_arg(|a| {
+                        if live.insert(a) {
+                            work.push(a);
+                        }
+                    });
+                }
+            }
+        }
+        // Operands of live values are live; a live block parameter keeps its incoming args.
+        let preds = f.predecessors();
+        while let Some(v) = work.pop() {
+            match f.values[v] {
+                ValueDef::Inst(i) => f.insts[i].for_each_arg(|a| {
+                    if live.insert(a) {
+                        work.push(a);
+                    }
+                }),
+                ValueDef::Param(b, k) => {
+                    for &p in &preds[b] {
+                        if let Some(t) = f.terminator(p) {
+                            for (dest, args) in f.insts[t].successors() {
+                                if dest == b {
+                                    if let Some(&a) = args.get(k as usize) {
+                                        if live.insert(a) {
+                                            work.push(a);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut changed = false;
+        for b in f.layout.clone() {
+            let before = f.blocks[b].insts.len();
+            let insts = std::mem::take(&mut f.blocks[b].insts);
+            let kept: Vec<Inst> = insts
+                .into_iter()
+                .filter(|&i| !(f.insts[i].is_pure() && f.result(i).is_some_and(|r| !live.contains(&r))))
+                .collect();
+            changed |= kept.len() != before;
+            f.blocks[b].insts = kept;
+        }
+        // Dead block parameters (not live) are removed with their arguments.
+        changed |= remove_params(f, |p| !live.contains(&p));
+        Ok(changed)
+    }
+}
+
+/// Removes the block parameters for which `dead` holds, and their incoming arguments.
+fn remove_params(f: &mut Function, dead: impl Fn(Value) -> bool) -> bool {
+    let entry = f.entry();
+    let mut changed = false;
+    let preds = f.predecessors();
+    for b in f.layout.clone() {
+        if b == entry {
+            continue;
+        }
+        let params = f.blocks[b].params.clone();
+        let remove: Vec<bool> = params.iter().map(|p| dead(*p)).collect();
+        if !remove.iter().any(|r| *r) {
+            continue;
+        }
+        changed = true;
+        let kept: Vec<Value> = params.iter().zip(&remove).filter(|(_, r)| !**r).map(|(p, _)| *p).collect();
+        for (k, &p) in kept.iter().enumerate() {
+            f.values[p] = ValueDef::Param(b, k as u32);
+        }
+        f.blocks[b].params = kept;
+        let mut seen = FxHashSet::default();
+        for &p in &preds[b] {
+            if !seen.insert(p) {
+                continue;
+            }
+            let Some(t) = f.terminator(p) else { continue };
+            let filter = |args: &mut Vec<Value>| {
+                let mut k = 0;
+                args.retain(|_| {
+                    let keep = !remove[k];
+                    k += 1;
+                    keep
+                });
+            };
+            match &mut f.insts[t] {
+                InstData::Jump { dest, args } if *dest == b => filter(args),
+                InstData::Branch { then_dest, then_args, else_dest, else_args, .. } => {
+                    if *then_dest == b {
+                        filter(then_args);
+                    }
+                    if *else_dest == b {
+                        filter(else_args);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    changed
+}
+
+/// CFG simplification: drops unreachable blocks, replaces parameters that always receive the
+/// same value, merges a block into its only predecessor, and threads jumps through empty
+/// blocks.
+pub struct SimplifyCfg;
+
+impl Pass for SimplifyCfg {
+    fn name(&self) -> &'static str {
+        "simplify-cfg"
+    }
+
+    fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        let mut changed = false;
+        for _ in 0..16 {
+            let mut round = false;
+            // Unreachable blocks.
+            let reach: FxHashSet<Block> = f.reverse_postorder().into_iter().collect();
+            let before = f.layout.len();
+            f.layout.retain(|b| reach.contains(b));
+            round |= f.layout.len() != before;
+            round |= trivial_params(f);
+            round |= thread_jumps(f);
+            round |= merge_blocks(f);
+            if !round {
+                break;
+            }
+            changed = true;
+        }
+        Ok(changed)
+    }
+}
+
+/// A parameter whose incoming values are all one value (or itself) is replaced by it.
+fn trivial_params(f: &mut Function) -> bool {
+    let preds = f.predecessors();
+    let entry = f.entry();
+    let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+    for &b in &f.layout {
+        if b == entry {
+            continue;
+        }
+        for (k, &p) in f.blocks[b].params.iter().enumerate() {
+            let mut uniq: Option<Value> = None;
+            let mut trivial = true;
+            for &pred in &preds[b] {
+                let Some(t) = f.terminator(pred) else { continue };
+                for (dest, args) in f.insts[t].successors() {
+                    if dest != b {
+                        continue;
+                    }
+                    let a = args[k];
+                    if a == p {
+                        continue;
+                    }
+                    match uniq {
+                        None => uniq = Some(a),
+                        Some(u) if u == a => {}
+                        Some(_) => trivial = false,
+                    }
+                }
+            }
+            if let (true, Some(u)) = (trivial, uniq) {
+                // The replacement must have a type at least as precise.
+                if f.types[u] == f.types[p] || matches!(f.types[p], Type::Any) {
+                    alias.insert(p, u);
+                }
+            }
+        }
+    }
+    if alias.is_empty() {
+        return false;
+    }
+    apply_aliases(f, &alias);
+    remove_params(f, |p| alias.contains_key(&p));
+    true
+}
+
+/// A block with no parameters whose only instruction is `jump C(args)` is bypassed.
+fn thread_jumps(f: &mut Function) -> bool {
+    let entry = f.entry();
+    let mut target: FxHashMap<Block, (Block, Vec<Value>)> = FxHashMap::default();
+    for &b in &f.layout {
+        if b == entry || !f.blocks[b].params.is_empty() || f.blocks[b].insts.len() != 1 {
+            continue;
+        }
+        if let InstData::Jump { dest, args } = &f.insts[f.blocks[b].insts[0]] {
+            if *dest != b {
+                target.insert(b, (*dest, args.clone()));
+            }
+        }
+    }
+    if target.is_empty() {
+        return false;
+    }
+    let mut changed = false;
+    for b in f.layout.clone() {
+        let Some(t) = f.terminator(b) else { continue };
+        match &mut f.insts[t] {
+            InstData::Jump { dest, args } => {
+                if let Some((d, a)) = target.get(dest) {
+                    if args.is_empty() && *d != *dest {
+                        *dest = *d;
+                        *args = a.clone();
+                        changed = true;
+                    }
+                }
+            }
+            InstData::Branch { then_dest, then_args, else_dest, else_args, .. } => {
+                if let Some((d, a)) = target.get(then_dest) {
+                    if then_args.is_empty() {
+                        *then_dest = *d;
+                        *then_args = a.clone();
+                        changed = true;
+                    }
+                }
+                if let Some((d, a)) = target.get(else_dest) {
+                    if else_args.is_empty() {
+                        *else_dest = *d;
+                        *else_args = a.clone();
+                        changed = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    changed
+}
+
+/// Merges B into A when A ends with `jump B` and is B's only predecessor.
+fn merge_blocks(f: &mut Function) -> bool {
+    let entry = f.entry();
+    let mut changed = false;
+    loop {
+        let preds = f.predecessors();
+        let mut merged = false;
+        for a in f.layout.clone() {
+            let Some(t) = f.terminator(a) else { continue };
+            let InstData::Jump { dest: b, args } = f.insts[t].clone() else { continue };
+            if b == a || b == entry || preds[b].len() != 1 {
+                continue;
+            }
+            // B's parameters become the jump's arguments.
+            let mut alias = FxHashMap::default();
+            for (p, v) in f.blocks[b].params.clone().iter().zip(args.iter()) {
+                alias.insert(*p, *v);
+            }
+            f.blocks[a].insts.pop();
+            let moved = std::mem::take(&mut f.blocks[b].insts);
+            f.blocks[a].insts.extend(moved);
+            f.blocks[b].params.clear();
+            f.layout.retain(|x| *x != b);
+            apply_aliases(f, &alias);
+            merged = true;
+            changed = true;
+            break;
+        }
+        if !merged {
+            break;
+        }
+    }
+    changed
+}
