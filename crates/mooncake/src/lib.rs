@@ -14,7 +14,7 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::NoColor};
 use compiler::{CompileError, Compiler, Dispatch, MiKey, TopLevel};
 use interp::{Machine, RuntimeError};
-use ir::{Phase, Type};
+use ir::Type;
 use std::io::Write;
 use std::sync::Arc;
 use syntax::ast::{Expr, ExprKind};
@@ -284,8 +284,15 @@ impl Session {
         }
     }
 
-    /// The IR of the method instance that `call` (e.g. `"f(1.0, 2)"`) runs, at `stage`.
+    /// The IR of the method instance that `call` (e.g. `"f(1.0, 2)"`) runs, at `stage`, as
+    /// text with source locations.
     pub fn ir(&mut self, call: &str, stage: Stage) -> Result<String, Error> {
+        let func = self.function_ir(call, stage)?;
+        Ok(self.write_ir(&func))
+    }
+
+    /// The IR of the method instance that `call` runs, at `stage`.
+    pub fn function_ir(&mut self, call: &str, stage: Stage) -> Result<Arc<Function>, Error> {
         let (f, args) = self.eval_call_parts(call)?;
         let key = self.method_instance(&f, &args)?;
         let func = match stage {
@@ -297,13 +304,12 @@ impl Session {
             Stage::Typed => self.machine.compiler.typed(&key)?,
             Stage::Optimised => self.machine.compiler.optimised(&key)?,
         };
-        Ok(self.write_ir(&func))
+        Ok(func)
     }
 
     /// Prints IR with source locations as `file:line:col` comments.
     pub fn write_ir(&self, f: &Function) -> String {
         let loc = |sp: Span| self.location(sp);
-        let _ = Phase::Typed;
         ir::write_function(f, Some(&loc))
     }
 

@@ -1,0 +1,148 @@
+//! IR filetests: each `tests/filetests/*.ir` file holds
+//!
+//! ```text
+//! ; test: constprop dce simplify-cfg      (passes to run, in order; `verify` runs none)
+//! ; run: 2.0, 3 => 5.0                     (optional: arguments after the function => result)
+//! function f(...) ... end                  (input IR)
+//! ; expect:
+//! function f(...) ... end                  (IR after the passes)
+//! ```
+//!
+//! The verifier checks the input and the output; `; run:` lines execute the input and the
+//! output on the interpreter and must both give the result. `BLESS=1` rewrites the expectation.
+
+use compiler::passes::{inline::Inline, run_passes, simplify, Pass};
+use compiler::Compiler;
+use mooncake_interp::Machine;
+use ir::{read_functions, verify, write_function, Function, Type};
+use runtime::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
+    Some(match name {
+        "constprop" => Box::new(simplify::ConstProp),
+        "dce" => Box::new(simplify::Dce),
+        "simplify-cfg" => Box::new(simplify::SimplifyCfg),
+        "inline" => Box::new(Inline),
+        _ => return None,
+    })
+}
+
+fn parse_value(s: &str) -> Value {
+    let s = s.trim();
+    if s == "true" || s == "false" {
+        return Value::Bool(s == "true");
+    }
+    if let Some(inner) = s.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        let xs: Vec<f64> = inner.split(',').filter(|t| !t.trim().is_empty()).map(|t| t.trim().parse().unwrap_or(f64::NAN)).collect();
+        return Value::Array(Arc::new(runtime::ArrayObj::vector_f64(xs)));
+    }
+    if s.contains('.') || s.contains('e') || s == "NaN" || s.ends_with("Inf") {
+        return Value::F64(s.parse().unwrap_or(f64::NAN));
+    }
+    Value::Int(s.parse().unwrap_or_else(|_| panic!("cannot parse value `{s}`")))
+}
+
+fn run(f: &Function, args: &[Value]) -> String {
+    let mut m = Machine::new(Compiler::new(), Box::new(std::io::sink()));
+    let mut all = vec![Value::Nothing];
+    all.extend(args.iter().cloned());
+    match m.exec(f, all) {
+        Ok(v) => runtime::show::show_string(&v),
+        Err(e) => format!("error: {}", e.exception),
+    }
+}
+
+fn check_file(path: &Path, bless: bool) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let (input, _expected) = match text.split_once("; expect:\n") {
+        Some((a, b)) => (a.to_string(), Some(b.to_string())),
+        None => (text.clone(), None),
+    };
+    let mut passes = Vec::new();
+    let mut runs = Vec::new();
+    for line in input.lines() {
+        if let Some(t) = line.strip_prefix("; test:") {
+            for name in t.split_whitespace() {
+                if name == "verify" {
+                    continue;
+                }
+                passes.push(pass_by_name(name).ok_or_else(|| format!("unknown pass `{name}`"))?);
+            }
+        } else if let Some(r) = line.strip_prefix("; run:") {
+            let (args, want) = r.split_once("=>").ok_or("`; run:` needs `args => result`")?;
+            let args: Vec<Value> = if args.trim().is_empty() { vec![] } else { split_args(args).iter().map(|a| parse_value(a)).collect() };
+            runs.push((args, want.trim().to_string()));
+        }
+    }
+    let mut compiler = Compiler::new();
+    compiler.options.verify = true;
+    let funcs = read_functions(&input, &compiler.env).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for f in funcs {
+        verify(&f, &compiler.env).map_err(|es| format!("input does not verify: {es:?}"))?;
+        let mut g = f.clone();
+        run_passes(&mut compiler, &mut g, &passes, None).map_err(|e| e.message)?;
+        verify(&g, &compiler.env).map_err(|es| format!("output does not verify: {es:?}"))?;
+        for (args, want) in &runs {
+            for (which, func) in [("input", &f), ("output", &g)] {
+                let got = run(func, args);
+                if &got != want {
+                    return Err(format!("run on the {which}: expected {want}, got {got}"));
+                }
+            }
+        }
+        out.push_str(&write_function(&g, None));
+    }
+    let new_text = format!("{input}; expect:\n{out}");
+    if bless {
+        std::fs::write(path, new_text).map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    if new_text != text {
+        return Err(format!("output differs (run with BLESS=1 to accept):\n{out}"));
+    }
+    Ok(())
+}
+
+fn split_args(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[test]
+fn filetests() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/filetests");
+    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/filetests exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    let _ = Type::Any;
+    let failures: Vec<String> = paths
+        .iter()
+        .filter_map(|p| check_file(p, bless).err().map(|e| format!("{}: {e}", p.display())))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -1,0 +1,3 @@
+# call: relu(2.0)
+# stages: lowered typed optimised
+relu(x) = x > 0 ? x : zero(x)
