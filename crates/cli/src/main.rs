@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "mooncake", version, about = "Algorithmic differentiation of a Julia subset by typed-IR transformation")]
+#[command(
+    name = "mooncake",
+    version,
+    about = "Algorithmic differentiation of a Julia subset by typed-IR transformation"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -20,6 +24,9 @@ enum Command {
         /// An expression evaluated after the file, whose value is printed.
         #[arg(long)]
         call: Option<String>,
+        /// Print to stderr how long parsing+compiling and running took.
+        #[arg(long)]
+        time: bool,
     },
     /// Print the IR of the method instance that `--call` runs.
     Ir {
@@ -42,7 +49,9 @@ enum StageArg {
 fn run(cli: Cli) -> Result<(), (Option<Session>, Error)> {
     let mut session = Session::new().map_err(|e| (None, e))?;
     match cli.command {
-        Command::Run { file, call } => {
+        Command::Run { file, call, time } => {
+            let start = std::time::Instant::now();
+            let before = session.compiler().stats.clone();
             if let Err(e) = session.load_file(&file) {
                 return Err((Some(session), e));
             }
@@ -51,6 +60,16 @@ fn run(cli: Cli) -> Result<(), (Option<Session>, Error)> {
                     Ok(v) => println!("{}", mooncake::show(&v)),
                     Err(e) => return Err((Some(session), e)),
                 }
+            }
+            if time {
+                let total = start.elapsed().as_secs_f64() * 1e3;
+                let st = session.compiler().stats.clone();
+                let compile = (st.compile_ns - before.compile_ns) as f64 / 1e6;
+                eprintln!(
+                    "time: {total:.1} ms total = {compile:.1} ms parse+compile ({} method instances) + {:.1} ms running (interpreter)",
+                    st.instances - before.instances,
+                    total - compile
+                );
             }
             Ok(())
         }

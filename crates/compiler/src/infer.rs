@@ -3,10 +3,10 @@
 //! by resolution into typed IR: static calls become `invoke`, field names become indices,
 //! constant globals become constants, calls that cannot succeed become throws.
 
+use crate::error::CompileError;
 use crate::methods::Dispatch;
 use crate::typeexpr::constructor_table_name;
 use crate::{Compiler, MiKey};
-use crate::error::CompileError;
 use ir::{Block, Callee, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Type, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -17,7 +17,10 @@ use syntax::{sym, Symbol};
 pub(crate) enum Resolution {
     /// A static call of a method instance (`pack` = number of fixed arguments when the
     /// remaining ones are packed into a vararg tuple).
-    Invoke { key: MiKey, pack: Option<usize> },
+    Invoke {
+        key: MiKey,
+        pack: Option<usize>,
+    },
     Dynamic,
     /// A call with no applicable method: throws `MethodError` at run time.
     NoMethod,
@@ -96,7 +99,8 @@ impl Compiler {
             fr.types.insert(*p, t.clone());
         }
         let order = f.reverse_postorder();
-        let rank: FxHashMap<Block, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        let rank: FxHashMap<Block, usize> =
+            order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         // Blocks that use each value: they are revisited when the value's type grows.
         let mut users: FxHashMap<Value, Vec<usize>> = FxHashMap::default();
         for &b in &order {
@@ -169,7 +173,10 @@ impl Compiler {
                     }
                 }
                 // Code after an instruction that never returns is dead.
-                if t == Type::Bottom && data.has_result() && !matches!(data, InstData::Const(Const::Undef)) {
+                if t == Type::Bottom
+                    && data.has_result()
+                    && !matches!(data, InstData::Const(Const::Undef))
+                {
                     break;
                 }
                 if t == Type::Bottom && matches!(data, InstData::SetField { .. }) {
@@ -183,19 +190,26 @@ impl Compiler {
     /// Successor edges of a terminator that can be taken given the known types.
     fn edges<'d>(&self, fr: &Frame, data: &'d InstData) -> Vec<(Block, &'d [Value])> {
         match data {
-            InstData::Branch { cond, then_dest, then_args, else_dest, else_args } => {
-                match fr.f.const_value(*cond) {
-                    Some(Const::Bool(true)) => vec![(*then_dest, then_args.as_slice())],
-                    Some(Const::Bool(false)) => vec![(*else_dest, else_args.as_slice())],
-                    _ => {
-                        if fr.ty(*cond) == Type::Bottom {
-                            vec![]
-                        } else {
-                            vec![(*then_dest, then_args.as_slice()), (*else_dest, else_args.as_slice())]
-                        }
+            InstData::Branch {
+                cond,
+                then_dest,
+                then_args,
+                else_dest,
+                else_args,
+            } => match fr.f.const_value(*cond) {
+                Some(Const::Bool(true)) => vec![(*then_dest, then_args.as_slice())],
+                Some(Const::Bool(false)) => vec![(*else_dest, else_args.as_slice())],
+                _ => {
+                    if fr.ty(*cond) == Type::Bottom {
+                        vec![]
+                    } else {
+                        vec![
+                            (*then_dest, then_args.as_slice()),
+                            (*else_dest, else_args.as_slice()),
+                        ]
                     }
                 }
-            }
+            },
             d => d.successors(),
         }
     }
@@ -289,7 +303,11 @@ impl Compiler {
                 t
             }
             InstData::Invoke { callee, .. } => {
-                let key = MiKey { table: callee.func, method: callee.method, sig: callee.sig.clone() };
+                let key = MiKey {
+                    table: callee.func,
+                    method: callee.method,
+                    sig: callee.sig.clone(),
+                };
                 self.infer_mi(&key)?
             }
             InstData::New { ty, args } => match ty {
@@ -324,7 +342,10 @@ impl Compiler {
                 if ot.is_concrete() {
                     if !self.env.is_mutable(&ot) || matches!(ot, Type::Array(..)) {
                         let msg = match &ot {
-                            Type::Struct(..) => format!("setfield!: immutable struct of type {} cannot be changed", head_name(&ot)),
+                            Type::Struct(..) => format!(
+                                "setfield!: immutable struct of type {} cannot be changed",
+                                head_name(&ot)
+                            ),
                             t => format!("setfield!: cannot set a field of a value of type {t}"),
                         };
                         fr.res.insert(i, Resolution::Error(msg));
@@ -335,8 +356,17 @@ impl Compiler {
                         FieldRef::Name(n) => self.env.field_index(&ot, *n),
                     };
                     let Some(idx) = idx else {
-                        let n = match field { FieldRef::Name(n) => n.to_string(), FieldRef::Index(k) => k.to_string() };
-                        fr.res.insert(i, Resolution::Error(format!("FieldError: type {} has no field `{n}`", head_name(&ot))));
+                        let n = match field {
+                            FieldRef::Name(n) => n.to_string(),
+                            FieldRef::Index(k) => k.to_string(),
+                        };
+                        fr.res.insert(
+                            i,
+                            Resolution::Error(format!(
+                                "FieldError: type {} has no field `{n}`",
+                                head_name(&ot)
+                            )),
+                        );
                         return Ok(Type::Bottom);
                     };
                     let fts = self.env.field_types(&ot).unwrap_or_default();
@@ -345,10 +375,15 @@ impl Compiler {
                         fr.res.insert(i, Resolution::FieldIndex(idx as u32));
                     } else {
                         // convert(ft, v) first.
-                        let conv_args = vec![Type::Function(sym("convert")), Type::type_of_type(ft.clone()), vt.clone()];
+                        let conv_args = vec![
+                            Type::Function(sym("convert")),
+                            Type::type_of_type(ft.clone()),
+                            vt.clone(),
+                        ];
                         match self.dispatch_and_infer(sym("convert"), &conv_args)? {
                             Some((key, _, rt)) if rt != Type::Bottom && vt.is_concrete() => {
-                                fr.res.insert(i, Resolution::SetFieldConvert(idx as u32, key));
+                                fr.res
+                                    .insert(i, Resolution::SetFieldConvert(idx as u32, key));
                             }
                             _ => {
                                 if vt.is_concrete() {
@@ -380,13 +415,17 @@ impl Compiler {
                     Type::Int64
                 }
                 Some(t) => {
-                    fr.res.insert(i, Resolution::Constant(Const::Type(t.clone())));
+                    fr.res
+                        .insert(i, Resolution::Constant(Const::Type(t.clone())));
                     Type::type_of_type(t.clone())
                 }
                 None => Type::Bottom,
             },
             InstData::GetSlot(_) | InstData::SetSlot(..) => Type::Any,
-            InstData::Jump { .. } | InstData::Branch { .. } | InstData::Return(_) | InstData::Unreachable => Type::Bottom,
+            InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Return(_)
+            | InstData::Unreachable => Type::Bottom,
         })
     }
 
@@ -396,7 +435,9 @@ impl Compiler {
             return vt.clone();
         }
         match vt {
-            Type::Union(ms) => Type::union_of(ms.iter().filter(|m| self.env.subtype(m, ty)).cloned()),
+            Type::Union(ms) => {
+                Type::union_of(ms.iter().filter(|m| self.env.subtype(m, ty)).cloned())
+            }
             t if t.is_concrete() => Type::Bottom,
             _ => ty.clone(),
         }
@@ -413,26 +454,34 @@ impl Compiler {
                     }
                 }
                 fr.res.insert(i, Resolution::Dynamic);
-                if t == Type::Bottom { Type::Any } else { t }
+                if t == Type::Bottom {
+                    Type::Any
+                } else {
+                    t
+                }
             }
-            t if t.is_concrete() || matches!(t, Type::Tuple(_) | Type::NamedTuple(..)) => match self.field_of(t, field) {
-                Some((idx, ft)) => {
-                    fr.res.insert(i, Resolution::FieldIndex(idx));
-                    ft
+            t if t.is_concrete() || matches!(t, Type::Tuple(_) | Type::NamedTuple(..)) => {
+                match self.field_of(t, field) {
+                    Some((idx, ft)) => {
+                        fr.res.insert(i, Resolution::FieldIndex(idx));
+                        ft
+                    }
+                    None => {
+                        let n = match field {
+                            FieldRef::Name(n) => n.to_string(),
+                            FieldRef::Index(k) => (k + 1).to_string(),
+                        };
+                        let msg = match t {
+                            Type::Tuple(_) => {
+                                format!("BoundsError: attempt to access {t} at index [{n}]")
+                            }
+                            _ => format!("FieldError: type {} has no field `{n}`", head_name(t)),
+                        };
+                        fr.res.insert(i, Resolution::Error(msg));
+                        Type::Bottom
+                    }
                 }
-                None => {
-                    let n = match field {
-                        FieldRef::Name(n) => n.to_string(),
-                        FieldRef::Index(k) => (k + 1).to_string(),
-                    };
-                    let msg = match t {
-                        Type::Tuple(_) => format!("BoundsError: attempt to access {t} at index [{n}]"),
-                        _ => format!("FieldError: type {} has no field `{n}`", head_name(t)),
-                    };
-                    fr.res.insert(i, Resolution::Error(msg));
-                    Type::Bottom
-                }
-            },
+            }
             _ => {
                 fr.res.insert(i, Resolution::Dynamic);
                 Type::Any
@@ -460,9 +509,17 @@ impl Compiler {
             return Ok(None);
         };
         match t.dispatch(args, &self.env) {
-            Dispatch::Found { index, sparams: _, mi_sig } => {
+            Dispatch::Found {
+                index,
+                sparams: _,
+                mi_sig,
+            } => {
                 let fixed = mi_sig.len();
-                let key = MiKey { table, method: index, sig: mi_sig.into() };
+                let key = MiKey {
+                    table,
+                    method: index,
+                    sig: mi_sig.into(),
+                };
                 let rt = self.infer_mi(&key)?;
                 Ok(Some((key, fixed, rt)))
             }
@@ -489,32 +546,57 @@ impl Compiler {
                             let rt = self.assert_type(&ats[1], t);
                             (rt, Resolution::TypeAssert((**t).clone()))
                         }
-                        _ => (Type::Bottom, Resolution::Error("typeassert: expected a type".into())),
+                        _ => (
+                            Type::Bottom,
+                            Resolution::Error("typeassert: expected a type".into()),
+                        ),
                     });
                 }
                 "#new" => {
                     return Ok(match ats.get(1) {
-                        Some(Type::Type(t)) if t.is_concrete() && matches!(**t, Type::Struct(..)) => {
+                        Some(Type::Type(t))
+                            if t.is_concrete() && matches!(**t, Type::Struct(..)) =>
+                        {
                             let fts = self.env.field_types(t).unwrap_or_default();
                             if fts.len() != ats.len() - 2 {
-                                (Type::Bottom, Resolution::Error(format!(
-                                    "new: {} has {} fields, got {} values",
-                                    t, fts.len(), ats.len() - 2
-                                )))
-                            } else if let Some((k, _)) = ats[2..].iter().zip(fts.iter()).enumerate().find(|(_, (a, f))| a.is_concrete() && !self.env.subtype(a, f)) {
-                                (Type::Bottom, Resolution::Error(format!(
-                                    "TypeError: in new, expected {}, got a value of type {}",
-                                    fts[k], ats[k + 2]
-                                )))
+                                (
+                                    Type::Bottom,
+                                    Resolution::Error(format!(
+                                        "new: {} has {} fields, got {} values",
+                                        t,
+                                        fts.len(),
+                                        ats.len() - 2
+                                    )),
+                                )
+                            } else if let Some((k, _)) = ats[2..]
+                                .iter()
+                                .zip(fts.iter())
+                                .enumerate()
+                                .find(|(_, (a, f))| a.is_concrete() && !self.env.subtype(a, f))
+                            {
+                                (
+                                    Type::Bottom,
+                                    Resolution::Error(format!(
+                                        "TypeError: in new, expected {}, got a value of type {}",
+                                        fts[k],
+                                        ats[k + 2]
+                                    )),
+                                )
                             } else {
                                 ((**t).clone(), Resolution::New((**t).clone()))
                             }
                         }
-                        Some(Type::Type(t)) => (Type::Bottom, Resolution::Error(format!("new: cannot construct a value of type {t}"))),
+                        Some(Type::Type(t)) => (
+                            Type::Bottom,
+                            Resolution::Error(format!("new: cannot construct a value of type {t}")),
+                        ),
                         _ => (Type::Any, Resolution::Dynamic),
                     });
                 }
-                "getindex" if ats.len() == 3 && matches!(ats[1], Type::Tuple(_) | Type::NamedTuple(..)) => {
+                "getindex"
+                    if ats.len() == 3
+                        && matches!(ats[1], Type::Tuple(_) | Type::NamedTuple(..)) =>
+                {
                     if let Some(Const::Int(k)) = fr.f.const_value(args[2]) {
                         let n = match &ats[1] {
                             Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.len() as i64,
@@ -522,11 +604,18 @@ impl Compiler {
                         };
                         if *k >= 1 && *k <= n {
                             let fts = self.env.field_types(&ats[1]).unwrap_or_default();
-                            return Ok((fts[(*k - 1) as usize].clone(), Resolution::FieldIndex((*k - 1) as u32)));
+                            return Ok((
+                                fts[(*k - 1) as usize].clone(),
+                                Resolution::FieldIndex((*k - 1) as u32),
+                            ));
                         }
-                        return Ok((Type::Bottom, Resolution::Error(format!(
-                            "BoundsError: attempt to access {} at index [{k}]", ats[1]
-                        ))));
+                        return Ok((
+                            Type::Bottom,
+                            Resolution::Error(format!(
+                                "BoundsError: attempt to access {} at index [{k}]",
+                                ats[1]
+                            )),
+                        ));
                     }
                 }
                 _ => {}
@@ -549,8 +638,16 @@ impl Compiler {
             return Ok(match disp {
                 Dispatch::Found { index, mi_sig, .. } => {
                     let m = &self.tables[&table].methods[index as usize];
-                    let pack = if m.vararg { Some(m.sig.len() - 1) } else { None };
-                    let key = MiKey { table, method: index, sig: mi_sig.into() };
+                    let pack = if m.vararg {
+                        Some(m.sig.len() - 1)
+                    } else {
+                        None
+                    };
+                    let key = MiKey {
+                        table,
+                        method: index,
+                        sig: mi_sig.into(),
+                    };
                     let rt = self.infer_mi(&key)?;
                     (rt, Resolution::Invoke { key, pack })
                 }
@@ -569,8 +666,14 @@ impl Compiler {
             Some(combos) => {
                 let mut t = Type::Bottom;
                 for c in combos {
-                    if let Dispatch::Found { index, mi_sig, .. } = self.tables[&table].dispatch(&c, &self.env) {
-                        let key = MiKey { table, method: index, sig: mi_sig.into() };
+                    if let Dispatch::Found { index, mi_sig, .. } =
+                        self.tables[&table].dispatch(&c, &self.env)
+                    {
+                        let key = MiKey {
+                            table,
+                            method: index,
+                            sig: mi_sig.into(),
+                        };
                         let rt = self.infer_mi(&key)?;
                         t = t.join(&rt);
                     }
@@ -611,14 +714,24 @@ impl Compiler {
                         continue;
                     }
                     (InstData::Call { args }, Some(Resolution::NoMethod)) => {
-                        let (ti, _) = f.make_inst(InstData::Prim { op: Prim::ThrowMethodError, args: args.clone() }, Type::Bottom, loc);
+                        let (ti, _) = f.make_inst(
+                            InstData::Prim {
+                                op: Prim::ThrowMethodError,
+                                args: args.clone(),
+                            },
+                            Type::Bottom,
+                            loc,
+                        );
                         out.push(ti);
                         ended = true;
                         continue;
                     }
                     (InstData::Call { .. }, Some(Resolution::Ambiguous(list))) => {
                         let fname = fr.ty(data.args()[0]);
-                        let msg = format!("MethodError: {} is ambiguous. Candidates:\n  {list}", fname_of(&fname));
+                        let msg = format!(
+                            "MethodError: {} is ambiguous. Candidates:\n  {list}",
+                            fname_of(&fname)
+                        );
                         out.extend(throw_error(&mut f, &msg, loc));
                         ended = true;
                         continue;
@@ -627,54 +740,105 @@ impl Compiler {
                         let mut new_args = args.clone();
                         if let Some(fixed) = pack {
                             let rest: Vec<Value> = new_args.split_off(fixed);
-                            let tt = Type::tuple(rest.iter().map(|a| f.types[*a].clone()).collect());
+                            let tt =
+                                Type::tuple(rest.iter().map(|a| f.types[*a].clone()).collect());
                             let (ti, tv) = f.make_inst(InstData::Tuple { args: rest }, tt, loc);
                             out.push(ti);
                             new_args.push(tv.unwrap_or_else(|| unreachable!()));
                         }
                         f.insts[i] = InstData::Invoke {
-                            callee: Callee { func: key.table, method: key.method, sig: key.sig.clone() },
+                            callee: Callee {
+                                func: key.table,
+                                method: key.method,
+                                sig: key.sig.clone(),
+                            },
                             args: new_args,
                         };
                     }
                     (InstData::Call { args }, Some(Resolution::TypeAssert(t))) => {
-                        f.insts[i] = InstData::TypeAssert { val: args[1], ty: t };
+                        f.insts[i] = InstData::TypeAssert {
+                            val: args[1],
+                            ty: t,
+                        };
                     }
                     (InstData::Call { args }, Some(Resolution::New(t))) => {
-                        f.insts[i] = InstData::New { ty: t, args: args[2..].to_vec() };
+                        f.insts[i] = InstData::New {
+                            ty: t,
+                            args: args[2..].to_vec(),
+                        };
                     }
                     (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
-                        f.insts[i] = InstData::GetField { obj: args[1], field: FieldRef::Index(k) };
+                        f.insts[i] = InstData::GetField {
+                            obj: args[1],
+                            field: FieldRef::Index(k),
+                        };
                     }
                     (InstData::New { args, .. }, Some(Resolution::New(t))) => {
-                        f.insts[i] = InstData::New { ty: t, args: args.clone() };
+                        f.insts[i] = InstData::New {
+                            ty: t,
+                            args: args.clone(),
+                        };
                     }
                     (InstData::GetField { obj, .. }, Some(Resolution::FieldIndex(k))) => {
-                        f.insts[i] = InstData::GetField { obj: *obj, field: FieldRef::Index(k) };
+                        f.insts[i] = InstData::GetField {
+                            obj: *obj,
+                            field: FieldRef::Index(k),
+                        };
                     }
                     (InstData::SetField { obj, val, .. }, Some(Resolution::FieldIndex(k))) => {
-                        f.insts[i] = InstData::SetField { obj: *obj, field: FieldRef::Index(k), val: *val };
+                        f.insts[i] = InstData::SetField {
+                            obj: *obj,
+                            field: FieldRef::Index(k),
+                            val: *val,
+                        };
                     }
-                    (InstData::SetField { obj, val, .. }, Some(Resolution::SetFieldConvert(k, key))) => {
-                        let fnv = f.make_inst(InstData::Const(Const::Func(sym("convert"))), Type::Function(sym("convert")), loc);
+                    (
+                        InstData::SetField { obj, val, .. },
+                        Some(Resolution::SetFieldConvert(k, key)),
+                    ) => {
+                        let fnv = f.make_inst(
+                            InstData::Const(Const::Func(sym("convert"))),
+                            Type::Function(sym("convert")),
+                            loc,
+                        );
                         out.push(fnv.0);
                         let ft = match &key.sig[1] {
                             Type::Type(t) => (**t).clone(),
                             _ => Type::Any,
                         };
-                        let tv = f.make_inst(InstData::Const(Const::Type(ft.clone())), Type::type_of_type(ft.clone()), loc);
+                        let tv = f.make_inst(
+                            InstData::Const(Const::Type(ft.clone())),
+                            Type::type_of_type(ft.clone()),
+                            loc,
+                        );
                         out.push(tv.0);
-                        let rt = self.mis.get(&key).map(|m| m.ret.clone()).unwrap_or(Type::Any);
+                        let rt = self
+                            .mis
+                            .get(&key)
+                            .map(|m| m.ret.clone())
+                            .unwrap_or(Type::Any);
                         let cv = f.make_inst(
                             InstData::Invoke {
-                                callee: Callee { func: key.table, method: key.method, sig: key.sig.clone() },
-                                args: vec![fnv.1.unwrap_or_else(|| unreachable!()), tv.1.unwrap_or_else(|| unreachable!()), *val],
+                                callee: Callee {
+                                    func: key.table,
+                                    method: key.method,
+                                    sig: key.sig.clone(),
+                                },
+                                args: vec![
+                                    fnv.1.unwrap_or_else(|| unreachable!()),
+                                    tv.1.unwrap_or_else(|| unreachable!()),
+                                    *val,
+                                ],
                             },
                             rt,
                             loc,
                         );
                         out.push(cv.0);
-                        f.insts[i] = InstData::SetField { obj: *obj, field: FieldRef::Index(k), val: cv.1.unwrap_or_else(|| unreachable!()) };
+                        f.insts[i] = InstData::SetField {
+                            obj: *obj,
+                            field: FieldRef::Index(k),
+                            val: cv.1.unwrap_or_else(|| unreachable!()),
+                        };
                     }
                     (_, Some(Resolution::Constant(c))) => {
                         f.insts[i] = InstData::Const(c);
@@ -682,17 +846,30 @@ impl Compiler {
                     (InstData::StaticParam(_), None) => {
                         f.insts[i] = InstData::Const(Const::Undef);
                     }
-                    (InstData::Branch { cond, then_dest, then_args, else_dest, else_args }, _) => {
-                        match src.const_value(*cond) {
-                            Some(Const::Bool(true)) => {
-                                f.insts[i] = InstData::Jump { dest: *then_dest, args: then_args.clone() };
-                            }
-                            Some(Const::Bool(false)) => {
-                                f.insts[i] = InstData::Jump { dest: *else_dest, args: else_args.clone() };
-                            }
-                            _ => {}
+                    (
+                        InstData::Branch {
+                            cond,
+                            then_dest,
+                            then_args,
+                            else_dest,
+                            else_args,
+                        },
+                        _,
+                    ) => match src.const_value(*cond) {
+                        Some(Const::Bool(true)) => {
+                            f.insts[i] = InstData::Jump {
+                                dest: *then_dest,
+                                args: then_args.clone(),
+                            };
                         }
-                    }
+                        Some(Const::Bool(false)) => {
+                            f.insts[i] = InstData::Jump {
+                                dest: *else_dest,
+                                args: else_args.clone(),
+                            };
+                        }
+                        _ => {}
+                    },
                     _ => {}
                 }
                 out.push(i);
@@ -703,7 +880,11 @@ impl Compiler {
                 }
             }
             if ended {
-                let (u, _) = f.make_inst(InstData::Unreachable, Type::Bottom, out.last().map(|i| f.locs[*i]).unwrap_or_default());
+                let (u, _) = f.make_inst(
+                    InstData::Unreachable,
+                    Type::Bottom,
+                    out.last().map(|i| f.locs[*i]).unwrap_or_default(),
+                );
                 out.push(u);
             }
             f.blocks[b].insts = out;
@@ -714,9 +895,16 @@ impl Compiler {
 
 /// Instructions that throw an `ErrorException` with `msg`.
 fn throw_error(f: &mut Function, msg: &str, loc: syntax::Span) -> [Inst; 2] {
-    let (ci, cv) = f.make_inst(InstData::Const(Const::Str(Arc::from(msg))), Type::String, loc);
+    let (ci, cv) = f.make_inst(
+        InstData::Const(Const::Str(Arc::from(msg))),
+        Type::String,
+        loc,
+    );
     let (ti, _) = f.make_inst(
-        InstData::Prim { op: Prim::ThrowError, args: vec![cv.unwrap_or_else(|| unreachable!())] },
+        InstData::Prim {
+            op: Prim::ThrowError,
+            args: vec![cv.unwrap_or_else(|| unreachable!())],
+        },
         Type::Bottom,
         loc,
     );

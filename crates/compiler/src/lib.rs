@@ -88,6 +88,16 @@ pub enum TopLevel {
 
 const MAX_INFER_DEPTH: usize = 400;
 
+/// Time spent compiling, for `mooncake run --time` and benchmarks.
+#[derive(Clone, Debug, Default)]
+pub struct CompileStats {
+    /// Lowering, inference and optimisation, in nanoseconds (outermost calls only, so nested
+    /// work is not counted twice).
+    pub compile_ns: u128,
+    /// Method instances inferred.
+    pub instances: usize,
+}
+
 pub struct Compiler {
     pub env: TypeEnv,
     pub tables: FxHashMap<Symbol, MethodTable>,
@@ -99,6 +109,9 @@ pub struct Compiler {
     provisional: Vec<MiKey>,
     optimising: FxHashSet<MiKey>,
     pub options: Options,
+    pub stats: CompileStats,
+    /// Nesting of timed compiler entry points (only the outermost is timed).
+    timing_depth: usize,
     /// Files whose definitions count as the prelude.
     pub prelude_file: Option<syntax::FileId>,
 }
@@ -121,6 +134,8 @@ impl Compiler {
             provisional: Vec::new(),
             optimising: FxHashSet::default(),
             options: Options::default(),
+            stats: CompileStats::default(),
+            timing_depth: 0,
             prelude_file: None,
         }
     }
@@ -142,7 +157,10 @@ impl Compiler {
             return Err(CompileError::new(
                 ErrorKind::Inference,
                 Span::DUMMY,
-                format!("internal error: IR verification failed {what}:\n{}\n{dump}", msgs.join("\n")),
+                format!(
+                    "internal error: IR verification failed {what}:\n{}\n{dump}",
+                    msgs.join("\n")
+                ),
             ));
         }
         Ok(())
@@ -177,6 +195,22 @@ impl Compiler {
     /// Processes one top-level statement: definitions take effect now; other statements are
     /// compiled into a thunk for the caller to run.
     pub fn toplevel(&mut self, stmt: &Expr, src: &str) -> Result<TopLevel, CompileError> {
+        self.timed(|c| c.toplevel_inner(stmt, src))
+    }
+
+    /// Runs `f`, adding its duration to `stats` unless an enclosing call is already timed.
+    fn timed<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.timing_depth += 1;
+        let start = (self.timing_depth == 1).then(std::time::Instant::now);
+        let r = f(self);
+        if let Some(s) = start {
+            self.stats.compile_ns += s.elapsed().as_nanos();
+        }
+        self.timing_depth -= 1;
+        r
+    }
+
+    fn toplevel_inner(&mut self, stmt: &Expr, src: &str) -> Result<TopLevel, CompileError> {
         match &stmt.kind {
             ExprKind::Function(def) => {
                 for m in lower::lower_function(def, src, &self.env)? {
@@ -196,8 +230,18 @@ impl Compiler {
                 self.invalidate();
                 Ok(TopLevel::Defined)
             }
-            ExprKind::AbstractType { name, params, supertype } => {
-                lower::define_abstract(*name, params, supertype.as_deref(), stmt.span, &mut self.env)?;
+            ExprKind::AbstractType {
+                name,
+                params,
+                supertype,
+            } => {
+                lower::define_abstract(
+                    *name,
+                    params,
+                    supertype.as_deref(),
+                    stmt.span,
+                    &mut self.env,
+                )?;
                 self.invalidate();
                 Ok(TopLevel::Defined)
             }
@@ -206,8 +250,11 @@ impl Compiler {
                 if name.as_str() == "inline" || name.as_str() == "noinline" =>
             {
                 match args.as_slice() {
-                    [e] => self.toplevel(e, src),
-                    _ => Err(CompileError::invalid(stmt.span, format!("`@{name}` takes one definition"))),
+                    [e] => self.toplevel_inner(e, src),
+                    _ => Err(CompileError::invalid(
+                        stmt.span,
+                        format!("`@{name}` takes one definition"),
+                    )),
                 }
             }
             _ => {
@@ -242,7 +289,11 @@ impl Compiler {
 
     /// The static parameters of a method instance.
     fn sparams_for(&self, key: &MiKey) -> Vec<Type> {
-        let Some(m) = self.tables.get(&key.table).and_then(|t| t.methods.get(key.method as usize)) else {
+        let Some(m) = self
+            .tables
+            .get(&key.table)
+            .and_then(|t| t.methods.get(key.method as usize))
+        else {
             return vec![];
         };
         if m.tvars.is_empty() {
@@ -255,7 +306,11 @@ impl Compiler {
             }
         }
         match MethodTable::match_method(m, &args, &self.env) {
-            Some(b) => m.tvars.iter().map(|v| b.get(&v.name).cloned().unwrap_or(Type::Any)).collect(),
+            Some(b) => m
+                .tvars
+                .iter()
+                .map(|v| b.get(&v.name).cloned().unwrap_or(Type::Any))
+                .collect(),
             None => vec![],
         }
     }
@@ -263,6 +318,13 @@ impl Compiler {
     /// Infers a method instance (if not done) and returns its return type. Recursion is
     /// handled by iterating each strongly connected group of instances to a fixpoint.
     pub fn infer_mi(&mut self, key: &MiKey) -> Result<Type, CompileError> {
+        if let Some(MiState::Done) = self.mis.get(key).map(|m| &m.state) {
+            return Ok(self.mis[key].ret.clone());
+        }
+        self.timed(|c| c.infer_mi_inner(key))
+    }
+
+    fn infer_mi_inner(&mut self, key: &MiKey) -> Result<Type, CompileError> {
         if let Some(mi) = self.mis.get_mut(key) {
             match mi.state {
                 MiState::Done => return Ok(mi.ret.clone()),
@@ -287,13 +349,29 @@ impl Compiler {
                 format!("type inference recursed too deeply at {} (do argument types grow without bound?)", key.display()),
             ));
         }
-        let Some(method) = self.tables.get(&key.table).and_then(|t| t.methods.get(key.method as usize)).cloned() else {
-            return Err(CompileError::new(ErrorKind::Inference, Span::DUMMY, format!("no method for {}", key.display())));
+        let Some(method) = self
+            .tables
+            .get(&key.table)
+            .and_then(|t| t.methods.get(key.method as usize))
+            .cloned()
+        else {
+            return Err(CompileError::new(
+                ErrorKind::Inference,
+                Span::DUMMY,
+                format!("no method for {}", key.display()),
+            ));
         };
         let sparams = self.sparams_for(key);
+        self.stats.instances += 1;
         self.mis.insert(
             key.clone(),
-            MethodInstance { ret: Type::Bottom, state: MiState::InProgress(depth), used_recursively: false, typed: None, optimised: None },
+            MethodInstance {
+                ret: Type::Bottom,
+                state: MiState::InProgress(depth),
+                used_recursively: false,
+                typed: None,
+                optimised: None,
+            },
         );
         self.stack.push(key.clone());
         self.lowlinks.push(depth);
@@ -381,11 +459,24 @@ impl Compiler {
         self.mis
             .get(key)
             .and_then(|m| m.typed.clone())
-            .ok_or_else(|| CompileError::new(ErrorKind::Inference, Span::DUMMY, format!("{} was not inferred", key.display())))
+            .ok_or_else(|| {
+                CompileError::new(
+                    ErrorKind::Inference,
+                    Span::DUMMY,
+                    format!("{} was not inferred", key.display()),
+                )
+            })
     }
 
     /// The optimised IR of a method instance (cached).
     pub fn optimised(&mut self, key: &MiKey) -> Result<Arc<Function>, CompileError> {
+        if let Some(f) = self.mis.get(key).and_then(|m| m.optimised.clone()) {
+            return Ok(f);
+        }
+        self.timed(|c| c.optimised_inner(key))
+    }
+
+    fn optimised_inner(&mut self, key: &MiKey) -> Result<Arc<Function>, CompileError> {
         self.infer_mi(key)?;
         if let Some(f) = self.mis.get(key).and_then(|m| m.optimised.clone()) {
             return Ok(f);
@@ -415,6 +506,7 @@ impl Compiler {
             passes::run_default(self, &mut f)?;
         }
         f.phase = Phase::Optimised;
+        f.assign_id();
         Ok(f)
     }
 
@@ -446,7 +538,11 @@ impl Compiler {
     /// Method-instance key of a call on concrete argument types, for the runtime.
     pub fn resolve_call(&self, table: Symbol, args: &[Type]) -> Result<MiKey, Dispatch> {
         match self.dispatch(table, args) {
-            Dispatch::Found { index, mi_sig, .. } => Ok(MiKey { table, method: index, sig: mi_sig.into() }),
+            Dispatch::Found { index, mi_sig, .. } => Ok(MiKey {
+                table,
+                method: index,
+                sig: mi_sig.into(),
+            }),
             d => Err(d),
         }
     }

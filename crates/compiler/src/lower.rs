@@ -9,7 +9,10 @@
 
 use crate::error::{CompileError, ErrorKind};
 use crate::typeexpr::{is_module, TypeExprCtx};
-use ir::{Block, Const, FieldRef, Function, Head, InstData, Phase, Prim, Slot, SlotData, Type, TypeEnv, TypePat, TypeVar, Value};
+use ir::{
+    Block, Const, FieldRef, Function, Head, InstData, Phase, Prim, Slot, SlotData, Type, TypeEnv,
+    TypePat, TypeVar, Value,
+};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use syntax::ast::*;
@@ -200,7 +203,10 @@ impl<'a> Lowerer<'a> {
             return Ok(self.emit(InstData::StaticParam(i as u32), span));
         }
         if name.as_str() == "Core" {
-            return Err(CompileError::invalid(span, "`Core` can only be used as `Core.name(...)`"));
+            return Err(CompileError::invalid(
+                span,
+                "`Core` can only be used as `Core.name(...)`",
+            ));
         }
         Ok(self.emit(InstData::GetGlobal(name), span))
     }
@@ -314,7 +320,10 @@ impl<'a> Lowerer<'a> {
                         Ok(self.call("size", vec![obj, d], sp))
                     }
                 }
-                None => Err(CompileError::invalid(sp, "`end` outside an index expression")),
+                None => Err(CompileError::invalid(
+                    sp,
+                    "`end` outside an index expression",
+                )),
             },
             ExprKind::Colon => {
                 let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
@@ -327,7 +336,10 @@ impl<'a> Lowerer<'a> {
                 do_block,
             } => {
                 if !kwargs.is_empty() {
-                    return Err(CompileError::unsupported(kwargs[0].span, "keyword arguments"));
+                    return Err(CompileError::unsupported(
+                        kwargs[0].span,
+                        "keyword arguments",
+                    ));
                 }
                 if do_block.is_some() {
                     return Err(CompileError::unsupported(sp, "`do` blocks"));
@@ -338,16 +350,21 @@ impl<'a> Lowerer<'a> {
             ExprKind::And(a, b) => self.short_circuit(a, b, true, sp),
             ExprKind::Or(a, b) => self.short_circuit(a, b, false, sp),
             ExprKind::Comparison { first, rest } => self.comparison(first, rest, sp),
-            ExprKind::Ternary { cond, then, else_ } => {
-                self.if_expr(cond, |l| l.expr(then), Some(|l: &mut Self| l.expr(else_)), sp)
-            }
+            ExprKind::Ternary { cond, then, else_ } => self.if_expr(
+                cond,
+                |l| l.expr(then),
+                Some(|l: &mut Self| l.expr(else_)),
+                sp,
+            ),
             ExprKind::Assign { lhs, rhs } => {
                 let v = self.expr(rhs)?;
                 self.assign(lhs, v, sp)?;
                 Ok(v)
             }
             ExprKind::OpAssign { op, lhs, rhs } => self.op_assign(*op, lhs, rhs, sp),
-            ExprKind::DotAssign { .. } => Err(CompileError::unsupported(sp, "broadcast assignment `.=`")),
+            ExprKind::DotAssign { .. } => {
+                Err(CompileError::unsupported(sp, "broadcast assignment `.=`"))
+            }
             ExprKind::Tuple(elems) => {
                 let mut vs = Vec::new();
                 for el in elems {
@@ -363,7 +380,10 @@ impl<'a> Lowerer<'a> {
                 let mut names = Vec::new();
                 for (n, v) in fields {
                     if names.contains(n) {
-                        return Err(CompileError::invalid(sp, format!("field name `{n}` repeated in a named tuple")));
+                        return Err(CompileError::invalid(
+                            sp,
+                            format!("field name `{n}` repeated in a named tuple"),
+                        ));
                     }
                     names.push(*n);
                     vs.push(self.expr(v)?);
@@ -409,14 +429,23 @@ impl<'a> Lowerer<'a> {
                 ))
             }
             ExprKind::Curly { .. } => self.type_value(e),
-            ExprKind::SubtypeBound(_) => Err(CompileError::invalid(sp, "`<:T` is only valid inside `{...}` of a type")),
+            ExprKind::SubtypeBound(_) => Err(CompileError::invalid(
+                sp,
+                "`<:T` is only valid inside `{...}` of a type",
+            )),
             ExprKind::TypeAssert { expr, ty } => {
                 let v = self.expr(expr)?;
                 let t = self.type_value(ty)?;
                 Ok(self.call("#typeassert", vec![v, t], sp))
             }
-            ExprKind::Where { .. } => Err(CompileError::invalid(sp, "`where` outside a method signature")),
-            ExprKind::Splat(_) => Err(CompileError::invalid(sp, "`...` is only valid in a call or a signature")),
+            ExprKind::Where { .. } => Err(CompileError::invalid(
+                sp,
+                "`where` outside a method signature",
+            )),
+            ExprKind::Splat(_) => Err(CompileError::invalid(
+                sp,
+                "`...` is only valid in a call or a signature",
+            )),
             ExprKind::Lambda(_) => Err(CompileError::unsupported(sp, "anonymous functions")),
             ExprKind::Block(stmts) => self.block(stmts),
             ExprKind::If { cond, then, else_ } => {
@@ -424,9 +453,19 @@ impl<'a> Lowerer<'a> {
                 match else_ {
                     Some(el) => {
                         let el = el.clone();
-                        self.if_expr(cond, |l| l.block(&then), Some(move |l: &mut Self| l.expr(&el)), sp)
+                        self.if_expr(
+                            cond,
+                            |l| l.block(&then),
+                            Some(move |l: &mut Self| l.expr(&el)),
+                            sp,
+                        )
                     }
-                    None => self.if_expr(cond, |l| l.block(&then), None::<fn(&mut Self) -> Result<Value, CompileError>>, sp),
+                    None => self.if_expr(
+                        cond,
+                        |l| l.block(&then),
+                        None::<fn(&mut Self) -> Result<Value, CompileError>>,
+                        sp,
+                    ),
                 }
             }
             ExprKind::While { cond, body } => self.while_loop(cond, body, sp),
@@ -442,7 +481,13 @@ impl<'a> Lowerer<'a> {
                     return Err(CompileError::invalid(sp, "`break` outside a loop"));
                 };
                 let d = t.brk;
-                self.terminate(InstData::Jump { dest: d, args: vec![] }, sp);
+                self.terminate(
+                    InstData::Jump {
+                        dest: d,
+                        args: vec![],
+                    },
+                    sp,
+                );
                 Ok(self.nothing(sp))
             }
             ExprKind::Continue => {
@@ -450,7 +495,13 @@ impl<'a> Lowerer<'a> {
                     return Err(CompileError::invalid(sp, "`continue` outside a loop"));
                 };
                 let d = t.cont;
-                self.terminate(InstData::Jump { dest: d, args: vec![] }, sp);
+                self.terminate(
+                    InstData::Jump {
+                        dest: d,
+                        args: vec![],
+                    },
+                    sp,
+                );
                 Ok(self.nothing(sp))
             }
             ExprKind::Return(v) => {
@@ -473,11 +524,20 @@ impl<'a> Lowerer<'a> {
                             let v = self.expr(rhs)?;
                             binds.push((lhs.as_ref().clone(), Some(v)));
                         }
-                        ExprKind::Ident(_) | ExprKind::TypeAssert { .. } => binds.push((b.clone(), None)),
-                        _ => return Err(CompileError::invalid(b.span, "expected `name` or `name = value` in `let`")),
+                        ExprKind::Ident(_) | ExprKind::TypeAssert { .. } => {
+                            binds.push((b.clone(), None))
+                        }
+                        _ => {
+                            return Err(CompileError::invalid(
+                                b.span,
+                                "expected `name` or `name = value` in `let`",
+                            ))
+                        }
                     }
                 }
-                self.scopes.push(Scope { vars: FxHashMap::default() });
+                self.scopes.push(Scope {
+                    vars: FxHashMap::default(),
+                });
                 let r = (|| -> Result<Value, CompileError> {
                     for (lhs, v) in binds {
                         self.declare_and_assign(&lhs, v)?;
@@ -503,11 +563,16 @@ impl<'a> Lowerer<'a> {
                 for d in decls {
                     let name = match &d.kind {
                         ExprKind::Ident(n) => Some(*n),
-                        ExprKind::Assign { lhs, .. } | ExprKind::OpAssign { lhs, .. } => lhs.ident(),
+                        ExprKind::Assign { lhs, .. } | ExprKind::OpAssign { lhs, .. } => {
+                            lhs.ident()
+                        }
                         _ => None,
                     };
                     let Some(name) = name else {
-                        return Err(CompileError::invalid(d.span, "expected a name after `global`"));
+                        return Err(CompileError::invalid(
+                            d.span,
+                            "expected a name after `global`",
+                        ));
                     };
                     self.global_decls.push(name);
                     if !matches!(d.kind, ExprKind::Ident(_)) {
@@ -518,18 +583,29 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Const(inner) => {
                 if !self.toplevel || self.scopes.len() > 1 {
-                    return Err(CompileError::invalid(sp, "`const` is only allowed at top level"));
+                    return Err(CompileError::invalid(
+                        sp,
+                        "`const` is only allowed at top level",
+                    ));
                 }
                 self.expr(inner)
             }
-            ExprKind::Function(_) => Err(CompileError::unsupported(sp, "defining a function inside a function (closures)")),
-            ExprKind::Struct(_) | ExprKind::AbstractType { .. } => {
-                Err(CompileError::invalid(sp, "type definitions are only allowed at top level"))
-            }
+            ExprKind::Function(_) => Err(CompileError::unsupported(
+                sp,
+                "defining a function inside a function (closures)",
+            )),
+            ExprKind::Struct(_) | ExprKind::AbstractType { .. } => Err(CompileError::invalid(
+                sp,
+                "type definitions are only allowed at top level",
+            )),
             ExprKind::Macro { name, args } => self.macro_call(*name, args, sp),
             ExprKind::Comprehension { generator, .. } => Err(CompileError::unsupported(
                 sp,
-                if *generator { "generators" } else { "comprehensions" },
+                if *generator {
+                    "generators"
+                } else {
+                    "comprehensions"
+                },
             )),
             ExprKind::Using(_) => Ok(self.nothing(sp)),
             ExprKind::Error => Err(CompileError::new(ErrorKind::Syntax, sp, "syntax error")),
@@ -612,14 +688,19 @@ impl<'a> Lowerer<'a> {
     fn call_expr(&mut self, func: &Expr, args: &[Expr], sp: Span) -> Result<Value, CompileError> {
         // `Core.name(args)` is a primitive.
         if let ExprKind::Field { obj, name } = &func.kind {
-            if obj.ident().is_some_and(|m| m.as_str() == "Core") && self.lookup_local(sym("Core")).is_none() {
+            if obj.ident().is_some_and(|m| m.as_str() == "Core")
+                && self.lookup_local(sym("Core")).is_none()
+            {
                 let vs = self.args(args)?;
                 return match Prim::from_name(name.as_str()) {
                     Some(op) => Ok(self.prim(op, vs, sp)),
                     None => match name.as_str() {
                         "typeassert" => Ok(self.call("#typeassert", vs, sp)),
                         "new" => Ok(self.call("#new", vs, sp)),
-                        _ => Err(CompileError::invalid(func.span, format!("`Core.{name}` is not a primitive"))),
+                        _ => Err(CompileError::invalid(
+                            func.span,
+                            format!("`Core.{name}` is not a primitive"),
+                        )),
                     },
                 };
             }
@@ -627,7 +708,10 @@ impl<'a> Lowerer<'a> {
         if let Some(name) = func.ident() {
             if name.as_str() == "new" && self.lookup_local(name).is_none() {
                 let Some(t) = self.new_type.clone() else {
-                    return Err(CompileError::invalid(func.span, "`new` is only available inside a constructor"));
+                    return Err(CompileError::invalid(
+                        func.span,
+                        "`new` is only available inside a constructor",
+                    ));
                 };
                 let tv = self.type_value(&t)?;
                 let mut vs = vec![tv];
@@ -643,7 +727,8 @@ impl<'a> Lowerer<'a> {
         }
         // `x^k` with a literal k in -2..=3 is Julia's `literal_pow`: x*x for k = 2, inv(x)
         // for k = -1, and so on (so `2^-1 == 0.5`).
-        if func.ident().is_some_and(|f| f.as_str() == "^") && self.lookup_local(sym("^")).is_none() {
+        if func.ident().is_some_and(|f| f.as_str() == "^") && self.lookup_local(sym("^")).is_none()
+        {
             if let (2, Some(ExprKind::Int(k))) = (args.len(), args.get(1).map(|a| &a.kind)) {
                 if (-2..=3).contains(k) {
                     let x = self.expr(&args[0])?;
@@ -670,7 +755,13 @@ impl<'a> Lowerer<'a> {
         Ok(self.emit(InstData::Call { args: all }, sp))
     }
 
-    fn short_circuit(&mut self, a: &Expr, b: &Expr, is_and: bool, sp: Span) -> Result<Value, CompileError> {
+    fn short_circuit(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        is_and: bool,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
         let tmp = self.temp_slot(if is_and { "and" } else { "or" });
         let ca = self.cond(a)?;
         let rhs = self.f.add_block();
@@ -693,7 +784,12 @@ impl<'a> Lowerer<'a> {
         Ok(self.get_slot(tmp, sp))
     }
 
-    fn comparison(&mut self, first: &Expr, rest: &[(Symbol, Span, Expr)], sp: Span) -> Result<Value, CompileError> {
+    fn comparison(
+        &mut self,
+        first: &Expr,
+        rest: &[(Symbol, Span, Expr)],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
         // a < b <= c  is  (a < b) && (b <= c), each operand evaluated once.
         let tmp = self.temp_slot("cmp");
         let join = self.f.add_block();
@@ -705,7 +801,13 @@ impl<'a> Lowerer<'a> {
                 self.set_slot(tmp, r, sp);
                 self.jump(join, sp);
             } else {
-                let c = self.emit(InstData::TypeAssert { val: r, ty: Type::Bool }, *osp);
+                let c = self.emit(
+                    InstData::TypeAssert {
+                        val: r,
+                        ty: Type::Bool,
+                    },
+                    *osp,
+                );
                 let next = self.f.add_block();
                 let fail = self.f.add_block();
                 self.branch(c, next, fail, sp);
@@ -721,7 +823,13 @@ impl<'a> Lowerer<'a> {
         Ok(self.get_slot(tmp, sp))
     }
 
-    fn if_expr<T, E>(&mut self, cond: &Expr, then: T, else_: Option<E>, sp: Span) -> Result<Value, CompileError>
+    fn if_expr<T, E>(
+        &mut self,
+        cond: &Expr,
+        then: T,
+        else_: Option<E>,
+        sp: Span,
+    ) -> Result<Value, CompileError>
     where
         T: FnOnce(&mut Self) -> Result<Value, CompileError>,
         E: FnOnce(&mut Self) -> Result<Value, CompileError>,
@@ -756,7 +864,10 @@ impl<'a> Lowerer<'a> {
         let c = self.cond(cond)?;
         self.branch(c, bodyb, exit, sp);
         self.cur = bodyb;
-        self.loops.push(LoopTargets { brk: exit, cont: header });
+        self.loops.push(LoopTargets {
+            brk: exit,
+            cont: header,
+        });
         let r = self.scoped_block(body);
         self.loops.pop();
         r?;
@@ -766,7 +877,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `for a in A, b in B ... end`: nested loops; `break` leaves all of them.
-    fn for_loop(&mut self, iters: &[(Expr, Expr)], body: &[Expr], exit: Block, sp: Span) -> Result<(), CompileError> {
+    fn for_loop(
+        &mut self,
+        iters: &[(Expr, Expr)],
+        body: &[Expr],
+        exit: Block,
+        sp: Span,
+    ) -> Result<(), CompileError> {
         let (var, iter_e) = &iters[0];
         let it = self.expr(iter_e)?;
         let st_slot = self.temp_slot("st");
@@ -780,15 +897,35 @@ impl<'a> Lowerer<'a> {
         self.cur = header;
         let st = self.get_slot(st_slot, sp);
         let done = self.call("iterate_done", vec![it, st], iter_e.span);
-        let done = self.emit(InstData::TypeAssert { val: done, ty: Type::Bool }, iter_e.span);
+        let done = self.emit(
+            InstData::TypeAssert {
+                val: done,
+                ty: Type::Bool,
+            },
+            iter_e.span,
+        );
         self.branch(done, done_b, bodyb, sp);
         self.cur = bodyb;
-        self.scopes.push(Scope { vars: FxHashMap::default() });
+        self.scopes.push(Scope {
+            vars: FxHashMap::default(),
+        });
         let r = (|| -> Result<(), CompileError> {
             let st = self.get_slot(st_slot, sp);
             let pair = self.call("iterate_next", vec![it, st], iter_e.span);
-            let x = self.emit(InstData::GetField { obj: pair, field: FieldRef::Index(0) }, iter_e.span);
-            let st2 = self.emit(InstData::GetField { obj: pair, field: FieldRef::Index(1) }, iter_e.span);
+            let x = self.emit(
+                InstData::GetField {
+                    obj: pair,
+                    field: FieldRef::Index(0),
+                },
+                iter_e.span,
+            );
+            let st2 = self.emit(
+                InstData::GetField {
+                    obj: pair,
+                    field: FieldRef::Index(1),
+                },
+                iter_e.span,
+            );
             self.set_slot(st_slot, st2, iter_e.span);
             self.bind_loop_var(var, x)?;
             if iters.len() > 1 {
@@ -796,7 +933,10 @@ impl<'a> Lowerer<'a> {
                 self.for_loop(&iters[1..], body, exit, sp)?;
                 self.jump(latch, sp);
             } else {
-                self.loops.push(LoopTargets { brk: exit, cont: latch });
+                self.loops.push(LoopTargets {
+                    brk: exit,
+                    cont: latch,
+                });
                 let r = self.block(body);
                 self.loops.pop();
                 r?;
@@ -829,7 +969,10 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            _ => Err(CompileError::invalid(var.span, "expected a loop variable name or a tuple of names")),
+            _ => Err(CompileError::invalid(
+                var.span,
+                "expected a loop variable name or a tuple of names",
+            )),
         }
     }
 
@@ -842,7 +985,10 @@ impl<'a> Lowerer<'a> {
                     Some(s) => s,
                     None => {
                         if self.toplevel && self.scopes.len() == 1 {
-                            return Err(CompileError::unsupported(lhs.span, "type declarations on global variables"));
+                            return Err(CompileError::unsupported(
+                                lhs.span,
+                                "type declarations on global variables",
+                            ));
                         }
                         self.declare_local(n)
                     }
@@ -875,14 +1021,27 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Field { obj, name } => {
                 let o = self.expr(obj)?;
-                self.emit_stmt(InstData::SetField { obj: o, field: FieldRef::Name(*name), val: v }, sp);
+                self.emit_stmt(
+                    InstData::SetField {
+                        obj: o,
+                        field: FieldRef::Name(*name),
+                        val: v,
+                    },
+                    sp,
+                );
                 Ok(())
             }
             _ => Err(CompileError::invalid(lhs.span, "invalid assignment target")),
         }
     }
 
-    fn op_assign(&mut self, op: Symbol, lhs: &Expr, rhs: &Expr, sp: Span) -> Result<Value, CompileError> {
+    fn op_assign(
+        &mut self,
+        op: Symbol,
+        lhs: &Expr,
+        rhs: &Expr,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
         match &lhs.kind {
             ExprKind::Index { obj, indices } => {
                 // Evaluate the array and the indices once.
@@ -907,10 +1066,23 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Field { obj, name } => {
                 let o = self.expr(obj)?;
-                let old = self.emit(InstData::GetField { obj: o, field: FieldRef::Name(*name) }, lhs.span);
+                let old = self.emit(
+                    InstData::GetField {
+                        obj: o,
+                        field: FieldRef::Name(*name),
+                    },
+                    lhs.span,
+                );
                 let r = self.expr(rhs)?;
                 let new = self.call(op.as_str(), vec![old, r], sp);
-                self.emit_stmt(InstData::SetField { obj: o, field: FieldRef::Name(*name), val: new }, sp);
+                self.emit_stmt(
+                    InstData::SetField {
+                        obj: o,
+                        field: FieldRef::Name(*name),
+                        val: new,
+                    },
+                    sp,
+                );
                 Ok(new)
             }
             ExprKind::Ident(_) => {
@@ -920,15 +1092,26 @@ impl<'a> Lowerer<'a> {
                 self.assign(lhs, new, sp)?;
                 Ok(new)
             }
-            _ => Err(CompileError::invalid(lhs.span, "invalid target of an updating operator")),
+            _ => Err(CompileError::invalid(
+                lhs.span,
+                "invalid target of an updating operator",
+            )),
         }
     }
 
-    fn matrix(&mut self, ty: Option<&Expr>, rows: &[Vec<Expr>], sp: Span) -> Result<Value, CompileError> {
+    fn matrix(
+        &mut self,
+        ty: Option<&Expr>,
+        rows: &[Vec<Expr>],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
         let nr = rows.len();
         let nc = rows.first().map_or(0, |r| r.len());
         if rows.iter().any(|r| r.len() != nc) {
-            return Err(CompileError::invalid(sp, "ArgumentError: rows of a matrix literal must have the same number of elements"));
+            return Err(CompileError::invalid(
+                sp,
+                "ArgumentError: rows of a matrix literal must have the same number of elements",
+            ));
         }
         let mut vs = Vec::new();
         if let Some(t) = ty {
@@ -955,7 +1138,10 @@ impl<'a> Lowerer<'a> {
         match name.as_str() {
             "assert" => {
                 if args.is_empty() || args.len() > 2 {
-                    return Err(CompileError::invalid(sp, "`@assert` takes a condition and an optional message"));
+                    return Err(CompileError::invalid(
+                        sp,
+                        "`@assert` takes a condition and an optional message",
+                    ));
                 }
                 let c = self.cond(&args[0])?;
                 let ok = self.f.add_block();
@@ -979,9 +1165,15 @@ impl<'a> Lowerer<'a> {
             }
             "inbounds" | "inline" | "noinline" | "fastmath" | "simd" => match args {
                 [e] => self.expr(e),
-                _ => Err(CompileError::invalid(sp, format!("`@{name}` takes one expression"))),
+                _ => Err(CompileError::invalid(
+                    sp,
+                    format!("`@{name}` takes one expression"),
+                )),
             },
-            _ => Err(CompileError::unsupported(sp, &format!("the macro `@{name}`"))),
+            _ => Err(CompileError::unsupported(
+                sp,
+                &format!("the macro `@{name}`"),
+            )),
         }
     }
 
@@ -1012,12 +1204,21 @@ pub fn lower_toplevel(stmt: &Expr, src: &str, env: &TypeEnv) -> Result<Function,
 }
 
 /// Lowers a function definition into methods (several when there are default arguments).
-pub fn lower_function(def: &FunctionDef, src: &str, env: &TypeEnv) -> Result<Vec<LoweredMethod>, CompileError> {
+pub fn lower_function(
+    def: &FunctionDef,
+    src: &str,
+    env: &TypeEnv,
+) -> Result<Vec<LoweredMethod>, CompileError> {
     lower_method_def(def, src, env, None)
 }
 
 /// Lowers a constructor: inside it, `new(...)` builds `new_type`.
-pub fn lower_constructor(def: &FunctionDef, new_type: Expr, src: &str, env: &TypeEnv) -> Result<Vec<LoweredMethod>, CompileError> {
+pub fn lower_constructor(
+    def: &FunctionDef,
+    new_type: Expr,
+    src: &str,
+    env: &TypeEnv,
+) -> Result<Vec<LoweredMethod>, CompileError> {
     lower_method_def(def, src, env, Some(new_type))
 }
 
@@ -1028,17 +1229,26 @@ fn lower_method_def(
     new_type: Option<Expr>,
 ) -> Result<Vec<LoweredMethod>, CompileError> {
     if !def.kwparams.is_empty() {
-        return Err(CompileError::unsupported(def.kwparams[0].span, "keyword arguments"));
+        return Err(CompileError::unsupported(
+            def.kwparams[0].span,
+            "keyword arguments",
+        ));
     }
     let where_names: Vec<Symbol> = def.where_vars.iter().map(|v| v.name).collect();
-    let tctx = TypeExprCtx { env, vars: &where_names };
+    let tctx = TypeExprCtx {
+        env,
+        vars: &where_names,
+    };
     let mut tvars = Vec::new();
     for v in &def.where_vars {
         let upper = match &v.upper {
             Some(u) => tctx.eval(u)?,
             None => TypePat::any(),
         };
-        tvars.push(TypeVar { name: v.name, upper });
+        tvars.push(TypeVar {
+            name: v.name,
+            upper,
+        });
     }
     let (table, self_pat, display) = match &def.name {
         FnName::Name(n) => {
@@ -1047,7 +1257,11 @@ fn lower_method_def(
                 let key = crate::typeexpr::constructor_table_name(&t).unwrap_or(*n);
                 (key, TypePat::Ty(Type::type_of_type(t)), n.to_string())
             } else if let Some(sd) = env.struct_def(*n) {
-                let t = if sd.params.is_empty() { Type::Struct(*n, vec![].into()) } else { Type::UnionAll(*n) };
+                let t = if sd.params.is_empty() {
+                    Type::Struct(*n, vec![].into())
+                } else {
+                    Type::UnionAll(*n)
+                };
                 (*n, TypePat::Ty(Type::type_of_type(t)), n.to_string())
             } else {
                 (*n, TypePat::Ty(Type::Function(*n)), n.to_string())
@@ -1062,11 +1276,16 @@ fn lower_method_def(
                 _ => None,
             };
             let Some(key) = key else {
-                return Err(CompileError::unsupported(te.span, "this kind of callable-object method"));
+                return Err(CompileError::unsupported(
+                    te.span,
+                    "this kind of callable-object method",
+                ));
             };
             (key, TypePat::App(Head::Type, vec![pat]), key.to_string())
         }
-        FnName::Anonymous => return Err(CompileError::unsupported(def.span, "anonymous functions")),
+        FnName::Anonymous => {
+            return Err(CompileError::unsupported(def.span, "anonymous functions"))
+        }
     };
     if def.declaration_only {
         return Ok(vec![]);
@@ -1077,14 +1296,23 @@ fn lower_method_def(
     let mut vararg = false;
     for (i, p) in def.params.iter().enumerate() {
         if p.destructure.is_some() {
-            return Err(CompileError::unsupported(p.span, "destructuring parameters"));
+            return Err(CompileError::unsupported(
+                p.span,
+                "destructuring parameters",
+            ));
         }
         if p.vararg {
             if i + 1 != def.params.len() {
-                return Err(CompileError::invalid(p.span, "only the last parameter can be `...`"));
+                return Err(CompileError::invalid(
+                    p.span,
+                    "only the last parameter can be `...`",
+                ));
             }
             if p.default.is_some() {
-                return Err(CompileError::invalid(p.span, "a `...` parameter cannot have a default"));
+                return Err(CompileError::invalid(
+                    p.span,
+                    "a `...` parameter cannot have a default",
+                ));
             }
             vararg = true;
         }
@@ -1097,8 +1325,14 @@ fn lower_method_def(
     // Default arguments: f(a, b = 1) also defines f(a) = f(a, 1).
     let first_default = def.params.iter().position(|p| p.default.is_some());
     if let Some(fd) = first_default {
-        if def.params[fd..].iter().any(|p| p.default.is_none() && !p.vararg) {
-            return Err(CompileError::invalid(def.params[fd].span, "parameters after one with a default need defaults too"));
+        if def.params[fd..]
+            .iter()
+            .any(|p| p.default.is_none() && !p.vararg)
+        {
+            return Err(CompileError::invalid(
+                def.params[fd].span,
+                "parameters after one with a default need defaults too",
+            ));
         }
     }
     let mut methods = Vec::new();
@@ -1195,16 +1429,28 @@ fn call_ast(f: Expr, args: Vec<Expr>, span: Span) -> Expr {
 }
 
 /// Evaluates a struct definition: adds the type to `env` and returns its constructors.
-pub fn define_struct(def: &StructDef, src: &str, env: &mut TypeEnv) -> Result<Vec<LoweredMethod>, CompileError> {
+pub fn define_struct(
+    def: &StructDef,
+    src: &str,
+    env: &mut TypeEnv,
+) -> Result<Vec<LoweredMethod>, CompileError> {
     let pnames: Vec<Symbol> = def.params.iter().map(|p| p.name).collect();
     let sp = def.span;
-    if crate::typeexpr::builtin_type(def.name.as_str()).is_some() || crate::typeexpr::builtin_unionall(def.name.as_str()) {
-        return Err(CompileError::invalid(def.name_span, format!("cannot redefine the built-in type `{}`", def.name)));
+    if crate::typeexpr::builtin_type(def.name.as_str()).is_some()
+        || crate::typeexpr::builtin_unionall(def.name.as_str())
+    {
+        return Err(CompileError::invalid(
+            def.name_span,
+            format!("cannot redefine the built-in type `{}`", def.name),
+        ));
     }
     if let Some(old) = env.struct_def(def.name) {
         // Julia allows an identical redefinition only.
         if old.fields.len() != def.fields.len() || old.mutable != def.mutable {
-            return Err(CompileError::invalid(def.name_span, format!("invalid redefinition of constant `{}`", def.name)));
+            return Err(CompileError::invalid(
+                def.name_span,
+                format!("invalid redefinition of constant `{}`", def.name),
+            ));
         }
     }
     let (params, supertype, fields) = {
@@ -1215,14 +1461,24 @@ pub fn define_struct(def: &StructDef, src: &str, env: &mut TypeEnv) -> Result<Ve
                 Some(u) => tctx.eval(u)?,
                 None => TypePat::any(),
             };
-            params.push(TypeVar { name: p.name, upper });
+            params.push(TypeVar {
+                name: p.name,
+                upper,
+            });
         }
         let supertype = match &def.supertype {
             Some(s) => {
                 let pat = tctx.eval(s)?;
                 match &pat {
-                    TypePat::Ty(Type::Abstract(..)) | TypePat::App(Head::Abstract(_), _) | TypePat::Ty(Type::Any) => pat,
-                    _ => return Err(CompileError::invalid(s.span, "a struct can only subtype an abstract type")),
+                    TypePat::Ty(Type::Abstract(..))
+                    | TypePat::App(Head::Abstract(_), _)
+                    | TypePat::Ty(Type::Any) => pat,
+                    _ => {
+                        return Err(CompileError::invalid(
+                            s.span,
+                            "a struct can only subtype an abstract type",
+                        ))
+                    }
                 }
             }
             None => TypePat::any(),
@@ -1230,7 +1486,10 @@ pub fn define_struct(def: &StructDef, src: &str, env: &mut TypeEnv) -> Result<Ve
         let mut fields = Vec::new();
         for f in &def.fields {
             if fields.iter().any(|(n, _)| *n == f.name) {
-                return Err(CompileError::invalid(f.span, format!("duplicate field name `{}`", f.name)));
+                return Err(CompileError::invalid(
+                    f.span,
+                    format!("duplicate field name `{}`", f.name),
+                ));
             }
             let t = match &f.ty {
                 Some(t) => tctx.eval(t)?,
@@ -1252,7 +1511,13 @@ pub fn define_struct(def: &StructDef, src: &str, env: &mut TypeEnv) -> Result<Ve
     let applied = if pnames.is_empty() {
         name_e.clone()
     } else {
-        mk(ExprKind::Curly { base: Box::new(name_e.clone()), params: param_exprs.clone() }, sp)
+        mk(
+            ExprKind::Curly {
+                base: Box::new(name_e.clone()),
+                params: param_exprs.clone(),
+            },
+            sp,
+        )
     };
     let mut methods = Vec::new();
     if !def.constructors.is_empty() {
@@ -1265,20 +1530,35 @@ pub fn define_struct(def: &StructDef, src: &str, env: &mut TypeEnv) -> Result<Ve
     let field_params: Vec<Param> = def
         .fields
         .iter()
-        .map(|f| Param { name: Some(f.name), ty: None, default: None, vararg: false, destructure: None, span: f.span })
+        .map(|f| Param {
+            name: Some(f.name),
+            ty: None,
+            default: None,
+            vararg: false,
+            destructure: None,
+            span: f.span,
+        })
         .collect();
     // new(convert(FT, f), ...) for typed fields.
     let new_args: Vec<Expr> = def
         .fields
         .iter()
         .map(|f| match &f.ty {
-            Some(t) => call_ast(ident(sym("convert"), f.span), vec![t.clone(), ident(f.name, f.span)], f.span),
+            Some(t) => call_ast(
+                ident(sym("convert"), f.span),
+                vec![t.clone(), ident(f.name, f.span)],
+                f.span,
+            ),
             None => ident(f.name, f.span),
         })
         .collect();
     let body = vec![call_ast(ident(sym("new"), sp), new_args, sp)];
     let full = FunctionDef {
-        name: if pnames.is_empty() { FnName::Name(def.name) } else { FnName::Type(applied.clone()) },
+        name: if pnames.is_empty() {
+            FnName::Name(def.name)
+        } else {
+            FnName::Type(applied.clone())
+        },
         name_span: def.name_span,
         params: field_params.clone(),
         kwparams: vec![],
@@ -1292,15 +1572,28 @@ pub fn define_struct(def: &StructDef, src: &str, env: &mut TypeEnv) -> Result<Ve
     if !pnames.is_empty() {
         // Point(x::T, y::T) where T = Point{T}(x, y), when every parameter is a field's type.
         let determined = pnames.iter().all(|p| {
-            def.fields.iter().any(|f| f.ty.as_ref().is_some_and(|t| t.ident() == Some(*p)))
+            def.fields
+                .iter()
+                .any(|f| f.ty.as_ref().is_some_and(|t| t.ident() == Some(*p)))
         });
         if determined {
             let typed_params: Vec<Param> = def
                 .fields
                 .iter()
-                .map(|f| Param { name: Some(f.name), ty: f.ty.clone(), default: None, vararg: false, destructure: None, span: f.span })
+                .map(|f| Param {
+                    name: Some(f.name),
+                    ty: f.ty.clone(),
+                    default: None,
+                    vararg: false,
+                    destructure: None,
+                    span: f.span,
+                })
                 .collect();
-            let fwd = call_ast(applied.clone(), def.fields.iter().map(|f| ident(f.name, f.span)).collect(), sp);
+            let fwd = call_ast(
+                applied.clone(),
+                def.fields.iter().map(|f| ident(f.name, f.span)).collect(),
+                sp,
+            );
             let outer = FunctionDef {
                 name: FnName::Name(def.name),
                 name_span: def.name_span,
@@ -1327,7 +1620,10 @@ pub fn define_abstract(
     env: &mut TypeEnv,
 ) -> Result<(), CompileError> {
     if crate::typeexpr::builtin_type(name.as_str()).is_some() {
-        return Err(CompileError::invalid(span, format!("cannot redefine the built-in type `{name}`")));
+        return Err(CompileError::invalid(
+            span,
+            format!("cannot redefine the built-in type `{name}`"),
+        ));
     }
     let pnames: Vec<Symbol> = params.iter().map(|p| p.name).collect();
     let tctx = TypeExprCtx { env, vars: &pnames };
@@ -1337,12 +1633,19 @@ pub fn define_abstract(
             Some(u) => tctx.eval(u)?,
             None => TypePat::any(),
         };
-        tvs.push(TypeVar { name: p.name, upper });
+        tvs.push(TypeVar {
+            name: p.name,
+            upper,
+        });
     }
     let st = match supertype {
         Some(s) => tctx.eval(s)?,
         None => TypePat::any(),
     };
-    env.add_abstract(ir::AbstractDef { name, params: tvs, supertype: st });
+    env.add_abstract(ir::AbstractDef {
+        name,
+        params: tvs,
+        supertype: st,
+    });
     Ok(())
 }

@@ -98,8 +98,16 @@ impl MethodTable {
     }
 
     /// Matches one method; returns the static parameter bindings.
-    pub fn match_method(m: &Method, args: &[Type], env: &TypeEnv) -> Option<FxHashMap<Symbol, Type>> {
-        let fixed = if m.vararg { m.sig.len() - 1 } else { m.sig.len() };
+    pub fn match_method(
+        m: &Method,
+        args: &[Type],
+        env: &TypeEnv,
+    ) -> Option<FxHashMap<Symbol, Type>> {
+        let fixed = if m.vararg {
+            m.sig.len() - 1
+        } else {
+            m.sig.len()
+        };
         if m.vararg {
             if args.len() < fixed {
                 return None;
@@ -151,7 +159,11 @@ impl MethodTable {
                 best.retain(|&i| !cands[i].0.vararg);
             }
             if best.len() > 1 {
-                let maxv = best.iter().map(|&i| cands[i].0.tvars.len()).max().unwrap_or(0);
+                let maxv = best
+                    .iter()
+                    .map(|&i| cands[i].0.tvars.len())
+                    .max()
+                    .unwrap_or(0);
                 best.retain(|&i| cands[i].0.tvars.len() == maxv);
             }
             if best.len() == 1 {
@@ -205,12 +217,16 @@ fn to_app(p: &TypePat) -> TypePat {
     match p {
         TypePat::Ty(Type::Array(e, n)) => TypePat::App(
             Head::Array,
-            vec![TypePat::Ty((**e).clone()), TypePat::Ty(Type::Val(*n as i64))],
+            vec![
+                TypePat::Ty((**e).clone()),
+                TypePat::Ty(Type::Val(*n as i64)),
+            ],
         ),
         TypePat::Ty(Type::Type(t)) => TypePat::App(Head::Type, vec![TypePat::Ty((**t).clone())]),
-        TypePat::Ty(Type::Tuple(ts)) => {
-            TypePat::App(Head::Tuple, ts.iter().map(|t| TypePat::Ty(t.clone())).collect())
-        }
+        TypePat::Ty(Type::Tuple(ts)) => TypePat::App(
+            Head::Tuple,
+            ts.iter().map(|t| TypePat::Ty(t.clone())).collect(),
+        ),
         TypePat::Ty(Type::Struct(n, ps)) if !ps.is_empty() => TypePat::App(
             Head::Struct(*n),
             ps.iter().map(|t| TypePat::Ty(t.clone())).collect(),
@@ -241,12 +257,16 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
         _ => {
             let (pa, qa) = (to_app(p), to_app(q));
             match (&pa, &qa) {
-                (TypePat::App(h1, a1), TypePat::App(h2, a2)) if h1 == h2 && a1.len() == a2.len() => {
+                (TypePat::App(h1, a1), TypePat::App(h2, a2))
+                    if h1 == h2 && a1.len() == a2.len() =>
+                {
                     if *h1 == Head::Tuple {
                         return a1.iter().zip(a2).all(|(x, y)| pat_le(x, pv, y, qv, env));
                     }
                     if *h1 == Head::Union {
-                        return a1.iter().all(|x| a2.iter().any(|y| pat_le(x, pv, y, qv, env)));
+                        return a1
+                            .iter()
+                            .all(|x| a2.iter().any(|y| pat_le(x, pv, y, qv, env)));
                     }
                     a1.iter().zip(a2).all(|(x, y)| param_le(x, pv, y, qv, env))
                 }
@@ -264,7 +284,9 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
                         (TypePat::App(Head::Array, _), TypePat::App(Head::Abstract(n), _)) => {
                             n.as_str() == "AbstractArray"
                         }
-                        (TypePat::App(Head::Struct(_), _), TypePat::App(Head::Abstract(_), _)) => true,
+                        (TypePat::App(Head::Struct(_), _), TypePat::App(Head::Abstract(_), _)) => {
+                            true
+                        }
                         (TypePat::Ty(_), TypePat::App(Head::Abstract(_), _)) => true,
                         (TypePat::Ty(_), TypePat::App(..)) => {
                             let mut b = FxHashMap::default();
@@ -275,7 +297,8 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
                         }
                         _ => false,
                     };
-                    head_ok && (env.subtype(&ua, &ub) || matches!(ub, Type::Any) || !ub.is_concrete())
+                    head_ok
+                        && (env.subtype(&ua, &ub) || matches!(ub, Type::Any) || !ub.is_concrete())
                 }
             }
         }

@@ -117,7 +117,11 @@ fn insert_undef_checks(f: &mut Function) {
     for (&_s, &fl) in flags.iter() {
         let loc = f.locs[f.blocks[entry].insts[0]];
         let (ci, cv) = f.make_inst(InstData::Const(Const::Bool(false)), Type::Any, loc);
-        let (si, _) = f.make_inst(InstData::SetSlot(fl, cv.unwrap_or_else(|| unreachable!())), Type::Any, loc);
+        let (si, _) = f.make_inst(
+            InstData::SetSlot(fl, cv.unwrap_or_else(|| unreachable!())),
+            Type::Any,
+            loc,
+        );
         entry_insts.push(ci);
         entry_insts.push(si);
     }
@@ -133,7 +137,11 @@ fn insert_undef_checks(f: &mut Function) {
                 if let Some(&fl) = flags.get(&s) {
                     let loc = f.locs[i];
                     let (ci, cv) = f.make_inst(InstData::Const(Const::Bool(true)), Type::Any, loc);
-                    let (si, _) = f.make_inst(InstData::SetSlot(fl, cv.unwrap_or_else(|| unreachable!())), Type::Any, loc);
+                    let (si, _) = f.make_inst(
+                        InstData::SetSlot(fl, cv.unwrap_or_else(|| unreachable!())),
+                        Type::Any,
+                        loc,
+                    );
                     new.push(ci);
                     new.push(si);
                 }
@@ -144,18 +152,28 @@ fn insert_undef_checks(f: &mut Function) {
     // Split before each checked read.
     for (b0, read, s) in needs {
         // The read may have moved to a later split block; find it.
-        let Some(&b) = f.layout.iter().find(|&&b| f.blocks[b].insts.contains(&read)) else {
+        let Some(&b) = f
+            .layout
+            .iter()
+            .find(|&&b| f.blocks[b].insts.contains(&read))
+        else {
             continue;
         };
         let _ = b0;
-        let pos = f.blocks[b].insts.iter().position(|&i| i == read).unwrap_or(0);
+        let pos = f.blocks[b]
+            .insts
+            .iter()
+            .position(|&i| i == read)
+            .unwrap_or(0);
         let tail: Vec<Inst> = f.blocks[b].insts.split_off(pos);
         let loc = f.locs[read];
         let cont = f.add_block();
         f.blocks[cont].insts = tail;
         let fail = f.add_block();
         let fl = flags[&s];
-        let flag_v = f.append(b, InstData::GetSlot(fl), Type::Any, loc).unwrap_or_else(|| unreachable!());
+        let flag_v = f
+            .append(b, InstData::GetSlot(fl), Type::Any, loc)
+            .unwrap_or_else(|| unreachable!());
         f.append(
             b,
             InstData::Branch {
@@ -170,9 +188,22 @@ fn insert_undef_checks(f: &mut Function) {
         );
         let name = f.slots[s].name;
         let msg = f
-            .append(fail, InstData::Const(Const::Str(Arc::from(name.as_str()))), Type::Any, loc)
+            .append(
+                fail,
+                InstData::Const(Const::Str(Arc::from(name.as_str()))),
+                Type::Any,
+                loc,
+            )
             .unwrap_or_else(|| unreachable!());
-        f.append(fail, InstData::Prim { op: Prim::ThrowUndefVar, args: vec![msg] }, Type::Any, loc);
+        f.append(
+            fail,
+            InstData::Prim {
+                op: Prim::ThrowUndefVar,
+                args: vec![msg],
+            },
+            Type::Any,
+            loc,
+        );
         f.append(fail, InstData::Unreachable, Type::Any, loc);
     }
 }
@@ -191,7 +222,11 @@ struct Builder<'f> {
 impl<'f> Builder<'f> {
     fn new(f: &'f mut Function) -> Builder<'f> {
         let entry = f.entry();
-        let loc = f.blocks[entry].insts.first().map(|i| f.locs[*i]).unwrap_or_default();
+        let loc = f.blocks[entry]
+            .insts
+            .first()
+            .map(|i| f.locs[*i])
+            .unwrap_or_default();
         let (ui, uv) = f.make_inst(InstData::Const(Const::Undef), Type::Any, loc);
         f.blocks[entry].insts.insert(0, ui);
         let mut preds: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
@@ -251,7 +286,13 @@ impl<'f> Builder<'f> {
                             args.push(a)
                         }
                     }
-                    InstData::Branch { then_dest, then_args, else_dest, else_args, .. } => {
+                    InstData::Branch {
+                        then_dest,
+                        then_args,
+                        else_dest,
+                        else_args,
+                        ..
+                    } => {
                         if *then_dest == b {
                             then_args.push(a);
                         }
@@ -384,7 +425,13 @@ impl<'f> Builder<'f> {
                         };
                         match &mut self.f.insts[term] {
                             InstData::Jump { dest, args } if *dest == b => filter(args),
-                            InstData::Branch { then_dest, then_args, else_dest, else_args, .. } => {
+                            InstData::Branch {
+                                then_dest,
+                                then_args,
+                                else_dest,
+                                else_args,
+                                ..
+                            } => {
                                 if *then_dest == b {
                                     filter(then_args);
                                 }

@@ -83,12 +83,18 @@ impl TypeExprCtx<'_> {
             {
                 match args[0].ident() {
                     Some(f) => Ok(TypePat::Ty(Type::Function(f))),
-                    None => Err(CompileError::unsupported(e.span, "`typeof` of an expression in a type")),
+                    None => Err(CompileError::unsupported(
+                        e.span,
+                        "`typeof` of an expression in a type",
+                    )),
                 }
             }
             ExprKind::Curly { base, params } => {
                 let Some(name) = base.ident() else {
-                    return Err(CompileError::invalid(base.span, "expected a type name before `{`"));
+                    return Err(CompileError::invalid(
+                        base.span,
+                        "expected a type name before `{`",
+                    ));
                 };
                 let ps: Vec<TypePat> = params
                     .iter()
@@ -113,11 +119,24 @@ impl TypeExprCtx<'_> {
         }
         let any = || TypePat::Below(Box::new(TypePat::any()));
         match name.as_str() {
-            "Vector" => return Ok(TypePat::App(Head::Array, vec![any(), TypePat::Ty(Type::Val(1))])),
-            "Matrix" => return Ok(TypePat::App(Head::Array, vec![any(), TypePat::Ty(Type::Val(2))])),
+            "Vector" => {
+                return Ok(TypePat::App(
+                    Head::Array,
+                    vec![any(), TypePat::Ty(Type::Val(1))],
+                ))
+            }
+            "Matrix" => {
+                return Ok(TypePat::App(
+                    Head::Array,
+                    vec![any(), TypePat::Ty(Type::Val(2))],
+                ))
+            }
             "Array" => return Ok(TypePat::App(Head::Array, vec![any(), any()])),
             "AbstractArray" => {
-                return Ok(TypePat::App(Head::Abstract(sym("AbstractArray")), vec![any(), any()]))
+                return Ok(TypePat::App(
+                    Head::Abstract(sym("AbstractArray")),
+                    vec![any(), any()],
+                ))
             }
             "AbstractVector" => {
                 return Ok(TypePat::App(
@@ -139,14 +158,20 @@ impl TypeExprCtx<'_> {
                 return Ok(TypePat::Ty(Type::Struct(name, vec![].into())));
             }
             let n = def.params.len();
-            return Ok(TypePat::App(Head::Struct(name), (0..n).map(|_| any()).collect()));
+            return Ok(TypePat::App(
+                Head::Struct(name),
+                (0..n).map(|_| any()).collect(),
+            ));
         }
         if let Some(def) = self.env.abstract_def(name) {
             if def.params.is_empty() {
                 return Ok(TypePat::Ty(Type::Abstract(name, vec![].into())));
             }
             let n = def.params.len();
-            return Ok(TypePat::App(Head::Abstract(name), (0..n).map(|_| any()).collect()));
+            return Ok(TypePat::App(
+                Head::Abstract(name),
+                (0..n).map(|_| any()).collect(),
+            ));
         }
         Err(CompileError::new(
             ErrorKind::UndefType,

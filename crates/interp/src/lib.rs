@@ -27,13 +27,22 @@ pub struct RuntimeError {
 
 impl RuntimeError {
     pub fn new(exception: Exception) -> RuntimeError {
-        RuntimeError { exception, trace: vec![] }
+        RuntimeError {
+            exception,
+            trace: vec![],
+        }
     }
 }
 
 impl From<compiler::CompileError> for RuntimeError {
     fn from(e: compiler::CompileError) -> RuntimeError {
-        RuntimeError { exception: Exception::Error(e.message.clone()), trace: vec![Frame { func: String::new(), span: e.span }] }
+        RuntimeError {
+            exception: Exception::Error(e.message.clone()),
+            trace: vec![Frame {
+                func: String::new(),
+                span: e.span,
+            }],
+        }
     }
 }
 
@@ -47,6 +56,8 @@ pub struct Machine {
     pub out: Box<dyn Write + Send>,
     depth: usize,
     code: FxHashMap<MiKey, Arc<Function>>,
+    /// Callee of each `invoke` site of finished code, keyed by (function id, instruction).
+    sites: FxHashMap<(u64, u32), Arc<Function>>,
     dyn_cache: FxHashMap<(Symbol, Vec<Type>), (MiKey, Option<usize>)>,
 }
 
@@ -58,6 +69,7 @@ impl Machine {
             out,
             depth: 0,
             code: FxHashMap::default(),
+            sites: FxHashMap::default(),
             dyn_cache: FxHashMap::default(),
         }
     }
@@ -65,6 +77,7 @@ impl Machine {
     /// Forgets compiled code (after a definition changed).
     pub fn invalidate(&mut self) {
         self.code.clear();
+        self.sites.clear();
         self.dyn_cache.clear();
     }
 
@@ -97,13 +110,17 @@ impl Machine {
                 "#typeassert" => {
                     return match (&args.get(1), &args.get(2)) {
                         (Some(v), Some(Value::Type(t))) => self.typeassert((*v).clone(), t),
-                        _ => Err(RuntimeError::new(Exception::Error("typeassert: expected a type".into()))),
+                        _ => Err(RuntimeError::new(Exception::Error(
+                            "typeassert: expected a type".into(),
+                        ))),
                     };
                 }
                 "#new" => {
                     return match args.get(1).cloned() {
                         Some(Value::Type(t)) => self.construct(&t, args[2..].to_vec()),
-                        _ => Err(RuntimeError::new(Exception::Error("new: expected a type".into()))),
+                        _ => Err(RuntimeError::new(Exception::Error(
+                            "new: expected a type".into(),
+                        ))),
                     };
                 }
                 _ => {}
@@ -125,13 +142,16 @@ impl Machine {
                 Ok(key) => {
                     let m = self.compiler.method(table, key.method);
                     let pack = m.filter(|m| m.vararg).map(|m| m.sig.len() - 1);
-                    self.dyn_cache.insert(cache_key.clone(), (key.clone(), pack));
+                    self.dyn_cache
+                        .insert(cache_key.clone(), (key.clone(), pack));
                     (key, pack)
                 }
                 Err(Dispatch::Ambiguous(ms)) => {
                     let list: Vec<String> = ms
                         .iter()
-                        .filter_map(|&i| self.compiler.method(table, i).map(|m| m.signature_string()))
+                        .filter_map(|&i| {
+                            self.compiler.method(table, i).map(|m| m.signature_string())
+                        })
                         .collect();
                     return Err(RuntimeError::new(Exception::Error(format!(
                         "MethodError: {table}(...) is ambiguous. Candidates:\n  {}",
@@ -154,7 +174,9 @@ impl Machine {
             Value::Type(t) => t.to_string(),
             v => format!("(::{})", v.ty()),
         };
-        let candidates = table.map(|t| self.compiler.candidates(t)).unwrap_or_default();
+        let candidates = table
+            .map(|t| self.compiler.candidates(t))
+            .unwrap_or_default();
         RuntimeError::new(Exception::Method {
             func,
             args: args[1..].iter().map(|a| a.ty()).collect(),
@@ -206,10 +228,15 @@ impl Machine {
                 if env.is_mutable(t) {
                     Ok(Value::Mutable(Arc::new(MutableVal::new(t.clone(), fields))))
                 } else {
-                    Ok(Value::Struct(Arc::new(StructVal { ty: t.clone(), fields: fields.into_boxed_slice() })))
+                    Ok(Value::Struct(Arc::new(StructVal {
+                        ty: t.clone(),
+                        fields: fields.into_boxed_slice(),
+                    })))
                 }
             }
-            t => Err(RuntimeError::new(Exception::Error(format!("new: cannot construct a value of type {t}")))),
+            t => Err(RuntimeError::new(Exception::Error(format!(
+                "new: cannot construct a value of type {t}"
+            )))),
         }
     }
 
@@ -220,7 +247,9 @@ impl Machine {
                 Type::Struct(n, _) => n.to_string(),
                 t => t.to_string(),
             };
-            RuntimeError::new(Exception::Error(format!("FieldError: type {tn} has no field `{name}`")))
+            RuntimeError::new(Exception::Error(format!(
+                "FieldError: type {tn} has no field `{name}`"
+            )))
         })
     }
 
@@ -262,22 +291,41 @@ impl Machine {
                         scratch.extend(args.iter().map(|a| get(&regs, *a)));
                         match eval_prim(*op, &scratch, &self.compiler.env, &mut *self.out) {
                             Ok(v) => v,
-                            Err(Exception::Method { func, args: ats, .. }) if *op == Prim::ThrowMethodError => {
+                            Err(Exception::Method {
+                                func, args: ats, ..
+                            }) if *op == Prim::ThrowMethodError => {
                                 let table = match scratch.first() {
                                     Some(Value::Func(n)) => Some(*n),
-                                    Some(Value::Type(t)) => compiler::typeexpr::constructor_table_name(t),
+                                    Some(Value::Type(t)) => {
+                                        compiler::typeexpr::constructor_table_name(t)
+                                    }
                                     _ => None,
                                 };
-                                let candidates = table.map(|t| self.compiler.candidates(t)).unwrap_or_default();
-                                return Err(fail(RuntimeError::new(Exception::Method { func, args: ats, candidates })));
+                                let candidates = table
+                                    .map(|t| self.compiler.candidates(t))
+                                    .unwrap_or_default();
+                                return Err(fail(RuntimeError::new(Exception::Method {
+                                    func,
+                                    args: ats,
+                                    candidates,
+                                })));
                             }
                             Err(e) => return Err(fail(RuntimeError::new(e))),
                         }
                     }
                     InstData::Invoke { callee, args } => {
                         let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
-                        let key = callee_key(callee);
-                        self.invoke(&key, vals).map_err(fail)?
+                        let code = match (f.id, self.sites.get(&(f.id, i.as_u32()))) {
+                            (id, Some(c)) if id != 0 => c.clone(),
+                            (id, _) => {
+                                let c = self.code_for(&callee_key(callee)).map_err(fail)?;
+                                if id != 0 {
+                                    self.sites.insert((id, i.as_u32()), c.clone());
+                                }
+                                c
+                            }
+                        };
+                        self.exec(&code, vals).map_err(fail)?
                     }
                     InstData::Call { args } => {
                         let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
@@ -287,7 +335,9 @@ impl Machine {
                         let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
                         self.construct(ty, vals).map_err(fail)?
                     }
-                    InstData::Tuple { args } => Value::tuple(args.iter().map(|a| get(&regs, *a)).collect()),
+                    InstData::Tuple { args } => {
+                        Value::tuple(args.iter().map(|a| get(&regs, *a)).collect())
+                    }
                     InstData::GetField { obj, field } => {
                         let o = get(&regs, *obj);
                         let idx = match field {
@@ -295,7 +345,9 @@ impl Machine {
                             FieldRef::Name(n) => self.field_by_name(&o, *n).map_err(fail)?,
                         };
                         match o.field(idx) {
-                            Some(Value::Undef) => return Err(fail(RuntimeError::new(Exception::UndefRef))),
+                            Some(Value::Undef) => {
+                                return Err(fail(RuntimeError::new(Exception::UndefRef)))
+                            }
                             Some(v) => v,
                             None => {
                                 return Err(fail(RuntimeError::new(Exception::Error(format!(
@@ -320,7 +372,11 @@ impl Machine {
                                 if let Some(ft) = fts.get(idx) {
                                     if !self.compiler.env.subtype(&v.ty(), ft) {
                                         v = self
-                                            .call_dynamic(vec![Value::Func(syntax::sym("convert")), Value::Type(ft.clone()), v])
+                                            .call_dynamic(vec![
+                                                Value::Func(syntax::sym("convert")),
+                                                Value::Type(ft.clone()),
+                                                v,
+                                            ])
                                             .map_err(fail)?;
                                     }
                                 }
@@ -328,8 +384,12 @@ impl Machine {
                             }
                             other => {
                                 let msg = match other.ty() {
-                                    Type::Struct(n, _) => format!("setfield!: immutable struct of type {n} cannot be changed"),
-                                    t => format!("setfield!: cannot set a field of a value of type {t}"),
+                                    Type::Struct(n, _) => format!(
+                                        "setfield!: immutable struct of type {n} cannot be changed"
+                                    ),
+                                    t => format!(
+                                        "setfield!: cannot set a field of a value of type {t}"
+                                    ),
                                 };
                                 return Err(fail(RuntimeError::new(Exception::Error(msg))));
                             }
@@ -348,15 +408,17 @@ impl Machine {
                             match c {
                                 Some(c) => Value::from_const(&c),
                                 None => {
-                            return Err(fail(RuntimeError::new(Exception::UndefVar(format!(
-                                "`{name}` not defined in `Main`"
-                            )))))
-                        }
+                                    return Err(fail(RuntimeError::new(Exception::UndefVar(
+                                        format!("`{name}` not defined in `Main`"),
+                                    ))))
+                                }
                             }
                         }
                     },
                     InstData::SetGlobal(name, v) => {
-                        if let Some(compiler::GlobalInfo::Const { .. }) = self.compiler.globals.get(name) {
+                        if let Some(compiler::GlobalInfo::Const { .. }) =
+                            self.compiler.globals.get(name)
+                        {
                             return Err(fail(RuntimeError::new(Exception::Error(format!(
                                 "invalid redefinition of constant {name}"
                             )))));
@@ -378,7 +440,13 @@ impl Machine {
                         b = *dest;
                         continue 'blocks;
                     }
-                    InstData::Branch { cond, then_dest, then_args, else_dest, else_args } => {
+                    InstData::Branch {
+                        cond,
+                        then_dest,
+                        then_args,
+                        else_dest,
+                        else_args,
+                    } => {
                         let c = match get(&regs, *cond) {
                             Value::Bool(c) => c,
                             other => {
@@ -388,7 +456,11 @@ impl Machine {
                                 )))))
                             }
                         };
-                        let (dest, args) = if c { (then_dest, then_args) } else { (else_dest, else_args) };
+                        let (dest, args) = if c {
+                            (then_dest, then_args)
+                        } else {
+                            (else_dest, else_args)
+                        };
                         let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
                         for (p, v) in f.blocks[*dest].params.iter().zip(vals) {
                             regs[p.index()] = v;
@@ -407,13 +479,19 @@ impl Machine {
                     regs[r.index()] = result;
                 }
             }
-            return Err(RuntimeError::new(Exception::Error(format!("internal error: block {b} fell through"))));
+            return Err(RuntimeError::new(Exception::Error(format!(
+                "internal error: block {b} fell through"
+            ))));
         }
     }
 }
 
 fn callee_key(c: &Callee) -> MiKey {
-    MiKey { table: c.func, method: c.method, sig: c.sig.clone() }
+    MiKey {
+        table: c.func,
+        method: c.method,
+        sig: c.sig.clone(),
+    }
 }
 
 use cranelift_entity::EntityRef;

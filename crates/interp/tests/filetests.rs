@@ -13,8 +13,8 @@
 
 use compiler::passes::{inline::Inline, run_passes, simplify, Pass};
 use compiler::Compiler;
-use mooncake_interp::Machine;
 use ir::{read_functions, verify, write_function, Function, Type};
+use mooncake_interp::Machine;
 use runtime::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,13 +35,20 @@ fn parse_value(s: &str) -> Value {
         return Value::Bool(s == "true");
     }
     if let Some(inner) = s.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-        let xs: Vec<f64> = inner.split(',').filter(|t| !t.trim().is_empty()).map(|t| t.trim().parse().unwrap_or(f64::NAN)).collect();
+        let xs: Vec<f64> = inner
+            .split(',')
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| t.trim().parse().unwrap_or(f64::NAN))
+            .collect();
         return Value::Array(Arc::new(runtime::ArrayObj::vector_f64(xs)));
     }
     if s.contains('.') || s.contains('e') || s == "NaN" || s.ends_with("Inf") {
         return Value::F64(s.parse().unwrap_or(f64::NAN));
     }
-    Value::Int(s.parse().unwrap_or_else(|_| panic!("cannot parse value `{s}`")))
+    Value::Int(
+        s.parse()
+            .unwrap_or_else(|_| panic!("cannot parse value `{s}`")),
+    )
 }
 
 fn run(f: &Function, args: &[Value]) -> String {
@@ -71,8 +78,14 @@ fn check_file(path: &Path, bless: bool) -> Result<(), String> {
                 passes.push(pass_by_name(name).ok_or_else(|| format!("unknown pass `{name}`"))?);
             }
         } else if let Some(r) = line.strip_prefix("; run:") {
-            let (args, want) = r.split_once("=>").ok_or("`; run:` needs `args => result`")?;
-            let args: Vec<Value> = if args.trim().is_empty() { vec![] } else { split_args(args).iter().map(|a| parse_value(a)).collect() };
+            let (args, want) = r
+                .split_once("=>")
+                .ok_or("`; run:` needs `args => result`")?;
+            let args: Vec<Value> = if args.trim().is_empty() {
+                vec![]
+            } else {
+                split_args(args).iter().map(|a| parse_value(a)).collect()
+            };
             runs.push((args, want.trim().to_string()));
         }
     }
@@ -101,7 +114,9 @@ fn check_file(path: &Path, bless: bool) -> Result<(), String> {
         return Ok(());
     }
     if new_text != text {
-        return Err(format!("output differs (run with BLESS=1 to accept):\n{out}"));
+        return Err(format!(
+            "output differs (run with BLESS=1 to accept):\n{out}"
+        ));
     }
     Ok(())
 }
@@ -142,7 +157,11 @@ fn filetests() {
     let _ = Type::Any;
     let failures: Vec<String> = paths
         .iter()
-        .filter_map(|p| check_file(p, bless).err().map(|e| format!("{}: {e}", p.display())))
+        .filter_map(|p| {
+            check_file(p, bless)
+                .err()
+                .map(|e| format!("{}: {e}", p.display()))
+        })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -176,7 +176,9 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
             _ => None,
         },
         Egal => match args {
-            [a, b] if !matches!(a, Const::Undef) && !matches!(b, Const::Undef) => Some(Const::Bool(a == b)),
+            [a, b] if !matches!(a, Const::Undef) && !matches!(b, Const::Undef) => {
+                Some(Const::Bool(a == b))
+            }
             _ => None,
         },
         PromoteType => match args {

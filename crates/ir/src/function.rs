@@ -29,12 +29,6 @@ entity_impl!(Inst, "inst");
 pub struct Slot(u32);
 entity_impl!(Slot, "s");
 
-impl Default for Type {
-    fn default() -> Self {
-        Type::Any
-    }
-}
-
 /// A compile-time constant.
 #[derive(Clone, Debug)]
 pub enum Const {
@@ -121,19 +115,42 @@ pub struct Callee {
 pub enum InstData {
     Const(Const),
     /// A primitive operation.
-    Prim { op: Prim, args: Vec<Value> },
+    Prim {
+        op: Prim,
+        args: Vec<Value>,
+    },
     /// A call resolved at compile time to a method instance. `args[0]` is the function.
-    Invoke { callee: Callee, args: Vec<Value> },
+    Invoke {
+        callee: Callee,
+        args: Vec<Value>,
+    },
     /// A call dispatched at run time on the argument values. `args[0]` is the function.
-    Call { args: Vec<Value> },
+    Call {
+        args: Vec<Value>,
+    },
     /// Construction of a struct or named tuple of the given concrete type.
-    New { ty: Type, args: Vec<Value> },
+    New {
+        ty: Type,
+        args: Vec<Value>,
+    },
     /// Construction of a tuple.
-    Tuple { args: Vec<Value> },
-    GetField { obj: Value, field: FieldRef },
-    SetField { obj: Value, field: FieldRef, val: Value },
+    Tuple {
+        args: Vec<Value>,
+    },
+    GetField {
+        obj: Value,
+        field: FieldRef,
+    },
+    SetField {
+        obj: Value,
+        field: FieldRef,
+        val: Value,
+    },
     /// `val::ty`: throws a `TypeError` unless `val isa ty`; the result is `val` narrowed.
-    TypeAssert { val: Value, ty: Type },
+    TypeAssert {
+        val: Value,
+        ty: Type,
+    },
     GetGlobal(Symbol),
     SetGlobal(Symbol, Value),
     /// A static parameter of the method (`T` of `where T`); lowered phase only.
@@ -142,7 +159,10 @@ pub enum InstData {
     GetSlot(Slot),
     SetSlot(Slot, Value),
     // Terminators.
-    Jump { dest: Block, args: Vec<Value> },
+    Jump {
+        dest: Block,
+        args: Vec<Value>,
+    },
     Branch {
         cond: Value,
         then_dest: Block,
@@ -261,9 +281,7 @@ impl InstData {
                 *val = f(*val);
             }
             InstData::TypeAssert { val, .. } => *val = f(*val),
-            InstData::SetGlobal(_, v) | InstData::SetSlot(_, v) | InstData::Return(v) => {
-                *v = f(*v)
-            }
+            InstData::SetGlobal(_, v) | InstData::SetSlot(_, v) | InstData::Return(v) => *v = f(*v),
             InstData::Branch {
                 cond,
                 then_args,
@@ -410,6 +428,9 @@ pub struct Function {
     pub inline_sites: Vec<InlineSite>,
     /// For instructions copied by the inliner: 1 + index into `inline_sites` (0: not inlined).
     pub inlined_at: SecondaryMap<Inst, u32>,
+    /// A process-unique id given to finished (optimised) code, 0 before; backends key caches
+    /// on it. See [`Function::assign_id`].
+    pub id: u64,
 }
 
 impl Function {
@@ -429,7 +450,14 @@ impl Function {
             ret_type: Type::Any,
             inline_sites: Vec::new(),
             inlined_at: SecondaryMap::new(),
+            id: 0,
         }
+    }
+
+    /// Gives the function a fresh process-unique id.
+    pub fn assign_id(&mut self) {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        self.id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub fn entry(&self) -> Block {
@@ -584,6 +612,9 @@ impl Function {
 
     /// Number of instructions in the layout.
     pub fn inst_count(&self) -> usize {
-        self.layout.iter().map(|b| self.blocks[*b].insts.len()).sum()
+        self.layout
+            .iter()
+            .map(|b| self.blocks[*b].insts.len())
+            .sum()
     }
 }

@@ -12,11 +12,10 @@ pub mod write;
 
 pub use function::{
     Block, BlockData, Callee, Const, FieldRef, Function, InlineSite, Inst, InstData, Phase, Slot,
-    SlotData,
-    Value, ValueDef,
+    SlotData, Value, ValueDef,
 };
 pub use prim::Prim;
 pub use read::{read_function, read_functions, ReadError};
-pub use types::{Head, IrType, StructDef, AbstractDef, Type, TypeEnv, TypePat, TypeVar};
+pub use types::{AbstractDef, Head, IrType, StructDef, Type, TypeEnv, TypePat, TypeVar};
 pub use verify::{verify, VerifyError};
 pub use write::write_function;

@@ -201,9 +201,10 @@ impl Prim {
             TupleGetIndex => (true, false, false),
             Print | Show => (false, true, true),
             ToString | Repr => (false, false, true),
-            ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
-            | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
-            | ThrowValue => (true, true, false),
+            ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+            | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
+                (true, true, false)
+            }
             ApplyType | PromoteType => (true, false, false),
             _ => (false, false, false),
         };
@@ -248,7 +249,10 @@ impl Prim {
             if n == k {
                 Ok(())
             } else {
-                Err(format!("`Core.{}` takes {k} arguments, got {n}", self.name()))
+                Err(format!(
+                    "`Core.{}` takes {k} arguments, got {n}",
+                    self.name()
+                ))
             }
         };
         let all = |t: &Type| args.iter().all(|a| a == t);
@@ -280,7 +284,11 @@ impl Prim {
                 if all(&Type::Int64) {
                     Ok(Type::Int64)
                 } else {
-                    Err(format!("`Core.{}` needs Int64 arguments, got {}", self.name(), show_types(args)))
+                    Err(format!(
+                        "`Core.{}` needs Int64 arguments, got {}",
+                        self.name(),
+                        show_types(args)
+                    ))
                 }
             }
             NegInt | NotInt => {
@@ -296,7 +304,11 @@ impl Prim {
                 if all(&Type::Int64) {
                     Ok(Type::Bool)
                 } else {
-                    Err(format!("`Core.{}` needs Int64 arguments, got {}", self.name(), show_types(args)))
+                    Err(format!(
+                        "`Core.{}` needs Int64 arguments, got {}",
+                        self.name(),
+                        show_types(args)
+                    ))
                 }
             }
             AddFloat | SubFloat | MulFloat | DivFloat | RemFloat | PowFloat | Atan2 | Hypot
@@ -317,7 +329,8 @@ impl Prim {
                 }
             }
             NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh
-            | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round | Trunc => {
+            | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round
+            | Trunc => {
                 arity(1)?;
                 same_float()
             }
@@ -419,7 +432,9 @@ impl Prim {
                     .map(|i| match &args[i] {
                         Type::Type(t) => Ok((**t).clone()),
                         Type::Int64 => Err("integer type parameters must be literals".into()),
-                        t => Err(format!("type parameter must be a type, got a value of type {t}")),
+                        t => Err(format!(
+                            "type parameter must be a type, got a value of type {t}"
+                        )),
                     })
                     .collect();
                 let base = match &args[0] {
@@ -439,20 +454,30 @@ impl Prim {
                 }
             }
             ArrayRef => match args.first() {
-                Some(Type::Array(e, _)) if n >= 2 && args[1..].iter().all(|a| *a == Type::Int64) => {
+                Some(Type::Array(e, _))
+                    if n >= 2 && args[1..].iter().all(|a| *a == Type::Int64) =>
+                {
                     Ok((**e).clone())
                 }
-                _ => Err(format!("`Core.arrayref` needs an array and Int64 indices, got {}", show_types(args))),
+                _ => Err(format!(
+                    "`Core.arrayref` needs an array and Int64 indices, got {}",
+                    show_types(args)
+                )),
             },
             ArraySet => match args.first() {
-                Some(Type::Array(e, _)) if n >= 3 && args[2..].iter().all(|a| *a == Type::Int64) => {
+                Some(Type::Array(e, _))
+                    if n >= 3 && args[2..].iter().all(|a| *a == Type::Int64) =>
+                {
                     if env.subtype(&args[1], e) {
                         Ok(args[0].clone())
                     } else {
                         Err(format!("cannot store a {} in a {}", args[1], args[0]))
                     }
                 }
-                _ => Err(format!("`Core.arrayset` needs an array, a value and Int64 indices, got {}", show_types(args))),
+                _ => Err(format!(
+                    "`Core.arrayset` needs an array, a value and Int64 indices, got {}",
+                    show_types(args)
+                )),
             },
             ArrayLen => {
                 arity(1)?;
@@ -497,7 +522,9 @@ impl Prim {
                 }
             }
             ArrayReshape => match args.first() {
-                Some(Type::Array(e, _)) if n >= 2 && args[1..].iter().all(|a| *a == Type::Int64) => {
+                Some(Type::Array(e, _))
+                    if n >= 2 && args[1..].iter().all(|a| *a == Type::Int64) =>
+                {
                     Ok(Type::array((**e).clone(), (n - 1) as u32))
                 }
                 _ => Err("`Core.array_reshape` needs an array and Int64 dimensions".into()),
@@ -578,7 +605,8 @@ pub fn promote_eltype(ts: &[Type]) -> Type {
                     p
                 } else if a == Type::Nothing || *t == Type::Nothing || matches!(a, Type::Union(_)) {
                     let u = Type::union_of([a, t.clone()]);
-                    if matches!(u, Type::Union(ref ms) if ms.len() == 2 && ms.contains(&Type::Nothing)) {
+                    if matches!(u, Type::Union(ref ms) if ms.len() == 2 && ms.contains(&Type::Nothing))
+                    {
                         u
                     } else {
                         Type::Any
@@ -650,15 +678,26 @@ pub fn apply_type(base: &Type, params: Vec<Type>, env: &TypeEnv) -> Result<Type,
                     _ => Err("`Type{T}` takes one parameter".into()),
                 },
                 "AbstractArray" => match params.as_slice() {
-                    [t, n @ Type::Val(_)] => Ok(Type::Abstract(syntax::sym("AbstractArray"), vec![t.clone(), n.clone()].into())),
-                    _ => Err("`AbstractArray{T, N}` takes an element type and a dimension count".into()),
+                    [t, n @ Type::Val(_)] => Ok(Type::Abstract(
+                        syntax::sym("AbstractArray"),
+                        vec![t.clone(), n.clone()].into(),
+                    )),
+                    _ => Err(
+                        "`AbstractArray{T, N}` takes an element type and a dimension count".into(),
+                    ),
                 },
                 "AbstractVector" => match params.as_slice() {
-                    [t] => Ok(Type::Abstract(syntax::sym("AbstractArray"), vec![t.clone(), Type::Val(1)].into())),
+                    [t] => Ok(Type::Abstract(
+                        syntax::sym("AbstractArray"),
+                        vec![t.clone(), Type::Val(1)].into(),
+                    )),
                     _ => Err("`AbstractVector{T}` takes one parameter".into()),
                 },
                 "AbstractMatrix" => match params.as_slice() {
-                    [t] => Ok(Type::Abstract(syntax::sym("AbstractArray"), vec![t.clone(), Type::Val(2)].into())),
+                    [t] => Ok(Type::Abstract(
+                        syntax::sym("AbstractArray"),
+                        vec![t.clone(), Type::Val(2)].into(),
+                    )),
                     _ => Err("`AbstractMatrix{T}` takes one parameter".into()),
                 },
                 _ => {

@@ -2,8 +2,7 @@
 //! that printing a parsed function reproduces the text.
 
 use crate::function::{
-    Block, BlockData, Callee, Const, FieldRef, Function, InstData, Phase, SlotData, Value,
-    ValueDef,
+    Block, BlockData, Callee, Const, FieldRef, Function, InstData, Phase, SlotData, Value, ValueDef,
 };
 use crate::prim::Prim;
 use crate::types::{Type, TypeEnv};
@@ -101,7 +100,9 @@ fn tokenize(line: &str) -> Result<Vec<T>, String> {
             }
             continue;
         }
-        if c.is_alphabetic() || c == '_' || c == '!' && i + 1 < cs.len() && cs[i + 1].is_alphabetic()
+        if c.is_alphabetic()
+            || c == '_'
+            || c == '!' && i + 1 < cs.len() && cs[i + 1].is_alphabetic()
         {
             let start = i;
             while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_' || cs[i] == '!') {

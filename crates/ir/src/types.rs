@@ -8,10 +8,11 @@ use syntax::{sym, Symbol};
 
 /// A type. Concrete types (those a value can have) are the leaves `Int64 ... String`, arrays,
 /// tuples, named tuples, structs, function singletons and `Type{T}`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Type {
     /// `Union{}`: no value has this type (code after a `throw`).
     Bottom,
+    #[default]
     Any,
     Int64,
     Float64,
@@ -693,20 +694,21 @@ impl TypeEnv {
                 true
             }
             TypePat::Below(up) => self.matches(t, up, vars, b, false),
-            TypePat::App(Head::Union, alts) => alts
-                .iter()
-                .any(|alt| self.matches(t, alt, vars, &mut b.clone(), invariant))
-                && {
-                    // Bind through the first alternative that matches.
-                    for alt in alts {
-                        let mut tmp = b.clone();
-                        if self.matches(t, alt, vars, &mut tmp, invariant) {
-                            *b = tmp;
-                            return true;
+            TypePat::App(Head::Union, alts) => {
+                alts.iter()
+                    .any(|alt| self.matches(t, alt, vars, &mut b.clone(), invariant))
+                    && {
+                        // Bind through the first alternative that matches.
+                        for alt in alts {
+                            let mut tmp = b.clone();
+                            if self.matches(t, alt, vars, &mut tmp, invariant) {
+                                *b = tmp;
+                                return true;
+                            }
                         }
+                        false
                     }
-                    false
-                },
+            }
             TypePat::App(head, args) => {
                 if let Type::Union(ms) = t {
                     if invariant {
@@ -802,9 +804,15 @@ mod tests {
         assert!(env.subtype(&Type::Bool, &Type::abstract_("Integer")));
         assert!(!env.subtype(&Type::Float64, &Type::abstract_("Integer")));
         let v = Type::vector(Type::Float64);
-        let av = Type::Abstract(sym("AbstractArray"), vec![Type::Float64, Type::Val(1)].into());
+        let av = Type::Abstract(
+            sym("AbstractArray"),
+            vec![Type::Float64, Type::Val(1)].into(),
+        );
         assert!(env.subtype(&v, &av));
-        assert!(!env.subtype(&Type::vector(Type::Float64), &Type::vector(Type::abstract_("Real"))));
+        assert!(!env.subtype(
+            &Type::vector(Type::Float64),
+            &Type::vector(Type::abstract_("Real"))
+        ));
     }
 
     #[test]

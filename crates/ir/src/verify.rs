@@ -119,7 +119,9 @@ pub fn verify(func: &Function, env: &TypeEnv) -> Result<(), Vec<VerifyError>> {
                         dom.dominates(db, b)
                     };
                     if !ok {
-                        bad.push(format!("{b}: use of {a} is not dominated by its definition"));
+                        bad.push(format!(
+                            "{b}: use of {a} is not dominated by its definition"
+                        ));
                     }
                 }
             });
@@ -183,7 +185,11 @@ fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec
         InstData::Const(c) => {
             if let Some(r) = res {
                 if c.ty() != ty(r) && !matches!(c, crate::function::Const::Undef) {
-                    errs.push(format!("{b}: constant of type {} in {r}: {}", IrType(&c.ty()), IrType(&ty(r))));
+                    errs.push(format!(
+                        "{b}: constant of type {} in {r}: {}",
+                        IrType(&c.ty()),
+                        IrType(&ty(r))
+                    ));
                 }
             }
         }
@@ -208,7 +214,10 @@ fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec
         }
         InstData::Invoke { callee, args } => {
             if callee.sig.len() != args.len() {
-                errs.push(format!("{b}: invoke of {} with wrong argument count", callee.func));
+                errs.push(format!(
+                    "{b}: invoke of {} with wrong argument count",
+                    callee.func
+                ));
             } else {
                 for (k, (a, t)) in args.iter().zip(callee.sig.iter()).enumerate() {
                     if ty(*a) != *t {
@@ -224,7 +233,10 @@ fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec
         }
         InstData::Branch { cond, .. } => {
             if ty(*cond) != Type::Bool {
-                errs.push(format!("{b}: branch condition {cond} has type {}", IrType(&ty(*cond))));
+                errs.push(format!(
+                    "{b}: branch condition {cond} has type {}",
+                    IrType(&ty(*cond))
+                ));
             }
         }
         InstData::Return(v) => {
@@ -256,7 +268,10 @@ fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec
                         }
                         _ => errs.push(format!("{b}: {} has no field {k}", IrType(&ot))),
                     },
-                    None => errs.push(format!("{b}: getfield on {}, which has no fields", IrType(&ot))),
+                    None => errs.push(format!(
+                        "{b}: getfield on {}, which has no fields",
+                        IrType(&ot)
+                    )),
                 }
             }
         }
@@ -270,7 +285,11 @@ fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec
         InstData::TypeAssert { ty: t, .. } => {
             if let Some(r) = res {
                 if !env.subtype(t, &ty(r)) && !env.subtype(&ty(r), t) {
-                    errs.push(format!("{b}: typeassert to {} gives {r}: {}", IrType(t), IrType(&ty(r))));
+                    errs.push(format!(
+                        "{b}: typeassert to {} gives {r}: {}",
+                        IrType(t),
+                        IrType(&ty(r))
+                    ));
                 }
             }
         }
@@ -278,7 +297,11 @@ fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec
             if let Some(r) = res {
                 let t = Type::tuple(args.iter().map(|a| ty(*a)).collect());
                 if t != ty(r) && ty(r).is_concrete() {
-                    errs.push(format!("{b}: tuple of type {} in {r}: {}", IrType(&t), IrType(&ty(r))));
+                    errs.push(format!(
+                        "{b}: tuple of type {} in {r}: {}",
+                        IrType(&t),
+                        IrType(&ty(r))
+                    ));
                 }
             }
         }

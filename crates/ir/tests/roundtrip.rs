@@ -95,10 +95,22 @@ end
 ",
     );
     let joined = errs.join("\n");
-    assert!(joined.contains("prim add_int returns Int64 but v2 has type Float64"), "{joined}");
-    assert!(joined.contains("branch condition v1 has type Int64"), "{joined}");
-    assert!(joined.contains("passes 0 arguments for 1 parameters"), "{joined}");
-    assert!(joined.contains("v2: Float64 flows into v3: Int64"), "{joined}");
+    assert!(
+        joined.contains("prim add_int returns Int64 but v2 has type Float64"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("branch condition v1 has type Int64"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("passes 0 arguments for 1 parameters"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("v2: Float64 flows into v3: Int64"),
+        "{joined}"
+    );
     assert!(joined.contains("v4 is used but not defined"), "{joined}");
 }
 

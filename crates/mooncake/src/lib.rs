@@ -106,7 +106,10 @@ impl OutputBuffer {
 
 impl Write for OutputBuffer {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(buf);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -124,9 +127,15 @@ impl Session {
     pub fn with_output(out: Box<dyn Write + Send>) -> Result<Session, Error> {
         let mut compiler = Compiler::new();
         compiler.prelude_file = Some(FileId(0));
-        let mut s = Session { machine: Machine::new(compiler, out), files: Vec::new() };
+        let mut s = Session {
+            machine: Machine::new(compiler, out),
+            files: Vec::new(),
+        };
         if let Err(e) = s.load_source("prelude.jl", runtime::PRELUDE) {
-            return Err(Error::Usage(format!("internal error while loading the prelude:\n{}", s.render_error(&e))));
+            return Err(Error::Usage(format!(
+                "internal error while loading the prelude:\n{}",
+                s.render_error(&e)
+            )));
         }
         Ok(s)
     }
@@ -137,7 +146,11 @@ impl Session {
 
     fn add_file(&mut self, name: &str, src: &str) -> FileId {
         let id = FileId(self.files.len() as u32);
-        self.files.push(SourceInfo { name: name.to_string(), src: src.to_string(), lines: LineIndex::new(src) });
+        self.files.push(SourceInfo {
+            name: name.to_string(),
+            src: src.to_string(),
+            lines: LineIndex::new(src),
+        });
         id
     }
 
@@ -166,7 +179,10 @@ impl Session {
     }
 
     fn src_of(&self, file: FileId) -> String {
-        self.files.get(file.0 as usize).map(|f| f.src.clone()).unwrap_or_default()
+        self.files
+            .get(file.0 as usize)
+            .map(|f| f.src.clone())
+            .unwrap_or_default()
     }
 
     fn run_toplevel(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
@@ -183,7 +199,9 @@ impl Session {
                     if let ExprKind::Assign { lhs, .. } = &inner.kind {
                         if let Some(name) = lhs.ident() {
                             if let Some(val) = self.machine.globals.get(&name).cloned() {
-                                self.machine.compiler.set_const(name, val.ty(), val.to_const());
+                                self.machine
+                                    .compiler
+                                    .set_const(name, val.ty(), val.to_const());
                                 self.machine.invalidate();
                             }
                         }
@@ -245,11 +263,18 @@ impl Session {
         if !diags.is_empty() {
             return Err(Error::Syntax(diags));
         }
-        let ExprKind::Call { func, args, kwargs, .. } = &e.kind else {
-            return Err(Error::Usage(format!("`{call}` is not a call expression like `f(x, y)`")));
+        let ExprKind::Call {
+            func, args, kwargs, ..
+        } = &e.kind
+        else {
+            return Err(Error::Usage(format!(
+                "`{call}` is not a call expression like `f(x, y)`"
+            )));
         };
         if !kwargs.is_empty() {
-            return Err(Error::Usage("keyword arguments are not supported in --call".into()));
+            return Err(Error::Usage(
+                "keyword arguments are not supported in --call".into(),
+            ));
         }
         let f = self.run_toplevel(func, file)?;
         let mut vals = Vec::new();
@@ -265,13 +290,20 @@ impl Session {
             Value::Func(n) => *n,
             Value::Type(t) => compiler::typeexpr::constructor_table_name(t)
                 .ok_or_else(|| Error::Usage(format!("`{t}` is not callable")))?,
-            v => return Err(Error::Usage(format!("a value of type {} is not callable", v.ty()))),
+            v => {
+                return Err(Error::Usage(format!(
+                    "a value of type {} is not callable",
+                    v.ty()
+                )))
+            }
         };
         let mut types: Vec<Type> = vec![f.ty()];
         types.extend(args.iter().map(|a| a.ty()));
         match self.machine.compiler.resolve_call(table, &types) {
             Ok(k) => Ok(k),
-            Err(Dispatch::Ambiguous(_)) => Err(Error::Usage(format!("the call of {table} is ambiguous"))),
+            Err(Dispatch::Ambiguous(_)) => {
+                Err(Error::Usage(format!("the call of {table} is ambiguous")))
+            }
             Err(_) => {
                 let mut all = vec![f.clone()];
                 all.extend(args.iter().cloned());
@@ -332,7 +364,11 @@ impl Session {
     /// innermost user frame with a source excerpt, and the user frames of the backtrace.
     pub fn render_error(&self, err: &Error) -> String {
         let mut files = SimpleFiles::new();
-        let ids: Vec<usize> = self.files.iter().map(|f| files.add(f.name.clone(), f.src.clone())).collect();
+        let ids: Vec<usize> = self
+            .files
+            .iter()
+            .map(|f| files.add(f.name.clone(), f.src.clone()))
+            .collect();
         let mut diags: Vec<CsDiagnostic<usize>> = Vec::new();
         let label = |sp: Span| -> Option<Label<usize>> {
             let id = *ids.get(sp.file.0 as usize)?;
@@ -357,7 +393,11 @@ impl Session {
             }
             Error::Runtime(e) => {
                 let mut cd = CsDiagnostic::error().with_message(e.exception.to_string());
-                let user: Vec<&Frame> = e.trace.iter().filter(|f| self.is_user_span(f.span)).collect();
+                let user: Vec<&Frame> = e
+                    .trace
+                    .iter()
+                    .filter(|f| self.is_user_span(f.span))
+                    .collect();
                 if let Some(first) = user.first() {
                     if let Some(l) = label(first.span) {
                         cd = cd.with_labels(vec![l]);
@@ -371,7 +411,10 @@ impl Session {
                         // Identical consecutive frames (deep recursion) print once.
                         let fr = user[i];
                         let mut reps = 1;
-                        while i + reps < user.len() && user[i + reps].func == fr.func && user[i + reps].span == fr.span {
+                        while i + reps < user.len()
+                            && user[i + reps].func == fr.func
+                            && user[i + reps].span == fr.span
+                        {
                             reps += 1;
                         }
                         i += reps;
@@ -380,7 +423,11 @@ impl Session {
                             notes.push_str("\n ...");
                             break;
                         }
-                        let name = if fr.func == "top-level" || fr.func.is_empty() { "top-level scope".to_string() } else { fr.func.clone() };
+                        let name = if fr.func == "top-level" || fr.func.is_empty() {
+                            "top-level scope".to_string()
+                        } else {
+                            fr.func.clone()
+                        };
                         notes.push_str(&format!("\n [{k}] {name} at {}", self.location(fr.span)));
                         if reps > 1 {
                             notes.push_str(&format!(" (repeats {reps} times)"));

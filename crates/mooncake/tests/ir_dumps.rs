@@ -12,10 +12,14 @@ fn dump(path: &PathBuf) -> Result<String, String> {
         .find_map(|l| l.strip_prefix("# call: "))
         .ok_or("missing `# call:`")?
         .to_string();
-    let stages = src.lines().find_map(|l| l.strip_prefix("# stages: ")).unwrap_or("lowered typed optimised");
+    let stages = src
+        .lines()
+        .find_map(|l| l.strip_prefix("# stages: "))
+        .unwrap_or("lowered typed optimised");
     let mut s = Session::with_output(Box::new(std::io::sink())).map_err(|e| e.to_string())?;
     s.compiler().options.verify = true;
-    s.load_source("input.jl", &src).map_err(|e| s.render_error(&e))?;
+    s.load_source("input.jl", &src)
+        .map_err(|e| s.render_error(&e))?;
     let mut out = String::new();
     for st in stages.split_whitespace() {
         let stage = match st {
@@ -24,7 +28,9 @@ fn dump(path: &PathBuf) -> Result<String, String> {
             "optimised" => Stage::Optimised,
             other => return Err(format!("unknown stage {other}")),
         };
-        let f = s.function_ir(&call, stage).map_err(|e| s.render_error(&e))?;
+        let f = s
+            .function_ir(&call, stage)
+            .map_err(|e| s.render_error(&e))?;
         out.push_str(&ir::write_function(&f, None));
     }
     Ok(out)
@@ -56,7 +62,10 @@ fn ir_dumps() {
         }
         let want = std::fs::read_to_string(&want_path).unwrap_or_default();
         if want != got {
-            failures.push(format!("{}: differs (BLESS=1 to accept)\n{got}", p.display()));
+            failures.push(format!(
+                "{}: differs (BLESS=1 to accept)\n{got}",
+                p.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

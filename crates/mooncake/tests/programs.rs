@@ -14,7 +14,11 @@ fn run_program(path: &Path) -> (String, Option<String>) {
     let out = OutputBuffer::new();
     let mut s = Session::with_output(Box::new(out.clone())).expect("prelude loads");
     let src = std::fs::read_to_string(path).expect("readable program");
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("program.jl").to_string();
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("program.jl")
+        .to_string();
     let err = s.load_source(&name, &src).err().map(|e| s.render_error(&e));
     (out.contents(), err)
 }
@@ -37,7 +41,9 @@ fn check(path: &Path, bless: bool) -> Result<(), String> {
     let want_err = std::fs::read_to_string(&err_path).ok();
     let mut problems = Vec::new();
     if stdout != want_out {
-        problems.push(format!("stdout differs:\n--- expected\n{want_out}\n--- actual\n{stdout}"));
+        problems.push(format!(
+            "stdout differs:\n--- expected\n{want_out}\n--- actual\n{stdout}"
+        ));
     }
     if err != want_err {
         problems.push(format!(
@@ -62,7 +68,11 @@ fn programs() {
         .filter(|p| p.extension().is_some_and(|x| x == "jl"))
         .collect();
     paths.sort();
-    assert!(paths.len() >= 40, "expected at least 40 programs, found {}", paths.len());
+    assert!(
+        paths.len() >= 40,
+        "expected at least 40 programs, found {}",
+        paths.len()
+    );
     let mut failures = Vec::new();
     for p in &paths {
         let p2 = p.clone();

@@ -10,9 +10,16 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub enum Exception {
     /// `BoundsError: attempt to access {what} at index [{index}]`
-    Bounds { what: String, index: String },
+    Bounds {
+        what: String,
+        index: String,
+    },
     /// `MethodError: no method matching f(::T1, ::T2)`
-    Method { func: String, args: Vec<Type>, candidates: Vec<String> },
+    Method {
+        func: String,
+        args: Vec<Type>,
+        candidates: Vec<String>,
+    },
     Divide,
     Assertion(String),
     /// `error("...")`
@@ -21,9 +28,15 @@ pub enum Exception {
     UndefRef,
     /// The text after `TypeError: `.
     Type(String),
-    Inexact { target: String, value: String },
+    Inexact {
+        target: String,
+        value: String,
+    },
     Argument(String),
-    Domain { value: String, msg: String },
+    Domain {
+        value: String,
+        msg: String,
+    },
     StackOverflow,
     /// `throw(x)` of a value.
     Thrown(Value),
@@ -33,11 +46,22 @@ impl fmt::Display for Exception {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Exception::Bounds { what, index } => {
-                write!(f, "BoundsError: attempt to access {what} at index [{index}]")
+                write!(
+                    f,
+                    "BoundsError: attempt to access {what} at index [{index}]"
+                )
             }
-            Exception::Method { func, args, candidates } => {
+            Exception::Method {
+                func,
+                args,
+                candidates,
+            } => {
                 let a: Vec<String> = args.iter().map(|t| format!("::{t}")).collect();
-                write!(f, "MethodError: no method matching {func}({})", a.join(", "))?;
+                write!(
+                    f,
+                    "MethodError: no method matching {func}({})",
+                    a.join(", ")
+                )?;
                 if !candidates.is_empty() {
                     write!(
                         f,
@@ -97,27 +121,24 @@ fn bad(op: Prim, args: &[Value]) -> Exception {
     ))
 }
 
-
-
-
-
-
 /// The scalar arguments as constants (`None` if any is not a scalar).
-fn scalar_consts(args: &[Value]) -> Option<Vec<ir::Const>> {
+fn scalar_consts(args: &[Value]) -> Option<smallvec::SmallVec<[ir::Const; 3]>> {
     if args.len() > 3 {
         return None;
     }
-    args.iter()
-        .map(|a| match a {
-            Value::Int(i) => Some(ir::Const::Int(*i)),
-            Value::F64(x) => Some(ir::Const::F64(*x)),
-            Value::F32(x) => Some(ir::Const::F32(*x)),
-            Value::Bool(b) => Some(ir::Const::Bool(*b)),
-            Value::Type(t) => Some(ir::Const::Type(t.clone())),
-            Value::Nothing => Some(ir::Const::Nothing),
-            _ => None,
-        })
-        .collect()
+    let mut out = smallvec::SmallVec::new();
+    for a in args {
+        out.push(match a {
+            Value::Int(i) => ir::Const::Int(*i),
+            Value::F64(x) => ir::Const::F64(*x),
+            Value::F32(x) => ir::Const::F32(*x),
+            Value::Bool(b) => ir::Const::Bool(*b),
+            Value::Type(t) => ir::Const::Type(t.clone()),
+            Value::Nothing => ir::Const::Nothing,
+            _ => return None,
+        });
+    }
+    Some(out)
 }
 
 fn index_string(idx: &[i64]) -> String {
@@ -160,7 +181,9 @@ pub fn linear_index(a: &ArrayObj, dims: &[usize], idx: &[i64]) -> Result<usize, 
 }
 
 fn ints(args: &[Value], op: Prim) -> Result<Vec<i64>, Exception> {
-    args.iter().map(|a| a.as_int().ok_or_else(|| bad(op, args))).collect()
+    args.iter()
+        .map(|a| a.as_int().ok_or_else(|| bad(op, args)))
+        .collect()
 }
 
 /// Converts `v` to the element type of an array for storing (values already of that type).
@@ -171,7 +194,10 @@ fn fits(elem: &Type, v: &Value) -> bool {
             | (Type::Float32, Value::F32(_))
             | (Type::Int64, Value::Int(_))
             | (Type::Bool, Value::Bool(_))
-    ) || !matches!(elem, Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool)
+    ) || !matches!(
+        elem,
+        Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
+    )
 }
 
 /// Evaluates a primitive. `out` receives printed text. `env` answers type questions.
@@ -199,14 +225,19 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         Fptosi => match args {
-            [Value::Type(Type::Int64), x @ (Value::F64(_) | Value::F32(_))] => Err(Exception::Inexact {
-                target: "Int64".into(),
-                value: print_string(x),
-            }),
+            [Value::Type(Type::Int64), x @ (Value::F64(_) | Value::F32(_))] => {
+                Err(Exception::Inexact {
+                    target: "Int64".into(),
+                    value: print_string(x),
+                })
+            }
             _ => Err(b()),
         },
         IntToBool => match args {
-            [Value::Int(i)] => Err(Exception::Inexact { target: "Bool".into(), value: i.to_string() }),
+            [Value::Int(i)] => Err(Exception::Inexact {
+                target: "Bool".into(),
+                value: i.to_string(),
+            }),
             _ => Err(b()),
         },
         Egal => match args {
@@ -229,7 +260,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ApplyType => {
-            let [Value::Type(base), rest @ ..] = args else { return Err(b()) };
+            let [Value::Type(base), rest @ ..] = args else {
+                return Err(b());
+            };
             let mut ps = Vec::new();
             for r in rest {
                 match r {
@@ -247,7 +280,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 .map_err(|m| Exception::Type(m))
         }
         ArrayNew => {
-            let [Value::Type(Type::Array(elem, _)), dims @ ..] = args else { return Err(b()) };
+            let [Value::Type(Type::Array(elem, _)), dims @ ..] = args else {
+                return Err(b());
+            };
             let ds = ints(dims, op)?;
             if let Some(d) = ds.iter().find(|d| **d < 0) {
                 return Err(Exception::Argument(format!(
@@ -255,10 +290,15 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 )));
             }
             let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
-            Ok(Value::Array(Arc::new(ArrayObj::zeros((**elem).clone(), dims))))
+            Ok(Value::Array(Arc::new(ArrayObj::zeros(
+                (**elem).clone(),
+                dims,
+            ))))
         }
         ArrayRef => {
-            let [Value::Array(a), idx @ ..] = args else { return Err(b()) };
+            let [Value::Array(a), idx @ ..] = args else {
+                return Err(b());
+            };
             let idx = ints(idx, op)?;
             let dims = a.dims();
             let li = linear_index(a, &dims, &idx)?;
@@ -269,7 +309,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
         }
         ArraySet => {
-            let [Value::Array(a), v, idx @ ..] = args else { return Err(b()) };
+            let [Value::Array(a), v, idx @ ..] = args else {
+                return Err(b());
+            };
             let idx = ints(idx, op)?;
             let dims = a.dims();
             let li = linear_index(a, &dims, &idx)?;
@@ -288,7 +330,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     return Err(Exception::Argument("dimension out of range".into()));
                 }
                 let dims = a.dims();
-                Ok(Value::Int(dims.get(*d as usize - 1).copied().unwrap_or(1) as i64))
+                Ok(Value::Int(
+                    dims.get(*d as usize - 1).copied().unwrap_or(1) as i64
+                ))
             }
             _ => Err(b()),
         },
@@ -334,7 +378,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ArrayReshape => {
-            let [Value::Array(a), dims @ ..] = args else { return Err(b()) };
+            let [Value::Array(a), dims @ ..] = args else {
+                return Err(b());
+            };
             let ds = ints(dims, op)?;
             let n: i64 = ds.iter().product();
             if ds.iter().any(|d| *d < 0) || n as usize != a.len() {
@@ -362,7 +408,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     _ => 0,
                 };
                 if *i < 1 || *i as usize > n {
-                    return Err(Exception::Bounds { what: show_string(t), index: i.to_string() });
+                    return Err(Exception::Bounds {
+                        what: show_string(t),
+                        index: i.to_string(),
+                    });
                 }
                 t.field(*i as usize - 1).ok_or_else(b)
             }
@@ -391,15 +440,25 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         Print | Show => match args {
             [x] => {
-                let s = if op == Print { print_string(x) } else { show_string(x) };
+                let s = if op == Print {
+                    print_string(x)
+                } else {
+                    show_string(x)
+                };
                 let _ = out.write_all(s.as_bytes());
                 Ok(Value::Nothing)
             }
             _ => Err(b()),
         },
-        ThrowError => Err(Exception::Error(args.first().map(print_string).unwrap_or_default())),
-        ThrowAssert => Err(Exception::Assertion(args.first().map(print_string).unwrap_or_default())),
-        ThrowArgument => Err(Exception::Argument(args.first().map(print_string).unwrap_or_default())),
+        ThrowError => Err(Exception::Error(
+            args.first().map(print_string).unwrap_or_default(),
+        )),
+        ThrowAssert => Err(Exception::Assertion(
+            args.first().map(print_string).unwrap_or_default(),
+        )),
+        ThrowArgument => Err(Exception::Argument(
+            args.first().map(print_string).unwrap_or_default(),
+        )),
         ThrowUndefVar => Err(Exception::UndefVar(format!(
             "`{}` not defined in local scope",
             args.first().map(print_string).unwrap_or_default()
@@ -409,15 +468,20 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x, idx] => {
                 let what = match x {
                     Value::Array(a) => array_summary(&a.dims(), &a.ty()),
-                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "UnitRange") => {
+                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "UnitRange") =>
+                    {
                         let n = match (s.fields.first(), s.fields.get(1)) {
                             (Some(Value::Int(a)), Some(Value::Int(c))) => (c - a + 1).max(0),
                             _ => 0,
                         };
                         format!("{n}-element {}", s.ty)
                     }
-                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "OneTo") => {
-                        format!("{}-element Base.OneTo{{Int64}}", s.fields.first().map(show_string).unwrap_or_default())
+                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "OneTo") =>
+                    {
+                        format!(
+                            "{}-element Base.OneTo{{Int64}}",
+                            s.fields.first().map(show_string).unwrap_or_default()
+                        )
                     }
                     v => show_string(v),
                 };
@@ -430,11 +494,17 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ThrowDomain => match args {
-            [x, msg] => Err(Exception::Domain { value: show_string(x), msg: print_string(msg) }),
+            [x, msg] => Err(Exception::Domain {
+                value: show_string(x),
+                msg: print_string(msg),
+            }),
             _ => Err(b()),
         },
         ThrowInexact => match args {
-            [Value::Type(t), x] => Err(Exception::Inexact { target: t.to_string(), value: show_string(x) }),
+            [Value::Type(t), x] => Err(Exception::Inexact {
+                target: t.to_string(),
+                value: show_string(x),
+            }),
             _ => Err(b()),
         },
         ThrowTypeError => match args {

@@ -13,7 +13,11 @@ pub fn fmt_float(x: f64, is_f32: bool) -> String {
         return if x > 0.0 { "Inf".into() } else { "-Inf".into() };
     }
     if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if x.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     // Shortest digits and exponent, from Rust's round-trip formatting.
     let sci = if is_f32 {
@@ -71,7 +75,11 @@ fn show_f32(x: f32) -> String {
         return "NaN32".into();
     }
     if x.is_infinite() {
-        return if x > 0.0 { "Inf32".into() } else { "-Inf32".into() };
+        return if x > 0.0 {
+            "Inf32".into()
+        } else {
+            "-Inf32".into()
+        };
     }
     match s.split_once('e') {
         Some((m, e)) => format!("{m}f{e}"),
@@ -118,7 +126,13 @@ pub fn show_string(v: &Value) -> String {
 fn needs_prefix(elem: &Type) -> bool {
     !matches!(
         elem,
-        Type::Float64 | Type::Int64 | Type::String | Type::Struct(..) | Type::Tuple(_) | Type::NamedTuple(..) | Type::Array(..)
+        Type::Float64
+            | Type::Int64
+            | Type::String
+            | Type::Struct(..)
+            | Type::Tuple(_)
+            | Type::NamedTuple(..)
+            | Type::Array(..)
     ) || matches!(elem, Type::Struct(n, _) if n.as_str() == "UnitRange")
 }
 
@@ -219,7 +233,12 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                 out.push(']');
             } else {
                 let dstr: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-                out.push_str(&format!("{}-dimensional Array{{{}, {}}}(", dstr.join("×"), a.elem, dims.len()));
+                out.push_str(&format!(
+                    "{}-dimensional Array{{{}, {}}}(",
+                    dstr.join("×"),
+                    a.elem,
+                    dims.len()
+                ));
                 out.push('[');
                 for (i, x) in elems.iter().enumerate() {
                     if i > 0 {

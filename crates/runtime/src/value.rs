@@ -389,10 +389,17 @@ pub fn egal(a: &Value, b: &Value) -> bool {
         }
         (Value::NamedTuple(x), Value::NamedTuple(y)) => {
             x.names == y.names
-                && x.values.iter().zip(y.values.iter()).all(|(a, b)| egal(a, b))
+                && x.values
+                    .iter()
+                    .zip(y.values.iter())
+                    .all(|(a, b)| egal(a, b))
         }
         (Value::Struct(x), Value::Struct(y)) => {
-            x.ty == y.ty && x.fields.iter().zip(y.fields.iter()).all(|(a, b)| egal(a, b))
+            x.ty == y.ty
+                && x.fields
+                    .iter()
+                    .zip(y.fields.iter())
+                    .all(|(a, b)| egal(a, b))
         }
         (Value::Mutable(x), Value::Mutable(y)) => Arc::ptr_eq(x, y),
         (Value::Array(x), Value::Array(y)) => Arc::ptr_eq(x, y),

@@ -426,7 +426,8 @@ impl<'a> Lexer<'a> {
                                     while let Some(d) = self.peek_char() {
                                         self.pos += d.len_utf8();
                                         if d == '\\' {
-                                            self.pos += self.peek_char().map_or(0, |e| e.len_utf8());
+                                            self.pos +=
+                                                self.peek_char().map_or(0, |e| e.len_utf8());
                                         } else if d == '"' || d == '\n' {
                                             break;
                                         }

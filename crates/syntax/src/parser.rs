@@ -87,8 +87,30 @@ fn is_comparison_op(op: &str) -> bool {
 fn is_operator_name(op: &str) -> bool {
     matches!(
         op,
-        "+" | "-" | "*" | "/" | "^" | "\\" | "÷" | "%" | "==" | "!=" | "<" | "<=" | ">" | ">="
-            | "===" | "!==" | "!" | "&" | "|" | ":" | "≤" | "≥" | "≠" | "<:" | "∈"
+        "+" | "-"
+            | "*"
+            | "/"
+            | "^"
+            | "\\"
+            | "÷"
+            | "%"
+            | "=="
+            | "!="
+            | "<"
+            | "<="
+            | ">"
+            | ">="
+            | "==="
+            | "!=="
+            | "!"
+            | "&"
+            | "|"
+            | ":"
+            | "≤"
+            | "≥"
+            | "≠"
+            | "<:"
+            | "∈"
     )
 }
 
@@ -415,7 +437,10 @@ impl<'a> Parser<'a> {
             Tok::Keyword(Kw::Module) => {
                 self.bump();
                 let sp = start;
-                self.error(sp, "modules are not supported; put the definitions at top level");
+                self.error(
+                    sp,
+                    "modules are not supported; put the definitions at top level",
+                );
                 self.recover();
                 Expr::new(ExprKind::Error, sp)
             }
@@ -501,7 +526,11 @@ impl<'a> Parser<'a> {
         } else {
             Expr::new(
                 ExprKind::DotAssign {
-                    op: sym(if op == ".=" { ".=" } else { &op[..op.len() - 1] }),
+                    op: sym(if op == ".=" {
+                        ".="
+                    } else {
+                        &op[..op.len() - 1]
+                    }),
                     lhs: Box::new(lhs),
                     rhs: Box::new(rhs),
                 },
@@ -820,11 +849,8 @@ impl<'a> Parser<'a> {
 
     fn parse_plus(&mut self) -> Expr {
         let mut lhs = self.parse_times();
-        loop {
-            let op = match self.peek() {
-                Tok::Op(o @ ("+" | "-" | ".+" | ".-" | "|")) => *o,
-                _ => break,
-            };
+        while let Tok::Op(o @ ("+" | "-" | ".+" | ".-" | "|")) = self.peek() {
+            let op = *o;
             if self.space_sensitive_break() {
                 break;
             }
@@ -838,11 +864,8 @@ impl<'a> Parser<'a> {
 
     fn parse_times(&mut self) -> Expr {
         let mut lhs = self.parse_unary();
-        loop {
-            let op = match self.peek() {
-                Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | ".*" | "./" | ".÷")) => *o,
-                _ => break,
-            };
+        while let Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | ".*" | "./" | ".÷")) = self.peek() {
+            let op = *o;
             if self.space_sensitive_break() {
                 break;
             }
@@ -1194,7 +1217,7 @@ impl<'a> Parser<'a> {
 
     fn parse_index(&mut self, obj: Expr) -> Expr {
         let open = self.bump().span; // [
-        // `T[a b; c d]` is a typed matrix literal; `T[a, b]` and `x[i, j]` are index forms.
+                                     // `T[a b; c d]` is a typed matrix literal; `T[a, b]` and `x[i, j]` are index forms.
         let lit = self.parse_bracket_body(open, true);
         let span = obj.span.to(self.prev_span());
         match lit {
@@ -1335,9 +1358,9 @@ impl<'a> Parser<'a> {
                 ) {
                     None
                 } else {
-                    Some(Box::new(self.with_mode(Mode::Statement, |p| {
-                        p.parse_expr_stmt()
-                    })))
+                    Some(Box::new(
+                        self.with_mode(Mode::Statement, |p| p.parse_expr_stmt()),
+                    ))
                 };
                 let span = sp.to(self.prev_span());
                 Expr::new(ExprKind::Return(value), span)
@@ -1392,9 +1415,9 @@ impl<'a> Parser<'a> {
                 Expr::new(ExprKind::SubtypeBound(Box::new(inner)), span)
             }
             // An operator used as a value, e.g. `reduce(+, x)` or `(+)`.
-            Tok::Op(o @ ("+" | "-" | "*" | "/" | "^" | "==" | "<" | ">" | "<=" | ">=" | "÷" | "%"))
-                if matches!(self.peek_nth(1), Tok::Op(")") | Tok::Op(",")) =>
-            {
+            Tok::Op(
+                o @ ("+" | "-" | "*" | "/" | "^" | "==" | "<" | ">" | "<=" | ">=" | "÷" | "%"),
+            ) if matches!(self.peek_nth(1), Tok::Op(")") | Tok::Op(",")) => {
                 self.bump();
                 Expr::new(ExprKind::Ident(sym(canonical_op(o))), sp)
             }
@@ -1487,9 +1510,9 @@ impl<'a> Parser<'a> {
                 }
                 p.expect_op(")", "to close the tuple");
                 let span = open.to(p.prev_span());
-                let named = elems
-                    .iter()
-                    .all(|e| matches!(&e.kind, ExprKind::Assign { lhs, .. } if lhs.ident().is_some()));
+                let named = elems.iter().all(
+                    |e| matches!(&e.kind, ExprKind::Assign { lhs, .. } if lhs.ident().is_some()),
+                );
                 if named {
                     let mut fields = Vec::new();
                     for e in elems {
@@ -1762,7 +1785,10 @@ impl<'a> Parser<'a> {
         if !ok {
             let sp = self.peek_span();
             let d = Self::describe(self.peek());
-            self.error(sp, format!("expected `in` or `=` in the loop header, found {d}"));
+            self.error(
+                sp,
+                format!("expected `in` or `=` in the loop header, found {d}"),
+            );
             return (lhs, Expr::new(ExprKind::Error, sp));
         }
         self.bump();
@@ -1990,7 +2016,10 @@ impl<'a> Parser<'a> {
                 })
             }
             _ => {
-                self.error(span, "expected a parameter (`x`, `x::T`, `x = default` or `xs...`)");
+                self.error(
+                    span,
+                    "expected a parameter (`x`, `x::T`, `x = default` or `xs...`)",
+                );
                 None
             }
         }
@@ -2146,4 +2175,3 @@ fn is_call_signature(e: &Expr) -> bool {
         _ => false,
     }
 }
-

@@ -44,7 +44,11 @@ fn params(out: &mut String, ps: &[Param]) {
                 let _ = write!(
                     out,
                     "({})",
-                    names.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ")
+                    names
+                        .iter()
+                        .map(|n| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
                 );
             }
             (None, None) => out.push('_'),
@@ -147,11 +151,9 @@ fn go(e: &Expr, out: &mut String) {
             &[(**cond).clone(), (**then).clone(), (**else_).clone()],
         ),
         ExprKind::Assign { lhs, rhs } => list(out, "=", &[(**lhs).clone(), (**rhs).clone()]),
-        ExprKind::OpAssign { op, lhs, rhs } => list(
-            out,
-            &format!("{op}="),
-            &[(**lhs).clone(), (**rhs).clone()],
-        ),
+        ExprKind::OpAssign { op, lhs, rhs } => {
+            list(out, &format!("{op}="), &[(**lhs).clone(), (**rhs).clone()])
+        }
         ExprKind::DotAssign { op, lhs, rhs } => {
             list(out, op.as_str(), &[(**lhs).clone(), (**rhs).clone()])
         }
@@ -206,9 +208,7 @@ fn go(e: &Expr, out: &mut String) {
             out.push(')');
         }
         ExprKind::SubtypeBound(t) => list(out, "<:", &[(**t).clone()]),
-        ExprKind::TypeAssert { expr, ty } => {
-            list(out, "::", &[(**expr).clone(), (**ty).clone()])
-        }
+        ExprKind::TypeAssert { expr, ty } => list(out, "::", &[(**expr).clone(), (**ty).clone()]),
         ExprKind::Where { expr, vars } => {
             out.push_str("(where ");
             go(expr, out);
@@ -312,7 +312,11 @@ fn go(e: &Expr, out: &mut String) {
             let _ = write!(
                 out,
                 "({} {}",
-                if s.mutable { "mutable_struct" } else { "struct" },
+                if s.mutable {
+                    "mutable_struct"
+                } else {
+                    "struct"
+                },
                 s.name
             );
             for p in &s.params {
@@ -374,7 +378,11 @@ fn go(e: &Expr, out: &mut String) {
             let _ = write!(
                 out,
                 "(using {})",
-                names.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ")
+                names
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
             );
         }
         ExprKind::Error => out.push_str("(error)"),

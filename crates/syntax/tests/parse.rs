@@ -219,5 +219,7 @@ fn never_panics_on_garbage() {
     }
     let deep = "(".repeat(5000) + &")".repeat(5000);
     let (_, diags) = parse_file(&deep, FileId(0));
-    assert!(diags.iter().any(|d| d.message.contains("nested too deeply")));
+    assert!(diags
+        .iter()
+        .any(|d| d.message.contains("nested too deeply")));
 }

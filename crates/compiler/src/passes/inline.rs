@@ -27,11 +27,17 @@ impl Pass for Inline {
             }
             for b in f.layout.clone() {
                 for (pos, &i) in f.blocks[b].insts.clone().iter().enumerate() {
-                    let InstData::Invoke { callee, .. } = &f.insts[i] else { continue };
+                    let InstData::Invoke { callee, .. } = &f.insts[i] else {
+                        continue;
+                    };
                     if skip.contains(&i) {
                         continue;
                     }
-                    let key = MiKey { table: callee.func, method: callee.method, sig: callee.sig.clone() };
+                    let key = MiKey {
+                        table: callee.func,
+                        method: callee.method,
+                        sig: callee.sig.clone(),
+                    };
                     if c.is_optimising(&key) {
                         skip.push(i);
                         continue;
@@ -62,14 +68,20 @@ impl Pass for Inline {
 /// Replaces the `invoke` at `f.blocks[b].insts[pos]` by a copy of `callee`.
 fn inline_at(f: &mut Function, b: Block, pos: usize, callee: &Function) {
     let inv = f.blocks[b].insts[pos];
-    let InstData::Invoke { args, .. } = f.insts[inv].clone() else { return };
+    let InstData::Invoke { args, .. } = f.insts[inv].clone() else {
+        return;
+    };
     let res = f.result(inv);
     // Inline sites: one for this call, then the callee's own, re-parented under it.
     let parent = match f.inlined_at[inv] {
         0 => None,
         k => Some(k - 1),
     };
-    f.inline_sites.push(InlineSite { call: f.locs[inv], parent, func: callee.name.clone() });
+    f.inline_sites.push(InlineSite {
+        call: f.locs[inv],
+        parent,
+        func: callee.name.clone(),
+    });
     let this_site = f.inline_sites.len() as u32 - 1;
     let base = f.inline_sites.len() as u32;
     for s in &callee.inline_sites {
@@ -112,11 +124,17 @@ fn inline_at(f: &mut Function, b: Block, pos: usize, callee: &Function) {
         for &ci in &callee.blocks[cb].insts {
             let mut data = callee.insts[ci].clone();
             if let InstData::Return(v) = data {
-                data = InstData::Jump { dest: k, args: kp.map(|_| vec![v]).unwrap_or_default() };
+                data = InstData::Jump {
+                    dest: k,
+                    args: kp.map(|_| vec![v]).unwrap_or_default(),
+                };
             } else {
                 data.map_successors(|s| bmap[&s]);
             }
-            let ty = callee.result(ci).map(|r| callee.types[r].clone()).unwrap_or_default();
+            let ty = callee
+                .result(ci)
+                .map(|r| callee.types[r].clone())
+                .unwrap_or_default();
             let (ni, nv) = f.make_inst(data, ty, callee.locs[ci]);
             f.inlined_at[ni] = match callee.inlined_at[ci] {
                 0 => this_site + 1,
@@ -134,9 +152,21 @@ fn inline_at(f: &mut Function, b: Block, pos: usize, callee: &Function) {
     }
     let entry_nb = bmap[&callee.entry()];
     let loc = f.locs[inv];
-    f.append(b, InstData::Jump { dest: entry_nb, args: vec![] }, Default::default(), loc);
+    f.append(
+        b,
+        InstData::Jump {
+            dest: entry_nb,
+            args: vec![],
+        },
+        Default::default(),
+        loc,
+    );
     // Layout: the callee's blocks, then the continuation, right after `b`.
-    let at = f.layout.iter().position(|x| *x == b).map_or(f.layout.len(), |p| p + 1);
+    let at = f
+        .layout
+        .iter()
+        .position(|x| *x == b)
+        .map_or(f.layout.len(), |p| p + 1);
     let mut ins = new_blocks;
     ins.push(k);
     f.layout.splice(at..at, ins);

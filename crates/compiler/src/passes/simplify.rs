@@ -53,7 +53,8 @@ impl Pass for ConstProp {
                     let data = f.insts[i].clone();
                     match &data {
                         InstData::Prim { op, args } => {
-                            let consts: Option<Vec<Const>> = args.iter().map(|a| f.const_value(*a).cloned()).collect();
+                            let consts: Option<Vec<Const>> =
+                                args.iter().map(|a| f.const_value(*a).cloned()).collect();
                             if let Some(cs) = consts {
                                 if let Some(k) = ir::fold::fold_prim(*op, &cs) {
                                     if res.is_some_and(|r| f.types[r] == k.ty()) {
@@ -75,11 +76,16 @@ impl Pass for ConstProp {
                                 }
                             }
                         }
-                        InstData::GetField { obj, field: FieldRef::Index(k) } => {
+                        InstData::GetField {
+                            obj,
+                            field: FieldRef::Index(k),
+                        } => {
                             if let Some(di) = f.def_inst(*obj) {
                                 let src = match &f.insts[di] {
                                     InstData::Tuple { args } => args.get(*k as usize).copied(),
-                                    InstData::New { ty, args } if !c.env.is_mutable(ty) => args.get(*k as usize).copied(),
+                                    InstData::New { ty, args } if !c.env.is_mutable(ty) => {
+                                        args.get(*k as usize).copied()
+                                    }
                                     _ => None,
                                 };
                                 if let (Some(v), Some(r)) = (src, res) {
@@ -90,12 +96,24 @@ impl Pass for ConstProp {
                                 }
                             }
                         }
-                        InstData::Branch { cond, then_dest, then_args, else_dest, else_args } => {
+                        InstData::Branch {
+                            cond,
+                            then_dest,
+                            then_args,
+                            else_dest,
+                            else_args,
+                        } => {
                             if let Some(Const::Bool(k)) = f.const_value(*cond) {
                                 f.insts[i] = if *k {
-                                    InstData::Jump { dest: *then_dest, args: then_args.clone() }
+                                    InstData::Jump {
+                                        dest: *then_dest,
+                                        args: then_args.clone(),
+                                    }
                                 } else {
-                                    InstData::Jump { dest: *else_dest, args: else_args.clone() }
+                                    InstData::Jump {
+                                        dest: *else_dest,
+                                        args: else_args.clone(),
+                                    }
                                 };
                                 round_changed = true;
                             }
@@ -106,7 +124,8 @@ impl Pass for ConstProp {
                     if let Some(r) = res.filter(|r| used.contains(r) && !alias.contains_key(r)) {
                         if !matches!(f.insts[i], InstData::Const(_)) {
                             if let Some(k) = Const::of_singleton(&f.types[r]) {
-                                let (ci, cv) = f.make_inst(InstData::Const(k), f.types[r].clone(), f.locs[i]);
+                                let (ci, cv) =
+                                    f.make_inst(InstData::Const(k), f.types[r].clone(), f.locs[i]);
                                 new_insts.push(i);
                                 new_insts.push(ci);
                                 if let Some(cv) = cv {
@@ -190,7 +209,9 @@ impl Pass for Dce {
             let insts = std::mem::take(&mut f.blocks[b].insts);
             let kept: Vec<Inst> = insts
                 .into_iter()
-                .filter(|&i| !(f.insts[i].is_pure() && f.result(i).is_some_and(|r| !live.contains(&r))))
+                .filter(|&i| {
+                    !(f.insts[i].is_pure() && f.result(i).is_some_and(|r| !live.contains(&r)))
+                })
                 .collect();
             changed |= kept.len() != before;
             f.blocks[b].insts = kept;
@@ -216,7 +237,12 @@ fn remove_params(f: &mut Function, dead: impl Fn(Value) -> bool) -> bool {
             continue;
         }
         changed = true;
-        let kept: Vec<Value> = params.iter().zip(&remove).filter(|(_, r)| !**r).map(|(p, _)| *p).collect();
+        let kept: Vec<Value> = params
+            .iter()
+            .zip(&remove)
+            .filter(|(_, r)| !**r)
+            .map(|(p, _)| *p)
+            .collect();
         for (k, &p) in kept.iter().enumerate() {
             f.values[p] = ValueDef::Param(b, k as u32);
         }
@@ -237,7 +263,13 @@ fn remove_params(f: &mut Function, dead: impl Fn(Value) -> bool) -> bool {
             };
             match &mut f.insts[t] {
                 InstData::Jump { dest, args } if *dest == b => filter(args),
-                InstData::Branch { then_dest, then_args, else_dest, else_args, .. } => {
+                InstData::Branch {
+                    then_dest,
+                    then_args,
+                    else_dest,
+                    else_args,
+                    ..
+                } => {
                     if *then_dest == b {
                         filter(then_args);
                     }
@@ -296,7 +328,9 @@ fn trivial_params(f: &mut Function) -> bool {
             let mut uniq: Option<Value> = None;
             let mut trivial = true;
             for &pred in &preds[b] {
-                let Some(t) = f.terminator(pred) else { continue };
+                let Some(t) = f.terminator(pred) else {
+                    continue;
+                };
                 for (dest, args) in f.insts[t].successors() {
                     if dest != b {
                         continue;
@@ -358,7 +392,13 @@ fn thread_jumps(f: &mut Function) -> bool {
                     }
                 }
             }
-            InstData::Branch { then_dest, then_args, else_dest, else_args, .. } => {
+            InstData::Branch {
+                then_dest,
+                then_args,
+                else_dest,
+                else_args,
+                ..
+            } => {
                 if let Some((d, a)) = target.get(then_dest) {
                     if then_args.is_empty() {
                         *then_dest = *d;
@@ -389,7 +429,9 @@ fn merge_blocks(f: &mut Function) -> bool {
         let mut merged = false;
         for a in f.layout.clone() {
             let Some(t) = f.terminator(a) else { continue };
-            let InstData::Jump { dest: b, args } = f.insts[t].clone() else { continue };
+            let InstData::Jump { dest: b, args } = f.insts[t].clone() else {
+                continue;
+            };
             if b == a || b == entry || preds[b].len() != 1 {
                 continue;
             }

@@ -1,0 +1,111 @@
+//! The public Rust API: sessions, evaluation, calls with values, globals, IR dumps, and errors
+//! as values.
+
+use mooncake::{ArrayObj, Error, Exception, OutputBuffer, Session, Stage, Value};
+use std::sync::Arc;
+
+fn session() -> (Session, OutputBuffer) {
+    let out = OutputBuffer::new();
+    let s = Session::with_output(Box::new(out.clone())).expect("prelude loads");
+    (s, out)
+}
+
+#[test]
+fn load_eval_and_call() {
+    let (mut s, out) = session();
+    s.load_source("m.jl", "f(x) = 2x^2 + 1\nconst K = 3\nprintln(\"loaded\")")
+        .unwrap();
+    assert_eq!(out.contents(), "loaded\n");
+    assert_eq!(s.eval("f(3.0)").unwrap().as_f64(), Some(19.0));
+    assert_eq!(s.eval("f(K)").unwrap().as_int(), Some(19));
+    let v = s.call("f", vec![Value::F64(0.5)]).unwrap();
+    assert_eq!(v.as_f64(), Some(1.5));
+    assert_eq!(s.global("K").and_then(|v| v.as_int()), Some(3));
+}
+
+#[test]
+fn arrays_cross_the_api_boundary() {
+    let (mut s, _) = session();
+    s.load_source(
+        "m.jl",
+        "function scale!(v, a)\n for i in eachindex(v)\n v[i] *= a\n end\n sum(v)\nend",
+    )
+    .unwrap();
+    let arr = Arc::new(ArrayObj::vector_f64(vec![1.0, 2.0, 3.0]));
+    let r = s
+        .call("scale!", vec![Value::Array(arr.clone()), Value::F64(2.0)])
+        .unwrap();
+    assert_eq!(r.as_f64(), Some(12.0));
+    assert_eq!(arr.to_f64_vec(), Some(vec![2.0, 4.0, 6.0]));
+    assert_eq!(mooncake::show(&Value::Array(arr)), "[2.0, 4.0, 6.0]");
+}
+
+#[test]
+fn errors_are_values_with_locations() {
+    let (mut s, _) = session();
+    s.load_source("m.jl", "g(v) = v[10]").unwrap();
+    let e = s.eval("g([1.0])").unwrap_err();
+    match &e {
+        Error::Runtime(r) => assert!(matches!(r.exception, Exception::Bounds { .. })),
+        other => panic!("expected a runtime error, got {other:?}"),
+    }
+    let text = s.render_error(&e);
+    assert!(
+        text.contains("BoundsError: attempt to access 1-element Vector{Float64} at index [10]"),
+        "{text}"
+    );
+    assert!(text.contains("m.jl:1:8"), "{text}");
+
+    let e = s.load_source("bad.jl", "x = (1 +\n").unwrap_err();
+    assert!(matches!(e, Error::Syntax(_)));
+    assert!(s.render_error(&e).contains("bad.jl:2:1"));
+
+    let e = s.call("nope", vec![]).unwrap_err();
+    assert!(e.to_string().contains("`nope` not defined"));
+
+    let e = s.call("g", vec![Value::F64(1.0)]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("MethodError: no method matching getindex(::Float64, ::Int64)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn ir_dumps_at_each_stage() {
+    let (mut s, _) = session();
+    s.load_source("m.jl", "h(x) = x > 0 ? x : -x").unwrap();
+    let lowered = s.ir("h(1.5)", Stage::Lowered).unwrap();
+    assert!(lowered.contains("[ssa]"), "{lowered}");
+    let typed = s.ir("h(1.5)", Stage::Typed).unwrap();
+    assert!(typed.contains("h(Float64) -> Float64 [typed]"), "{typed}");
+    assert!(typed.contains("invoke"), "{typed}");
+    let opt = s.ir("h(1.5)", Stage::Optimised).unwrap();
+    assert!(opt.contains("prim lt_float"), "{opt}");
+    assert!(opt.contains("m.jl:1:"), "locations are shown: {opt}");
+    // `1 + 2` is a call of `+`; a literal is not a call.
+    assert!(s
+        .ir("1 + 2", Stage::Typed)
+        .unwrap()
+        .contains("+(Int64, Int64)"));
+    assert!(matches!(
+        s.ir("42", Stage::Typed).unwrap_err(),
+        Error::Usage(_)
+    ));
+}
+
+#[test]
+fn structs_and_tuples_as_values() {
+    let (mut s, _) = session();
+    s.load_source(
+        "m.jl",
+        "struct P\n x::Float64\n y::Int\nend\nmk() = (P(1.5, 2), (a = 1, b = \"s\"))",
+    )
+    .unwrap();
+    let v = s.eval("mk()").unwrap();
+    assert_eq!(mooncake::show(&v), "(P(1.5, 2), (a = 1, b = \"s\"))");
+    assert_eq!(
+        v.ty().to_string(),
+        "Tuple{P, @NamedTuple{a::Int64, b::String}}"
+    );
+}
