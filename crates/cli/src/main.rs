@@ -46,19 +46,21 @@ enum StageArg {
     Optimised,
 }
 
-fn run(cli: Cli) -> Result<(), (Option<Session>, Error)> {
-    let mut session = Session::new().map_err(|e| (None, e))?;
+/// Runs the command; on failure returns the rendered error (`error: ...` with locations).
+fn run(cli: Cli) -> Result<(), String> {
+    let mut session = Session::new().map_err(|e| format!("error: {e}\n"))?;
+    let fail = |s: &Session, e: Error| s.render_error(&e);
     match cli.command {
         Command::Run { file, call, time } => {
             let start = std::time::Instant::now();
             let before = session.compiler().stats.clone();
             if let Err(e) = session.load_file(&file) {
-                return Err((Some(session), e));
+                return Err(fail(&session, e));
             }
             if let Some(c) = call {
                 match session.eval(&c) {
                     Ok(v) => println!("{}", mooncake::show(&v)),
-                    Err(e) => return Err((Some(session), e)),
+                    Err(e) => return Err(fail(&session, e)),
                 }
             }
             if time {
@@ -75,7 +77,7 @@ fn run(cli: Cli) -> Result<(), (Option<Session>, Error)> {
         }
         Command::Ir { file, call, stage } => {
             if let Err(e) = session.load_file(&file) {
-                return Err((Some(session), e));
+                return Err(fail(&session, e));
             }
             let st = match stage {
                 StageArg::Lowered => Stage::Lowered,
@@ -87,7 +89,7 @@ fn run(cli: Cli) -> Result<(), (Option<Session>, Error)> {
                     print!("{text}");
                     Ok(())
                 }
-                Err(e) => Err((Some(session), e)),
+                Err(e) => Err(fail(&session, e)),
             }
         }
     }
@@ -100,13 +102,9 @@ fn main() -> ExitCode {
         .stack_size(1 << 30)
         .spawn(move || match run(cli) {
             Ok(()) => ExitCode::SUCCESS,
-            Err((session, e)) => {
+            Err(text) => {
                 use std::io::Write;
                 let _ = std::io::stdout().flush();
-                let text = match &session {
-                    Some(s) => s.render_error(&e),
-                    None => format!("error: {e}\n"),
-                };
                 eprint!("{text}");
                 ExitCode::from(1)
             }

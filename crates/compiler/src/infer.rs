@@ -29,6 +29,8 @@ pub(crate) enum Resolution {
     /// Always throws an `ErrorException` with this message (e.g. a primitive misused).
     Error(String),
     New(Type),
+    /// `new` whose arguments need `convert(field_type, x)` first (per argument, if any).
+    NewConvert(Type, Vec<Option<MiKey>>),
     TypeAssert(Type),
     FieldIndex(u32),
     /// `SetField` that needs `convert(T, v)` first, through this method instance.
@@ -568,22 +570,40 @@ impl Compiler {
                                         ats.len() - 2
                                     )),
                                 )
-                            } else if let Some((k, _)) = ats[2..]
-                                .iter()
-                                .zip(fts.iter())
-                                .enumerate()
-                                .find(|(_, (a, f))| a.is_concrete() && !self.env.subtype(a, f))
-                            {
-                                (
-                                    Type::Bottom,
-                                    Resolution::Error(format!(
-                                        "TypeError: in new, expected {}, got a value of type {}",
-                                        fts[k],
-                                        ats[k + 2]
-                                    )),
-                                )
                             } else {
-                                ((**t).clone(), Resolution::New((**t).clone()))
+                                // `new` converts each argument to its field's type.
+                                let mut convs = Vec::new();
+                                let mut failed = None;
+                                for (a, ft) in ats[2..].iter().zip(fts.iter()) {
+                                    if self.env.subtype(a, ft) || !a.is_concrete() {
+                                        convs.push(None);
+                                        continue;
+                                    }
+                                    let cargs = vec![
+                                        Type::Function(sym("convert")),
+                                        Type::type_of_type(ft.clone()),
+                                        a.clone(),
+                                    ];
+                                    match self.dispatch_and_infer(sym("convert"), &cargs)? {
+                                        Some((key, _, rt)) if self.env.subtype(&rt, ft) => {
+                                            convs.push(Some(key))
+                                        }
+                                        _ => {
+                                            failed = Some(format!(
+                                                "MethodError: Cannot `convert` an object of type {a} to an object of type {ft}"
+                                            ));
+                                            break;
+                                        }
+                                    }
+                                }
+                                match failed {
+                                    Some(m) => (Type::Bottom, Resolution::Error(m)),
+                                    None if convs.iter().any(|c| c.is_some()) => (
+                                        (**t).clone(),
+                                        Resolution::NewConvert((**t).clone(), convs),
+                                    ),
+                                    None => ((**t).clone(), Resolution::New((**t).clone())),
+                                }
                             }
                         }
                         Some(Type::Type(t)) => (
@@ -767,6 +787,18 @@ impl Compiler {
                             args: args[2..].to_vec(),
                         };
                     }
+                    (InstData::Call { args }, Some(Resolution::NewConvert(t, convs))) => {
+                        let mut vals = Vec::new();
+                        for (a, conv) in args[2..].iter().zip(convs) {
+                            match conv {
+                                None => vals.push(*a),
+                                Some(key) => {
+                                    vals.push(emit_convert(self, &mut f, &mut out, &key, *a, loc))
+                                }
+                            }
+                        }
+                        f.insts[i] = InstData::New { ty: t, args: vals };
+                    }
                     (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
                         f.insts[i] = InstData::GetField {
                             obj: args[1],
@@ -796,48 +828,11 @@ impl Compiler {
                         InstData::SetField { obj, val, .. },
                         Some(Resolution::SetFieldConvert(k, key)),
                     ) => {
-                        let fnv = f.make_inst(
-                            InstData::Const(Const::Func(sym("convert"))),
-                            Type::Function(sym("convert")),
-                            loc,
-                        );
-                        out.push(fnv.0);
-                        let ft = match &key.sig[1] {
-                            Type::Type(t) => (**t).clone(),
-                            _ => Type::Any,
-                        };
-                        let tv = f.make_inst(
-                            InstData::Const(Const::Type(ft.clone())),
-                            Type::type_of_type(ft.clone()),
-                            loc,
-                        );
-                        out.push(tv.0);
-                        let rt = self
-                            .mis
-                            .get(&key)
-                            .map(|m| m.ret.clone())
-                            .unwrap_or(Type::Any);
-                        let cv = f.make_inst(
-                            InstData::Invoke {
-                                callee: Callee {
-                                    func: key.table,
-                                    method: key.method,
-                                    sig: key.sig.clone(),
-                                },
-                                args: vec![
-                                    fnv.1.unwrap_or_else(|| unreachable!()),
-                                    tv.1.unwrap_or_else(|| unreachable!()),
-                                    *val,
-                                ],
-                            },
-                            rt,
-                            loc,
-                        );
-                        out.push(cv.0);
+                        let v = emit_convert(self, &mut f, &mut out, &key, *val, loc);
                         f.insts[i] = InstData::SetField {
                             obj: *obj,
                             field: FieldRef::Index(k),
-                            val: cv.1.unwrap_or_else(|| unreachable!()),
+                            val: v,
                         };
                     }
                     (_, Some(Resolution::Constant(c))) => {
@@ -891,6 +886,53 @@ impl Compiler {
         }
         f
     }
+}
+
+/// Emits `convert(T, v)` through the method instance `key` (whose signature is
+/// `(typeof(convert), Type{T}, typeof(v))`) and returns the converted value.
+fn emit_convert(
+    c: &Compiler,
+    f: &mut Function,
+    out: &mut Vec<Inst>,
+    key: &MiKey,
+    v: Value,
+    loc: syntax::Span,
+) -> Value {
+    let (fi, fv) = f.make_inst(
+        InstData::Const(Const::Func(sym("convert"))),
+        Type::Function(sym("convert")),
+        loc,
+    );
+    out.push(fi);
+    let target = match &key.sig[1] {
+        Type::Type(t) => (**t).clone(),
+        _ => Type::Any,
+    };
+    let (ti, tv) = f.make_inst(
+        InstData::Const(Const::Type(target.clone())),
+        Type::type_of_type(target),
+        loc,
+    );
+    out.push(ti);
+    let rt = c.mis.get(key).map(|m| m.ret.clone()).unwrap_or(Type::Any);
+    let (ci, cv) = f.make_inst(
+        InstData::Invoke {
+            callee: Callee {
+                func: key.table,
+                method: key.method,
+                sig: key.sig.clone(),
+            },
+            args: vec![
+                fv.unwrap_or_else(|| unreachable!()),
+                tv.unwrap_or_else(|| unreachable!()),
+                v,
+            ],
+        },
+        rt,
+        loc,
+    );
+    out.push(ci);
+    cv.unwrap_or_else(|| unreachable!())
 }
 
 /// Instructions that throw an `ErrorException` with `msg`.

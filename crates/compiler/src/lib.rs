@@ -258,7 +258,7 @@ impl Compiler {
                 }
             }
             _ => {
-                let mut f = lower::lower_toplevel(stmt, src, &self.env)?;
+                let mut f = lower::lower_toplevel(stmt, src)?;
                 // Globals assigned here are untyped variables from now on.
                 for (_, data) in f.insts.iter() {
                     if let InstData::SetGlobal(name, _) = data {

@@ -56,7 +56,6 @@ pub struct Lowerer<'a> {
     /// Inside a constructor: the type `new` builds.
     new_type: Option<Expr>,
     src: &'a str,
-    env: &'a TypeEnv,
     /// Index expressions being lowered, for `end` (object, dimension, number of indices).
     index_ctx: Vec<(Value, usize, usize)>,
     tmp_counter: u32,
@@ -67,7 +66,7 @@ fn func_const(name: &str) -> InstData {
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(name: String, src: &'a str, env: &'a TypeEnv, toplevel: bool) -> Lowerer<'a> {
+    fn new(name: String, src: &'a str, toplevel: bool) -> Lowerer<'a> {
         let mut f = Function::new(name, Phase::Lowered);
         let entry = f.add_block();
         Lowerer {
@@ -84,7 +83,6 @@ impl<'a> Lowerer<'a> {
             ret_type: None,
             new_type: None,
             src,
-            env,
             index_ctx: vec![],
             tmp_counter: 0,
         }
@@ -1195,8 +1193,8 @@ impl<'a> Lowerer<'a> {
 // Entry points.
 
 /// Lowers one top-level statement into a thunk (a function of no arguments besides itself).
-pub fn lower_toplevel(stmt: &Expr, src: &str, env: &TypeEnv) -> Result<Function, CompileError> {
-    let mut l = Lowerer::new("top-level".into(), src, env, true);
+pub fn lower_toplevel(stmt: &Expr, src: &str) -> Result<Function, CompileError> {
+    let mut l = Lowerer::new("top-level".into(), src, true);
     let self_v = l.f.add_block_param(l.cur, Type::Any);
     l.f.names[self_v] = Some(sym("#self"));
     let v = l.expr(stmt)?;
@@ -1342,7 +1340,7 @@ fn lower_method_def(
     }
     for &k in &counts {
         // Method with the first k parameters, forwarding to the full one.
-        let mut l = Lowerer::new(display.clone(), src, env, false);
+        let mut l = Lowerer::new(display.clone(), src, false);
         l.sparams = where_names.clone();
         let entry = l.cur;
         let self_v = l.f.add_block_param(entry, Type::Any);
@@ -1377,7 +1375,7 @@ fn lower_method_def(
         });
     }
     // The full method.
-    let mut l = Lowerer::new(display.clone(), src, env, false);
+    let mut l = Lowerer::new(display.clone(), src, false);
     l.sparams = where_names.clone();
     l.ret_type = def.ret_type.clone();
     l.new_type = new_type;

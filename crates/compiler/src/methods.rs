@@ -208,7 +208,7 @@ pub fn more_specific(a: &Method, b: &Method, n: usize, env: &TypeEnv) -> bool {
     a_le_b && !b_le_a
 }
 
-fn bound_of<'a>(v: Symbol, vars: &'a [TypeVar]) -> Option<&'a TypePat> {
+fn bound_of(v: Symbol, vars: &[TypeVar]) -> Option<&TypePat> {
     vars.iter().find(|t| t.name == v).map(|t| &t.upper)
 }
 

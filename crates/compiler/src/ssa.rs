@@ -104,12 +104,12 @@ fn insert_undef_checks(f: &mut Function) {
     // One flag slot per variable that needs checks.
     let mut flags: FxHashMap<Slot, Slot> = FxHashMap::default();
     for &(_, _, s) in &needs {
-        if !flags.contains_key(&s) {
+        if let std::collections::hash_map::Entry::Vacant(e) = flags.entry(s) {
             let name = f.slots[s].name;
             let fl = f.slots.push(SlotData {
                 name: syntax::sym(&format!("#defined_{name}")),
             });
-            flags.insert(s, fl);
+            e.insert(fl);
         }
     }
     // flag = false at entry; flag = true after every assignment.
@@ -281,11 +281,7 @@ impl<'f> Builder<'f> {
                 let a = self.end_def(s, pred);
                 let term = self.f.terminator(pred).unwrap_or_else(|| unreachable!());
                 match &mut self.f.insts[term] {
-                    InstData::Jump { dest, args } => {
-                        if *dest == b {
-                            args.push(a)
-                        }
-                    }
+                    InstData::Jump { dest, args } if *dest == b => args.push(a),
                     InstData::Branch {
                         then_dest,
                         then_args,

@@ -117,7 +117,23 @@ impl Machine {
                 }
                 "#new" => {
                     return match args.get(1).cloned() {
-                        Some(Value::Type(t)) => self.construct(&t, args[2..].to_vec()),
+                        Some(Value::Type(t)) => {
+                            // `new` converts each argument to its field's type.
+                            let fts = self.compiler.env.field_types(&t).unwrap_or_default();
+                            let mut vals = Vec::new();
+                            for (k, v) in args[2..].iter().enumerate() {
+                                match fts.get(k) {
+                                    Some(ft) if !self.compiler.env.subtype(&v.ty(), ft) => vals
+                                        .push(self.call_dynamic(vec![
+                                            Value::Func(syntax::sym("convert")),
+                                            Value::Type(ft.clone()),
+                                            v.clone(),
+                                        ])?),
+                                    _ => vals.push(v.clone()),
+                                }
+                            }
+                            self.construct(&t, vals)
+                        }
                         _ => Err(RuntimeError::new(Exception::Error(
                             "new: expected a type".into(),
                         ))),

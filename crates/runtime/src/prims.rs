@@ -277,7 +277,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             ir::prim::apply_type(base, ps, env)
                 .map(Value::Type)
-                .map_err(|m| Exception::Type(m))
+                .map_err(Exception::Type)
         }
         ArrayNew => {
             let [Value::Type(Type::Array(elem, _)), dims @ ..] = args else {
@@ -363,7 +363,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         ArrayResize => match args {
             [Value::Array(a), Value::Int(n)] => {
                 if *n < 0 {
-                    return Err(Exception::Argument(format!("new length must be ≥ 0")));
+                    return Err(Exception::Argument("new length must be ≥ 0".to_string()));
                 }
                 a.with_mut(|inner| {
                     inner.data.resize(*n as usize);

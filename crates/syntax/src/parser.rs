@@ -864,7 +864,9 @@ impl<'a> Parser<'a> {
 
     fn parse_times(&mut self) -> Expr {
         let mut lhs = self.parse_unary();
-        while let Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | ".*" | "./" | ".÷")) = self.peek() {
+        while let Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | ".*" | "./" | ".÷")) =
+            self.peek()
+        {
             let op = *o;
             if self.space_sensitive_break() {
                 break;

@@ -34,12 +34,15 @@ pub fn run_default(compiler: &mut Compiler, f: &mut Function) -> Result<(), Comp
     run_passes(compiler, f, &default_passes(), None)
 }
 
-/// Runs `passes` in order; `dump` receives the IR after each pass (for `--dump-passes`).
+/// Receives the name of each pass and the IR after it.
+pub type DumpFn<'a> = &'a mut dyn FnMut(&str, &Function);
+
+/// Runs `passes` in order; `dump` receives the IR after each pass.
 pub fn run_passes(
     compiler: &mut Compiler,
     f: &mut Function,
     passes: &[Box<dyn Pass>],
-    mut dump: Option<&mut dyn FnMut(&str, &Function)>,
+    mut dump: Option<DumpFn<'_>>,
 ) -> Result<(), CompileError> {
     for p in passes {
         p.run(compiler, f)?;

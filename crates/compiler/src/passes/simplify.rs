@@ -64,9 +64,9 @@ impl Pass for ConstProp {
                                 }
                             }
                         }
-                        InstData::TypeAssert { val, ty } => {
+                        InstData::TypeAssert { val, ty }
                             // An assertion that always holds is dropped.
-                            if c.env.subtype(&f.types[*val], ty) {
+                            if c.env.subtype(&f.types[*val], ty) => {
                                 if let Some(r) = res {
                                     if f.types[*val] == f.types[r] {
                                         alias.insert(r, *val);
@@ -75,7 +75,6 @@ impl Pass for ConstProp {
                                     }
                                 }
                             }
-                        }
                         InstData::GetField {
                             obj,
                             field: FieldRef::Index(k),
