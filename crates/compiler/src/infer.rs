@@ -403,7 +403,17 @@ impl Compiler {
             }
             InstData::TypeAssert { val, ty } => self.assert_type(&fr.ty(*val), ty),
             InstData::GetGlobal(name) => {
-                let (t, c) = self.global_type(*name);
+                // Prelude code refers to prelude definitions even where a user variable of
+                // the same name shadows them (as Base code does in Julia).
+                let from_prelude = self.prelude_file.is_some_and(|p| span.file == p);
+                let (t, c) = match self.type_named(*name) {
+                    _ if !from_prelude => self.global_type(*name),
+                    Some(ty) => (Type::type_of_type(ty.clone()), Some(Const::Type(ty))),
+                    None if self.tables.contains_key(name) => {
+                        (Type::Function(*name), Some(Const::Func(*name)))
+                    }
+                    None => self.global_type(*name),
+                };
                 if let Some(c) = c {
                     fr.res.insert(i, Resolution::Constant(c));
                 }

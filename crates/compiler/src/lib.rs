@@ -114,6 +114,8 @@ pub struct Compiler {
     timing_depth: usize,
     /// Files whose definitions count as the prelude.
     pub prelude_file: Option<syntax::FileId>,
+    /// Types declared by the prelude (a user variable may shadow them, not redefine them).
+    prelude_types: FxHashSet<Symbol>,
 }
 
 impl Default for Compiler {
@@ -137,6 +139,7 @@ impl Compiler {
             stats: CompileStats::default(),
             timing_depth: 0,
             prelude_file: None,
+            prelude_types: FxHashSet::default(),
         }
     }
 
@@ -213,6 +216,14 @@ impl Compiler {
     fn toplevel_inner(&mut self, stmt: &Expr, src: &str) -> Result<TopLevel, CompileError> {
         match &stmt.kind {
             ExprKind::Function(def) => {
+                if let syntax::ast::FnName::Name(n) = def.name {
+                    if self.is_user_variable(n) {
+                        return Err(CompileError::invalid(
+                            def.name_span,
+                            format!("cannot define function {n}; it already has a value"),
+                        ));
+                    }
+                }
                 for m in lower::lower_function(def, src, &self.env)? {
                     self.define_method(m)?;
                 }
@@ -224,6 +235,15 @@ impl Compiler {
                 Ok(TopLevel::Defined)
             }
             ExprKind::Struct(def) => {
+                if self.globals.contains_key(&def.name) {
+                    return Err(CompileError::invalid(
+                        def.name_span,
+                        format!("invalid redefinition of constant {}", def.name),
+                    ));
+                }
+                if self.prelude_file.is_some_and(|p| stmt.span.file == p) {
+                    self.prelude_types.insert(def.name);
+                }
                 for m in lower::define_struct(def, src, &mut self.env)? {
                     self.define_method(m)?;
                 }
@@ -260,8 +280,15 @@ impl Compiler {
             _ => {
                 let mut f = lower::lower_toplevel(stmt, src)?;
                 // Globals assigned here are untyped variables from now on.
-                for (_, data) in f.insts.iter() {
+                for (inst, data) in f.insts.iter() {
                     if let InstData::SetGlobal(name, _) = data {
+                        // A function or type defined by the user is a constant binding.
+                        if self.is_user_definition(*name) {
+                            return Err(CompileError::invalid(
+                                f.locs[inst],
+                                format!("invalid redefinition of constant {name}"),
+                            ));
+                        }
                         if let ExprKind::Const(_) = stmt.kind {
                             continue;
                         }
@@ -279,6 +306,26 @@ impl Compiler {
                 Ok(TopLevel::Run(Arc::new(opt)))
             }
         }
+    }
+
+    /// Whether `name` is a function or type defined outside the prelude.
+    fn is_user_definition(&self, name: Symbol) -> bool {
+        let user_method = self
+            .tables
+            .get(&name)
+            .is_some_and(|t| t.methods.iter().any(|m| !m.in_prelude));
+        let user_type =
+            self.env.struct_def(name).is_some() || self.env.abstract_def(name).is_some();
+        let prelude_type = self.prelude_file.is_some() && self.prelude_types.contains(&name);
+        user_method || (user_type && !prelude_type)
+    }
+
+    /// Whether `name` is a global variable (not a function or type).
+    fn is_user_variable(&self, name: Symbol) -> bool {
+        matches!(
+            self.globals.get(&name),
+            Some(GlobalInfo::Var | GlobalInfo::Const { .. })
+        ) && !self.tables.contains_key(&name)
     }
 
     /// Records a constant global after its defining statement ran.

@@ -55,6 +55,8 @@ pub struct Machine {
     pub globals: FxHashMap<Symbol, Value>,
     pub out: Box<dyn Write + Send>,
     depth: usize,
+    /// Remaining block executions before the run stops with an error (`None`: unlimited).
+    pub fuel: Option<u64>,
     code: FxHashMap<MiKey, Arc<Function>>,
     /// Callee of each `invoke` site of finished code, keyed by (function id, instruction).
     sites: FxHashMap<(u64, u32), Arc<Function>>,
@@ -68,6 +70,7 @@ impl Machine {
             globals: FxHashMap::default(),
             out,
             depth: 0,
+            fuel: None,
             code: FxHashMap::default(),
             sites: FxHashMap::default(),
             dyn_cache: FxHashMap::default(),
@@ -291,6 +294,14 @@ impl Machine {
         let mut b = entry;
         let mut scratch: Vec<Value> = Vec::new();
         'blocks: loop {
+            if let Some(fuel) = &mut self.fuel {
+                if *fuel == 0 {
+                    return Err(RuntimeError::new(Exception::Error(
+                        "execution limit exceeded (the session's fuel ran out)".into(),
+                    )));
+                }
+                *fuel -= 1;
+            }
             for &i in &f.blocks[b].insts {
                 let get = |regs: &Vec<Value>, v: V| regs[v.index()].clone();
                 let fail = |e: RuntimeError| -> RuntimeError {

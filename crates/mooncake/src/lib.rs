@@ -140,6 +140,12 @@ impl Session {
         Ok(s)
     }
 
+    /// Limits how many more basic blocks the session may execute (`None`: no limit); a run
+    /// that exceeds it stops with an error. Guards against runaway programs.
+    pub fn set_fuel(&mut self, fuel: Option<u64>) {
+        self.machine.fuel = fuel;
+    }
+
     pub fn compiler(&mut self) -> &mut Compiler {
         &mut self.machine.compiler
     }

@@ -504,6 +504,12 @@ end
 # ---------------------------------------------------------------------------------------------
 # Iteration helpers
 
+# A number iterates once, as in Julia.
+iterate_start(x::Number) = false
+iterate_done(x::Number, done::Bool) = done
+iterate_next(x::Number, done::Bool) = (x, true)
+length(x::Number) = 1
+
 enumerate(x) = Enumerate(x)
 iterate_start(e::Enumerate) = (1, iterate_start(e.itr))
 iterate_done(e::Enumerate, st) = iterate_done(e.itr, st[2])
