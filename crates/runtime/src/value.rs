@@ -98,6 +98,172 @@ impl MutableVal {
     }
 }
 
+/// A scalar stored inside a bits layout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Scalar {
+    F64,
+    F32,
+    I64,
+    Bool,
+}
+
+/// How to rebuild an isbits value from its bytes.
+#[derive(Debug, Clone)]
+enum Shape {
+    Scalar(Scalar, usize),
+    /// A field-less value (`nothing`, a function, a type, an empty struct).
+    Singleton(Value),
+    Struct(Type, Vec<Shape>),
+    Tuple(Vec<Shape>),
+    NamedTuple(Arc<[Symbol]>, Vec<Shape>),
+}
+
+/// The C layout of an isbits struct or tuple type: size, alignment and field offsets, as
+/// native code lays the value out in memory.
+#[derive(Debug, Clone)]
+pub struct BitsLayout {
+    pub ty: Type,
+    pub size: usize,
+    pub align: usize,
+    shape: Shape,
+}
+
+impl BitsLayout {
+    /// The layout of `ty` if it is an isbits aggregate (structs, tuples, named tuples of
+    /// isbits fields); primitives have their own typed storage and return `None`.
+    pub fn of(ty: &Type, env: &ir::TypeEnv) -> Option<BitsLayout> {
+        if !matches!(ty, Type::Struct(..) | Type::Tuple(_) | Type::NamedTuple(..))
+            || !ty.is_bits(env)
+        {
+            return None;
+        }
+        let mut size = 0usize;
+        let mut align = 1usize;
+        let shape = Self::place(ty, env, &mut size, &mut align)?;
+        let size = size.div_ceil(align) * align;
+        Some(BitsLayout {
+            ty: ty.clone(),
+            size,
+            align,
+            shape,
+        })
+    }
+
+    fn place(ty: &Type, env: &ir::TypeEnv, off: &mut usize, align: &mut usize) -> Option<Shape> {
+        let scalar = |k: Scalar, w: usize, off: &mut usize, align: &mut usize| {
+            *off = off.div_ceil(w) * w;
+            *align = (*align).max(w);
+            let at = *off;
+            *off += w;
+            Shape::Scalar(k, at)
+        };
+        Some(match ty {
+            Type::Float64 => scalar(Scalar::F64, 8, off, align),
+            Type::Int64 => scalar(Scalar::I64, 8, off, align),
+            Type::Float32 => scalar(Scalar::F32, 4, off, align),
+            Type::Bool => scalar(Scalar::Bool, 1, off, align),
+            Type::Nothing => Shape::Singleton(Value::Nothing),
+            Type::Function(f) => Shape::Singleton(Value::Func(*f)),
+            Type::Type(t) => Shape::Singleton(Value::Type((**t).clone())),
+            Type::Struct(..) => {
+                let fts = env.field_types(ty)?;
+                let fields = fts
+                    .iter()
+                    .map(|ft| Self::place(ft, env, off, align))
+                    .collect::<Option<Vec<_>>>()?;
+                Shape::Struct(ty.clone(), fields)
+            }
+            Type::Tuple(ts) => Shape::Tuple(
+                ts.iter()
+                    .map(|t| Self::place(t, env, off, align))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            Type::NamedTuple(ns, ts) => Shape::NamedTuple(
+                ns.clone(),
+                ts.iter()
+                    .map(|t| Self::place(t, env, off, align))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            _ => return None,
+        })
+    }
+
+    fn read_shape(shape: &Shape, b: &[u8]) -> Value {
+        let word = |at: usize, w: usize| -> [u8; 8] {
+            let mut buf = [0u8; 8];
+            buf[..w].copy_from_slice(&b[at..at + w]);
+            buf
+        };
+        match shape {
+            Shape::Scalar(Scalar::F64, at) => Value::F64(f64::from_le_bytes(word(*at, 8))),
+            Shape::Scalar(Scalar::I64, at) => Value::Int(i64::from_le_bytes(word(*at, 8))),
+            Shape::Scalar(Scalar::F32, at) => {
+                let w = word(*at, 4);
+                Value::F32(f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            }
+            Shape::Scalar(Scalar::Bool, at) => Value::Bool(b[*at] != 0),
+            Shape::Singleton(v) => v.clone(),
+            Shape::Struct(ty, fs) => Value::Struct(Arc::new(StructVal {
+                ty: ty.clone(),
+                fields: fs.iter().map(|f| Self::read_shape(f, b)).collect(),
+            })),
+            Shape::Tuple(fs) => Value::Tuple(fs.iter().map(|f| Self::read_shape(f, b)).collect()),
+            Shape::NamedTuple(ns, fs) => Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: ns.clone(),
+                values: fs.iter().map(|f| Self::read_shape(f, b)).collect(),
+            })),
+        }
+    }
+
+    fn write_shape(shape: &Shape, b: &mut [u8], v: &Value) -> bool {
+        match (shape, v) {
+            (Shape::Scalar(Scalar::F64, at), Value::F64(x)) => {
+                b[*at..*at + 8].copy_from_slice(&x.to_le_bytes())
+            }
+            (Shape::Scalar(Scalar::I64, at), Value::Int(x)) => {
+                b[*at..*at + 8].copy_from_slice(&x.to_le_bytes())
+            }
+            (Shape::Scalar(Scalar::F32, at), Value::F32(x)) => {
+                b[*at..*at + 4].copy_from_slice(&x.to_le_bytes())
+            }
+            (Shape::Scalar(Scalar::Bool, at), Value::Bool(x)) => b[*at] = *x as u8,
+            (Shape::Singleton(_), _) => {}
+            (Shape::Struct(ty, fs), Value::Struct(sv))
+                if sv.ty == *ty && sv.fields.len() == fs.len() =>
+            {
+                return fs
+                    .iter()
+                    .zip(sv.fields.iter())
+                    .all(|(f, x)| Self::write_shape(f, b, x));
+            }
+            (Shape::Tuple(fs), Value::Tuple(xs)) if xs.len() == fs.len() => {
+                return fs
+                    .iter()
+                    .zip(xs.iter())
+                    .all(|(f, x)| Self::write_shape(f, b, x));
+            }
+            (Shape::NamedTuple(_, fs), Value::NamedTuple(nt)) if nt.values.len() == fs.len() => {
+                return fs
+                    .iter()
+                    .zip(nt.values.iter())
+                    .all(|(f, x)| Self::write_shape(f, b, x));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Decodes the element stored in `bytes` (exactly `size` bytes).
+    pub fn read(&self, bytes: &[u8]) -> Value {
+        Self::read_shape(&self.shape, bytes)
+    }
+
+    /// Encodes `v` into `bytes`; false if `v` does not have this layout's type.
+    pub fn write(&self, bytes: &mut [u8], v: &Value) -> bool {
+        Self::write_shape(&self.shape, bytes, v)
+    }
+}
+
 /// Element storage of an array.
 #[derive(Debug, Clone)]
 pub enum ArrayData {
@@ -105,6 +271,13 @@ pub enum ArrayData {
     F32(Vec<f32>),
     I64(Vec<i64>),
     Bool(Vec<bool>),
+    /// Isbits structs and tuples, inline in their C layout (`len` elements of `layout.size`
+    /// bytes each, so that zero-size elements still have a length).
+    Bits {
+        layout: Arc<BitsLayout>,
+        bytes: Vec<u8>,
+        len: usize,
+    },
     /// Any other element type: values (unassigned slots are `Value::Undef`).
     Boxed(Vec<Value>),
 }
@@ -116,13 +289,27 @@ impl ArrayData {
             ArrayData::F32(v) => v.len(),
             ArrayData::I64(v) => v.len(),
             ArrayData::Bool(v) => v.len(),
+            ArrayData::Bits { len, .. } => *len,
             ArrayData::Boxed(v) => v.len(),
         }
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Zero-filled storage of `n` elements of type `elem`.
+    /// Zero-filled storage of `n` elements of type `elem`, inline when `elem` is an isbits
+    /// aggregate.
+    pub fn zeros_in(elem: &Type, n: usize, env: &ir::TypeEnv) -> ArrayData {
+        match BitsLayout::of(elem, env) {
+            Some(layout) => ArrayData::Bits {
+                bytes: vec![0; layout.size * n],
+                layout: Arc::new(layout),
+                len: n,
+            },
+            None => ArrayData::zeros(elem, n),
+        }
+    }
+
+    /// Zero-filled storage of `n` elements of type `elem` (aggregates boxed).
     pub fn zeros(elem: &Type, n: usize) -> ArrayData {
         match elem {
             Type::Float64 => ArrayData::F64(vec![0.0; n]),
@@ -139,6 +326,12 @@ impl ArrayData {
             ArrayData::F32(v) => Value::F32(*v.get(i)?),
             ArrayData::I64(v) => Value::Int(*v.get(i)?),
             ArrayData::Bool(v) => Value::Bool(*v.get(i)?),
+            ArrayData::Bits { layout, bytes, len } => {
+                if i >= *len {
+                    return None;
+                }
+                layout.read(&bytes[i * layout.size..(i + 1) * layout.size])
+            }
             ArrayData::Boxed(v) => v.get(i)?.clone(),
         })
     }
@@ -149,6 +342,9 @@ impl ArrayData {
             (ArrayData::F32(v), Value::F32(x)) => v.get_mut(i).map(|s| *s = x).is_some(),
             (ArrayData::I64(v), Value::Int(x)) => v.get_mut(i).map(|s| *s = x).is_some(),
             (ArrayData::Bool(v), Value::Bool(x)) => v.get_mut(i).map(|s| *s = x).is_some(),
+            (ArrayData::Bits { layout, bytes, len }, x) => {
+                i < *len && layout.write(&mut bytes[i * layout.size..(i + 1) * layout.size], &x)
+            }
             (ArrayData::Boxed(v), x) => v.get_mut(i).map(|s| *s = x).is_some(),
             _ => false,
         }
@@ -159,6 +355,15 @@ impl ArrayData {
             (ArrayData::F32(v), Value::F32(x)) => v.push(x),
             (ArrayData::I64(v), Value::Int(x)) => v.push(x),
             (ArrayData::Bool(v), Value::Bool(x)) => v.push(x),
+            (ArrayData::Bits { layout, bytes, len }, x) => {
+                let at = bytes.len();
+                bytes.resize(at + layout.size, 0);
+                if !layout.write(&mut bytes[at..], &x) {
+                    bytes.truncate(at);
+                    return false;
+                }
+                *len += 1;
+            }
             (ArrayData::Boxed(v), x) => v.push(x),
             _ => return false,
         }
@@ -170,6 +375,15 @@ impl ArrayData {
             ArrayData::F32(v) => Value::F32(v.pop()?),
             ArrayData::I64(v) => Value::Int(v.pop()?),
             ArrayData::Bool(v) => Value::Bool(v.pop()?),
+            ArrayData::Bits { layout, bytes, len } => {
+                if *len == 0 {
+                    return None;
+                }
+                *len -= 1;
+                let v = layout.read(&bytes[*len * layout.size..]);
+                bytes.truncate(*len * layout.size);
+                v
+            }
             ArrayData::Boxed(v) => v.pop()?,
         })
     }
@@ -179,6 +393,10 @@ impl ArrayData {
             ArrayData::F32(v) => v.resize(n, 0.0),
             ArrayData::I64(v) => v.resize(n, 0),
             ArrayData::Bool(v) => v.resize(n, false),
+            ArrayData::Bits { layout, bytes, len } => {
+                bytes.resize(n * layout.size, 0);
+                *len = n;
+            }
             ArrayData::Boxed(v) => v.resize(n, Value::Undef),
         }
     }
@@ -218,6 +436,12 @@ impl ArrayObj {
     pub fn zeros(elem: Type, dims: Vec<usize>) -> ArrayObj {
         let n = dims.iter().product();
         let data = ArrayData::zeros(&elem, n);
+        ArrayObj::new(elem, dims, data)
+    }
+    /// Zero-filled, with isbits aggregates stored inline (their native layout).
+    pub fn zeros_in(elem: Type, dims: Vec<usize>, env: &ir::TypeEnv) -> ArrayObj {
+        let n = dims.iter().product();
+        let data = ArrayData::zeros_in(&elem, n, env);
         ArrayObj::new(elem, dims, data)
     }
     pub fn from_values(elem: Type, dims: Vec<usize>, vals: Vec<Value>) -> ArrayObj {
@@ -406,5 +630,58 @@ pub fn egal(a: &Value, b: &Value) -> bool {
         (Value::Func(x), Value::Func(y)) => x == y,
         (Value::Type(x), Value::Type(y)) => x == y,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::{StructDef, TypeEnv, TypePat};
+    use syntax::sym;
+
+    fn env_with(name: &str, fields: &[(&str, Type)]) -> TypeEnv {
+        let mut env = TypeEnv::new();
+        env.add_struct(StructDef {
+            name: sym(name),
+            params: vec![],
+            fields: fields
+                .iter()
+                .map(|(n, t)| (sym(n), TypePat::Ty(t.clone())))
+                .collect(),
+            mutable: false,
+            supertype: TypePat::Ty(Type::Any),
+        });
+        env
+    }
+
+    #[test]
+    fn isbits_structs_use_c_layout_inline() {
+        let env = env_with(
+            "S",
+            &[
+                ("a", Type::Float32),
+                ("b", Type::Float64),
+                ("c", Type::Bool),
+            ],
+        );
+        let t = Type::structure("S", vec![]);
+        let l = BitsLayout::of(&t, &env).expect("isbits");
+        // f32 at 0, f64 at 8, bool at 16; size rounded up to the 8-byte alignment.
+        assert_eq!((l.size, l.align), (24, 8));
+        let arr = ArrayObj::zeros_in(t.clone(), vec![2], &env);
+        arr.with(|a| assert!(matches!(a.data, ArrayData::Bits { .. })));
+        let v = Value::Struct(Arc::new(StructVal {
+            ty: t.clone(),
+            fields: vec![Value::F32(1.5), Value::F64(-2.0), Value::Bool(true)].into(),
+        }));
+        assert!(arr.set(1, v.clone()));
+        assert!(egal(&arr.get(1).unwrap(), &v));
+        assert_eq!(
+            crate::show::show_string(&arr.get(0).unwrap()),
+            "S(0.0f0, 0.0, false)"
+        );
+        let tup = Type::tuple(vec![Type::Int64, Type::Float32]);
+        assert_eq!(BitsLayout::of(&tup, &env).map(|l| l.size), Some(16));
+        assert!(BitsLayout::of(&Type::Float64, &env).is_none());
     }
 }
