@@ -348,12 +348,9 @@ impl<'a> Lowerer<'a> {
             ExprKind::And(a, b) => self.short_circuit(a, b, true, sp),
             ExprKind::Or(a, b) => self.short_circuit(a, b, false, sp),
             ExprKind::Comparison { first, rest } => self.comparison(first, rest, sp),
-            ExprKind::Ternary { cond, then, else_ } => self.if_expr(
-                cond,
-                |l| l.expr(then),
-                Some(|l: &mut Self| l.expr(else_)),
-                sp,
-            ),
+            ExprKind::Ternary { cond, then, else_ } => {
+                self.if_expr(cond, |l| l.expr(then), |l| l.expr(else_), sp)
+            }
             ExprKind::Assign { lhs, rhs } => {
                 let v = self.expr(rhs)?;
                 self.assign(lhs, v, sp)?;
@@ -446,26 +443,15 @@ impl<'a> Lowerer<'a> {
             )),
             ExprKind::Lambda(_) => Err(CompileError::unsupported(sp, "anonymous functions")),
             ExprKind::Block(stmts) => self.block(stmts),
-            ExprKind::If { cond, then, else_ } => {
-                let then = then.clone();
-                match else_ {
-                    Some(el) => {
-                        let el = el.clone();
-                        self.if_expr(
-                            cond,
-                            |l| l.block(&then),
-                            Some(move |l: &mut Self| l.expr(&el)),
-                            sp,
-                        )
-                    }
-                    None => self.if_expr(
-                        cond,
-                        |l| l.block(&then),
-                        None::<fn(&mut Self) -> Result<Value, CompileError>>,
-                        sp,
-                    ),
-                }
-            }
+            ExprKind::If { cond, then, else_ } => self.if_expr(
+                cond,
+                |l| l.block(then),
+                |l| match else_ {
+                    Some(e) => l.expr(e),
+                    None => Ok(l.nothing(sp)),
+                },
+                sp,
+            ),
             ExprKind::While { cond, body } => self.while_loop(cond, body, sp),
             ExprKind::For { iters, body } => {
                 let exit = self.f.add_block();
@@ -474,34 +460,8 @@ impl<'a> Lowerer<'a> {
                 self.cur = exit;
                 Ok(self.nothing(sp))
             }
-            ExprKind::Break => {
-                let Some(t) = self.loops.last() else {
-                    return Err(CompileError::invalid(sp, "`break` outside a loop"));
-                };
-                let d = t.brk;
-                self.terminate(
-                    InstData::Jump {
-                        dest: d,
-                        args: vec![],
-                    },
-                    sp,
-                );
-                Ok(self.nothing(sp))
-            }
-            ExprKind::Continue => {
-                let Some(t) = self.loops.last() else {
-                    return Err(CompileError::invalid(sp, "`continue` outside a loop"));
-                };
-                let d = t.cont;
-                self.terminate(
-                    InstData::Jump {
-                        dest: d,
-                        args: vec![],
-                    },
-                    sp,
-                );
-                Ok(self.nothing(sp))
-            }
+            ExprKind::Break => self.loop_exit(true, sp),
+            ExprKind::Continue => self.loop_exit(false, sp),
             ExprKind::Return(v) => {
                 if self.toplevel {
                     return Err(CompileError::invalid(sp, "`return` outside a function"));
@@ -821,11 +781,25 @@ impl<'a> Lowerer<'a> {
         Ok(self.get_slot(tmp, sp))
     }
 
+    /// `break` (to the loop's exit) or `continue` (to its next iteration).
+    fn loop_exit(&mut self, is_break: bool, sp: Span) -> Result<Value, CompileError> {
+        let what = if is_break { "break" } else { "continue" };
+        let Some(t) = self.loops.last() else {
+            return Err(CompileError::invalid(
+                sp,
+                format!("`{what}` outside a loop"),
+            ));
+        };
+        let dest = if is_break { t.brk } else { t.cont };
+        self.terminate(InstData::Jump { dest, args: vec![] }, sp);
+        Ok(self.nothing(sp))
+    }
+
     fn if_expr<T, E>(
         &mut self,
         cond: &Expr,
         then: T,
-        else_: Option<E>,
+        else_: E,
         sp: Span,
     ) -> Result<Value, CompileError>
     where
@@ -843,10 +817,7 @@ impl<'a> Lowerer<'a> {
         self.set_slot(tmp, tv, sp);
         self.jump(join, sp);
         self.cur = eb;
-        let ev = match else_ {
-            Some(e) => e(self)?,
-            None => self.nothing(sp),
-        };
+        let ev = else_(self)?;
         self.set_slot(tmp, ev, sp);
         self.jump(join, sp);
         self.cur = join;

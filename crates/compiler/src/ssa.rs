@@ -47,22 +47,26 @@ fn insert_undef_checks(f: &mut Function) {
         }
         set
     };
+    // Assigned on entry to `b`: on every path, so the intersection over predecessors.
+    let meet = |b: Block, out: &FxHashMap<Block, Vec<bool>>| -> Vec<bool> {
+        if b == entry {
+            return vec![false; nslots];
+        }
+        let mut acc = full.clone();
+        for p in &preds[b] {
+            if let Some(po) = out.get(p) {
+                for k in 0..nslots {
+                    acc[k] &= po[k];
+                }
+            }
+        }
+        acc
+    };
     let mut changed = true;
     while changed {
         changed = false;
         for &b in &order {
-            let inset = if b == entry {
-                vec![false; nslots]
-            } else {
-                let mut acc = full.clone();
-                for p in &preds[b] {
-                    let po = out.get(p).cloned().unwrap_or_else(|| full.clone());
-                    for k in 0..nslots {
-                        acc[k] &= po[k];
-                    }
-                }
-                acc
-            };
+            let inset = meet(b, &out);
             let o = transfer(f, b, inset);
             if out.get(&b) != Some(&o) {
                 out.insert(b, o);
@@ -73,18 +77,7 @@ fn insert_undef_checks(f: &mut Function) {
     // Find the reads that need a check.
     let mut needs: Vec<(Block, Inst, Slot)> = Vec::new();
     for &b in &order {
-        let mut set = if b == entry {
-            vec![false; nslots]
-        } else {
-            let mut acc = full.clone();
-            for p in &preds[b] {
-                let po = out.get(p).cloned().unwrap_or_else(|| full.clone());
-                for k in 0..nslots {
-                    acc[k] &= po[k];
-                }
-            }
-            acc
-        };
+        let mut set = meet(b, &out);
         for &i in &f.blocks[b].insts {
             match &f.insts[i] {
                 InstData::SetSlot(s, _) => set[s.as_u32() as usize] = true,
@@ -305,16 +298,8 @@ impl<'f> Builder<'f> {
         v
     }
 
-    fn resolve(&self, mut v: Value) -> Value {
-        let mut guard = 0;
-        while let Some(&a) = self.alias.get(&v) {
-            if a == v || guard > 10_000 {
-                break;
-            }
-            v = a;
-            guard += 1;
-        }
-        v
+    fn resolve(&self, v: Value) -> Value {
+        ir::resolve_alias(&self.alias, v)
     }
 
     fn run(mut self) {
@@ -345,18 +330,7 @@ impl<'f> Builder<'f> {
         }
         self.remove_trivial_params();
         let alias = std::mem::take(&mut self.alias);
-        let resolve = |mut v: Value| {
-            let mut guard = 0;
-            while let Some(&a) = alias.get(&v) {
-                if a == v || guard > 10_000 {
-                    break;
-                }
-                v = a;
-                guard += 1;
-            }
-            v
-        };
-        self.f.map_all_args(resolve);
+        self.f.map_all_args(|v| ir::resolve_alias(&alias, v));
     }
 
     /// A parameter whose incoming values are all one value (or itself) is that value.
@@ -398,46 +372,7 @@ impl<'f> Builder<'f> {
                 }
                 if remove.iter().any(|r| *r) {
                     changed = true;
-                    let params = std::mem::take(&mut self.f.blocks[b].params);
-                    let mut kept = Vec::new();
-                    for (k, p) in params.into_iter().enumerate() {
-                        if !remove[k] {
-                            kept.push(p);
-                        }
-                    }
-                    for (idx, &p) in kept.iter().enumerate() {
-                        self.f.values[p] = ir::ValueDef::Param(b, idx as u32);
-                    }
-                    self.f.blocks[b].params = kept;
-                    for &pred in &preds {
-                        let term = self.f.terminator(pred).unwrap_or_else(|| unreachable!());
-                        let filter = |args: &mut Vec<Value>| {
-                            let mut k = 0;
-                            args.retain(|_| {
-                                let keep = !remove[k];
-                                k += 1;
-                                keep
-                            });
-                        };
-                        match &mut self.f.insts[term] {
-                            InstData::Jump { dest, args } if *dest == b => filter(args),
-                            InstData::Branch {
-                                then_dest,
-                                then_args,
-                                else_dest,
-                                else_args,
-                                ..
-                            } => {
-                                if *then_dest == b {
-                                    filter(then_args);
-                                }
-                                if *else_dest == b {
-                                    filter(else_args);
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
+                    self.f.remove_block_params(b, &remove, &preds);
                 }
             }
             if !changed {

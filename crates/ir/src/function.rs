@@ -353,6 +353,19 @@ impl InstData {
     }
 }
 
+/// Follows a chain of replacements `v -> alias[v] -> ...` to its end.
+pub fn resolve_alias(alias: &rustc_hash::FxHashMap<Value, Value>, mut v: Value) -> Value {
+    let mut guard = 0;
+    while let Some(&a) = alias.get(&v) {
+        if a == v || guard > 10_000 {
+            break;
+        }
+        v = a;
+        guard += 1;
+    }
+    v
+}
+
 /// Where a value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueDef {
@@ -608,6 +621,58 @@ impl Function {
         }
         out.push((self.name.clone(), span));
         out
+    }
+
+    /// Removes the parameters of block `b` for which `remove[k]` holds, together with the
+    /// matching argument on every incoming edge (`preds`: `b`'s predecessors).
+    pub fn remove_block_params(&mut self, b: Block, remove: &[bool], preds: &[Block]) {
+        let params = std::mem::take(&mut self.blocks[b].params);
+        let kept: Vec<Value> = params
+            .iter()
+            .zip(remove)
+            .filter(|(_, r)| !**r)
+            .map(|(p, _)| *p)
+            .collect();
+        for (k, &p) in kept.iter().enumerate() {
+            self.values[p] = ValueDef::Param(b, k as u32);
+        }
+        self.blocks[b].params = kept;
+        let filter = |args: &mut Vec<Value>| {
+            let mut k = 0;
+            args.retain(|_| {
+                let keep = !remove.get(k).copied().unwrap_or(false);
+                k += 1;
+                keep
+            });
+        };
+        let mut seen: Vec<Block> = Vec::new();
+        for &p in preds {
+            if seen.contains(&p) {
+                continue;
+            }
+            seen.push(p);
+            let Some(t) = self.terminator(p) else {
+                continue;
+            };
+            match &mut self.insts[t] {
+                InstData::Jump { dest, args } if *dest == b => filter(args),
+                InstData::Branch {
+                    then_dest,
+                    then_args,
+                    else_dest,
+                    else_args,
+                    ..
+                } => {
+                    if *then_dest == b {
+                        filter(then_args);
+                    }
+                    if *else_dest == b {
+                        filter(else_args);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Number of instructions in the layout.

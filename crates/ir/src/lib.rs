@@ -11,8 +11,8 @@ pub mod verify;
 pub mod write;
 
 pub use function::{
-    Block, BlockData, Callee, Const, FieldRef, Function, InlineSite, Inst, InstData, Phase, Slot,
-    SlotData, Value, ValueDef,
+    resolve_alias, Block, BlockData, Callee, Const, FieldRef, Function, InlineSite, Inst, InstData,
+    Phase, Slot, SlotData, Value, ValueDef,
 };
 pub use prim::Prim;
 pub use read::{read_function, read_functions, ReadError};

@@ -10,18 +10,7 @@ pub(crate) fn apply_aliases(f: &mut Function, alias: &FxHashMap<Value, Value>) {
     if alias.is_empty() {
         return;
     }
-    let resolve = |mut v: Value| {
-        let mut guard = 0;
-        while let Some(&a) = alias.get(&v) {
-            if a == v || guard > 1000 {
-                break;
-            }
-            v = a;
-            guard += 1;
-        }
-        v
-    };
-    f.map_all_args(resolve);
+    f.map_all_args(|v| ir::resolve_alias(alias, v));
 }
 
 /// Folds primitives on constants, branches on constants, type assertions that always hold,
@@ -230,54 +219,10 @@ fn remove_params(f: &mut Function, dead: impl Fn(Value) -> bool) -> bool {
         if b == entry {
             continue;
         }
-        let params = f.blocks[b].params.clone();
-        let remove: Vec<bool> = params.iter().map(|p| dead(*p)).collect();
-        if !remove.iter().any(|r| *r) {
-            continue;
-        }
-        changed = true;
-        let kept: Vec<Value> = params
-            .iter()
-            .zip(&remove)
-            .filter(|(_, r)| !**r)
-            .map(|(p, _)| *p)
-            .collect();
-        for (k, &p) in kept.iter().enumerate() {
-            f.values[p] = ValueDef::Param(b, k as u32);
-        }
-        f.blocks[b].params = kept;
-        let mut seen = FxHashSet::default();
-        for &p in &preds[b] {
-            if !seen.insert(p) {
-                continue;
-            }
-            let Some(t) = f.terminator(p) else { continue };
-            let filter = |args: &mut Vec<Value>| {
-                let mut k = 0;
-                args.retain(|_| {
-                    let keep = !remove[k];
-                    k += 1;
-                    keep
-                });
-            };
-            match &mut f.insts[t] {
-                InstData::Jump { dest, args } if *dest == b => filter(args),
-                InstData::Branch {
-                    then_dest,
-                    then_args,
-                    else_dest,
-                    else_args,
-                    ..
-                } => {
-                    if *then_dest == b {
-                        filter(then_args);
-                    }
-                    if *else_dest == b {
-                        filter(else_args);
-                    }
-                }
-                _ => {}
-            }
+        let remove: Vec<bool> = f.blocks[b].params.iter().map(|p| dead(*p)).collect();
+        if remove.iter().any(|r| *r) {
+            f.remove_block_params(b, &remove, &preds[b]);
+            changed = true;
         }
     }
     changed
