@@ -6,6 +6,7 @@ pub mod fold;
 pub mod function;
 pub mod prim;
 pub mod read;
+pub mod tangent;
 pub mod types;
 pub mod verify;
 pub mod write;

@@ -291,6 +291,13 @@ impl<'a> Cursor<'a> {
                 Type::UnionAll(n) => Type::UnionAll(n),
                 t => Type::UnionAll(sym(&t.to_string())),
             },
+            "NoTangent" => Type::NoTangent,
+            "NoFData" => Type::NoFData,
+            "NoRData" => Type::NoRData,
+            "Tangent" => Type::Tangent(Arc::new(p(0)?)),
+            "MutableTangent" => Type::MutableTangent(Arc::new(p(0)?)),
+            "FData" => Type::FData(Arc::new(p(0)?)),
+            "RData" => Type::RData(Arc::new(p(0)?)),
             "AbstractVector" => {
                 Type::Abstract(sym("AbstractArray"), vec![p(0)?, Type::Val(1)].into())
             }

@@ -38,6 +38,21 @@ pub enum Type {
     Val(i64),
     /// `Union{A, B, ...}`: at least two members, flattened, sorted, no duplicates.
     Union(Arc<[Type]>),
+    /// The tangent of a value that has no derivative (integers, strings, ...).
+    NoTangent,
+    /// The forward data of a value that has none (floats, integers, ...).
+    NoFData,
+    /// The reverse data of a value that has none (integers, arrays, mutable structs, ...).
+    NoRData,
+    /// The tangent of an immutable struct or named tuple `P`: a field per field of `P`, of that
+    /// field's tangent type (see `tangent.rs`).
+    Tangent(Arc<Type>),
+    /// The tangent of a mutable struct `P` (mutable itself, with identity).
+    MutableTangent(Arc<Type>),
+    /// The forward data of an immutable struct `P`: the fdata of each field.
+    FData(Arc<Type>),
+    /// The reverse data of an immutable struct `P`: the rdata of each field.
+    RData(Arc<Type>),
 }
 
 /// Unions wider than this widen to `Any` (Julia's `MAX_TYPEUNION_LENGTH` is similar).
@@ -80,6 +95,10 @@ impl Type {
             Type::Tuple(ts) => ts.iter().all(|t| t.is_concrete()),
             Type::NamedTuple(_, ts) => ts.iter().all(|t| t.is_concrete()),
             Type::Struct(..) => true,
+            Type::NoTangent | Type::NoFData | Type::NoRData => true,
+            Type::Tangent(p) | Type::MutableTangent(p) | Type::FData(p) | Type::RData(p) => {
+                p.is_concrete()
+            }
         }
     }
 
@@ -101,6 +120,10 @@ impl Type {
                     .is_some_and(|fs| fs.iter().all(|t| t.is_bits(env))),
                 _ => false,
             },
+            Type::NoTangent | Type::NoFData | Type::NoRData => true,
+            Type::Tangent(_) | Type::FData(_) | Type::RData(_) => env
+                .field_types(self)
+                .is_some_and(|fs| fs.iter().all(|t| t.is_bits(env))),
             _ => false,
         }
     }
@@ -266,6 +289,20 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
         Type::Union(ts) => {
             write!(f, "Union")?;
             params(f, ts)
+        }
+        Type::NoTangent => write!(f, "NoTangent"),
+        Type::NoFData => write!(f, "NoFData"),
+        Type::NoRData => write!(f, "NoRData"),
+        Type::Tangent(p) | Type::MutableTangent(p) | Type::FData(p) | Type::RData(p) => {
+            let name = match t {
+                Type::Tangent(_) => "Tangent",
+                Type::MutableTangent(_) => "MutableTangent",
+                Type::FData(_) => "FData",
+                _ => "RData",
+            };
+            write!(f, "{name}{{")?;
+            write_type(f, p, ir)?;
+            write!(f, "}}")
         }
     }
 }
@@ -543,7 +580,7 @@ impl TypeEnv {
     pub fn is_mutable(&self, t: &Type) -> bool {
         match t {
             Type::Struct(n, _) => self.structs.get(n).is_some_and(|d| d.mutable),
-            Type::Array(..) => true,
+            Type::Array(..) | Type::MutableTangent(_) => true,
             _ => false,
         }
     }
@@ -561,6 +598,24 @@ impl TypeEnv {
             }
             Type::Tuple(ts) => Some(ts.to_vec()),
             Type::NamedTuple(_, ts) => Some(ts.to_vec()),
+            Type::Tangent(p) | Type::MutableTangent(p) => Some(
+                self.field_types(p)?
+                    .iter()
+                    .map(|f| crate::tangent::tangent_type(f, self))
+                    .collect(),
+            ),
+            Type::FData(p) => Some(
+                self.field_types(p)?
+                    .iter()
+                    .map(|f| crate::tangent::fdata_type(f, self))
+                    .collect(),
+            ),
+            Type::RData(p) => Some(
+                self.field_types(p)?
+                    .iter()
+                    .map(|f| crate::tangent::rdata_type(f, self))
+                    .collect(),
+            ),
             _ => None,
         }
     }
@@ -569,6 +624,9 @@ impl TypeEnv {
         match t {
             Type::Struct(n, _) => Some(self.structs.get(n)?.fields.iter().map(|f| f.0).collect()),
             Type::NamedTuple(ns, _) => Some(ns.to_vec()),
+            Type::Tangent(p) | Type::MutableTangent(p) | Type::FData(p) | Type::RData(p) => {
+                self.field_names(p)
+            }
             _ => None,
         }
     }
