@@ -1,0 +1,661 @@
+//! Tangent values and the operations every tangent supports (DESIGN §6.1): zero, random,
+//! increment (in place for mutable parts, safe under aliasing and cycles), scale, dot,
+//! add-to-primal, difference of primals, and the split into fdata and rdata with its inverse.
+//!
+//! Representation: a float's tangent is a float; `NoTangent`, `NoFData` and `NoRData` are
+//! field-less struct values of those types; an array's tangent is an array of element tangents;
+//! tuples and named tuples are element-wise; an immutable struct `P` has a `Tangent{P}` struct
+//! value, a mutable struct a `MutableTangent{P}` mutable value (with identity: the tangent of one
+//! object reached twice is one tangent object).
+
+use ir::{Type, TypeEnv};
+use rand::Rng;
+use runtime::value::{ArrayObj, MutableVal, NamedTupleVal, StructVal};
+use runtime::Value;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+fn singleton(t: Type) -> Value {
+    Value::Struct(Arc::new(StructVal {
+        ty: t,
+        fields: Box::new([]),
+    }))
+}
+
+/// The `NoTangent` value.
+pub fn no_tangent() -> Value {
+    singleton(Type::NoTangent)
+}
+
+fn no_fdata() -> Value {
+    singleton(Type::NoFData)
+}
+
+fn no_rdata() -> Value {
+    singleton(Type::NoRData)
+}
+
+fn is_singleton(v: &Value, t: &Type) -> bool {
+    matches!(v, Value::Struct(s) if s.ty == *t)
+}
+
+/// Identity of a heap object (arrays and mutable structs), for aliasing and cycles.
+fn addr(v: &Value) -> Option<usize> {
+    match v {
+        Value::Array(a) => Some(Arc::as_ptr(a) as *const u8 as usize),
+        Value::Mutable(m) => Some(Arc::as_ptr(m) as *const u8 as usize),
+        _ => None,
+    }
+}
+
+fn new_struct(ty: Type, fields: Vec<Value>) -> Value {
+    Value::Struct(Arc::new(StructVal {
+        ty,
+        fields: fields.into_boxed_slice(),
+    }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Construction
+
+/// A zero tangent for primal `p` (arrays and mutable structs get fresh objects, shared where the
+/// primal shares them).
+pub fn zero_tangent(p: &Value, env: &TypeEnv) -> Value {
+    build(p, env, &mut FxHashMap::default(), &mut |_| 0.0)
+}
+
+/// A random tangent for primal `p` (standard normal entries).
+pub fn random_tangent(p: &Value, env: &TypeEnv, rng: &mut impl Rng) -> Value {
+    let mut normal = |_: ()| {
+        // Box–Muller.
+        let u1: f64 = rng.random::<f64>().max(1e-300);
+        let u2: f64 = rng.random::<f64>();
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    };
+    build(p, env, &mut FxHashMap::default(), &mut |_| normal(()))
+}
+
+fn build(
+    p: &Value,
+    env: &TypeEnv,
+    memo: &mut FxHashMap<usize, Value>,
+    gen: &mut dyn FnMut(()) -> f64,
+) -> Value {
+    if let Some(a) = addr(p) {
+        if let Some(t) = memo.get(&a) {
+            return t.clone();
+        }
+    }
+    let tt = ir::tangent::tangent_type(&p.ty(), env);
+    if tt == Type::NoTangent {
+        return no_tangent();
+    }
+    match p {
+        Value::F64(_) => Value::F64(gen(())),
+        Value::F32(_) => Value::F32(gen(()) as f32),
+        Value::Array(a) => {
+            let Type::Array(te, _) = &tt else {
+                return no_tangent();
+            };
+            let dims = a.dims();
+            let elems = a.snapshot();
+            // Register the (empty) tangent first so that cycles through the array resolve.
+            let out = Arc::new(ArrayObj::zeros((**te).clone(), dims));
+            memo.insert(addr(p).unwrap_or(0), Value::Array(out.clone()));
+            for (i, e) in elems.iter().enumerate() {
+                let v = build(e, env, memo, gen);
+                out.set(i, v);
+            }
+            Value::Array(out)
+        }
+        Value::Tuple(vs) => Value::Tuple(vs.iter().map(|v| build(v, env, memo, gen)).collect()),
+        Value::NamedTuple(nt) => Value::NamedTuple(Arc::new(NamedTupleVal {
+            names: nt.names.clone(),
+            values: nt.values.iter().map(|v| build(v, env, memo, gen)).collect(),
+        })),
+        Value::Struct(s) => new_struct(
+            tt.clone(),
+            s.fields.iter().map(|v| build(v, env, memo, gen)).collect(),
+        ),
+        Value::Mutable(m) => {
+            let fields = m.snapshot();
+            let out = Arc::new(MutableVal::new(
+                tt.clone(),
+                vec![Value::Undef; fields.len()],
+            ));
+            memo.insert(addr(p).unwrap_or(0), Value::Mutable(out.clone()));
+            for (i, f) in fields.iter().enumerate() {
+                let v = match f {
+                    Value::Undef => Value::Undef,
+                    f => build(f, env, memo, gen),
+                };
+                out.set(i, v);
+            }
+            Value::Mutable(out)
+        }
+        _ => no_tangent(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+
+/// `t + s`. Mutable parts of `t` (arrays, mutable tangents) are incremented in place and
+/// returned; immutable parts are new values. Safe when `t` and `s` alias and under cycles.
+pub fn increment(t: &Value, s: &Value) -> Value {
+    inc(t, s, &mut FxHashSet::default())
+}
+
+fn inc(t: &Value, s: &Value, seen: &mut FxHashSet<(usize, usize)>) -> Value {
+    match (t, s) {
+        (Value::F64(a), Value::F64(b)) => Value::F64(a + b),
+        (Value::F32(a), Value::F32(b)) => Value::F32(a + b),
+        (Value::Array(a), Value::Array(b)) => {
+            let key = (addr(t).unwrap_or(0), addr(s).unwrap_or(0));
+            if !seen.insert(key) {
+                return t.clone();
+            }
+            // Read both first: when `t` and `s` are the same array this doubles it.
+            let (xs, ys) = (a.snapshot(), b.snapshot());
+            for (i, (x, y)) in xs.iter().zip(ys.iter()).enumerate() {
+                let v = inc(x, y, seen);
+                a.set(i, v);
+            }
+            t.clone()
+        }
+        (Value::Tuple(xs), Value::Tuple(ys)) => Value::Tuple(
+            xs.iter()
+                .zip(ys.iter())
+                .map(|(x, y)| inc(x, y, seen))
+                .collect(),
+        ),
+        (Value::NamedTuple(x), Value::NamedTuple(y)) => {
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: x.names.clone(),
+                values: x
+                    .values
+                    .iter()
+                    .zip(y.values.iter())
+                    .map(|(a, b)| inc(a, b, seen))
+                    .collect(),
+            }))
+        }
+        (Value::Struct(x), Value::Struct(y)) if x.fields.is_empty() => {
+            let _ = y;
+            t.clone()
+        }
+        (Value::Struct(x), Value::Struct(y)) => new_struct(
+            x.ty.clone(),
+            x.fields
+                .iter()
+                .zip(y.fields.iter())
+                .map(|(a, b)| inc(a, b, seen))
+                .collect(),
+        ),
+        (Value::Mutable(x), Value::Mutable(y)) => {
+            let key = (addr(t).unwrap_or(0), addr(s).unwrap_or(0));
+            if !seen.insert(key) {
+                return t.clone();
+            }
+            let (xs, ys) = (x.snapshot(), y.snapshot());
+            for (i, (a, b)) in xs.iter().zip(ys.iter()).enumerate() {
+                if matches!(a, Value::Undef) {
+                    continue;
+                }
+                let v = inc(a, b, seen);
+                x.set(i, v);
+            }
+            t.clone()
+        }
+        // NoTangent (and fdata/rdata singletons) absorb.
+        _ => t.clone(),
+    }
+}
+
+/// `a * t` as a new tangent (mutable parts copied).
+pub fn scale(a: f64, t: &Value) -> Value {
+    map_floats(t, &mut |x| a * x, &mut FxHashMap::default())
+}
+
+fn map_floats(
+    t: &Value,
+    f: &mut dyn FnMut(f64) -> f64,
+    memo: &mut FxHashMap<usize, Value>,
+) -> Value {
+    if let Some(k) = addr(t) {
+        if let Some(v) = memo.get(&k) {
+            return v.clone();
+        }
+    }
+    match t {
+        Value::F64(x) => Value::F64(f(*x)),
+        Value::F32(x) => Value::F32(f(*x as f64) as f32),
+        Value::Array(a) => {
+            let out = Arc::new(ArrayObj::zeros(a.elem.clone(), a.dims()));
+            memo.insert(addr(t).unwrap_or(0), Value::Array(out.clone()));
+            for (i, x) in a.snapshot().iter().enumerate() {
+                let v = map_floats(x, f, memo);
+                out.set(i, v);
+            }
+            Value::Array(out)
+        }
+        Value::Tuple(xs) => Value::Tuple(xs.iter().map(|x| map_floats(x, f, memo)).collect()),
+        Value::NamedTuple(nt) => Value::NamedTuple(Arc::new(NamedTupleVal {
+            names: nt.names.clone(),
+            values: nt.values.iter().map(|x| map_floats(x, f, memo)).collect(),
+        })),
+        Value::Struct(s) => new_struct(
+            s.ty.clone(),
+            s.fields.iter().map(|x| map_floats(x, f, memo)).collect(),
+        ),
+        Value::Mutable(m) => {
+            let fields = m.snapshot();
+            let out = Arc::new(MutableVal::new(
+                m.ty.clone(),
+                vec![Value::Undef; fields.len()],
+            ));
+            memo.insert(addr(t).unwrap_or(0), Value::Mutable(out.clone()));
+            for (i, x) in fields.iter().enumerate() {
+                let v = match x {
+                    Value::Undef => Value::Undef,
+                    x => map_floats(x, f, memo),
+                };
+                out.set(i, v);
+            }
+            Value::Mutable(out)
+        }
+        other => other.clone(),
+    }
+}
+
+/// The inner product of two tangents of one primal.
+pub fn dot(t: &Value, s: &Value) -> f64 {
+    dot_rec(t, s, &mut FxHashSet::default())
+}
+
+fn dot_rec(t: &Value, s: &Value, seen: &mut FxHashSet<(usize, usize)>) -> f64 {
+    match (t, s) {
+        (Value::F64(a), Value::F64(b)) => a * b,
+        (Value::F32(a), Value::F32(b)) => (*a as f64) * (*b as f64),
+        (Value::Array(a), Value::Array(b)) => {
+            if !seen.insert((addr(t).unwrap_or(0), addr(s).unwrap_or(0))) {
+                return 0.0;
+            }
+            a.snapshot()
+                .iter()
+                .zip(b.snapshot().iter())
+                .map(|(x, y)| dot_rec(x, y, seen))
+                .sum()
+        }
+        (Value::Tuple(xs), Value::Tuple(ys)) => xs
+            .iter()
+            .zip(ys.iter())
+            .map(|(x, y)| dot_rec(x, y, seen))
+            .sum(),
+        (Value::NamedTuple(x), Value::NamedTuple(y)) => x
+            .values
+            .iter()
+            .zip(y.values.iter())
+            .map(|(a, b)| dot_rec(a, b, seen))
+            .sum(),
+        (Value::Struct(x), Value::Struct(y)) => x
+            .fields
+            .iter()
+            .zip(y.fields.iter())
+            .map(|(a, b)| dot_rec(a, b, seen))
+            .sum(),
+        (Value::Mutable(x), Value::Mutable(y)) => {
+            if !seen.insert((addr(t).unwrap_or(0), addr(s).unwrap_or(0))) {
+                return 0.0;
+            }
+            x.snapshot()
+                .iter()
+                .zip(y.snapshot().iter())
+                .map(|(a, b)| dot_rec(a, b, seen))
+                .sum()
+        }
+        _ => 0.0,
+    }
+}
+
+/// `p + t`: a new primal moved along tangent `t` (arrays and mutable structs are new objects,
+/// shared where `p` shares them).
+pub fn add_to_primal(p: &Value, t: &Value) -> Value {
+    add_rec(p, t, &mut FxHashMap::default())
+}
+
+fn add_rec(p: &Value, t: &Value, memo: &mut FxHashMap<usize, Value>) -> Value {
+    if let Some(k) = addr(p) {
+        if let Some(v) = memo.get(&k) {
+            return v.clone();
+        }
+    }
+    match (p, t) {
+        (Value::F64(x), Value::F64(d)) => Value::F64(x + d),
+        (Value::F32(x), Value::F32(d)) => Value::F32(x + d),
+        (Value::Array(a), Value::Array(d)) => {
+            let out = Arc::new(ArrayObj::zeros(a.elem.clone(), a.dims()));
+            memo.insert(addr(p).unwrap_or(0), Value::Array(out.clone()));
+            for (i, (x, dx)) in a.snapshot().iter().zip(d.snapshot().iter()).enumerate() {
+                let v = add_rec(x, dx, memo);
+                out.set(i, v);
+            }
+            Value::Array(out)
+        }
+        (Value::Tuple(xs), Value::Tuple(ds)) => Value::Tuple(
+            xs.iter()
+                .zip(ds.iter())
+                .map(|(x, d)| add_rec(x, d, memo))
+                .collect(),
+        ),
+        (Value::NamedTuple(x), Value::NamedTuple(d)) => {
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: x.names.clone(),
+                values: x
+                    .values
+                    .iter()
+                    .zip(d.values.iter())
+                    .map(|(a, b)| add_rec(a, b, memo))
+                    .collect(),
+            }))
+        }
+        (Value::Struct(x), Value::Struct(d)) if !d.fields.is_empty() => new_struct(
+            x.ty.clone(),
+            x.fields
+                .iter()
+                .zip(d.fields.iter())
+                .map(|(a, b)| add_rec(a, b, memo))
+                .collect(),
+        ),
+        (Value::Mutable(m), Value::Mutable(d)) => {
+            let fields = m.snapshot();
+            let out = Arc::new(MutableVal::new(
+                m.ty.clone(),
+                vec![Value::Undef; fields.len()],
+            ));
+            memo.insert(addr(p).unwrap_or(0), Value::Mutable(out.clone()));
+            for (i, (x, dx)) in fields.iter().zip(d.snapshot().iter()).enumerate() {
+                let v = match x {
+                    Value::Undef => Value::Undef,
+                    x => add_rec(x, dx, memo),
+                };
+                out.set(i, v);
+            }
+            Value::Mutable(out)
+        }
+        // No tangent: the primal does not move.
+        _ => p.clone(),
+    }
+}
+
+/// The tangent `p - q` between two primals of one type.
+pub fn difference(p: &Value, q: &Value, env: &TypeEnv) -> Value {
+    diff_rec(p, q, env, &mut FxHashMap::default())
+}
+
+fn diff_rec(p: &Value, q: &Value, env: &TypeEnv, memo: &mut FxHashMap<usize, Value>) -> Value {
+    if let Some(k) = addr(p) {
+        if let Some(v) = memo.get(&k) {
+            return v.clone();
+        }
+    }
+    let tt = ir::tangent::tangent_type(&p.ty(), env);
+    if tt == Type::NoTangent {
+        return no_tangent();
+    }
+    match (p, q) {
+        (Value::F64(a), Value::F64(b)) => Value::F64(a - b),
+        (Value::F32(a), Value::F32(b)) => Value::F32(a - b),
+        (Value::Array(a), Value::Array(b)) => {
+            let Type::Array(te, _) = &tt else {
+                return no_tangent();
+            };
+            let out = Arc::new(ArrayObj::zeros((**te).clone(), a.dims()));
+            memo.insert(addr(p).unwrap_or(0), Value::Array(out.clone()));
+            for (i, (x, y)) in a.snapshot().iter().zip(b.snapshot().iter()).enumerate() {
+                let v = diff_rec(x, y, env, memo);
+                out.set(i, v);
+            }
+            Value::Array(out)
+        }
+        (Value::Tuple(xs), Value::Tuple(ys)) => Value::Tuple(
+            xs.iter()
+                .zip(ys.iter())
+                .map(|(x, y)| diff_rec(x, y, env, memo))
+                .collect(),
+        ),
+        (Value::NamedTuple(x), Value::NamedTuple(y)) => {
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: x.names.clone(),
+                values: x
+                    .values
+                    .iter()
+                    .zip(y.values.iter())
+                    .map(|(a, b)| diff_rec(a, b, env, memo))
+                    .collect(),
+            }))
+        }
+        (Value::Struct(x), Value::Struct(y)) => new_struct(
+            tt,
+            x.fields
+                .iter()
+                .zip(y.fields.iter())
+                .map(|(a, b)| diff_rec(a, b, env, memo))
+                .collect(),
+        ),
+        (Value::Mutable(x), Value::Mutable(y)) => {
+            let fields = x.snapshot();
+            let out = Arc::new(MutableVal::new(tt, vec![Value::Undef; fields.len()]));
+            memo.insert(addr(p).unwrap_or(0), Value::Mutable(out.clone()));
+            for (i, (a, b)) in fields.iter().zip(y.snapshot().iter()).enumerate() {
+                let v = match a {
+                    Value::Undef => Value::Undef,
+                    a => diff_rec(a, b, env, memo),
+                };
+                out.set(i, v);
+            }
+            Value::Mutable(out)
+        }
+        _ => no_tangent(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// fdata / rdata
+
+/// The forward data of tangent `t` (of a primal of type `p`): the parts identified by address.
+pub fn fdata(t: &Value, p: &Type, env: &TypeEnv) -> Value {
+    let ft = ir::tangent::fdata_type(p, env);
+    if ft == Type::NoFData {
+        return no_fdata();
+    }
+    match (t, p) {
+        (Value::Array(_), _) | (Value::Mutable(_), _) => t.clone(),
+        (Value::Tuple(xs), Type::Tuple(ps)) => Value::Tuple(
+            xs.iter()
+                .zip(ps.iter())
+                .map(|(x, pt)| fdata(x, pt, env))
+                .collect(),
+        ),
+        (Value::NamedTuple(x), Type::NamedTuple(_, ps)) => {
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: x.names.clone(),
+                values: x
+                    .values
+                    .iter()
+                    .zip(ps.iter())
+                    .map(|(v, pt)| fdata(v, pt, env))
+                    .collect(),
+            }))
+        }
+        (Value::Struct(s), Type::Struct(..)) => {
+            let fts = env.field_types(p).unwrap_or_default();
+            new_struct(
+                ft,
+                s.fields
+                    .iter()
+                    .zip(fts.iter())
+                    .map(|(v, pt)| fdata(v, pt, env))
+                    .collect(),
+            )
+        }
+        (v, _) => fdata(v, &v.ty(), env),
+    }
+}
+
+/// The reverse data of tangent `t` (of a primal of type `p`): the parts identified by value.
+pub fn rdata(t: &Value, p: &Type, env: &TypeEnv) -> Value {
+    let rt = ir::tangent::rdata_type(p, env);
+    if rt == Type::NoRData {
+        return no_rdata();
+    }
+    match (t, p) {
+        (Value::F64(_) | Value::F32(_), _) => t.clone(),
+        (Value::Tuple(xs), Type::Tuple(ps)) => Value::Tuple(
+            xs.iter()
+                .zip(ps.iter())
+                .map(|(x, pt)| rdata(x, pt, env))
+                .collect(),
+        ),
+        (Value::NamedTuple(x), Type::NamedTuple(_, ps)) => {
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: x.names.clone(),
+                values: x
+                    .values
+                    .iter()
+                    .zip(ps.iter())
+                    .map(|(v, pt)| rdata(v, pt, env))
+                    .collect(),
+            }))
+        }
+        (Value::Struct(s), Type::Struct(..)) => {
+            let fts = env.field_types(p).unwrap_or_default();
+            new_struct(
+                rt,
+                s.fields
+                    .iter()
+                    .zip(fts.iter())
+                    .map(|(v, pt)| rdata(v, pt, env))
+                    .collect(),
+            )
+        }
+        _ => no_rdata(),
+    }
+}
+
+/// Recombines fdata and rdata into the tangent of a primal of type `p`:
+/// `tangent_from(p, fdata(t), rdata(t)) == t`.
+pub fn tangent_from(p: &Type, f: &Value, r: &Value, env: &TypeEnv) -> Value {
+    let tt = ir::tangent::tangent_type(p, env);
+    if tt == Type::NoTangent {
+        return no_tangent();
+    }
+    match p {
+        Type::Float64 | Type::Float32 => r.clone(),
+        Type::Array(..) => f.clone(),
+        Type::Tuple(ps) => Value::Tuple(
+            ps.iter()
+                .enumerate()
+                .map(|(i, pt)| tangent_from(pt, &part(f, i), &part(r, i), env))
+                .collect(),
+        ),
+        Type::NamedTuple(ns, ps) => Value::NamedTuple(Arc::new(NamedTupleVal {
+            names: ns.clone(),
+            values: ps
+                .iter()
+                .enumerate()
+                .map(|(i, pt)| tangent_from(pt, &part(f, i), &part(r, i), env))
+                .collect(),
+        })),
+        Type::Struct(..) if env.is_mutable(p) => f.clone(),
+        Type::Struct(..) => {
+            let fts = env.field_types(p).unwrap_or_default();
+            new_struct(
+                tt,
+                fts.iter()
+                    .enumerate()
+                    .map(|(i, pt)| tangent_from(pt, &part(f, i), &part(r, i), env))
+                    .collect(),
+            )
+        }
+        _ => match (f, r) {
+            (f, r) if is_singleton(r, &Type::NoRData) => f.clone(),
+            (_, r) => r.clone(),
+        },
+    }
+}
+
+/// Field `i` of an aggregate, or the singleton itself (`NoFData` has no fields: every part of
+/// it is `NoFData`).
+fn part(v: &Value, i: usize) -> Value {
+    match v.field(i) {
+        Some(x) => x,
+        None => v.clone(),
+    }
+}
+
+/// Whether two tangents are equal up to `rtol`/`atol` on their floats (structure must match).
+pub fn tangent_approx_eq(a: &Value, b: &Value, rtol: f64, atol: f64) -> bool {
+    approx_rec(a, b, rtol, atol, &mut FxHashSet::default())
+}
+
+fn approx_rec(
+    a: &Value,
+    b: &Value,
+    rtol: f64,
+    atol: f64,
+    seen: &mut FxHashSet<(usize, usize)>,
+) -> bool {
+    if let (Some(x), Some(y)) = (addr(a), addr(b)) {
+        if !seen.insert((x, y)) {
+            return true;
+        }
+    }
+    let tangent_approx_eq = |p: &Value, q: &Value, rtol: f64, atol: f64| {
+        approx_rec(p, q, rtol, atol, &mut seen.clone())
+    };
+    let close = |x: f64, y: f64| {
+        (x - y).abs() <= atol + rtol * x.abs().max(y.abs()) || (x.is_nan() && y.is_nan())
+    };
+    match (a, b) {
+        (Value::F64(x), Value::F64(y)) => close(*x, *y),
+        (Value::F32(x), Value::F32(y)) => close(*x as f64, *y as f64),
+        (Value::Array(x), Value::Array(y)) => {
+            x.dims() == y.dims()
+                && x.snapshot()
+                    .iter()
+                    .zip(y.snapshot().iter())
+                    .all(|(p, q)| tangent_approx_eq(p, q, rtol, atol))
+        }
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| tangent_approx_eq(p, q, rtol, atol))
+        }
+        (Value::NamedTuple(x), Value::NamedTuple(y)) => {
+            x.names == y.names
+                && x.values
+                    .iter()
+                    .zip(y.values.iter())
+                    .all(|(p, q)| tangent_approx_eq(p, q, rtol, atol))
+        }
+        (Value::Struct(x), Value::Struct(y)) => {
+            x.ty == y.ty
+                && x.fields
+                    .iter()
+                    .zip(y.fields.iter())
+                    .all(|(p, q)| tangent_approx_eq(p, q, rtol, atol))
+        }
+        (Value::Mutable(x), Value::Mutable(y)) => {
+            Arc::ptr_eq(x, y)
+                || (x.ty == y.ty
+                    && x.snapshot()
+                        .iter()
+                        .zip(y.snapshot().iter())
+                        .all(|(p, q)| tangent_approx_eq(p, q, rtol, atol)))
+        }
+        (Value::Undef, Value::Undef) => true,
+        _ => false,
+    }
+}
