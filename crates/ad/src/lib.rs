@@ -2,8 +2,14 @@
 //! `ir::tangent`, values and their operations here); the rule registry and the reverse- and
 //! forward-mode transforms of typed IR build on it (see docs/ad-design.md).
 
+pub mod api;
+pub mod emit;
+pub mod reverse;
+pub mod rules;
 pub mod tangent;
 
+pub use api::{build_rrule, run_pullback, value_and_gradient};
+pub use reverse::{derive_reverse, AdError, Derived};
 pub use tangent::{
     add_to_primal, difference, dot, fdata, increment, no_tangent, random_tangent, rdata, scale,
     tangent_approx_eq, tangent_from, zero_tangent,

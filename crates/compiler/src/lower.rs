@@ -145,7 +145,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn new_slot(&mut self, name: Symbol) -> Slot {
-        self.f.slots.push(SlotData { name })
+        self.f.slots.push(SlotData {
+            name,
+            ty: Type::Any,
+        })
     }
 
     fn temp_slot(&mut self, what: &str) -> Slot {

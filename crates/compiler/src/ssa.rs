@@ -100,6 +100,7 @@ fn insert_undef_checks(f: &mut Function) {
         if let std::collections::hash_map::Entry::Vacant(e) = flags.entry(s) {
             let name = f.slots[s].name;
             let fl = f.slots.push(SlotData {
+                ty: Type::Any,
                 name: syntax::sym(&format!("#defined_{name}")),
             });
             e.insert(fl);
@@ -267,7 +268,7 @@ impl<'f> Builder<'f> {
             self.entry_memo.insert((s, b), v);
             v
         } else {
-            let p = self.f.add_block_param(b, Type::Any);
+            let p = self.f.add_block_param(b, self.f.slots[s].ty.clone());
             self.f.names[p] = Some(self.f.slots[s].name);
             self.entry_memo.insert((s, b), p);
             for pred in preds {

@@ -42,6 +42,8 @@ pub enum Const {
     Type(Type),
     /// A generic function as a value.
     Func(Symbol),
+    /// The only value of a field-less type such as `NoTangent`, `NoFData`, `NoRData`.
+    Singleton(Type),
     /// The contents of a variable that is not yet assigned (never read: a definedness flag
     /// guards every read).
     Undef,
@@ -58,6 +60,7 @@ impl PartialEq for Const {
             (Const::Str(a), Const::Str(b)) => a == b,
             (Const::Type(a), Const::Type(b)) => a == b,
             (Const::Func(a), Const::Func(b)) => a == b,
+            (Const::Singleton(a), Const::Singleton(b)) => a == b,
             (Const::Undef, Const::Undef) => true,
             _ => false,
         }
@@ -76,6 +79,7 @@ impl Const {
             Const::Str(_) => Type::String,
             Const::Type(t) => Type::type_of_type(t.clone()),
             Const::Func(f) => Type::Function(*f),
+            Const::Singleton(t) => t.clone(),
             Const::Undef => Type::Bottom,
         }
     }
@@ -86,6 +90,7 @@ impl Const {
             Type::Nothing => Some(Const::Nothing),
             Type::Function(f) => Some(Const::Func(*f)),
             Type::Type(inner) => Some(Const::Type((**inner).clone())),
+            Type::NoTangent | Type::NoFData | Type::NoRData => Some(Const::Singleton(t.clone())),
             _ => None,
         }
     }
@@ -382,6 +387,9 @@ pub struct BlockData {
 #[derive(Clone, Debug)]
 pub struct SlotData {
     pub name: Symbol,
+    /// The type of the values stored in the slot (`Any` when untyped); SSA construction gives
+    /// the block parameters it creates this type.
+    pub ty: Type,
 }
 
 /// A call site whose callee was inlined: instructions copied from the callee point to it, so

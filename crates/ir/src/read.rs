@@ -422,7 +422,10 @@ fn read_one(lines: &[&str], first_line: usize, env: &TypeEnv) -> Result<Function
     }
     if any_slot {
         for _ in 0..max_slot {
-            f.slots.push(SlotData { name: sym("?") });
+            f.slots.push(SlotData {
+                name: sym("?"),
+                ty: Type::Any,
+            });
         }
     }
 
@@ -667,6 +670,7 @@ fn read_const(c: &mut Cursor) -> Result<Const, String> {
             "NaN" => Const::F64(f64::NAN),
             "Inf" => Const::F64(f64::INFINITY),
             "type" => Const::Type(c.ty()?),
+            "singleton" => Const::Singleton(c.ty()?),
             "fn" => Const::Func(sym(&c.ident()?)),
             s if s.starts_with("#f32:") => Const::F32(
                 s[5..]

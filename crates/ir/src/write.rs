@@ -42,6 +42,7 @@ pub fn write_const(out: &mut String, c: &Const) {
         Const::Str(s) => write!(out, "{s:?}"),
         Const::Type(t) => write!(out, "type {}", IrType(t)),
         Const::Func(f) => write!(out, "fn {f}"),
+        Const::Singleton(t) => write!(out, "singleton {}", IrType(t)),
         Const::Undef => write!(out, "undef"),
     };
 }

@@ -38,6 +38,15 @@ pub enum Error {
     Usage(String),
     #[error("cannot read {path}: {message}")]
     Io { path: String, message: String },
+    /// Differentiation failed (an unsupported construct, a missing rule, a non-float output).
+    #[error("{}", .0.message)]
+    Ad(ad::AdError),
+}
+
+impl From<ad::AdError> for Error {
+    fn from(e: ad::AdError) -> Error {
+        Error::Ad(e)
+    }
 }
 
 impl From<CompileError> for Error {
@@ -290,6 +299,24 @@ impl Session {
         Ok((f, vals))
     }
 
+    /// `(f(args...), (∂f, ∂args...))` by reverse mode, for `f` returning a float. The gradient
+    /// has the tangent of `f` itself first (`NoTangent` for a plain function), as in Mooncake.
+    pub fn value_and_gradient(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+    ) -> Result<(Value, Vec<Value>), Error> {
+        let r = ad::value_and_gradient(&mut self.machine, f, args)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// Evaluates the arguments of the call expression `call` and differentiates the call.
+    pub fn gradient_of_call(&mut self, call: &str) -> Result<(Value, Vec<Value>), Error> {
+        let (f, args) = self.eval_call_parts(call)?;
+        self.value_and_gradient(&f, &args)
+    }
+
     /// The method instance a call would run.
     pub fn method_instance(&mut self, f: &Value, args: &[Value]) -> Result<MiKey, Error> {
         let table = match f {
@@ -440,6 +467,13 @@ impl Session {
                         }
                     }
                     cd = cd.with_notes(vec![notes]);
+                }
+                diags.push(cd);
+            }
+            Error::Ad(e) => {
+                let mut cd = CsDiagnostic::error().with_message(&e.message);
+                if let Some(l) = label(e.span) {
+                    cd = cd.with_labels(vec![l]);
                 }
                 diags.push(cd);
             }

@@ -578,6 +578,10 @@ impl Value {
             ir::Const::Str(s) => Value::Str(s.clone()),
             ir::Const::Type(t) => Value::Type(t.clone()),
             ir::Const::Func(f) => Value::Func(*f),
+            ir::Const::Singleton(t) => Value::Struct(Arc::new(StructVal {
+                ty: t.clone(),
+                fields: Box::new([]),
+            })),
             ir::Const::Undef => Value::Undef,
         }
     }

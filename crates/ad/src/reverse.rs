@@ -1,0 +1,1030 @@
+//! Reverse mode by IR transformation (Mooncake's algorithm; see docs/ad-design.md): from the
+//! optimised typed IR of a method instance, build a forwards-pass function and a pullback
+//! function, both typed IR.
+//!
+//! - `fwd(state, x0, f0, x1, f1, ...) -> Tuple{y, fy}` runs the primal on (primal, fdata)
+//!   pairs, pushes the values the pullback needs on a per-block communication stack (one tuple
+//!   per block execution) and the id of each edge taken into a block with several predecessors
+//!   on the block stack.
+//! - `rvs(state, ȳ) -> Tuple{r0, r1, ...}` visits the blocks in reverse, popping those stacks.
+//!   Each value with reverse data has an accumulator, emitted as a typed slot that SSA
+//!   construction turns into registers; a value's accumulator is reset once propagated, so
+//!   loops accumulate per iteration.
+//! - `state` is a tuple of vectors: the block stack (`Vector{Int64}`) and one comms stack per
+//!   block that saves values.
+//!
+//! This first version handles scalar code, branches, loops, tuples and array reads; other
+//! constructs are reported with their source line.
+
+use crate::emit::Emit;
+use crate::rules::{reverse_rule, Partial, Rule};
+use ir::tangent::{fdata_type, rdata_type};
+use ir::{
+    Block, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Slot, SlotData, Type, TypeEnv,
+    Value,
+};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+use syntax::{sym, Span};
+
+/// An error of the AD transform: what is not supported (or has no rule) and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdError {
+    pub message: String,
+    pub span: Span,
+}
+
+impl std::fmt::Display for AdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A derived rule: the two functions and the types of the state's stacks.
+#[derive(Debug, Clone)]
+pub struct Derived {
+    pub fwd: Function,
+    pub rvs: Function,
+    /// Types of the state tuple's fields (each a `Vector{...}`), the block stack first.
+    pub state: Vec<Type>,
+}
+
+impl Derived {
+    pub fn state_type(&self) -> Type {
+        Type::tuple(self.state.clone())
+    }
+}
+
+/// An edge of the CFG: the predecessor and the index of the successor among its successors.
+type Edge = (Block, usize);
+
+/// Values the reverse pass reads from one forward block, pushed as one tuple.
+#[derive(Default)]
+struct Saved {
+    vals: Vec<Value>,
+    index: FxHashMap<Value, usize>,
+}
+
+impl Saved {
+    fn add(&mut self, v: Value) -> usize {
+        if let Some(&i) = self.index.get(&v) {
+            return i;
+        }
+        self.vals.push(v);
+        self.index.insert(v, self.vals.len() - 1);
+        self.vals.len() - 1
+    }
+}
+
+/// A reverse fragment of one primal instruction, to be emitted in the pullback.
+enum Rev {
+    /// acc[arg] += acc[out] * partial (partials are indices into the block's saved values).
+    Scalar {
+        out: Value,
+        args: Vec<(Value, RevPartial)>,
+    },
+    /// fdata(array)[idx] += acc[out]
+    ArrayRead {
+        out: Value,
+        fdata: usize,
+        idx: Vec<usize>,
+        elem: Type,
+    },
+    /// acc[val] += acc[out]
+    Pass { out: Value, val: Value },
+    /// acc[args[k]] += field k of acc[out]
+    Build { out: Value, args: Vec<Value> },
+    /// field k of acc[obj] += acc[out]
+    Field { out: Value, obj: Value, k: u32 },
+}
+
+#[derive(Clone, Copy)]
+enum RevPartial {
+    One,
+    MinusOne,
+    Saved(usize),
+    Convert,
+}
+
+struct Ctx<'a> {
+    p: &'a Function,
+    env: &'a TypeEnv,
+}
+
+impl Ctx<'_> {
+    fn ty(&self, v: Value) -> Type {
+        self.p.types[v].clone()
+    }
+    /// Fdata type of a value (code after a `Union{}` value never runs: no fdata).
+    fn ft(&self, v: Value) -> Type {
+        match fdata_type(&self.ty(v), self.env) {
+            Type::Bottom => Type::NoFData,
+            t => t,
+        }
+    }
+    fn rt(&self, v: Value) -> Type {
+        match rdata_type(&self.ty(v), self.env) {
+            Type::Bottom => Type::NoRData,
+            t => t,
+        }
+    }
+    fn err(&self, i: Inst, what: String) -> AdError {
+        AdError {
+            message: what,
+            span: self.p.locs[i],
+        }
+    }
+}
+
+/// A zero of a reverse-data type.
+fn zero_rdata(t: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
+    match t {
+        Type::Float64 => e.konst(Const::F64(0.0)),
+        Type::Float32 => e.konst(Const::F32(0.0)),
+        Type::Tuple(ts) => {
+            let vs: Vec<Value> = ts.iter().map(|t| zero_rdata(t, e, env)).collect();
+            e.val(InstData::Tuple { args: vs }, t.clone())
+        }
+        Type::RData(_) => {
+            let fts = env.field_types(t).unwrap_or_default();
+            let vs: Vec<Value> = fts.iter().map(|t| zero_rdata(t, e, env)).collect();
+            e.val(
+                InstData::New {
+                    ty: t.clone(),
+                    args: vs,
+                },
+                t.clone(),
+            )
+        }
+        other => e.konst(Const::of_singleton(other).unwrap_or(Const::Singleton(Type::NoRData))),
+    }
+}
+
+/// `a + b` for reverse data of type `t`.
+fn add_rdata(a: Value, b: Value, t: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
+    match t {
+        Type::Float64 | Type::Float32 => e.prim(Prim::AddFloat, vec![a, b], t.clone()),
+        Type::Tuple(ts) => {
+            let vs: Vec<Value> = ts
+                .iter()
+                .enumerate()
+                .map(|(k, et)| {
+                    let x = e.field(a, k as u32, et.clone());
+                    let y = e.field(b, k as u32, et.clone());
+                    add_rdata(x, y, et, e, env)
+                })
+                .collect();
+            e.val(InstData::Tuple { args: vs }, t.clone())
+        }
+        Type::RData(_) => {
+            let fts = env.field_types(t).unwrap_or_default();
+            let vs: Vec<Value> = fts
+                .iter()
+                .enumerate()
+                .map(|(k, et)| {
+                    let x = e.field(a, k as u32, et.clone());
+                    let y = e.field(b, k as u32, et.clone());
+                    add_rdata(x, y, et, e, env)
+                })
+                .collect();
+            e.val(
+                InstData::New {
+                    ty: t.clone(),
+                    args: vs,
+                },
+                t.clone(),
+            )
+        }
+        _ => a,
+    }
+}
+
+/// Derives the forwards pass and pullback of `primal` (typed or optimised IR).
+pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdError> {
+    let cx = Ctx { p: primal, env };
+    let layout = primal.layout.clone();
+    let pos: FxHashMap<Block, usize> = layout.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+    // Incoming edges of each block: (predecessor, successor slot).
+    let mut incoming: FxHashMap<Block, Vec<(Block, usize)>> = FxHashMap::default();
+    for &b in &layout {
+        if let Some(t) = primal.terminator(b) {
+            for (k, (d, _)) in primal.insts[t].successors().iter().enumerate() {
+                incoming.entry(*d).or_default().push((b, k));
+            }
+        }
+    }
+    let edge_id = |q: Block, k: usize| (pos[&q] * 2 + k) as i64;
+    let returns: Vec<Block> = layout
+        .iter()
+        .copied()
+        .filter(|b| {
+            primal
+                .terminator(*b)
+                .is_some_and(|t| matches!(primal.insts[t], InstData::Return(_)))
+        })
+        .collect();
+
+    // ---------------- forwards pass ----------------
+    let mut fwd = Function::new(format!("fwd {}", primal.name), Phase::Typed);
+    let fblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, fwd.add_block())).collect();
+    let state = fwd.add_block_param(fblocks[&layout[0]], Type::Any);
+    let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
+    let mut fmap: FxHashMap<Value, Value> = FxHashMap::default();
+    for &b in &layout {
+        for &p in &primal.blocks[b].params {
+            let pv = fwd.add_block_param(fblocks[&b], cx.ty(p));
+            let pf = fwd.add_block_param(fblocks[&b], cx.ft(p));
+            vmap.insert(p, pv);
+            fmap.insert(p, pf);
+        }
+    }
+    let mut saved: FxHashMap<Block, Saved> = FxHashMap::default();
+    let mut revs: FxHashMap<Block, Vec<Rev>> = FxHashMap::default();
+    // State fields: 0 = block stack; then a comms stack per saving block (index assigned below).
+    let mut state_types: Vec<Type> = vec![Type::vector(Type::Int64)];
+    let mut comms_field: FxHashMap<Block, u32> = FxHashMap::default();
+    let mut comms_tuple: FxHashMap<Block, Type> = FxHashMap::default();
+
+    for &b in &layout {
+        let fb = fblocks[&b];
+        let mut sv = Saved::default();
+        let mut rv: Vec<Rev> = Vec::new();
+        let insts = primal.blocks[b].insts.clone();
+        let (body, term) = insts.split_at(insts.len() - 1);
+        for &i in body {
+            let loc = primal.locs[i];
+            let mut e = Emit {
+                f: &mut fwd,
+                block: fb,
+                loc,
+            };
+            let res = primal.result(i);
+            let data = primal.insts[i].clone();
+            // The primal instruction, re-emitted on mapped operands.
+            let mut pd = data.clone();
+            pd.map_args(|a| vmap.get(&a).copied().unwrap_or(a));
+            let out = res.map(|r| (r, cx.ty(r)));
+            let new_v = match &out {
+                Some((_, t)) => Some(e.val(pd, t.clone())),
+                None => {
+                    e.inst(pd, Type::Any);
+                    None
+                }
+            };
+            if let (Some((r, _)), Some(nv)) = (&out, new_v) {
+                vmap.insert(*r, nv);
+            }
+            let fdata_const = |e: &mut Emit, t: &Type| {
+                e.konst(Const::of_singleton(t).unwrap_or(Const::Singleton(Type::NoFData)))
+            };
+            match &data {
+                InstData::Const(c) => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let ft = cx.ft(r);
+                    if ft != Type::NoFData {
+                        return Err(cx.err(i, format!("constant {c:?} with fdata of type {ft} is not supported by reverse mode yet")));
+                    }
+                    let fv = fdata_const(&mut e, &ft);
+                    fmap.insert(r, fv);
+                }
+                InstData::Prim { op, args } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let nv = vmap[&r];
+                    let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();
+                    let margs: Vec<Value> = args.iter().map(|a| vmap[a]).collect();
+                    let rt_out = cx.ty(r);
+                    let rule = reverse_rule(*op, &margs, &ats, nv, &rt_out, &mut e).ok_or_else(|| {
+                        cx.err(i, format!("the primitive `Core.{}` has no reverse-mode rule yet; add one in crates/ad/src/rules.rs", op.name()))
+                    })?;
+                    let ft = cx.ft(r);
+                    match rule {
+                        Rule::NonDifferentiable => {
+                            let fv = if ft == Type::NoFData {
+                                fdata_const(&mut e, &ft)
+                            } else if *op == Prim::ArrayNew
+                                && matches!(tangent_elem(&ft), Type::Float64 | Type::Float32)
+                            {
+                                // A new array's fdata is a new array of zero tangents (float
+                                // arrays are zero-filled when allocated).
+                                let tt = e.konst(Const::Type(ft.clone()));
+                                let mut a = vec![tt];
+                                a.extend(margs[1..].iter().copied());
+                                e.prim(Prim::ArrayNew, a, ft.clone())
+                            } else {
+                                return Err(cx.err(i, format!("`Core.{}` returns a value with fdata ({ft}); not supported by reverse mode yet", op.name())));
+                            };
+                            fmap.insert(r, fv);
+                        }
+                        Rule::Scalar(parts) => {
+                            let fv = fdata_const(&mut e, &ft);
+                            fmap.insert(r, fv);
+                            if cx.rt(r) != Type::NoRData {
+                                let mut ra = Vec::new();
+                                for (a, part) in args.iter().zip(parts) {
+                                    if cx.rt(*a) == Type::NoRData {
+                                        continue;
+                                    }
+                                    let rp = match part {
+                                        Partial::Zero => continue,
+                                        Partial::One => RevPartial::One,
+                                        Partial::MinusOne => RevPartial::MinusOne,
+                                        Partial::Convert => RevPartial::Convert,
+                                        Partial::Val(v) => RevPartial::Saved(sv.add(v)),
+                                    };
+                                    ra.push((*a, rp));
+                                }
+                                if !ra.is_empty() {
+                                    rv.push(Rev::Scalar { out: r, args: ra });
+                                }
+                            }
+                        }
+                        Rule::ArrayRead => {
+                            let arr = args[0];
+                            let fa = fmap[&arr];
+                            let elem_ft = ft.clone();
+                            let fv = if elem_ft == Type::NoFData {
+                                fdata_const(&mut e, &elem_ft)
+                            } else {
+                                let mut a = vec![fa];
+                                a.extend(margs[1..].iter().copied());
+                                e.prim(Prim::ArrayRef, a, elem_ft.clone())
+                            };
+                            fmap.insert(r, fv);
+                            if cx.rt(r) != Type::NoRData {
+                                let fi = sv.add(fa);
+                                let idx: Vec<usize> =
+                                    margs[1..].iter().map(|v| sv.add(*v)).collect();
+                                rv.push(Rev::ArrayRead {
+                                    out: r,
+                                    fdata: fi,
+                                    idx,
+                                    elem: cx.rt(r),
+                                });
+                            }
+                        }
+                    }
+                }
+                InstData::TypeAssert { val, .. } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    fmap.insert(r, fmap[val]);
+                    if cx.rt(r) != Type::NoRData && cx.rt(r) == cx.rt(*val) {
+                        rv.push(Rev::Pass { out: r, val: *val });
+                    } else if cx.rt(r) != Type::NoRData {
+                        return Err(cx.err(i, "a type assertion that narrows a union is not supported by reverse mode yet".into()));
+                    }
+                }
+                InstData::Tuple { args } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let ft = cx.ft(r);
+                    let fv = if ft == Type::NoFData {
+                        fdata_const(&mut e, &ft)
+                    } else {
+                        let fs: Vec<Value> = args.iter().map(|a| fmap[a]).collect();
+                        e.val(InstData::Tuple { args: fs }, ft.clone())
+                    };
+                    fmap.insert(r, fv);
+                    if cx.rt(r) != Type::NoRData {
+                        rv.push(Rev::Build {
+                            out: r,
+                            args: args.clone(),
+                        });
+                    }
+                }
+                InstData::GetField {
+                    obj,
+                    field: FieldRef::Index(k),
+                } if matches!(cx.ty(*obj), Type::Tuple(_)) => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let ft = cx.ft(r);
+                    let fv = if ft == Type::NoFData {
+                        fdata_const(&mut e, &ft)
+                    } else {
+                        e.field(fmap[obj], *k, ft.clone())
+                    };
+                    fmap.insert(r, fv);
+                    if cx.rt(r) != Type::NoRData {
+                        rv.push(Rev::Field {
+                            out: r,
+                            obj: *obj,
+                            k: *k,
+                        });
+                    }
+                }
+                InstData::GetGlobal(_) => {
+                    // Globals are constants for AD (their tangent is not tracked).
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let ft = cx.ft(r);
+                    if ft != Type::NoFData {
+                        return Err(cx.err(i, "reading a non-constant global with a derivative is not supported by reverse mode".into()));
+                    }
+                    let fv = fdata_const(&mut e, &ft);
+                    fmap.insert(r, fv);
+                }
+                InstData::Invoke { callee, .. } => {
+                    return Err(cx.err(i, format!("calls of functions that are not inlined (here `{}`) are not differentiated yet", callee.func)));
+                }
+                InstData::Call { .. } => {
+                    return Err(cx.err(i, "dynamic calls are not differentiated yet".into()));
+                }
+                other => {
+                    return Err(cx.err(
+                        i,
+                        format!(
+                            "`{}` is not supported by reverse mode yet",
+                            inst_kind(other)
+                        ),
+                    ));
+                }
+            }
+        }
+        // Push the block's saved values, then the terminator (with block-stack pushes).
+        let loc = primal.locs[term[0]];
+        if !sv.vals.is_empty() {
+            let k = state_types.len() as u32;
+            let tys: Vec<Type> = sv.vals.iter().map(|v| fwd.types[*v].clone()).collect();
+            let tt = Type::tuple(tys);
+            state_types.push(Type::vector(tt.clone()));
+            comms_field.insert(b, k);
+            comms_tuple.insert(b, tt.clone());
+            let mut e = Emit {
+                f: &mut fwd,
+                block: fb,
+                loc,
+            };
+            let tup = e.val(
+                InstData::Tuple {
+                    args: sv.vals.clone(),
+                },
+                tt,
+            );
+            let stack = e.field(state, k, Type::vector(comms_tuple[&b].clone()));
+            e.prim(
+                Prim::ArrayPush,
+                vec![stack, tup],
+                Type::vector(comms_tuple[&b].clone()),
+            );
+        }
+        let pair_args = |args: &[Value]| -> Vec<Value> {
+            args.iter().flat_map(|a| [vmap[a], fmap[a]]).collect()
+        };
+        let push_edge = |f: &mut Function, blk: Block, id: i64| {
+            let mut e = Emit { f, block: blk, loc };
+            let bs = e.field(state, 0, Type::vector(Type::Int64));
+            let c = e.konst(Const::Int(id));
+            e.prim(Prim::ArrayPush, vec![bs, c], Type::vector(Type::Int64));
+        };
+        match primal.insts[term[0]].clone() {
+            InstData::Jump { dest, args } => {
+                if incoming[&dest].len() > 1 {
+                    push_edge(&mut fwd, fb, edge_id(b, 0));
+                }
+                let a = pair_args(&args);
+                Emit {
+                    f: &mut fwd,
+                    block: fb,
+                    loc,
+                }
+                .jump(fblocks[&dest], a);
+            }
+            InstData::Branch {
+                cond,
+                then_dest,
+                then_args,
+                else_dest,
+                else_args,
+            } => {
+                let mut targets = Vec::new();
+                for (k, (d, args)) in [(then_dest, then_args), (else_dest, else_args)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let a = pair_args(&args);
+                    if incoming[&d].len() > 1 {
+                        let eb = fwd.add_block();
+                        push_edge(&mut fwd, eb, edge_id(b, k));
+                        Emit {
+                            f: &mut fwd,
+                            block: eb,
+                            loc,
+                        }
+                        .jump(fblocks[&d], a);
+                        targets.push((eb, vec![]));
+                    } else {
+                        targets.push((fblocks[&d], a));
+                    }
+                }
+                let (t, e2) = (targets.remove(0), targets.remove(0));
+                fwd.append(
+                    fb,
+                    InstData::Branch {
+                        cond: vmap[&cond],
+                        then_dest: t.0,
+                        then_args: t.1,
+                        else_dest: e2.0,
+                        else_args: e2.1,
+                    },
+                    Type::Any,
+                    loc,
+                );
+            }
+            InstData::Return(v) => {
+                if returns.len() > 1 {
+                    push_edge(&mut fwd, fb, pos[&b] as i64);
+                }
+                let tt = Type::tuple(vec![cx.ty(v), cx.ft(v)]);
+                let mut e = Emit {
+                    f: &mut fwd,
+                    block: fb,
+                    loc,
+                };
+                let t = e.val(
+                    InstData::Tuple {
+                        args: vec![vmap[&v], fmap[&v]],
+                    },
+                    tt.clone(),
+                );
+                e.inst(InstData::Return(t), Type::Any);
+                fwd.ret_type = tt;
+            }
+            InstData::Unreachable => {
+                fwd.append(fb, InstData::Unreachable, Type::Any, loc);
+            }
+            other => {
+                return Err(cx.err(
+                    term[0],
+                    format!("unexpected terminator `{}`", inst_kind(&other)),
+                ))
+            }
+        }
+        saved.insert(b, sv);
+        revs.insert(b, rv);
+    }
+    let state_ty = Type::tuple(state_types.clone());
+    fwd.types[state] = state_ty.clone();
+    if returns.is_empty() {
+        fwd.ret_type = Type::Bottom;
+    }
+
+    // ---------------- pullback ----------------
+    let ret_val = returns
+        .first()
+        .and_then(|b| match primal.insts[primal.terminator(*b)?] {
+            InstData::Return(v) => Some(v),
+            _ => None,
+        });
+    let ret_rt = ret_val.map(|v| cx.rt(v)).unwrap_or(Type::NoRData);
+    let mut rvs = Function::new(format!("rvs {}", primal.name), Phase::Lowered);
+    let r_entry = rvs.add_block();
+    let rstate = rvs.add_block_param(r_entry, state_ty.clone());
+    let dy = rvs.add_block_param(r_entry, ret_rt.clone());
+    let rblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, rvs.add_block())).collect();
+    let final_b = rvs.add_block();
+    // Accumulator slots.
+    let mut acc: FxHashMap<Value, Slot> = FxHashMap::default();
+    for (v, _) in primal.values.iter() {
+        let is_live = match primal.values[v] {
+            ir::ValueDef::Param(b, k) => {
+                primal.blocks[b].params.get(k as usize) == Some(&v) && pos.contains_key(&b)
+            }
+            ir::ValueDef::Inst(i) => primal.result(i) == Some(v),
+        };
+        if !is_live {
+            continue;
+        }
+        let rt = cx.rt(v);
+        if rt != Type::NoRData && rt != Type::Bottom {
+            if rt == Type::Any {
+                return Err(AdError { message: format!("a value of type {} (reverse data decided at run time) is not supported by reverse mode yet", cx.ty(v)), span: primal.locs.values().next().copied().unwrap_or_default() });
+            }
+            let s = rvs.slots.push(SlotData {
+                name: sym(&format!("acc{v}")),
+                ty: rt,
+            });
+            acc.insert(v, s);
+        }
+    }
+    let entry_loc = primal.locs[primal.blocks[layout[0]].insts[0]];
+    {
+        let mut e = Emit {
+            f: &mut rvs,
+            block: r_entry,
+            loc: entry_loc,
+        };
+        let mut accs: Vec<(Value, Slot)> = acc.iter().map(|(v, s)| (*v, *s)).collect();
+        accs.sort();
+        for (v, s) in accs {
+            let z = zero_rdata(&cx.rt(v), &mut e, env);
+            e.inst(InstData::SetSlot(s, z), Type::Any);
+        }
+    }
+    // Entering the pullback: the cotangent of the returned value, then its block.
+    let add_to = |f: &mut Function, blk: Block, loc: Span, slot: Slot, val: Value, t: &Type| {
+        let mut e = Emit { f, block: blk, loc };
+        let old = e.val(InstData::GetSlot(slot), t.clone());
+        let new = add_rdata(old, val, t, &mut e, env);
+        e.inst(InstData::SetSlot(slot, new), Type::Any);
+    };
+    let ret_of =
+        |b: Block| match primal.insts[primal.terminator(b).unwrap_or_else(|| unreachable!())] {
+            InstData::Return(v) => v,
+            _ => unreachable!(),
+        };
+    match returns.len() {
+        0 => {
+            rvs.append(r_entry, InstData::Unreachable, Type::Any, entry_loc);
+        }
+        1 => {
+            let rb = returns[0];
+            let v = ret_of(rb);
+            if let Some(&s) = acc.get(&v) {
+                add_to(&mut rvs, r_entry, entry_loc, s, dy, &cx.rt(v));
+            }
+            rvs.append(
+                r_entry,
+                InstData::Jump {
+                    dest: rblocks[&rb],
+                    args: vec![],
+                },
+                Type::Any,
+                entry_loc,
+            );
+        }
+        _ => {
+            let targets: Vec<(i64, Block, Option<Value>)> = returns
+                .iter()
+                .map(|rb| (pos[rb] as i64, rblocks[rb], Some(ret_of(*rb))))
+                .collect();
+            let popped = pop_block_stack(&mut rvs, r_entry, rstate, entry_loc);
+            dispatch(
+                &mut rvs,
+                r_entry,
+                popped,
+                entry_loc,
+                targets,
+                &mut |f, blk, v| {
+                    if let Some(v) = v {
+                        if let Some(&s) = acc.get(&v) {
+                            add_to(f, blk, entry_loc, s, dy, &cx.rt(v));
+                        }
+                    }
+                },
+            );
+        }
+    }
+    for &b in &layout {
+        let rb = rblocks[&b];
+        let loc = primal.locs[*primal.blocks[b]
+            .insts
+            .last()
+            .unwrap_or_else(|| unreachable!())];
+        let sv = &saved[&b];
+        let mut rmap: Vec<Value> = Vec::new();
+        if let Some(&k) = comms_field.get(&b) {
+            let tt = comms_tuple[&b].clone();
+            let mut e = Emit {
+                f: &mut rvs,
+                block: rb,
+                loc,
+            };
+            let stack = e.field(rstate, k, Type::vector(tt.clone()));
+            let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
+            let Type::Tuple(ts) = &tt else { unreachable!() };
+            for (j, t) in ts.iter().enumerate() {
+                rmap.push(e.field(tup, j as u32, t.clone()));
+            }
+        }
+        let _ = sv;
+        for r in revs[&b].iter().rev() {
+            emit_reverse(&mut rvs, rb, loc, r, &acc, &rmap, &cx);
+        }
+        // To the predecessor (its edge's arguments receive the parameters' cotangents).
+        if b == layout[0] {
+            Emit {
+                f: &mut rvs,
+                block: rb,
+                loc,
+            }
+            .jump(final_b, vec![]);
+            continue;
+        }
+        let edges = incoming.get(&b).cloned().unwrap_or_default();
+        let params = primal.blocks[b].params.clone();
+        // Never drop a cotangent silently: every parameter with reverse data must receive it
+        // from an argument of the same reverse-data type.
+        for &(q, k) in &edges {
+            let t = primal.terminator(q).unwrap_or_else(|| unreachable!());
+            for (p, a) in params.iter().zip(primal.insts[t].successors()[k].1.iter()) {
+                if acc.contains_key(p) && cx.rt(*a) != cx.rt(*p) {
+                    return Err(cx.err(t, format!(
+                        "a value of type {} flows into a variable of type {}; reverse mode does not handle this yet",
+                        cx.ty(*a),
+                        cx.ty(*p)
+                    )));
+                }
+            }
+        }
+        let edge_args = |q: Block, k: usize| -> Vec<Value> {
+            let t = primal.terminator(q).unwrap_or_else(|| unreachable!());
+            primal.insts[t].successors()[k].1.to_vec()
+        };
+        // Block parameters are a parallel copy: read all their cotangents, reset them, then
+        // add each to the argument passed along the edge (which may be another parameter).
+        let transfer = |f: &mut Function, blk: Block, q: Block, k: usize| {
+            let args = edge_args(q, k);
+            let mut e = Emit { f, block: blk, loc };
+            let mut moves = Vec::new();
+            for (p, a) in params.iter().zip(args.iter()) {
+                if let Some(&sp) = acc.get(p) {
+                    let t = cx.rt(*p);
+                    let v = e.val(InstData::GetSlot(sp), t.clone());
+                    moves.push((*a, v, t));
+                }
+            }
+            for p in params.iter() {
+                if let Some(&sp) = acc.get(p) {
+                    let z = zero_rdata(&cx.rt(*p), &mut e, env);
+                    e.inst(InstData::SetSlot(sp, z), Type::Any);
+                }
+            }
+            for (a, v, t) in moves {
+                if let Some(&sa) = acc.get(&a) {
+                    if cx.rt(a) == t {
+                        let old = e.val(InstData::GetSlot(sa), t.clone());
+                        let new = add_rdata(old, v, &t, &mut e, env);
+                        e.inst(InstData::SetSlot(sa, new), Type::Any);
+                    }
+                }
+            }
+        };
+        if edges.len() == 1 {
+            let (q, k) = edges[0];
+            transfer(&mut rvs, rb, q, k);
+            Emit {
+                f: &mut rvs,
+                block: rb,
+                loc,
+            }
+            .jump(rblocks[&q], vec![]);
+        } else {
+            let popped = pop_block_stack(&mut rvs, rb, rstate, loc);
+            let targets: Vec<(i64, Block, Option<Edge>)> = edges
+                .iter()
+                .map(|(q, k)| (edge_id(*q, *k), rblocks[q], Some((*q, *k))))
+                .collect();
+            dispatch(&mut rvs, rb, popped, loc, targets, &mut |f, blk, e| {
+                if let Some((q, k)) = e {
+                    transfer(f, blk, q, k);
+                }
+            });
+        }
+    }
+    // The result: the arguments' cotangents.
+    {
+        let mut e = Emit {
+            f: &mut rvs,
+            block: final_b,
+            loc: entry_loc,
+        };
+        let mut outs = Vec::new();
+        let mut tys = Vec::new();
+        for &p in &primal.blocks[layout[0]].params {
+            let t = cx.rt(p);
+            let v = match acc.get(&p) {
+                Some(&s) => e.val(InstData::GetSlot(s), t.clone()),
+                None => e.konst(Const::Singleton(Type::NoRData)),
+            };
+            outs.push(v);
+            tys.push(if acc.contains_key(&p) {
+                t
+            } else {
+                Type::NoRData
+            });
+        }
+        let tt = Type::tuple(tys);
+        let r = e.val(InstData::Tuple { args: outs }, tt.clone());
+        e.inst(InstData::Return(r), Type::Any);
+        rvs.ret_type = tt;
+    }
+    compiler::ssa::construct_ssa(&mut rvs);
+    rvs.phase = Phase::Typed;
+    Ok(Derived {
+        fwd,
+        rvs,
+        state: state_types,
+    })
+}
+
+fn inst_kind(d: &InstData) -> &'static str {
+    match d {
+        InstData::Const(_) => "const",
+        InstData::Prim { .. } => "prim",
+        InstData::Invoke { .. } => "invoke",
+        InstData::Call { .. } => "call",
+        InstData::New { .. } => "struct construction (new)",
+        InstData::Tuple { .. } => "tuple",
+        InstData::GetField { .. } => "field access",
+        InstData::SetField { .. } => "field assignment",
+        InstData::TypeAssert { .. } => "type assertion",
+        InstData::GetGlobal(_) => "global read",
+        InstData::SetGlobal(..) => "global assignment",
+        InstData::StaticParam(_) => "static parameter",
+        InstData::GetSlot(_) | InstData::SetSlot(..) => "slot",
+        InstData::Jump { .. } => "jump",
+        InstData::Branch { .. } => "branch",
+        InstData::Return(_) => "return",
+        InstData::Unreachable => "unreachable",
+    }
+}
+
+/// The element tangent type of an array type.
+fn tangent_elem(t: &Type) -> Type {
+    match t {
+        Type::Array(e, _) => (**e).clone(),
+        _ => Type::NoTangent,
+    }
+}
+
+fn pop_block_stack(f: &mut Function, blk: Block, state: Value, loc: Span) -> Value {
+    let mut e = Emit { f, block: blk, loc };
+    let bs = e.field(state, 0, Type::vector(Type::Int64));
+    e.prim(Prim::ArrayPop, vec![bs], Type::Int64)
+}
+
+/// Branches on `id` to the target whose key equals it (the last target is the default), with
+/// `before` emitted on each target's edge block.
+fn dispatch<T: Copy>(
+    f: &mut Function,
+    from: Block,
+    id: Value,
+    loc: Span,
+    targets: Vec<(i64, Block, T)>,
+    before: &mut dyn FnMut(&mut Function, Block, T),
+) {
+    let mut cur = from;
+    let n = targets.len();
+    for (j, (key, dest, data)) in targets.into_iter().enumerate() {
+        let edge = f.add_block();
+        before(f, edge, data);
+        Emit {
+            f,
+            block: edge,
+            loc,
+        }
+        .jump(dest, vec![]);
+        if j + 1 == n {
+            Emit { f, block: cur, loc }.jump(edge, vec![]);
+        } else {
+            let next = f.add_block();
+            let mut e = Emit { f, block: cur, loc };
+            let k = e.konst(Const::Int(key));
+            let c = e.prim(Prim::EqInt, vec![id, k], Type::Bool);
+            e.inst(
+                InstData::Branch {
+                    cond: c,
+                    then_dest: edge,
+                    then_args: vec![],
+                    else_dest: next,
+                    else_args: vec![],
+                },
+                Type::Any,
+            );
+            cur = next;
+        }
+    }
+}
+
+fn emit_reverse(
+    f: &mut Function,
+    blk: Block,
+    loc: Span,
+    r: &Rev,
+    acc: &FxHashMap<Value, Slot>,
+    saved: &[Value],
+    cx: &Ctx,
+) {
+    let env = cx.env;
+    let mut e = Emit { f, block: blk, loc };
+    let take = |e: &mut Emit, v: Value| -> Option<(Value, Type)> {
+        let s = *acc.get(&v)?;
+        let t = cx.rt(v);
+        let a = e.val(InstData::GetSlot(s), t.clone());
+        let z = zero_rdata(&t, e, env);
+        e.inst(InstData::SetSlot(s, z), Type::Any);
+        Some((a, t))
+    };
+    let add = |e: &mut Emit, v: Value, x: Value| {
+        if let Some(&s) = acc.get(&v) {
+            let t = cx.rt(v);
+            let old = e.val(InstData::GetSlot(s), t.clone());
+            let new = add_rdata(old, x, &t, e, env);
+            e.inst(InstData::SetSlot(s, new), Type::Any);
+        }
+    };
+    match r {
+        Rev::Scalar { out, args } => {
+            let Some((a, t)) = take(&mut e, *out) else {
+                return;
+            };
+            for (arg, p) in args {
+                let c = match p {
+                    RevPartial::One => a,
+                    RevPartial::MinusOne => e.prim(Prim::NegFloat, vec![a], t.clone()),
+                    RevPartial::Saved(k) => e.prim(Prim::MulFloat, vec![a, saved[*k]], t.clone()),
+                    RevPartial::Convert => {
+                        let at = cx.rt(*arg);
+                        let tt = e.konst(Const::Type(at.clone()));
+                        e.prim(Prim::Fpconvert, vec![tt, a], at)
+                    }
+                };
+                add(&mut e, *arg, c);
+            }
+        }
+        Rev::ArrayRead {
+            out,
+            fdata,
+            idx,
+            elem,
+        } => {
+            let Some((a, _)) = take(&mut e, *out) else {
+                return;
+            };
+            let fa = saved[*fdata];
+            let is: Vec<Value> = idx.iter().map(|k| saved[*k]).collect();
+            let mut ra = vec![fa];
+            ra.extend(is.iter().copied());
+            let old = e.prim(Prim::ArrayRef, ra, elem.clone());
+            let new = add_rdata(old, a, elem, &mut e, env);
+            let mut wa = vec![fa, new];
+            wa.extend(is);
+            let at = e.f.types[fa].clone();
+            e.prim(Prim::ArraySet, wa, at);
+        }
+        Rev::Pass { out, val } => {
+            if let Some((a, _)) = take(&mut e, *out) {
+                add(&mut e, *val, a);
+            }
+        }
+        Rev::Build { out, args } => {
+            let Some((a, t)) = take(&mut e, *out) else {
+                return;
+            };
+            let fts = env.field_types(&t).unwrap_or_default();
+            for (k, arg) in args.iter().enumerate() {
+                if acc.contains_key(arg) {
+                    let x = e.field(a, k as u32, fts.get(k).cloned().unwrap_or_default());
+                    add(&mut e, *arg, x);
+                }
+            }
+        }
+        Rev::Field { out, obj, k } => {
+            let Some((a, _)) = take(&mut e, *out) else {
+                return;
+            };
+            if let Some(&s) = acc.get(obj) {
+                let t = cx.rt(*obj);
+                let old = e.val(InstData::GetSlot(s), t.clone());
+                let fts = env.field_types(&t).unwrap_or_default();
+                let parts: Vec<Value> = fts
+                    .iter()
+                    .enumerate()
+                    .map(|(j, ft)| {
+                        let x = e.field(old, j as u32, ft.clone());
+                        if j as u32 == *k {
+                            add_rdata(x, a, ft, &mut e, env)
+                        } else {
+                            x
+                        }
+                    })
+                    .collect();
+                let new = match &t {
+                    Type::Tuple(_) => e.val(InstData::Tuple { args: parts }, t.clone()),
+                    _ => e.val(
+                        InstData::New {
+                            ty: t.clone(),
+                            args: parts,
+                        },
+                        t.clone(),
+                    ),
+                };
+                e.inst(InstData::SetSlot(s, new), Type::Any);
+            }
+        }
+    }
+}
+
+/// The runtime state for a derived rule: empty stacks of the right element types.
+pub fn new_state(d: &Derived, env: &TypeEnv) -> runtime::Value {
+    let fields: Vec<runtime::Value> = d
+        .state
+        .iter()
+        .map(|t| match t {
+            Type::Array(e, _) => runtime::Value::Array(Arc::new(runtime::ArrayObj::zeros_in(
+                (**e).clone(),
+                vec![0],
+                env,
+            ))),
+            _ => runtime::Value::Nothing,
+        })
+        .collect();
+    runtime::Value::tuple(fields)
+}

@@ -1,0 +1,219 @@
+//! Derivative rules of the primitives. Each scalar formula is written once, as partial
+//! derivatives emitted as IR; reverse mode multiplies the output's cotangent by them, forward
+//! mode multiplies the arguments' tangents. The transform knows no maths: it asks here.
+
+use crate::emit::Emit;
+use ir::{Const, Prim, Type, Value};
+
+/// ∂out/∂arg for one argument of a primitive.
+#[derive(Clone, Copy, Debug)]
+pub enum Partial {
+    /// The argument has no derivative (an integer, a type, a zero derivative).
+    Zero,
+    One,
+    MinusOne,
+    /// The derivative's value, computed in the forwards pass.
+    Val(Value),
+    /// A conversion between float widths: the cotangent converts back to the argument's type.
+    Convert,
+}
+
+/// What the registry knows about a primitive in reverse mode.
+pub enum Rule {
+    /// Not differentiable: no argument or result carries a derivative (comparisons, integer
+    /// arithmetic, printing, errors).
+    NonDifferentiable,
+    /// A scalar function: the partials of the result with respect to each argument.
+    Scalar(Vec<Partial>),
+    /// An array read: the cotangent goes into the array's fdata at the same indices.
+    ArrayRead,
+}
+
+fn fconst(t: &Type, x: f64) -> Const {
+    match t {
+        Type::Float32 => Const::F32(x as f32),
+        _ => Const::F64(x),
+    }
+}
+
+/// The rule for `out = op(args...)` (types `ats`, result type `rt`), emitting any partials
+/// into `e`. `None` if the primitive has no reverse rule yet.
+pub fn reverse_rule(
+    op: Prim,
+    args: &[Value],
+    ats: &[Type],
+    out: Value,
+    rt: &Type,
+    e: &mut Emit,
+) -> Option<Rule> {
+    use Partial::*;
+    use Prim::*;
+    let t = rt.clone();
+    let k = |e: &mut Emit, x: f64| e.konst(fconst(&t, x));
+    let p = |e: &mut Emit, op: Prim, a: &[Value]| e.prim(op, a.to_vec(), t.clone());
+    Some(match op {
+        // Integer, boolean, comparison and bookkeeping primitives carry no derivative.
+        AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt | AndInt | OrInt | XorInt
+        | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
+        | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
+        | Isa | Typeof | PromoteType | ApplyType | PromoteEltype | ArrayNew | ArrayLen
+        | ArraySize | TupleLen | ToString | Repr | StringConcat | StringLen | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
+            Rule::NonDifferentiable
+        }
+        Floor | Ceil | Round | Trunc => Rule::Scalar(vec![Zero]),
+        AddFloat => Rule::Scalar(vec![One, One]),
+        SubFloat => Rule::Scalar(vec![One, MinusOne]),
+        NegFloat => Rule::Scalar(vec![MinusOne]),
+        MulFloat => Rule::Scalar(vec![Val(args[1]), Val(args[0])]),
+        DivFloat => {
+            // ∂x = 1/y, ∂y = -out/y
+            let one = k(e, 1.0);
+            let inv_y = p(e, DivFloat, &[one, args[1]]);
+            let q = p(e, DivFloat, &[out, args[1]]);
+            let dy = p(e, NegFloat, &[q]);
+            Rule::Scalar(vec![Val(inv_y), Val(dy)])
+        }
+        RemFloat => {
+            // rem(x, y) = x - y * trunc(x / y)
+            let q = p(e, DivFloat, &[args[0], args[1]]);
+            let tq = p(e, Trunc, &[q]);
+            let dy = p(e, NegFloat, &[tq]);
+            Rule::Scalar(vec![One, Val(dy)])
+        }
+        PowFloat => {
+            // ∂x = y x^(y-1), ∂y = out log(x)
+            let one = k(e, 1.0);
+            let ym1 = p(e, SubFloat, &[args[1], one]);
+            let pw = p(e, PowFloat, &[args[0], ym1]);
+            let dx = p(e, MulFloat, &[args[1], pw]);
+            let lx = p(e, Log, &[args[0]]);
+            let dy = p(e, MulFloat, &[out, lx]);
+            Rule::Scalar(vec![Val(dx), Val(dy)])
+        }
+        PowiFloat => {
+            // ∂x = n x^(n-1); n is an integer.
+            let one = e.konst(Const::Int(1));
+            let nm1 = e.prim(SubInt, vec![args[1], one], Type::Int64);
+            let pw = p(e, PowiFloat, &[args[0], nm1]);
+            let ft = e.konst(Const::Type(t.clone()));
+            let nf = e.prim(Sitofp, vec![ft, args[1]], t.clone());
+            let dx = p(e, MulFloat, &[nf, pw]);
+            Rule::Scalar(vec![Val(dx), Zero])
+        }
+        Sqrt => {
+            let half = k(e, 0.5);
+            Rule::Scalar(vec![Val(p(e, DivFloat, &[half, out]))])
+        }
+        Sin => Rule::Scalar(vec![Val(p(e, Cos, &[args[0]]))]),
+        Cos => {
+            let s = p(e, Sin, &[args[0]]);
+            Rule::Scalar(vec![Val(p(e, NegFloat, &[s]))])
+        }
+        Tan => {
+            let one = k(e, 1.0);
+            let sq = p(e, MulFloat, &[out, out]);
+            Rule::Scalar(vec![Val(p(e, AddFloat, &[one, sq]))])
+        }
+        Exp => Rule::Scalar(vec![Val(out)]),
+        Expm1 => {
+            let one = k(e, 1.0);
+            Rule::Scalar(vec![Val(p(e, AddFloat, &[out, one]))])
+        }
+        Log => {
+            let one = k(e, 1.0);
+            Rule::Scalar(vec![Val(p(e, DivFloat, &[one, args[0]]))])
+        }
+        Log1p => {
+            let one = k(e, 1.0);
+            let d = p(e, AddFloat, &[one, args[0]]);
+            Rule::Scalar(vec![Val(p(e, DivFloat, &[one, d]))])
+        }
+        Log2 | Log10 => {
+            let ln = k(
+                e,
+                if op == Log2 {
+                    std::f64::consts::LN_2
+                } else {
+                    std::f64::consts::LN_10
+                },
+            );
+            let one = k(e, 1.0);
+            let d = p(e, MulFloat, &[args[0], ln]);
+            Rule::Scalar(vec![Val(p(e, DivFloat, &[one, d]))])
+        }
+        Exp2 => {
+            let ln = k(e, std::f64::consts::LN_2);
+            Rule::Scalar(vec![Val(p(e, MulFloat, &[out, ln]))])
+        }
+        Tanh => {
+            let one = k(e, 1.0);
+            let sq = p(e, MulFloat, &[out, out]);
+            Rule::Scalar(vec![Val(p(e, SubFloat, &[one, sq]))])
+        }
+        Sinh => Rule::Scalar(vec![Val(p(e, Cosh, &[args[0]]))]),
+        Cosh => Rule::Scalar(vec![Val(p(e, Sinh, &[args[0]]))]),
+        Asin | Acos => {
+            // ±1/sqrt(1 - x²)
+            let one = k(e, 1.0);
+            let sq = p(e, MulFloat, &[args[0], args[0]]);
+            let d = p(e, SubFloat, &[one, sq]);
+            let r = p(e, Sqrt, &[d]);
+            let inv = p(e, DivFloat, &[one, r]);
+            let v = if op == Asin {
+                inv
+            } else {
+                p(e, NegFloat, &[inv])
+            };
+            Rule::Scalar(vec![Val(v)])
+        }
+        Atan => {
+            let one = k(e, 1.0);
+            let sq = p(e, MulFloat, &[args[0], args[0]]);
+            let d = p(e, AddFloat, &[one, sq]);
+            Rule::Scalar(vec![Val(p(e, DivFloat, &[one, d]))])
+        }
+        Atan2 => {
+            // atan(y, x): ∂y = x/(x²+y²), ∂x = -y/(x²+y²)
+            let (y, x) = (args[0], args[1]);
+            let x2 = p(e, MulFloat, &[x, x]);
+            let y2 = p(e, MulFloat, &[y, y]);
+            let d = p(e, AddFloat, &[x2, y2]);
+            let dy = p(e, DivFloat, &[x, d]);
+            let q = p(e, DivFloat, &[y, d]);
+            let dx = p(e, NegFloat, &[q]);
+            Rule::Scalar(vec![Val(dy), Val(dx)])
+        }
+        Hypot => {
+            let dx = p(e, DivFloat, &[args[0], out]);
+            let dy = p(e, DivFloat, &[args[1], out]);
+            Rule::Scalar(vec![Val(dx), Val(dy)])
+        }
+        AbsFloat => {
+            // sign(x): 1, -1, or 0 at 0 (as Julia's rules).
+            let zero = k(e, 0.0);
+            let pos = e.prim(LtFloat, vec![zero, args[0]], Type::Bool);
+            let neg = e.prim(LtFloat, vec![args[0], zero], Type::Bool);
+            let pi = e.prim(BoolToInt, vec![pos], Type::Int64);
+            let ni = e.prim(BoolToInt, vec![neg], Type::Int64);
+            let si = e.prim(SubInt, vec![pi, ni], Type::Int64);
+            let ft = e.konst(Const::Type(t.clone()));
+            Rule::Scalar(vec![Val(e.prim(Sitofp, vec![ft, si], t.clone()))])
+        }
+        Copysign => {
+            let one = k(e, 1.0);
+            let sx = p(e, Copysign, &[one, args[0]]);
+            let sy = p(e, Copysign, &[one, args[1]]);
+            Rule::Scalar(vec![Val(p(e, MulFloat, &[sx, sy])), Zero])
+        }
+        Fpconvert => {
+            let _ = ats;
+            Rule::Scalar(vec![Zero, Convert])
+        }
+        ArrayRef => Rule::ArrayRead,
+        // Writes, growth, copies and tuple indexing by a run-time index come next.
+        ArraySet | ArrayPush | ArrayPop | ArrayResize | ArrayCopy | ArrayReshape
+        | TupleGetIndex => return None,
+    })
+}

@@ -1,0 +1,131 @@
+//! Reverse-mode gradients of programs, checked against central finite differences and, where
+//! easy, analytic values.
+
+use mooncake::{ArrayObj, Session, Value};
+use std::sync::Arc;
+
+fn session(src: &str) -> Session {
+    let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+    s.compiler().options.verify = true;
+    s.load_source("t.jl", src)
+        .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));
+    s
+}
+
+fn vecv(xs: &[f64]) -> Value {
+    Value::Array(Arc::new(ArrayObj::vector_f64(xs.to_vec())))
+}
+
+/// Checks ∂f/∂x_i for scalar or vector arguments against central differences.
+fn check(src: &str, fname: &str, args: Vec<Value>) -> Vec<Value> {
+    let mut s = session(src);
+    let f = s.eval(fname).unwrap();
+    let (y, g) = s
+        .value_and_gradient(&f, &args)
+        .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));
+    let y0 = s
+        .call_value(f.clone(), args.clone())
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert_eq!(y.as_f64(), Some(y0), "value");
+    let h = 1e-6;
+    for (k, a) in args.iter().enumerate() {
+        let mut at = |d: f64, idx: Option<usize>| -> f64 {
+            let mut xs = args.clone();
+            xs[k] = match (a, idx) {
+                (Value::F64(x), _) => Value::F64(x + d),
+                (Value::Array(arr), Some(i)) => {
+                    let mut v = arr.to_f64_vec().unwrap();
+                    v[i] += d;
+                    vecv(&v)
+                }
+                (other, _) => other.clone(),
+            };
+            s.call_value(f.clone(), xs).unwrap().as_f64().unwrap()
+        };
+        match (a, &g[k + 1]) {
+            (Value::F64(_), Value::F64(gk)) => {
+                let fd = (at(h, None) - at(-h, None)) / (2.0 * h);
+                assert!(
+                    (fd - gk).abs() <= 1e-5 * (1.0 + fd.abs()),
+                    "arg {k}: fd {fd} vs ad {gk}"
+                );
+            }
+            (Value::Array(arr), Value::Array(ga)) => {
+                let gv = ga.to_f64_vec().unwrap();
+                for i in 0..arr.len() {
+                    let fd = (at(h, Some(i)) - at(-h, Some(i))) / (2.0 * h);
+                    assert!(
+                        (fd - gv[i]).abs() <= 1e-5 * (1.0 + fd.abs()),
+                        "arg {k}[{i}]: fd {fd} vs ad {}",
+                        gv[i]
+                    );
+                }
+            }
+            (Value::Int(_), t) => assert_eq!(
+                mooncake::show(t),
+                "NoTangent()",
+                "integer arguments have no tangent"
+            ),
+            (a, t) => panic!("unexpected argument/tangent {a:?} / {t:?}"),
+        }
+    }
+    g
+}
+
+#[test]
+fn straight_line_scalar() {
+    let g = check(
+        "f(x, y) = sin(x) * y^2 + exp(x / y) - log(y) + sqrt(x * x + 1.0) / y + tanh(x) * atan(y, x)",
+        "f",
+        vec![Value::F64(0.7), Value::F64(1.3)],
+    );
+    assert_eq!(mooncake::show(&g[0]), "NoTangent()");
+}
+
+#[test]
+fn branches_and_phi() {
+    let src = "function f(x)\n  if x > 0.0\n    y = x^3\n  else\n    y = -2x\n  end\n  y * x\nend";
+    check(src, "f", vec![Value::F64(1.5)]);
+    check(src, "f", vec![Value::F64(-0.5)]);
+    let src2 = "g(x, y) = (x > 1.0 && y > 1.0) ? x * y : x + y";
+    check(src2, "g", vec![Value::F64(2.0), Value::F64(3.0)]);
+    check(src2, "g", vec![Value::F64(0.5), Value::F64(3.0)]);
+}
+
+#[test]
+fn loops_with_mutually_dependent_phis() {
+    let src = "function f(x, n)\n  a, b = x, 1.0\n  for i in 1:n\n    a, b = b, a + b * x\n  end\n  a\nend";
+    check(src, "f", vec![Value::F64(0.9), Value::Int(6)]);
+    let w = "function w(x)\n  s = 0.0\n  k = 0\n  while s < 10.0\n    s += x * k\n    k += 1\n    k > 500 && break\n  end\n  s\nend";
+    check(w, "w", vec![Value::F64(0.37)]);
+}
+
+#[test]
+fn array_reads_and_seeds_programs() {
+    // The seeds' program A and B, and Rosenbrock.
+    let a = "function a(x)\n  s = 0.0\n  for n in eachindex(x)\n    s += cos(exp(x[n]))\n  end\n  s\nend";
+    let b = "function b(x)\n  s = 0.0\n  for n in eachindex(x)\n    s += 5 * x[n]\n  end\n  s\nend";
+    let r = "function rosen(x)\n  s = 0.0\n  for i in 1:length(x)-1\n    s += 100 * (x[i+1] - x[i]^2)^2 + (1 - x[i])^2\n  end\n  s\nend";
+    let x = vecv(&[0.3, -0.2, 0.9, 1.1]);
+    check(a, "a", vec![x.clone()]);
+    let g = check(b, "b", vec![x.clone()]);
+    assert_eq!(mooncake::show(&g[1]), "[5.0, 5.0, 5.0, 5.0]");
+    check(r, "rosen", vec![x]);
+}
+
+#[test]
+fn early_return_from_a_loop() {
+    let src = "function f(x)\n  for i in 1:10\n    x = x * 1.5\n    if x > 4.0\n      return x * i\n    end\n  end\n  return -x\nend";
+    check(src, "f", vec![Value::F64(0.5)]);
+    check(src, "f", vec![Value::F64(0.001)]);
+}
+
+#[test]
+fn non_float_output_suggests_pullback() {
+    let mut s = session("h(x) = x > 0.0");
+    let f = s.eval("h").unwrap();
+    let e = s.value_and_gradient(&f, &[Value::F64(1.0)]).unwrap_err();
+    assert!(e.to_string().contains("value_and_pullback"), "{e}");
+}
