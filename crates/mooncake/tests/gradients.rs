@@ -54,12 +54,12 @@ fn check(src: &str, fname: &str, args: Vec<Value>) -> Vec<Value> {
             }
             (Value::Array(arr), Value::Array(ga)) => {
                 let gv = ga.to_f64_vec().unwrap();
-                for i in 0..arr.len() {
+                assert_eq!(gv.len(), arr.len());
+                for (i, gi) in gv.iter().enumerate() {
                     let fd = (at(h, Some(i)) - at(-h, Some(i))) / (2.0 * h);
                     assert!(
-                        (fd - gv[i]).abs() <= 1e-5 * (1.0 + fd.abs()),
-                        "arg {k}[{i}]: fd {fd} vs ad {}",
-                        gv[i]
+                        (fd - gi).abs() <= 1e-5 * (1.0 + fd.abs()),
+                        "arg {k}[{i}]: fd {fd} vs ad {gi}"
                     );
                 }
             }
