@@ -40,7 +40,15 @@ pub fn build_rrule(m: &mut Machine, key: &MiKey) -> Result<Derived, AdError> {
         message: e.message,
         span: e.span,
     })?;
-    let d = derive_reverse(&primal, &m.compiler.env)?;
+    let mut d = derive_reverse(&primal, &m.compiler.env)?;
+    // The derived functions go through the same optimiser as user code (which verifies after
+    // every pass when verification is on).
+    let internal = |e: compiler::CompileError| AdError {
+        message: e.message,
+        span: e.span,
+    };
+    d.fwd = m.compiler.optimise(d.fwd).map_err(internal)?;
+    d.rvs = m.compiler.optimise(d.rvs).map_err(internal)?;
     if m.compiler.options.verify {
         for f in [&d.fwd, &d.rvs] {
             if let Err(es) = ir::verify(f, &m.compiler.env) {

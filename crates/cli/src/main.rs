@@ -28,6 +28,18 @@ enum Command {
         #[arg(long)]
         time: bool,
     },
+    /// Differentiate the call by reverse mode: print its value and the gradient (the tangent of
+    /// the function itself first, then of each argument).
+    Grad {
+        file: PathBuf,
+        /// A call expression such as `f(x0())`: the arguments are evaluated, then `f` is
+        /// differentiated at those values.
+        #[arg(long)]
+        call: String,
+        /// Print exactly one JSON object: {"value": V, "gradient": [T_f, T_1, ...]}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the IR of the method instance that `--call` runs.
     Ir {
         file: PathBuf,
@@ -44,6 +56,10 @@ enum StageArg {
     Lowered,
     Typed,
     Optimised,
+    /// The reverse-mode forwards pass derived from the optimised IR.
+    Forward,
+    /// The reverse-mode pullback.
+    Pullback,
 }
 
 /// Runs the command; on failure returns the rendered error (`error: ...` with locations).
@@ -75,16 +91,42 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Grad { file, call, json } => {
+            if let Err(e) = session.load_file(&file) {
+                return Err(fail(&session, e));
+            }
+            match session.gradient_of_call(&call) {
+                Ok((v, g)) => {
+                    if json {
+                        println!("{}", session.gradient_json(&v, &g));
+                    } else {
+                        println!("value: {}", mooncake::show(&v));
+                        for (k, t) in g.iter().enumerate() {
+                            let what = if k == 0 {
+                                "the function".to_string()
+                            } else {
+                                format!("argument {k}")
+                            };
+                            println!("gradient with respect to {what}: {}", mooncake::show(t));
+                        }
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(fail(&session, e)),
+            }
+        }
         Command::Ir { file, call, stage } => {
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(&session, e));
             }
-            let st = match stage {
-                StageArg::Lowered => Stage::Lowered,
-                StageArg::Typed => Stage::Typed,
-                StageArg::Optimised => Stage::Optimised,
+            let r = match stage {
+                StageArg::Lowered => session.ir(&call, Stage::Lowered),
+                StageArg::Typed => session.ir(&call, Stage::Typed),
+                StageArg::Optimised => session.ir(&call, Stage::Optimised),
+                StageArg::Forward => session.derived_ir(&call, false),
+                StageArg::Pullback => session.derived_ir(&call, true),
             };
-            match session.ir(&call, st) {
+            match r {
                 Ok(text) => {
                     print!("{text}");
                     Ok(())

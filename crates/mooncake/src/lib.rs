@@ -9,6 +9,8 @@
 //! assert_eq!(y.as_f64(), Some(18.0));
 //! ```
 
+pub mod json;
+
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::NoColor};
@@ -315,6 +317,21 @@ impl Session {
     pub fn gradient_of_call(&mut self, call: &str) -> Result<(Value, Vec<Value>), Error> {
         let (f, args) = self.eval_call_parts(call)?;
         self.value_and_gradient(&f, &args)
+    }
+
+    /// `{"value": V, "gradient": [T_f, T_1, ...]}` for a gradient (the CLI's `--json` output).
+    pub fn gradient_json(&self, value: &Value, gradient: &[Value]) -> String {
+        let env = &self.machine.compiler.env;
+        let g: Vec<serde_json::Value> = gradient.iter().map(|t| json::to_json(t, env)).collect();
+        serde_json::json!({ "value": json::to_json(value, env), "gradient": g }).to_string()
+    }
+
+    /// The forwards-pass or pullback IR derived from the method instance `call` runs.
+    pub fn derived_ir(&mut self, call: &str, pullback: bool) -> Result<String, Error> {
+        let (f, args) = self.eval_call_parts(call)?;
+        let key = self.method_instance(&f, &args)?;
+        let d = ad::build_rrule(&mut self.machine, &key)?;
+        Ok(self.write_ir(if pullback { &d.rvs } else { &d.fwd }))
     }
 
     /// The method instance a call would run.

@@ -1,0 +1,76 @@
+//! The command-line contract: exit codes, `error:` with `file:line:col`, and the JSON of
+//! `grad --json`.
+
+use std::process::Command;
+
+fn mooncake(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mooncake"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn run_prints_and_exits_zero() {
+    let (code, out, _) = mooncake(&[
+        "run",
+        "examples/rosenbrock.jl",
+        "--call",
+        "rosenbrock(x0())",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "f(x0) = 532.4000000000001\n532.4000000000001\n");
+}
+
+#[test]
+fn user_errors_exit_one_with_location() {
+    let (code, _, err) = mooncake(&["run", "tests/programs/err_bounds.jl"]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: BoundsError"), "{err}");
+    assert!(err.contains("tests/programs/err_bounds.jl:3:5"), "{err}");
+    let (code, _, err) = mooncake(&["run", "no/such/file.jl"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: cannot read no/such/file.jl"),
+        "{err}"
+    );
+}
+
+#[test]
+fn grad_json_contract() {
+    let (code, out, err) = mooncake(&[
+        "grad",
+        "examples/rosenbrock.jl",
+        "--call",
+        "rosenbrock(x0())",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json = out.lines().last().unwrap_or("");
+    assert_eq!(
+        json,
+        r#"{"value":532.4000000000001,"gradient":[null,[-215.59999999999997,792.0000000000001,-655.6,-87.99999999999999]]}"#
+    );
+}
+
+#[test]
+fn ir_stages() {
+    for stage in ["lowered", "typed", "optimised", "forward", "pullback"] {
+        let (code, out, err) = mooncake(&[
+            "ir",
+            "examples/rosenbrock.jl",
+            "--call",
+            "rosenbrock(x0())",
+            "--stage",
+            stage,
+        ]);
+        assert_eq!(code, 0, "{stage}: {err}");
+        assert!(out.contains("function "), "{stage}: {out}");
+    }
+}
