@@ -1,17 +1,130 @@
-//! Entry points: derive the rule of a call and run it on the interpreter.
+//! Entry points: derive rules (caching them per method instance), resolve derived callees
+//! lazily for the interpreter, and run a rule on values.
 
-use crate::reverse::{derive_reverse, new_state, AdError, Derived};
+use crate::reverse::{derive_reverse, new_state, AdError, Mode};
 use crate::tangent::{fdata, tangent_from, zero_tangent};
-use compiler::MiKey;
+use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::Machine;
-use ir::Type;
+use ir::Function;
 use runtime::Value;
-use syntax::Span;
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, Mutex};
+use syntax::{sym, Span, Symbol};
 
 fn err(message: impl Into<String>) -> AdError {
     AdError {
         message: message.into(),
         span: Span::DUMMY,
+    }
+}
+
+/// A derived reverse-mode rule: the forwards pass and the pullback (optimised typed IR).
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub fwd: Arc<Function>,
+    pub rvs: Arc<Function>,
+}
+
+#[derive(Default)]
+struct Cache {
+    /// The names derived functions are invoked by, to the method instance and mode they derive.
+    names: FxHashMap<Symbol, (MiKey, Mode)>,
+    rules: FxHashMap<MiKey, Rule>,
+}
+
+/// The AD engine of a session: derived rules shared by all uses (compiled code is shared;
+/// state is per use).
+#[derive(Clone, Default)]
+pub struct Ad {
+    cache: Arc<Mutex<Cache>>,
+}
+
+fn name_for(c: &mut Cache, key: &MiKey, mode: Mode) -> Symbol {
+    let which = match mode {
+        Mode::Forward => "fwd",
+        Mode::Pullback => "rvs",
+    };
+    let name = sym(&format!("#{which} {}", key.display()));
+    c.names.insert(name, (key.clone(), mode));
+    name
+}
+
+impl Ad {
+    pub fn new() -> Ad {
+        Ad::default()
+    }
+
+    /// Forgets derived rules (after a definition changed).
+    pub fn clear(&self) {
+        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        c.rules.clear();
+    }
+
+    /// Lets `m` run derived callees: they are derived when first executed.
+    pub fn install(&self, m: &mut Machine) {
+        let ad = self.clone();
+        m.resolver = Some(Box::new(move |key: &MiKey, compiler: &mut Compiler| {
+            let (primal, mode) = {
+                let c = ad.cache.lock().unwrap_or_else(|e| e.into_inner());
+                c.names.get(&key.table).cloned()?
+            };
+            Some(
+                ad.rule(compiler, &primal)
+                    .map(|r| match mode {
+                        Mode::Forward => r.fwd,
+                        Mode::Pullback => r.rvs,
+                    })
+                    .map_err(|e| CompileError::new(ErrorKind::Inference, e.span, e.message)),
+            )
+        }));
+    }
+
+    /// The reverse-mode rule of a method instance, derived on first use.
+    pub fn rule(&self, compiler: &mut Compiler, key: &MiKey) -> Result<Rule, AdError> {
+        if let Some(r) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .rules
+            .get(key)
+        {
+            return Ok(r.clone());
+        }
+        let internal = |e: CompileError| AdError {
+            message: e.message,
+            span: e.span,
+        };
+        let primal = compiler.optimised(key).map_err(internal)?;
+        let d = {
+            let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            derive_reverse(&primal, &compiler.env, &mut |k, m| name_for(&mut c, k, m))?
+        };
+        // The derived functions go through the same optimiser as user code (which verifies
+        // after every pass when verification is on).
+        let fwd = compiler.optimise(d.fwd).map_err(internal)?;
+        let rvs = compiler.optimise(d.rvs).map_err(internal)?;
+        if compiler.options.verify {
+            for f in [&fwd, &rvs] {
+                if let Err(es) = ir::verify(f, &compiler.env) {
+                    let msgs: Vec<String> = es.into_iter().map(|e| e.message).collect();
+                    return Err(err(format!(
+                        "internal error: derived IR does not verify:\n{}\n{}",
+                        msgs.join("\n"),
+                        ir::write_function(f, None)
+                    )));
+                }
+            }
+        }
+        let rule = Rule {
+            fwd: Arc::new(fwd),
+            rvs: Arc::new(rvs),
+        };
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .rules
+            .insert(key.clone(), rule.clone());
+        Ok(rule)
     }
 }
 
@@ -34,41 +147,11 @@ pub fn method_instance(m: &Machine, f: &Value, args: &[Value]) -> Result<MiKey, 
     })
 }
 
-/// Derives the reverse-mode rule of a method instance (verified when verification is on).
-pub fn build_rrule(m: &mut Machine, key: &MiKey) -> Result<Derived, AdError> {
-    let primal = m.compiler.optimised(key).map_err(|e| AdError {
-        message: e.message,
-        span: e.span,
-    })?;
-    let mut d = derive_reverse(&primal, &m.compiler.env)?;
-    // The derived functions go through the same optimiser as user code (which verifies after
-    // every pass when verification is on).
-    let internal = |e: compiler::CompileError| AdError {
-        message: e.message,
-        span: e.span,
-    };
-    d.fwd = m.compiler.optimise(d.fwd).map_err(internal)?;
-    d.rvs = m.compiler.optimise(d.rvs).map_err(internal)?;
-    if m.compiler.options.verify {
-        for f in [&d.fwd, &d.rvs] {
-            if let Err(es) = ir::verify(f, &m.compiler.env) {
-                let msgs: Vec<String> = es.into_iter().map(|e| e.message).collect();
-                return Err(err(format!(
-                    "internal error: derived IR does not verify:\n{}\n{}",
-                    msgs.join("\n"),
-                    ir::write_function(f, None)
-                )));
-            }
-        }
-    }
-    Ok(d)
-}
-
-/// Runs a derived rule on `f(args...)` with output cotangent `dy` (an rdata of the output).
-/// Returns the value and the tangents of `f` and of each argument.
+/// Runs `rule` on `f(args...)` with output cotangent `dy` (an rdata of the output; `None`
+/// for 1 with a float output). Returns the value and the tangents of `f` and of each argument.
 pub fn run_pullback(
     m: &mut Machine,
-    d: &Derived,
+    rule: &Rule,
     f: &Value,
     args: &[Value],
     dy: Option<Value>,
@@ -80,14 +163,14 @@ pub fn run_pullback(
         .iter()
         .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
         .collect();
-    let state = new_state(d, &env);
+    let state = new_state();
     let mut fwd_args = vec![state.clone()];
     for (x, fx) in all.iter().zip(fdatas.iter()) {
         fwd_args.push(x.clone());
         fwd_args.push(fx.clone());
     }
     let out = m
-        .exec(&d.fwd, fwd_args)
+        .exec(&rule.fwd, fwd_args)
         .map_err(|e| err(e.exception.to_string()))?;
     let y = out
         .field(0)
@@ -106,7 +189,7 @@ pub fn run_pullback(
         },
     };
     let rd = m
-        .exec(&d.rvs, vec![state, dy])
+        .exec(&rule.rvs, vec![state, dy])
         .map_err(|e| err(e.exception.to_string()))?;
     let grads = all
         .iter()
@@ -123,18 +206,11 @@ pub fn run_pullback(
 /// `(f(args...), (∂f, ∂args...))` for a function returning a float.
 pub fn value_and_gradient(
     m: &mut Machine,
+    ad: &Ad,
     f: &Value,
     args: &[Value],
 ) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
-    let d = build_rrule(m, &key)?;
-    run_pullback(m, &d, f, args, None)
-}
-
-/// The type of the output's reverse data (for callers building `dy`).
-pub fn output_rdata_type(d: &Derived, env: &ir::TypeEnv) -> Type {
-    match &d.fwd.ret_type {
-        Type::Tuple(ts) if !ts.is_empty() => ir::tangent::rdata_type(&ts[0], env),
-        _ => Type::NoRData,
-    }
+    let rule = ad.rule(&mut m.compiler, &key)?;
+    run_pullback(m, &rule, f, args, None)
 }

@@ -8,8 +8,8 @@ pub mod reverse;
 pub mod rules;
 pub mod tangent;
 
-pub use api::{build_rrule, run_pullback, value_and_gradient};
-pub use reverse::{derive_reverse, AdError, Derived};
+pub use api::{method_instance, run_pullback, value_and_gradient, Ad, Rule};
+pub use reverse::{derive_reverse, AdError, Derived, Mode};
 pub use tangent::{
     add_to_primal, difference, dot, fdata, increment, no_tangent, random_tangent, rdata, scale,
     tangent_approx_eq, tangent_from, zero_tangent,

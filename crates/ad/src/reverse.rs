@@ -18,13 +18,13 @@
 
 use crate::emit::Emit;
 use crate::rules::{reverse_rule, Partial, Rule};
+use compiler::MiKey;
 use ir::tangent::{fdata_type, rdata_type};
 use ir::{
-    Block, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Slot, SlotData, Type, TypeEnv,
-    Value,
+    Block, Callee, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Slot, SlotData, Type,
+    TypeEnv, Value,
 };
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
 use syntax::{sym, Span};
 
 /// An error of the AD transform: what is not supported (or has no rule) and where.
@@ -96,6 +96,14 @@ enum Rev {
     Build { out: Value, args: Vec<Value> },
     /// field k of acc[obj] += acc[out]
     Field { out: Value, obj: Value, k: u32 },
+    /// The callee's pullback on child state `site`: acc[args[j]] += its result j.
+    Invoke {
+        out: Value,
+        site: u32,
+        callee: Callee,
+        ret: Type,
+        args: Vec<Value>,
+    },
 }
 
 #[derive(Clone, Copy)]
@@ -199,8 +207,22 @@ fn add_rdata(a: Value, b: Value, t: &Type, e: &mut Emit, env: &TypeEnv) -> Value
     }
 }
 
-/// Derives the forwards pass and pullback of `primal` (typed or optimised IR).
-pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdError> {
+/// Which derived function of a method instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Forward,
+    Pullback,
+}
+
+/// Derives the forwards pass and pullback of `primal` (typed or optimised IR). `names` gives
+/// the name under which the derived function of a callee is invoked (resolved, and derived, when
+/// first executed).
+pub fn derive_reverse(
+    primal: &Function,
+    env: &TypeEnv,
+    names: &mut dyn FnMut(&MiKey, Mode) -> syntax::Symbol,
+) -> Result<Derived, AdError> {
+    let mut sites: u32 = 0;
     let cx = Ctx { p: primal, env };
     let layout = primal.layout.clone();
     let pos: FxHashMap<Block, usize> = layout.iter().enumerate().map(|(i, b)| (*b, i)).collect();
@@ -227,7 +249,7 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
     // ---------------- forwards pass ----------------
     let mut fwd = Function::new(format!("fwd {}", primal.name), Phase::Typed);
     let fblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, fwd.add_block())).collect();
-    let state = fwd.add_block_param(fblocks[&layout[0]], Type::Any);
+    let state = fwd.add_block_param(fblocks[&layout[0]], rule_state_type());
     let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
     let mut fmap: FxHashMap<Value, Value> = FxHashMap::default();
     for &b in &layout {
@@ -264,7 +286,10 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
             let mut pd = data.clone();
             pd.map_args(|a| vmap.get(&a).copied().unwrap_or(a));
             let out = res.map(|r| (r, cx.ty(r)));
+            // A static call runs the callee's derived forwards pass instead (below).
+            let is_call = matches!(data, InstData::Invoke { .. });
             let new_v = match &out {
+                _ if is_call => None,
                 Some((_, t)) => Some(e.val(pd, t.clone())),
                 None => {
                     e.inst(pd, Type::Any);
@@ -420,8 +445,59 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
                     let fv = fdata_const(&mut e, &ft);
                     fmap.insert(r, fv);
                 }
-                InstData::Invoke { callee, .. } => {
-                    return Err(cx.err(i, format!("calls of functions that are not inlined (here `{}`) are not differentiated yet", callee.func)));
+                InstData::Invoke { callee, args } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let key = MiKey {
+                        table: callee.func,
+                        method: callee.method,
+                        sig: callee.sig.clone(),
+                    };
+                    let site = sites;
+                    sites += 1;
+                    let cs = {
+                        let kv = e.konst(Const::Int(site as i64));
+                        e.prim(Prim::RuleChild, vec![state, kv], rule_state_type())
+                    };
+                    let mut fargs = vec![cs];
+                    let mut fsig = vec![rule_state_type()];
+                    for a in args {
+                        fargs.push(vmap[a]);
+                        fargs.push(fmap[a]);
+                        fsig.push(cx.ty(*a));
+                        fsig.push(cx.ft(*a));
+                    }
+                    let rt = Type::tuple(vec![cx.ty(r), cx.ft(r)]);
+                    let fcallee = Callee {
+                        func: names(&key, Mode::Forward),
+                        method: 0,
+                        sig: fsig.into(),
+                    };
+                    let pair = e.val(
+                        InstData::Invoke {
+                            callee: fcallee,
+                            args: fargs,
+                        },
+                        rt,
+                    );
+                    let y = e.field(pair, 0, cx.ty(r));
+                    let fy = e.field(pair, 1, cx.ft(r));
+                    vmap.insert(r, y);
+                    fmap.insert(r, fy);
+                    // The callee's pullback always runs, so that its stacks stay balanced.
+                    let rsig: Vec<Type> = vec![rule_state_type(), cx.rt(r)];
+                    let rret = Type::tuple(args.iter().map(|a| cx.rt(*a)).collect());
+                    let rcallee = Callee {
+                        func: names(&key, Mode::Pullback),
+                        method: 0,
+                        sig: rsig.into(),
+                    };
+                    rv.push(Rev::Invoke {
+                        out: r,
+                        site,
+                        callee: rcallee,
+                        ret: rret,
+                        args: args.clone(),
+                    });
                 }
                 InstData::Call { .. } => {
                     return Err(cx.err(i, "dynamic calls are not differentiated yet".into()));
@@ -457,7 +533,7 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
                 },
                 tt,
             );
-            let stack = e.field(state, k, Type::vector(comms_tuple[&b].clone()));
+            let stack = rule_stack(&mut e, state, k, Type::vector(comms_tuple[&b].clone()));
             e.prim(
                 Prim::ArrayPush,
                 vec![stack, tup],
@@ -469,7 +545,7 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
         };
         let push_edge = |f: &mut Function, blk: Block, id: i64| {
             let mut e = Emit { f, block: blk, loc };
-            let bs = e.field(state, 0, Type::vector(Type::Int64));
+            let bs = rule_stack(&mut e, state, 0, Type::vector(Type::Int64));
             let c = e.konst(Const::Int(id));
             e.prim(Prim::ArrayPush, vec![bs, c], Type::vector(Type::Int64));
         };
@@ -559,8 +635,7 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
         saved.insert(b, sv);
         revs.insert(b, rv);
     }
-    let state_ty = Type::tuple(state_types.clone());
-    fwd.types[state] = state_ty.clone();
+    let state_ty = rule_state_type();
     if returns.is_empty() {
         fwd.ret_type = Type::Bottom;
     }
@@ -686,7 +761,7 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
                 block: rb,
                 loc,
             };
-            let stack = e.field(rstate, k, Type::vector(tt.clone()));
+            let stack = rule_stack(&mut e, rstate, k, Type::vector(tt.clone()));
             let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
             let Type::Tuple(ts) = &tt else { unreachable!() };
             for (j, t) in ts.iter().enumerate() {
@@ -695,7 +770,7 @@ pub fn derive_reverse(primal: &Function, env: &TypeEnv) -> Result<Derived, AdErr
         }
         let _ = sv;
         for r in revs[&b].iter().rev() {
-            emit_reverse(&mut rvs, rb, loc, r, &acc, &rmap, &cx);
+            emit_reverse(&mut rvs, rb, loc, r, &acc, &rmap, &cx, rstate);
         }
         // To the predecessor (its edge's arguments receive the parameters' cotangents).
         if b == layout[0] {
@@ -844,9 +919,21 @@ fn tangent_elem(t: &Type) -> Type {
     }
 }
 
+/// The type of rule states (a prelude mutable struct).
+pub fn rule_state_type() -> Type {
+    Type::structure("RuleState", vec![])
+}
+
+/// `Core.rule_stack(state, k, vt)`: stack `k` of a rule state, of vector type `vt`.
+fn rule_stack(e: &mut Emit, state: Value, k: u32, vt: Type) -> Value {
+    let kv = e.konst(Const::Int(k as i64));
+    let tv = e.konst(Const::Type(vt.clone()));
+    e.prim(Prim::RuleStack, vec![state, kv, tv], vt)
+}
+
 fn pop_block_stack(f: &mut Function, blk: Block, state: Value, loc: Span) -> Value {
     let mut e = Emit { f, block: blk, loc };
-    let bs = e.field(state, 0, Type::vector(Type::Int64));
+    let bs = rule_stack(&mut e, state, 0, Type::vector(Type::Int64));
     e.prim(Prim::ArrayPop, vec![bs], Type::Int64)
 }
 
@@ -893,6 +980,7 @@ fn dispatch<T: Copy>(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn emit_reverse(
     f: &mut Function,
     blk: Block,
@@ -901,6 +989,7 @@ fn emit_reverse(
     acc: &FxHashMap<Value, Slot>,
     saved: &[Value],
     cx: &Ctx,
+    state: Value,
 ) {
     let env = cx.env;
     let mut e = Emit { f, block: blk, loc };
@@ -964,6 +1053,34 @@ fn emit_reverse(
                 add(&mut e, *val, a);
             }
         }
+        Rev::Invoke {
+            out,
+            site,
+            callee,
+            ret,
+            args,
+        } => {
+            let dy = match take(&mut e, *out) {
+                Some((a, _)) => a,
+                None => e.konst(Const::Singleton(Type::NoRData)),
+            };
+            let kv = e.konst(Const::Int(*site as i64));
+            let cs = e.prim(Prim::RuleChild, vec![state, kv], rule_state_type());
+            let rd = e.val(
+                InstData::Invoke {
+                    callee: callee.clone(),
+                    args: vec![cs, dy],
+                },
+                ret.clone(),
+            );
+            let Type::Tuple(rts) = ret else { return };
+            for (j, arg) in args.iter().enumerate() {
+                if acc.contains_key(arg) {
+                    let x = e.field(rd, j as u32, rts[j].clone());
+                    add(&mut e, *arg, x);
+                }
+            }
+        }
         Rev::Build { out, args } => {
             let Some((a, t)) = take(&mut e, *out) else {
                 return;
@@ -1012,19 +1129,7 @@ fn emit_reverse(
     }
 }
 
-/// The runtime state for a derived rule: empty stacks of the right element types.
-pub fn new_state(d: &Derived, env: &TypeEnv) -> runtime::Value {
-    let fields: Vec<runtime::Value> = d
-        .state
-        .iter()
-        .map(|t| match t {
-            Type::Array(e, _) => runtime::Value::Array(Arc::new(runtime::ArrayObj::zeros_in(
-                (**e).clone(),
-                vec![0],
-                env,
-            ))),
-            _ => runtime::Value::Nothing,
-        })
-        .collect();
-    runtime::Value::tuple(fields)
+/// A fresh state for a derived rule (its stacks and child states are created when first used).
+pub fn new_state() -> runtime::Value {
+    runtime::prims::new_rule_state(&rule_state_type())
 }

@@ -57,11 +57,10 @@ pub fn reverse_rule(
         | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
         | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
         | Isa | Typeof | PromoteType | ApplyType | PromoteEltype | ArrayNew | ArrayLen
-        | ArraySize | TupleLen | ToString | Repr | StringConcat | StringLen | Print | Show
-        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
-            Rule::NonDifferentiable
-        }
+        | ArraySize | TupleLen | RuleStack | RuleChild | ToString | Repr | StringConcat
+        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue => Rule::NonDifferentiable,
         Floor | Ceil | Round | Trunc => Rule::Scalar(vec![Zero]),
         AddFloat => Rule::Scalar(vec![One, One]),
         SubFloat => Rule::Scalar(vec![One, MinusOne]),

@@ -49,6 +49,13 @@ impl From<compiler::CompileError> for RuntimeError {
 /// Maximum depth of nested calls before a `StackOverflowError`.
 pub const MAX_DEPTH: usize = 100_000;
 
+/// Supplies code for method-instance keys the compiler's tables do not know (derived AD
+/// functions): `None` if the key is not its.
+pub type Resolver = Box<
+    dyn FnMut(&MiKey, &mut Compiler) -> Option<Result<Arc<Function>, compiler::CompileError>>
+        + Send,
+>;
+
 /// The machine: compiler, global variables and the output sink.
 pub struct Machine {
     pub compiler: Compiler,
@@ -57,6 +64,8 @@ pub struct Machine {
     depth: usize,
     /// Remaining block executions before the run stops with an error (`None`: unlimited).
     pub fuel: Option<u64>,
+    /// Code for keys outside the method tables (installed by the AD layer).
+    pub resolver: Option<Resolver>,
     code: FxHashMap<MiKey, Arc<Function>>,
     /// Callee of each `invoke` site of finished code, keyed by (function id, instruction).
     sites: FxHashMap<(u64, u32), Arc<Function>>,
@@ -71,6 +80,7 @@ impl Machine {
             out,
             depth: 0,
             fuel: None,
+            resolver: None,
             code: FxHashMap::default(),
             sites: FxHashMap::default(),
             dyn_cache: FxHashMap::default(),
@@ -92,6 +102,13 @@ impl Machine {
     fn code_for(&mut self, key: &MiKey) -> Result<Arc<Function>, RuntimeError> {
         if let Some(f) = self.code.get(key) {
             return Ok(f.clone());
+        }
+        if let Some(r) = self.resolver.as_mut() {
+            if let Some(res) = r(key, &mut self.compiler) {
+                let f = res?;
+                self.code.insert(key.clone(), f.clone());
+                return Ok(f);
+            }
         }
         let f = self.compiler.optimised(key)?;
         self.code.insert(key.clone(), f.clone());

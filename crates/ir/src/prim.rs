@@ -131,6 +131,13 @@ prims! {
     ArrayCopy = "array_copy",
     /// `Core.array_reshape(A, d1, ..., dN)`: shares data? no: copies into the new shape.
     ArrayReshape = "array_reshape",
+    // AD rule state (a `RuleState`: lazily created stacks and child states).
+    /// `Core.rule_stack(state, k, Vector{T})`: stack `k` of the state (created empty on first
+    /// use), a `Vector{T}`.
+    RuleStack = "rule_stack",
+    /// `Core.rule_child(state, k)`: the state of the rule called at call site `k` (created on
+    /// first use).
+    RuleChild = "rule_child",
     // Tuples.
     TupleLen = "tuple_len",
     /// `Core.tuple_getindex(t, i)`: dynamic index (bounds-checked).
@@ -198,6 +205,7 @@ impl Prim {
             ArrayRef => (true, false, true),
             ArraySet | ArrayPush | ArrayPop | ArrayResize => (true, true, true),
             ArrayLen | ArraySize | ArrayCopy | ArrayReshape => (true, false, true),
+            RuleStack | RuleChild => (true, true, true),
             TupleGetIndex => (true, false, false),
             Print | Show => (false, true, true),
             ToString | Repr => (false, false, true),
@@ -529,6 +537,28 @@ impl Prim {
                 }
                 _ => Err("`Core.array_reshape` needs an array and Int64 dimensions".into()),
             },
+            RuleStack => {
+                arity(3)?;
+                match (&args[0], &args[1], type_arg(2)?) {
+                    (Type::Struct(n, _), Type::Int64, t @ Type::Array(_, 1))
+                        if n.as_str() == "RuleState" =>
+                    {
+                        Ok(t)
+                    }
+                    _ => Err(
+                        "`Core.rule_stack` needs a RuleState, an Int64 and a vector type".into(),
+                    ),
+                }
+            }
+            RuleChild => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Struct(n, _), Type::Int64) if n.as_str() == "RuleState" => {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err("`Core.rule_child` needs a RuleState and an Int64".into()),
+                }
+            }
             TupleLen => {
                 arity(1)?;
                 match &args[0] {

@@ -84,6 +84,7 @@ struct SourceInfo {
 pub struct Session {
     machine: Machine,
     files: Vec<SourceInfo>,
+    ad: ad::Ad,
 }
 
 /// A writer that forwards to standard output.
@@ -141,7 +142,9 @@ impl Session {
         let mut s = Session {
             machine: Machine::new(compiler, out),
             files: Vec::new(),
+            ad: ad::Ad::new(),
         };
+        s.ad.install(&mut s.machine);
         if let Err(e) = s.load_source("prelude.jl", runtime::PRELUDE) {
             return Err(Error::Usage(format!(
                 "internal error while loading the prelude:\n{}",
@@ -208,6 +211,7 @@ impl Session {
         match r {
             TopLevel::Defined => {
                 self.machine.invalidate();
+                self.ad.clear();
                 Ok(Value::Nothing)
             }
             TopLevel::Run(thunk) => {
@@ -308,7 +312,7 @@ impl Session {
         f: &Value,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        let r = ad::value_and_gradient(&mut self.machine, f, args)?;
+        let r = ad::value_and_gradient(&mut self.machine, &self.ad, f, args)?;
         let _ = self.machine.out.flush();
         Ok(r)
     }
@@ -330,8 +334,8 @@ impl Session {
     pub fn derived_ir(&mut self, call: &str, pullback: bool) -> Result<String, Error> {
         let (f, args) = self.eval_call_parts(call)?;
         let key = self.method_instance(&f, &args)?;
-        let d = ad::build_rrule(&mut self.machine, &key)?;
-        Ok(self.write_ir(if pullback { &d.rvs } else { &d.fwd }))
+        let r = self.ad.rule(&mut self.machine.compiler, &key)?;
+        Ok(self.write_ir(if pullback { &r.rvs } else { &r.fwd }))
     }
 
     /// The method instance a call would run.

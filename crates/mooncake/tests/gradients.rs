@@ -129,3 +129,33 @@ fn non_float_output_suggests_pullback() {
     let e = s.value_and_gradient(&f, &[Value::F64(1.0)]).unwrap_err();
     assert!(e.to_string().contains("value_and_pullback"), "{e}");
 }
+
+#[test]
+fn calls_that_are_not_inlined_and_recursion() {
+    // `big` is above the inlining limit, so the caller invokes its derived rule.
+    let src = r#"
+function big(x, y)
+    a = sin(x) * y + cos(y) * x
+    b = exp(a / 10) + a^2 - x * y
+    c = tanh(b) + b / 3 + a * b
+    d = log(1 + c^2) + sqrt(1 + a^2)
+    e = atan(d, c) + hypot(a, b) + d * c
+    f = e / (1 + e^2) + a - b + c - d
+    g = f^3 - 2f + sin(f) * cos(e)
+    h = g / 7 + f * e - d * c + b * a
+    return h + g + f
+end
+caller(x) = big(x, 2.0) * big(2.0, x) + x
+pow(x, n) = n == 0 ? 1.0 : x * pow(x, n - 1)
+function loops_calling(x)
+    s = 0.0
+    for i in 1:4
+        s += big(x, i * 0.5)
+    end
+    s
+end
+"#;
+    check(src, "caller", vec![Value::F64(0.4)]);
+    check(src, "pow", vec![Value::F64(1.1), Value::Int(5)]);
+    check(src, "loops_calling", vec![Value::F64(0.3)]);
+}

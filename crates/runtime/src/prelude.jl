@@ -40,6 +40,13 @@ struct DomainError <: Exception
 end
 struct DivideError <: Exception end
 
+# The state of a reverse-mode rule (used by derived code through `Core.rule_stack` and
+# `Core.rule_child`): its stacks and the states of the rules it calls.
+mutable struct RuleState
+    stacks::Vector{Any}
+    children::Vector{Any}
+end
+
 struct Enumerate{I}
     itr::I
 end

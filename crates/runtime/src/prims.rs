@@ -395,6 +395,28 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             copy.with_mut(|inner| inner.dims = ds.iter().map(|d| *d as usize).collect());
             Ok(Value::Array(Arc::new(copy)))
         }
+        RuleStack => match args {
+            [Value::Mutable(st), Value::Int(k), Value::Type(Type::Array(elem, 1))] => {
+                let Some(Value::Array(stacks)) = st.get(0) else {
+                    return Err(b());
+                };
+                Ok(slot_or_create(&stacks, *k as usize, || {
+                    Value::Array(Arc::new(ArrayObj::zeros_in((**elem).clone(), vec![0], env)))
+                }))
+            }
+            _ => Err(b()),
+        },
+        RuleChild => match args {
+            [Value::Mutable(st), Value::Int(k)] => {
+                let Some(Value::Array(children)) = st.get(1) else {
+                    return Err(b());
+                };
+                Ok(slot_or_create(&children, *k as usize, || {
+                    new_rule_state(&st.ty)
+                }))
+            }
+            _ => Err(b()),
+        },
         TupleLen => match args {
             [Value::Tuple(t)] => Ok(Value::Int(t.len() as i64)),
             [Value::NamedTuple(t)] => Ok(Value::Int(t.values.len() as i64)),
@@ -532,6 +554,32 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             })
         }
     }
+}
+
+/// A fresh AD rule state: no stacks and no child states yet.
+pub fn new_rule_state(ty: &Type) -> Value {
+    let any_vec = || Value::Array(Arc::new(ArrayObj::zeros(Type::Any, vec![0])));
+    Value::Mutable(Arc::new(crate::value::MutableVal::new(
+        ty.clone(),
+        vec![any_vec(), any_vec()],
+    )))
+}
+
+/// Element `k` (0-based) of a `Vector{Any}`, created with `make` (and the vector grown) if it
+/// is not there yet.
+fn slot_or_create(v: &ArrayObj, k: usize, make: impl FnOnce() -> Value) -> Value {
+    if let Some(x) = v.get(k).filter(|x| !matches!(x, Value::Undef)) {
+        return x;
+    }
+    let x = make();
+    v.with_mut(|inner| {
+        if inner.data.len() <= k {
+            inner.data.resize(k + 1);
+            inner.dims[0] = k + 1;
+        }
+        inner.data.set(k, x.clone());
+    });
+    x
 }
 
 /// `throw(x)`: prelude exception structs map to the built-in exceptions.
