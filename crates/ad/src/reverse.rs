@@ -96,6 +96,33 @@ enum Rev {
     Build { out: Value, args: Vec<Value> },
     /// field k of acc[obj] += acc[out]
     Field { out: Value, obj: Value, k: u32 },
+    /// Undo `A[idx] = val`: val's cotangent is the element's fdata, then the old fdata and the
+    /// old element are restored.
+    ArrayWrite {
+        val: Value,
+        arr: usize,
+        idx: Vec<usize>,
+        old_p: usize,
+        fdata: Option<(usize, usize)>,
+        ert: Type,
+    },
+    /// Undo `push!(A, val)`.
+    ArrayPush {
+        val: Value,
+        arr: usize,
+        fdata: Option<usize>,
+        elem: Type,
+        ert: Type,
+    },
+    /// Undo `out = pop!(A)`: push back the value and its fdata plus out's cotangent.
+    ArrayPop {
+        out: Value,
+        arr: usize,
+        val: usize,
+        fdata: Option<(usize, usize)>,
+    },
+    /// A copy's cotangent accumulates into the source's fdata.
+    ArrayCopy { src: usize, dst: usize },
     /// The callee's pullback on child state `site`: acc[args[j]] += its result j.
     Invoke {
         out: Value,
@@ -153,7 +180,7 @@ fn zero_rdata(t: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
             let vs: Vec<Value> = ts.iter().map(|t| zero_rdata(t, e, env)).collect();
             e.val(InstData::Tuple { args: vs }, t.clone())
         }
-        Type::RData(_) => {
+        Type::RData(_) | Type::NamedTuple(..) => {
             let fts = env.field_types(t).unwrap_or_default();
             let vs: Vec<Value> = fts.iter().map(|t| zero_rdata(t, e, env)).collect();
             e.val(
@@ -184,7 +211,7 @@ fn add_rdata(a: Value, b: Value, t: &Type, e: &mut Emit, env: &TypeEnv) -> Value
                 .collect();
             e.val(InstData::Tuple { args: vs }, t.clone())
         }
-        Type::RData(_) => {
+        Type::RData(_) | Type::NamedTuple(..) => {
             let fts = env.field_types(t).unwrap_or_default();
             let vs: Vec<Value> = fts
                 .iter()
@@ -286,8 +313,16 @@ pub fn derive_reverse(
             let mut pd = data.clone();
             pd.map_args(|a| vmap.get(&a).copied().unwrap_or(a));
             let out = res.map(|r| (r, cx.ty(r)));
-            // A static call runs the callee's derived forwards pass instead (below).
-            let is_call = matches!(data, InstData::Invoke { .. });
+            // A static call runs the callee's derived forwards pass instead, and writes save
+            // the old contents first (below).
+            let is_call = matches!(
+                data,
+                InstData::Invoke { .. }
+                    | InstData::Prim {
+                        op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayPop,
+                        ..
+                    }
+            );
             let new_v = match &out {
                 _ if is_call => None,
                 Some((_, t)) => Some(e.val(pd, t.clone())),
@@ -314,11 +349,23 @@ pub fn derive_reverse(
                 }
                 InstData::Prim { op, args } => {
                     let r = res.unwrap_or_else(|| unreachable!());
-                    let nv = vmap[&r];
                     let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();
+                    // (Writes are emitted by their rule; their result is not needed by it.)
+                    let nv = vmap.get(&r).copied().unwrap_or(vmap[&args[0]]);
                     let margs: Vec<Value> = args.iter().map(|a| vmap[a]).collect();
                     let rt_out = cx.ty(r);
-                    let rule = reverse_rule(*op, &margs, &ats, nv, &rt_out, &mut e).ok_or_else(|| {
+                    // A primitive that writes nothing and has no tangent in or out needs no rule.
+                    let no_tangent =
+                        |v: Value| cx.ft(v) == Type::NoFData && cx.rt(v) == Type::NoRData;
+                    let inert = !op.effects().writes
+                        && no_tangent(r)
+                        && args.iter().all(|a| no_tangent(*a));
+                    let rule = if inert {
+                        Some(Rule::NonDifferentiable)
+                    } else {
+                        reverse_rule(*op, &margs, &ats, nv, &rt_out, &mut e)
+                    };
+                    let rule = rule.ok_or_else(|| {
                         cx.err(i, format!("the primitive `Core.{}` has no reverse-mode rule yet; add one in crates/ad/src/rules.rs", op.name()))
                     })?;
                     let ft = cx.ft(r);
@@ -361,6 +408,107 @@ pub fn derive_reverse(
                                 if !ra.is_empty() {
                                     rv.push(Rev::Scalar { out: r, args: ra });
                                 }
+                            }
+                        }
+                        Rule::ArrayWrite | Rule::ArrayPush | Rule::ArrayPop => {
+                            let arr = args[0];
+                            let at = cx.ty(arr);
+                            let elem = match &at {
+                                Type::Array(el, _) => (**el).clone(),
+                                _ => unreachable!(),
+                            };
+                            if !elem.is_bits(env) {
+                                return Err(cx.err(i, format!("writing into an array of {elem} is not supported by reverse mode yet")));
+                            }
+                            let fa = fmap[&arr];
+                            let has_f = cx.ft(arr) != Type::NoFData;
+                            let ert = rdata_type(&elem, env);
+                            if has_f && !ert.is_float() {
+                                return Err(cx.err(i, format!("writing into an array of {elem} is not supported by reverse mode yet")));
+                            }
+                            let a_p = margs[0];
+                            match rule {
+                                Rule::ArrayWrite => {
+                                    let idx: Vec<Value> = margs[2..].to_vec();
+                                    let mut ra = vec![a_p];
+                                    ra.extend(idx.iter().copied());
+                                    let old_p = e.prim(Prim::ArrayRef, ra, elem.clone());
+                                    let old_f = has_f.then(|| {
+                                        let mut fa_args = vec![fa];
+                                        fa_args.extend(idx.iter().copied());
+                                        e.prim(Prim::ArrayRef, fa_args, ert.clone())
+                                    });
+                                    let mut wa = vec![a_p, margs[1]];
+                                    wa.extend(idx.iter().copied());
+                                    let nv = e.prim(Prim::ArraySet, wa, at.clone());
+                                    vmap.insert(r, nv);
+                                    if has_f {
+                                        let z = zero_rdata(&ert, &mut e, env);
+                                        let mut wf = vec![fa, z];
+                                        wf.extend(idx.iter().copied());
+                                        e.prim(Prim::ArraySet, wf, cx.ft(arr));
+                                    }
+                                    fmap.insert(r, fa);
+                                    rv.push(Rev::ArrayWrite {
+                                        val: args[1],
+                                        arr: sv.add(a_p),
+                                        idx: idx.iter().map(|v| sv.add(*v)).collect(),
+                                        old_p: sv.add(old_p),
+                                        fdata: old_f.map(|of| (sv.add(fa), sv.add(of))),
+                                        ert: ert.clone(),
+                                    });
+                                }
+                                Rule::ArrayPush => {
+                                    let nv =
+                                        e.prim(Prim::ArrayPush, vec![a_p, margs[1]], at.clone());
+                                    vmap.insert(r, nv);
+                                    if has_f {
+                                        let z = zero_rdata(&ert, &mut e, env);
+                                        e.prim(Prim::ArrayPush, vec![fa, z], cx.ft(arr));
+                                    }
+                                    fmap.insert(r, fa);
+                                    rv.push(Rev::ArrayPush {
+                                        val: args[1],
+                                        arr: sv.add(a_p),
+                                        fdata: has_f.then(|| sv.add(fa)),
+                                        elem: elem.clone(),
+                                        ert: ert.clone(),
+                                    });
+                                }
+                                _ => {
+                                    let old_f = has_f
+                                        .then(|| e.prim(Prim::ArrayPop, vec![fa], ert.clone()));
+                                    let nv = e.prim(Prim::ArrayPop, vec![a_p], elem.clone());
+                                    vmap.insert(r, nv);
+                                    let fv = fdata_const(&mut e, &cx.ft(r));
+                                    fmap.insert(r, fv);
+                                    rv.push(Rev::ArrayPop {
+                                        out: r,
+                                        arr: sv.add(a_p),
+                                        val: sv.add(nv),
+                                        fdata: old_f.map(|of| (sv.add(fa), sv.add(of))),
+                                    });
+                                }
+                            }
+                        }
+                        Rule::ArrayCopy => {
+                            let arr = args[0];
+                            if cx.ft(arr) == Type::NoFData {
+                                let fv = fdata_const(&mut e, &ft);
+                                fmap.insert(r, fv);
+                            } else {
+                                if !matches!(
+                                    tangent_elem(&cx.ft(arr)),
+                                    Type::Float64 | Type::Float32
+                                ) {
+                                    return Err(cx.err(i, format!("copying an array of {} is not supported by reverse mode yet", cx.ty(arr))));
+                                }
+                                let fb = e.prim(Prim::ArrayZeroLike, vec![nv], ft.clone());
+                                fmap.insert(r, fb);
+                                rv.push(Rev::ArrayCopy {
+                                    src: sv.add(fmap[&arr]),
+                                    dst: sv.add(fb),
+                                });
                             }
                         }
                         Rule::ArrayRead => {
@@ -418,7 +566,7 @@ pub fn derive_reverse(
                 InstData::GetField {
                     obj,
                     field: FieldRef::Index(k),
-                } if matches!(cx.ty(*obj), Type::Tuple(_)) => {
+                } if !env.is_mutable(&cx.ty(*obj)) => {
                     let r = res.unwrap_or_else(|| unreachable!());
                     let ft = cx.ft(r);
                     let fv = if ft == Type::NoFData {
@@ -432,6 +580,29 @@ pub fn derive_reverse(
                             out: r,
                             obj: *obj,
                             k: *k,
+                        });
+                    }
+                }
+                InstData::New { ty, args } if !env.is_mutable(ty) => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let ft = cx.ft(r);
+                    let fv = if ft == Type::NoFData {
+                        fdata_const(&mut e, &ft)
+                    } else {
+                        let fs: Vec<Value> = args.iter().map(|a| fmap[a]).collect();
+                        e.val(
+                            InstData::New {
+                                ty: ft.clone(),
+                                args: fs,
+                            },
+                            ft.clone(),
+                        )
+                    };
+                    fmap.insert(r, fv);
+                    if cx.rt(r) != Type::NoRData {
+                        rv.push(Rev::Build {
+                            out: r,
+                            args: args.clone(),
                         });
                     }
                 }
@@ -1052,6 +1223,67 @@ fn emit_reverse(
             if let Some((a, _)) = take(&mut e, *out) {
                 add(&mut e, *val, a);
             }
+        }
+        Rev::ArrayWrite {
+            val,
+            arr,
+            idx,
+            old_p,
+            fdata,
+            ert,
+        } => {
+            let a = saved[*arr];
+            let is: Vec<Value> = idx.iter().map(|k| saved[*k]).collect();
+            let at = e.f.types[a].clone();
+            if let Some((fa, of)) = fdata {
+                let (fa, of) = (saved[*fa], saved[*of]);
+                let ft = e.f.types[fa].clone();
+                let mut ra = vec![fa];
+                ra.extend(is.iter().copied());
+                let dv = e.prim(Prim::ArrayRef, ra, ert.clone());
+                let mut wf = vec![fa, of];
+                wf.extend(is.iter().copied());
+                e.prim(Prim::ArraySet, wf, ft);
+                add(&mut e, *val, dv);
+            }
+            let mut wa = vec![a, saved[*old_p]];
+            wa.extend(is);
+            e.prim(Prim::ArraySet, wa, at);
+        }
+        Rev::ArrayPush {
+            val,
+            arr,
+            fdata,
+            elem,
+            ert,
+        } => {
+            if let Some(fa) = fdata {
+                let dv = e.prim(Prim::ArrayPop, vec![saved[*fa]], ert.clone());
+                add(&mut e, *val, dv);
+            }
+            e.prim(Prim::ArrayPop, vec![saved[*arr]], elem.clone());
+        }
+        Rev::ArrayPop {
+            out,
+            arr,
+            val,
+            fdata,
+        } => {
+            let a_out = take(&mut e, *out);
+            let at = e.f.types[saved[*arr]].clone();
+            e.prim(Prim::ArrayPush, vec![saved[*arr], saved[*val]], at);
+            if let Some((fa, of)) = fdata {
+                let ft = e.f.types[saved[*fa]].clone();
+                let restored = match a_out {
+                    Some((a, t)) => add_rdata(saved[*of], a, &t, &mut e, env),
+                    None => saved[*of],
+                };
+                e.prim(Prim::ArrayPush, vec![saved[*fa], restored], ft);
+            }
+        }
+        Rev::ArrayCopy { src, dst } => {
+            let t = e.f.types[saved[*src]].clone();
+            e.prim(Prim::ArrayAccumulate, vec![saved[*src], saved[*dst]], t);
         }
         Rev::Invoke {
             out,

@@ -27,6 +27,15 @@ pub enum Rule {
     Scalar(Vec<Partial>),
     /// An array read: the cotangent goes into the array's fdata at the same indices.
     ArrayRead,
+    /// `arrayset(A, v, i...)`: saves and restores the old element and its fdata.
+    ArrayWrite,
+    /// `array_push(A, v)`.
+    ArrayPush,
+    /// `array_pop(A)`.
+    ArrayPop,
+    /// `array_copy(A)` and `array_reshape(A, dims...)`: a new array whose cotangent
+    /// accumulates into A's.
+    ArrayCopy,
 }
 
 fn fconst(t: &Type, x: f64) -> Const {
@@ -211,8 +220,12 @@ pub fn reverse_rule(
             Rule::Scalar(vec![Zero, Convert])
         }
         ArrayRef => Rule::ArrayRead,
-        // Writes, growth, copies and tuple indexing by a run-time index come next.
-        ArraySet | ArrayPush | ArrayPop | ArrayResize | ArrayCopy | ArrayReshape
-        | TupleGetIndex => return None,
+        ArraySet => Rule::ArrayWrite,
+        ArrayPush => Rule::ArrayPush,
+        ArrayPop => Rule::ArrayPop,
+        ArrayCopy | ArrayReshape => Rule::ArrayCopy,
+        ArrayZeroLike | ArrayAccumulate => Rule::NonDifferentiable,
+        // Resizing and tuple indexing by a run-time index come next.
+        ArrayResize | TupleGetIndex => return None,
     })
 }

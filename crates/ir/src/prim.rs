@@ -129,8 +129,12 @@ prims! {
     ArrayResize = "array_resize",
     /// `Core.array_copy(A)`: a shallow copy.
     ArrayCopy = "array_copy",
-    /// `Core.array_reshape(A, d1, ..., dN)`: shares data? no: copies into the new shape.
+    /// `Core.array_reshape(A, d1, ..., dN)`: a copy with the new shape.
     ArrayReshape = "array_reshape",
+    /// `Core.array_zero_like(A)`: a zero-filled array of A's type and dimensions (AD fdata).
+    ArrayZeroLike = "array_zero_like",
+    /// `Core.array_accumulate(A, B)`: `A[i] += B[i]` for every linear index (AD rules); returns A.
+    ArrayAccumulate = "array_accumulate",
     // AD rule state (a `RuleState`: lazily created stacks and child states).
     /// `Core.rule_stack(state, k, Vector{T})`: stack `k` of the state (created empty on first
     /// use), a `Vector{T}`.
@@ -204,7 +208,8 @@ impl Prim {
             ArrayNew => (true, false, false),
             ArrayRef => (true, false, true),
             ArraySet | ArrayPush | ArrayPop | ArrayResize => (true, true, true),
-            ArrayLen | ArraySize | ArrayCopy | ArrayReshape => (true, false, true),
+            ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
+            ArrayAccumulate => (true, true, true),
             RuleStack | RuleChild => (true, true, true),
             TupleGetIndex => (true, false, false),
             Print | Show => (false, true, true),
@@ -527,6 +532,24 @@ impl Prim {
                 match &args[0] {
                     Type::Array(..) => Ok(args[0].clone()),
                     t => Err(format!("`Core.array_copy` needs an array, got {t}")),
+                }
+            }
+            ArrayZeroLike => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Array(..) => Ok(args[0].clone()),
+                    t => Err(format!("`Core.array_zero_like` needs an array, got {t}")),
+                }
+            }
+            ArrayAccumulate => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Array(a, _), Type::Array(b, _)) if a == b && a.is_float() => {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err(
+                        "`Core.array_accumulate` needs two float arrays of one element type".into(),
+                    ),
                 }
             }
             ArrayReshape => match args.first() {

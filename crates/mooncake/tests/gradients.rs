@@ -16,15 +16,29 @@ fn vecv(xs: &[f64]) -> Value {
     Value::Array(Arc::new(ArrayObj::vector_f64(xs.to_vec())))
 }
 
-/// Checks ∂f/∂x_i for scalar or vector arguments against central differences.
+/// Fresh copies of the arguments (so that functions that mutate them see the originals).
+fn fresh(args: &[Value]) -> Vec<Value> {
+    args.iter()
+        .map(|a| match a {
+            Value::Array(x) => Value::Array(Arc::new(x.deep_copy())),
+            v => v.clone(),
+        })
+        .collect()
+}
+
+/// Checks ∂f/∂x_i for scalar or vector arguments against central differences, and that the
+/// arguments hold their original values after the forwards pass and pullback.
 fn check(src: &str, fname: &str, args: Vec<Value>) -> Vec<Value> {
     let mut s = session(src);
     let f = s.eval(fname).unwrap();
+    let before: Vec<String> = args.iter().map(mooncake::show).collect();
     let (y, g) = s
         .value_and_gradient(&f, &args)
         .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));
+    let after: Vec<String> = args.iter().map(mooncake::show).collect();
+    assert_eq!(before, after, "arguments are restored");
     let y0 = s
-        .call_value(f.clone(), args.clone())
+        .call_value(f.clone(), fresh(&args))
         .unwrap()
         .as_f64()
         .unwrap();
@@ -32,7 +46,7 @@ fn check(src: &str, fname: &str, args: Vec<Value>) -> Vec<Value> {
     let h = 1e-6;
     for (k, a) in args.iter().enumerate() {
         let mut at = |d: f64, idx: Option<usize>| -> f64 {
-            let mut xs = args.clone();
+            let mut xs = fresh(&args);
             xs[k] = match (a, idx) {
                 (Value::F64(x), _) => Value::F64(x + d),
                 (Value::Array(arr), Some(i)) => {
@@ -158,4 +172,79 @@ end
     check(src, "caller", vec![Value::F64(0.4)]);
     check(src, "pow", vec![Value::F64(1.1), Value::Int(5)]);
     check(src, "loops_calling", vec![Value::F64(0.3)]);
+}
+
+#[test]
+fn writing_into_arrays() {
+    let src = r#"
+function squares(x)
+    y = zeros(length(x))
+    for i in eachindex(x)
+        y[i] = x[i]^2
+    end
+    sum(y)
+end
+function inplace!(x)
+    x[1] = x[1] * x[2]
+    x[2] = sin(x[1])
+    x[1] + x[2] * x[3]
+end
+function stack(x)
+    v = Float64[]
+    for xi in x
+        push!(v, 2xi)
+    end
+    a = pop!(v)
+    a * sum(v)
+end
+function slices(x)
+    y = x[2:end]
+    z = copy(x)
+    z[1] = 0.0
+    sum(y) * x[1] + sum(z)
+end
+function mymul!(C, A, B)
+    n = length(C)
+    for i in 1:n
+        C[i] = 0.0
+        for k in 1:n
+            C[i] += A[k] * B[i]
+        end
+    end
+    C
+end
+function aliased(x)
+    C = zeros(length(x))
+    mymul!(C, x, x)
+    sum(C)
+end
+"#;
+    let x = vecv(&[0.5, -1.2, 0.8]);
+    check(src, "squares", vec![x.clone()]);
+    check(src, "inplace!", vec![x.clone()]);
+    check(src, "stack", vec![x.clone()]);
+    check(src, "slices", vec![x.clone()]);
+    check(src, "aliased", vec![x]);
+}
+
+#[test]
+fn immutable_structs_tuples_and_named_tuples() {
+    let src = r#"
+struct Point
+    x::Float64
+    y::Float64
+end
+struct Pair2{T}
+    a::T
+    b::T
+end
+norm2(p::Point) = sqrt(p.x^2 + p.y^2)
+function f(x, y)
+    p = Point(x * y, x - y)
+    q = Pair2(p, Point(y, 2.0))
+    t = (p.x, q.b.x, (s = x + y, n = 3))
+    norm2(q.a) * t[2] + t[3].s * t[1]
+end
+"#;
+    check(src, "f", vec![Value::F64(0.7), Value::F64(-1.3)]);
 }

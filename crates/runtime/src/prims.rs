@@ -417,6 +417,32 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        ArrayZeroLike => match args {
+            [Value::Array(a)] => Ok(Value::Array(Arc::new(ArrayObj::zeros_in(
+                a.elem.clone(),
+                a.dims(),
+                env,
+            )))),
+            _ => Err(b()),
+        },
+        ArrayAccumulate => match args {
+            [Value::Array(a), Value::Array(c)] => {
+                let (xs, ys) = (a.snapshot(), c.snapshot());
+                if xs.len() != ys.len() {
+                    return Err(b());
+                }
+                for (i, (x, y)) in xs.iter().zip(ys.iter()).enumerate() {
+                    let s = match (x, y) {
+                        (Value::F64(p), Value::F64(q)) => Value::F64(p + q),
+                        (Value::F32(p), Value::F32(q)) => Value::F32(p + q),
+                        _ => return Err(b()),
+                    };
+                    a.set(i, s);
+                }
+                Ok(args[0].clone())
+            }
+            _ => Err(b()),
+        },
         TupleLen => match args {
             [Value::Tuple(t)] => Ok(Value::Int(t.len() as i64)),
             [Value::NamedTuple(t)] => Ok(Value::Int(t.values.len() as i64)),
