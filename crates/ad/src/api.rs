@@ -2,7 +2,7 @@
 //! lazily for the interpreter, and run a rule on values.
 
 use crate::reverse::{derive_reverse, new_state, AdError, Mode};
-use crate::tangent::{fdata, tangent_from, zero_tangent};
+use crate::tangent::{fdata, increment, rdata, tangent_from, zero_tangent};
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::Machine;
 use ir::Function;
@@ -147,7 +147,7 @@ pub fn method_instance(m: &Machine, f: &Value, args: &[Value]) -> Result<MiKey, 
     })
 }
 
-/// Runs `rule` on `f(args...)` with output cotangent `dy` (an rdata of the output; `None`
+/// Runs `rule` on `f(args...)` with output cotangent `dy` (a tangent of the output; `None`
 /// for 1 with a float output). Returns the value and the tangents of `f` and of each argument.
 pub fn run_pullback(
     m: &mut Machine,
@@ -163,6 +163,19 @@ pub fn run_pullback(
         .iter()
         .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
         .collect();
+    run_pullback_with(m, rule, &all, fdatas, dy)
+}
+
+/// As [`run_pullback`], with the arguments (the function first) and their initial fdata given:
+/// the pullback increments that fdata.
+pub fn run_pullback_with(
+    m: &mut Machine,
+    rule: &Rule,
+    all: &[Value],
+    fdatas: Vec<Value>,
+    dy: Option<Value>,
+) -> Result<(Value, Vec<Value>), AdError> {
+    let env = m.compiler.env.clone();
     let state = new_state();
     let mut fwd_args = vec![state.clone()];
     for (x, fx) in all.iter().zip(fdatas.iter()) {
@@ -175,8 +188,14 @@ pub fn run_pullback(
     let y = out
         .field(0)
         .ok_or_else(|| err("internal error: forwards pass returned no value"))?;
+    let fy = out.field(1).unwrap_or(Value::Nothing);
     let dy = match dy {
-        Some(v) => v,
+        // The output cotangent's fdata seeds the output's fdata; its rdata enters the pullback.
+        Some(t) => {
+            let yt = y.ty();
+            increment(&fy, &fdata(&t, &yt, &env));
+            rdata(&t, &yt, &env)
+        }
         None => match &y {
             Value::F64(_) => Value::F64(1.0),
             Value::F32(_) => Value::F32(1.0),
@@ -213,4 +232,17 @@ pub fn value_and_gradient(
     let key = method_instance(m, f, args)?;
     let rule = ad.rule(&mut m.compiler, &key)?;
     run_pullback(m, &rule, f, args, None)
+}
+
+/// `(f(args...), (∂f, ∂args...))` for an output cotangent `dy` (a tangent of the output).
+pub fn value_and_pullback(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    dy: &Value,
+    args: &[Value],
+) -> Result<(Value, Vec<Value>), AdError> {
+    let key = method_instance(m, f, args)?;
+    let rule = ad.rule(&mut m.compiler, &key)?;
+    run_pullback(m, &rule, f, args, Some(dy.clone()))
 }

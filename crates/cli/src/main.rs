@@ -40,6 +40,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Test the reverse-mode rule of the call (interface, finite differences, increments,
+    /// argument restoration, reuse); exit 1 if a check fails.
+    Check {
+        file: PathBuf,
+        #[arg(long)]
+        call: String,
+    },
     /// Print the IR of the method instance that `--call` runs.
     Ir {
         file: PathBuf,
@@ -111,6 +118,22 @@ fn run(cli: Cli) -> Result<(), String> {
                         }
                     }
                     Ok(())
+                }
+                Err(e) => Err(fail(&session, e)),
+            }
+        }
+        Command::Check { file, call } => {
+            if let Err(e) = session.load_file(&file) {
+                return Err(fail(&session, e));
+            }
+            match session.test_rule(&call) {
+                Ok(report) => {
+                    print!("{}", report.render());
+                    if report.passed() {
+                        Ok(())
+                    } else {
+                        Err(format!("error: test_rule failed for {call}\n"))
+                    }
                 }
                 Err(e) => Err(fail(&session, e)),
             }

@@ -74,3 +74,15 @@ fn ir_stages() {
         assert!(out.contains("function "), "{stage}: {out}");
     }
 }
+
+#[test]
+fn check_reports_and_sets_the_exit_code() {
+    let (code, out, err) = mooncake(&[
+        "check",
+        "examples/rosenbrock.jl",
+        "--call",
+        "rosenbrock(x0())",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("ok   finite differences"), "{out}");
+}

@@ -317,6 +317,24 @@ impl Session {
         Ok(r)
     }
 
+    /// `(f(args...), (∂f, ∂args...))` for an output cotangent `dy` (a tangent of the output).
+    pub fn value_and_pullback(
+        &mut self,
+        f: &Value,
+        dy: &Value,
+        args: &[Value],
+    ) -> Result<(Value, Vec<Value>), Error> {
+        let r = ad::value_and_pullback(&mut self.machine, &self.ad, f, dy, args)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// Runs `test_rule` on the reverse-mode rule of the call `call` (its arguments evaluated).
+    pub fn test_rule(&mut self, call: &str) -> Result<ad::RuleReport, Error> {
+        let (f, args) = self.eval_call_parts(call)?;
+        Ok(ad::test_rule(&mut self.machine, &self.ad, &f, &args, 1234)?)
+    }
+
     /// Evaluates the arguments of the call expression `call` and differentiates the call.
     pub fn gradient_of_call(&mut self, call: &str) -> Result<(Value, Vec<Value>), Error> {
         let (f, args) = self.eval_call_parts(call)?;

@@ -248,3 +248,33 @@ end
 "#;
     check(src, "f", vec![Value::F64(0.7), Value::F64(-1.3)]);
 }
+
+#[test]
+fn test_rule_passes_on_correct_rules_and_catches_disagreement() {
+    let src = r#"
+function w!(x)
+    x[1] = x[1] * x[2]
+    push!(x, sin(x[1]))
+    s = sum(x)
+    pop!(x)
+    s * x[3]
+end
+step(x) = x > 0.0 ? 1.0 : 0.0
+g(x, y) = atan(y, x) * hypot(x, y)
+"#;
+    let mut s = session(src);
+    for call in ["w!([0.5, -1.2, 0.8])", "g(0.3, -0.4)"] {
+        let r = s
+            .test_rule(call)
+            .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));
+        assert!(r.passed(), "{call}:\n{}", r.render());
+    }
+    // At its jump, a step function's derivative is 0 but finite differences are huge.
+    let r = s.test_rule("step(0.0)").unwrap();
+    assert!(!r.passed(), "{}", r.render());
+    assert!(
+        r.render().contains("FAIL finite differences"),
+        "{}",
+        r.render()
+    );
+}

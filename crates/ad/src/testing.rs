@@ -1,0 +1,189 @@
+//! `test_rule` (DESIGN §6.5) for reverse mode: checks a rule's interface, its correctness
+//! against central finite differences, that the pullback increments (does not overwrite)
+//! cotangents, that arguments are restored after the forwards pass and pullback, and that
+//! reusing the rule gives the same answers.
+
+use crate::api::{method_instance, run_pullback, run_pullback_with, Ad};
+use crate::reverse::AdError;
+use crate::tangent::{
+    add_to_primal, difference, dot, fdata, increment, random_tangent, scale, tangent_approx_eq,
+};
+use interp::Machine;
+use rand::{rngs::StdRng, SeedableRng};
+use runtime::show::show_string;
+use runtime::Value;
+use std::sync::Arc;
+
+/// The outcome of each check.
+#[derive(Debug, Clone)]
+pub struct RuleReport {
+    pub checks: Vec<(&'static str, Result<String, String>)>,
+}
+
+impl RuleReport {
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|(_, r)| r.is_ok())
+    }
+
+    /// One line per check: `ok   name: detail` or `FAIL name: reason`.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (name, r) in &self.checks {
+            match r {
+                Ok(d) => out.push_str(&format!("ok   {name}: {d}\n")),
+                Err(e) => out.push_str(&format!("FAIL {name}: {e}\n")),
+            }
+        }
+        out
+    }
+}
+
+/// Copies of the arguments with their own arrays (the rule may mutate its inputs).
+fn fresh(vs: &[Value]) -> Vec<Value> {
+    vs.iter()
+        .map(|a| match a {
+            Value::Array(x) => Value::Array(Arc::new(x.deep_copy())),
+            v => v.clone(),
+        })
+        .collect()
+}
+
+fn call(m: &mut Machine, all: &[Value]) -> Result<Value, AdError> {
+    m.call_dynamic(all.to_vec()).map_err(|e| AdError {
+        message: e.exception.to_string(),
+        span: e.trace.first().map(|f| f.span).unwrap_or_default(),
+    })
+}
+
+/// Runs every check on the reverse-mode rule of `f(args...)`.
+pub fn test_rule(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[Value],
+    seed: u64,
+) -> Result<RuleReport, AdError> {
+    let env = m.compiler.env.clone();
+    let key = method_instance(m, f, args)?;
+    let rule = ad.rule(&mut m.compiler, &key)?;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut all = vec![f.clone()];
+    all.extend(fresh(args));
+    let y0 = call(m, &fresh(&all))?;
+    let dy = random_tangent(&y0, &env, &mut rng);
+    let mut checks: Vec<(&'static str, Result<String, String>)> = Vec::new();
+
+    // Arguments restored after the forwards pass and pullback.
+    let before: Vec<String> = all.iter().map(show_string).collect();
+    let (y, grads) = run_pullback(m, &rule, f, &all[1..], Some(dy.clone()))?;
+    let after: Vec<String> = all.iter().map(show_string).collect();
+    checks.push((
+        "restores arguments",
+        if before == after {
+            Ok("arguments hold their original values after forwards pass + pullback".into())
+        } else {
+            Err(format!(
+                "before: {}\nafter:  {}",
+                before.join(", "),
+                after.join(", ")
+            ))
+        },
+    ));
+
+    // Interface: value and tangent types.
+    let mut iface = Ok(format!(
+        "value {} and tangents of the expected types",
+        show_string(&y)
+    ));
+    if show_string(&y) != show_string(&y0) {
+        iface = Err(format!(
+            "the rule's value {} differs from the primal's {}",
+            show_string(&y),
+            show_string(&y0)
+        ));
+    }
+    for (k, (x, g)) in all.iter().zip(grads.iter()).enumerate() {
+        let want = ir::tangent::tangent_type(&x.ty(), &env);
+        if want != ir::Type::Any && g.ty() != want {
+            iface = Err(format!("tangent {k} has type {}, expected {want}", g.ty()));
+        }
+    }
+    checks.push(("interface", iface));
+
+    // Correctness: ⟨ȳ, J ẋ⟩ by central differences against ⟨J'ȳ, ẋ⟩ from the pullback.
+    let dx: Vec<Value> = all
+        .iter()
+        .map(|x| random_tangent(x, &env, &mut rng))
+        .collect();
+    let ad_val: f64 = grads.iter().zip(dx.iter()).map(|(g, d)| dot(g, d)).sum();
+    let mut best = f64::INFINITY;
+    let mut agreed = None;
+    for h in [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8] {
+        let shifted = |s: f64| -> Vec<Value> {
+            all.iter()
+                .zip(dx.iter())
+                .map(|(x, d)| add_to_primal(x, &scale(s, d)))
+                .collect()
+        };
+        let yp = call(m, &shifted(h))?;
+        let ym = call(m, &shifted(-h))?;
+        let fd = dot(&dy, &difference(&yp, &ym, &env)) / (2.0 * h);
+        let e = (fd - ad_val).abs();
+        best = best.min(e);
+        if e <= 1e-3 + 1e-3 * fd.abs().max(ad_val.abs()) {
+            agreed = Some((h, fd));
+            break;
+        }
+    }
+    checks.push((
+        "finite differences",
+        match agreed {
+            Some((h, fd)) => Ok(format!("agrees at step {h:e}: fd {fd} vs ad {ad_val}")),
+            None => Err(format!("no step from 1e-2 to 1e-8 agrees to rtol = atol = 1e-3 (ad {ad_val}, closest difference {best})")),
+        },
+    ));
+
+    // Increment, not overwrite: start the pullback from non-zero fdata.
+    let init: Vec<Value> = all
+        .iter()
+        .map(|x| fdata(&random_tangent(x, &env, &mut rng), &x.ty(), &env))
+        .collect();
+    let init_copy: Vec<Value> = init.iter().map(|t| scale(1.0, t)).collect();
+    let args2 = fresh(&all);
+    let (_, grads2) = run_pullback_with(m, &rule, &args2, init, Some(dy.clone()))?;
+    let mut inc = Ok("the pullback adds to existing cotangents".to_string());
+    for (k, ((x, g), (g2, i0))) in all
+        .iter()
+        .zip(grads.iter())
+        .zip(grads2.iter().zip(init_copy.iter()))
+        .enumerate()
+    {
+        let xt = x.ty();
+        let want = increment(&scale(1.0, i0), &fdata(g, &xt, &env));
+        let got = fdata(g2, &xt, &env);
+        if !tangent_approx_eq(&got, &want, 1e-10, 1e-10) {
+            inc = Err(format!(
+                "argument {k}: fdata after the pullback is {}, expected {}",
+                show_string(&got),
+                show_string(&want)
+            ));
+        }
+    }
+    checks.push(("increments", inc));
+
+    // Reuse: the same rule again gives the same answers.
+    let (_, grads3) = run_pullback(m, &rule, f, &fresh(&all[1..]), Some(dy))?;
+    let same = grads
+        .iter()
+        .zip(grads3.iter())
+        .all(|(a, b)| tangent_approx_eq(a, b, 0.0, 0.0));
+    checks.push((
+        "reuse",
+        if same {
+            Ok("a second run gives identical tangents".into())
+        } else {
+            Err("a second run of the rule gave different tangents".into())
+        },
+    ));
+    Ok(RuleReport { checks })
+}
