@@ -121,6 +121,22 @@ enum Rev {
         val: usize,
         fdata: Option<(usize, usize)>,
     },
+    /// `new` of a mutable struct: float fields' cotangents (in its tangent) go to the arguments.
+    MutableNew {
+        tangent: usize,
+        fields: Vec<(Value, u32)>,
+    },
+    /// `out = obj.k` of a mutable struct: the tangent's field k += acc[out].
+    MutableRead { out: Value, tangent: usize, k: u32 },
+    /// Undo `obj.k = val`: a float val's cotangent is the tangent's field; restore both fields.
+    MutableWrite {
+        val: Value,
+        obj: usize,
+        k: u32,
+        old_p: usize,
+        tangent: Option<(usize, usize)>,
+        float: bool,
+    },
     /// A copy's cotangent accumulates into the source's fdata.
     ArrayCopy { src: usize, dst: usize },
     /// The callee's pullback on child state `site`: acc[args[j]] += its result j.
@@ -318,6 +334,7 @@ pub fn derive_reverse(
             let is_call = matches!(
                 data,
                 InstData::Invoke { .. }
+                    | InstData::SetField { .. }
                     | InstData::Prim {
                         op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayPop,
                         ..
@@ -582,6 +599,128 @@ pub fn derive_reverse(
                             k: *k,
                         });
                     }
+                }
+                InstData::New { ty, args } if env.is_mutable(ty) => {
+                    // The fdata of a new mutable struct is a new mutable tangent holding each
+                    // field's tangent; a float field's cotangent returns to its argument.
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let ft = cx.ft(r);
+                    if ft == Type::NoFData {
+                        let fv = fdata_const(&mut e, &ft);
+                        fmap.insert(r, fv);
+                    } else {
+                        let tts = env.field_types(&ft).unwrap_or_default();
+                        let mut fields = Vec::new();
+                        for (a, tt) in args.iter().zip(tts.iter()) {
+                            fields.push(field_tangent(&mut e, &cx, *a, tt, &fmap).ok_or_else(|| {
+                                cx.err(i, format!("a mutable struct field of type {} is not supported by reverse mode yet", cx.ty(*a)))
+                            })?);
+                        }
+                        let mt = e.val(
+                            InstData::New {
+                                ty: ft.clone(),
+                                args: fields,
+                            },
+                            ft.clone(),
+                        );
+                        fmap.insert(r, mt);
+                        let floats: Vec<(Value, u32)> = args
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, a)| cx.rt(**a).is_float())
+                            .map(|(k, a)| (*a, k as u32))
+                            .collect();
+                        if !floats.is_empty() {
+                            rv.push(Rev::MutableNew {
+                                tangent: sv.add(mt),
+                                fields: floats,
+                            });
+                        }
+                    }
+                }
+                InstData::GetField {
+                    obj,
+                    field: FieldRef::Index(k),
+                } if env.is_mutable(&cx.ty(*obj)) => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let ft = cx.ft(r);
+                    let mt = fmap[obj];
+                    let fv = if ft == Type::NoFData {
+                        fdata_const(&mut e, &ft)
+                    } else if cx.ft(*obj) != Type::NoFData && cx.ty(r) != Type::Any {
+                        // A field whose tangent is its fdata (an array, a mutable struct).
+                        e.field(mt, *k, ft.clone())
+                    } else {
+                        return Err(cx.err(i, format!("reading a field of type {} from a mutable struct is not supported by reverse mode yet", cx.ty(r))));
+                    };
+                    fmap.insert(r, fv);
+                    if cx.rt(r).is_float() && cx.ft(*obj) != Type::NoFData {
+                        rv.push(Rev::MutableRead {
+                            out: r,
+                            tangent: sv.add(mt),
+                            k: *k,
+                        });
+                    }
+                }
+                InstData::SetField {
+                    obj,
+                    field: FieldRef::Index(k),
+                    val,
+                } if env.is_mutable(&cx.ty(*obj)) => {
+                    let (o, v) = (vmap[obj], vmap[val]);
+                    let pt = env
+                        .field_types(&cx.ty(*obj))
+                        .unwrap_or_default()
+                        .get(*k as usize)
+                        .cloned()
+                        .unwrap_or_default();
+                    let old_p = e.field(o, *k, pt);
+                    let has_t = cx.ft(*obj) != Type::NoFData;
+                    let (mt, old_t, new_t) = if has_t {
+                        let mt = fmap[obj];
+                        let tt = env
+                            .field_types(&cx.ft(*obj))
+                            .unwrap_or_default()
+                            .get(*k as usize)
+                            .cloned()
+                            .unwrap_or_default();
+                        let old_t = e.field(mt, *k, tt.clone());
+                        let new_t = field_tangent(&mut e, &cx, *val, &tt, &fmap).ok_or_else(|| {
+                            cx.err(i, format!("assigning a field of type {} of a mutable struct is not supported by reverse mode yet", cx.ty(*val)))
+                        })?;
+                        (Some(mt), Some(old_t), Some(new_t))
+                    } else {
+                        (None, None, None)
+                    };
+                    e.inst(
+                        InstData::SetField {
+                            obj: o,
+                            field: FieldRef::Index(*k),
+                            val: v,
+                        },
+                        Type::Any,
+                    );
+                    if let (Some(mt), Some(nt)) = (mt, new_t) {
+                        e.inst(
+                            InstData::SetField {
+                                obj: mt,
+                                field: FieldRef::Index(*k),
+                                val: nt,
+                            },
+                            Type::Any,
+                        );
+                    }
+                    rv.push(Rev::MutableWrite {
+                        val: *val,
+                        obj: sv.add(o),
+                        k: *k,
+                        old_p: sv.add(old_p),
+                        tangent: match (mt, old_t) {
+                            (Some(mt), Some(ot)) => Some((sv.add(mt), sv.add(ot))),
+                            _ => None,
+                        },
+                        float: cx.rt(*val).is_float(),
+                    });
                 }
                 InstData::New { ty, args } if !env.is_mutable(ty) => {
                     let r = res.unwrap_or_else(|| unreachable!());
@@ -1082,6 +1221,24 @@ fn inst_kind(d: &InstData) -> &'static str {
     }
 }
 
+/// The tangent to store in a mutable tangent's field for the value `a` (of tangent type `tt`):
+/// zero for floats (their cotangent flows back through the field), the fdata for arrays and
+/// mutable structs (their tangent is their fdata), `NoTangent` for the rest.
+fn field_tangent(
+    e: &mut Emit,
+    cx: &Ctx,
+    a: Value,
+    tt: &Type,
+    fmap: &FxHashMap<Value, Value>,
+) -> Option<Value> {
+    match tt {
+        Type::NoTangent => Some(e.konst(Const::Singleton(Type::NoTangent))),
+        Type::Float64 | Type::Float32 => Some(zero_rdata(tt, e, cx.env)),
+        _ if cx.ft(a) == *tt => Some(fmap[&a]),
+        _ => None,
+    }
+}
+
 /// The element tangent type of an array type.
 fn tangent_elem(t: &Type) -> Type {
     match t {
@@ -1280,6 +1437,73 @@ fn emit_reverse(
                 };
                 e.prim(Prim::ArrayPush, vec![saved[*fa], restored], ft);
             }
+        }
+        Rev::MutableNew { tangent, fields } => {
+            let mt = saved[*tangent];
+            let tts = env.field_types(&e.f.types[mt]).unwrap_or_default();
+            for (arg, k) in fields {
+                let t = tts[*k as usize].clone();
+                let x = e.field(mt, *k, t.clone());
+                add(&mut e, *arg, x);
+                let z = zero_rdata(&t, &mut e, env);
+                e.inst(
+                    InstData::SetField {
+                        obj: mt,
+                        field: FieldRef::Index(*k),
+                        val: z,
+                    },
+                    Type::Any,
+                );
+            }
+        }
+        Rev::MutableRead { out, tangent, k } => {
+            let Some((a, t)) = take(&mut e, *out) else {
+                return;
+            };
+            let mt = saved[*tangent];
+            let old = e.field(mt, *k, t.clone());
+            let new = add_rdata(old, a, &t, &mut e, env);
+            e.inst(
+                InstData::SetField {
+                    obj: mt,
+                    field: FieldRef::Index(*k),
+                    val: new,
+                },
+                Type::Any,
+            );
+        }
+        Rev::MutableWrite {
+            val,
+            obj,
+            k,
+            old_p,
+            tangent,
+            float,
+        } => {
+            if let Some((mt, old_t)) = tangent {
+                let (mt, old_t) = (saved[*mt], saved[*old_t]);
+                if *float {
+                    let t = e.f.types[old_t].clone();
+                    let dv = e.field(mt, *k, t);
+                    add(&mut e, *val, dv);
+                }
+                e.inst(
+                    InstData::SetField {
+                        obj: mt,
+                        field: FieldRef::Index(*k),
+                        val: old_t,
+                    },
+                    Type::Any,
+                );
+            }
+            e.inst(
+                InstData::SetField {
+                    obj: saved[*obj],
+                    field: FieldRef::Index(*k),
+                    val: saved[*old_p],
+                },
+                Type::Any,
+            );
         }
         Rev::ArrayCopy { src, dst } => {
             let t = e.f.types[saved[*src]].clone();

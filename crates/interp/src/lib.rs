@@ -243,7 +243,11 @@ impl Machine {
                 names: names.clone(),
                 values: fields.into_boxed_slice(),
             }))),
-            Type::Struct(..) => {
+            Type::Struct(..)
+            | Type::Tangent(_)
+            | Type::MutableTangent(_)
+            | Type::FData(_)
+            | Type::RData(_) => {
                 let env = &self.compiler.env;
                 let fts = env.field_types(t).unwrap_or_default();
                 if fts.len() != fields.len() {

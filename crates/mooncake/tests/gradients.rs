@@ -278,3 +278,27 @@ g(x, y) = atan(y, x) * hypot(x, y)
         r.render()
     );
 }
+
+#[test]
+fn mutable_structs_written_in_loops() {
+    let src = r#"
+mutable struct Particle
+    pos::Float64
+    vel::Float64
+    hist::Vector{Float64}
+end
+function simulate(x, k)
+    p = Particle(x, 0.5 * x, zeros(3))
+    for i in 1:3
+        p.vel = p.vel - k * p.pos * 0.1
+        p.pos = p.pos + p.vel * 0.1
+        p.hist[i] = p.pos * p.vel
+    end
+    p.pos^2 + sum(p.hist)
+end
+"#;
+    check(src, "simulate", vec![Value::F64(0.8), Value::F64(2.0)]);
+    let mut s = session(src);
+    let r = s.test_rule("simulate(0.8, 2.0)").unwrap();
+    assert!(r.passed(), "{}", r.render());
+}
