@@ -18,6 +18,14 @@ fn err(message: impl Into<String>) -> AdError {
     }
 }
 
+/// A run-time error inside derived code, located at its innermost frame.
+fn runtime_error(e: interp::RuntimeError) -> AdError {
+    AdError {
+        message: e.exception.to_string(),
+        span: e.trace.first().map(|f| f.span).unwrap_or(Span::DUMMY),
+    }
+}
+
 /// A derived reverse-mode rule: the forwards pass and the pullback (optimised typed IR).
 #[derive(Clone, Debug)]
 pub struct Rule {
@@ -182,9 +190,7 @@ pub fn run_pullback_with(
         fwd_args.push(x.clone());
         fwd_args.push(fx.clone());
     }
-    let out = m
-        .exec(&rule.fwd, fwd_args)
-        .map_err(|e| err(e.exception.to_string()))?;
+    let out = m.exec(&rule.fwd, fwd_args).map_err(runtime_error)?;
     let y = out
         .field(0)
         .ok_or_else(|| err("internal error: forwards pass returned no value"))?;
@@ -207,9 +213,7 @@ pub fn run_pullback_with(
             }
         },
     };
-    let rd = m
-        .exec(&rule.rvs, vec![state, dy])
-        .map_err(|e| err(e.exception.to_string()))?;
+    let rd = m.exec(&rule.rvs, vec![state, dy]).map_err(runtime_error)?;
     let grads = all
         .iter()
         .zip(fdatas.iter())

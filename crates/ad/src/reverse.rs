@@ -137,6 +137,12 @@ enum Rev {
         tangent: Option<(usize, usize)>,
         float: bool,
     },
+    /// `out = t[i]` (run-time i): element i of acc[t] += acc[out].
+    TupleIndex {
+        out: Value,
+        tuple: Value,
+        idx: usize,
+    },
     /// A copy's cotangent accumulates into the source's fdata.
     ArrayCopy { src: usize, dst: usize },
     /// The callee's pullback on child state `site`: acc[args[j]] += its result j.
@@ -391,7 +397,7 @@ pub fn derive_reverse(
                             let fv = if ft == Type::NoFData {
                                 fdata_const(&mut e, &ft)
                             } else if *op == Prim::ArrayNew
-                                && matches!(tangent_elem(&ft), Type::Float64 | Type::Float32)
+                                && zero_bits_tangent(&tangent_elem(&ft), env)
                             {
                                 // A new array's fdata is a new array of zero tangents (float
                                 // arrays are zero-filled when allocated).
@@ -440,7 +446,7 @@ pub fn derive_reverse(
                             let fa = fmap[&arr];
                             let has_f = cx.ft(arr) != Type::NoFData;
                             let ert = rdata_type(&elem, env);
-                            if has_f && !ert.is_float() {
+                            if has_f && ert != ir::tangent::tangent_type(&elem, env) {
                                 return Err(cx.err(i, format!("writing into an array of {elem} is not supported by reverse mode yet")));
                             }
                             let a_p = margs[0];
@@ -506,6 +512,24 @@ pub fn derive_reverse(
                                         fdata: old_f.map(|of| (sv.add(fa), sv.add(of))),
                                     });
                                 }
+                            }
+                        }
+                        Rule::TupleIndex => {
+                            let ft = cx.ft(r);
+                            let tt = cx.ty(args[0]);
+                            if ft != Type::NoFData
+                                || cx.rt(args[0]) != ir::tangent::tangent_type(&tt, env)
+                            {
+                                return Err(cx.err(i, format!("indexing a {tt} by a run-time index is not supported by reverse mode yet")));
+                            }
+                            let fv = fdata_const(&mut e, &ft);
+                            fmap.insert(r, fv);
+                            if cx.rt(r) != Type::NoRData {
+                                rv.push(Rev::TupleIndex {
+                                    out: r,
+                                    tuple: args[0],
+                                    idx: sv.add(margs[1]),
+                                });
                             }
                         }
                         Rule::ArrayCopy => {
@@ -1239,6 +1263,19 @@ fn field_tangent(
     }
 }
 
+/// Whether a tangent type's zero is all-zero bits (floats, and tuples and tangents of them), so
+/// that a freshly allocated array of it is already zero.
+fn zero_bits_tangent(t: &Type, env: &TypeEnv) -> bool {
+    match t {
+        Type::Float64 | Type::Float32 | Type::NoTangent => true,
+        Type::Tuple(ts) => ts.iter().all(|t| zero_bits_tangent(t, env)),
+        Type::Tangent(_) => env
+            .field_types(t)
+            .is_some_and(|fs| fs.iter().all(|t| zero_bits_tangent(t, env))),
+        _ => false,
+    }
+}
+
 /// The element tangent type of an array type.
 fn tangent_elem(t: &Type) -> Type {
     match t {
@@ -1504,6 +1541,34 @@ fn emit_reverse(
                 },
                 Type::Any,
             );
+        }
+        Rev::TupleIndex { out, tuple, idx } => {
+            let Some((a, at)) = take(&mut e, *out) else {
+                return;
+            };
+            let Some(&s) = acc.get(tuple) else { return };
+            let t = cx.rt(*tuple);
+            let Type::Tuple(ets) = &t else { return };
+            let i = saved[*idx];
+            let old = e.val(InstData::GetSlot(s), t.clone());
+            // Element j gets acc[out] when j == i: a mask keeps this branch-free.
+            let mut parts = Vec::new();
+            for (j, et) in ets.iter().enumerate() {
+                let x = e.field(old, j as u32, et.clone());
+                if *et != at || !at.is_float() {
+                    parts.push(x);
+                    continue;
+                }
+                let jv = e.konst(Const::Int(j as i64 + 1));
+                let hit = e.prim(Prim::EqInt, vec![jv, i], Type::Bool);
+                let hi = e.prim(Prim::BoolToInt, vec![hit], Type::Int64);
+                let ft = e.konst(Const::Type(at.clone()));
+                let m = e.prim(Prim::Sitofp, vec![ft, hi], at.clone());
+                let c = e.prim(Prim::MulFloat, vec![m, a], at.clone());
+                parts.push(e.prim(Prim::AddFloat, vec![x, c], at.clone()));
+            }
+            let new = e.val(InstData::Tuple { args: parts }, t.clone());
+            e.inst(InstData::SetSlot(s, new), Type::Any);
         }
         Rev::ArrayCopy { src, dst } => {
             let t = e.f.types[saved[*src]].clone();

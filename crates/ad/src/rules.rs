@@ -36,6 +36,8 @@ pub enum Rule {
     /// `array_copy(A)` and `array_reshape(A, dims...)`: a new array whose cotangent
     /// accumulates into A's.
     ArrayCopy,
+    /// `tuple_getindex(t, i)` with a run-time index: the cotangent goes to element i.
+    TupleIndex,
 }
 
 fn fconst(t: &Type, x: f64) -> Const {
@@ -225,7 +227,8 @@ pub fn reverse_rule(
         ArrayPop => Rule::ArrayPop,
         ArrayCopy | ArrayReshape => Rule::ArrayCopy,
         ArrayZeroLike | ArrayAccumulate => Rule::NonDifferentiable,
-        // Resizing and tuple indexing by a run-time index come next.
-        ArrayResize | TupleGetIndex => return None,
+        TupleGetIndex => Rule::TupleIndex,
+        // Resizing comes next.
+        ArrayResize => return None,
     })
 }

@@ -42,7 +42,8 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
         | Type::NoFData
         | Type::NoRData => Type::NoTangent,
         Type::Bottom => Type::Bottom,
-        Type::Any | Type::Abstract(..) | Type::Union(_) => Type::Any,
+        Type::Union(ms) => uniform(ms, |m| tangent_rec(m, env, depth + 1)),
+        Type::Any | Type::Abstract(..) => Type::Any,
         Type::Array(e, n) => match tangent_rec(e, env, depth + 1) {
             Type::NoTangent => Type::NoTangent,
             t => Type::Array(Arc::new(t), *n),
@@ -87,6 +88,16 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
     }
 }
 
+/// For a union: the members' common type when they all agree (e.g. `NoTangent` for
+/// `Union{Int64, String}`), otherwise decided at run time (`Any`).
+fn uniform(ms: &[Type], f: impl Fn(&Type) -> Type) -> Type {
+    let ts: Vec<Type> = ms.iter().map(f).collect();
+    match ts.first() {
+        Some(t) if ts.iter().all(|x| x == t) => t.clone(),
+        _ => Type::Any,
+    }
+}
+
 /// The forward-data type of primal type `p`.
 pub fn fdata_type(p: &Type, env: &TypeEnv) -> Type {
     let t = tangent_type(p, env);
@@ -97,7 +108,8 @@ pub fn fdata_type(p: &Type, env: &TypeEnv) -> Type {
     match p {
         Type::Float64 | Type::Float32 => Type::NoFData,
         Type::Array(..) => t,
-        Type::Any | Type::Abstract(..) | Type::Union(_) => Type::Any,
+        Type::Union(ms) => uniform(ms, |m| fdata_type(m, env)),
+        Type::Any | Type::Abstract(..) => Type::Any,
         Type::Bottom => Type::Bottom,
         Type::Tuple(ts) => {
             let fs: Vec<Type> = ts.iter().map(|t| fdata_type(t, env)).collect();
@@ -145,7 +157,8 @@ pub fn rdata_type(p: &Type, env: &TypeEnv) -> Type {
     match p {
         Type::Float64 | Type::Float32 => p.clone(),
         Type::Array(..) => Type::NoRData,
-        Type::Any | Type::Abstract(..) | Type::Union(_) => Type::Any,
+        Type::Union(ms) => uniform(ms, |m| rdata_type(m, env)),
+        Type::Any | Type::Abstract(..) => Type::Any,
         Type::Bottom => Type::Bottom,
         Type::Tuple(ts) => {
             let rs: Vec<Type> = ts.iter().map(|t| rdata_type(t, env)).collect();

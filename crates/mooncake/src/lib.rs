@@ -24,7 +24,7 @@ use syntax::{Diagnostic, FileId, LineIndex, Span};
 
 pub use interp::Frame;
 pub use ir::Function;
-pub use runtime::{ArrayObj, Exception, Value};
+pub use runtime::{ArrayData, ArrayObj, Exception, Value};
 
 /// An error from loading or running a program.
 #[derive(Debug, Clone, thiserror::Error)]

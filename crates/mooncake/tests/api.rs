@@ -109,3 +109,20 @@ fn structs_and_tuples_as_values() {
         "Tuple{P, @NamedTuple{a::Int64, b::String}}"
     );
 }
+
+#[test]
+fn arrays_of_isbits_aggregates_are_stored_inline() {
+    let (mut s, _) = session();
+    s.load_source("m.jl", "struct P\n x::Float64\n y::Float64\nend\nmk() = Vector{P}(undef, 2)\nmt() = Vector{Tuple{Int, Float64}}(undef, 1)").unwrap();
+    for call in ["mk()", "mt()"] {
+        let Value::Array(a) = s.eval(call).unwrap() else {
+            panic!("array expected")
+        };
+        a.with(|inner| {
+            assert!(
+                matches!(inner.data, mooncake::ArrayData::Bits { .. }),
+                "{call}"
+            )
+        });
+    }
+}

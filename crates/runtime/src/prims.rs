@@ -290,9 +290,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 )));
             }
             let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
-            Ok(Value::Array(Arc::new(ArrayObj::zeros(
+            Ok(Value::Array(Arc::new(ArrayObj::zeros_in(
                 (**elem).clone(),
                 dims,
+                env,
             ))))
         }
         ArrayRef => {

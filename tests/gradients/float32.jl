@@ -1,0 +1,2 @@
+# check: f(0.5f0)
+f(x) = sin(x) * x^2 + 2x
