@@ -317,6 +317,68 @@ impl Session {
         Ok(r)
     }
 
+    /// The reverse-mode rule of `f(args...)` (derived once per method instance and cached).
+    pub fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
+        let key = self.method_instance(f, args)?;
+        Ok(self.ad.rule(&mut self.machine.compiler, &key)?)
+    }
+
+    /// Prepares repeated gradients of `f` at arguments like `args`: the rule is derived once,
+    /// and later calls check that the arguments have the same types and array sizes.
+    pub fn prepare_gradient_cache(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+    ) -> Result<GradientCache, Error> {
+        let rule = self.build_rrule(f, args)?;
+        Ok(GradientCache {
+            f: f.clone(),
+            shapes: args.iter().map(shape_of).collect(),
+            rule,
+        })
+    }
+
+    /// Prepares repeated pullbacks of `f` at arguments like `args` (the same cache type as
+    /// [`Session::prepare_gradient_cache`]; use it with [`Session::value_and_pullback_cached`]).
+    pub fn prepare_pullback_cache(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+    ) -> Result<GradientCache, Error> {
+        self.prepare_gradient_cache(f, args)
+    }
+
+    /// `value_and_gradient` through a prepared cache.
+    pub fn value_and_gradient_cached(
+        &mut self,
+        cache: &GradientCache,
+        args: &[Value],
+    ) -> Result<(Value, Vec<Value>), Error> {
+        cache.validate(args)?;
+        let r = ad::run_pullback(&mut self.machine, &cache.rule, &cache.f, args, None)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// `value_and_pullback` through a prepared cache (see [`Session::prepare_gradient_cache`]).
+    pub fn value_and_pullback_cached(
+        &mut self,
+        cache: &GradientCache,
+        dy: &Value,
+        args: &[Value],
+    ) -> Result<(Value, Vec<Value>), Error> {
+        cache.validate(args)?;
+        let r = ad::run_pullback(
+            &mut self.machine,
+            &cache.rule,
+            &cache.f,
+            args,
+            Some(dy.clone()),
+        )?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
     /// `(f(args...), (∂f, ∂args...))` for an output cotangent `dy` (a tangent of the output).
     pub fn value_and_pullback(
         &mut self,
@@ -530,6 +592,51 @@ impl Session {
             let _ = term::emit_to_write_style(&mut buf, &config, &files, d);
         }
         String::from_utf8_lossy(&buf.into_inner()).into_owned()
+    }
+}
+
+/// The type and (for arrays) dimensions of an argument.
+fn shape_of(v: &Value) -> (Type, Vec<usize>) {
+    match v {
+        Value::Array(a) => (v.ty(), a.dims()),
+        _ => (v.ty(), vec![]),
+    }
+}
+
+/// A prepared gradient (or pullback) computation: the derived rule of one method instance and
+/// the argument shapes it was prepared for. Also serves `prepare_pullback_cache`.
+#[derive(Clone)]
+pub struct GradientCache {
+    f: Value,
+    shapes: Vec<(Type, Vec<usize>)>,
+    rule: ad::Rule,
+}
+
+impl GradientCache {
+    fn validate(&self, args: &[Value]) -> Result<(), Error> {
+        if args.len() != self.shapes.len() {
+            return Err(Error::Usage(format!(
+                "the cache was prepared for {} arguments, got {}",
+                self.shapes.len(),
+                args.len()
+            )));
+        }
+        for (k, (a, (t, dims))) in args.iter().zip(&self.shapes).enumerate() {
+            let (at, ad) = shape_of(a);
+            if at != *t {
+                return Err(Error::Usage(format!(
+                    "argument {} has type {at}, but the cache was prepared for {t}",
+                    k + 1
+                )));
+            }
+            if ad != *dims {
+                return Err(Error::Usage(format!(
+                    "argument {} has size {ad:?}, but the cache was prepared for size {dims:?}",
+                    k + 1
+                )));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -302,3 +302,33 @@ end
     let r = s.test_rule("simulate(0.8, 2.0)").unwrap();
     assert!(r.passed(), "{}", r.render());
 }
+
+#[test]
+fn prepared_caches_reuse_the_rule_and_validate_arguments() {
+    let mut s = session("f(x) = sum(x) * x[1]");
+    let f = s.eval("f").unwrap();
+    let x = vecv(&[1.0, 2.0, 3.0]);
+    let cache = s.prepare_gradient_cache(&f, &[x.clone()]).unwrap();
+    for _ in 0..3 {
+        let (y, g) = s.value_and_gradient_cached(&cache, &[x.clone()]).unwrap();
+        assert_eq!(y.as_f64(), Some(6.0));
+        assert_eq!(mooncake::show(&g[1]), "[7.0, 1.0, 1.0]");
+    }
+    let e = s
+        .value_and_gradient_cached(&cache, &[vecv(&[1.0, 2.0])])
+        .unwrap_err();
+    assert!(e.to_string().contains("size [2]"), "{e}");
+    let e = s
+        .value_and_gradient_cached(&cache, &[Value::F64(1.0)])
+        .unwrap_err();
+    assert!(e.to_string().contains("has type Float64"), "{e}");
+    // A pullback of a vector-valued function.
+    let mut s = session("h(x) = [x[1]^2, x[1] * x[2]]");
+    let h = s.eval("h").unwrap();
+    let c = s.prepare_pullback_cache(&h, &[vecv(&[3.0, 4.0])]).unwrap();
+    let (y, g) = s
+        .value_and_pullback_cached(&c, &vecv(&[1.0, 10.0]), &[vecv(&[3.0, 4.0])])
+        .unwrap();
+    assert_eq!(mooncake::show(&y), "[9.0, 12.0]");
+    assert_eq!(mooncake::show(&g[1]), "[46.0, 30.0]");
+}
