@@ -308,9 +308,13 @@ fn prepared_caches_reuse_the_rule_and_validate_arguments() {
     let mut s = session("f(x) = sum(x) * x[1]");
     let f = s.eval("f").unwrap();
     let x = vecv(&[1.0, 2.0, 3.0]);
-    let cache = s.prepare_gradient_cache(&f, std::slice::from_ref(&x)).unwrap();
+    let cache = s
+        .prepare_gradient_cache(&f, std::slice::from_ref(&x))
+        .unwrap();
     for _ in 0..3 {
-        let (y, g) = s.value_and_gradient_cached(&cache, &[x.clone()]).unwrap();
+        let (y, g) = s
+            .value_and_gradient_cached(&cache, std::slice::from_ref(&x))
+            .unwrap();
         assert_eq!(y.as_f64(), Some(6.0));
         assert_eq!(mooncake::show(&g[1]), "[7.0, 1.0, 1.0]");
     }
