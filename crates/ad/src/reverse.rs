@@ -273,7 +273,14 @@ pub fn derive_reverse(
 ) -> Result<Derived, AdError> {
     let mut sites: u32 = 0;
     let cx = Ctx { p: primal, env };
-    let layout = primal.layout.clone();
+    // Only reachable blocks (the last folding pass may have left unreachable ones).
+    let reachable: rustc_hash::FxHashSet<Block> = primal.reverse_postorder().into_iter().collect();
+    let layout: Vec<Block> = primal
+        .layout
+        .iter()
+        .copied()
+        .filter(|b| reachable.contains(b))
+        .collect();
     let pos: FxHashMap<Block, usize> = layout.iter().enumerate().map(|(i, b)| (*b, i)).collect();
     // Incoming edges of each block: (predecessor, successor slot).
     let mut incoming: FxHashMap<Block, Vec<(Block, usize)>> = FxHashMap::default();
@@ -295,6 +302,19 @@ pub fn derive_reverse(
         })
         .collect();
 
+    // Blocks that cannot reach a `return` (error paths) need no derivative: the forwards pass
+    // runs their primal code as it is, and the pullback never visits them.
+    let mut live: rustc_hash::FxHashSet<Block> = returns.iter().copied().collect();
+    let mut work: Vec<Block> = returns.clone();
+    while let Some(b) = work.pop() {
+        for (q, _) in incoming.get(&b).cloned().unwrap_or_default() {
+            if live.insert(q) {
+                work.push(q);
+            }
+        }
+    }
+    let doomed = |b: Block| !live.contains(&b);
+
     // ---------------- forwards pass ----------------
     let mut fwd = Function::new(format!("fwd {}", primal.name), Phase::Typed);
     let fblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, fwd.add_block())).collect();
@@ -304,9 +324,11 @@ pub fn derive_reverse(
     for &b in &layout {
         for &p in &primal.blocks[b].params {
             let pv = fwd.add_block_param(fblocks[&b], cx.ty(p));
-            let pf = fwd.add_block_param(fblocks[&b], cx.ft(p));
             vmap.insert(p, pv);
-            fmap.insert(p, pf);
+            if !doomed(b) {
+                let pf = fwd.add_block_param(fblocks[&b], cx.ft(p));
+                fmap.insert(p, pf);
+            }
         }
     }
     let mut saved: FxHashMap<Block, Saved> = FxHashMap::default();
@@ -318,6 +340,23 @@ pub fn derive_reverse(
 
     for &b in &layout {
         let fb = fblocks[&b];
+        if doomed(b) {
+            // The primal code, on primal values only.
+            for &i in &primal.blocks[b].insts {
+                let mut d = primal.insts[i].clone();
+                d.map_args(|a| vmap.get(&a).copied().unwrap_or(a));
+                d.map_successors(|s| fblocks[&s]);
+                let ty = primal.result(i).map(|r| cx.ty(r)).unwrap_or_default();
+                let (ni, nv) = fwd.make_inst(d, ty, primal.locs[i]);
+                fwd.blocks[fb].insts.push(ni);
+                if let (Some(r), Some(nv)) = (primal.result(i), nv) {
+                    vmap.insert(r, nv);
+                }
+            }
+            saved.insert(b, Saved::default());
+            revs.insert(b, vec![]);
+            continue;
+        }
         let mut sv = Saved::default();
         let mut rv: Vec<Rev> = Vec::new();
         let insts = primal.blocks[b].insts.clone();
@@ -773,10 +812,14 @@ pub fn derive_reverse(
                     // Globals are constants for AD (their tangent is not tracked).
                     let r = res.unwrap_or_else(|| unreachable!());
                     let ft = cx.ft(r);
-                    if ft != Type::NoFData {
-                        return Err(cx.err(i, "reading a non-constant global with a derivative is not supported by reverse mode".into()));
-                    }
-                    let fv = fdata_const(&mut e, &ft);
+                    let fv = if matches!(tangent_elem(&ft), Type::Float64 | Type::Float32) {
+                        // A constant array: a zero tangent that nothing reads back.
+                        e.prim(Prim::ArrayZeroLike, vec![vmap[&r]], ft.clone())
+                    } else if ft == Type::NoFData {
+                        fdata_const(&mut e, &ft)
+                    } else {
+                        return Err(cx.err(i, "reading a global with a derivative (other than a constant float array) is not supported by reverse mode yet".into()));
+                    };
                     fmap.insert(r, fv);
                 }
                 InstData::Invoke { callee, args } => {
@@ -874,8 +917,12 @@ pub fn derive_reverse(
                 Type::vector(comms_tuple[&b].clone()),
             );
         }
-        let pair_args = |args: &[Value]| -> Vec<Value> {
-            args.iter().flat_map(|a| [vmap[a], fmap[a]]).collect()
+        let edge_args = |d: Block, args: &[Value]| -> Vec<Value> {
+            if doomed(d) {
+                args.iter().map(|a| vmap[a]).collect()
+            } else {
+                args.iter().flat_map(|a| [vmap[a], fmap[a]]).collect()
+            }
         };
         let push_edge = |f: &mut Function, blk: Block, id: i64| {
             let mut e = Emit { f, block: blk, loc };
@@ -885,10 +932,10 @@ pub fn derive_reverse(
         };
         match primal.insts[term[0]].clone() {
             InstData::Jump { dest, args } => {
-                if incoming[&dest].len() > 1 {
+                if incoming[&dest].len() > 1 && !doomed(dest) {
                     push_edge(&mut fwd, fb, edge_id(b, 0));
                 }
-                let a = pair_args(&args);
+                let a = edge_args(dest, &args);
                 Emit {
                     f: &mut fwd,
                     block: fb,
@@ -908,8 +955,8 @@ pub fn derive_reverse(
                     .into_iter()
                     .enumerate()
                 {
-                    let a = pair_args(&args);
-                    if incoming[&d].len() > 1 {
+                    let a = edge_args(d, &args);
+                    if incoming[&d].len() > 1 && !doomed(d) {
                         let eb = fwd.add_block();
                         push_edge(&mut fwd, eb, edge_id(b, k));
                         Emit {
@@ -990,12 +1037,21 @@ pub fn derive_reverse(
     let final_b = rvs.add_block();
     // Accumulator slots.
     let mut acc: FxHashMap<Value, Slot> = FxHashMap::default();
+    let inst_block: FxHashMap<Inst, Block> = layout
+        .iter()
+        .flat_map(|b| primal.blocks[*b].insts.iter().map(move |i| (*i, *b)))
+        .collect();
     for (v, _) in primal.values.iter() {
+        // Values of error paths (doomed blocks) have no cotangents.
         let is_live = match primal.values[v] {
             ir::ValueDef::Param(b, k) => {
-                primal.blocks[b].params.get(k as usize) == Some(&v) && pos.contains_key(&b)
+                primal.blocks[b].params.get(k as usize) == Some(&v)
+                    && pos.contains_key(&b)
+                    && !doomed(b)
             }
-            ir::ValueDef::Inst(i) => primal.result(i) == Some(v),
+            ir::ValueDef::Inst(i) => {
+                primal.result(i) == Some(v) && inst_block.get(&i).is_some_and(|b| !doomed(*b))
+            }
         };
         if !is_live {
             continue;
@@ -1082,6 +1138,11 @@ pub fn derive_reverse(
     }
     for &b in &layout {
         let rb = rblocks[&b];
+        if doomed(b) {
+            let loc = primal.locs[primal.blocks[b].insts[0]];
+            rvs.append(rb, InstData::Unreachable, Type::Any, loc);
+            continue;
+        }
         let loc = primal.locs[*primal.blocks[b]
             .insts
             .last()

@@ -26,6 +26,7 @@ pub fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(SimplifyCfg),
         Box::new(ConstProp),
         Box::new(Dce),
+        Box::new(SimplifyCfg),
     ]
 }
 

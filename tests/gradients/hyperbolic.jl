@@ -1,0 +1,2 @@
+# check: f(0.6)
+f(x) = sinh(x) * cosh(x) - tanh(x)
