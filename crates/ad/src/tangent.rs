@@ -27,14 +27,6 @@ pub fn no_tangent() -> Value {
     singleton(Type::NoTangent)
 }
 
-fn no_fdata() -> Value {
-    singleton(Type::NoFData)
-}
-
-fn no_rdata() -> Value {
-    singleton(Type::NoRData)
-}
-
 fn is_singleton(v: &Value, t: &Type) -> bool {
     matches!(v, Value::Struct(s) if s.ty == *t)
 }
@@ -463,58 +455,40 @@ fn diff_rec(p: &Value, q: &Value, env: &TypeEnv, memo: &mut FxHashMap<usize, Val
 // ---------------------------------------------------------------------------------------------
 // fdata / rdata
 
+/// Which half of a tangent to take.
+#[derive(Clone, Copy, PartialEq)]
+enum Half {
+    /// Forward data: the parts identified by address (arrays, mutable tangents).
+    F,
+    /// Reverse data: the parts identified by value (floats, immutable aggregates).
+    R,
+}
+
 /// The forward data of tangent `t` (of a primal of type `p`): the parts identified by address.
 pub fn fdata(t: &Value, p: &Type, env: &TypeEnv) -> Value {
-    let ft = ir::tangent::fdata_type(p, env);
-    if ft == Type::NoFData {
-        return no_fdata();
-    }
-    match (t, p) {
-        (Value::Array(_), _) | (Value::Mutable(_), _) => t.clone(),
-        (Value::Tuple(xs), Type::Tuple(ps)) => Value::Tuple(
-            xs.iter()
-                .zip(ps.iter())
-                .map(|(x, pt)| fdata(x, pt, env))
-                .collect(),
-        ),
-        (Value::NamedTuple(x), Type::NamedTuple(_, ps)) => {
-            Value::NamedTuple(Arc::new(NamedTupleVal {
-                names: x.names.clone(),
-                values: x
-                    .values
-                    .iter()
-                    .zip(ps.iter())
-                    .map(|(v, pt)| fdata(v, pt, env))
-                    .collect(),
-            }))
-        }
-        (Value::Struct(s), Type::Struct(..)) => {
-            let fts = env.field_types(p).unwrap_or_default();
-            new_struct(
-                ft,
-                s.fields
-                    .iter()
-                    .zip(fts.iter())
-                    .map(|(v, pt)| fdata(v, pt, env))
-                    .collect(),
-            )
-        }
-        (v, _) => fdata(v, &v.ty(), env),
-    }
+    half(t, p, env, Half::F)
 }
 
 /// The reverse data of tangent `t` (of a primal of type `p`): the parts identified by value.
 pub fn rdata(t: &Value, p: &Type, env: &TypeEnv) -> Value {
-    let rt = ir::tangent::rdata_type(p, env);
-    if rt == Type::NoRData {
-        return no_rdata();
+    half(t, p, env, Half::R)
+}
+
+fn half(t: &Value, p: &Type, env: &TypeEnv, h: Half) -> Value {
+    let (ty, none) = match h {
+        Half::F => (ir::tangent::fdata_type(p, env), Type::NoFData),
+        Half::R => (ir::tangent::rdata_type(p, env), Type::NoRData),
+    };
+    if ty == none {
+        return singleton(none);
     }
     match (t, p) {
-        (Value::F64(_) | Value::F32(_), _) => t.clone(),
+        (Value::F64(_) | Value::F32(_), _) if h == Half::R => t.clone(),
+        (Value::Array(_) | Value::Mutable(_), _) if h == Half::F => t.clone(),
         (Value::Tuple(xs), Type::Tuple(ps)) => Value::Tuple(
             xs.iter()
                 .zip(ps.iter())
-                .map(|(x, pt)| rdata(x, pt, env))
+                .map(|(x, pt)| half(x, pt, env, h))
                 .collect(),
         ),
         (Value::NamedTuple(x), Type::NamedTuple(_, ps)) => {
@@ -524,22 +498,24 @@ pub fn rdata(t: &Value, p: &Type, env: &TypeEnv) -> Value {
                     .values
                     .iter()
                     .zip(ps.iter())
-                    .map(|(v, pt)| rdata(v, pt, env))
+                    .map(|(v, pt)| half(v, pt, env, h))
                     .collect(),
             }))
         }
         (Value::Struct(s), Type::Struct(..)) => {
             let fts = env.field_types(p).unwrap_or_default();
             new_struct(
-                rt,
+                ty,
                 s.fields
                     .iter()
                     .zip(fts.iter())
-                    .map(|(v, pt)| rdata(v, pt, env))
+                    .map(|(v, pt)| half(v, pt, env, h))
                     .collect(),
             )
         }
-        _ => no_rdata(),
+        // A primal of abstract type: split by the value's own type.
+        (v, _) if h == Half::F && *p != v.ty() => half(v, &v.ty(), env, h),
+        _ => singleton(none),
     }
 }
 
