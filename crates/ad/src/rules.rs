@@ -232,3 +232,70 @@ pub fn reverse_rule(
         ArrayResize => return None,
     })
 }
+
+/// Whether a primitive carries derivatives (and so needs test cases below).
+pub fn is_differentiable(op: Prim) -> bool {
+    use Prim::*;
+    match op {
+        AddFloat | SubFloat | MulFloat | DivFloat | NegFloat | RemFloat | PowFloat | PowiFloat
+        | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
+        | Atan | Atan2 | Hypot | Exp2 | Log2 | Log10 | AbsFloat | Copysign | Fpconvert
+        | ArrayRef | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape | TupleGetIndex => {
+            true
+        }
+        Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
+        | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
+        | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
+        | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | ApplyType | PromoteEltype
+        | ArrayNew | ArrayLen | ArraySize | ArrayResize | ArrayZeroLike | ArrayAccumulate
+        | RuleStack | RuleChild | TupleLen | ToString | Repr | StringConcat | StringLen | Print
+        | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
+        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
+        | ThrowValue => false,
+    }
+}
+
+/// Test cases of the rules above, run through `test_rule` by one harness
+/// (`crates/mooncake/tests/rule_cases.rs`): (primitive, definitions, call).
+pub const CASES: &[(Prim, &str, &str)] = &[
+    (Prim::AddFloat, "f(x, y) = Core.add_float(x, y)", "f(0.3, -1.2)"),
+    (Prim::SubFloat, "f(x, y) = Core.sub_float(x, y)", "f(0.3, -1.2)"),
+    (Prim::MulFloat, "f(x, y) = Core.mul_float(x, y)", "f(0.3, -1.2)"),
+    (Prim::MulFloat, "f(x) = Core.mul_float(x, x)", "f(1.7f0)"),
+    (Prim::DivFloat, "f(x, y) = Core.div_float(x, y)", "f(0.3, -1.2)"),
+    (Prim::NegFloat, "f(x) = Core.neg_float(x)", "f(0.3)"),
+    (Prim::RemFloat, "f(x, y) = Core.rem_float(x, y)", "f(5.3, 1.2)"),
+    (Prim::PowFloat, "f(x, y) = Core.pow_float(x, y)", "f(1.3, 0.7)"),
+    (Prim::PowiFloat, "f(x) = Core.powi_float(x, 5)", "f(1.3)"),
+    (Prim::PowiFloat, "f(x) = Core.powi_float(x, -3)", "f(1.3)"),
+    (Prim::Sqrt, "f(x) = Core.sqrt(x)", "f(2.3)"),
+    (Prim::Sin, "f(x) = Core.sin(x)", "f(0.7)"),
+    (Prim::Cos, "f(x) = Core.cos(x)", "f(0.7)"),
+    (Prim::Tan, "f(x) = Core.tan(x)", "f(0.7)"),
+    (Prim::Exp, "f(x) = Core.exp(x)", "f(0.7)"),
+    (Prim::Log, "f(x) = Core.log(x)", "f(0.7)"),
+    (Prim::Log1p, "f(x) = Core.log1p(x)", "f(0.7)"),
+    (Prim::Expm1, "f(x) = Core.expm1(x)", "f(0.7)"),
+    (Prim::Tanh, "f(x) = Core.tanh(x)", "f(0.7)"),
+    (Prim::Sinh, "f(x) = Core.sinh(x)", "f(0.7)"),
+    (Prim::Cosh, "f(x) = Core.cosh(x)", "f(0.7)"),
+    (Prim::Asin, "f(x) = Core.asin(x)", "f(0.4)"),
+    (Prim::Acos, "f(x) = Core.acos(x)", "f(0.4)"),
+    (Prim::Atan, "f(x) = Core.atan(x)", "f(0.7)"),
+    (Prim::Atan2, "f(y, x) = Core.atan2(y, x)", "f(0.7, -0.4)"),
+    (Prim::Hypot, "f(x, y) = Core.hypot(x, y)", "f(0.7, -0.4)"),
+    (Prim::Exp2, "f(x) = Core.exp2(x)", "f(0.7)"),
+    (Prim::Log2, "f(x) = Core.log2(x)", "f(0.7)"),
+    (Prim::Log10, "f(x) = Core.log10(x)", "f(0.7)"),
+    (Prim::AbsFloat, "f(x) = Core.abs_float(x)", "f(-0.7)"),
+    (Prim::Copysign, "f(x, y) = Core.copysign(x, y)", "f(0.7, -2.0)"),
+    (Prim::Fpconvert, "f(x) = Core.fpconvert(Float64, x) * 2.0", "f(0.7f0)"),
+    (Prim::ArrayRef, "f(x) = Core.arrayref(x, 2) * 3.0", "f([1.0, 2.0, 3.0])"),
+    (Prim::ArrayRef, "f(A) = Core.arrayref(A, 2, 1) * Core.arrayref(A, 1, 2)", "f([1.0 2.0; 3.0 4.0])"),
+    (Prim::ArraySet, "function f(x, y)\n    Core.arrayset(x, y * 2.0, 1)\n    Core.arrayref(x, 1) * Core.arrayref(x, 2)\nend", "f([1.0, 2.0], 0.5)"),
+    (Prim::ArrayPush, "function f(x, y)\n    Core.array_push(x, y^2)\n    s = Core.arrayref(x, 3) * Core.arrayref(x, 1)\n    Core.array_pop(x)\n    s\nend", "f([1.0, 2.0], 0.5)"),
+    (Prim::ArrayPop, "function f(x)\n    v = Core.array_pop(x)\n    Core.array_push(x, 0.0)\n    v * Core.arrayref(x, 1)\nend", "f([1.0, 2.0, 3.0])"),
+    (Prim::ArrayCopy, "function f(x)\n    y = Core.array_copy(x)\n    Core.arrayset(y, 0.0, 1)\n    Core.arrayref(y, 2) * Core.arrayref(x, 1)\nend", "f([1.0, 2.0])"),
+    (Prim::ArrayReshape, "function f(x)\n    A = Core.array_reshape(x, 2, 2)\n    Core.arrayref(A, 1, 2) * Core.arrayref(A, 2, 1)\nend", "f([1.0, 2.0, 3.0, 4.0])"),
+    (Prim::TupleGetIndex, "function f(x, y)\n    t = (x, y, x * y)\n    s = 0.0\n    for i in 1:3\n        s += Core.tuple_getindex(t, i) * i\n    end\n    s\nend", "f(0.3, 0.8)"),
+];

@@ -22,6 +22,8 @@ use std::sync::Arc;
 use syntax::ast::{Expr, ExprKind};
 use syntax::{Diagnostic, FileId, LineIndex, Span};
 
+/// The reverse rules' registry data (test cases, differentiability), for rule tests.
+pub use ad::rules as ad_rules;
 pub use interp::Frame;
 pub use ir::Function;
 pub use runtime::{ArrayData, ArrayObj, Exception, Value};
