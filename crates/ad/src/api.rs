@@ -35,9 +35,11 @@ pub struct Rule {
 
 #[derive(Default)]
 struct Cache {
-    /// The names derived functions are invoked by, to the method instance and mode they derive.
-    names: FxHashMap<Symbol, (MiKey, Mode)>,
-    rules: FxHashMap<MiKey, Rule>,
+    /// The names derived functions are invoked by, to the method instance, mode and debug flag
+    /// they derive.
+    names: FxHashMap<Symbol, (MiKey, Mode, bool)>,
+    /// Rules per (method instance, debug mode).
+    rules: FxHashMap<(MiKey, bool), Rule>,
 }
 
 /// The AD engine of a session: derived rules shared by all uses (compiled code is shared;
@@ -47,13 +49,15 @@ pub struct Ad {
     cache: Arc<Mutex<Cache>>,
 }
 
-fn name_for(c: &mut Cache, key: &MiKey, mode: Mode) -> Symbol {
-    let which = match mode {
-        Mode::Forward => "fwd",
-        Mode::Pullback => "rvs",
+fn name_for(c: &mut Cache, key: &MiKey, mode: Mode, debug: bool) -> Symbol {
+    let which = match (mode, debug) {
+        (Mode::Forward, false) => "fwd",
+        (Mode::Pullback, false) => "rvs",
+        (Mode::Forward, true) => "fwd-debug",
+        (Mode::Pullback, true) => "rvs-debug",
     };
     let name = sym(&format!("#{which} {}", key.display()));
-    c.names.insert(name, (key.clone(), mode));
+    c.names.insert(name, (key.clone(), mode, debug));
     name
 }
 
@@ -72,12 +76,12 @@ impl Ad {
     pub fn install(&self, m: &mut Machine) {
         let ad = self.clone();
         m.resolver = Some(Box::new(move |key: &MiKey, compiler: &mut Compiler| {
-            let (primal, mode) = {
+            let (primal, mode, debug) = {
                 let c = ad.cache.lock().unwrap_or_else(|e| e.into_inner());
                 c.names.get(&key.table).cloned()?
             };
             Some(
-                ad.rule(compiler, &primal)
+                ad.rule(compiler, &primal, debug)
                     .map(|r| match mode {
                         Mode::Forward => r.fwd,
                         Mode::Pullback => r.rvs,
@@ -87,14 +91,15 @@ impl Ad {
         }));
     }
 
-    /// The reverse-mode rule of a method instance, derived on first use.
-    pub fn rule(&self, compiler: &mut Compiler, key: &MiKey) -> Result<Rule, AdError> {
+    /// The reverse-mode rule of a method instance, derived on first use (in debug mode, with
+    /// run-time checks of fdata at argument and call boundaries).
+    pub fn rule(&self, compiler: &mut Compiler, key: &MiKey, debug: bool) -> Result<Rule, AdError> {
         if let Some(r) = self
             .cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .rules
-            .get(key)
+            .get(&(key.clone(), debug))
         {
             return Ok(r.clone());
         }
@@ -105,7 +110,12 @@ impl Ad {
         let primal = compiler.optimised(key).map_err(internal)?;
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            derive_reverse(&primal, &compiler.env, &mut |k, m| name_for(&mut c, k, m))?
+            derive_reverse(
+                &primal,
+                &compiler.env,
+                &mut |k, m| name_for(&mut c, k, m, debug),
+                debug,
+            )?
         };
         // The derived functions go through the same optimiser as user code (which verifies
         // after every pass when verification is on).
@@ -131,7 +141,7 @@ impl Ad {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .rules
-            .insert(key.clone(), rule.clone());
+            .insert((key.clone(), debug), rule.clone());
         Ok(rule)
     }
 }
@@ -287,9 +297,10 @@ pub fn value_and_gradient(
     ad: &Ad,
     f: &Value,
     args: &[Value],
+    debug: bool,
 ) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
-    let rule = ad.rule(&mut m.compiler, &key)?;
+    let rule = ad.rule(&mut m.compiler, &key, debug)?;
     run_pullback(m, &rule, f, args, None)
 }
 
@@ -302,6 +313,6 @@ pub fn value_and_pullback(
     args: &[Value],
 ) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
-    let rule = ad.rule(&mut m.compiler, &key)?;
+    let rule = ad.rule(&mut m.compiler, &key, false)?;
     run_pullback(m, &rule, f, args, Some(dy.clone()))
 }

@@ -265,11 +265,13 @@ pub enum Mode {
 
 /// Derives the forwards pass and pullback of `primal` (typed or optimised IR). `names` gives
 /// the name under which the derived function of a callee is invoked (resolved, and derived, when
-/// first executed).
+/// first executed). With `debug`, the forwards pass checks (`Core.ad_check`) that each argument's
+/// and each derived call's fdata matches its primal (type and array sizes), naming the value.
 pub fn derive_reverse(
     primal: &Function,
     env: &TypeEnv,
     names: &mut dyn FnMut(&MiKey, Mode) -> syntax::Symbol,
+    debug: bool,
 ) -> Result<Derived, AdError> {
     let mut sites: u32 = 0;
     let cx = Ctx { p: primal, env };
@@ -359,6 +361,24 @@ pub fn derive_reverse(
         }
         let mut sv = Saved::default();
         let mut rv: Vec<Rev> = Vec::new();
+        if debug && b == layout[0] {
+            let loc = primal.locs[primal.blocks[b].insts[0]];
+            for (k, &p) in primal.blocks[b].params.iter().enumerate() {
+                if cx.ft(p) != Type::NoFData {
+                    let what = format!("argument {k} of {}", primal.name);
+                    ad_check(
+                        &mut Emit {
+                            f: &mut fwd,
+                            block: fb,
+                            loc,
+                        },
+                        vmap[&p],
+                        fmap[&p],
+                        &what,
+                    );
+                }
+            }
+        }
         let insts = primal.blocks[b].insts.clone();
         let (body, term) = insts.split_at(insts.len() - 1);
         for &i in body {
@@ -858,6 +878,14 @@ pub fn derive_reverse(
                     );
                     let y = e.field(pair, 0, cx.ty(r));
                     let fy = e.field(pair, 1, cx.ft(r));
+                    if debug && cx.ft(r) != Type::NoFData {
+                        ad_check(
+                            &mut e,
+                            y,
+                            fy,
+                            &format!("result of the call of {}", key.display()),
+                        );
+                    }
                     vmap.insert(r, y);
                     fmap.insert(r, fy);
                     // The callee's pullback always runs, so that its stacks stay balanced.
@@ -1343,6 +1371,12 @@ fn tangent_elem(t: &Type) -> Type {
         Type::Array(e, _) => (**e).clone(),
         _ => Type::NoTangent,
     }
+}
+
+/// Debug mode: `Core.ad_check(x, fx, what)`.
+fn ad_check(e: &mut Emit, x: Value, fx: Value, what: &str) {
+    let w = e.konst(Const::Str(std::sync::Arc::from(what)));
+    e.prim(Prim::AdCheck, vec![x, fx, w], Type::Nothing);
 }
 
 /// The type of rule states (a prelude mutable struct).

@@ -68,10 +68,10 @@ pub fn reverse_rule(
         | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
         | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
         | Isa | Typeof | PromoteType | ApplyType | PromoteEltype | ArrayNew | ArrayLen
-        | ArraySize | TupleLen | RuleStack | RuleChild | ToString | Repr | StringConcat
-        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue => Rule::NonDifferentiable,
+        | ArraySize | TupleLen | RuleStack | RuleChild | AdCheck | ToString | Repr
+        | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue => Rule::NonDifferentiable,
         Floor | Ceil | Round | Trunc => Rule::Scalar(vec![Zero]),
         AddFloat => Rule::Scalar(vec![One, One]),
         SubFloat => Rule::Scalar(vec![One, MinusOne]),
@@ -248,10 +248,10 @@ pub fn is_differentiable(op: Prim) -> bool {
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
         | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | ApplyType | PromoteEltype
         | ArrayNew | ArrayLen | ArraySize | ArrayResize | ArrayZeroLike | ArrayAccumulate
-        | RuleStack | RuleChild | TupleLen | ToString | Repr | StringConcat | StringLen | Print
-        | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
-        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
-        | ThrowValue => false,
+        | RuleStack | RuleChild | AdCheck | TupleLen | ToString | Repr | StringConcat
+        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue => false,
     }
 }
 

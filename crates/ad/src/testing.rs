@@ -65,7 +65,7 @@ pub fn test_rule(
 ) -> Result<RuleReport, AdError> {
     let env = m.compiler.env.clone();
     let key = method_instance(m, f, args)?;
-    let rule = ad.rule(&mut m.compiler, &key)?;
+    let rule = ad.rule(&mut m.compiler, &key, false)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut all = vec![f.clone()];
     all.extend(fresh(args));

@@ -39,6 +39,10 @@ enum Command {
         /// Print exactly one JSON object: {"value": V, "gradient": [T_f, T_1, ...]}.
         #[arg(long)]
         json: bool,
+        /// Debug mode: check at run time that fdata matches every argument and every derived
+        /// call's result (types and array sizes), naming the offending call and line.
+        #[arg(long)]
+        debug: bool,
     },
     /// Test the reverse-mode rule of the call (interface, finite differences, increments,
     /// argument restoration, reuse); exit 1 if a check fails.
@@ -98,7 +102,13 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Grad { file, call, json } => {
+        Command::Grad {
+            file,
+            call,
+            json,
+            debug,
+        } => {
+            session.set_ad_debug(debug);
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(&session, e));
             }

@@ -142,6 +142,9 @@ prims! {
     /// `Core.rule_child(state, k)`: the state of the rule called at call site `k` (created on
     /// first use).
     RuleChild = "rule_child",
+    /// `Core.ad_check(x, fx, what)`: debug mode: throws unless `fx` is fdata of `x`'s type with
+    /// the same array sizes (`what` names the checked value).
+    AdCheck = "ad_check",
     // Tuples.
     TupleLen = "tuple_len",
     /// `Core.tuple_getindex(t, i)`: dynamic index (bounds-checked).
@@ -211,6 +214,7 @@ impl Prim {
             ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
             ArrayAccumulate => (true, true, true),
             RuleStack | RuleChild => (true, true, true),
+            AdCheck => (true, true, true),
             TupleGetIndex => (true, false, false),
             Print | Show => (false, true, true),
             ToString | Repr => (false, false, true),
@@ -572,6 +576,10 @@ impl Prim {
                         "`Core.rule_stack` needs a RuleState, an Int64 and a vector type".into(),
                     ),
                 }
+            }
+            AdCheck => {
+                arity(3)?;
+                Ok(Type::Nothing)
             }
             RuleChild => {
                 arity(2)?;

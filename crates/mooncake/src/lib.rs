@@ -87,6 +87,8 @@ pub struct Session {
     machine: Machine,
     files: Vec<SourceInfo>,
     ad: ad::Ad,
+    /// Derive rules in debug mode (run-time checks of fdata at argument and call boundaries).
+    ad_debug: bool,
 }
 
 /// A writer that forwards to standard output.
@@ -145,6 +147,7 @@ impl Session {
             machine: Machine::new(compiler, out),
             files: Vec::new(),
             ad: ad::Ad::new(),
+            ad_debug: false,
         };
         s.ad.install(&mut s.machine);
         if let Err(e) = s.load_source("prelude.jl", runtime::PRELUDE) {
@@ -160,6 +163,13 @@ impl Session {
     /// that exceeds it stops with an error. Guards against runaway programs.
     pub fn set_fuel(&mut self, fuel: Option<u64>) {
         self.machine.fuel = fuel;
+    }
+
+    /// Switches AD debug mode: rules derived from now on check, at run time, that every
+    /// argument's and every derived call's fdata matches its primal (type and array sizes), and
+    /// name the offending value and its source line when not.
+    pub fn set_ad_debug(&mut self, on: bool) {
+        self.ad_debug = on;
     }
 
     pub fn compiler(&mut self) -> &mut Compiler {
@@ -314,7 +324,7 @@ impl Session {
         f: &Value,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        let r = ad::value_and_gradient(&mut self.machine, &self.ad, f, args)?;
+        let r = ad::value_and_gradient(&mut self.machine, &self.ad, f, args, self.ad_debug)?;
         let _ = self.machine.out.flush();
         Ok(r)
     }
@@ -322,7 +332,9 @@ impl Session {
     /// The reverse-mode rule of `f(args...)` (derived once per method instance and cached).
     pub fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
         let key = self.method_instance(f, args)?;
-        Ok(self.ad.rule(&mut self.machine.compiler, &key)?)
+        Ok(self
+            .ad
+            .rule(&mut self.machine.compiler, &key, self.ad_debug)?)
     }
 
     /// Prepares repeated gradients of `f` at arguments like `args`: the rule is derived once,
@@ -416,7 +428,9 @@ impl Session {
     pub fn derived_ir(&mut self, call: &str, pullback: bool) -> Result<String, Error> {
         let (f, args) = self.eval_call_parts(call)?;
         let key = self.method_instance(&f, &args)?;
-        let r = self.ad.rule(&mut self.machine.compiler, &key)?;
+        let r = self
+            .ad
+            .rule(&mut self.machine.compiler, &key, self.ad_debug)?;
         Ok(self.write_ir(if pullback { &r.rvs } else { &r.fwd }))
     }
 

@@ -336,3 +336,29 @@ fn prepared_caches_reuse_the_rule_and_validate_arguments() {
     assert_eq!(mooncake::show(&y), "[9.0, 12.0]");
     assert_eq!(mooncake::show(&g[1]), "[46.0, 30.0]");
 }
+
+#[test]
+fn debug_mode_checks_fdata_at_boundaries() {
+    let mut s = session("h(x) = sum(x) * 2.0 + x[1]");
+    s.set_ad_debug(true);
+    let ir = s.derived_ir("h([1.0, 2.0])", false).unwrap();
+    assert!(ir.contains("prim ad_check"), "{ir}");
+    let (y, g) = s.gradient_of_call("h([1.0, 2.0])").unwrap();
+    assert_eq!(y.as_f64(), Some(7.0));
+    assert_eq!(mooncake::show(&g[1]), "[3.0, 2.0]");
+    // The check itself, on a mismatched pair.
+    let e = s
+        .eval("Core.ad_check([1.0, 2.0], [0.0], \"x\")")
+        .unwrap_err();
+    let msg = s.render_error(&e);
+    assert!(
+        msg.contains("debug mode: x: fdata array of size [1] for a primal array of size [2]"),
+        "{msg}"
+    );
+    let e = s.eval("Core.ad_check([1.0, 2.0], 1.5, \"y\")").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("fdata of type Float64 for a primal of type Vector{Float64}"),
+        "{e}"
+    );
+}

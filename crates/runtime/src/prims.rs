@@ -444,6 +444,16 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        AdCheck => match args {
+            [x, fx, what] => match fdata_mismatch(x, fx, env) {
+                None => Ok(Value::Nothing),
+                Some(why) => Err(Exception::Error(format!(
+                    "debug mode: {}: {why}",
+                    print_string(what)
+                ))),
+            },
+            _ => Err(b()),
+        },
         TupleLen => match args {
             [Value::Tuple(t)] => Ok(Value::Int(t.len() as i64)),
             [Value::NamedTuple(t)] => Ok(Value::Int(t.values.len() as i64)),
@@ -580,6 +590,36 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 candidates: vec![],
             })
         }
+    }
+}
+
+/// Why `fx` is not the fdata of primal `x` (its type per `ir::tangent::fdata_type` of `x`'s
+/// type, and array sizes equal to `x`'s), or `None` if it is.
+pub fn fdata_mismatch(x: &Value, fx: &Value, env: &TypeEnv) -> Option<String> {
+    let want = ir::tangent::fdata_type(&x.ty(), env);
+    let got = fx.ty();
+    if want != got && want != Type::Any {
+        return Some(format!(
+            "fdata of type {got} for a primal of type {} (expected {want})",
+            x.ty()
+        ));
+    }
+    match (x, fx) {
+        (Value::Array(a), Value::Array(b)) => {
+            if a.dims() != b.dims() {
+                return Some(format!(
+                    "fdata array of size {:?} for a primal array of size {:?}",
+                    b.dims(),
+                    a.dims()
+                ));
+            }
+            None
+        }
+        (Value::Tuple(xs), Value::Tuple(fs)) => xs
+            .iter()
+            .zip(fs.iter())
+            .find_map(|(x, f)| fdata_mismatch(x, f, env)),
+        _ => None,
     }
 }
 
