@@ -220,7 +220,7 @@ pub fn run_pullback_with(
             Value::F32(_) => Value::F32(1.0),
             v => {
                 return Err(err(format!(
-                    "value_and_gradient needs a function returning a float, but it returned a {}; use value_and_pullback for other outputs",
+                    "value_and_gradient needs a function returning a float, but it returned a value of type {}; use value_and_pullback for other outputs",
                     v.ty()
                 )))
             }

@@ -643,7 +643,11 @@ pub fn derive_reverse(
                     if cx.rt(r) != Type::NoRData && cx.rt(r) == cx.rt(*val) {
                         rv.push(Rev::Pass { out: r, val: *val });
                     } else if cx.rt(r) != Type::NoRData {
-                        return Err(cx.err(i, "a type assertion that narrows a union is not supported by reverse mode yet".into()));
+                        return Err(cx.err(i, format!(
+                            "a value of type {} narrowed to {}: reverse mode supports unions in which at most one kind of reverse data occurs (e.g. Union{{Int64, Float64}}), not this one yet",
+                            cx.ty(*val),
+                            cx.ty(r)
+                        )));
                     }
                 }
                 InstData::Tuple { args } => {
@@ -1208,11 +1212,13 @@ pub fn derive_reverse(
         let edges = incoming.get(&b).cloned().unwrap_or_default();
         let params = primal.blocks[b].params.clone();
         // Never drop a cotangent silently: every parameter with reverse data must receive it
-        // from an argument of the same reverse-data type.
+        // from an argument of the same reverse-data type, or from one without reverse data
+        // (a union-typed parameter holding an `Int64`: every use of it then narrows to the
+        // `Int64` member, so its cotangent is zero along that edge).
         for &(q, k) in &edges {
             let t = primal.terminator(q).unwrap_or_else(|| unreachable!());
             for (p, a) in params.iter().zip(primal.insts[t].successors()[k].1.iter()) {
-                if acc.contains_key(p) && cx.rt(*a) != cx.rt(*p) {
+                if acc.contains_key(p) && cx.rt(*a) != cx.rt(*p) && cx.rt(*a) != Type::NoRData {
                     return Err(cx.err(t, format!(
                         "a value of type {} flows into a variable of type {}; reverse mode does not handle this yet",
                         cx.ty(*a),

@@ -32,11 +32,27 @@ pub(crate) enum Resolution {
     /// `new` whose arguments need `convert(field_type, x)` first (per argument, if any).
     NewConvert(Type, Vec<Option<MiKey>>),
     TypeAssert(Type),
+    /// Union splitting: a call whose arguments are small unions, compiled to a type test per
+    /// combination of member types, each followed by a static call of that combination's
+    /// method instance (the last combination needs no test).
+    Split(Vec<SplitCase>),
     FieldIndex(u32),
     /// `SetField` that needs `convert(T, v)` first, through this method instance.
     SetFieldConvert(u32, MiKey),
     Constant(Const),
 }
+
+/// One combination of argument member types of a union-split call.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitCase {
+    /// Argument types (function first) of this combination.
+    pub types: Vec<Type>,
+    pub key: MiKey,
+    pub ret: Type,
+}
+
+/// Most combinations a call is union-split into; beyond this it dispatches at run time.
+const MAX_SPLIT: usize = 4;
 
 pub(crate) struct Frame<'a> {
     pub f: &'a Function,
@@ -695,20 +711,35 @@ impl Compiler {
         match combinations(ats) {
             Some(combos) => {
                 let mut t = Type::Bottom;
+                let mut cases = Vec::new();
+                let mut splittable = combos.len() <= MAX_SPLIT;
                 for c in combos {
-                    if let Dispatch::Found { index, mi_sig, .. } =
-                        self.tables[&table].dispatch(&c, &self.env)
-                    {
-                        let key = MiKey {
-                            table,
-                            method: index,
-                            sig: mi_sig.into(),
-                        };
-                        let rt = self.infer_mi(&key)?;
-                        t = t.join(&rt);
+                    match self.tables[&table].dispatch(&c, &self.env) {
+                        Dispatch::Found { index, mi_sig, .. } => {
+                            if self.tables[&table].methods[index as usize].vararg {
+                                splittable = false;
+                            }
+                            let key = MiKey {
+                                table,
+                                method: index,
+                                sig: mi_sig.into(),
+                            };
+                            let rt = self.infer_mi(&key)?;
+                            t = t.join(&rt);
+                            cases.push(SplitCase {
+                                types: c,
+                                key,
+                                ret: rt,
+                            });
+                        }
+                        Dispatch::NoMethod | Dispatch::Ambiguous(_) => splittable = false,
                     }
                 }
-                Ok((t, Resolution::Dynamic))
+                if splittable && t != Type::Bottom && !cases.is_empty() {
+                    Ok((t, Resolution::Split(cases)))
+                } else {
+                    Ok((t, Resolution::Dynamic))
+                }
             }
             None => Ok((Type::Any, Resolution::Dynamic)),
         }
@@ -725,9 +756,14 @@ impl Compiler {
             f.types[v] = fr.ty(v);
         }
         f.ret_type = fr.ret.clone();
+        // Blocks created by union splitting, placed after the block they were split from.
+        let mut extra: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
+        // Results of split calls, replaced by the join block's parameter at the end.
+        let mut split_results: FxHashMap<Value, Value> = FxHashMap::default();
         for b in f.layout.clone() {
             let insts = std::mem::take(&mut f.blocks[b].insts);
             let mut out: Vec<Inst> = Vec::with_capacity(insts.len());
+            let mut cur = b;
             let mut ended = false;
             for i in insts {
                 if ended {
@@ -784,6 +820,15 @@ impl Compiler {
                             },
                             args: new_args,
                         };
+                    }
+                    (InstData::Call { args }, Some(Resolution::Split(cases))) => {
+                        let r = f.result(i).unwrap_or_else(|| unreachable!());
+                        f.blocks[cur].insts = std::mem::take(&mut out);
+                        let added = extra.entry(b).or_default();
+                        let join = split_call(&mut f, cur, args, &cases, r, loc, added);
+                        split_results.insert(r, f.blocks[join].params[0]);
+                        cur = join;
+                        continue;
                     }
                     (InstData::Call { args }, Some(Resolution::TypeAssert(t))) => {
                         f.insts[i] = InstData::TypeAssert {
@@ -892,10 +937,138 @@ impl Compiler {
                 );
                 out.push(u);
             }
-            f.blocks[b].insts = out;
+            f.blocks[cur].insts.extend(out);
+        }
+        if !split_results.is_empty() {
+            f.map_all_args(|v| split_results.get(&v).copied().unwrap_or(v));
+            // `add_block` appended the new blocks to the layout; move each after its origin.
+            let moved: FxHashSet<Block> = extra.values().flatten().copied().collect();
+            let mut layout = Vec::with_capacity(f.layout.len());
+            for b in f.layout.iter().filter(|b| !moved.contains(b)) {
+                layout.push(*b);
+                layout.extend(extra.get(b).into_iter().flatten().copied());
+            }
+            f.layout = layout;
         }
         f
     }
+}
+
+/// Emits a union-split call at the end of `from`: for each case but the last, a chain of
+/// `isa` tests on the union-typed arguments; on success the arguments are narrowed and the
+/// case's method instance is invoked; every case jumps to a new join block whose one
+/// parameter is the call's result (of the result type of `r`). Returns the join block; the
+/// blocks created are recorded in `added` in order.
+fn split_call(
+    f: &mut Function,
+    from: Block,
+    args: &[Value],
+    cases: &[SplitCase],
+    r: Value,
+    loc: syntax::Span,
+    added: &mut Vec<Block>,
+) -> Block {
+    let join = f.add_block();
+    let rt = f.types[r].clone();
+    f.add_block_param(join, rt);
+    let mut at = from;
+    for (k, case) in cases.iter().enumerate() {
+        let next = if k + 1 < cases.len() {
+            let n = f.add_block();
+            added.push(n);
+            Some(n)
+        } else {
+            None
+        };
+        let mut narrowed = Vec::with_capacity(args.len());
+        for (a, t) in args.iter().zip(&case.types) {
+            if f.types[*a] == *t {
+                narrowed.push(*a);
+                continue;
+            }
+            if let Some(n) = next {
+                let tc = f
+                    .append(
+                        at,
+                        InstData::Const(Const::Type(t.clone())),
+                        Type::type_of_type(t.clone()),
+                        loc,
+                    )
+                    .unwrap_or_else(|| unreachable!());
+                let cond = f
+                    .append(
+                        at,
+                        InstData::Prim {
+                            op: Prim::Isa,
+                            args: vec![*a, tc],
+                        },
+                        Type::Bool,
+                        loc,
+                    )
+                    .unwrap_or_else(|| unreachable!());
+                let pass = f.add_block();
+                added.push(pass);
+                f.append(
+                    at,
+                    InstData::Branch {
+                        cond,
+                        then_dest: pass,
+                        then_args: vec![],
+                        else_dest: n,
+                        else_args: vec![],
+                    },
+                    Type::Bottom,
+                    loc,
+                );
+                at = pass;
+            }
+            let nv = f
+                .append(
+                    at,
+                    InstData::TypeAssert {
+                        val: *a,
+                        ty: t.clone(),
+                    },
+                    t.clone(),
+                    loc,
+                )
+                .unwrap_or_else(|| unreachable!());
+            narrowed.push(nv);
+        }
+        let callee = Callee {
+            func: case.key.table,
+            method: case.key.method,
+            sig: case.key.sig.clone(),
+        };
+        let res = f.append(
+            at,
+            InstData::Invoke {
+                callee,
+                args: narrowed,
+            },
+            case.ret.clone(),
+            loc,
+        );
+        if case.ret == Type::Bottom {
+            f.append(at, InstData::Unreachable, Type::Bottom, loc);
+        } else {
+            let res = res.unwrap_or_else(|| unreachable!());
+            f.append(
+                at,
+                InstData::Jump {
+                    dest: join,
+                    args: vec![res],
+                },
+                Type::Bottom,
+                loc,
+            );
+        }
+        if let Some(n) = next {
+            at = n;
+        }
+    }
+    added.push(join);
+    join
 }
 
 /// Emits `convert(T, v)` through the method instance `key` (whose signature is

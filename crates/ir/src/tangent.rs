@@ -10,7 +10,8 @@
 //! | tuple / named tuple | element-wise | element-wise | element-wise |
 //! | immutable struct `P` | `Tangent{P}` | `FData{P}` | `RData{P}` |
 //! | mutable struct `P` | `MutableTangent{P}` | `MutableTangent{P}` | `NoRData` |
-//! | `Any`, abstract, `Union` | decided at run time (`Any`) | `Any` | `Any` |
+//! | `Any`, abstract | decided at run time (`Any`) | `Any` | `Any` |
+//! | `Union` | the members' common one, else `Any` | same | members with `NoRData` absorbed |
 //!
 //! Aggregates whose parts are all `NoTangent` (resp. `NoFData`, `NoRData`) collapse to it.
 
@@ -98,6 +99,22 @@ fn uniform(ms: &[Type], f: impl Fn(&Type) -> Type) -> Type {
     }
 }
 
+/// The reverse-data type of a union: members without reverse data (`NoRData`) are absorbed,
+/// so `Union{Int64, Float64}` has `Float64` reverse data, which stays zero while the value is
+/// an `Int64`; when the remaining members disagree it is decided at run time (`Any`).
+fn union_rdata(ms: &[Type], env: &TypeEnv) -> Type {
+    let rs: Vec<Type> = ms
+        .iter()
+        .map(|m| rdata_type(m, env))
+        .filter(|r| *r != Type::NoRData)
+        .collect();
+    match rs.first() {
+        None => Type::NoRData,
+        Some(r) if rs.iter().all(|x| x == r) => r.clone(),
+        Some(_) => Type::Any,
+    }
+}
+
 /// The forward-data type of primal type `p`.
 pub fn fdata_type(p: &Type, env: &TypeEnv) -> Type {
     let t = tangent_type(p, env);
@@ -157,7 +174,7 @@ pub fn rdata_type(p: &Type, env: &TypeEnv) -> Type {
     match p {
         Type::Float64 | Type::Float32 => p.clone(),
         Type::Array(..) => Type::NoRData,
-        Type::Union(ms) => uniform(ms, |m| rdata_type(m, env)),
+        Type::Union(ms) => union_rdata(ms, env),
         Type::Any | Type::Abstract(..) => Type::Any,
         Type::Bottom => Type::Bottom,
         Type::Tuple(ts) => {

@@ -145,6 +145,23 @@ fn non_float_output_suggests_pullback() {
 }
 
 #[test]
+fn small_union_accumulators() {
+    let src = "function f(x)\n z = 0\n for v in x\n z += v * v\n end\n z\nend";
+    let g = check(src, "f", vec![vecv(&[1.0, -2.0, 3.0])]);
+    assert_eq!(mooncake::show(&g[1]), "[2.0, -4.0, 6.0]");
+    // Members with different reverse data (Float32 and Float64): a clear error.
+    let mut s = session("function f(x)\n z = 0f0\n for v in x\n z += v\n end\n z\nend");
+    let f = s.eval("f").unwrap();
+    let e = s.value_and_gradient(&f, &[vecv(&[1.0])]).unwrap_err();
+    let msg = s.render_error(&e);
+    assert!(
+        msg.contains("Union{Float64, Float32} narrowed to Float32"),
+        "{msg}"
+    );
+    assert!(msg.contains("z += v"), "{msg}");
+}
+
+#[test]
 fn calls_that_are_not_inlined_and_recursion() {
     // `big` is above the inlining limit, so the caller invokes its derived rule.
     let src = r#"
