@@ -228,7 +228,8 @@ pub fn reverse_rule(
         ArrayCopy | ArrayReshape => Rule::ArrayCopy,
         ArrayZeroLike | ArrayAccumulate => Rule::NonDifferentiable,
         TupleGetIndex => Rule::TupleIndex,
-        // Resizing comes next.
+        // `resize!` on numeric vectors is written with `push!`/`pop!` in the prelude; the
+        // primitive itself (used for other element types) has no reverse rule.
         ArrayResize => return None,
     })
 }
