@@ -195,64 +195,94 @@ impl Ctx<'_> {
 
 /// A zero of a reverse-data type.
 fn zero_rdata(t: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
-    match t {
+    rdata_leafwise(&[], t, e, env, &mut |e, _, t| match t {
         Type::Float64 => e.konst(Const::F64(0.0)),
         Type::Float32 => e.konst(Const::F32(0.0)),
-        Type::Tuple(ts) => {
-            let vs: Vec<Value> = ts.iter().map(|t| zero_rdata(t, e, env)).collect();
-            e.val(InstData::Tuple { args: vs }, t.clone())
-        }
-        Type::RData(_) | Type::NamedTuple(..) => {
-            let fts = env.field_types(t).unwrap_or_default();
-            let vs: Vec<Value> = fts.iter().map(|t| zero_rdata(t, e, env)).collect();
-            e.val(
-                InstData::New {
-                    ty: t.clone(),
-                    args: vs,
-                },
-                t.clone(),
-            )
-        }
         other => e.konst(Const::of_singleton(other).unwrap_or(Const::Singleton(Type::NoRData))),
-    }
+    })
 }
 
 /// `a + b` for reverse data of type `t`.
 fn add_rdata(a: Value, b: Value, t: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
+    rdata_leafwise(&[a, b], t, e, env, &mut |e, v, t| {
+        if t.is_float() {
+            e.prim(Prim::AddFloat, vec![v[0], v[1]], t.clone())
+        } else {
+            v[0]
+        }
+    })
+}
+
+/// Builds reverse data of type `t` part by part: tuples, named tuples and `RData` are rebuilt
+/// from their fields, and `leaf` makes each leaf (a float, or reverse data without parts) from
+/// the corresponding leaves of `vals` (each of type `t`).
+fn rdata_leafwise(
+    vals: &[Value],
+    t: &Type,
+    e: &mut Emit,
+    env: &TypeEnv,
+    leaf: &mut dyn FnMut(&mut Emit, &[Value], &Type) -> Value,
+) -> Value {
+    let parts = match t {
+        Type::Tuple(ts) => ts.to_vec(),
+        Type::RData(_) | Type::Tangent(_) | Type::NamedTuple(..) => {
+            env.field_types(t).unwrap_or_default()
+        }
+        _ => return leaf(e, vals, t),
+    };
+    let mut built = Vec::with_capacity(parts.len());
+    for (k, et) in parts.iter().enumerate() {
+        let xs: Vec<Value> = vals
+            .iter()
+            .map(|v| e.field(*v, k as u32, et.clone()))
+            .collect();
+        built.push(rdata_leafwise(&xs, et, e, env, leaf));
+    }
+    let data = match t {
+        Type::Tuple(_) => InstData::Tuple { args: built },
+        _ => InstData::New {
+            ty: t.clone(),
+            args: built,
+        },
+    };
+    e.val(data, t.clone())
+}
+
+/// `v` of reverse-data or tangent type `from` rebuilt as type `to` with the same float leaves:
+/// the element of a tangent array of immutable structs is a `Tangent{P}`, the cotangent of a
+/// value read from it an `RData{P}` (equal when the struct's fdata is `NoFData`).
+fn recast(v: Value, from: &Type, to: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
+    if from == to {
+        return v;
+    }
+    let parts = |t: &Type| match t {
+        Type::Tuple(ts) => Some(ts.to_vec()),
+        Type::RData(_) | Type::Tangent(_) | Type::NamedTuple(..) => env.field_types(t),
+        _ => None,
+    };
+    let (Some(fs), Some(ts)) = (parts(from), parts(to)) else {
+        return e.konst(Const::of_singleton(to).unwrap_or(Const::Singleton(to.clone())));
+    };
+    let mut built = Vec::with_capacity(ts.len());
+    for (k, (ft, tt)) in fs.iter().zip(&ts).enumerate() {
+        let x = e.field(v, k as u32, ft.clone());
+        built.push(recast(x, ft, tt, e, env));
+    }
+    let data = match to {
+        Type::Tuple(_) => InstData::Tuple { args: built },
+        _ => InstData::New {
+            ty: to.clone(),
+            args: built,
+        },
+    };
+    e.val(data, to.clone())
+}
+
+/// The element type of an array type.
+fn elem_type(t: &Type) -> Type {
     match t {
-        Type::Float64 | Type::Float32 => e.prim(Prim::AddFloat, vec![a, b], t.clone()),
-        Type::Tuple(ts) => {
-            let vs: Vec<Value> = ts
-                .iter()
-                .enumerate()
-                .map(|(k, et)| {
-                    let x = e.field(a, k as u32, et.clone());
-                    let y = e.field(b, k as u32, et.clone());
-                    add_rdata(x, y, et, e, env)
-                })
-                .collect();
-            e.val(InstData::Tuple { args: vs }, t.clone())
-        }
-        Type::RData(_) | Type::NamedTuple(..) => {
-            let fts = env.field_types(t).unwrap_or_default();
-            let vs: Vec<Value> = fts
-                .iter()
-                .enumerate()
-                .map(|(k, et)| {
-                    let x = e.field(a, k as u32, et.clone());
-                    let y = e.field(b, k as u32, et.clone());
-                    add_rdata(x, y, et, e, env)
-                })
-                .collect();
-            e.val(
-                InstData::New {
-                    ty: t.clone(),
-                    args: vs,
-                },
-                t.clone(),
-            )
-        }
-        _ => a,
+        Type::Array(el, _) => (**el).clone(),
+        other => other.clone(),
     }
 }
 
@@ -505,9 +535,8 @@ pub fn derive_reverse(
                             let fa = fmap[&arr];
                             let has_f = cx.ft(arr) != Type::NoFData;
                             let ert = rdata_type(&elem, env);
-                            if has_f && ert != ir::tangent::tangent_type(&elem, env) {
-                                return Err(cx.err(i, format!("writing into an array of {elem} is not supported by reverse mode yet")));
-                            }
+                            // The fdata array's element: the tangent of a bits type.
+                            let tte = elem_type(&cx.ft(arr));
                             let a_p = margs[0];
                             match rule {
                                 Rule::ArrayWrite => {
@@ -518,14 +547,14 @@ pub fn derive_reverse(
                                     let old_f = has_f.then(|| {
                                         let mut fa_args = vec![fa];
                                         fa_args.extend(idx.iter().copied());
-                                        e.prim(Prim::ArrayRef, fa_args, ert.clone())
+                                        e.prim(Prim::ArrayRef, fa_args, tte.clone())
                                     });
                                     let mut wa = vec![a_p, margs[1]];
                                     wa.extend(idx.iter().copied());
                                     let nv = e.prim(Prim::ArraySet, wa, at.clone());
                                     vmap.insert(r, nv);
                                     if has_f {
-                                        let z = zero_rdata(&ert, &mut e, env);
+                                        let z = zero_rdata(&tte, &mut e, env);
                                         let mut wf = vec![fa, z];
                                         wf.extend(idx.iter().copied());
                                         e.prim(Prim::ArraySet, wf, cx.ft(arr));
@@ -545,7 +574,7 @@ pub fn derive_reverse(
                                         e.prim(Prim::ArrayPush, vec![a_p, margs[1]], at.clone());
                                     vmap.insert(r, nv);
                                     if has_f {
-                                        let z = zero_rdata(&ert, &mut e, env);
+                                        let z = zero_rdata(&tte, &mut e, env);
                                         e.prim(Prim::ArrayPush, vec![fa, z], cx.ft(arr));
                                     }
                                     fmap.insert(r, fa);
@@ -559,7 +588,7 @@ pub fn derive_reverse(
                                 }
                                 _ => {
                                     let old_f = has_f
-                                        .then(|| e.prim(Prim::ArrayPop, vec![fa], ert.clone()));
+                                        .then(|| e.prim(Prim::ArrayPop, vec![fa], tte.clone()));
                                     let nv = e.prim(Prim::ArrayPop, vec![a_p], elem.clone());
                                     vmap.insert(r, nv);
                                     let fv = fdata_const(&mut e, &cx.ft(r));
@@ -577,7 +606,7 @@ pub fn derive_reverse(
                             let ft = cx.ft(r);
                             let tt = cx.ty(args[0]);
                             if ft != Type::NoFData
-                                || cx.rt(args[0]) != ir::tangent::tangent_type(&tt, env)
+                                || !matches!(cx.rt(args[0]), Type::Tuple(_) | Type::NoRData)
                             {
                                 return Err(cx.err(i, format!("indexing a {tt} by a run-time index is not supported by reverse mode yet")));
                             }
@@ -1505,10 +1534,12 @@ fn emit_reverse(
             };
             let fa = saved[*fdata];
             let is: Vec<Value> = idx.iter().map(|k| saved[*k]).collect();
+            let tte = elem_type(&e.f.types[fa]);
             let mut ra = vec![fa];
             ra.extend(is.iter().copied());
-            let old = e.prim(Prim::ArrayRef, ra, elem.clone());
-            let new = add_rdata(old, a, elem, &mut e, env);
+            let old = e.prim(Prim::ArrayRef, ra, tte.clone());
+            let a = recast(a, elem, &tte, &mut e, env);
+            let new = add_rdata(old, a, &tte, &mut e, env);
             let mut wa = vec![fa, new];
             wa.extend(is);
             let at = e.f.types[fa].clone();
@@ -1533,12 +1564,14 @@ fn emit_reverse(
             if let Some((fa, of)) = fdata {
                 let (fa, of) = (saved[*fa], saved[*of]);
                 let ft = e.f.types[fa].clone();
+                let tte = elem_type(&ft);
                 let mut ra = vec![fa];
                 ra.extend(is.iter().copied());
-                let dv = e.prim(Prim::ArrayRef, ra, ert.clone());
+                let dv = e.prim(Prim::ArrayRef, ra, tte.clone());
                 let mut wf = vec![fa, of];
                 wf.extend(is.iter().copied());
                 e.prim(Prim::ArraySet, wf, ft);
+                let dv = recast(dv, &tte, ert, &mut e, env);
                 add(&mut e, *val, dv);
             }
             let mut wa = vec![a, saved[*old_p]];
@@ -1553,7 +1586,9 @@ fn emit_reverse(
             ert,
         } => {
             if let Some(fa) = fdata {
-                let dv = e.prim(Prim::ArrayPop, vec![saved[*fa]], ert.clone());
+                let tte = elem_type(&e.f.types[saved[*fa]]);
+                let dv = e.prim(Prim::ArrayPop, vec![saved[*fa]], tte.clone());
+                let dv = recast(dv, &tte, ert, &mut e, env);
                 add(&mut e, *val, dv);
             }
             e.prim(Prim::ArrayPop, vec![saved[*arr]], elem.clone());
@@ -1569,8 +1604,12 @@ fn emit_reverse(
             e.prim(Prim::ArrayPush, vec![saved[*arr], saved[*val]], at);
             if let Some((fa, of)) = fdata {
                 let ft = e.f.types[saved[*fa]].clone();
+                let tte = elem_type(&ft);
                 let restored = match a_out {
-                    Some((a, t)) => add_rdata(saved[*of], a, &t, &mut e, env),
+                    Some((a, t)) => {
+                        let a = recast(a, &t, &tte, &mut e, env);
+                        add_rdata(saved[*of], a, &tte, &mut e, env)
+                    }
                     None => saved[*of],
                 };
                 e.prim(Prim::ArrayPush, vec![saved[*fa], restored], ft);
@@ -1652,21 +1691,27 @@ fn emit_reverse(
             let Type::Tuple(ets) = &t else { return };
             let i = saved[*idx];
             let old = e.val(InstData::GetSlot(s), t.clone());
-            // Element j gets acc[out] when j == i: a mask keeps this branch-free.
+            // Element j gets acc[out] when j == i: a 0/1 mask on every float leaf keeps this
+            // branch-free.
             let mut parts = Vec::new();
             for (j, et) in ets.iter().enumerate() {
                 let x = e.field(old, j as u32, et.clone());
-                if *et != at || !at.is_float() {
+                if *et != at {
                     parts.push(x);
                     continue;
                 }
                 let jv = e.konst(Const::Int(j as i64 + 1));
                 let hit = e.prim(Prim::EqInt, vec![jv, i], Type::Bool);
                 let hi = e.prim(Prim::BoolToInt, vec![hit], Type::Int64);
-                let ft = e.konst(Const::Type(at.clone()));
-                let m = e.prim(Prim::Sitofp, vec![ft, hi], at.clone());
-                let c = e.prim(Prim::MulFloat, vec![m, a], at.clone());
-                parts.push(e.prim(Prim::AddFloat, vec![x, c], at.clone()));
+                parts.push(rdata_leafwise(&[x, a], et, &mut e, env, &mut |e, v, t| {
+                    if !t.is_float() {
+                        return v[0];
+                    }
+                    let ft = e.konst(Const::Type(t.clone()));
+                    let m = e.prim(Prim::Sitofp, vec![ft, hi], t.clone());
+                    let c = e.prim(Prim::MulFloat, vec![m, v[1]], t.clone());
+                    e.prim(Prim::AddFloat, vec![v[0], c], t.clone())
+                }));
             }
             let new = e.val(InstData::Tuple { args: parts }, t.clone());
             e.inst(InstData::SetSlot(s, new), Type::Any);

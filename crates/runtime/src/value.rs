@@ -132,8 +132,15 @@ impl BitsLayout {
     /// The layout of `ty` if it is an isbits aggregate (structs, tuples, named tuples of
     /// isbits fields); primitives have their own typed storage and return `None`.
     pub fn of(ty: &Type, env: &ir::TypeEnv) -> Option<BitsLayout> {
-        if !matches!(ty, Type::Struct(..) | Type::Tuple(_) | Type::NamedTuple(..))
-            || !ty.is_bits(env)
+        if !matches!(
+            ty,
+            Type::Struct(..)
+                | Type::Tuple(_)
+                | Type::NamedTuple(..)
+                | Type::Tangent(_)
+                | Type::FData(_)
+                | Type::RData(_)
+        ) || !ty.is_bits(env)
         {
             return None;
         }
@@ -165,7 +172,13 @@ impl BitsLayout {
             Type::Nothing => Shape::Singleton(Value::Nothing),
             Type::Function(f) => Shape::Singleton(Value::Func(*f)),
             Type::Type(t) => Shape::Singleton(Value::Type((**t).clone())),
-            Type::Struct(..) => {
+            Type::NoTangent | Type::NoFData | Type::NoRData => {
+                Shape::Singleton(Value::Struct(Arc::new(StructVal {
+                    ty: ty.clone(),
+                    fields: Box::new([]),
+                })))
+            }
+            Type::Struct(..) | Type::Tangent(_) | Type::FData(_) | Type::RData(_) => {
                 let fts = env.field_types(ty)?;
                 let fields = fts
                     .iter()
