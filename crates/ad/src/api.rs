@@ -2,6 +2,7 @@
 //! lazily for the interpreter, and run a rule on values.
 
 use crate::reverse::{derive_reverse, new_state, AdError, Mode};
+use crate::rules::Context;
 use crate::tangent::{fdata, increment, rdata, tangent_from, zero_tangent};
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::Machine;
@@ -37,27 +38,39 @@ pub struct Rule {
 struct Cache {
     /// The names derived functions are invoked by, to the method instance, mode and debug flag
     /// they derive.
-    names: FxHashMap<Symbol, (MiKey, Mode, bool)>,
-    /// Rules per (method instance, debug mode).
-    rules: FxHashMap<(MiKey, bool), Rule>,
+    names: FxHashMap<Symbol, (MiKey, Mode, RuleOptions)>,
+    /// Rules per (method instance, options).
+    rules: FxHashMap<(MiKey, RuleOptions), Rule>,
+}
+
+/// How rules are derived: debug mode (run-time fdata checks at argument and call boundaries)
+/// and the rule context (`Default` uses the speed-only rules of `rules::fast_rule`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RuleOptions {
+    pub debug: bool,
+    pub context: Context,
 }
 
 /// The AD engine of a session: derived rules shared by all uses (compiled code is shared;
-/// state is per use).
+/// state is per use), and the options new rules are derived with.
 #[derive(Clone, Default)]
 pub struct Ad {
     cache: Arc<Mutex<Cache>>,
+    pub opts: RuleOptions,
 }
 
-fn name_for(c: &mut Cache, key: &MiKey, mode: Mode, debug: bool) -> Symbol {
-    let which = match (mode, debug) {
-        (Mode::Forward, false) => "fwd",
-        (Mode::Pullback, false) => "rvs",
-        (Mode::Forward, true) => "fwd-debug",
-        (Mode::Pullback, true) => "rvs-debug",
+fn name_for(c: &mut Cache, key: &MiKey, mode: Mode, opts: RuleOptions) -> Symbol {
+    let which = match mode {
+        Mode::Forward => "fwd",
+        Mode::Pullback => "rvs",
     };
-    let name = sym(&format!("#{which} {}", key.display()));
-    c.names.insert(name, (key.clone(), mode, debug));
+    let debug = if opts.debug { "-debug" } else { "" };
+    let ctx = match opts.context {
+        Context::Default => "",
+        Context::Minimal => "-minimal",
+    };
+    let name = sym(&format!("#{which}{debug}{ctx} {}", key.display()));
+    c.names.insert(name, (key.clone(), mode, opts));
     name
 }
 
@@ -76,12 +89,12 @@ impl Ad {
     pub fn install(&self, m: &mut Machine) {
         let ad = self.clone();
         m.resolver = Some(Box::new(move |key: &MiKey, compiler: &mut Compiler| {
-            let (primal, mode, debug) = {
+            let (primal, mode, opts) = {
                 let c = ad.cache.lock().unwrap_or_else(|e| e.into_inner());
                 c.names.get(&key.table).cloned()?
             };
             Some(
-                ad.rule(compiler, &primal, debug)
+                ad.rule_with(compiler, &primal, opts)
                     .map(|r| match mode {
                         Mode::Forward => r.fwd,
                         Mode::Pullback => r.rvs,
@@ -91,15 +104,25 @@ impl Ad {
         }));
     }
 
-    /// The reverse-mode rule of a method instance, derived on first use (in debug mode, with
-    /// run-time checks of fdata at argument and call boundaries).
-    pub fn rule(&self, compiler: &mut Compiler, key: &MiKey, debug: bool) -> Result<Rule, AdError> {
+    /// The reverse-mode rule of a method instance with this engine's options, derived on first
+    /// use.
+    pub fn rule(&self, compiler: &mut Compiler, key: &MiKey) -> Result<Rule, AdError> {
+        self.rule_with(compiler, key, self.opts)
+    }
+
+    /// The reverse-mode rule of a method instance with the given options.
+    pub fn rule_with(
+        &self,
+        compiler: &mut Compiler,
+        key: &MiKey,
+        opts: RuleOptions,
+    ) -> Result<Rule, AdError> {
         if let Some(r) = self
             .cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .rules
-            .get(&(key.clone(), debug))
+            .get(&(key.clone(), opts))
         {
             return Ok(r.clone());
         }
@@ -113,8 +136,8 @@ impl Ad {
             derive_reverse(
                 &primal,
                 &compiler.env,
-                &mut |k, m| name_for(&mut c, k, m, debug),
-                debug,
+                &mut |k, m| name_for(&mut c, k, m, opts),
+                opts,
             )?
         };
         // The derived functions go through the same optimiser as user code (which verifies
@@ -141,7 +164,7 @@ impl Ad {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .rules
-            .insert((key.clone(), debug), rule.clone());
+            .insert((key.clone(), opts), rule.clone());
         Ok(rule)
     }
 }
@@ -297,10 +320,9 @@ pub fn value_and_gradient(
     ad: &Ad,
     f: &Value,
     args: &[Value],
-    debug: bool,
 ) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
-    let rule = ad.rule(&mut m.compiler, &key, debug)?;
+    let rule = ad.rule(&mut m.compiler, &key)?;
     run_pullback(m, &rule, f, args, None)
 }
 
@@ -313,6 +335,6 @@ pub fn value_and_pullback(
     args: &[Value],
 ) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
-    let rule = ad.rule(&mut m.compiler, &key, false)?;
+    let rule = ad.rule(&mut m.compiler, &key)?;
     run_pullback(m, &rule, f, args, Some(dy.clone()))
 }

@@ -9,7 +9,9 @@ pub mod rules;
 pub mod tangent;
 pub mod testing;
 
-pub use api::{method_instance, run_pullback, value_and_gradient, value_and_pullback, Ad, Rule};
+pub use api::{
+    method_instance, run_pullback, value_and_gradient, value_and_pullback, Ad, Rule, RuleOptions,
+};
 pub use reverse::{derive_reverse, AdError, Derived, Mode};
 pub use tangent::{
     add_to_primal, difference, dot, fdata, increment, no_tangent, random_tangent, rdata, scale,

@@ -106,6 +106,12 @@ enum Rev {
         fdata: Option<(usize, usize)>,
         ert: Type,
     },
+    /// A rule of the default context (`rules::FastRule`): (primal, fdata) of each array argument.
+    Fast {
+        out: Value,
+        rule: crate::rules::FastRule,
+        arrays: Vec<(usize, usize)>,
+    },
     /// Undo `push!(A, val)`.
     ArrayPush {
         val: Value,
@@ -301,8 +307,9 @@ pub fn derive_reverse(
     primal: &Function,
     env: &TypeEnv,
     names: &mut dyn FnMut(&MiKey, Mode) -> syntax::Symbol,
-    debug: bool,
+    opts: crate::api::RuleOptions,
 ) -> Result<Derived, AdError> {
+    let debug = opts.debug;
     let mut sites: u32 = 0;
     let cx = Ctx { p: primal, env };
     // Only reachable blocks (the last folding pass may have left unreachable ones).
@@ -877,6 +884,36 @@ pub fn derive_reverse(
                 }
                 InstData::Invoke { callee, args } => {
                     let r = res.unwrap_or_else(|| unreachable!());
+                    let ats: Vec<Type> = args[1..].iter().map(|a| cx.ty(*a)).collect();
+                    if let Some(rule) = crate::rules::fast_rule(
+                        opts.context,
+                        crate::rules::AdMode::Reverse,
+                        callee.func.as_str(),
+                        &ats,
+                    ) {
+                        // A rule of the default context: the call runs as in the primal; the
+                        // pullback updates the array arguments' fdata directly.
+                        let y = e.val(
+                            InstData::Invoke {
+                                callee: callee.clone(),
+                                args: args.iter().map(|a| vmap[a]).collect(),
+                            },
+                            cx.ty(r),
+                        );
+                        vmap.insert(r, y);
+                        let fv = fdata_const(&mut e, &cx.ft(r));
+                        fmap.insert(r, fv);
+                        let arrays = args[1..]
+                            .iter()
+                            .map(|a| (sv.add(vmap[a]), sv.add(fmap[a])))
+                            .collect();
+                        rv.push(Rev::Fast {
+                            out: r,
+                            rule,
+                            arrays,
+                        });
+                        continue;
+                    }
                     let key = MiKey {
                         table: callee.func,
                         method: callee.method,
@@ -1577,6 +1614,25 @@ fn emit_reverse(
             let mut wa = vec![a, saved[*old_p]];
             wa.extend(is);
             e.prim(Prim::ArraySet, wa, at);
+        }
+        Rev::Fast { out, rule, arrays } => {
+            let Some((a, _)) = take(&mut e, *out) else {
+                return;
+            };
+            let arr = |k: usize| (saved[arrays[k].0], saved[arrays[k].1]);
+            match rule {
+                crate::rules::FastRule::Sum => {
+                    let (_, fx) = arr(0);
+                    let t = e.f.types[fx].clone();
+                    e.prim(Prim::ArrayAddScalar, vec![fx, a], t);
+                }
+                crate::rules::FastRule::Dot => {
+                    let ((x, fx), (y, fy)) = (arr(0), arr(1));
+                    let t = e.f.types[fx].clone();
+                    e.prim(Prim::ArrayAxpy, vec![fx, a, y], t.clone());
+                    e.prim(Prim::ArrayAxpy, vec![fy, a, x], t);
+                }
+            }
         }
         Rev::ArrayPush {
             val,

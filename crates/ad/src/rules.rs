@@ -47,6 +47,80 @@ fn fconst(t: &Type, x: f64) -> Const {
     }
 }
 
+/// Which rules the transform may use (DESIGN §6.3). `Minimal` has the rules needed for
+/// correctness (every primitive of the runtime); `Default` adds rules that exist only for
+/// speed, for prelude functions that would otherwise be differentiated through their code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Context {
+    Minimal,
+    #[default]
+    Default,
+}
+
+impl Context {
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Minimal => "minimal",
+            Context::Default => "default",
+        }
+    }
+}
+
+/// The mode a rule is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdMode {
+    Reverse,
+    Forward,
+}
+
+/// A rule of the default context for a call of a prelude function: the call runs as in the
+/// primal, and the pullback updates the arguments' fdata with one runtime primitive per array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastRule {
+    /// `sum(x::Vector{T})`: `x̄ .+= ȳ`.
+    Sum,
+    /// `dot(x::Vector{T}, y::Vector{T})`: `x̄ .+= ȳ y`, `ȳ_y .+= ȳ x`.
+    Dot,
+}
+
+/// The functions `fast_rule` may give a rule for (the compiler never inlines their calls).
+pub const FAST_FUNCTIONS: &[&str] = &["sum", "dot"];
+
+/// The default context's rule for calling function `name` on arguments of types `args` (the
+/// function itself excluded), if there is one.
+pub fn fast_rule(ctx: Context, mode: AdMode, name: &str, args: &[Type]) -> Option<FastRule> {
+    if ctx == Context::Minimal || mode == AdMode::Forward {
+        return None;
+    }
+    let float_vec = |t: &Type| matches!(t, Type::Array(e, 1) if e.is_float());
+    match (name, args) {
+        ("sum", [x]) if float_vec(x) => Some(FastRule::Sum),
+        ("dot", [x, y]) if float_vec(x) && x == y => Some(FastRule::Dot),
+        _ => None,
+    }
+}
+
+/// Whether a call of `name` on `args` is a primitive of `ctx` in `mode`: it then uses a rule
+/// instead of being differentiated through its code. (Calls of `Core` primitives always are.)
+pub fn is_primitive(ctx: Context, mode: AdMode, name: &str, args: &[Type]) -> bool {
+    fast_rule(ctx, mode, name, args).is_some()
+}
+
+/// Test cases of the default context's rules, run through `test_rule` like `CASES`.
+pub const FAST_CASES: &[(FastRule, &str, &str)] = &[
+    (FastRule::Sum, "f(x) = sum(x) * x[1]", "f([1.0, -2.0, 3.5])"),
+    (
+        FastRule::Dot,
+        "f(x, y) = dot(x, y) + dot(x, x)",
+        "f([1.0, -2.0], [0.5, 3.0])",
+    ),
+    (
+        FastRule::Dot,
+        "f(x) = dot(x, x) * sum(x)",
+        "f([1.0f0, -2.0f0, 2.5f0])",
+    ),
+];
+
 /// The rule for `out = op(args...)` (types `ats`, result type `rt`), emitting any partials
 /// into `e`. `None` if the primitive has no reverse rule yet.
 pub fn reverse_rule(
@@ -226,7 +300,7 @@ pub fn reverse_rule(
         ArrayPush => Rule::ArrayPush,
         ArrayPop => Rule::ArrayPop,
         ArrayCopy | ArrayReshape => Rule::ArrayCopy,
-        ArrayZeroLike | ArrayAccumulate => Rule::NonDifferentiable,
+        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar => Rule::NonDifferentiable,
         TupleGetIndex => Rule::TupleIndex,
         // `resize!` on numeric vectors is written with `push!`/`pop!` in the prelude; the
         // primitive itself (used for other element types) has no reverse rule.
@@ -249,10 +323,10 @@ pub fn is_differentiable(op: Prim) -> bool {
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
         | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | ApplyType | PromoteEltype
         | ArrayNew | ArrayLen | ArraySize | ArrayResize | ArrayZeroLike | ArrayAccumulate
-        | RuleStack | RuleChild | AdCheck | TupleLen | ToString | Repr | StringConcat
-        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue => false,
+        | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild | AdCheck | TupleLen | ToString
+        | Repr | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert
+        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
+        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }
 }
 

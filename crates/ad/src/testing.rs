@@ -65,7 +65,7 @@ pub fn test_rule(
 ) -> Result<RuleReport, AdError> {
     let env = m.compiler.env.clone();
     let key = method_instance(m, f, args)?;
-    let rule = ad.rule(&mut m.compiler, &key, false)?;
+    let rule = ad.rule(&mut m.compiler, &key)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut all = vec![f.clone()];
     all.extend(fresh(args));
@@ -161,7 +161,9 @@ pub fn test_rule(
         let xt = x.ty();
         let want = increment(&scale(1.0, i0), &fdata(g, &xt, &env));
         let got = fdata(g2, &xt, &env);
-        if !tangent_approx_eq(&got, &want, 1e-10, 1e-10) {
+        // Only rounding may differ (summation order; Float32 arguments): overwriting instead
+        // of incrementing is off by the initial fdata, of order one.
+        if !tangent_approx_eq(&got, &want, 1e-5, 1e-5) {
             inc = Err(format!(
                 "argument {k}: fdata after the pullback is {}, expected {}",
                 show_string(&got),

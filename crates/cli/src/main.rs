@@ -43,6 +43,10 @@ enum Command {
         /// call's result (types and array sizes), naming the offending call and line.
         #[arg(long)]
         debug: bool,
+        /// Rule context: `default` also uses rules that exist only for speed (`sum`, `dot` of
+        /// float vectors); `minimal` differentiates those through their code.
+        #[arg(long, value_enum, default_value = "default")]
+        context: ContextArg,
     },
     /// Test the reverse-mode rule of the call (interface, finite differences, increments,
     /// argument restoration, reuse); exit 1 if a check fails.
@@ -50,6 +54,10 @@ enum Command {
         file: PathBuf,
         #[arg(long)]
         call: String,
+        /// Rule context: `default` also uses rules that exist only for speed (`sum`, `dot` of
+        /// float vectors); `minimal` differentiates those through their code.
+        #[arg(long, value_enum, default_value = "default")]
+        context: ContextArg,
     },
     /// Print the IR of the method instance that `--call` runs.
     Ir {
@@ -59,7 +67,26 @@ enum Command {
         call: String,
         #[arg(long, value_enum, default_value = "optimised")]
         stage: StageArg,
+        /// Rule context: `default` also uses rules that exist only for speed (`sum`, `dot` of
+        /// float vectors); `minimal` differentiates those through their code.
+        #[arg(long, value_enum, default_value = "default")]
+        context: ContextArg,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ContextArg {
+    Minimal,
+    Default,
+}
+
+impl From<ContextArg> for mooncake::ad_rules::Context {
+    fn from(c: ContextArg) -> Self {
+        match c {
+            ContextArg::Minimal => mooncake::ad_rules::Context::Minimal,
+            ContextArg::Default => mooncake::ad_rules::Context::Default,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,8 +134,10 @@ fn run(cli: Cli) -> Result<(), String> {
             call,
             json,
             debug,
+            context,
         } => {
             session.set_ad_debug(debug);
+            session.set_ad_context(context.into());
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(&session, e));
             }
@@ -132,7 +161,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 Err(e) => Err(fail(&session, e)),
             }
         }
-        Command::Check { file, call } => {
+        Command::Check {
+            file,
+            call,
+            context,
+        } => {
+            session.set_ad_context(context.into());
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(&session, e));
             }
@@ -148,7 +182,13 @@ fn run(cli: Cli) -> Result<(), String> {
                 Err(e) => Err(fail(&session, e)),
             }
         }
-        Command::Ir { file, call, stage } => {
+        Command::Ir {
+            file,
+            call,
+            stage,
+            context,
+        } => {
+            session.set_ad_context(context.into());
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(&session, e));
             }

@@ -86,3 +86,37 @@ fn check_reports_and_sets_the_exit_code() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("ok   finite differences"), "{out}");
 }
+
+#[test]
+fn rule_contexts_give_the_same_gradient() {
+    let args = |ctx: &'static str| {
+        [
+            "grad",
+            "tests/gradients/sum_dot_rules.jl",
+            "--call",
+            "loss([1.0, -2.0, 0.5], [0.3, 0.2, -1.0])",
+            "--json",
+            "--context",
+            ctx,
+        ]
+    };
+    let (c1, default, e1) = mooncake(&args("default"));
+    let (c2, minimal, e2) = mooncake(&args("minimal"));
+    assert_eq!((c1, c2), (0, 0), "{e1}{e2}");
+    assert_eq!(default, minimal);
+    let ir = |ctx| {
+        mooncake(&[
+            "ir",
+            "tests/gradients/sum_dot_rules.jl",
+            "--call",
+            "loss([1.0], [2.0])",
+            "--stage",
+            "pullback",
+            "--context",
+            ctx,
+        ])
+        .1
+    };
+    assert!(ir("default").contains("prim array_axpy"));
+    assert!(!ir("minimal").contains("prim array_axpy"));
+}

@@ -66,6 +66,9 @@ pub struct Options {
     pub optimise: bool,
     /// Largest callee (in instructions) the inliner copies.
     pub inline_limit: usize,
+    /// Functions whose calls are never inlined (those with rules of AD's default context, so
+    /// that the transform sees the call).
+    pub no_inline: Vec<syntax::Symbol>,
 }
 
 impl Default for Options {
@@ -74,6 +77,7 @@ impl Default for Options {
             verify: cfg!(debug_assertions),
             optimise: true,
             inline_limit: 40,
+            no_inline: Vec::new(),
         }
     }
 }

@@ -189,9 +189,9 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         // environment.
         Isa | Typeof | ApplyType | PromoteEltype | ArrayNew | ArrayRef | ArraySet | ArrayLen
         | ArraySize | ArrayPush | ArrayPop | ArrayResize | ArrayCopy | ArrayReshape | TupleLen
-        | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate | AdCheck | TupleGetIndex
-        | ToString | Repr | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => None,
+        | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar
+        | AdCheck | TupleGetIndex | ToString | Repr | StringConcat | StringLen | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => None,
     }
 }

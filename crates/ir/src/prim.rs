@@ -135,6 +135,11 @@ prims! {
     ArrayZeroLike = "array_zero_like",
     /// `Core.array_accumulate(A, B)`: `A[i] += B[i]` for every linear index (AD rules); returns A.
     ArrayAccumulate = "array_accumulate",
+    /// `Core.array_axpy(A, a, B)`: `A[i] += a * B[i]` for every linear index (AD rules);
+    /// returns A.
+    ArrayAxpy = "array_axpy",
+    /// `Core.array_add_scalar(A, a)`: `A[i] += a` for every linear index (AD rules); returns A.
+    ArrayAddScalar = "array_add_scalar",
     // AD rule state (a `RuleState`: lazily created stacks and child states).
     /// `Core.rule_stack(state, k, Vector{T})`: stack `k` of the state (created empty on first
     /// use), a `Vector{T}`.
@@ -212,7 +217,7 @@ impl Prim {
             ArrayRef => (true, false, true),
             ArraySet | ArrayPush | ArrayPop | ArrayResize => (true, true, true),
             ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
-            ArrayAccumulate => (true, true, true),
+            ArrayAccumulate | ArrayAxpy | ArrayAddScalar => (true, true, true),
             RuleStack | RuleChild => (true, true, true),
             AdCheck => (true, true, true),
             TupleGetIndex => (true, false, false),
@@ -543,6 +548,22 @@ impl Prim {
                 match &args[0] {
                     Type::Array(..) => Ok(args[0].clone()),
                     t => Err(format!("`Core.array_zero_like` needs an array, got {t}")),
+                }
+            }
+            ArrayAxpy => {
+                arity(3)?;
+                match (&args[0], &args[1], &args[2]) {
+                    (Type::Array(a, _), s, Type::Array(b, _)) if a == b && *s == **a && s.is_float() => {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err("`Core.array_axpy` needs a float array, a float of its element type and an array like the first".into()),
+                }
+            }
+            ArrayAddScalar => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Array(a, _), s) if *s == **a && s.is_float() => Ok(args[0].clone()),
+                    _ => Err("`Core.array_add_scalar` needs a float array and a float of its element type".into()),
                 }
             }
             ArrayAccumulate => {

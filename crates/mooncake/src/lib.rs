@@ -87,8 +87,6 @@ pub struct Session {
     machine: Machine,
     files: Vec<SourceInfo>,
     ad: ad::Ad,
-    /// Derive rules in debug mode (run-time checks of fdata at argument and call boundaries).
-    ad_debug: bool,
 }
 
 /// A writer that forwards to standard output.
@@ -143,11 +141,14 @@ impl Session {
     pub fn with_output(out: Box<dyn Write + Send>) -> Result<Session, Error> {
         let mut compiler = Compiler::new();
         compiler.prelude_file = Some(FileId(0));
+        compiler.options.no_inline = ad::rules::FAST_FUNCTIONS
+            .iter()
+            .map(|n| syntax::sym(n))
+            .collect();
         let mut s = Session {
             machine: Machine::new(compiler, out),
             files: Vec::new(),
             ad: ad::Ad::new(),
-            ad_debug: false,
         };
         s.ad.install(&mut s.machine);
         if let Err(e) = s.load_source("prelude.jl", runtime::PRELUDE) {
@@ -169,7 +170,14 @@ impl Session {
     /// argument's and every derived call's fdata matches its primal (type and array sizes), and
     /// name the offending value and its source line when not.
     pub fn set_ad_debug(&mut self, on: bool) {
-        self.ad_debug = on;
+        self.ad.opts.debug = on;
+    }
+
+    /// Chooses the rule context (DESIGN §6.3) for rules derived from now on: `Default` (the
+    /// default) also uses rules that exist only for speed (`sum`, `dot` of float vectors);
+    /// `Minimal` differentiates those through their prelude code.
+    pub fn set_ad_context(&mut self, ctx: ad::rules::Context) {
+        self.ad.opts.context = ctx;
     }
 
     pub fn compiler(&mut self) -> &mut Compiler {
@@ -324,7 +332,7 @@ impl Session {
         f: &Value,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        let r = ad::value_and_gradient(&mut self.machine, &self.ad, f, args, self.ad_debug)?;
+        let r = ad::value_and_gradient(&mut self.machine, &self.ad, f, args)?;
         let _ = self.machine.out.flush();
         Ok(r)
     }
@@ -332,9 +340,7 @@ impl Session {
     /// The reverse-mode rule of `f(args...)` (derived once per method instance and cached).
     pub fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
         let key = self.method_instance(f, args)?;
-        Ok(self
-            .ad
-            .rule(&mut self.machine.compiler, &key, self.ad_debug)?)
+        Ok(self.ad.rule(&mut self.machine.compiler, &key)?)
     }
 
     /// Prepares repeated gradients of `f` at arguments like `args`: the rule is derived once,
@@ -428,9 +434,7 @@ impl Session {
     pub fn derived_ir(&mut self, call: &str, pullback: bool) -> Result<String, Error> {
         let (f, args) = self.eval_call_parts(call)?;
         let key = self.method_instance(&f, &args)?;
-        let r = self
-            .ad
-            .rule(&mut self.machine.compiler, &key, self.ad_debug)?;
+        let r = self.ad.rule(&mut self.machine.compiler, &key)?;
         Ok(self.write_ir(if pullback { &r.rvs } else { &r.fwd }))
     }
 

@@ -40,3 +40,51 @@ fn rule_cases_pass_test_rule() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The default context's speed-only rules: each case passes `test_rule` with the rule in use
+/// (its pullback contains the rule's primitive), and gives the same gradient as the minimal
+/// context, which differentiates the prelude code instead.
+#[test]
+fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
+    use ad_rules::{Context, FastRule, FAST_CASES};
+    let mut failures = Vec::new();
+    for rule in [FastRule::Sum, FastRule::Dot] {
+        assert!(
+            FAST_CASES.iter().any(|c| c.0 == rule),
+            "{rule:?} has no test case"
+        );
+    }
+    for (rule, defs, call) in FAST_CASES {
+        let mut grads = Vec::new();
+        for ctx in [Context::Default, Context::Minimal] {
+            let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+            s.compiler().options.verify = true;
+            s.set_ad_context(ctx);
+            s.load_source("rule.jl", defs).expect("case loads");
+            let ir = s.derived_ir(call, true).expect("pullback IR");
+            let marker = match rule {
+                FastRule::Sum => "array_add_scalar",
+                FastRule::Dot => "array_axpy",
+            };
+            if ir.contains(marker) != (ctx == Context::Default) {
+                failures.push(format!(
+                    "{rule:?} {call} ({ctx:?}): {marker} use wrong:\n{ir}"
+                ));
+            }
+            match s.test_rule(call) {
+                Ok(r) if r.passed() => {}
+                Ok(r) => failures.push(format!("{rule:?} {call} ({ctx:?}):\n{}", r.render())),
+                Err(e) => failures.push(format!("{rule:?} {call}: {}", s.render_error(&e))),
+            }
+            let (_, g) = s.gradient_of_call(call).expect("gradient");
+            grads.push(g.iter().map(mooncake::show).collect::<Vec<_>>());
+        }
+        if grads[0] != grads[1] {
+            failures.push(format!(
+                "{rule:?} {call}: default {:?} vs minimal {:?}",
+                grads[0], grads[1]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -444,6 +444,42 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        ArrayAxpy => match args {
+            [Value::Array(a), s, Value::Array(c)] => {
+                let ys = c.snapshot();
+                if a.len() != ys.len() {
+                    return Err(b());
+                }
+                for (i, y) in ys.iter().enumerate() {
+                    let v = match (a.get(i), s, y) {
+                        (Some(Value::F64(p)), Value::F64(k), Value::F64(q)) => {
+                            Value::F64(p + k * q)
+                        }
+                        (Some(Value::F32(p)), Value::F32(k), Value::F32(q)) => {
+                            Value::F32(p + k * q)
+                        }
+                        _ => return Err(b()),
+                    };
+                    a.set(i, v);
+                }
+                Ok(args[0].clone())
+            }
+            _ => Err(b()),
+        },
+        ArrayAddScalar => match args {
+            [Value::Array(a), s] => {
+                for i in 0..a.len() {
+                    let v = match (a.get(i), s) {
+                        (Some(Value::F64(p)), Value::F64(k)) => Value::F64(p + k),
+                        (Some(Value::F32(p)), Value::F32(k)) => Value::F32(p + k),
+                        _ => return Err(b()),
+                    };
+                    a.set(i, v);
+                }
+                Ok(args[0].clone())
+            }
+            _ => Err(b()),
+        },
         AdCheck => match args {
             [x, fx, what] => match fdata_mismatch(x, fx, env) {
                 None => Ok(Value::Nothing),

@@ -38,7 +38,7 @@ impl Pass for Inline {
                         method: callee.method,
                         sig: callee.sig.clone(),
                     };
-                    if c.is_optimising(&key) {
+                    if c.is_optimising(&key) || c.options.no_inline.contains(&key.table) {
                         skip.push(i);
                         continue;
                     }
