@@ -52,6 +52,16 @@ impl Pass for ConstProp {
                                     }
                                 }
                             }
+                            // Type computations whose result inference already knows exactly
+                            // (`Type{T}`, from the same rule the run time applies) cannot throw.
+                            if let (ir::Prim::ApplyType | ir::Prim::PromoteType, Some(r)) = (op, res) {
+                                if let Type::Type(t) = &f.types[r] {
+                                    if t.is_concrete() {
+                                        f.insts[i] = InstData::Const(Const::Type((**t).clone()));
+                                        round_changed = true;
+                                    }
+                                }
+                            }
                         }
                         InstData::TypeAssert { val, ty }
                             // An assertion that always holds is dropped.
