@@ -284,14 +284,6 @@ fn recast(v: Value, from: &Type, to: &Type, e: &mut Emit, env: &TypeEnv) -> Valu
     e.val(data, to.clone())
 }
 
-/// The element type of an array type.
-fn elem_type(t: &Type) -> Type {
-    match t {
-        Type::Array(el, _) => (**el).clone(),
-        other => other.clone(),
-    }
-}
-
 /// Which derived function of a method instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -543,7 +535,7 @@ pub fn derive_reverse(
                             let has_f = cx.ft(arr) != Type::NoFData;
                             let ert = rdata_type(&elem, env);
                             // The fdata array's element: the tangent of a bits type.
-                            let tte = elem_type(&cx.ft(arr));
+                            let tte = tangent_elem(&cx.ft(arr));
                             let a_p = margs[0];
                             match rule {
                                 Rule::ArrayWrite => {
@@ -1571,7 +1563,7 @@ fn emit_reverse(
             };
             let fa = saved[*fdata];
             let is: Vec<Value> = idx.iter().map(|k| saved[*k]).collect();
-            let tte = elem_type(&e.f.types[fa]);
+            let tte = tangent_elem(&e.f.types[fa]);
             let mut ra = vec![fa];
             ra.extend(is.iter().copied());
             let old = e.prim(Prim::ArrayRef, ra, tte.clone());
@@ -1601,7 +1593,7 @@ fn emit_reverse(
             if let Some((fa, of)) = fdata {
                 let (fa, of) = (saved[*fa], saved[*of]);
                 let ft = e.f.types[fa].clone();
-                let tte = elem_type(&ft);
+                let tte = tangent_elem(&ft);
                 let mut ra = vec![fa];
                 ra.extend(is.iter().copied());
                 let dv = e.prim(Prim::ArrayRef, ra, tte.clone());
@@ -1642,7 +1634,7 @@ fn emit_reverse(
             ert,
         } => {
             if let Some(fa) = fdata {
-                let tte = elem_type(&e.f.types[saved[*fa]]);
+                let tte = tangent_elem(&e.f.types[saved[*fa]]);
                 let dv = e.prim(Prim::ArrayPop, vec![saved[*fa]], tte.clone());
                 let dv = recast(dv, &tte, ert, &mut e, env);
                 add(&mut e, *val, dv);
@@ -1660,7 +1652,7 @@ fn emit_reverse(
             e.prim(Prim::ArrayPush, vec![saved[*arr], saved[*val]], at);
             if let Some((fa, of)) = fdata {
                 let ft = e.f.types[saved[*fa]].clone();
-                let tte = elem_type(&ft);
+                let tte = tangent_elem(&ft);
                 let restored = match a_out {
                     Some((a, t)) => {
                         let a = recast(a, &t, &tte, &mut e, env);
