@@ -229,12 +229,8 @@ fn rdata_leafwise(
     env: &TypeEnv,
     leaf: &mut dyn FnMut(&mut Emit, &[Value], &Type) -> Value,
 ) -> Value {
-    let parts = match t {
-        Type::Tuple(ts) => ts.to_vec(),
-        Type::RData(_) | Type::Tangent(_) | Type::NamedTuple(..) => {
-            env.field_types(t).unwrap_or_default()
-        }
-        _ => return leaf(e, vals, t),
+    let Some(parts) = rdata_parts(t, env) else {
+        return leaf(e, vals, t);
     };
     let mut built = Vec::with_capacity(parts.len());
     for (k, et) in parts.iter().enumerate() {
@@ -244,11 +240,25 @@ fn rdata_leafwise(
             .collect();
         built.push(rdata_leafwise(&xs, et, e, env, leaf));
     }
+    rdata_build(t, built, e)
+}
+
+/// The part types of an aggregate reverse-data or tangent type (`None` for a leaf).
+fn rdata_parts(t: &Type, env: &TypeEnv) -> Option<Vec<Type>> {
+    match t {
+        Type::Tuple(ts) => Some(ts.to_vec()),
+        Type::RData(_) | Type::Tangent(_) | Type::NamedTuple(..) => env.field_types(t),
+        _ => None,
+    }
+}
+
+/// The aggregate of type `t` with these parts.
+fn rdata_build(t: &Type, parts: Vec<Value>, e: &mut Emit) -> Value {
     let data = match t {
-        Type::Tuple(_) => InstData::Tuple { args: built },
+        Type::Tuple(_) => InstData::Tuple { args: parts },
         _ => InstData::New {
             ty: t.clone(),
-            args: built,
+            args: parts,
         },
     };
     e.val(data, t.clone())
@@ -261,12 +271,7 @@ fn recast(v: Value, from: &Type, to: &Type, e: &mut Emit, env: &TypeEnv) -> Valu
     if from == to {
         return v;
     }
-    let parts = |t: &Type| match t {
-        Type::Tuple(ts) => Some(ts.to_vec()),
-        Type::RData(_) | Type::Tangent(_) | Type::NamedTuple(..) => env.field_types(t),
-        _ => None,
-    };
-    let (Some(fs), Some(ts)) = (parts(from), parts(to)) else {
+    let (Some(fs), Some(ts)) = (rdata_parts(from, env), rdata_parts(to, env)) else {
         return e.konst(Const::of_singleton(to).unwrap_or(Const::Singleton(to.clone())));
     };
     let mut built = Vec::with_capacity(ts.len());
@@ -274,14 +279,7 @@ fn recast(v: Value, from: &Type, to: &Type, e: &mut Emit, env: &TypeEnv) -> Valu
         let x = e.field(v, k as u32, ft.clone());
         built.push(recast(x, ft, tt, e, env));
     }
-    let data = match to {
-        Type::Tuple(_) => InstData::Tuple { args: built },
-        _ => InstData::New {
-            ty: to.clone(),
-            args: built,
-        },
-    };
-    e.val(data, to.clone())
+    rdata_build(to, built, e)
 }
 
 /// Which derived function of a method instance.
