@@ -13,17 +13,16 @@ use std::sync::{Arc, Mutex};
 use syntax::{sym, Span, Symbol};
 
 fn err(message: impl Into<String>) -> AdError {
-    AdError {
-        message: message.into(),
-        span: Span::DUMMY,
-    }
+    AdError::new(message, Span::DUMMY)
 }
 
-/// A run-time error inside derived code, located at its innermost frame.
-fn runtime_error(e: interp::RuntimeError) -> AdError {
+/// A run-time error inside derived code (or a failure to derive a callee's rule, which happens
+/// when the call first runs), with the frames it unwound.
+pub(crate) fn runtime_error(e: interp::RuntimeError) -> AdError {
     AdError {
         message: e.exception.to_string(),
         span: e.trace.first().map(|f| f.span).unwrap_or(Span::DUMMY),
+        trace: e.trace.into_iter().map(|f| (f.func, f.span)).collect(),
     }
 }
 
@@ -99,7 +98,10 @@ impl Ad {
                         Mode::Forward => r.fwd,
                         Mode::Pullback => r.rvs,
                     })
-                    .map_err(|e| CompileError::new(ErrorKind::Inference, e.span, e.message)),
+                    .map_err(|e| CompileError {
+                        trace: e.trace,
+                        ..CompileError::new(ErrorKind::Inference, e.span, e.message)
+                    }),
             )
         }));
     }
@@ -129,6 +131,7 @@ impl Ad {
         let internal = |e: CompileError| AdError {
             message: e.message,
             span: e.span,
+            trace: e.trace,
         };
         let primal = compiler.optimised(key).map_err(internal)?;
         let d = {

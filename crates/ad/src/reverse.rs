@@ -32,6 +32,19 @@ use syntax::{sym, Span};
 pub struct AdError {
     pub message: String,
     pub span: Span,
+    /// (function, span) pairs from `span` outwards through inlined and calling functions, to
+    /// the function being differentiated (empty when only `span` is known).
+    pub trace: Vec<(String, Span)>,
+}
+
+impl AdError {
+    pub fn new(message: impl Into<String>, span: Span) -> AdError {
+        AdError {
+            message: message.into(),
+            span,
+            trace: Vec::new(),
+        }
+    }
 }
 
 impl std::fmt::Display for AdError {
@@ -195,6 +208,7 @@ impl Ctx<'_> {
         AdError {
             message: what,
             span: self.p.locs[i],
+            trace: self.p.source_chain(i),
         }
     }
 }
@@ -243,11 +257,14 @@ fn rdata_leafwise(
     rdata_build(t, built, e)
 }
 
-/// The part types of an aggregate reverse-data or tangent type (`None` for a leaf).
+/// The part types of an aggregate reverse-data, forward-data or immutable tangent type (`None`
+/// for a leaf).
 fn rdata_parts(t: &Type, env: &TypeEnv) -> Option<Vec<Type>> {
     match t {
         Type::Tuple(ts) => Some(ts.to_vec()),
-        Type::RData(_) | Type::Tangent(_) | Type::NamedTuple(..) => env.field_types(t),
+        Type::RData(_) | Type::FData(_) | Type::Tangent(_) | Type::NamedTuple(..) => {
+            env.field_types(t)
+        }
         _ => None,
     }
 }
@@ -264,9 +281,10 @@ fn rdata_build(t: &Type, parts: Vec<Value>, e: &mut Emit) -> Value {
     e.val(data, t.clone())
 }
 
-/// `v` of reverse-data or tangent type `from` rebuilt as type `to` with the same float leaves:
-/// the element of a tangent array of immutable structs is a `Tangent{P}`, the cotangent of a
-/// value read from it an `RData{P}` (equal when the struct's fdata is `NoFData`).
+/// `v` of tangent type `from` rebuilt as its reverse data or forward data `to` (or back, when
+/// the other part is empty): the element of a tangent array of immutable structs is a
+/// `Tangent{P}`; the cotangent of a value read from it is an `RData{P}` (its float leaves) and
+/// its fdata an `FData{P}` (its arrays and mutable tangents).
 fn recast(v: Value, from: &Type, to: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
     if from == to {
         return v;
@@ -280,6 +298,54 @@ fn recast(v: Value, from: &Type, to: &Type, e: &mut Emit, env: &TypeEnv) -> Valu
         built.push(recast(x, ft, tt, e, env));
     }
     rdata_build(to, built, e)
+}
+
+/// The tangent of type `tt` whose forward data is `f` (of type `ft`) and whose reverse data is
+/// zero: what a tangent array holds for an element just written.
+fn tangent_of_fdata(f: Value, ft: &Type, tt: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
+    if ft == tt {
+        return f;
+    }
+    if *ft == Type::NoFData {
+        return zero_rdata(tt, e, env);
+    }
+    let (Some(ts), Some(fs)) = (rdata_parts(tt, env), rdata_parts(ft, env)) else {
+        return zero_rdata(tt, e, env);
+    };
+    let mut built = Vec::with_capacity(ts.len());
+    for (k, (t, fk)) in ts.iter().zip(&fs).enumerate() {
+        let x = e.field(f, k as u32, fk.clone());
+        built.push(tangent_of_fdata(x, fk, t, e, env));
+    }
+    rdata_build(tt, built, e)
+}
+
+/// Tangent `t` (of type `tt`) with reverse data `r` (of type `rt`) added to its float leaves;
+/// its arrays and mutable tangents are kept.
+fn tangent_plus_rdata(
+    t: Value,
+    tt: &Type,
+    r: Value,
+    rt: &Type,
+    e: &mut Emit,
+    env: &TypeEnv,
+) -> Value {
+    if *rt == Type::NoRData {
+        return t;
+    }
+    if tt.is_float() {
+        return e.prim(Prim::AddFloat, vec![t, r], tt.clone());
+    }
+    let (Some(ts), Some(rs)) = (rdata_parts(tt, env), rdata_parts(rt, env)) else {
+        return t;
+    };
+    let mut built = Vec::with_capacity(ts.len());
+    for (k, (tk, rk)) in ts.iter().zip(&rs).enumerate() {
+        let x = e.field(t, k as u32, tk.clone());
+        let y = e.field(r, k as u32, rk.clone());
+        built.push(tangent_plus_rdata(x, tk, y, rk, e, env));
+    }
+    rdata_build(tt, built, e)
 }
 
 /// Which derived function of a method instance.
@@ -483,10 +549,11 @@ pub fn derive_reverse(
                             let fv = if ft == Type::NoFData {
                                 fdata_const(&mut e, &ft)
                             } else if *op == Prim::ArrayNew
-                                && zero_bits_tangent(&tangent_elem(&ft), env)
+                                && new_tangent_array_ok(&cx.ty(r), &ft, env)
                             {
                                 // A new array's fdata is a new array of zero tangents (float
-                                // arrays are zero-filled when allocated).
+                                // arrays are zero-filled when allocated; slots of other arrays
+                                // are unassigned, as are the primal's).
                                 let tt = e.konst(Const::Type(ft.clone()));
                                 let mut a = vec![tt];
                                 a.extend(margs[1..].iter().copied());
@@ -526,32 +593,40 @@ pub fn derive_reverse(
                                 Type::Array(el, _) => (**el).clone(),
                                 _ => unreachable!(),
                             };
-                            if !elem.is_bits(env) {
-                                return Err(cx.err(i, format!("writing into an array of {elem} is not supported by reverse mode yet")));
-                            }
                             let fa = fmap[&arr];
                             let has_f = cx.ft(arr) != Type::NoFData;
                             let ert = rdata_type(&elem, env);
-                            // The fdata array's element: the tangent of a bits type.
+                            let eft = fdata_type(&elem, env);
+                            // The fdata array's element: the element's whole tangent.
                             let tte = tangent_elem(&cx.ft(arr));
+                            if tte == Type::Any {
+                                return Err(cx.err(i, format!("writing into an array of {elem} (whose tangent is only known at run time) is not supported by reverse mode yet")));
+                            }
+                            // Slots of non-bits arrays may be unassigned: saved as `#undef`.
+                            let read_old = if elem.is_bits(env) {
+                                Prim::ArrayRef
+                            } else {
+                                Prim::ArrayRefRaw
+                            };
                             let a_p = margs[0];
                             match rule {
                                 Rule::ArrayWrite => {
                                     let idx: Vec<Value> = margs[2..].to_vec();
                                     let mut ra = vec![a_p];
                                     ra.extend(idx.iter().copied());
-                                    let old_p = e.prim(Prim::ArrayRef, ra, elem.clone());
+                                    let old_p = e.prim(read_old, ra, elem.clone());
                                     let old_f = has_f.then(|| {
                                         let mut fa_args = vec![fa];
                                         fa_args.extend(idx.iter().copied());
-                                        e.prim(Prim::ArrayRef, fa_args, tte.clone())
+                                        e.prim(read_old, fa_args, tte.clone())
                                     });
                                     let mut wa = vec![a_p, margs[1]];
                                     wa.extend(idx.iter().copied());
                                     let nv = e.prim(Prim::ArraySet, wa, at.clone());
                                     vmap.insert(r, nv);
                                     if has_f {
-                                        let z = zero_rdata(&tte, &mut e, env);
+                                        let fv = fmap[&args[1]];
+                                        let z = tangent_of_fdata(fv, &eft, &tte, &mut e, env);
                                         let mut wf = vec![fa, z];
                                         wf.extend(idx.iter().copied());
                                         e.prim(Prim::ArraySet, wf, cx.ft(arr));
@@ -571,7 +646,8 @@ pub fn derive_reverse(
                                         e.prim(Prim::ArrayPush, vec![a_p, margs[1]], at.clone());
                                     vmap.insert(r, nv);
                                     if has_f {
-                                        let z = zero_rdata(&tte, &mut e, env);
+                                        let fv = fmap[&args[1]];
+                                        let z = tangent_of_fdata(fv, &eft, &tte, &mut e, env);
                                         e.prim(Prim::ArrayPush, vec![fa, z], cx.ft(arr));
                                     }
                                     fmap.insert(r, fa);
@@ -588,7 +664,12 @@ pub fn derive_reverse(
                                         .then(|| e.prim(Prim::ArrayPop, vec![fa], tte.clone()));
                                     let nv = e.prim(Prim::ArrayPop, vec![a_p], elem.clone());
                                     vmap.insert(r, nv);
-                                    let fv = fdata_const(&mut e, &cx.ft(r));
+                                    let fv = match old_f {
+                                        Some(of) if eft != Type::NoFData => {
+                                            recast(of, &tte, &eft, &mut e, env)
+                                        }
+                                        _ => fdata_const(&mut e, &eft),
+                                    };
                                     fmap.insert(r, fv);
                                     rv.push(Rev::ArrayPop {
                                         out: r,
@@ -602,12 +683,27 @@ pub fn derive_reverse(
                         Rule::TupleIndex => {
                             let ft = cx.ft(r);
                             let tt = cx.ty(args[0]);
-                            if ft != Type::NoFData
+                            // Elements' fdata must share one type (then it is indexed like
+                            // the tuple), and their rdata must form a tuple.
+                            let same_fdata = match cx.ft(args[0]) {
+                                Type::NoFData => true,
+                                Type::Tuple(fs) => fs.iter().all(|f| *f == ft),
+                                _ => false,
+                            };
+                            if !same_fdata
                                 || !matches!(cx.rt(args[0]), Type::Tuple(_) | Type::NoRData)
                             {
                                 return Err(cx.err(i, format!("indexing a {tt} by a run-time index is not supported by reverse mode yet")));
                             }
-                            let fv = fdata_const(&mut e, &ft);
+                            let fv = if ft == Type::NoFData {
+                                fdata_const(&mut e, &ft)
+                            } else {
+                                e.prim(
+                                    Prim::TupleGetIndex,
+                                    vec![fmap[&args[0]], margs[1]],
+                                    ft.clone(),
+                                )
+                            };
                             fmap.insert(r, fv);
                             if cx.rt(r) != Type::NoRData {
                                 rv.push(Rev::TupleIndex {
@@ -621,6 +717,13 @@ pub fn derive_reverse(
                             let arr = args[0];
                             if cx.ft(arr) == Type::NoFData {
                                 let fv = fdata_const(&mut e, &ft);
+                                fmap.insert(r, fv);
+                            } else if rdata_type(&tangent_elem(&cx.ty(arr)), env) == Type::NoRData {
+                                // Elements identified by address (arrays, mutable structs):
+                                // the copy shares them, and so shares their tangents.
+                                let mut a = vec![fmap[&arr]];
+                                a.extend(margs[1..].iter().copied());
+                                let fv = e.prim(*op, a, ft.clone());
                                 fmap.insert(r, fv);
                             } else {
                                 if !matches!(
@@ -644,9 +747,12 @@ pub fn derive_reverse(
                             let fv = if elem_ft == Type::NoFData {
                                 fdata_const(&mut e, &elem_ft)
                             } else {
+                                // The element's tangent, of which the fdata part is taken.
+                                let tte = tangent_elem(&cx.ft(arr));
                                 let mut a = vec![fa];
                                 a.extend(margs[1..].iter().copied());
-                                e.prim(Prim::ArrayRef, a, elem_ft.clone())
+                                let t = e.prim(*op, a, tte.clone());
+                                recast(t, &tte, &elem_ft, &mut e, env)
                             };
                             fmap.insert(r, fv);
                             if cx.rt(r) != Type::NoRData {
@@ -1147,7 +1253,14 @@ pub fn derive_reverse(
         let rt = cx.rt(v);
         if rt != Type::NoRData && rt != Type::Bottom {
             if rt == Type::Any {
-                return Err(AdError { message: format!("a value of type {} (reverse data decided at run time) is not supported by reverse mode yet", cx.ty(v)), span: primal.locs.values().next().copied().unwrap_or_default() });
+                let what = format!("a value of type {} (reverse data decided at run time) is not supported by reverse mode yet", cx.ty(v));
+                return Err(match primal.def_inst(v) {
+                    Some(i) => cx.err(i, what),
+                    None => AdError::new(
+                        what,
+                        primal.locs.values().next().copied().unwrap_or_default(),
+                    ),
+                });
             }
             let s = rvs.slots.push(SlotData {
                 name: sym(&format!("acc{v}")),
@@ -1427,6 +1540,13 @@ fn zero_bits_tangent(t: &Type, env: &TypeEnv) -> bool {
     }
 }
 
+/// Whether `Core.array_new` of primal array type `at` gets the right fdata from allocating an
+/// array of its tangent type `ft`: zero bits, or unassigned slots in both.
+fn new_tangent_array_ok(at: &Type, ft: &Type, env: &TypeEnv) -> bool {
+    let te = tangent_elem(ft);
+    zero_bits_tangent(&te, env) || (te != Type::Any && !tangent_elem(at).is_bits(env))
+}
+
 /// The element tangent type of an array type.
 fn tangent_elem(t: &Type) -> Type {
     match t {
@@ -1565,8 +1685,7 @@ fn emit_reverse(
             let mut ra = vec![fa];
             ra.extend(is.iter().copied());
             let old = e.prim(Prim::ArrayRef, ra, tte.clone());
-            let a = recast(a, elem, &tte, &mut e, env);
-            let new = add_rdata(old, a, &tte, &mut e, env);
+            let new = tangent_plus_rdata(old, &tte, a, elem, &mut e, env);
             let mut wa = vec![fa, new];
             wa.extend(is);
             let at = e.f.types[fa].clone();
@@ -1652,10 +1771,7 @@ fn emit_reverse(
                 let ft = e.f.types[saved[*fa]].clone();
                 let tte = tangent_elem(&ft);
                 let restored = match a_out {
-                    Some((a, t)) => {
-                        let a = recast(a, &t, &tte, &mut e, env);
-                        add_rdata(saved[*of], a, &tte, &mut e, env)
-                    }
+                    Some((a, t)) => tangent_plus_rdata(saved[*of], &tte, a, &t, &mut e, env),
                     None => saved[*of],
                 };
                 e.prim(Prim::ArrayPush, vec![saved[*fa], restored], ft);

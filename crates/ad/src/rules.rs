@@ -295,7 +295,7 @@ pub fn reverse_rule(
             let _ = ats;
             Rule::Scalar(vec![Zero, Convert])
         }
-        ArrayRef => Rule::ArrayRead,
+        ArrayRef | ArrayRefRaw => Rule::ArrayRead,
         ArraySet => Rule::ArrayWrite,
         ArrayPush => Rule::ArrayPush,
         ArrayPop => Rule::ArrayPop,
@@ -315,9 +315,8 @@ pub fn is_differentiable(op: Prim) -> bool {
         AddFloat | SubFloat | MulFloat | DivFloat | NegFloat | RemFloat | PowFloat | PowiFloat
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
         | Atan | Atan2 | Hypot | Exp2 | Log2 | Log10 | AbsFloat | Copysign | Fpconvert
-        | ArrayRef | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape | TupleGetIndex => {
-            true
-        }
+        | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
+        | TupleGetIndex => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
@@ -367,6 +366,7 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::Fpconvert, "f(x) = Core.fpconvert(Float64, x) * 2.0", "f(0.7f0)"),
     (Prim::ArrayRef, "f(x) = Core.arrayref(x, 2) * 3.0", "f([1.0, 2.0, 3.0])"),
     (Prim::ArrayRef, "f(A) = Core.arrayref(A, 2, 1) * Core.arrayref(A, 1, 2)", "f([1.0 2.0; 3.0 4.0])"),
+    (Prim::ArrayRefRaw, "f(x) = Core.arrayref_raw(x, 2) * 3.0", "f([1.0, 2.0, 3.0])"),
     (Prim::ArraySet, "function f(x, y)\n    Core.arrayset(x, y * 2.0, 1)\n    Core.arrayref(x, 1) * Core.arrayref(x, 2)\nend", "f([1.0, 2.0], 0.5)"),
     (Prim::ArrayPush, "function f(x, y)\n    Core.array_push(x, y^2)\n    s = Core.arrayref(x, 3) * Core.arrayref(x, 1)\n    Core.array_pop(x)\n    s\nend", "f([1.0, 2.0], 0.5)"),
     (Prim::ArrayPop, "function f(x)\n    v = Core.array_pop(x)\n    Core.array_push(x, 0.0)\n    v * Core.arrayref(x, 1)\nend", "f([1.0, 2.0, 3.0])"),

@@ -13,7 +13,6 @@ use ir::{Type, TypeEnv};
 use rand::{rngs::StdRng, SeedableRng};
 use runtime::show::show_string;
 use runtime::Value;
-use std::sync::Arc;
 
 /// The outcome of each check.
 #[derive(Debug, Clone)]
@@ -39,21 +38,18 @@ impl RuleReport {
     }
 }
 
-/// Copies of the arguments with their own arrays (the rule may mutate its inputs).
+/// Copies of the arguments sharing no mutable memory with them (the rule may mutate its
+/// inputs); aliasing among the arguments is kept.
 fn fresh(vs: &[Value]) -> Vec<Value> {
-    vs.iter()
-        .map(|a| match a {
-            Value::Array(x) => Value::Array(Arc::new(x.deep_copy())),
-            v => v.clone(),
-        })
-        .collect()
+    match Value::tuple(vs.to_vec()).deepcopy() {
+        Value::Tuple(t) => t.to_vec(),
+        _ => unreachable!("the deep copy of a tuple is a tuple"),
+    }
 }
 
 fn call(m: &mut Machine, all: &[Value]) -> Result<Value, AdError> {
-    m.call_dynamic(all.to_vec()).map_err(|e| AdError {
-        message: e.exception.to_string(),
-        span: e.trace.first().map(|f| f.span).unwrap_or_default(),
-    })
+    m.call_dynamic(all.to_vec())
+        .map_err(crate::api::runtime_error)
 }
 
 /// Runs every check on the reverse-mode rule of `f(args...)`.

@@ -22,6 +22,9 @@ pub struct CompileError {
     pub kind: ErrorKind,
     pub message: String,
     pub span: Span,
+    /// Where the error arose, innermost first, as (function, span) pairs through inlined and
+    /// called functions (empty: just `span`).
+    pub trace: Vec<(String, Span)>,
 }
 
 impl CompileError {
@@ -30,6 +33,7 @@ impl CompileError {
             kind,
             message: message.into(),
             span,
+            trace: Vec::new(),
         }
     }
     pub fn unsupported(span: Span, what: &str) -> CompileError {

@@ -38,10 +38,17 @@ impl From<compiler::CompileError> for RuntimeError {
     fn from(e: compiler::CompileError) -> RuntimeError {
         RuntimeError {
             exception: Exception::Error(e.message.clone()),
-            trace: vec![Frame {
-                func: String::new(),
-                span: e.span,
-            }],
+            trace: if e.trace.is_empty() {
+                vec![Frame {
+                    func: String::new(),
+                    span: e.span,
+                }]
+            } else {
+                e.trace
+                    .into_iter()
+                    .map(|(func, span)| Frame { func, span })
+                    .collect()
+            },
         }
     }
 }
@@ -393,7 +400,9 @@ impl Machine {
                             FieldRef::Name(n) => self.field_by_name(&o, *n).map_err(fail)?,
                         };
                         match o.field(idx) {
-                            Some(Value::Undef) => {
+                            // A tuple holds `#undef` only where reverse mode saved an
+                            // unassigned array slot (to restore it): that reads as is.
+                            Some(Value::Undef) if !matches!(o, Value::Tuple(_)) => {
                                 return Err(fail(RuntimeError::new(Exception::UndefRef)))
                             }
                             Some(v) => v,

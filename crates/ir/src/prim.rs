@@ -116,6 +116,9 @@ prims! {
     ArrayNew = "array_new",
     /// `Core.arrayref(A, i1, ..., ik)`: bounds-checked, 1-based, column-major.
     ArrayRef = "arrayref",
+    /// `Core.arrayref_raw(A, i1, ..., ik)`: like `arrayref`, but an unassigned slot reads as
+    /// `#undef` instead of throwing (reverse mode saves an overwritten slot with it).
+    ArrayRefRaw = "arrayref_raw",
     /// `Core.arrayset(A, v, i1, ..., ik)`: returns `A`.
     ArraySet = "arrayset",
     ArrayLen = "arraylen",
@@ -214,7 +217,7 @@ impl Prim {
             SdivInt | SremInt => (true, false, false),
             Fptosi | IntToBool => (true, false, false),
             ArrayNew => (true, false, false),
-            ArrayRef => (true, false, true),
+            ArrayRef | ArrayRefRaw => (true, false, true),
             ArraySet | ArrayPush | ArrayPop | ArrayResize => (true, true, true),
             ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
             ArrayAccumulate | ArrayAxpy | ArrayAddScalar => (true, true, true),
@@ -475,7 +478,7 @@ impl Prim {
                     _ => Err(format!("`Core.array_new({t}, ...)` needs an array type and one Int64 per dimension")),
                 }
             }
-            ArrayRef => match args.first() {
+            ArrayRef | ArrayRefRaw => match args.first() {
                 Some(Type::Array(e, _))
                     if n >= 2 && args[1..].iter().all(|a| *a == Type::Int64) =>
                 {

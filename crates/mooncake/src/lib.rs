@@ -510,6 +510,56 @@ impl Session {
         }
     }
 
+    /// A diagnostic for an error with a trace (innermost first): labelled at the innermost
+    /// frame in user code, with the frames listed as a stack trace (AD-internal names are
+    /// shown as the method instance they derive from).
+    fn traced(
+        &self,
+        message: String,
+        span: Option<Span>,
+        trace: &[(String, Span)],
+        label: &dyn Fn(Span) -> Option<Label<usize>>,
+    ) -> CsDiagnostic<usize> {
+        let mut cd = CsDiagnostic::error().with_message(message);
+        let user: Vec<&(String, Span)> = trace
+            .iter()
+            .filter(|(_, sp)| self.is_user_span(*sp))
+            .collect();
+        let at = user.first().map(|(_, sp)| *sp).or(span);
+        if let Some(l) = at.and_then(label) {
+            cd = cd.with_labels(vec![l]);
+        }
+        if user.len() > 1 || trace.len() > user.len() {
+            let mut notes = String::from("Stacktrace:");
+            let mut k = 0;
+            let mut i = 0;
+            while i < user.len() {
+                // Identical consecutive frames (deep recursion) print once.
+                let (func, sp) = user[i];
+                let mut reps = 1;
+                while i + reps < user.len() && user[i + reps] == user[i] {
+                    reps += 1;
+                }
+                i += reps;
+                k += 1;
+                if k > 30 {
+                    notes.push_str("\n ...");
+                    break;
+                }
+                let name = match func.as_str() {
+                    "top-level" | "" => "top-level scope".to_string(),
+                    f => ad_frame_name(f),
+                };
+                notes.push_str(&format!("\n [{k}] {name} at {}", self.location(*sp)));
+                if reps > 1 {
+                    notes.push_str(&format!(" (repeats {reps} times)"));
+                }
+            }
+            cd = cd.with_notes(vec![notes]);
+        }
+        cd
+    }
+
     fn is_user_span(&self, sp: Span) -> bool {
         !sp.is_dummy() && sp.file.0 != 0 && (sp.file.0 as usize) < self.files.len()
     }
@@ -546,57 +596,17 @@ impl Session {
                 diags.push(cd);
             }
             Error::Runtime(e) => {
-                let mut cd = CsDiagnostic::error().with_message(e.exception.to_string());
-                let user: Vec<&Frame> = e
-                    .trace
-                    .iter()
-                    .filter(|f| self.is_user_span(f.span))
-                    .collect();
-                if let Some(first) = user.first() {
-                    if let Some(l) = label(first.span) {
-                        cd = cd.with_labels(vec![l]);
-                    }
-                }
-                if user.len() > 1 || e.trace.len() > user.len() {
-                    let mut notes = String::from("Stacktrace:");
-                    let mut k = 0;
-                    let mut i = 0;
-                    while i < user.len() {
-                        // Identical consecutive frames (deep recursion) print once.
-                        let fr = user[i];
-                        let mut reps = 1;
-                        while i + reps < user.len()
-                            && user[i + reps].func == fr.func
-                            && user[i + reps].span == fr.span
-                        {
-                            reps += 1;
-                        }
-                        i += reps;
-                        k += 1;
-                        if k > 30 {
-                            notes.push_str("\n ...");
-                            break;
-                        }
-                        let name = if fr.func == "top-level" || fr.func.is_empty() {
-                            "top-level scope".to_string()
-                        } else {
-                            fr.func.clone()
-                        };
-                        notes.push_str(&format!("\n [{k}] {name} at {}", self.location(fr.span)));
-                        if reps > 1 {
-                            notes.push_str(&format!(" (repeats {reps} times)"));
-                        }
-                    }
-                    cd = cd.with_notes(vec![notes]);
-                }
-                diags.push(cd);
+                let frames: Vec<(String, Span)> =
+                    e.trace.iter().map(|f| (f.func.clone(), f.span)).collect();
+                diags.push(self.traced(
+                    e.exception.to_string(),
+                    e.trace.first().map(|f| f.span),
+                    &frames,
+                    &label,
+                ));
             }
             Error::Ad(e) => {
-                let mut cd = CsDiagnostic::error().with_message(&e.message);
-                if let Some(l) = label(e.span) {
-                    cd = cd.with_labels(vec![l]);
-                }
-                diags.push(cd);
+                diags.push(self.traced(e.message.clone(), Some(e.span), &e.trace, &label));
             }
             Error::Usage(m) | Error::Io { message: m, .. } => {
                 let msg = match err {
@@ -663,4 +673,13 @@ impl GradientCache {
 /// Julia's `show` formatting of a value (what `repr` returns).
 pub fn show(v: &Value) -> String {
     runtime::show::show_string(v)
+}
+
+/// The name a stack trace shows for a function: derived AD functions (`#fwd f(T...)`) show as
+/// the method instance they differentiate.
+fn ad_frame_name(name: &str) -> String {
+    match name.strip_prefix('#').and_then(|n| n.split_once(' ')) {
+        Some((kind, mi)) if kind.starts_with("fwd") || kind.starts_with("rvs") => mi.to_string(),
+        _ => name.to_string(),
+    }
 }

@@ -309,6 +309,14 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 None => Err(b()),
             }
         }
+        ArrayRefRaw => {
+            let [Value::Array(a), idx @ ..] = args else {
+                return Err(b());
+            };
+            let idx = ints(idx, op)?;
+            let li = linear_index(a, &a.dims(), &idx)?;
+            a.get(li).ok_or_else(b)
+        }
         ArraySet => {
             let [Value::Array(a), v, idx @ ..] = args else {
                 return Err(b());

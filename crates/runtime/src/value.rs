@@ -503,6 +503,8 @@ impl ArrayObj {
         self.with(|a| (0..a.data.len()).filter_map(|i| a.data.get(i)).collect())
     }
     /// A copy with its own storage.
+    /// A new array with the same dimensions and elements (shared, for elements that are
+    /// references: see `Value::deepcopy` for a copy of those too).
     pub fn deep_copy(&self) -> ArrayObj {
         let inner = self.with(|a| a.clone());
         ArrayObj {
@@ -520,6 +522,68 @@ impl ArrayObj {
 }
 
 impl Value {
+    /// Julia's `deepcopy`: a copy that shares no mutable memory (arrays, mutable structs) with
+    /// `self` and keeps its aliasing (an object reached twice, or through a cycle, is copied
+    /// once).
+    pub fn deepcopy(&self) -> Value {
+        self.deepcopy_in(&mut std::collections::HashMap::new())
+    }
+
+    fn deepcopy_in(&self, seen: &mut std::collections::HashMap<usize, Value>) -> Value {
+        let all = |vs: &[Value], seen: &mut std::collections::HashMap<usize, Value>| {
+            vs.iter().map(|v| v.deepcopy_in(seen)).collect::<Vec<_>>()
+        };
+        match self {
+            Value::Int(_)
+            | Value::F64(_)
+            | Value::F32(_)
+            | Value::Bool(_)
+            | Value::Nothing
+            | Value::Undef
+            | Value::Str(_)
+            | Value::Func(_)
+            | Value::Type(_) => self.clone(),
+            Value::Tuple(vs) => Value::tuple(all(vs, seen)),
+            Value::NamedTuple(nt) => Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: nt.names.clone(),
+                values: all(&nt.values, seen).into_boxed_slice(),
+            })),
+            Value::Struct(sv) => Value::Struct(Arc::new(StructVal {
+                ty: sv.ty.clone(),
+                fields: all(&sv.fields, seen).into_boxed_slice(),
+            })),
+            Value::Mutable(m) => {
+                let key = Arc::as_ptr(m) as usize;
+                if let Some(v) = seen.get(&key) {
+                    return v.clone();
+                }
+                let fields = m.snapshot();
+                let copy = Arc::new(MutableVal::new(m.ty.clone(), fields.clone()));
+                seen.insert(key, Value::Mutable(copy.clone()));
+                for (k, f) in fields.iter().enumerate() {
+                    copy.set(k, f.deepcopy_in(seen));
+                }
+                Value::Mutable(copy)
+            }
+            Value::Array(a) => {
+                let key = Arc::as_ptr(a) as usize;
+                if let Some(v) = seen.get(&key) {
+                    return v.clone();
+                }
+                let copy = Arc::new(a.deep_copy());
+                seen.insert(key, Value::Array(copy.clone()));
+                if copy.with(|i| matches!(i.data, ArrayData::Boxed(_))) {
+                    for k in 0..copy.len() {
+                        if let Some(v) = copy.get(k) {
+                            copy.set(k, v.deepcopy_in(seen));
+                        }
+                    }
+                }
+                Value::Array(copy)
+            }
+        }
+    }
+
     /// The concrete type of the value.
     pub fn ty(&self) -> Type {
         match self {
@@ -700,5 +764,42 @@ mod tests {
         let tup = Type::tuple(vec![Type::Int64, Type::Float32]);
         assert_eq!(BitsLayout::of(&tup, &env).map(|l| l.size), Some(16));
         assert!(BitsLayout::of(&Type::Float64, &env).is_none());
+    }
+
+    #[test]
+    fn deepcopy_keeps_aliasing_and_cycles_and_shares_nothing() {
+        let m = Arc::new(MutableVal::new(
+            Type::structure("M", vec![]),
+            vec![Value::F64(1.0), Value::Nothing],
+        ));
+        // A cycle: m.next = m.
+        m.set(1, Value::Mutable(m.clone()));
+        let arr = Value::Array(Arc::new(ArrayObj::from_values(
+            Type::structure("M", vec![]),
+            vec![2],
+            vec![Value::Mutable(m.clone()), Value::Mutable(m.clone())],
+        )));
+        let Value::Tuple(c) = Value::tuple(vec![arr.clone(), Value::Mutable(m.clone())]).deepcopy()
+        else {
+            panic!("not a tuple")
+        };
+        let (Value::Array(a2), Value::Mutable(m2)) = (&c[0], &c[1]) else {
+            panic!("wrong shape")
+        };
+        // Nothing shared with the original...
+        assert!(!Arc::ptr_eq(&m, m2));
+        m2.set(0, Value::F64(5.0));
+        assert_eq!(m.get(0).and_then(|v| v.as_f64()), Some(1.0));
+        // ...and the copy aliases where the original does.
+        for k in 0..2 {
+            let Some(Value::Mutable(e)) = a2.get(k) else {
+                panic!("element")
+            };
+            assert!(Arc::ptr_eq(&e, m2));
+        }
+        let Some(Value::Mutable(next)) = m2.get(1) else {
+            panic!("field")
+        };
+        assert!(Arc::ptr_eq(&next, m2));
     }
 }
