@@ -133,6 +133,13 @@ enum Rev {
         elem: Type,
         ert: Type,
     },
+    /// Undo `resize!(A, n)` on A and its fdata from copies taken before it (saved indices).
+    ArrayResize {
+        arr: usize,
+        saved: usize,
+        n: usize,
+        fdata: Option<(usize, usize)>,
+    },
     /// Undo `out = pop!(A)`: push back the value and its fdata plus out's cotangent.
     ArrayPop {
         out: Value,
@@ -494,7 +501,7 @@ pub fn derive_reverse(
                 InstData::Invoke { .. }
                     | InstData::SetField { .. }
                     | InstData::Prim {
-                        op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayPop,
+                        op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize,
                         ..
                     }
             );
@@ -679,6 +686,30 @@ pub fn derive_reverse(
                                     });
                                 }
                             }
+                        }
+                        Rule::ArrayResize => {
+                            // Copies of the array and its fdata (slots a shrink cuts off come
+                            // back from them), then both are resized.
+                            let arr = args[0];
+                            let (a_p, at, fat) = (margs[0], cx.ty(arr), cx.ft(arr));
+                            let fa = fmap[&arr];
+                            let has_f = fat != Type::NoFData;
+                            let saved_a = e.prim(Prim::ArrayCopy, vec![a_p], at.clone());
+                            let saved_f =
+                                has_f.then(|| e.prim(Prim::ArrayCopy, vec![fa], fat.clone()));
+                            let nv = e.prim(Prim::ArrayResize, vec![a_p, margs[1]], at);
+                            if has_f {
+                                e.prim(Prim::ArrayResize, vec![fa, margs[1]], fat);
+                            }
+                            vmap.insert(r, nv);
+                            fmap.insert(r, fa);
+                            let n = sv.add(margs[1]);
+                            rv.push(Rev::ArrayResize {
+                                arr: sv.add(a_p),
+                                saved: sv.add(saved_a),
+                                n,
+                                fdata: saved_f.map(|s| (sv.add(fa), sv.add(s))),
+                            });
                         }
                         Rule::TupleIndex => {
                             let ft = cx.ft(r);
@@ -1757,6 +1788,20 @@ fn emit_reverse(
                 add(&mut e, *val, dv);
             }
             e.prim(Prim::ArrayPop, vec![saved[*arr]], elem.clone());
+        }
+        Rev::ArrayResize {
+            arr,
+            saved: copy,
+            n,
+            fdata,
+        } => {
+            let n = saved[*n];
+            let pairs = std::iter::once((saved[*arr], saved[*copy]))
+                .chain(fdata.map(|(fa, fc)| (saved[fa], saved[fc])));
+            for (a, c) in pairs {
+                let t = e.f.types[a].clone();
+                e.prim(Prim::ArrayUnresize, vec![a, c, n], t);
+            }
         }
         Rev::ArrayPop {
             out,

@@ -38,6 +38,9 @@ pub enum Rule {
     ArrayCopy,
     /// `tuple_getindex(t, i)` with a run-time index: the cotangent goes to element i.
     TupleIndex,
+    /// `array_resize(A, n)`: saves A and its fdata; the pullback gives both their old length
+    /// and the elements that were cut off back (`array_unresize`).
+    ArrayResize,
 }
 
 fn fconst(t: &Type, x: f64) -> Const {
@@ -300,11 +303,12 @@ pub fn reverse_rule(
         ArrayPush => Rule::ArrayPush,
         ArrayPop => Rule::ArrayPop,
         ArrayCopy | ArrayReshape => Rule::ArrayCopy,
-        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar => Rule::NonDifferentiable,
+        // Reverse mode's own bookkeeping on tangent arrays.
+        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize => {
+            Rule::NonDifferentiable
+        }
         TupleGetIndex => Rule::TupleIndex,
-        // `resize!` on numeric vectors is written with `push!`/`pop!` in the prelude; the
-        // primitive itself (used for other element types) has no reverse rule.
-        ArrayResize => return None,
+        ArrayResize => Rule::ArrayResize,
     })
 }
 
@@ -316,12 +320,12 @@ pub fn is_differentiable(op: Prim) -> bool {
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
         | Atan | Atan2 | Hypot | Exp2 | Log2 | Log10 | AbsFloat | Copysign | Fpconvert
         | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
-        | TupleGetIndex => true,
+        | ArrayResize | TupleGetIndex => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
         | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | ApplyType | PromoteEltype
-        | ArrayNew | ArrayLen | ArraySize | ArrayResize | ArrayZeroLike | ArrayAccumulate
+        | ArrayNew | ArrayLen | ArraySize | ArrayUnresize | ArrayZeroLike | ArrayAccumulate
         | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild | AdCheck | TupleLen | ToString
         | Repr | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert
         | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
@@ -367,6 +371,8 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::ArrayRef, "f(x) = Core.arrayref(x, 2) * 3.0", "f([1.0, 2.0, 3.0])"),
     (Prim::ArrayRef, "f(A) = Core.arrayref(A, 2, 1) * Core.arrayref(A, 1, 2)", "f([1.0 2.0; 3.0 4.0])"),
     (Prim::ArrayRefRaw, "f(x) = Core.arrayref_raw(x, 2) * 3.0", "f([1.0, 2.0, 3.0])"),
+    (Prim::ArrayResize, "function f(x)\n y = copy(x)\n Core.array_resize(y, 2)\n s = y[1] * y[2]\n Core.array_resize(y, 4)\n y[4] = x[3]\n s * y[4]\nend", "f([1.0, 2.0, 3.0])"),
+    (Prim::ArrayResize, "function f(x)\n Core.array_resize(x, 1)\n s = x[1] * 2.0\n Core.array_resize(x, 2)\n x[2] = s\n s * x[2]\nend", "f([1.5, 2.0, 3.0])"),
     (Prim::ArraySet, "function f(x, y)\n    Core.arrayset(x, y * 2.0, 1)\n    Core.arrayref(x, 1) * Core.arrayref(x, 2)\nend", "f([1.0, 2.0], 0.5)"),
     (Prim::ArrayPush, "function f(x, y)\n    Core.array_push(x, y^2)\n    s = Core.arrayref(x, 3) * Core.arrayref(x, 1)\n    Core.array_pop(x)\n    s\nend", "f([1.0, 2.0], 0.5)"),
     (Prim::ArrayPop, "function f(x)\n    v = Core.array_pop(x)\n    Core.array_push(x, 0.0)\n    v * Core.arrayref(x, 1)\nend", "f([1.0, 2.0, 3.0])"),

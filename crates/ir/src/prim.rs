@@ -130,6 +130,10 @@ prims! {
     ArrayPop = "array_pop",
     /// `Core.array_resize(A, n)`: returns `A`.
     ArrayResize = "array_resize",
+    /// `Core.array_unresize(A, saved, n)`: undoes `array_resize(A, n)` given a copy `saved`
+    /// of `A` from before it: `A` gets `saved`'s length back, and the slots after `n` its
+    /// contents (slots up to `n` are kept). Reverse mode's undo of `resize!`.
+    ArrayUnresize = "array_unresize",
     /// `Core.array_copy(A)`: a shallow copy.
     ArrayCopy = "array_copy",
     /// `Core.array_reshape(A, d1, ..., dN)`: a copy with the new shape.
@@ -218,7 +222,7 @@ impl Prim {
             Fptosi | IntToBool => (true, false, false),
             ArrayNew => (true, false, false),
             ArrayRef | ArrayRefRaw => (true, false, true),
-            ArraySet | ArrayPush | ArrayPop | ArrayResize => (true, true, true),
+            ArraySet | ArrayPush | ArrayPop | ArrayResize | ArrayUnresize => (true, true, true),
             ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
             ArrayAccumulate | ArrayAxpy | ArrayAddScalar => (true, true, true),
             RuleStack | RuleChild => (true, true, true),
@@ -530,6 +534,16 @@ impl Prim {
                 match &args[0] {
                     Type::Array(e, 1) => Ok((**e).clone()),
                     t => Err(format!("`Core.array_pop` needs a vector, got {t}")),
+                }
+            }
+            ArrayUnresize => {
+                arity(3)?;
+                match (&args[0], &args[1], &args[2]) {
+                    (Type::Array(_, 1), b, Type::Int64) if *b == args[0] => Ok(args[0].clone()),
+                    _ => Err(format!(
+                        "`Core.array_unresize` needs two vectors of one type and an Int64, got {}",
+                        show_types(args)
+                    )),
                 }
             }
             ArrayResize => {

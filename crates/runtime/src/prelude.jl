@@ -674,18 +674,6 @@ ones(::Type{T}, m::Int64, n::Int64) where {T} = fill!(Matrix{T}(undef, m, n), on
 push!(a::Vector{T}, x) where {T} = Core.array_push(a, convert(T, x))
 pop!(a::Vector) = Core.array_pop(a)
 resize!(a::Vector, n::Int64) = Core.array_resize(a, n)
-# Numeric vectors grow with zeros and shrink by popping, so that reverse mode differentiates
-# `resize!` through the `push!`/`pop!` rules (which save and restore what they remove).
-function resize!(a::Vector{T}, n::Int64) where {T<:Number}
-    n < 0 && throw(ArgumentError("new length must be ≥ 0"))
-    while length(a) > n
-        pop!(a)
-    end
-    while length(a) < n
-        push!(a, zero(T))
-    end
-    a
-end
 function append!(a::Vector, b)
     for x in b
         push!(a, x)

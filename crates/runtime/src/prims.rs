@@ -382,6 +382,24 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        ArrayUnresize => match args {
+            [Value::Array(a), Value::Array(saved), Value::Int(n)] => {
+                let n0 = saved.len();
+                let keep = (*n).clamp(0, n0 as i64) as usize;
+                a.with_mut(|inner| {
+                    inner.data.resize(n0);
+                    inner.dims[0] = n0;
+                });
+                for k in keep..n0 {
+                    let v = saved.get(k).ok_or_else(b)?;
+                    if !a.set(k, v) {
+                        return Err(b());
+                    }
+                }
+                Ok(args[0].clone())
+            }
+            _ => Err(b()),
+        },
         ArrayCopy => match args {
             [Value::Array(a)] => Ok(Value::Array(Arc::new(a.deep_copy()))),
             _ => Err(b()),
