@@ -300,6 +300,186 @@ impl Machine {
         })
     }
 
+    /// The run-time error of primitive instruction `i` of `f` failing with `e` on `vals`
+    /// (a `MethodError` gets the method table's candidates), with its source chain.
+    #[cold]
+    pub fn prim_error(
+        &self,
+        f: &Function,
+        i: ir::Inst,
+        vals: &[Value],
+        e: Exception,
+    ) -> RuntimeError {
+        let e = match e {
+            Exception::Method {
+                func, args: ats, ..
+            } if matches!(f.insts[i], InstData::Prim { op: Prim::ThrowMethodError, .. }) => {
+                let table = match vals.first() {
+                    Some(Value::Func(n)) => Some(*n),
+                    Some(Value::Type(t)) => compiler::typeexpr::constructor_table_name(t),
+                    _ => None,
+                };
+                let candidates = table
+                    .map(|t| self.compiler.candidates(t))
+                    .unwrap_or_default();
+                Exception::Method {
+                    func,
+                    args: ats,
+                    candidates,
+                }
+            }
+            e => e,
+        };
+        let mut e = RuntimeError::new(e);
+        for (func, span) in f.source_chain(i) {
+            e.trace.push(Frame { func, span });
+        }
+        e
+    }
+
+    /// Executes the non-terminator instruction `i` of `f` on its operand values `vals` (in
+    /// the order of `InstData::for_each_arg`): its result (`None` for stores). Errors carry
+    /// the instruction's source chain. The interpreter and native code share it, so both
+    /// backends give the same results and messages.
+    pub fn eval_inst(
+        &mut self,
+        f: &Function,
+        i: ir::Inst,
+        vals: &[Value],
+    ) -> Result<Option<Value>, RuntimeError> {
+        let fail = |e: RuntimeError| -> RuntimeError {
+            let mut e = e;
+            for (func, span) in f.source_chain(i) {
+                e.trace.push(Frame { func, span });
+            }
+            e
+        };
+        let v = match &f.insts[i] {
+            InstData::Const(c) => Value::from_const(c),
+            InstData::Prim { op, .. } => {
+                match eval_prim(*op, vals, &self.compiler.env, &mut *self.out) {
+                    Ok(v) => v,
+                    Err(e) => return Err(self.prim_error(f, i, vals, e)),
+                }
+            }
+            InstData::Invoke { callee, .. } => {
+                let code = match (f.id, self.sites.get(&(f.id, i.as_u32()))) {
+                    (id, Some(c)) if id != 0 => c.clone(),
+                    (id, _) => {
+                        let c = self.code_for(&callee_key(callee)).map_err(fail)?;
+                        if id != 0 {
+                            self.sites.insert((id, i.as_u32()), c.clone());
+                        }
+                        c
+                    }
+                };
+                self.exec(&code, vals.to_vec()).map_err(fail)?
+            }
+            InstData::Call { .. } => self.call_dynamic(vals.to_vec()).map_err(fail)?,
+            InstData::New { ty, .. } => self.construct(ty, vals.to_vec()).map_err(fail)?,
+            InstData::Tuple { .. } => Value::tuple(vals.to_vec()),
+            InstData::GetField { field, .. } => {
+                let o = &vals[0];
+                let idx = match field {
+                    FieldRef::Index(k) => *k as usize,
+                    FieldRef::Name(n) => self.field_by_name(o, *n).map_err(fail)?,
+                };
+                match o.field(idx) {
+                    // A tuple holds `#undef` only where reverse mode saved an unassigned array
+                    // slot (to restore it): that reads as is.
+                    Some(Value::Undef) if !matches!(o, Value::Tuple(_)) => {
+                        return Err(fail(RuntimeError::new(Exception::UndefRef)))
+                    }
+                    Some(v) => v,
+                    None => {
+                        return Err(fail(RuntimeError::new(Exception::Error(format!(
+                            "FieldError: type {} has no field {}",
+                            o.ty(),
+                            idx + 1
+                        )))))
+                    }
+                }
+            }
+            InstData::SetField { field, .. } => {
+                let o = &vals[0];
+                let mut v = vals[1].clone();
+                let idx = match field {
+                    FieldRef::Index(k) => *k as usize,
+                    FieldRef::Name(n) => self.field_by_name(o, *n).map_err(fail)?,
+                };
+                match o {
+                    Value::Mutable(m) => {
+                        // A dynamic store converts to the field type.
+                        let fts = self.compiler.env.field_types(&m.ty).unwrap_or_default();
+                        if let Some(ft) = fts.get(idx) {
+                            if !self.compiler.env.subtype(&v.ty(), ft) {
+                                v = self
+                                    .call_dynamic(vec![
+                                        Value::Func(syntax::sym("convert")),
+                                        Value::Type(ft.clone()),
+                                        v,
+                                    ])
+                                    .map_err(fail)?;
+                            }
+                        }
+                        m.set(idx, v);
+                    }
+                    other => {
+                        let msg = match other.ty() {
+                            Type::Struct(n, _) => {
+                                format!("setfield!: immutable struct of type {n} cannot be changed")
+                            }
+                            t => format!("setfield!: cannot set a field of a value of type {t}"),
+                        };
+                        return Err(fail(RuntimeError::new(Exception::Error(msg))));
+                    }
+                }
+                return Ok(None);
+            }
+            InstData::TypeAssert { ty, .. } => {
+                self.typeassert(vals[0].clone(), ty).map_err(fail)?
+            }
+            InstData::GetGlobal(name) => match self.globals.get(name) {
+                Some(v) => v.clone(),
+                None => {
+                    // Functions and types referenced dynamically.
+                    let (_, c) = self.compiler.global_type(*name);
+                    match c {
+                        Some(c) => Value::from_const(&c),
+                        None => {
+                            return Err(fail(RuntimeError::new(Exception::UndefVar(format!(
+                                "`{name}` not defined in `Main`"
+                            )))))
+                        }
+                    }
+                }
+            },
+            InstData::SetGlobal(name, _) => {
+                if let Some(compiler::GlobalInfo::Const { .. }) = self.compiler.globals.get(name) {
+                    return Err(fail(RuntimeError::new(Exception::Error(format!(
+                        "invalid redefinition of constant {name}"
+                    )))));
+                }
+                self.globals.insert(*name, vals[0].clone());
+                return Ok(None);
+            }
+            InstData::StaticParam(_) | InstData::GetSlot(_) | InstData::SetSlot(..) => {
+                return Err(fail(RuntimeError::new(Exception::Error(
+                    "internal error: untyped instruction reached the interpreter".into(),
+                ))))
+            }
+            InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Return(_)
+            | InstData::Unreachable => {
+                return Err(fail(RuntimeError::new(Exception::Error(
+                    "internal error: eval_inst on a terminator".into(),
+                ))))
+            }
+        };
+        Ok(Some(v))
+    }
+
     /// Executes `f` on `args` (the function value first).
     pub fn exec(&mut self, f: &Function, args: Vec<Value>) -> Result<Value, RuntimeError> {
         if self.depth >= MAX_DEPTH {
@@ -339,156 +519,7 @@ impl Machine {
                     }
                     e
                 };
-                let result: Value = match &f.insts[i] {
-                    InstData::Const(c) => Value::from_const(c),
-                    InstData::Prim { op, args } => {
-                        scratch.clear();
-                        scratch.extend(args.iter().map(|a| get(&regs, *a)));
-                        match eval_prim(*op, &scratch, &self.compiler.env, &mut *self.out) {
-                            Ok(v) => v,
-                            Err(Exception::Method {
-                                func, args: ats, ..
-                            }) if *op == Prim::ThrowMethodError => {
-                                let table = match scratch.first() {
-                                    Some(Value::Func(n)) => Some(*n),
-                                    Some(Value::Type(t)) => {
-                                        compiler::typeexpr::constructor_table_name(t)
-                                    }
-                                    _ => None,
-                                };
-                                let candidates = table
-                                    .map(|t| self.compiler.candidates(t))
-                                    .unwrap_or_default();
-                                return Err(fail(RuntimeError::new(Exception::Method {
-                                    func,
-                                    args: ats,
-                                    candidates,
-                                })));
-                            }
-                            Err(e) => return Err(fail(RuntimeError::new(e))),
-                        }
-                    }
-                    InstData::Invoke { callee, args } => {
-                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
-                        let code = match (f.id, self.sites.get(&(f.id, i.as_u32()))) {
-                            (id, Some(c)) if id != 0 => c.clone(),
-                            (id, _) => {
-                                let c = self.code_for(&callee_key(callee)).map_err(fail)?;
-                                if id != 0 {
-                                    self.sites.insert((id, i.as_u32()), c.clone());
-                                }
-                                c
-                            }
-                        };
-                        self.exec(&code, vals).map_err(fail)?
-                    }
-                    InstData::Call { args } => {
-                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
-                        self.call_dynamic(vals).map_err(fail)?
-                    }
-                    InstData::New { ty, args } => {
-                        let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
-                        self.construct(ty, vals).map_err(fail)?
-                    }
-                    InstData::Tuple { args } => {
-                        Value::tuple(args.iter().map(|a| get(&regs, *a)).collect())
-                    }
-                    InstData::GetField { obj, field } => {
-                        let o = get(&regs, *obj);
-                        let idx = match field {
-                            FieldRef::Index(k) => *k as usize,
-                            FieldRef::Name(n) => self.field_by_name(&o, *n).map_err(fail)?,
-                        };
-                        match o.field(idx) {
-                            // A tuple holds `#undef` only where reverse mode saved an
-                            // unassigned array slot (to restore it): that reads as is.
-                            Some(Value::Undef) if !matches!(o, Value::Tuple(_)) => {
-                                return Err(fail(RuntimeError::new(Exception::UndefRef)))
-                            }
-                            Some(v) => v,
-                            None => {
-                                return Err(fail(RuntimeError::new(Exception::Error(format!(
-                                    "FieldError: type {} has no field {}",
-                                    o.ty(),
-                                    idx + 1
-                                )))))
-                            }
-                        }
-                    }
-                    InstData::SetField { obj, field, val } => {
-                        let o = get(&regs, *obj);
-                        let mut v = get(&regs, *val);
-                        let idx = match field {
-                            FieldRef::Index(k) => *k as usize,
-                            FieldRef::Name(n) => self.field_by_name(&o, *n).map_err(fail)?,
-                        };
-                        match &o {
-                            Value::Mutable(m) => {
-                                // A dynamic store converts to the field type.
-                                let fts = self.compiler.env.field_types(&m.ty).unwrap_or_default();
-                                if let Some(ft) = fts.get(idx) {
-                                    if !self.compiler.env.subtype(&v.ty(), ft) {
-                                        v = self
-                                            .call_dynamic(vec![
-                                                Value::Func(syntax::sym("convert")),
-                                                Value::Type(ft.clone()),
-                                                v,
-                                            ])
-                                            .map_err(fail)?;
-                                    }
-                                }
-                                m.set(idx, v);
-                            }
-                            other => {
-                                let msg = match other.ty() {
-                                    Type::Struct(n, _) => format!(
-                                        "setfield!: immutable struct of type {n} cannot be changed"
-                                    ),
-                                    t => format!(
-                                        "setfield!: cannot set a field of a value of type {t}"
-                                    ),
-                                };
-                                return Err(fail(RuntimeError::new(Exception::Error(msg))));
-                            }
-                        }
-                        continue;
-                    }
-                    InstData::TypeAssert { val, ty } => {
-                        let v = get(&regs, *val);
-                        self.typeassert(v, ty).map_err(fail)?
-                    }
-                    InstData::GetGlobal(name) => match self.globals.get(name) {
-                        Some(v) => v.clone(),
-                        None => {
-                            // Functions and types referenced dynamically.
-                            let (_, c) = self.compiler.global_type(*name);
-                            match c {
-                                Some(c) => Value::from_const(&c),
-                                None => {
-                                    return Err(fail(RuntimeError::new(Exception::UndefVar(
-                                        format!("`{name}` not defined in `Main`"),
-                                    ))))
-                                }
-                            }
-                        }
-                    },
-                    InstData::SetGlobal(name, v) => {
-                        if let Some(compiler::GlobalInfo::Const { .. }) =
-                            self.compiler.globals.get(name)
-                        {
-                            return Err(fail(RuntimeError::new(Exception::Error(format!(
-                                "invalid redefinition of constant {name}"
-                            )))));
-                        }
-                        let val = get(&regs, *v);
-                        self.globals.insert(*name, val);
-                        continue;
-                    }
-                    InstData::StaticParam(_) | InstData::GetSlot(_) | InstData::SetSlot(..) => {
-                        return Err(fail(RuntimeError::new(Exception::Error(
-                            "internal error: untyped instruction reached the interpreter".into(),
-                        ))))
-                    }
+                match &f.insts[i] {
                     InstData::Jump { dest, args } => {
                         let vals: Vec<Value> = args.iter().map(|a| get(&regs, *a)).collect();
                         for (p, v) in f.blocks[*dest].params.iter().zip(vals) {
@@ -531,9 +562,31 @@ impl Machine {
                             "internal error: reached unreachable code".into(),
                         ))))
                     }
-                };
-                if let Some(r) = f.result(i) {
-                    regs[r.index()] = result;
+                    InstData::Const(c) => {
+                        if let Some(r) = f.result(i) {
+                            regs[r.index()] = Value::from_const(c);
+                        }
+                    }
+                    InstData::Prim { op, args } => {
+                        scratch.clear();
+                        scratch.extend(args.iter().map(|a| get(&regs, *a)));
+                        match eval_prim(*op, &scratch, &self.compiler.env, &mut *self.out) {
+                            Ok(v) => {
+                                if let Some(r) = f.result(i) {
+                                    regs[r.index()] = v;
+                                }
+                            }
+                            Err(e) => return Err(self.prim_error(f, i, &scratch, e)),
+                        }
+                    }
+                    data => {
+                        scratch.clear();
+                        data.for_each_arg(|a| scratch.push(get(&regs, a)));
+                        let result = self.eval_inst(f, i, &scratch)?;
+                        if let (Some(r), Some(v)) = (f.result(i), result) {
+                            regs[r.index()] = v;
+                        }
+                    }
                 }
             }
             return Err(RuntimeError::new(Exception::Error(format!(
