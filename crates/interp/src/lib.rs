@@ -63,6 +63,17 @@ pub type Resolver = Box<
         + Send,
 >;
 
+/// Native code for finished functions (the JIT crate provides it): `exec` runs `f` on `args`
+/// natively, or returns `None` to leave it to the interpreter.
+pub trait Native: Send + Sync {
+    fn exec(
+        &self,
+        m: &mut Machine,
+        f: &Function,
+        args: &[Value],
+    ) -> Option<Result<Value, RuntimeError>>;
+}
+
 /// The machine: compiler, global variables and the output sink.
 pub struct Machine {
     pub compiler: Compiler,
@@ -73,6 +84,9 @@ pub struct Machine {
     pub fuel: Option<u64>,
     /// Code for keys outside the method tables (installed by the AD layer).
     pub resolver: Option<Resolver>,
+    /// The native backend, if any: finished functions (`id != 0`) run through it unless the
+    /// run has a fuel limit (which only the interpreter counts).
+    pub native: Option<Arc<dyn Native>>,
     code: FxHashMap<MiKey, Arc<Function>>,
     /// Callee of each `invoke` site of finished code, keyed by (function id, instruction).
     sites: FxHashMap<(u64, u32), Arc<Function>>,
@@ -88,6 +102,7 @@ impl Machine {
             depth: 0,
             fuel: None,
             resolver: None,
+            native: None,
             code: FxHashMap::default(),
             sites: FxHashMap::default(),
             dyn_cache: FxHashMap::default(),
@@ -313,7 +328,14 @@ impl Machine {
         let e = match e {
             Exception::Method {
                 func, args: ats, ..
-            } if matches!(f.insts[i], InstData::Prim { op: Prim::ThrowMethodError, .. }) => {
+            } if matches!(
+                f.insts[i],
+                InstData::Prim {
+                    op: Prim::ThrowMethodError,
+                    ..
+                }
+            ) =>
+            {
                 let table = match vals.first() {
                     Some(Value::Func(n)) => Some(*n),
                     Some(Value::Type(t)) => compiler::typeexpr::constructor_table_name(t),
@@ -488,7 +510,16 @@ impl Machine {
         self.depth += 1;
         // Grow the native stack on demand, so that recursion depth is limited by MAX_DEPTH
         // rather than by the host thread's stack.
-        let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || self.exec_inner(f, args));
+        let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || {
+            if f.id != 0 && self.fuel.is_none() {
+                if let Some(n) = self.native.clone() {
+                    if let Some(r) = n.exec(self, f, &args) {
+                        return r;
+                    }
+                }
+            }
+            self.exec_inner(f, args)
+        });
         self.depth -= 1;
         r
     }

@@ -6,7 +6,94 @@ use crate::function::Const;
 use crate::prim::Prim;
 use crate::types::Type;
 
-fn f2(args: &[Const], f64f: fn(f64, f64) -> f64, f32f: fn(f32, f32) -> f32) -> Option<Const> {
+/// Float math primitives as `extern "C"` functions: the single definition used both by the
+/// folder (and so the interpreter) and by native code, which calls them, so both backends
+/// give bit-identical results.
+pub mod cmath {
+    use crate::prim::Prim;
+
+    pub type Unary64 = extern "C" fn(f64) -> f64;
+    pub type Unary32 = extern "C" fn(f32) -> f32;
+    pub type Binary64 = extern "C" fn(f64, f64) -> f64;
+    pub type Binary32 = extern "C" fn(f32, f32) -> f32;
+
+    macro_rules! unary {
+        ($($op:ident $m:ident |$x:ident| $e:expr;)*) => {
+            $(mod $m {
+                pub extern "C" fn f64($x: f64) -> f64 { $e }
+                pub extern "C" fn f32($x: f32) -> f32 { $e }
+            })*
+            /// The float unary primitive `op` (Float64 and Float32 versions).
+            pub fn unary(op: Prim) -> Option<(Unary64, Unary32)> {
+                match op {
+                    $(Prim::$op => Some(($m::f64, $m::f32)),)*
+                    _ => None,
+                }
+            }
+        };
+    }
+    macro_rules! binary {
+        ($($op:ident $m:ident |$x:ident, $y:ident| $e:expr;)*) => {
+            $(mod $m {
+                pub extern "C" fn f64($x: f64, $y: f64) -> f64 { $e }
+                pub extern "C" fn f32($x: f32, $y: f32) -> f32 { $e }
+            })*
+            /// The float binary primitive `op` (Float64 and Float32 versions).
+            pub fn binary(op: Prim) -> Option<(Binary64, Binary32)> {
+                match op {
+                    $(Prim::$op => Some(($m::f64, $m::f32)),)*
+                    _ => None,
+                }
+            }
+        };
+    }
+    unary! {
+        NegFloat neg_ |x| -x;
+        Sqrt sqrt_ |x| x.sqrt();
+        Sin sin_ |x| x.sin();
+        Cos cos_ |x| x.cos();
+        Tan tan_ |x| x.tan();
+        Exp exp_ |x| x.exp();
+        Log log_ |x| x.ln();
+        Log1p log1p_ |x| x.ln_1p();
+        Expm1 expm1_ |x| x.exp_m1();
+        Tanh tanh_ |x| x.tanh();
+        Sinh sinh_ |x| x.sinh();
+        Cosh cosh_ |x| x.cosh();
+        Asin asin_ |x| x.asin();
+        Acos acos_ |x| x.acos();
+        Atan atan_ |x| x.atan();
+        Exp2 exp2_ |x| x.exp2();
+        Log2 log2_ |x| x.log2();
+        Log10 log10_ |x| x.log10();
+        AbsFloat abs_ |x| x.abs();
+        Floor floor_ |x| x.floor();
+        Ceil ceil_ |x| x.ceil();
+        Round round_ |x| x.round_ties_even();
+        Trunc trunc_ |x| x.trunc();
+    }
+    binary! {
+        AddFloat add_ |x, y| x + y;
+        SubFloat sub_ |x, y| x - y;
+        MulFloat mul_ |x, y| x * y;
+        DivFloat div_ |x, y| x / y;
+        RemFloat rem_ |x, y| x % y;
+        PowFloat pow_ |x, y| x.powf(y);
+        Atan2 atan2_ |x, y| x.atan2(y);
+        Hypot hypot_ |x, y| x.hypot(y);
+        Copysign copysign_ |x, y| x.copysign(y);
+    }
+
+    /// Julia's `x^n` for a float and an integer (see [`super::powi`]).
+    pub extern "C" fn powi64(x: f64, n: i64) -> f64 {
+        super::powi(x, n)
+    }
+    pub extern "C" fn powi32(x: f32, n: i64) -> f32 {
+        super::powi(x as f64, n) as f32
+    }
+}
+
+fn f2(args: &[Const], f64f: cmath::Binary64, f32f: cmath::Binary32) -> Option<Const> {
     match args {
         [Const::F64(x), Const::F64(y)] => Some(Const::F64(f64f(*x, *y))),
         [Const::F32(x), Const::F32(y)] => Some(Const::F32(f32f(*x, *y))),
@@ -14,7 +101,7 @@ fn f2(args: &[Const], f64f: fn(f64, f64) -> f64, f32f: fn(f32, f32) -> f32) -> O
     }
 }
 
-fn f1(args: &[Const], f64f: fn(f64) -> f64, f32f: fn(f32) -> f32) -> Option<Const> {
+fn f1(args: &[Const], f64f: cmath::Unary64, f32f: cmath::Unary32) -> Option<Const> {
     match args {
         [Const::F64(x)] => Some(Const::F64(f64f(*x))),
         [Const::F32(x)] => Some(Const::F32(f32f(*x))),
@@ -91,43 +178,17 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
             [Const::Int(x)] => Some(Const::Int(!x)),
             _ => None,
         },
-        AddFloat => f2(args, |x, y| x + y, |x, y| x + y),
-        SubFloat => f2(args, |x, y| x - y, |x, y| x - y),
-        MulFloat => f2(args, |x, y| x * y, |x, y| x * y),
-        DivFloat => f2(args, |x, y| x / y, |x, y| x / y),
-        RemFloat => f2(args, |x, y| x % y, |x, y| x % y),
-        PowFloat => f2(args, f64::powf, f32::powf),
-        Atan2 => f2(args, f64::atan2, f32::atan2),
-        Hypot => f2(args, f64::hypot, f32::hypot),
-        Copysign => f2(args, f64::copysign, f32::copysign),
+        AddFloat | SubFloat | MulFloat | DivFloat | RemFloat | PowFloat | Atan2 | Hypot
+        | Copysign => cmath::binary(op).and_then(|(a, b)| f2(args, a, b)),
         PowiFloat => match args {
-            [Const::F64(x), Const::Int(n)] => Some(Const::F64(powi(*x, *n))),
-            [Const::F32(x), Const::Int(n)] => Some(Const::F32(powi(*x as f64, *n) as f32)),
+            [Const::F64(x), Const::Int(n)] => Some(Const::F64(cmath::powi64(*x, *n))),
+            [Const::F32(x), Const::Int(n)] => Some(Const::F32(cmath::powi32(*x, *n))),
             _ => None,
         },
-        NegFloat => f1(args, |x| -x, |x| -x),
-        Sqrt => f1(args, f64::sqrt, f32::sqrt),
-        Sin => f1(args, f64::sin, f32::sin),
-        Cos => f1(args, f64::cos, f32::cos),
-        Tan => f1(args, f64::tan, f32::tan),
-        Exp => f1(args, f64::exp, f32::exp),
-        Log => f1(args, f64::ln, f32::ln),
-        Log1p => f1(args, f64::ln_1p, f32::ln_1p),
-        Expm1 => f1(args, f64::exp_m1, f32::exp_m1),
-        Tanh => f1(args, f64::tanh, f32::tanh),
-        Sinh => f1(args, f64::sinh, f32::sinh),
-        Cosh => f1(args, f64::cosh, f32::cosh),
-        Asin => f1(args, f64::asin, f32::asin),
-        Acos => f1(args, f64::acos, f32::acos),
-        Atan => f1(args, f64::atan, f32::atan),
-        Exp2 => f1(args, f64::exp2, f32::exp2),
-        Log2 => f1(args, f64::log2, f32::log2),
-        Log10 => f1(args, f64::log10, f32::log10),
-        AbsFloat => f1(args, f64::abs, f32::abs),
-        Floor => f1(args, f64::floor, f32::floor),
-        Ceil => f1(args, f64::ceil, f32::ceil),
-        Round => f1(args, f64::round_ties_even, f32::round_ties_even),
-        Trunc => f1(args, f64::trunc, f32::trunc),
+        NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh
+        | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round | Trunc => {
+            cmath::unary(op).and_then(|(a, b)| f1(args, a, b))
+        }
         EqFloat => fcmp(args, |x, y| x == y),
         NeFloat => fcmp(args, |x, y| x != y),
         LtFloat => fcmp(args, |x, y| x < y),

@@ -82,11 +82,21 @@ struct SourceInfo {
     lines: LineIndex,
 }
 
+/// Which backend runs compiled functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// Native code through Cranelift (functions it cannot compile are interpreted).
+    Native,
+    /// The reference interpreter only.
+    Interpreter,
+}
+
 /// A program being run: the prelude plus user sources, their globals and compiled code.
 pub struct Session {
     machine: Machine,
     files: Vec<SourceInfo>,
     ad: ad::Ad,
+    jit: Option<Arc<jit::Jit>>,
 }
 
 /// A writer that forwards to standard output.
@@ -149,8 +159,13 @@ impl Session {
             machine: Machine::new(compiler, out),
             files: Vec::new(),
             ad: ad::Ad::new(),
+            jit: None,
         };
         s.ad.install(&mut s.machine);
+        // Native code by default; where Cranelift does not support the host, the interpreter.
+        if s.set_backend(Backend::Native).is_err() {
+            s.set_backend(Backend::Interpreter)?;
+        }
         if let Err(e) = s.load_source("prelude.jl", runtime::PRELUDE) {
             return Err(Error::Usage(format!(
                 "internal error while loading the prelude:\n{}",
@@ -158,6 +173,35 @@ impl Session {
             )));
         }
         Ok(s)
+    }
+
+    /// Chooses the backend for code run from now on. Native code is compiled per function on
+    /// its first call; a run with a fuel limit (see [`Session::set_fuel`]) always interprets.
+    pub fn set_backend(&mut self, backend: Backend) -> Result<(), Error> {
+        match backend {
+            Backend::Interpreter => self.machine.native = None,
+            Backend::Native => {
+                if self.jit.is_none() {
+                    self.jit = Some(Arc::new(jit::Jit::new().map_err(Error::Usage)?));
+                }
+                self.machine.native = self.jit.clone().map(|j| j as Arc<dyn interp::Native>);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn backend(&self) -> Backend {
+        if self.machine.native.is_some() {
+            Backend::Native
+        } else {
+            Backend::Interpreter
+        }
+    }
+
+    /// What the native backend has compiled, how long that took, and what it left to the
+    /// interpreter (`None` before native code was first enabled).
+    pub fn native_stats(&self) -> Option<jit::Stats> {
+        self.jit.as_ref().map(|j| j.stats())
     }
 
     /// Limits how many more basic blocks the session may execute (`None`: no limit); a run

@@ -1,8 +1,9 @@
 //! End-to-end programs: each `tests/programs/NAME.jl` runs in a fresh session; its standard
 //! output must equal `NAME.out`, and, for a program that fails, the rendered error must equal
-//! `NAME.err`. `BLESS=1 cargo test` rewrites the expectation files.
+//! `NAME.err`, on both backends (native code and the interpreter). `BLESS=1 cargo test`
+//! rewrites the expectation files (from the interpreter, the reference).
 
-use mooncake::{OutputBuffer, Session};
+use mooncake::{Backend, OutputBuffer, Session};
 use std::path::{Path, PathBuf};
 
 fn programs_dir() -> PathBuf {
@@ -10,9 +11,10 @@ fn programs_dir() -> PathBuf {
 }
 
 /// Runs one program; returns (stdout, rendered error if any).
-fn run_program(path: &Path) -> (String, Option<String>) {
+fn run_program(path: &Path, backend: Backend) -> (String, Option<String>) {
     let out = OutputBuffer::new();
     let mut s = Session::with_output(Box::new(out.clone())).expect("prelude loads");
+    s.set_backend(backend).expect("backend available");
     let src = std::fs::read_to_string(path).expect("readable program");
     let name = path
         .file_name()
@@ -23,8 +25,8 @@ fn run_program(path: &Path) -> (String, Option<String>) {
     (out.contents(), err)
 }
 
-fn check(path: &Path, bless: bool) -> Result<(), String> {
-    let (stdout, err) = run_program(path);
+fn check(path: &Path, bless: bool, backend: Backend) -> Result<(), String> {
+    let (stdout, err) = run_program(path, backend);
     let out_path = path.with_extension("out");
     let err_path = path.with_extension("err");
     if bless {
@@ -42,12 +44,12 @@ fn check(path: &Path, bless: bool) -> Result<(), String> {
     let mut problems = Vec::new();
     if stdout != want_out {
         problems.push(format!(
-            "stdout differs:\n--- expected\n{want_out}\n--- actual\n{stdout}"
+            "{backend:?}: stdout differs:\n--- expected\n{want_out}\n--- actual\n{stdout}"
         ));
     }
     if err != want_err {
         problems.push(format!(
-            "error differs:\n--- expected\n{}\n--- actual\n{}",
+            "{backend:?}: error differs:\n--- expected\n{}\n--- actual\n{}",
             want_err.unwrap_or_else(|| "(no error)".into()),
             err.unwrap_or_else(|| "(no error)".into())
         ));
@@ -78,7 +80,13 @@ fn programs() {
         let p2 = p.clone();
         let r = std::thread::Builder::new()
             .stack_size(16 << 20)
-            .spawn(move || check(&p2, bless))
+            .spawn(move || {
+                check(&p2, bless, Backend::Interpreter)?;
+                if !bless {
+                    check(&p2, false, Backend::Native)?;
+                }
+                Ok::<(), String>(())
+            })
             .expect("spawn")
             .join();
         match r {

@@ -1,0 +1,253 @@
+//! The runtime ABI between native code and the runtime: the `extern "C"` helpers that compiled
+//! functions call, and the context they share.
+//!
+//! A compiled function has the uniform signature
+//! `extern "C" fn(ctx: *mut Ctx, args: *const Value, ret: *mut Value) -> u32`: its arguments
+//! (the function value first) as an array of run-time values, its result written over the
+//! initialised value at `ret`, and status 0 (returned) or 1 (an error, left in `ctx.error`).
+//! Inside, `Int64`/`Float64`/`Float32`/`Bool` values live in registers; every other value lives
+//! in a frame slot, an initialised `Value` on the native stack, so that overwriting a slot frees
+//! what it held (a loop that allocates a temporary per iteration runs in bounded memory) and
+//! leaving the function drops the frame.
+
+use interp::{Machine, RuntimeError};
+use ir::{Function, Inst};
+use runtime::{ArrayData, Exception, Value};
+use std::sync::Arc;
+
+/// What compiled code knows about itself at run time: the IR it came from (generic
+/// instructions run through `Machine::eval_inst` on it) and its boxed constants.
+pub struct Meta {
+    pub func: Arc<Function>,
+    pub consts: Box<[Value]>,
+}
+
+/// Per-entry context: the machine the code runs on and the error of a failed call.
+pub struct Ctx {
+    pub machine: *mut Machine,
+    pub error: Option<RuntimeError>,
+}
+
+pub type Entry = unsafe extern "C" fn(*mut Ctx, *const Value, *mut Value) -> u32;
+
+/// Status codes returned by compiled functions and fallible helpers.
+pub const OK: u32 = 0;
+pub const FAILED: u32 = 1;
+
+/// Size of a run-time value (a frame slot).
+pub const VALUE_SIZE: u32 = std::mem::size_of::<Value>() as u32;
+
+/// Writes `Value::Nothing` into `n` uninitialised frame slots.
+pub(crate) unsafe extern "C" fn mc_frame_init(p: *mut Value, n: usize) {
+    for k in 0..n {
+        // SAFETY: the frame is a stack slot of `n` values, uninitialised on entry.
+        unsafe { p.add(k).write(Value::Nothing) };
+    }
+}
+
+/// Drops the `n` values of a frame.
+pub(crate) unsafe extern "C" fn mc_frame_drop(p: *mut Value, n: usize) {
+    // SAFETY: `p` points to `n` values initialised by `mc_frame_init` (and only assigned to
+    // since); nothing uses them after this.
+    unsafe { std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(p, n)) };
+}
+
+/// `*dst = (*src).clone()` (both initialised).
+pub(crate) unsafe extern "C" fn mc_clone(dst: *mut Value, src: *const Value) {
+    // SAFETY: both point to initialised values in frames or argument arrays; they may alias.
+    unsafe {
+        let v = (*src).clone();
+        *dst = v;
+    }
+}
+
+/// Boxing and unboxing of register values into initialised slots.
+pub(crate) unsafe extern "C" fn mc_box_i64(dst: *mut Value, x: i64) {
+    // SAFETY: `dst` is an initialised slot.
+    unsafe { *dst = Value::Int(x) }
+}
+pub(crate) unsafe extern "C" fn mc_box_f64(dst: *mut Value, x: f64) {
+    // SAFETY: `dst` is an initialised slot.
+    unsafe { *dst = Value::F64(x) }
+}
+pub(crate) unsafe extern "C" fn mc_box_f32(dst: *mut Value, x: f32) {
+    // SAFETY: `dst` is an initialised slot.
+    unsafe { *dst = Value::F32(x) }
+}
+pub(crate) unsafe extern "C" fn mc_box_bool(dst: *mut Value, x: u8) {
+    // SAFETY: `dst` is an initialised slot.
+    unsafe { *dst = Value::Bool(x != 0) }
+}
+pub(crate) unsafe extern "C" fn mc_unbox_i64(src: *const Value) -> i64 {
+    // SAFETY: `src` is an initialised value; the type checker guarantees its kind.
+    match unsafe { &*src } {
+        Value::Int(x) => *x,
+        _ => 0,
+    }
+}
+pub(crate) unsafe extern "C" fn mc_unbox_f64(src: *const Value) -> f64 {
+    // SAFETY: as for `mc_unbox_i64`.
+    match unsafe { &*src } {
+        Value::F64(x) => *x,
+        _ => f64::NAN,
+    }
+}
+pub(crate) unsafe extern "C" fn mc_unbox_f32(src: *const Value) -> f32 {
+    // SAFETY: as for `mc_unbox_i64`.
+    match unsafe { &*src } {
+        Value::F32(x) => *x,
+        _ => f32::NAN,
+    }
+}
+pub(crate) unsafe extern "C" fn mc_unbox_bool(src: *const Value) -> u8 {
+    // SAFETY: as for `mc_unbox_i64`.
+    match unsafe { &*src } {
+        Value::Bool(x) => *x as u8,
+        _ => 0,
+    }
+}
+
+/// Runs instruction `inst` of `meta.func` through the interpreter's `eval_inst`: `argv` holds
+/// pointers to its `n` operand values; the result (if any) is assigned to `*out`.
+pub(crate) unsafe extern "C" fn mc_eval(
+    ctx: *mut Ctx,
+    meta: *const Meta,
+    inst: u32,
+    argv: *const *const Value,
+    n: usize,
+    out: *mut Value,
+) -> u32 {
+    // SAFETY: `ctx` is the live context of this entry and `meta` is kept alive by the engine
+    // for as long as the code exists; `argv` holds `n` pointers to initialised values; `out`
+    // is an initialised slot or null. No Rust reference to the machine is live while native
+    // code runs, so the exclusive borrow taken here is unique.
+    unsafe {
+        let ctx = &mut *ctx;
+        let meta = &*meta;
+        let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(n);
+        for k in 0..n {
+            vals.push((**argv.add(k)).clone());
+        }
+        let m = &mut *ctx.machine;
+        match m.eval_inst(&meta.func, Inst::from_u32(inst), &vals) {
+            Ok(v) => {
+                if let (Some(v), false) = (v, out.is_null()) {
+                    *out = v;
+                }
+                OK
+            }
+            Err(e) => {
+                ctx.error = Some(e);
+                FAILED
+            }
+        }
+    }
+}
+
+/// Assigns boxed constant `k` of `meta` to `*dst`.
+pub(crate) unsafe extern "C" fn mc_const(meta: *const Meta, k: usize, dst: *mut Value) {
+    // SAFETY: `meta` lives as long as the code; `dst` is an initialised slot.
+    unsafe { *dst = (&(*meta).consts)[k].clone() }
+}
+
+/// The error of reaching an `unreachable` terminator.
+pub(crate) unsafe extern "C" fn mc_unreachable(ctx: *mut Ctx) -> u32 {
+    // SAFETY: `ctx` is the live context.
+    unsafe {
+        (*ctx).error = Some(RuntimeError::new(Exception::Error(
+            "internal error: reached unreachable code".into(),
+        )))
+    };
+    FAILED
+}
+
+/// `length(A)` of an array value.
+pub(crate) unsafe extern "C" fn mc_arraylen(a: *const Value) -> i64 {
+    // SAFETY: `a` is an initialised value of array type.
+    match unsafe { &*a } {
+        Value::Array(a) => a.len() as i64,
+        _ => 0,
+    }
+}
+
+/// Fast paths of `arrayref`/`arrayset` on unboxed element arrays with one or two indices.
+/// They return `FAILED` without an error when they do not apply (bounds, another element
+/// representation): the caller then runs the generic instruction, which raises the error.
+pub(crate) unsafe extern "C" fn mc_aref_f64(
+    a: *const Value,
+    i: i64,
+    j: i64,
+    nd: u32,
+    out: *mut f64,
+) -> u32 {
+    // SAFETY: `a` is an initialised value; `out` is a stack slot for one f64.
+    unsafe {
+        with_index(a, i, j, nd, |d, k| match d {
+            ArrayData::F64(v) => v.get(k).map(|x| *out = *x).is_some(),
+            _ => false,
+        })
+    }
+}
+pub(crate) unsafe extern "C" fn mc_aref_i64(
+    a: *const Value,
+    i: i64,
+    j: i64,
+    nd: u32,
+    out: *mut i64,
+) -> u32 {
+    // SAFETY: as for `mc_aref_f64`.
+    unsafe {
+        with_index(a, i, j, nd, |d, k| match d {
+            ArrayData::I64(v) => v.get(k).map(|x| *out = *x).is_some(),
+            _ => false,
+        })
+    }
+}
+pub(crate) unsafe extern "C" fn mc_aset_f64(a: *const Value, x: f64, i: i64, j: i64, nd: u32) -> u32 {
+    // SAFETY: `a` is an initialised value.
+    unsafe {
+        with_index(a, i, j, nd, |d, k| match d {
+            ArrayData::F64(v) => v.get_mut(k).map(|y| *y = x).is_some(),
+            _ => false,
+        })
+    }
+}
+pub(crate) unsafe extern "C" fn mc_aset_i64(a: *const Value, x: i64, i: i64, j: i64, nd: u32) -> u32 {
+    // SAFETY: as for `mc_aset_f64`.
+    unsafe {
+        with_index(a, i, j, nd, |d, k| match d {
+            ArrayData::I64(v) => v.get_mut(k).map(|y| *y = x).is_some(),
+            _ => false,
+        })
+    }
+}
+
+/// Runs `f` on the data of array `*a` and the 0-based linear index of (i[, j]) when in bounds.
+unsafe fn with_index(
+    a: *const Value,
+    i: i64,
+    j: i64,
+    nd: u32,
+    f: impl FnOnce(&mut ArrayData, usize) -> bool,
+) -> u32 {
+    // SAFETY: `a` is an initialised value (the caller's contract).
+    let Value::Array(a) = (unsafe { &*a }) else {
+        return FAILED;
+    };
+    let ok = a.with_mut(|inner| {
+        let k = match (nd, inner.dims.as_slice()) {
+            (1, [n]) if i >= 1 && (i as usize) <= *n => i as usize - 1,
+            (1, dims) if i >= 1 && (i as usize) <= dims.iter().product::<usize>() => i as usize - 1,
+            (2, [m, n]) if i >= 1 && j >= 1 && (i as usize) <= *m && (j as usize) <= *n => {
+                (i as usize - 1) + (j as usize - 1) * m
+            }
+            _ => return false,
+        };
+        f(&mut inner.data, k)
+    });
+    if ok {
+        OK
+    } else {
+        FAILED
+    }
+}

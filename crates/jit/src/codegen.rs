@@ -1,0 +1,830 @@
+//! Lowering of one typed IR function to Cranelift IR (calling convention: see `abi`).
+//!
+//! Values of type `Int64`, `Float64`, `Float32` and `Bool` are Cranelift values (`i64`, `f64`,
+//! `f32`, `i8` holding 0 or 1) and IR block parameters of those types are Cranelift block
+//! parameters. Every other value has a frame slot. Scalar primitives become Cranelift
+//! instructions (or calls of the shared `extern "C"` math functions), array reads, writes and
+//! lengths on unboxed element arrays call fast-path helpers, and every other instruction runs
+//! through the interpreter's `eval_inst` (`abi::mc_eval`), so both backends share semantics
+//! and error messages by construction.
+
+use crate::abi::{self, VALUE_SIZE};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    self as cir, types as ct, AbiParam, BlockArg, InstBuilder, MemFlagsData, StackSlotData,
+    StackSlotKind,
+};
+use cranelift_frontend::FunctionBuilder;
+use cranelift_module::{FuncId, Module};
+use ir::{Block, Const, Function, Inst, InstData, Prim, Type, Value};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// How a value of an IR type is held in native code.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Rep {
+    I64,
+    F64,
+    F32,
+    Bool,
+    /// A frame slot holding a run-time `Value`.
+    Boxed,
+}
+
+pub fn rep(t: &Type) -> Rep {
+    match t {
+        Type::Int64 => Rep::I64,
+        Type::Float64 => Rep::F64,
+        Type::Float32 => Rep::F32,
+        Type::Bool => Rep::Bool,
+        _ => Rep::Boxed,
+    }
+}
+
+fn cl_type(r: Rep) -> ct::Type {
+    match r {
+        Rep::I64 | Rep::Boxed => ct::I64,
+        Rep::F64 => ct::F64,
+        Rep::F32 => ct::F32,
+        Rep::Bool => ct::I8,
+    }
+}
+
+/// The helpers native code calls: symbol name, address, parameter and result types.
+pub struct Helper {
+    pub name: String,
+    pub addr: *const u8,
+    pub params: Vec<ct::Type>,
+    pub returns: Vec<ct::Type>,
+}
+
+/// Every helper, by name (registered with the JIT builder and declared in the module once).
+pub fn helpers() -> Vec<Helper> {
+    use ct::{F32, F64, I32, I64, I8};
+    let h = |name: &str, addr: *const u8, params: &[ct::Type], returns: &[ct::Type]| Helper {
+        name: name.to_string(),
+        addr,
+        params: params.to_vec(),
+        returns: returns.to_vec(),
+    };
+    let mut v = vec![
+        h(
+            "mc_frame_init",
+            abi::mc_frame_init as *const u8,
+            &[I64, I64],
+            &[],
+        ),
+        h(
+            "mc_frame_drop",
+            abi::mc_frame_drop as *const u8,
+            &[I64, I64],
+            &[],
+        ),
+        h("mc_clone", abi::mc_clone as *const u8, &[I64, I64], &[]),
+        h("mc_box_i64", abi::mc_box_i64 as *const u8, &[I64, I64], &[]),
+        h("mc_box_f64", abi::mc_box_f64 as *const u8, &[I64, F64], &[]),
+        h("mc_box_f32", abi::mc_box_f32 as *const u8, &[I64, F32], &[]),
+        h(
+            "mc_box_bool",
+            abi::mc_box_bool as *const u8,
+            &[I64, I8],
+            &[],
+        ),
+        h(
+            "mc_unbox_i64",
+            abi::mc_unbox_i64 as *const u8,
+            &[I64],
+            &[I64],
+        ),
+        h(
+            "mc_unbox_f64",
+            abi::mc_unbox_f64 as *const u8,
+            &[I64],
+            &[F64],
+        ),
+        h(
+            "mc_unbox_f32",
+            abi::mc_unbox_f32 as *const u8,
+            &[I64],
+            &[F32],
+        ),
+        h(
+            "mc_unbox_bool",
+            abi::mc_unbox_bool as *const u8,
+            &[I64],
+            &[I8],
+        ),
+        h(
+            "mc_eval",
+            abi::mc_eval as *const u8,
+            &[I64, I64, I32, I64, I64, I64],
+            &[I32],
+        ),
+        h(
+            "mc_const",
+            abi::mc_const as *const u8,
+            &[I64, I64, I64],
+            &[],
+        ),
+        h(
+            "mc_unreachable",
+            abi::mc_unreachable as *const u8,
+            &[I64],
+            &[I32],
+        ),
+        h("mc_arraylen", abi::mc_arraylen as *const u8, &[I64], &[I64]),
+        h(
+            "mc_aref_f64",
+            abi::mc_aref_f64 as *const u8,
+            &[I64, I64, I64, I32, I64],
+            &[I32],
+        ),
+        h(
+            "mc_aref_i64",
+            abi::mc_aref_i64 as *const u8,
+            &[I64, I64, I64, I32, I64],
+            &[I32],
+        ),
+        h(
+            "mc_aset_f64",
+            abi::mc_aset_f64 as *const u8,
+            &[I64, F64, I64, I64, I32],
+            &[I32],
+        ),
+        h(
+            "mc_aset_i64",
+            abi::mc_aset_i64 as *const u8,
+            &[I64, I64, I64, I64, I32],
+            &[I32],
+        ),
+        h(
+            "mc_powi_f64",
+            ir::fold::cmath::powi64 as *const u8,
+            &[F64, I64],
+            &[F64],
+        ),
+        h(
+            "mc_powi_f32",
+            ir::fold::cmath::powi32 as *const u8,
+            &[F32, I64],
+            &[F32],
+        ),
+    ];
+    for op in Prim::ALL {
+        if let Some((a, b)) = ir::fold::cmath::unary(*op) {
+            v.push(h(
+                &format!("mc_{}_f64", op.name()),
+                a as *const u8,
+                &[F64],
+                &[F64],
+            ));
+            v.push(h(
+                &format!("mc_{}_f32", op.name()),
+                b as *const u8,
+                &[F32],
+                &[F32],
+            ));
+        }
+        if let Some((a, b)) = ir::fold::cmath::binary(*op) {
+            v.push(h(
+                &format!("mc_{}_f64", op.name()),
+                a as *const u8,
+                &[F64, F64],
+                &[F64],
+            ));
+            v.push(h(
+                &format!("mc_{}_f32", op.name()),
+                b as *const u8,
+                &[F32, F32],
+                &[F32],
+            ));
+        }
+    }
+    v
+}
+
+/// What lowering needs from the engine: the module and its declared helpers.
+pub struct Env<'a> {
+    pub module: &'a mut cranelift_jit::JITModule,
+    pub helpers: &'a FxHashMap<String, FuncId>,
+}
+
+/// The boxed constants of `f`, in the order lowering refers to them (`consts[k]` for the k-th
+/// boxed `Const` instruction in layout order).
+pub fn boxed_consts(f: &Function) -> (Vec<runtime::Value>, FxHashMap<Inst, usize>) {
+    let mut vals = Vec::new();
+    let mut index = FxHashMap::default();
+    for b in &f.layout {
+        for &i in &f.blocks[*b].insts {
+            if let (InstData::Const(c), Some(r)) = (&f.insts[i], f.result(i)) {
+                if rep(&f.types[r]) == Rep::Boxed {
+                    index.insert(i, vals.len());
+                    vals.push(runtime::Value::from_const(c));
+                }
+            }
+        }
+    }
+    (vals, index)
+}
+
+struct Gen<'a, 'b> {
+    f: &'a Function,
+    b: FunctionBuilder<'b>,
+    env: Env<'a>,
+    meta: i64,
+    const_index: FxHashMap<Inst, usize>,
+    refs: FxHashMap<String, cir::FuncRef>,
+    blocks: FxHashMap<Block, cir::Block>,
+    vals: FxHashMap<Value, cir::Value>,
+    slots: FxHashMap<Value, u32>,
+    nslots: u32,
+    /// First scratch slot (operands of generic instructions, then the result).
+    scratch: u32,
+    ctx: cir::Value,
+    frame: cir::Value,
+    argv: cir::Value,
+    fout: cir::Value,
+    err: cir::Block,
+    used: FxHashSet<Value>,
+}
+
+/// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
+/// address of the function's `abi::Meta`.
+pub fn lower(
+    f: &Function,
+    func: &mut cir::Function,
+    fctx: &mut cranelift_frontend::FunctionBuilderContext,
+    env: Env<'_>,
+    meta: i64,
+) -> Result<(), String> {
+    let (_, const_index) = boxed_consts(f);
+    let order = f.reverse_postorder();
+    // Frame slots: boxed values, then scratch.
+    let mut slots = FxHashMap::default();
+    let mut nslots = 0u32;
+    let mut max_args = 1usize;
+    let mut used = FxHashSet::default();
+    for &b in &order {
+        for &p in &f.blocks[b].params {
+            if rep(&f.types[p]) == Rep::Boxed {
+                slots.insert(p, nslots);
+                nslots += 1;
+            }
+        }
+        for &i in &f.blocks[b].insts {
+            let data = &f.insts[i];
+            data.for_each_arg(|a| {
+                used.insert(a);
+            });
+            max_args = max_args.max(data.args().len());
+            if let Some(r) = f.result(i) {
+                if rep(&f.types[r]) == Rep::Boxed {
+                    slots.insert(r, nslots);
+                    nslots += 1;
+                }
+            }
+        }
+    }
+    let scratch = nslots;
+    nslots += max_args as u32 + 1;
+
+    let mut b = FunctionBuilder::new(func, fctx);
+    let frame_ss = b.create_sized_stack_slot(StackSlotData::new(
+        StackSlotKind::ExplicitSlot,
+        nslots * VALUE_SIZE,
+        4,
+    ));
+    let argv_ss = b.create_sized_stack_slot(StackSlotData::new(
+        StackSlotKind::ExplicitSlot,
+        8 * max_args as u32,
+        3,
+    ));
+    let fout_ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let ctx = b.block_params(entry)[0];
+    let args = b.block_params(entry)[1];
+    let ret = b.block_params(entry)[2];
+    let frame = b.ins().stack_addr(ct::I64, frame_ss, 0);
+    let argv = b.ins().stack_addr(ct::I64, argv_ss, 0);
+    let fout = b.ins().stack_addr(ct::I64, fout_ss, 0);
+    let err = b.create_block();
+    let mut g = Gen {
+        f,
+        b,
+        env,
+        meta,
+        const_index,
+        refs: FxHashMap::default(),
+        blocks: FxHashMap::default(),
+        vals: FxHashMap::default(),
+        slots,
+        nslots,
+        scratch,
+        ctx,
+        frame,
+        argv,
+        fout,
+        err,
+        used,
+    };
+    let n = g.b.ins().iconst(ct::I64, nslots as i64);
+    g.call("mc_frame_init", &[frame, n]);
+    for &blk in &order {
+        let cb = g.b.create_block();
+        for &p in &f.blocks[blk].params {
+            let r = rep(&f.types[p]);
+            if r != Rep::Boxed {
+                let v = g.b.append_block_param(cb, cl_type(r));
+                g.vals.insert(p, v);
+            }
+        }
+        g.blocks.insert(blk, cb);
+    }
+    // Arguments: unbox scalars, copy the rest into their slots.
+    let ir_entry = f.entry();
+    let mut entry_args = Vec::new();
+    for (k, &p) in f.blocks[ir_entry].params.iter().enumerate() {
+        let ap = g.b.ins().iadd_imm_s(args, (k as u32 * VALUE_SIZE) as i64);
+        match rep(&f.types[p]) {
+            Rep::Boxed => {
+                let dst = g.slot_addr(p);
+                g.call("mc_clone", &[dst, ap]);
+            }
+            r => {
+                let v = g.unbox(r, ap);
+                entry_args.push(BlockArg::Value(v));
+            }
+        }
+    }
+    let ce = g.blocks[&ir_entry];
+    g.b.ins().jump(ce, &entry_args);
+    for &blk in &order {
+        let cb = g.blocks[&blk];
+        g.b.switch_to_block(cb);
+        for &i in &f.blocks[blk].insts {
+            g.inst(i, ret)?;
+        }
+    }
+    // The error exit: drop the frame, report failure.
+    g.b.switch_to_block(err);
+    let n = g.b.ins().iconst(ct::I64, g.nslots as i64);
+    g.call("mc_frame_drop", &[g.frame, n]);
+    let one = g.b.ins().iconst(ct::I32, abi::FAILED as i64);
+    g.b.ins().return_(&[one]);
+    g.b.seal_all_blocks();
+    let cfg = g.env.module.target_config();
+    g.b.finalize(cfg);
+    Ok(())
+}
+
+impl Gen<'_, '_> {
+    fn func_ref(&mut self, name: &str) -> cir::FuncRef {
+        if let Some(r) = self.refs.get(name) {
+            return *r;
+        }
+        let id = self.env.helpers[name];
+        let r = self.env.module.declare_func_in_func(id, self.b.func);
+        self.refs.insert(name.to_string(), r);
+        r
+    }
+
+    fn call(&mut self, name: &str, args: &[cir::Value]) -> Option<cir::Value> {
+        let r = self.func_ref(name);
+        let c = self.b.ins().call(r, args);
+        self.b.inst_results(c).first().copied()
+    }
+
+    fn slot_addr(&mut self, v: Value) -> cir::Value {
+        let k = self.slots[&v];
+        self.b.ins().iadd_imm_s(self.frame, (k * VALUE_SIZE) as i64)
+    }
+
+    fn scratch_addr(&mut self, k: u32) -> cir::Value {
+        self.b
+            .ins()
+            .iadd_imm_s(self.frame, ((self.scratch + k) * VALUE_SIZE) as i64)
+    }
+
+    fn rep(&self, v: Value) -> Rep {
+        rep(&self.f.types[v])
+    }
+
+    fn unbox(&mut self, r: Rep, p: cir::Value) -> cir::Value {
+        let name = match r {
+            Rep::I64 => "mc_unbox_i64",
+            Rep::F64 => "mc_unbox_f64",
+            Rep::F32 => "mc_unbox_f32",
+            Rep::Bool => "mc_unbox_bool",
+            Rep::Boxed => unreachable!("boxed values are not unboxed"),
+        };
+        self.call(name, &[p]).unwrap_or_else(|| unreachable!())
+    }
+
+    fn box_into(&mut self, r: Rep, dst: cir::Value, x: cir::Value) {
+        let name = match r {
+            Rep::I64 => "mc_box_i64",
+            Rep::F64 => "mc_box_f64",
+            Rep::F32 => "mc_box_f32",
+            Rep::Bool => "mc_box_bool",
+            Rep::Boxed => unreachable!("boxed values are not boxed again"),
+        };
+        self.call(name, &[dst, x]);
+    }
+
+    /// A pointer to an initialised `Value` holding `v` (its slot, or scratch slot `k` boxed).
+    fn value_ptr(&mut self, v: Value, k: u32) -> cir::Value {
+        match self.rep(v) {
+            Rep::Boxed => self.slot_addr(v),
+            r => {
+                let p = self.scratch_addr(k);
+                let x = self.vals[&v];
+                self.box_into(r, p, x);
+                p
+            }
+        }
+    }
+
+    /// Branches to the error exit when `status` is non-zero.
+    fn check(&mut self, status: cir::Value) {
+        let cont = self.b.create_block();
+        self.b.ins().brif(status, self.err, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// The instruction through `eval_inst`: its result, if a register value.
+    fn generic(&mut self, i: Inst) -> Option<cir::Value> {
+        let args = self.f.insts[i].args();
+        for (k, a) in args.iter().enumerate() {
+            let p = self.value_ptr(*a, k as u32);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), p, self.argv, (8 * k) as i32);
+        }
+        let res = self.f.result(i);
+        let res_scratch = args.len() as u32;
+        let out = match res.map(|r| (r, self.rep(r))) {
+            Some((r, Rep::Boxed)) => self.slot_addr(r),
+            Some(_) => self.scratch_addr(res_scratch),
+            None => self.b.ins().iconst(ct::I64, 0),
+        };
+        let meta = self.b.ins().iconst(ct::I64, self.meta);
+        let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
+        let n = self.b.ins().iconst(ct::I64, args.len() as i64);
+        let st = self
+            .call("mc_eval", &[self.ctx, meta, inst, self.argv, n, out])
+            .unwrap_or_else(|| unreachable!());
+        self.check(st);
+        match res.map(|r| self.rep(r)) {
+            Some(Rep::Boxed) | None => None,
+            Some(r) => {
+                let p = self.scratch_addr(res_scratch);
+                Some(self.unbox(r, p))
+            }
+        }
+    }
+
+    fn inst(&mut self, i: Inst, ret: cir::Value) -> Result<(), String> {
+        let f = self.f;
+        let res = f.result(i);
+        match &f.insts[i] {
+            InstData::Const(c) => {
+                let r = res.ok_or("a constant without a result")?;
+                let v = match (c, self.rep(r)) {
+                    (Const::Int(x), Rep::I64) => self.b.ins().iconst(ct::I64, *x),
+                    (Const::F64(x), Rep::F64) => self.b.ins().f64const(*x),
+                    (Const::F32(x), Rep::F32) => self.b.ins().f32const(*x),
+                    (Const::Bool(x), Rep::Bool) => self.b.ins().iconst(ct::I8, *x as i64),
+                    (_, Rep::Boxed) => {
+                        let k = self.const_index[&i];
+                        let meta = self.b.ins().iconst(ct::I64, self.meta);
+                        let k = self.b.ins().iconst(ct::I64, k as i64);
+                        let dst = self.slot_addr(r);
+                        self.call("mc_const", &[meta, k, dst]);
+                        return Ok(());
+                    }
+                    (c, r) => return Err(format!("constant {c:?} of representation {r:?}")),
+                };
+                self.vals.insert(r, v);
+            }
+            InstData::Prim { op, args } => {
+                if let Some(v) = self.prim(i, *op, args)? {
+                    if let Some(r) = res {
+                        self.vals.insert(r, v);
+                    }
+                }
+            }
+            InstData::Invoke { .. }
+            | InstData::Call { .. }
+            | InstData::New { .. }
+            | InstData::Tuple { .. }
+            | InstData::GetField { .. }
+            | InstData::SetField { .. }
+            | InstData::TypeAssert { .. }
+            | InstData::GetGlobal(_)
+            | InstData::SetGlobal(..)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_)
+            | InstData::SetSlot(..) => {
+                if let (Some(v), Some(r)) = (self.generic(i), res) {
+                    self.vals.insert(r, v);
+                }
+            }
+            InstData::Jump { dest, args } => {
+                self.edge(*dest, args);
+            }
+            InstData::Branch {
+                cond,
+                then_dest,
+                then_args,
+                else_dest,
+                else_args,
+            } => {
+                let c = self.vals[cond];
+                let t = self.b.create_block();
+                let e = self.b.create_block();
+                self.b.ins().brif(c, t, &[], e, &[]);
+                self.b.switch_to_block(t);
+                self.edge(*then_dest, then_args);
+                self.b.switch_to_block(e);
+                self.edge(*else_dest, else_args);
+            }
+            InstData::Return(v) => {
+                match self.rep(*v) {
+                    Rep::Boxed => {
+                        let s = self.slot_addr(*v);
+                        self.call("mc_clone", &[ret, s]);
+                    }
+                    r => {
+                        let x = self.vals[v];
+                        self.box_into(r, ret, x);
+                    }
+                }
+                let n = self.b.ins().iconst(ct::I64, self.nslots as i64);
+                self.call("mc_frame_drop", &[self.frame, n]);
+                let z = self.b.ins().iconst(ct::I32, abi::OK as i64);
+                self.b.ins().return_(&[z]);
+            }
+            InstData::Unreachable => {
+                let st = self
+                    .call("mc_unreachable", &[self.ctx])
+                    .unwrap_or_else(|| unreachable!());
+                let _ = st;
+                self.b.ins().jump(self.err, &[]);
+            }
+        }
+        Ok(())
+    }
+
+    /// A control-flow edge to `dest` with `args`: boxed arguments are copied into the
+    /// parameters' slots (through scratch when a source is itself overwritten), register
+    /// arguments are passed as block arguments.
+    fn edge(&mut self, dest: Block, args: &[Value]) {
+        let params = self.f.blocks[dest].params.clone();
+        let mut copies = Vec::new();
+        let mut boxes = Vec::new();
+        let mut native = Vec::new();
+        for (p, a) in params.iter().zip(args) {
+            match (self.rep(*p), self.rep(*a)) {
+                (Rep::Boxed, Rep::Boxed) => {
+                    if p != a {
+                        copies.push((*p, *a));
+                    }
+                }
+                // A register value into a union-typed parameter.
+                (Rep::Boxed, r) => boxes.push((*p, r, self.vals[a])),
+                _ => native.push(BlockArg::Value(self.vals[a])),
+            }
+        }
+        let dests: FxHashSet<Value> = copies.iter().map(|(p, _)| *p).collect();
+        let overlap = copies.iter().any(|(_, a)| dests.contains(a));
+        if overlap {
+            for (k, (_, a)) in copies.iter().enumerate() {
+                let s = self.scratch_addr(k as u32);
+                let src = self.slot_addr(*a);
+                self.call("mc_clone", &[s, src]);
+            }
+            for (k, (p, _)) in copies.iter().enumerate() {
+                let s = self.scratch_addr(k as u32);
+                let dst = self.slot_addr(*p);
+                self.call("mc_clone", &[dst, s]);
+            }
+        } else {
+            for (p, a) in &copies {
+                let src = self.slot_addr(*a);
+                let dst = self.slot_addr(*p);
+                self.call("mc_clone", &[dst, src]);
+            }
+        }
+        for (p, r, x) in boxes {
+            let dst = self.slot_addr(p);
+            self.box_into(r, dst, x);
+        }
+        let cb = self.blocks[&dest];
+        self.b.ins().jump(cb, &native);
+    }
+
+    /// A primitive: native code where the operands are registers, fast paths for arrays of
+    /// unboxed elements, else `eval_inst`.
+    fn prim(&mut self, i: Inst, op: Prim, args: &[Value]) -> Result<Option<cir::Value>, String> {
+        let f = self.f;
+        let res = f.result(i);
+        let rr = res.map(|r| self.rep(r));
+        let reps: Vec<Rep> = args.iter().map(|a| self.rep(*a)).collect();
+        let all_native = reps.iter().all(|r| *r != Rep::Boxed);
+        let x = |g: &Self, k: usize| g.vals[&args[k]];
+        if all_native && rr.is_some_and(|r| r != Rep::Boxed) {
+            if let Some(v) = self.native_prim(op, args, &reps) {
+                return Ok(Some(v));
+            }
+        }
+        use Prim::*;
+        match op {
+            Sitofp if reps.len() == 2 && reps[1] == Rep::I64 => {
+                if let Some(t @ (Rep::F64 | Rep::F32)) = rr {
+                    let a1 = x(self, 1);
+                    let v = self.b.ins().fcvt_from_sint(cl_type(t), a1);
+                    return Ok(Some(v));
+                }
+            }
+            Fpconvert if reps.len() == 2 => match (rr, reps[1]) {
+                (Some(Rep::F64), Rep::F32) => {
+                    let a1 = x(self, 1);
+                    return Ok(Some(self.b.ins().fpromote(ct::F64, a1)));
+                }
+                (Some(Rep::F32), Rep::F64) => {
+                    let a1 = x(self, 1);
+                    return Ok(Some(self.b.ins().fdemote(ct::F32, a1)));
+                }
+                (Some(a), b) if a == b && a != Rep::Boxed => return Ok(Some(x(self, 1))),
+                _ => {}
+            },
+            ArrayLen if reps.len() == 1 && reps[0] == Rep::Boxed => {
+                let p = self.slot_addr(args[0]);
+                return Ok(self.call("mc_arraylen", &[p]));
+            }
+            ArrayRef
+                if (args.len() == 2 || args.len() == 3)
+                    && reps[0] == Rep::Boxed
+                    && reps[1..].iter().all(|r| *r == Rep::I64)
+                    && matches!(rr, Some(Rep::F64 | Rep::I64)) =>
+            {
+                let r = rr.unwrap_or(Rep::F64);
+                let helper = if r == Rep::F64 {
+                    "mc_aref_f64"
+                } else {
+                    "mc_aref_i64"
+                };
+                let a = self.slot_addr(args[0]);
+                let ii = x(self, 1);
+                let jj = if args.len() == 3 {
+                    x(self, 2)
+                } else {
+                    self.b.ins().iconst(ct::I64, 0)
+                };
+                let nd = self.b.ins().iconst(ct::I32, args.len() as i64 - 1);
+                let st = self
+                    .call(helper, &[a, ii, jj, nd, self.fout])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                let fast = self.b.create_block();
+                let join = self.b.create_block();
+                let jv = self.b.append_block_param(join, cl_type(r));
+                self.b.ins().brif(st, slow, &[], fast, &[]);
+                self.b.switch_to_block(fast);
+                let v = self
+                    .b
+                    .ins()
+                    .load(cl_type(r), MemFlagsData::trusted(), self.fout, 0);
+                self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                self.b.switch_to_block(slow);
+                let v = self.generic(i).unwrap_or_else(|| unreachable!());
+                self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                self.b.switch_to_block(join);
+                return Ok(Some(jv));
+            }
+            ArraySet
+                if (args.len() == 3 || args.len() == 4)
+                    && reps[0] == Rep::Boxed
+                    && matches!(reps[1], Rep::F64 | Rep::I64)
+                    && reps[2..].iter().all(|r| *r == Rep::I64)
+                    && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
+            {
+                let helper = if reps[1] == Rep::F64 {
+                    "mc_aset_f64"
+                } else {
+                    "mc_aset_i64"
+                };
+                let a = self.slot_addr(args[0]);
+                let v = x(self, 1);
+                let ii = x(self, 2);
+                let jj = if args.len() == 4 {
+                    x(self, 3)
+                } else {
+                    self.b.ins().iconst(ct::I64, 0)
+                };
+                let nd = self.b.ins().iconst(ct::I32, args.len() as i64 - 2);
+                let st = self
+                    .call(helper, &[a, v, ii, jj, nd])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(st, slow, &[], join, &[]);
+                self.b.switch_to_block(slow);
+                self.generic(i);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                // The result is the array itself.
+                if let Some(r) = res.filter(|r| self.used.contains(r)) {
+                    let src = self.slot_addr(args[0]);
+                    let dst = self.slot_addr(r);
+                    self.call("mc_clone", &[dst, src]);
+                }
+                return Ok(None);
+            }
+            _ => {}
+        }
+        Ok(self.generic(i))
+    }
+
+    /// Scalar primitives on register operands (`None`: not handled natively).
+    fn native_prim(&mut self, op: Prim, args: &[Value], reps: &[Rep]) -> Option<cir::Value> {
+        use Prim::*;
+        let a: Vec<cir::Value> = args.iter().map(|v| self.vals[v]).collect();
+        let ins = self.b.ins();
+        let v = match (op, a.as_slice()) {
+            (AddInt, [x, y]) => ins.iadd(*x, *y),
+            (SubInt, [x, y]) => ins.isub(*x, *y),
+            (MulInt, [x, y]) => ins.imul(*x, *y),
+            (AndInt | AndBool, [x, y]) => ins.band(*x, *y),
+            (OrInt | OrBool, [x, y]) => ins.bor(*x, *y),
+            (XorInt | XorBool, [x, y]) => ins.bxor(*x, *y),
+            (NegInt, [x]) => ins.ineg(*x),
+            (NotInt, [x]) => ins.bnot(*x),
+            (NotBool, [x]) => ins.bxor_imm_s(*x, 1),
+            (EqInt, [x, y]) => ins.icmp(IntCC::Equal, *x, *y),
+            (NeInt, [x, y]) => ins.icmp(IntCC::NotEqual, *x, *y),
+            (SltInt, [x, y]) => ins.icmp(IntCC::SignedLessThan, *x, *y),
+            (SleInt, [x, y]) => ins.icmp(IntCC::SignedLessThanOrEqual, *x, *y),
+            (BoolToInt, [x]) => ins.uextend(ct::I64, *x),
+            (AddFloat, [x, y]) => ins.fadd(*x, *y),
+            (SubFloat, [x, y]) => ins.fsub(*x, *y),
+            (MulFloat, [x, y]) => ins.fmul(*x, *y),
+            (DivFloat, [x, y]) => ins.fdiv(*x, *y),
+            (NegFloat, [x]) => ins.fneg(*x),
+            (AbsFloat, [x]) => ins.fabs(*x),
+            (Copysign, [x, y]) => ins.fcopysign(*x, *y),
+            (Sqrt, [x]) => ins.sqrt(*x),
+            (Floor, [x]) => ins.floor(*x),
+            (Ceil, [x]) => ins.ceil(*x),
+            (Trunc, [x]) => ins.trunc(*x),
+            (Round, [x]) => ins.nearest(*x),
+            (EqFloat, [x, y]) => ins.fcmp(FloatCC::Equal, *x, *y),
+            (NeFloat, [x, y]) => ins.fcmp(FloatCC::NotEqual, *x, *y),
+            (LtFloat, [x, y]) => ins.fcmp(FloatCC::LessThan, *x, *y),
+            (LeFloat, [x, y]) => ins.fcmp(FloatCC::LessThanOrEqual, *x, *y),
+            (PowiFloat, [x, n]) if reps[1] == Rep::I64 => {
+                let name = if reps[0] == Rep::F64 {
+                    "mc_powi_f64"
+                } else {
+                    "mc_powi_f32"
+                };
+                return self.call(name, &[*x, *n]);
+            }
+            _ => {
+                let float = |r: &Rep| matches!(r, Rep::F64 | Rep::F32);
+                if reps.iter().all(float)
+                    && (ir::fold::cmath::unary(op).is_some() && a.len() == 1
+                        || ir::fold::cmath::binary(op).is_some() && a.len() == 2)
+                {
+                    let sfx = if reps[0] == Rep::F64 { "f64" } else { "f32" };
+                    let name = format!("mc_{}_{sfx}", op.name());
+                    return self.call(&name, &a);
+                }
+                return None;
+            }
+        };
+        Some(v)
+    }
+}
+
+/// The register representation of an array type's elements, if unboxed.
+fn elem_rep(t: &Type) -> Option<Rep> {
+    match t {
+        Type::Array(e, _) => match rep(e) {
+            Rep::Boxed => None,
+            r => Some(r),
+        },
+        _ => None,
+    }
+}
+
+/// The uniform entry signature.
+pub fn entry_signature(module: &impl Module) -> cir::Signature {
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(ct::I64));
+    sig.params.push(AbiParam::new(ct::I64));
+    sig.params.push(AbiParam::new(ct::I64));
+    sig.returns.push(AbiParam::new(ct::I32));
+    sig
+}

@@ -1,0 +1,210 @@
+//! Native code for typed IR through Cranelift: the `Jit` engine, installed as the machine's
+//! native backend (`interp::Native`), compiles each finished function on its first call and
+//! runs it natively; a function it cannot compile runs in the interpreter (with a notice).
+//!
+//! Layout: `codegen` lowers one IR function to Cranelift IR; `abi` holds the calling
+//! convention and the `extern "C"` helpers compiled code calls into. The interpreter stays the
+//! reference: generic instructions run through its `eval_inst`, so the two backends agree on
+//! semantics and error messages by construction.
+
+pub mod abi;
+pub mod codegen;
+
+use abi::{Ctx, Entry, Meta};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module};
+use interp::{Machine, Native, RuntimeError};
+use ir::Function;
+use runtime::{Exception, Value};
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+#[derive(Clone)]
+struct Compiled {
+    entry: Entry,
+    /// Keeps the IR and constants the code refers to alive.
+    _meta: Arc<Meta>,
+}
+
+struct State {
+    module: JITModule,
+    helpers: FxHashMap<String, FuncId>,
+    fctx: cranelift_frontend::FunctionBuilderContext,
+    /// By function id: the compiled code, or `None` when it runs in the interpreter.
+    compiled: FxHashMap<u64, Option<Compiled>>,
+    stats: Stats,
+}
+
+// SAFETY: the module's memory and the raw pointers in it are only touched under the engine's
+// mutex; compiled code is immutable once finalised and may run on any thread.
+unsafe impl Send for State {}
+
+/// What the engine has done so far.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Functions compiled to native code.
+    pub functions: usize,
+    /// Total time spent compiling them.
+    pub compile_time: Duration,
+    /// Functions left to the interpreter, with the reason.
+    pub fallbacks: Vec<(String, String)>,
+}
+
+/// The Cranelift engine.
+pub struct Jit {
+    state: Mutex<State>,
+}
+
+impl Jit {
+    pub fn new() -> Result<Jit, String> {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| {
+            f.set(k, v)
+                .map_err(|e| format!("cranelift setting {k}={v}: {e}"))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(&mut flags, "use_colocated_libcalls", "false")?;
+        set(&mut flags, "is_pic", "false")?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| format!("this machine is not supported by Cranelift: {e}"))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| format!("cranelift: {e}"))?;
+        let mut jb = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+        let helpers = codegen::helpers();
+        for h in &helpers {
+            jb.symbol(h.name.clone(), h.addr);
+        }
+        let mut module = JITModule::new(jb);
+        let mut ids = FxHashMap::default();
+        for h in &helpers {
+            let mut sig = module.make_signature();
+            sig.params.extend(
+                h.params
+                    .iter()
+                    .map(|t| cranelift_codegen::ir::AbiParam::new(*t)),
+            );
+            sig.returns.extend(
+                h.returns
+                    .iter()
+                    .map(|t| cranelift_codegen::ir::AbiParam::new(*t)),
+            );
+            let id = module
+                .declare_function(&h.name, Linkage::Import, &sig)
+                .map_err(|e| format!("cranelift: {e}"))?;
+            ids.insert(h.name.clone(), id);
+        }
+        Ok(Jit {
+            state: Mutex::new(State {
+                module,
+                helpers: ids,
+                fctx: cranelift_frontend::FunctionBuilderContext::new(),
+                compiled: FxHashMap::default(),
+                stats: Stats::default(),
+            }),
+        })
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.lock().stats.clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The compiled code of `f` (compiling it on first use), or `None` to interpret it.
+    fn code(&self, f: &Function) -> Option<Compiled> {
+        let mut st = self.lock();
+        if let Some(c) = st.compiled.get(&f.id) {
+            return c.clone();
+        }
+        let t0 = Instant::now();
+        let r = compile(&mut st, f);
+        let c = match r {
+            Ok(c) => {
+                st.stats.functions += 1;
+                st.stats.compile_time += t0.elapsed();
+                Some(c)
+            }
+            Err(why) => {
+                st.stats.fallbacks.push((f.name.clone(), why));
+                None
+            }
+        };
+        st.compiled.insert(f.id, c.clone());
+        c
+    }
+}
+
+fn compile(st: &mut State, f: &Function) -> Result<Compiled, String> {
+    let (consts, _) = codegen::boxed_consts(f);
+    let meta = Arc::new(Meta {
+        func: Arc::new(f.clone()),
+        consts: consts.into_boxed_slice(),
+    });
+    let sig = codegen::entry_signature(&st.module);
+    let id = st
+        .module
+        .declare_anonymous_function(&sig)
+        .map_err(|e| format!("cranelift: {e}"))?;
+    let mut ctx = st.module.make_context();
+    ctx.func.signature = sig;
+    let State {
+        module,
+        helpers,
+        fctx,
+        ..
+    } = st;
+    codegen::lower(
+        f,
+        &mut ctx.func,
+        fctx,
+        codegen::Env { module, helpers },
+        Arc::as_ptr(&meta) as i64,
+    )?;
+    st.module
+        .define_function(id, &mut ctx)
+        .map_err(|e| format!("cranelift: {e:?}"))?;
+    st.module.clear_context(&mut ctx);
+    st.module
+        .finalize_definitions()
+        .map_err(|e| format!("cranelift: {e}"))?;
+    let ptr = st.module.get_finalized_function(id);
+    // SAFETY: the function was declared with the entry signature that `Entry` spells out.
+    let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(ptr) };
+    Ok(Compiled { entry, _meta: meta })
+}
+
+impl Native for Jit {
+    fn exec(
+        &self,
+        m: &mut Machine,
+        f: &Function,
+        args: &[Value],
+    ) -> Option<Result<Value, RuntimeError>> {
+        if args.len() != f.blocks[f.entry()].params.len() {
+            return None;
+        }
+        let c = self.code(f)?;
+        let mut ctx = Ctx {
+            machine: m as *mut Machine,
+            error: None,
+        };
+        let mut ret = Value::Nothing;
+        // SAFETY: `entry` is finalised code with the entry signature; `args` has one value per
+        // parameter; `ret` is an initialised value; the machine outlives the call and is only
+        // reached through `ctx` while the code runs.
+        let status = unsafe { (c.entry)(&mut ctx, args.as_ptr(), &mut ret) };
+        Some(if status == abi::OK {
+            Ok(ret)
+        } else {
+            Err(ctx.error.take().unwrap_or_else(|| {
+                RuntimeError::new(Exception::Error(
+                    "internal error: native code failed without an error".into(),
+                ))
+            }))
+        })
+    }
+}
