@@ -1,7 +1,7 @@
 //! The `mooncake` command line: run Julia-subset programs and inspect their IR.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mooncake::{Error, Session, Stage};
+use mooncake::{Backend, Error, Session, Stage};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,6 +14,12 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Run everything in the reference interpreter instead of native code.
+    #[arg(long, global = true)]
+    interpret: bool,
+    /// Print notices to stderr: functions native code left to the interpreter, and why.
+    #[arg(long, global = true)]
+    verbose: bool,
 }
 
 #[derive(Subcommand)]
@@ -103,8 +109,28 @@ enum StageArg {
 /// Runs the command; on failure returns the rendered error (`error: ...` with locations).
 fn run(cli: Cli) -> Result<(), String> {
     let mut session = Session::new().map_err(|e| format!("error: {e}\n"))?;
+    if cli.interpret {
+        session
+            .set_backend(Backend::Interpreter)
+            .map_err(|e| format!("error: {e}\n"))?;
+    }
+    let r = run_command(&mut session, cli.command);
+    if cli.verbose {
+        for (func, why) in session
+            .native_stats()
+            .map(|s| s.fallbacks)
+            .unwrap_or_default()
+        {
+            eprintln!("note: `{func}` runs in the interpreter: {why}");
+        }
+    }
+    r
+}
+
+fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
+    let session = &mut *session;
     let fail = |s: &Session, e: Error| s.render_error(&e);
-    match cli.command {
+    match command {
         Command::Run { file, call, time } => {
             let start = std::time::Instant::now();
             let before = session.compiler().stats.clone();
@@ -121,8 +147,16 @@ fn run(cli: Cli) -> Result<(), String> {
                 let total = start.elapsed().as_secs_f64() * 1e3;
                 let st = session.compiler().stats.clone();
                 let compile = (st.compile_ns - before.compile_ns) as f64 / 1e6;
+                let backend = match session.native_stats() {
+                    Some(n) if session.backend() == Backend::Native => format!(
+                        "native code; {} functions compiled in {:.1} ms",
+                        n.functions,
+                        n.compile_time.as_secs_f64() * 1e3
+                    ),
+                    _ => "interpreter".to_string(),
+                };
                 eprintln!(
-                    "time: {total:.1} ms total = {compile:.1} ms parse+compile ({} method instances) + {:.1} ms running (interpreter)",
+                    "time: {total:.1} ms total = {compile:.1} ms parse+compile ({} method instances) + {:.1} ms running ({backend})",
                     st.instances - before.instances,
                     total - compile
                 );

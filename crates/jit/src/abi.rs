@@ -203,7 +203,13 @@ pub(crate) unsafe extern "C" fn mc_aref_i64(
         })
     }
 }
-pub(crate) unsafe extern "C" fn mc_aset_f64(a: *const Value, x: f64, i: i64, j: i64, nd: u32) -> u32 {
+pub(crate) unsafe extern "C" fn mc_aset_f64(
+    a: *const Value,
+    x: f64,
+    i: i64,
+    j: i64,
+    nd: u32,
+) -> u32 {
     // SAFETY: `a` is an initialised value.
     unsafe {
         with_index(a, i, j, nd, |d, k| match d {
@@ -212,7 +218,13 @@ pub(crate) unsafe extern "C" fn mc_aset_f64(a: *const Value, x: f64, i: i64, j: 
         })
     }
 }
-pub(crate) unsafe extern "C" fn mc_aset_i64(a: *const Value, x: i64, i: i64, j: i64, nd: u32) -> u32 {
+pub(crate) unsafe extern "C" fn mc_aset_i64(
+    a: *const Value,
+    x: i64,
+    i: i64,
+    j: i64,
+    nd: u32,
+) -> u32 {
     // SAFETY: as for `mc_aset_f64`.
     unsafe {
         with_index(a, i, j, nd, |d, k| match d {

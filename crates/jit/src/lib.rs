@@ -65,6 +65,13 @@ impl Jit {
                 .map_err(|e| format!("cranelift setting {k}={v}: {e}"))
         };
         set(&mut flags, "opt_level", "speed")?;
+        // Cranelift's own IR verifier runs in debug builds (tests), not in release.
+        let verify = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
+        set(&mut flags, "enable_verifier", verify)?;
         set(&mut flags, "use_colocated_libcalls", "false")?;
         set(&mut flags, "is_pic", "false")?;
         let isa = cranelift_native::builder()

@@ -24,9 +24,10 @@ use syntax::{Diagnostic, FileId, LineIndex, Span};
 
 /// The reverse rules' registry data (test cases, differentiability), for rule tests.
 pub use ad::rules as ad_rules;
+pub use ad::tangent::tangent_approx_eq;
 pub use interp::Frame;
 pub use ir::Function;
-pub use runtime::{ArrayData, ArrayObj, Exception, Value};
+pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
 
 /// An error from loading or running a program.
 #[derive(Debug, Clone, thiserror::Error)]

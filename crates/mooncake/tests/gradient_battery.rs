@@ -1,8 +1,10 @@
 //! The derived-program battery: every `tests/gradients/*.jl` program's `# check: CALL` lines
 //! run `test_rule` on that call (interface, central finite differences, increments, argument
-//! restoration, reuse) with the verifier on after every pass.
+//! restoration, reuse) with the verifier on after every pass, in native code (the default);
+//! and the value and gradient of each call from native code and from the interpreter agree
+//! (identical values, gradients within 1e-12 relative).
 
-use mooncake::Session;
+use mooncake::{tangent_approx_eq, Backend, Session};
 use std::path::PathBuf;
 
 #[test]
@@ -29,12 +31,39 @@ fn gradient_battery() {
             failures.push(format!("{name}: {}", s.render_error(&e)));
             continue;
         }
+        let mut si = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+        si.set_backend(Backend::Interpreter).expect("interpreter");
+        if let Err(e) = si.load_source(&name, &src) {
+            failures.push(format!("{name} (interpreter): {}", si.render_error(&e)));
+            continue;
+        }
         for call in src.lines().filter_map(|l| l.strip_prefix("# check: ")) {
             checked += 1;
             match s.test_rule(call) {
                 Ok(r) if r.passed() => {}
                 Ok(r) => failures.push(format!("{name}: {call}\n{}", r.render())),
                 Err(e) => failures.push(format!("{name}: {call}\n{}", s.render_error(&e))),
+            }
+            match (s.gradient_of_call(call), si.gradient_of_call(call)) {
+                (Ok((y, g)), Ok((yi, gi))) => {
+                    let (y, yi) = (mooncake::show(&y), mooncake::show(&yi));
+                    let close = g.len() == gi.len()
+                        && g.iter()
+                            .zip(&gi)
+                            .all(|(a, b)| tangent_approx_eq(a, b, 1e-12, 1e-300));
+                    if y != yi || !close {
+                        let show = |g: &[mooncake::Value]| {
+                            g.iter().map(mooncake::show).collect::<Vec<_>>().join(", ")
+                        };
+                        failures.push(format!(
+                            "{name}: {call}: backends disagree\nnative:      {y}; {}\ninterpreter: {yi}; {}",
+                            show(&g),
+                            show(&gi)
+                        ));
+                    }
+                }
+                (Err(e), _) => failures.push(format!("{name}: {call}\n{}", s.render_error(&e))),
+                (_, Err(e)) => failures.push(format!("{name}: {call}\n{}", si.render_error(&e))),
             }
         }
     }

@@ -7,7 +7,7 @@ pub mod show;
 pub mod value;
 
 pub use prims::{eval_prim, Exception};
-pub use value::{egal, ArrayData, ArrayObj, Value};
+pub use value::{egal, live_arrays, ArrayData, ArrayObj, Value};
 
 /// The prelude, loaded into every session before user code.
 pub const PRELUDE: &str = include_str!("prelude.jl");

@@ -433,6 +433,21 @@ pub struct ArrayInner {
 unsafe impl Sync for ArrayObj {}
 unsafe impl Send for ArrayObj {}
 
+/// Arrays currently alive (allocated and not yet freed), for tests that memory of temporaries
+/// is reclaimed.
+static LIVE_ARRAYS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many arrays are alive in this process.
+pub fn live_arrays() -> usize {
+    LIVE_ARRAYS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Drop for ArrayObj {
+    fn drop(&mut self) {
+        LIVE_ARRAYS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 impl std::fmt::Debug for ArrayObj {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Array{{{}}}{:?}", self.elem, self.dims())
@@ -441,6 +456,7 @@ impl std::fmt::Debug for ArrayObj {
 
 impl ArrayObj {
     pub fn new(elem: Type, dims: Vec<usize>, data: ArrayData) -> ArrayObj {
+        LIVE_ARRAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         ArrayObj {
             elem,
             inner: UnsafeCell::new(ArrayInner { dims, data }),
@@ -507,10 +523,7 @@ impl ArrayObj {
     /// references: see `Value::deepcopy` for a copy of those too).
     pub fn deep_copy(&self) -> ArrayObj {
         let inner = self.with(|a| a.clone());
-        ArrayObj {
-            elem: self.elem.clone(),
-            inner: UnsafeCell::new(inner),
-        }
+        ArrayObj::new(self.elem.clone(), inner.dims, inner.data)
     }
     /// The `Float64` elements, if that is the element type.
     pub fn to_f64_vec(&self) -> Option<Vec<f64>> {
