@@ -135,12 +135,12 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             let start = std::time::Instant::now();
             let before = session.compiler().stats.clone();
             if let Err(e) = session.load_file(&file) {
-                return Err(fail(&session, e));
+                return Err(fail(session, e));
             }
             if let Some(c) = call {
                 match session.eval(&c) {
                     Ok(v) => println!("{}", mooncake::show(&v)),
-                    Err(e) => return Err(fail(&session, e)),
+                    Err(e) => return Err(fail(session, e)),
                 }
             }
             if time {
@@ -173,7 +173,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             session.set_ad_debug(debug);
             session.set_ad_context(context.into());
             if let Err(e) = session.load_file(&file) {
-                return Err(fail(&session, e));
+                return Err(fail(session, e));
             }
             match session.gradient_of_call(&call) {
                 Ok((v, g)) => {
@@ -192,7 +192,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                     }
                     Ok(())
                 }
-                Err(e) => Err(fail(&session, e)),
+                Err(e) => Err(fail(session, e)),
             }
         }
         Command::Check {
@@ -202,7 +202,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
         } => {
             session.set_ad_context(context.into());
             if let Err(e) = session.load_file(&file) {
-                return Err(fail(&session, e));
+                return Err(fail(session, e));
             }
             match session.test_rule(&call) {
                 Ok(report) => {
@@ -213,7 +213,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                         Err(format!("error: test_rule failed for {call}\n"))
                     }
                 }
-                Err(e) => Err(fail(&session, e)),
+                Err(e) => Err(fail(session, e)),
             }
         }
         Command::Ir {
@@ -224,7 +224,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
         } => {
             session.set_ad_context(context.into());
             if let Err(e) = session.load_file(&file) {
-                return Err(fail(&session, e));
+                return Err(fail(session, e));
             }
             let r = match stage {
                 StageArg::Lowered => session.ir(&call, Stage::Lowered),
@@ -238,7 +238,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                     print!("{text}");
                     Ok(())
                 }
-                Err(e) => Err(fail(&session, e)),
+                Err(e) => Err(fail(session, e)),
             }
         }
     }
