@@ -1511,11 +1511,74 @@ pub fn derive_reverse(
     }
     compiler::ssa::construct_ssa(&mut rvs);
     rvs.phase = Phase::Typed;
+    let mut fwd = fwd;
+    hoist_rule_stacks(&mut fwd);
+    hoist_rule_stacks(&mut rvs);
     Ok(Derived {
         fwd,
         rvs,
         state: state_types,
     })
+}
+
+/// Fetches each stack of the rule state once, at entry, instead of in every block that uses
+/// it: a state's stacks keep their identity for the whole call and `rule_stack` creates a
+/// missing one, so fetching them early is exact, and loops then push to and pop from values
+/// already at hand.
+fn hoist_rule_stacks(f: &mut Function) {
+    let entry = f.entry();
+    let Some(&state) = f.blocks[entry].params.first() else {
+        return;
+    };
+    let mut canon: FxHashMap<(i64, Type), Value> = FxHashMap::default();
+    let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+    let mut hoisted: Vec<Inst> = Vec::new();
+    let mut dropped: rustc_hash::FxHashSet<Inst> = Default::default();
+    for b in f.layout.clone() {
+        for &i in &f.blocks[b].insts {
+            let InstData::Prim {
+                op: Prim::RuleStack,
+                args,
+            } = &f.insts[i]
+            else {
+                continue;
+            };
+            let (Some(Const::Int(k)), Some(Const::Type(t)), true) = (
+                f.const_value(args[1]),
+                f.const_value(args[2]),
+                args[0] == state,
+            ) else {
+                continue;
+            };
+            let (Some(r), Some(ki), Some(ti)) =
+                (f.result(i), f.def_inst(args[1]), f.def_inst(args[2]))
+            else {
+                continue;
+            };
+            match canon.get(&(*k, t.clone())) {
+                Some(c) => {
+                    alias.insert(r, *c);
+                }
+                None => {
+                    canon.insert((*k, t.clone()), r);
+                    hoisted.extend([ki, ti, i]);
+                }
+            }
+            dropped.insert(i);
+        }
+    }
+    if canon.is_empty() {
+        return;
+    }
+    let moved: rustc_hash::FxHashSet<Inst> = hoisted.iter().copied().collect();
+    for b in f.layout.clone() {
+        f.blocks[b]
+            .insts
+            .retain(|i| !dropped.contains(i) && !moved.contains(i));
+    }
+    let rest = std::mem::take(&mut f.blocks[entry].insts);
+    f.blocks[entry].insts = hoisted.into_iter().chain(rest).collect();
+    f.map_all_args(|v| ir::function::resolve_alias(&alias, v));
 }
 
 fn inst_kind(d: &InstData) -> &'static str {
