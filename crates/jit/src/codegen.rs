@@ -157,6 +157,42 @@ pub fn helpers() -> Vec<Helper> {
             &[I32],
         ),
         h(
+            "mc_push_i64",
+            abi::mc_push_i64 as *const u8,
+            &[I64, I64],
+            &[I32],
+        ),
+        h(
+            "mc_push_f64",
+            abi::mc_push_f64 as *const u8,
+            &[I64, F64],
+            &[I32],
+        ),
+        h(
+            "mc_pop_i64",
+            abi::mc_pop_i64 as *const u8,
+            &[I64, I64],
+            &[I32],
+        ),
+        h(
+            "mc_pop_f64",
+            abi::mc_pop_f64 as *const u8,
+            &[I64, I64],
+            &[I32],
+        ),
+        h(
+            "mc_push_bytes",
+            abi::mc_push_bytes as *const u8,
+            &[I64, I64, I64],
+            &[I32],
+        ),
+        h(
+            "mc_pop_bytes",
+            abi::mc_pop_bytes as *const u8,
+            &[I64, I64, I64],
+            &[I32],
+        ),
+        h(
             "mc_powi_f64",
             ir::fold::cmath::powi64 as *const u8,
             &[F64, I64],
@@ -206,6 +242,15 @@ pub fn helpers() -> Vec<Helper> {
 pub struct Env<'a> {
     pub module: &'a mut cranelift_jit::JITModule,
     pub helpers: &'a FxHashMap<String, FuncId>,
+    pub types: &'a ir::TypeEnv,
+}
+
+/// A tuple of register values stored as bytes (the element layout of a vector of such
+/// tuples): its size and each element's offset.
+#[derive(Clone)]
+struct Packed {
+    size: u32,
+    offsets: Vec<u32>,
 }
 
 /// The boxed constants of `f`, in the order lowering refers to them (`consts[k]` for the k-th
@@ -245,6 +290,14 @@ struct Gen<'a, 'b> {
     fout: cir::Value,
     err: cir::Block,
     used: FxHashSet<Value>,
+    /// Tuples never built: their only use pushes them onto a vector of such tuples, which
+    /// gets their elements' bytes.
+    fused: FxHashMap<Value, Packed>,
+    /// Tuples popped from a vector of such tuples and only read field by field: their bytes,
+    /// in a stack slot each.
+    packed: FxHashMap<Value, (Packed, cir::Value)>,
+    /// A buffer for the bytes of a fused tuple.
+    pack_buf: cir::Value,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -286,6 +339,7 @@ pub fn lower(
     }
     let scratch = nslots;
     nslots += max_args as u32 + 1;
+    let (fused, packed_pops) = packing(f, &order, env.types);
 
     let mut b = FunctionBuilder::new(func, fctx);
     let frame_ss = b.create_sized_stack_slot(StackSlotData::new(
@@ -309,6 +363,22 @@ pub fn lower(
     let argv = b.ins().stack_addr(ct::I64, argv_ss, 0);
     let fout = b.ins().stack_addr(ct::I64, fout_ss, 0);
     let err = b.create_block();
+    let max_pack = fused
+        .values()
+        .chain(packed_pops.values())
+        .map(|p| p.size)
+        .max()
+        .unwrap_or(8);
+    let pack_ss =
+        b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, max_pack, 3));
+    let pack_buf = b.ins().stack_addr(ct::I64, pack_ss, 0);
+    let mut packed = FxHashMap::default();
+    for (v, p) in packed_pops {
+        let ss =
+            b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, p.size, 3));
+        let addr = b.ins().stack_addr(ct::I64, ss, 0);
+        packed.insert(v, (p, addr));
+    }
     let mut g = Gen {
         f,
         b,
@@ -327,6 +397,9 @@ pub fn lower(
         fout,
         err,
         used,
+        fused,
+        packed,
+        pack_buf,
     };
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
@@ -513,6 +586,18 @@ impl Gen<'_, '_> {
                         self.vals.insert(r, v);
                     }
                 }
+            }
+            InstData::Tuple { .. } if res.is_some_and(|r| self.fused.contains_key(&r)) => {}
+            InstData::GetField {
+                obj,
+                field: ir::FieldRef::Index(k),
+            } if self.packed.contains_key(obj) => {
+                let (p, addr) = self.packed[obj].clone();
+                let r = res.ok_or("a field read without a result")?;
+                let off = p.offsets[*k as usize] as i32;
+                let ty = cl_type(self.rep(r));
+                let v = self.b.ins().load(ty, MemFlagsData::trusted(), addr, off);
+                self.vals.insert(r, v);
             }
             InstData::Invoke { .. }
             | InstData::Call { .. }
@@ -703,6 +788,110 @@ impl Gen<'_, '_> {
                 self.b.switch_to_block(join);
                 return Ok(Some(jv));
             }
+            ArrayPush if reps[0] == Rep::Boxed && self.fused.contains_key(&args[1]) => {
+                let p = self.fused[&args[1]].clone();
+                let tup = f
+                    .def_inst(args[1])
+                    .ok_or("a fused tuple without a definition")?;
+                let elems = f.insts[tup].args();
+                for (e, off) in elems.iter().zip(&p.offsets) {
+                    let x = self.vals[e];
+                    self.b
+                        .ins()
+                        .store(MemFlagsData::trusted(), x, self.pack_buf, *off as i32);
+                }
+                let a = self.slot_addr(args[0]);
+                let size = self.b.ins().iconst(ct::I64, p.size as i64);
+                let st = self
+                    .call("mc_push_bytes", &[a, self.pack_buf, size])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(st, slow, &[], join, &[]);
+                self.b.switch_to_block(slow);
+                self.generic(tup);
+                self.generic(i);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
+            ArrayPush
+                if reps[0] == Rep::Boxed
+                    && matches!(reps[1], Rep::F64 | Rep::I64)
+                    && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
+            {
+                let helper = if reps[1] == Rep::F64 {
+                    "mc_push_f64"
+                } else {
+                    "mc_push_i64"
+                };
+                let a = self.slot_addr(args[0]);
+                let xv = x(self, 1);
+                let st = self
+                    .call(helper, &[a, xv])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(st, slow, &[], join, &[]);
+                self.b.switch_to_block(slow);
+                self.generic(i);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
+            ArrayPop if res.is_some_and(|r| self.packed.contains_key(&r)) => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let (p, addr) = self.packed[&r].clone();
+                let a = self.slot_addr(args[0]);
+                let size = self.b.ins().iconst(ct::I64, p.size as i64);
+                let st = self
+                    .call("mc_pop_bytes", &[a, addr, size])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(st, slow, &[], join, &[]);
+                self.b.switch_to_block(slow);
+                // Raises the error (an empty vector); storage that is not bytes cannot occur.
+                self.generic(i);
+                self.call("mc_unreachable", &[self.ctx]);
+                self.b.ins().jump(self.err, &[]);
+                self.b.switch_to_block(join);
+                return Ok(None);
+            }
+            ArrayPop
+                if reps[0] == Rep::Boxed
+                    && matches!(rr, Some(Rep::F64 | Rep::I64))
+                    && elem_rep(&f.types[args[0]]) == rr =>
+            {
+                let r = rr.unwrap_or(Rep::F64);
+                let helper = if r == Rep::F64 {
+                    "mc_pop_f64"
+                } else {
+                    "mc_pop_i64"
+                };
+                let a = self.slot_addr(args[0]);
+                let st = self
+                    .call(helper, &[a, self.fout])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                let fast = self.b.create_block();
+                let join = self.b.create_block();
+                let jv = self.b.append_block_param(join, cl_type(r));
+                self.b.ins().brif(st, slow, &[], fast, &[]);
+                self.b.switch_to_block(fast);
+                let v = self
+                    .b
+                    .ins()
+                    .load(cl_type(r), MemFlagsData::trusted(), self.fout, 0);
+                self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                self.b.switch_to_block(slow);
+                let v = self.generic(i).unwrap_or_else(|| unreachable!());
+                self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                self.b.switch_to_block(join);
+                return Ok(Some(jv));
+            }
             ArraySet
                 if (args.len() == 3 || args.len() == 4)
                     && reps[0] == Rep::Boxed
@@ -734,17 +923,21 @@ impl Gen<'_, '_> {
                 self.generic(i);
                 self.b.ins().jump(join, &[]);
                 self.b.switch_to_block(join);
-                // The result is the array itself.
-                if let Some(r) = res.filter(|r| self.used.contains(r)) {
-                    let src = self.slot_addr(args[0]);
-                    let dst = self.slot_addr(r);
-                    self.call("mc_clone", &[dst, src]);
-                }
+                self.array_result(res, args[0]);
                 return Ok(None);
             }
             _ => {}
         }
         Ok(self.generic(i))
+    }
+
+    /// The result of a write that returns its array: the array itself (copied only if used).
+    fn array_result(&mut self, res: Option<Value>, arr: Value) {
+        if let Some(r) = res.filter(|r| self.used.contains(r)) {
+            let src = self.slot_addr(arr);
+            let dst = self.slot_addr(r);
+            self.call("mc_clone", &[dst, src]);
+        }
     }
 
     /// Scalar primitives on register operands (`None`: not handled natively).
@@ -806,6 +999,83 @@ impl Gen<'_, '_> {
         };
         Some(v)
     }
+}
+
+/// The byte layout of a tuple type whose elements are all register values.
+fn packed_layout(t: &Type, types: &ir::TypeEnv) -> Option<Packed> {
+    let Type::Tuple(ts) = t else {
+        return None;
+    };
+    if ts.is_empty() || ts.iter().any(|t| rep(t) == Rep::Boxed) {
+        return None;
+    }
+    let l = runtime::value::BitsLayout::of(t, types)?;
+    let offsets = l.scalar_offsets()?;
+    Some(Packed {
+        size: l.size as u32,
+        offsets: offsets.into_iter().map(|o| o as u32).collect(),
+    })
+}
+
+/// Which tuples are pushed without being built (`fused`), and which popped tuples stay as
+/// bytes (`packed`): see `Gen`.
+type Packing = (FxHashMap<Value, Packed>, FxHashMap<Value, Packed>);
+fn packing(f: &Function, order: &[Block], types: &ir::TypeEnv) -> Packing {
+    // Every use of each value: (instruction, operand position).
+    let mut uses: FxHashMap<Value, Vec<(Inst, usize)>> = FxHashMap::default();
+    for &b in order {
+        for &i in &f.blocks[b].insts {
+            let mut k = 0;
+            f.insts[i].for_each_arg(|a| {
+                uses.entry(a).or_default().push((i, k));
+                k += 1;
+            });
+        }
+    }
+    let mut fused = FxHashMap::default();
+    let mut packed = FxHashMap::default();
+    for &b in order {
+        for &i in &f.blocks[b].insts {
+            let Some(r) = f.result(i) else { continue };
+            let Some(layout) = packed_layout(&f.types[r], types) else {
+                continue;
+            };
+            let us = uses.get(&r).map(|u| u.as_slice()).unwrap_or(&[]);
+            match &f.insts[i] {
+                InstData::Tuple { .. } => {
+                    if let [(u, 1)] = us {
+                        if let InstData::Prim {
+                            op: Prim::ArrayPush,
+                            args,
+                        } = &f.insts[*u]
+                        {
+                            if f.types[args[0]] == Type::vector(f.types[r].clone()) {
+                                fused.insert(r, layout);
+                            }
+                        }
+                    }
+                }
+                InstData::Prim {
+                    op: Prim::ArrayPop, ..
+                } => {
+                    let only_fields = us.iter().all(|(u, _)| {
+                        matches!(
+                            f.insts[*u],
+                            InstData::GetField {
+                                field: ir::FieldRef::Index(_),
+                                ..
+                            }
+                        )
+                    });
+                    if only_fields {
+                        packed.insert(r, layout);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (fused, packed)
 }
 
 /// The register representation of an array type's elements, if unboxed.

@@ -122,13 +122,13 @@ impl Jit {
     }
 
     /// The compiled code of `f` (compiling it on first use), or `None` to interpret it.
-    fn code(&self, f: &Function) -> Option<Compiled> {
+    fn code(&self, f: &Function, types: &ir::TypeEnv) -> Option<Compiled> {
         let mut st = self.lock();
         if let Some(c) = st.compiled.get(&f.id) {
             return c.clone();
         }
         let t0 = Instant::now();
-        let r = compile(&mut st, f);
+        let r = compile(&mut st, f, types);
         let c = match r {
             Ok(c) => {
                 st.stats.functions += 1;
@@ -145,7 +145,7 @@ impl Jit {
     }
 }
 
-fn compile(st: &mut State, f: &Function) -> Result<Compiled, String> {
+fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled, String> {
     let (consts, _) = codegen::boxed_consts(f);
     let meta = Arc::new(Meta {
         func: Arc::new(f.clone()),
@@ -168,7 +168,11 @@ fn compile(st: &mut State, f: &Function) -> Result<Compiled, String> {
         f,
         &mut ctx.func,
         fctx,
-        codegen::Env { module, helpers },
+        codegen::Env {
+            module,
+            helpers,
+            types,
+        },
         Arc::as_ptr(&meta) as i64,
     )?;
     st.module
@@ -194,7 +198,7 @@ impl Native for Jit {
         if args.len() != f.blocks[f.entry()].params.len() {
             return None;
         }
-        let c = self.code(f)?;
+        let c = self.code(f, &m.compiler.env)?;
         let mut ctx = Ctx {
             machine: m as *mut Machine,
             error: None,

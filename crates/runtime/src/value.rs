@@ -266,6 +266,21 @@ impl BitsLayout {
         true
     }
 
+    /// For a tuple of `Int64`/`Float64`/`Float32`/`Bool` elements: each element's byte
+    /// offset (native code reads and writes such elements in place).
+    pub fn scalar_offsets(&self) -> Option<Vec<usize>> {
+        match &self.shape {
+            Shape::Tuple(fs) => fs
+                .iter()
+                .map(|f| match f {
+                    Shape::Scalar(_, at) => Some(*at),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    }
+
     /// Decodes the element stored in `bytes` (exactly `size` bytes).
     pub fn read(&self, bytes: &[u8]) -> Value {
         Self::read_shape(&self.shape, bytes)
