@@ -1511,7 +1511,6 @@ pub fn derive_reverse(
     }
     compiler::ssa::construct_ssa(&mut rvs);
     rvs.phase = Phase::Typed;
-    let mut fwd = fwd;
     hoist_rule_stacks(&mut fwd);
     hoist_rule_stacks(&mut rvs);
     Ok(Derived {
