@@ -76,16 +76,52 @@ type Edge = (Block, usize);
 struct Saved {
     vals: Vec<Value>,
     index: FxHashMap<Value, usize>,
+    /// Values fixed for the whole call (the forwards pass's arguments and their fdata): saved
+    /// once per call instead of in every block execution (see `INVARIANT`).
+    shared: Option<std::rc::Rc<Invariants>>,
 }
+
+/// The call-invariant values of a forwards pass and those of them the pullback needs.
+struct Invariants {
+    values: rustc_hash::FxHashSet<Value>,
+    saved: std::cell::RefCell<Saved>,
+}
+
+/// Saved-value indices from this one on refer to the call-invariant values (index − INVARIANT
+/// among them), pushed once when the forwards pass starts and popped first by the pullback.
+const INVARIANT: usize = 1 << 40;
 
 impl Saved {
     fn add(&mut self, v: Value) -> usize {
+        if let Some(sh) = &self.shared {
+            if sh.values.contains(&v) {
+                return INVARIANT + sh.saved.borrow_mut().add(v);
+            }
+        }
         if let Some(&i) = self.index.get(&v) {
             return i;
         }
         self.vals.push(v);
         self.index.insert(v, self.vals.len() - 1);
         self.vals.len() - 1
+    }
+}
+
+/// The values saved for a block in the pullback: its own (popped from its comms stack) and the
+/// call-invariant ones (popped at the pullback's entry).
+struct SavedVals<'a> {
+    own: &'a [Value],
+    invariant: &'a [Value],
+}
+
+impl std::ops::Index<usize> for SavedVals<'_> {
+    type Output = Value;
+    fn index(&self, k: usize) -> &Value {
+        if k >= INVARIANT {
+            &self.invariant[k - INVARIANT]
+        } else {
+            &self.own[k]
+        }
     }
 }
 
@@ -433,6 +469,19 @@ pub fn derive_reverse(
             }
         }
     }
+    // An entry block without predecessors runs once per call: its parameters are invariant.
+    let invariants = std::rc::Rc::new(Invariants {
+        values: if incoming.get(&layout[0]).is_none_or(|e| e.is_empty()) {
+            fwd.blocks[fblocks[&layout[0]]]
+                .params
+                .iter()
+                .copied()
+                .collect()
+        } else {
+            Default::default()
+        },
+        saved: Default::default(),
+    });
     let mut saved: FxHashMap<Block, Saved> = FxHashMap::default();
     let mut revs: FxHashMap<Block, Vec<Rev>> = FxHashMap::default();
     // State fields: 0 = block stack; then a comms stack per saving block (index assigned below).
@@ -459,7 +508,10 @@ pub fn derive_reverse(
             revs.insert(b, vec![]);
             continue;
         }
-        let mut sv = Saved::default();
+        let mut sv = Saved {
+            shared: Some(invariants.clone()),
+            ..Default::default()
+        };
         let mut rv: Vec<Rev> = Vec::new();
         if debug && b == layout[0] {
             let loc = primal.locs[primal.blocks[b].insts[0]];
@@ -1245,6 +1297,35 @@ pub fn derive_reverse(
     if returns.is_empty() {
         fwd.ret_type = Type::Bottom;
     }
+    // The call-invariant saved values: one push when the forwards pass starts.
+    let inv_vals = invariants.saved.borrow().vals.clone();
+    let inv_field = (!inv_vals.is_empty()).then(|| {
+        let k = state_types.len() as u32;
+        let tys: Vec<Type> = inv_vals.iter().map(|v| fwd.types[*v].clone()).collect();
+        let tt = Type::tuple(tys);
+        state_types.push(Type::vector(tt.clone()));
+        let fentry = fblocks[&layout[0]];
+        let loc = primal.locs[primal.blocks[layout[0]].insts[0]];
+        let tmp = fwd.add_block();
+        let mut e = Emit {
+            f: &mut fwd,
+            block: tmp,
+            loc,
+        };
+        let tup = e.val(
+            InstData::Tuple {
+                args: inv_vals.clone(),
+            },
+            tt.clone(),
+        );
+        let stack = rule_stack(&mut e, state, k, Type::vector(tt.clone()));
+        e.prim(Prim::ArrayPush, vec![stack, tup], Type::vector(tt.clone()));
+        fwd.layout.retain(|b| *b != tmp);
+        let pushed = std::mem::take(&mut fwd.blocks[tmp].insts);
+        let rest = std::mem::take(&mut fwd.blocks[fentry].insts);
+        fwd.blocks[fentry].insts = pushed.into_iter().chain(rest).collect();
+        (k, tt, loc)
+    });
 
     // ---------------- pullback ----------------
     let ret_val = returns
@@ -1258,6 +1339,21 @@ pub fn derive_reverse(
     let r_entry = rvs.add_block();
     let rstate = rvs.add_block_param(r_entry, state_ty.clone());
     let dy = rvs.add_block_param(r_entry, ret_rt.clone());
+    // The call-invariant saved values, popped first.
+    let mut inv_rvals: Vec<Value> = Vec::new();
+    if let Some((k, tt, loc)) = &inv_field {
+        let mut e = Emit {
+            f: &mut rvs,
+            block: r_entry,
+            loc: *loc,
+        };
+        let stack = rule_stack(&mut e, rstate, *k, Type::vector(tt.clone()));
+        let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
+        let Type::Tuple(ts) = tt else { unreachable!() };
+        for (j, t) in ts.iter().enumerate() {
+            inv_rvals.push(e.field(tup, j as u32, t.clone()));
+        }
+    }
     let rblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, rvs.add_block())).collect();
     let final_b = rvs.add_block();
     // Accumulator slots.
@@ -1397,7 +1493,11 @@ pub fn derive_reverse(
         }
         let _ = sv;
         for r in revs[&b].iter().rev() {
-            emit_reverse(&mut rvs, rb, loc, r, &acc, &rmap, &cx, rstate);
+            let sv = SavedVals {
+                own: &rmap,
+                invariant: &inv_rvals,
+            };
+            emit_reverse(&mut rvs, rb, loc, r, &acc, &sv, &cx, rstate);
         }
         // To the predecessor (its edge's arguments receive the parameters' cotangents).
         if b == layout[0] {
@@ -1722,7 +1822,7 @@ fn emit_reverse(
     loc: Span,
     r: &Rev,
     acc: &FxHashMap<Value, Slot>,
-    saved: &[Value],
+    saved: &SavedVals,
     cx: &Ctx,
     state: Value,
 ) {
