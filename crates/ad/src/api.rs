@@ -233,7 +233,7 @@ pub fn run_pullback_with(
     let fy = out.field(1).unwrap_or(Value::Nothing);
     // The pullback restores memory the forwards pass wrote, which can include the output's:
     // the caller gets a copy taken now.
-    let y_out = copy_output(&y, &mut Default::default());
+    let y_out = y.deepcopy();
     let dy = match dy {
         // The output cotangent's fdata seeds the output's fdata; its rdata enters the pullback.
         Some(t) => {
@@ -263,58 +263,6 @@ pub fn run_pullback_with(
         })
         .collect();
     Ok((y_out, grads))
-}
-
-/// A deep copy of a value's mutable parts (arrays, mutable structs), sharing where it shares.
-fn copy_output(v: &Value, memo: &mut FxHashMap<usize, Value>) -> Value {
-    match v {
-        Value::Array(a) => {
-            let k = Arc::as_ptr(a) as *const u8 as usize;
-            if let Some(c) = memo.get(&k) {
-                return c.clone();
-            }
-            let c = Arc::new(a.deep_copy());
-            let cv = Value::Array(c.clone());
-            memo.insert(k, cv.clone());
-            for (i, x) in a.snapshot().iter().enumerate() {
-                if matches!(
-                    x,
-                    Value::Array(_) | Value::Mutable(_) | Value::Tuple(_) | Value::Struct(_)
-                ) {
-                    let y = copy_output(x, memo);
-                    c.set(i, y);
-                }
-            }
-            cv
-        }
-        Value::Mutable(m) => {
-            let k = Arc::as_ptr(m) as *const u8 as usize;
-            if let Some(c) = memo.get(&k) {
-                return c.clone();
-            }
-            let fields = m.snapshot();
-            let c = Arc::new(runtime::value::MutableVal::new(
-                m.ty.clone(),
-                fields.clone(),
-            ));
-            let cv = Value::Mutable(c.clone());
-            memo.insert(k, cv.clone());
-            for (i, x) in fields.iter().enumerate() {
-                c.set(i, copy_output(x, memo));
-            }
-            cv
-        }
-        Value::Tuple(xs) => Value::Tuple(xs.iter().map(|x| copy_output(x, memo)).collect()),
-        Value::Struct(st) => Value::Struct(Arc::new(runtime::value::StructVal {
-            ty: st.ty.clone(),
-            fields: st.fields.iter().map(|x| copy_output(x, memo)).collect(),
-        })),
-        Value::NamedTuple(nt) => Value::NamedTuple(Arc::new(runtime::value::NamedTupleVal {
-            names: nt.names.clone(),
-            values: nt.values.iter().map(|x| copy_output(x, memo)).collect(),
-        })),
-        other => other.clone(),
-    }
 }
 
 /// `(f(args...), (∂f, ∂args...))` for a function returning a float.

@@ -85,6 +85,18 @@ fn build(
     match p {
         Value::F64(_) => Value::F64(gen(())),
         Value::F32(_) => Value::F32(gen(()) as f32),
+        // Float arrays (the common case) without a per-element walk.
+        Value::Array(a) if matches!(a.elem, Type::Float64 | Type::Float32) => {
+            let n = a.len();
+            let data = if a.elem == Type::Float64 {
+                runtime::ArrayData::F64((0..n).map(|_| gen(())).collect())
+            } else {
+                runtime::ArrayData::F32((0..n).map(|_| gen(()) as f32).collect())
+            };
+            let out = Value::Array(Arc::new(ArrayObj::new(a.elem.clone(), a.dims(), data)));
+            memo.insert(addr(p).unwrap_or(0), out.clone());
+            out
+        }
         Value::Array(a) => {
             let Type::Array(te, _) = &tt else {
                 return no_tangent();

@@ -65,6 +65,20 @@ enum Command {
         #[arg(long, value_enum, default_value = "default")]
         context: ContextArg,
     },
+    /// Benchmark the call: medians of the primal and of reverse-mode value+gradient (prepared
+    /// cache), time to first gradient in a fresh session, and compile time.
+    Bench {
+        file: PathBuf,
+        #[arg(long)]
+        call: String,
+        /// Print exactly one JSON object with the keys primal_ns, reverse_ns, forward_ns,
+        /// first_gradient_ms, compile_ms, ratio_reverse, ratio_forward.
+        #[arg(long)]
+        json: bool,
+        /// Seconds to spend on each median (default 0.5).
+        #[arg(long, default_value_t = 0.5)]
+        budget: f64,
+    },
     /// Print the IR of the method instance that `--call` runs.
     Ir {
         file: PathBuf,
@@ -215,6 +229,40 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                 }
                 Err(e) => Err(fail(session, e)),
             }
+        }
+        Command::Bench {
+            file,
+            call,
+            json,
+            budget,
+        } => {
+            let src = std::fs::read_to_string(&file)
+                .map_err(|e| format!("error: cannot read {}: {e}\n", file.display()))?;
+            let name = file.display().to_string();
+            let backend = session.backend();
+            let budget = std::time::Duration::from_secs_f64(budget.clamp(0.01, 60.0));
+            let r = mooncake::bench::bench(&name, &src, &call, backend, budget)?;
+            if json {
+                println!("{}", r.to_json());
+            } else {
+                let be = match backend {
+                    Backend::Native => "native code",
+                    Backend::Interpreter => "interpreter",
+                };
+                println!("{call} ({be})");
+                println!("  primal                      {:>12.0} ns", r.primal_ns);
+                println!(
+                    "  value+gradient (reverse)    {:>12.0} ns   {:.2} x primal",
+                    r.reverse_ns,
+                    r.ratio_reverse()
+                );
+                println!("  forward-mode gradient       not available yet");
+                println!(
+                    "  time to first gradient      {:>12.1} ms   (of which compiling {:.1} ms; {} native functions)",
+                    r.first_gradient_ms, r.compile_ms, r.native_functions
+                );
+            }
+            Ok(())
         }
         Command::Ir {
             file,

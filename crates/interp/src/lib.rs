@@ -116,9 +116,10 @@ impl Machine {
         self.dyn_cache.clear();
     }
 
-    /// Runs a top-level thunk.
+    /// Runs a top-level thunk (in the interpreter: it runs once, so compiling it would not
+    /// pay; the functions it calls run natively).
     pub fn run_thunk(&mut self, f: &Arc<Function>) -> Result<Value, RuntimeError> {
-        self.exec(f, vec![Value::Nothing])
+        self.exec_on(f, vec![Value::Nothing], false)
     }
 
     fn code_for(&mut self, key: &MiKey) -> Result<Arc<Function>, RuntimeError> {
@@ -504,6 +505,16 @@ impl Machine {
 
     /// Executes `f` on `args` (the function value first).
     pub fn exec(&mut self, f: &Function, args: Vec<Value>) -> Result<Value, RuntimeError> {
+        self.exec_on(f, args, true)
+    }
+
+    /// Executes `f` on `args`, natively if `native` allows and a backend is installed.
+    fn exec_on(
+        &mut self,
+        f: &Function,
+        args: Vec<Value>,
+        native: bool,
+    ) -> Result<Value, RuntimeError> {
         if self.depth >= MAX_DEPTH {
             return Err(RuntimeError::new(Exception::StackOverflow));
         }
@@ -511,7 +522,7 @@ impl Machine {
         // Grow the native stack on demand, so that recursion depth is limited by MAX_DEPTH
         // rather than by the host thread's stack.
         let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || {
-            if f.id != 0 && self.fuel.is_none() {
+            if native && f.id != 0 && self.fuel.is_none() {
                 if let Some(n) = self.native.clone() {
                     if let Some(r) = n.exec(self, f, &args) {
                         return r;

@@ -356,3 +356,15 @@ unsafe fn with_vector(a: *const Value, f: impl FnOnce(&mut ArrayData) -> bool) -
         FAILED
     }
 }
+
+/// The array object a slot holds (its `ArrayView` is at offset 0), for inline element access;
+/// an empty array's for any other value, so native code never dereferences null.
+pub(crate) unsafe extern "C" fn mc_array_obj(a: *const Value) -> *const runtime::ArrayObj {
+    static EMPTY: std::sync::LazyLock<runtime::ArrayObj> =
+        std::sync::LazyLock::new(|| runtime::ArrayObj::vector_f64(Vec::new()));
+    // SAFETY: `a` is an initialised value.
+    match unsafe { &*a } {
+        Value::Array(a) => Arc::as_ptr(a),
+        _ => &*EMPTY as *const runtime::ArrayObj,
+    }
+}

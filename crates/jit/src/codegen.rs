@@ -28,6 +28,14 @@ pub enum Rep {
     Bool,
     /// A frame slot holding a run-time `Value`.
     Boxed,
+    /// A value of a singleton type (`nothing`, `NoFData`, a function, a type): nothing at
+    /// run time, materialised from the function's constants where a `Value` is needed.
+    Unit,
+}
+
+/// Whether values of this representation are Cranelift values.
+fn is_reg(r: Rep) -> bool {
+    matches!(r, Rep::I64 | Rep::F64 | Rep::F32 | Rep::Bool)
 }
 
 pub fn rep(t: &Type) -> Rep {
@@ -36,13 +44,14 @@ pub fn rep(t: &Type) -> Rep {
         Type::Float64 => Rep::F64,
         Type::Float32 => Rep::F32,
         Type::Bool => Rep::Bool,
+        t if Const::of_singleton(t).is_some() => Rep::Unit,
         _ => Rep::Boxed,
     }
 }
 
 fn cl_type(r: Rep) -> ct::Type {
     match r {
-        Rep::I64 | Rep::Boxed => ct::I64,
+        Rep::I64 | Rep::Boxed | Rep::Unit => ct::I64,
         Rep::F64 => ct::F64,
         Rep::F32 => ct::F32,
         Rep::Bool => ct::I8,
@@ -157,6 +166,12 @@ pub fn helpers() -> Vec<Helper> {
             &[I32],
         ),
         h(
+            "mc_array_obj",
+            abi::mc_array_obj as *const u8,
+            &[I64],
+            &[I64],
+        ),
+        h(
             "mc_push_i64",
             abi::mc_push_i64 as *const u8,
             &[I64, I64],
@@ -255,9 +270,10 @@ struct Packed {
 
 /// The boxed constants of `f`, in the order lowering refers to them (`consts[k]` for the k-th
 /// boxed `Const` instruction in layout order).
-pub fn boxed_consts(f: &Function) -> (Vec<runtime::Value>, FxHashMap<Inst, usize>) {
+pub fn boxed_consts(f: &Function) -> Consts {
     let mut vals = Vec::new();
     let mut index = FxHashMap::default();
+    let mut units = FxHashMap::default();
     for b in &f.layout {
         for &i in &f.blocks[*b].insts {
             if let (InstData::Const(c), Some(r)) = (&f.insts[i], f.result(i)) {
@@ -268,8 +284,26 @@ pub fn boxed_consts(f: &Function) -> (Vec<runtime::Value>, FxHashMap<Inst, usize
             }
         }
     }
-    (vals, index)
+    // One constant per singleton type of the function's values.
+    for (v, _) in f.values.iter() {
+        let t = &f.types[v];
+        if rep(t) == Rep::Unit && !units.contains_key(t) {
+            if let Some(c) = Const::of_singleton(t) {
+                units.insert(t.clone(), vals.len());
+                vals.push(runtime::Value::from_const(&c));
+            }
+        }
+    }
+    (vals, index, units)
 }
+
+/// A function's boxed constants (see [`boxed_consts`]): the values, the index of each boxed
+/// `Const` instruction's value, and of each singleton type's value.
+pub type Consts = (
+    Vec<runtime::Value>,
+    FxHashMap<Inst, usize>,
+    FxHashMap<Type, usize>,
+);
 
 struct Gen<'a, 'b> {
     f: &'a Function,
@@ -277,6 +311,7 @@ struct Gen<'a, 'b> {
     env: Env<'a>,
     meta: i64,
     const_index: FxHashMap<Inst, usize>,
+    unit_index: FxHashMap<Type, usize>,
     refs: FxHashMap<String, cir::FuncRef>,
     blocks: FxHashMap<Block, cir::Block>,
     vals: FxHashMap<Value, cir::Value>,
@@ -298,6 +333,9 @@ struct Gen<'a, 'b> {
     packed: FxHashMap<Value, (Packed, cir::Value)>,
     /// A buffer for the bytes of a fused tuple.
     pack_buf: cir::Value,
+    /// The array object (`ArrayObj`, whose `ArrayView` native code reads) of each value of a
+    /// `Float64` or `Int64` array type, fetched once where the value is defined.
+    arr_obj: FxHashMap<Value, cir::Value>,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -309,7 +347,7 @@ pub fn lower(
     env: Env<'_>,
     meta: i64,
 ) -> Result<(), String> {
-    let (_, const_index) = boxed_consts(f);
+    let (_, const_index, unit_index) = boxed_consts(f);
     let order = f.reverse_postorder();
     // Frame slots: boxed values, then scratch.
     let mut slots = FxHashMap::default();
@@ -385,6 +423,7 @@ pub fn lower(
         env,
         meta,
         const_index,
+        unit_index,
         refs: FxHashMap::default(),
         blocks: FxHashMap::default(),
         vals: FxHashMap::default(),
@@ -400,6 +439,7 @@ pub fn lower(
         fused,
         packed,
         pack_buf,
+        arr_obj: FxHashMap::default(),
     };
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
@@ -407,7 +447,7 @@ pub fn lower(
         let cb = g.b.create_block();
         for &p in &f.blocks[blk].params {
             let r = rep(&f.types[p]);
-            if r != Rep::Boxed {
+            if is_reg(r) {
                 let v = g.b.append_block_param(cb, cl_type(r));
                 g.vals.insert(p, v);
             }
@@ -424,6 +464,7 @@ pub fn lower(
                 let dst = g.slot_addr(p);
                 g.call("mc_clone", &[dst, ap]);
             }
+            Rep::Unit => {}
             r => {
                 let v = g.unbox(r, ap);
                 entry_args.push(BlockArg::Value(v));
@@ -435,8 +476,16 @@ pub fn lower(
     for &blk in &order {
         let cb = g.blocks[&blk];
         g.b.switch_to_block(cb);
+        for &p in &f.blocks[blk].params {
+            g.track_array(p);
+        }
         for &i in &f.blocks[blk].insts {
             g.inst(i, ret)?;
+            if let Some(r) = f.result(i) {
+                if !g.arr_obj.contains_key(&r) && g.used.contains(&r) {
+                    g.track_array(r);
+                }
+            }
         }
     }
     // The error exit: drop the frame, report failure.
@@ -489,7 +538,7 @@ impl Gen<'_, '_> {
             Rep::F64 => "mc_unbox_f64",
             Rep::F32 => "mc_unbox_f32",
             Rep::Bool => "mc_unbox_bool",
-            Rep::Boxed => unreachable!("boxed values are not unboxed"),
+            Rep::Boxed | Rep::Unit => unreachable!("boxed values are not unboxed"),
         };
         self.call(name, &[p]).unwrap_or_else(|| unreachable!())
     }
@@ -500,7 +549,7 @@ impl Gen<'_, '_> {
             Rep::F64 => "mc_box_f64",
             Rep::F32 => "mc_box_f32",
             Rep::Bool => "mc_box_bool",
-            Rep::Boxed => unreachable!("boxed values are not boxed again"),
+            Rep::Boxed | Rep::Unit => unreachable!("boxed values are not boxed again"),
         };
         self.call(name, &[dst, x]);
     }
@@ -509,6 +558,11 @@ impl Gen<'_, '_> {
     fn value_ptr(&mut self, v: Value, k: u32) -> cir::Value {
         match self.rep(v) {
             Rep::Boxed => self.slot_addr(v),
+            Rep::Unit => {
+                let p = self.scratch_addr(k);
+                self.materialize(v, p);
+                p
+            }
             r => {
                 let p = self.scratch_addr(k);
                 let x = self.vals[&v];
@@ -538,6 +592,7 @@ impl Gen<'_, '_> {
         let res_scratch = args.len() as u32;
         let out = match res.map(|r| (r, self.rep(r))) {
             Some((r, Rep::Boxed)) => self.slot_addr(r),
+            Some((_, Rep::Unit)) => self.scratch_addr(res_scratch),
             Some(_) => self.scratch_addr(res_scratch),
             None => self.b.ins().iconst(ct::I64, 0),
         };
@@ -549,7 +604,7 @@ impl Gen<'_, '_> {
             .unwrap_or_else(|| unreachable!());
         self.check(st);
         match res.map(|r| self.rep(r)) {
-            Some(Rep::Boxed) | None => None,
+            Some(Rep::Boxed | Rep::Unit) | None => None,
             Some(r) => {
                 let p = self.scratch_addr(res_scratch);
                 Some(self.unbox(r, p))
@@ -568,6 +623,7 @@ impl Gen<'_, '_> {
                     (Const::F64(x), Rep::F64) => self.b.ins().f64const(*x),
                     (Const::F32(x), Rep::F32) => self.b.ins().f32const(*x),
                     (Const::Bool(x), Rep::Bool) => self.b.ins().iconst(ct::I8, *x as i64),
+                    (_, Rep::Unit) => return Ok(()),
                     (_, Rep::Boxed) => {
                         let k = self.const_index[&i];
                         let meta = self.b.ins().iconst(ct::I64, self.meta);
@@ -640,6 +696,7 @@ impl Gen<'_, '_> {
                         let s = self.slot_addr(*v);
                         self.call("mc_clone", &[ret, s]);
                     }
+                    Rep::Unit => self.materialize(*v, ret),
                     r => {
                         let x = self.vals[v];
                         self.box_into(r, ret, x);
@@ -668,6 +725,7 @@ impl Gen<'_, '_> {
         let params = self.f.blocks[dest].params.clone();
         let mut copies = Vec::new();
         let mut boxes = Vec::new();
+        let mut units = Vec::new();
         let mut native = Vec::new();
         for (p, a) in params.iter().zip(args) {
             match (self.rep(*p), self.rep(*a)) {
@@ -676,8 +734,11 @@ impl Gen<'_, '_> {
                         copies.push((*p, *a));
                     }
                 }
+                // A singleton into a union-typed parameter.
+                (Rep::Boxed, Rep::Unit) => units.push((*p, *a)),
                 // A register value into a union-typed parameter.
                 (Rep::Boxed, r) => boxes.push((*p, r, self.vals[a])),
+                (Rep::Unit, _) => {}
                 _ => native.push(BlockArg::Value(self.vals[a])),
             }
         }
@@ -705,6 +766,10 @@ impl Gen<'_, '_> {
             let dst = self.slot_addr(p);
             self.box_into(r, dst, x);
         }
+        for (p, a) in units {
+            let dst = self.slot_addr(p);
+            self.materialize(a, dst);
+        }
         let cb = self.blocks[&dest];
         self.b.ins().jump(cb, &native);
     }
@@ -716,9 +781,9 @@ impl Gen<'_, '_> {
         let res = f.result(i);
         let rr = res.map(|r| self.rep(r));
         let reps: Vec<Rep> = args.iter().map(|a| self.rep(*a)).collect();
-        let all_native = reps.iter().all(|r| *r != Rep::Boxed);
+        let all_native = reps.iter().all(|r| is_reg(*r));
         let x = |g: &Self, k: usize| g.vals[&args[k]];
-        if all_native && rr.is_some_and(|r| r != Rep::Boxed) {
+        if all_native && rr.is_some_and(is_reg) {
             if let Some(v) = self.native_prim(op, args, &reps) {
                 return Ok(Some(v));
             }
@@ -741,9 +806,72 @@ impl Gen<'_, '_> {
                     let a1 = x(self, 1);
                     return Ok(Some(self.b.ins().fdemote(ct::F32, a1)));
                 }
-                (Some(a), b) if a == b && a != Rep::Boxed => return Ok(Some(x(self, 1))),
+                (Some(a), b) if a == b && is_reg(a) => return Ok(Some(x(self, 1))),
                 _ => {}
             },
+            ArrayLen if self.arr_obj.contains_key(&args[0]) => {
+                let o = self.arr_obj[&args[0]];
+                let v = self.b.ins().load(
+                    ct::I64,
+                    MemFlagsData::trusted(),
+                    o,
+                    runtime::value::ArrayView::LEN,
+                );
+                return Ok(Some(v));
+            }
+            ArrayRef
+                if (args.len() == 2 || args.len() == 3)
+                    && self.arr_obj.contains_key(&args[0])
+                    && reps[1..].iter().all(|r| *r == Rep::I64)
+                    && matches!(rr, Some(Rep::F64 | Rep::I64)) =>
+            {
+                let r = rr.unwrap_or(Rep::F64);
+                let o = self.arr_obj[&args[0]];
+                let idx: Vec<cir::Value> = (1..args.len()).map(|k| x(self, k)).collect();
+                let (k, ok) = self.inline_index(o, &idx);
+                let slow = self.b.create_block();
+                let fast = self.b.create_block();
+                let join = self.b.create_block();
+                let jv = self.b.append_block_param(join, cl_type(r));
+                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let addr = self.elem_addr(o, k);
+                let v = self
+                    .b
+                    .ins()
+                    .load(cl_type(r), MemFlagsData::trusted(), addr, 0);
+                self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                self.b.switch_to_block(slow);
+                let v = self.generic(i).unwrap_or_else(|| unreachable!());
+                self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                self.b.switch_to_block(join);
+                return Ok(Some(jv));
+            }
+            ArraySet
+                if (args.len() == 3 || args.len() == 4)
+                    && self.arr_obj.contains_key(&args[0])
+                    && reps[2..].iter().all(|r| *r == Rep::I64)
+                    && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
+            {
+                let o = self.arr_obj[&args[0]];
+                let idx: Vec<cir::Value> = (2..args.len()).map(|k| x(self, k)).collect();
+                let (k, ok) = self.inline_index(o, &idx);
+                let slow = self.b.create_block();
+                let fast = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let addr = self.elem_addr(o, k);
+                let v = x(self, 1);
+                self.b.ins().store(MemFlagsData::trusted(), v, addr, 0);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(slow);
+                self.generic(i);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
             ArrayLen if reps.len() == 1 && reps[0] == Rep::Boxed => {
                 let p = self.slot_addr(args[0]);
                 return Ok(self.call("mc_arraylen", &[p]));
@@ -931,13 +1059,72 @@ impl Gen<'_, '_> {
         Ok(self.generic(i))
     }
 
+    /// Writes the value of singleton-typed `v` into the initialised slot at `dst`.
+    fn materialize(&mut self, v: Value, dst: cir::Value) {
+        let k = self.unit_index[&self.f.types[v]];
+        let meta = self.b.ins().iconst(ct::I64, self.meta);
+        let k = self.b.ins().iconst(ct::I64, k as i64);
+        self.call("mc_const", &[meta, k, dst]);
+    }
+
     /// The result of a write that returns its array: the array itself (copied only if used).
     fn array_result(&mut self, res: Option<Value>, arr: Value) {
         if let Some(r) = res.filter(|r| self.used.contains(r)) {
             let src = self.slot_addr(arr);
             let dst = self.slot_addr(r);
             self.call("mc_clone", &[dst, src]);
+            if let Some(o) = self.arr_obj.get(&arr).copied() {
+                self.arr_obj.insert(r, o);
+            }
         }
+    }
+
+    /// Fetches the array object of `v` if it is a `Float64` or `Int64` array.
+    fn track_array(&mut self, v: Value) {
+        if self.rep(v) == Rep::Boxed
+            && matches!(elem_rep(&self.f.types[v]), Some(Rep::F64 | Rep::I64))
+        {
+            let s = self.slot_addr(v);
+            let o = self
+                .call("mc_array_obj", &[s])
+                .unwrap_or_else(|| unreachable!());
+            self.arr_obj.insert(v, o);
+        }
+    }
+
+    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
+    /// `obj`, and whether it is in bounds.
+    fn inline_index(&mut self, obj: cir::Value, idx: &[cir::Value]) -> (cir::Value, cir::Value) {
+        use runtime::value::ArrayView;
+        let flags = MemFlagsData::trusted();
+        let i1 = self.b.ins().iadd_imm_s(idx[0], -1);
+        if idx.len() == 1 {
+            let len = self.b.ins().load(ct::I64, flags, obj, ArrayView::LEN);
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, i1, len);
+            (i1, ok)
+        } else {
+            let j1 = self.b.ins().iadd_imm_s(idx[1], -1);
+            let d1 = self.b.ins().load(ct::I64, flags, obj, ArrayView::D1);
+            let d2 = self.b.ins().load(ct::I64, flags, obj, ArrayView::D2);
+            let oki = self.b.ins().icmp(IntCC::UnsignedLessThan, i1, d1);
+            let okj = self.b.ins().icmp(IntCC::UnsignedLessThan, j1, d2);
+            let ok = self.b.ins().band(oki, okj);
+            let col = self.b.ins().imul(j1, d1);
+            let k = self.b.ins().iadd(i1, col);
+            (k, ok)
+        }
+    }
+
+    /// The address of element `k` (0-based) of the array with object `obj`.
+    fn elem_addr(&mut self, obj: cir::Value, k: cir::Value) -> cir::Value {
+        let ptr = self.b.ins().load(
+            ct::I64,
+            MemFlagsData::trusted(),
+            obj,
+            runtime::value::ArrayView::PTR,
+        );
+        let off = self.b.ins().ishl_imm_u(k, 3);
+        self.b.ins().iadd(ptr, off)
     }
 
     /// Scalar primitives on register operands (`None`: not handled natively).
@@ -1006,7 +1193,7 @@ fn packed_layout(t: &Type, types: &ir::TypeEnv) -> Option<Packed> {
     let Type::Tuple(ts) = t else {
         return None;
     };
-    if ts.is_empty() || ts.iter().any(|t| rep(t) == Rep::Boxed) {
+    if ts.is_empty() || ts.iter().any(|t| !is_reg(rep(t))) {
         return None;
     }
     let l = runtime::value::BitsLayout::of(t, types)?;
@@ -1082,7 +1269,7 @@ fn packing(f: &Function, order: &[Block], types: &ir::TypeEnv) -> Packing {
 fn elem_rep(t: &Type) -> Option<Rep> {
     match t {
         Type::Array(e, _) => match rep(e) {
-            Rep::Boxed => None,
+            Rep::Boxed | Rep::Unit => None,
             r => Some(r),
         },
         _ => None,

@@ -146,7 +146,7 @@ impl Jit {
 }
 
 fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled, String> {
-    let (consts, _) = codegen::boxed_consts(f);
+    let (consts, _, _) = codegen::boxed_consts(f);
     let meta = Arc::new(Meta {
         func: Arc::new(f.clone()),
         consts: consts.into_boxed_slice(),
@@ -175,6 +175,9 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
         },
         Arc::as_ptr(&meta) as i64,
     )?;
+    if std::env::var_os("MOONCAKE_JIT_DUMP").is_some() {
+        eprintln!("; {}\n{}", f.name, ctx.func.display());
+    }
     st.module
         .define_function(id, &mut ctx)
         .map_err(|e| format!("cranelift: {e:?}"))?;

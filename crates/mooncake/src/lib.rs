@@ -9,6 +9,7 @@
 //! assert_eq!(y.as_f64(), Some(18.0));
 //! ```
 
+pub mod bench;
 pub mod json;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};

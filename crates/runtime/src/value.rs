@@ -431,9 +431,31 @@ impl ArrayData {
 }
 
 /// An array: element type, dimensions and contiguous column-major storage.
+#[repr(C)]
 pub struct ArrayObj {
+    /// First, at fixed offsets, for native code (see [`ArrayView`]).
+    pub view: ArrayView,
     pub elem: Type,
     inner: UnsafeCell<ArrayInner>,
+}
+
+/// What native code reads directly from an array: the element buffer of a `Float64` or
+/// `Int64` array (null for other storage), its length, and the first dimension and the product
+/// of the others. `with_mut` keeps it in step with the storage.
+#[repr(C)]
+pub struct ArrayView {
+    pub ptr: std::cell::Cell<*mut u8>,
+    pub len: std::cell::Cell<usize>,
+    pub d1: std::cell::Cell<usize>,
+    pub d2: std::cell::Cell<usize>,
+}
+
+impl ArrayView {
+    /// Byte offsets of the fields within an `ArrayObj`.
+    pub const PTR: i32 = 0;
+    pub const LEN: i32 = 8;
+    pub const D1: i32 = 16;
+    pub const D2: i32 = 24;
 }
 
 #[derive(Debug, Clone)]
@@ -472,10 +494,18 @@ impl std::fmt::Debug for ArrayObj {
 impl ArrayObj {
     pub fn new(elem: Type, dims: Vec<usize>, data: ArrayData) -> ArrayObj {
         LIVE_ARRAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        ArrayObj {
+        let a = ArrayObj {
+            view: ArrayView {
+                ptr: std::cell::Cell::new(std::ptr::null_mut()),
+                len: std::cell::Cell::new(0),
+                d1: std::cell::Cell::new(0),
+                d2: std::cell::Cell::new(0),
+            },
             elem,
             inner: UnsafeCell::new(ArrayInner { dims, data }),
-        }
+        };
+        a.with_mut(|_| ());
+        a
     }
     pub fn zeros(elem: Type, dims: Vec<usize>) -> ArrayObj {
         let n = dims.iter().product();
@@ -504,10 +534,23 @@ impl ArrayObj {
         // SAFETY: see the `Sync` impl.
         unsafe { f(&*self.inner.get()) }
     }
-    /// Mutates the array state for the duration of `f`.
+    /// Mutates the array state for the duration of `f` (then brings the view up to date).
     pub fn with_mut<R>(&self, f: impl FnOnce(&mut ArrayInner) -> R) -> R {
         // SAFETY: see the `Sync` impl.
-        unsafe { f(&mut *self.inner.get()) }
+        let inner = unsafe { &mut *self.inner.get() };
+        let r = f(inner);
+        let (ptr, len) = match &mut inner.data {
+            ArrayData::F64(v) => (v.as_mut_ptr() as *mut u8, v.len()),
+            ArrayData::I64(v) => (v.as_mut_ptr() as *mut u8, v.len()),
+            _ => (std::ptr::null_mut(), 0),
+        };
+        let d1 = inner.dims.first().copied().unwrap_or(len);
+        let d2 = inner.dims.iter().skip(1).product::<usize>();
+        self.view.ptr.set(ptr);
+        self.view.len.set(len);
+        self.view.d1.set(d1);
+        self.view.d2.set(d2);
+        r
     }
     pub fn dims(&self) -> Vec<usize> {
         self.with(|a| a.dims.clone())

@@ -1,0 +1,65 @@
+# The benchmark programs of the README's performance table (DESIGN §8): the seeds' programs A
+# and B, Rosenbrock and a naive matrix multiply. Inputs: `xs(n)` (a vector of n values in
+# [-0.5, 0.5]) and `ms(n)` (an n×n matrix).
+#   mooncake bench examples/bench.jl --call 'program_a(xs(1024))'
+
+function program_a(x)
+    s = 0.0
+    for n in eachindex(x)
+        s += cos(exp(x[n]))
+    end
+    s
+end
+
+function program_b(x)
+    s = 0.0
+    for n in eachindex(x)
+        s += 5 * x[n]
+    end
+    s
+end
+
+function rosenbrock(x)
+    s = 0.0
+    for i in 1:length(x)-1
+        s += 100 * (x[i+1] - x[i]^2)^2 + (1 - x[i])^2
+    end
+    s
+end
+
+# sum(A * B), with the product written out.
+function matmul_sum(A, B)
+    n = size(A, 1)
+    C = zeros(n, n)
+    for j in 1:n
+        for k in 1:n
+            b = B[k, j]
+            for i in 1:n
+                C[i, j] += A[i, k] * b
+            end
+        end
+    end
+    s = 0.0
+    for v in C
+        s += v
+    end
+    s
+end
+
+function xs(n)
+    x = zeros(n)
+    for i in 1:n
+        x[i] = 0.5 * sin(1.0 * i)
+    end
+    x
+end
+
+function ms(n)
+    A = zeros(n, n)
+    for j in 1:n
+        for i in 1:n
+            A[i, j] = 0.5 * sin(1.0 * (i + n * j))
+        end
+    end
+    A
+end
