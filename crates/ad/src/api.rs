@@ -200,6 +200,20 @@ pub fn run_pullback(
     args: &[Value],
     dy: Option<Value>,
 ) -> Result<(Value, Vec<Value>), AdError> {
+    run_pullback_in(m, rule, f, args, dy, &new_state())
+}
+
+/// As [`run_pullback`] in a given rule state (from [`new_state`]): a prepared cache reuses one,
+/// so the block and communication stacks keep their buffers from call to call. A state is
+/// left empty by a completed run; after a failed one, use a new state.
+pub fn run_pullback_in(
+    m: &mut Machine,
+    rule: &Rule,
+    f: &Value,
+    args: &[Value],
+    dy: Option<Value>,
+    state: &Value,
+) -> Result<(Value, Vec<Value>), AdError> {
     let env = m.compiler.env.clone();
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
@@ -207,7 +221,7 @@ pub fn run_pullback(
         .iter()
         .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
         .collect();
-    run_pullback_with(m, rule, &all, fdatas, dy)
+    run_with_state(m, rule, &all, fdatas, dy, state.clone())
 }
 
 /// As [`run_pullback`], with the arguments (the function first) and their initial fdata given:
@@ -219,8 +233,18 @@ pub fn run_pullback_with(
     fdatas: Vec<Value>,
     dy: Option<Value>,
 ) -> Result<(Value, Vec<Value>), AdError> {
+    run_with_state(m, rule, all, fdatas, dy, new_state())
+}
+
+fn run_with_state(
+    m: &mut Machine,
+    rule: &Rule,
+    all: &[Value],
+    fdatas: Vec<Value>,
+    dy: Option<Value>,
+    state: Value,
+) -> Result<(Value, Vec<Value>), AdError> {
     let env = m.compiler.env.clone();
-    let state = new_state();
     let mut fwd_args = vec![state.clone()];
     for (x, fx) in all.iter().zip(fdatas.iter()) {
         fwd_args.push(x.clone());

@@ -10,9 +10,10 @@ pub mod tangent;
 pub mod testing;
 
 pub use api::{
-    method_instance, run_pullback, value_and_gradient, value_and_pullback, Ad, Rule, RuleOptions,
+    method_instance, run_pullback, run_pullback_in, value_and_gradient, value_and_pullback, Ad,
+    Rule, RuleOptions,
 };
-pub use reverse::{derive_reverse, AdError, Derived, Mode};
+pub use reverse::{derive_reverse, new_state, AdError, Derived, Mode};
 pub use tangent::{
     add_to_primal, difference, dot, fdata, increment, no_tangent, random_tangent, rdata, scale,
     tangent_approx_eq, tangent_from, zero_tangent,

@@ -271,20 +271,24 @@ unsafe fn with_index(
 pub(crate) unsafe extern "C" fn mc_push_i64(a: *const Value, x: i64) -> u32 {
     // SAFETY: `a` is an initialised value.
     unsafe {
-        with_vector(a, |d| {
-            matches!(d, ArrayData::I64(_))
-                .then(|| d.push(Value::Int(x)))
-                .is_some()
+        with_vector(a, |d| match d {
+            ArrayData::I64(v) => {
+                v.push(x);
+                true
+            }
+            _ => false,
         })
     }
 }
 pub(crate) unsafe extern "C" fn mc_push_f64(a: *const Value, x: f64) -> u32 {
     // SAFETY: `a` is an initialised value.
     unsafe {
-        with_vector(a, |d| {
-            matches!(d, ArrayData::F64(_))
-                .then(|| d.push(Value::F64(x)))
-                .is_some()
+        with_vector(a, |d| match d {
+            ArrayData::F64(v) => {
+                v.push(x);
+                true
+            }
+            _ => false,
         })
     }
 }

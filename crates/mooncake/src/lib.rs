@@ -401,6 +401,7 @@ impl Session {
             f: f.clone(),
             shapes: args.iter().map(shape_of).collect(),
             rule,
+            state: std::sync::Mutex::new(ad::new_state()),
         })
     }
 
@@ -421,7 +422,7 @@ impl Session {
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
         cache.validate(args)?;
-        let r = ad::run_pullback(&mut self.machine, &cache.rule, &cache.f, args, None)?;
+        let r = cache.run(&mut self.machine, args, None)?;
         let _ = self.machine.out.flush();
         Ok(r)
     }
@@ -434,13 +435,7 @@ impl Session {
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
         cache.validate(args)?;
-        let r = ad::run_pullback(
-            &mut self.machine,
-            &cache.rule,
-            &cache.f,
-            args,
-            Some(dy.clone()),
-        )?;
+        let r = cache.run(&mut self.machine, args, Some(dy.clone()))?;
         let _ = self.machine.out.flush();
         Ok(r)
     }
@@ -681,11 +676,42 @@ fn shape_of(v: &Value) -> (Type, Vec<usize>) {
 
 /// A prepared gradient (or pullback) computation: the derived rule of one method instance and
 /// the argument shapes it was prepared for. Also serves `prepare_pullback_cache`.
-#[derive(Clone)]
 pub struct GradientCache {
     f: Value,
     shapes: Vec<(Type, Vec<usize>)>,
     rule: ad::Rule,
+    /// The rule state reused from call to call (its stacks keep their buffers); replaced after
+    /// a failed call, which may leave it non-empty.
+    state: std::sync::Mutex<Value>,
+}
+
+impl Clone for GradientCache {
+    /// The same rule and argument checks, with a state of its own.
+    fn clone(&self) -> GradientCache {
+        GradientCache {
+            f: self.f.clone(),
+            shapes: self.shapes.clone(),
+            rule: self.rule.clone(),
+            state: std::sync::Mutex::new(ad::new_state()),
+        }
+    }
+}
+
+impl GradientCache {
+    /// Runs the rule in the cache's state.
+    fn run(
+        &self,
+        m: &mut Machine,
+        args: &[Value],
+        dy: Option<Value>,
+    ) -> Result<(Value, Vec<Value>), Error> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = ad::run_pullback_in(m, &self.rule, &self.f, args, dy, &st);
+        if r.is_err() {
+            *st = ad::new_state();
+        }
+        Ok(r?)
+    }
 }
 
 impl GradientCache {
