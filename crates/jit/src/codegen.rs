@@ -830,6 +830,7 @@ impl Gen<'_, '_> {
                 let idx: Vec<cir::Value> = (1..args.len()).map(|k| x(self, k)).collect();
                 let (k, ok) = self.inline_index(o, &idx);
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let fast = self.b.create_block();
                 let join = self.b.create_block();
                 let jv = self.b.append_block_param(join, cl_type(r));
@@ -842,8 +843,11 @@ impl Gen<'_, '_> {
                     .load(cl_type(r), MemFlagsData::trusted(), addr, 0);
                 self.b.ins().jump(join, &[BlockArg::Value(v)]);
                 self.b.switch_to_block(slow);
-                let v = self.generic(i).unwrap_or_else(|| unreachable!());
-                self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                // Out of bounds: raises the error (and never rejoins the fast path, so
+                // values in registers need not survive the call).
+                self.generic(i);
+                self.call("mc_unreachable", &[self.ctx]);
+                self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 return Ok(Some(jv));
             }
@@ -857,6 +861,7 @@ impl Gen<'_, '_> {
                 let idx: Vec<cir::Value> = (2..args.len()).map(|k| x(self, k)).collect();
                 let (k, ok) = self.inline_index(o, &idx);
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let fast = self.b.create_block();
                 let join = self.b.create_block();
                 self.b.ins().brif(ok, fast, &[], slow, &[]);
@@ -866,8 +871,11 @@ impl Gen<'_, '_> {
                 self.b.ins().store(MemFlagsData::trusted(), v, addr, 0);
                 self.b.ins().jump(join, &[]);
                 self.b.switch_to_block(slow);
+                // Out of bounds: raises the error (and never rejoins the fast path, so
+                // values in registers need not survive the call).
                 self.generic(i);
-                self.b.ins().jump(join, &[]);
+                self.call("mc_unreachable", &[self.ctx]);
+                self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
                 return Ok(None);
@@ -900,6 +908,7 @@ impl Gen<'_, '_> {
                     .call(helper, &[a, ii, jj, nd, self.fout])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let fast = self.b.create_block();
                 let join = self.b.create_block();
                 let jv = self.b.append_block_param(join, cl_type(r));
@@ -934,6 +943,7 @@ impl Gen<'_, '_> {
                     .call("mc_push_bytes", &[a, self.pack_buf, size])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let join = self.b.create_block();
                 self.b.ins().brif(st, slow, &[], join, &[]);
                 self.b.switch_to_block(slow);
@@ -960,6 +970,7 @@ impl Gen<'_, '_> {
                     .call(helper, &[a, xv])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let join = self.b.create_block();
                 self.b.ins().brif(st, slow, &[], join, &[]);
                 self.b.switch_to_block(slow);
@@ -978,6 +989,7 @@ impl Gen<'_, '_> {
                     .call("mc_pop_bytes", &[a, addr, size])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let join = self.b.create_block();
                 self.b.ins().brif(st, slow, &[], join, &[]);
                 self.b.switch_to_block(slow);
@@ -1004,6 +1016,7 @@ impl Gen<'_, '_> {
                     .call(helper, &[a, self.fout])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let fast = self.b.create_block();
                 let join = self.b.create_block();
                 let jv = self.b.append_block_param(join, cl_type(r));
@@ -1045,6 +1058,7 @@ impl Gen<'_, '_> {
                     .call(helper, &[a, v, ii, jj, nd])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let join = self.b.create_block();
                 self.b.ins().brif(st, slow, &[], join, &[]);
                 self.b.switch_to_block(slow);

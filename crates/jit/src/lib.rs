@@ -175,12 +175,20 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
         },
         Arc::as_ptr(&meta) as i64,
     )?;
-    if std::env::var_os("MOONCAKE_JIT_DUMP").is_some() {
+    let dump = std::env::var_os("MOONCAKE_JIT_DUMP").is_some();
+    if dump {
         eprintln!("; {}\n{}", f.name, ctx.func.display());
+        ctx.set_disasm(true);
     }
     st.module
         .define_function(id, &mut ctx)
         .map_err(|e| format!("cranelift: {e:?}"))?;
+    if let Some(asm) = dump
+        .then(|| ctx.compiled_code().and_then(|c| c.vcode.clone()))
+        .flatten()
+    {
+        eprintln!("; machine code of {}\n{asm}", f.name);
+    }
     st.module.clear_context(&mut ctx);
     st.module
         .finalize_definitions()
