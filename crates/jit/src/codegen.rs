@@ -931,11 +931,26 @@ impl Gen<'_, '_> {
                     .def_inst(args[1])
                     .ok_or("a fused tuple without a definition")?;
                 let elems = f.insts[tup].args();
-                for (e, off) in elems.iter().zip(&p.offsets) {
-                    let x = self.vals[e];
+                let vals: Vec<cir::Value> = elems.iter().map(|e| self.vals[e]).collect();
+                let join = self.b.create_block();
+                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                    let helper = self.stack_push(
+                        o,
+                        p.size,
+                        |g, addr| {
+                            for (v, off) in vals.iter().zip(&p.offsets) {
+                                g.b.ins()
+                                    .store(MemFlagsData::trusted(), *v, addr, *off as i32);
+                            }
+                        },
+                        join,
+                    );
+                    self.b.switch_to_block(helper);
+                }
+                for (v, off) in vals.iter().zip(&p.offsets) {
                     self.b
                         .ins()
-                        .store(MemFlagsData::trusted(), x, self.pack_buf, *off as i32);
+                        .store(MemFlagsData::trusted(), *v, self.pack_buf, *off as i32);
                 }
                 let a = self.slot_addr(args[0]);
                 let size = self.b.ins().iconst(ct::I64, p.size as i64);
@@ -944,7 +959,6 @@ impl Gen<'_, '_> {
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
                 self.b.set_cold_block(slow);
-                let join = self.b.create_block();
                 self.b.ins().brif(st, slow, &[], join, &[]);
                 self.b.switch_to_block(slow);
                 self.generic(tup);
@@ -959,19 +973,30 @@ impl Gen<'_, '_> {
                     && matches!(reps[1], Rep::F64 | Rep::I64)
                     && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
             {
+                let xv = x(self, 1);
+                let join = self.b.create_block();
+                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                    let helper = self.stack_push(
+                        o,
+                        8,
+                        |g, addr| {
+                            g.b.ins().store(MemFlagsData::trusted(), xv, addr, 0);
+                        },
+                        join,
+                    );
+                    self.b.switch_to_block(helper);
+                }
                 let helper = if reps[1] == Rep::F64 {
                     "mc_push_f64"
                 } else {
                     "mc_push_i64"
                 };
                 let a = self.slot_addr(args[0]);
-                let xv = x(self, 1);
                 let st = self
                     .call(helper, &[a, xv])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
                 self.b.set_cold_block(slow);
-                let join = self.b.create_block();
                 self.b.ins().brif(st, slow, &[], join, &[]);
                 self.b.switch_to_block(slow);
                 self.generic(i);
@@ -982,15 +1007,35 @@ impl Gen<'_, '_> {
             }
             ArrayPop if res.is_some_and(|r| self.packed.contains_key(&r)) => {
                 let r = res.unwrap_or_else(|| unreachable!());
-                let (p, addr) = self.packed[&r].clone();
+                let (p, buf) = self.packed[&r].clone();
+                let Type::Tuple(ts) = f.types[r].clone() else {
+                    return Err("a packed value that is not a tuple".into());
+                };
+                let join = self.b.create_block();
+                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                    let helper = self.stack_pop(
+                        o,
+                        p.size,
+                        |g, addr| {
+                            for (t, off) in ts.iter().zip(&p.offsets) {
+                                let ty = cl_type(rep(t));
+                                let fl = MemFlagsData::trusted();
+                                let v = g.b.ins().load(ty, fl, addr, *off as i32);
+                                g.b.ins().store(fl, v, buf, *off as i32);
+                            }
+                            vec![]
+                        },
+                        join,
+                    );
+                    self.b.switch_to_block(helper);
+                }
                 let a = self.slot_addr(args[0]);
                 let size = self.b.ins().iconst(ct::I64, p.size as i64);
                 let st = self
-                    .call("mc_pop_bytes", &[a, addr, size])
+                    .call("mc_pop_bytes", &[a, buf, size])
                     .unwrap_or_else(|| unreachable!());
                 let slow = self.b.create_block();
                 self.b.set_cold_block(slow);
-                let join = self.b.create_block();
                 self.b.ins().brif(st, slow, &[], join, &[]);
                 self.b.switch_to_block(slow);
                 // Raises the error (an empty vector); storage that is not bytes cannot occur.
@@ -1006,6 +1051,19 @@ impl Gen<'_, '_> {
                     && elem_rep(&f.types[args[0]]) == rr =>
             {
                 let r = rr.unwrap_or(Rep::F64);
+                let join = self.b.create_block();
+                let jv = self.b.append_block_param(join, cl_type(r));
+                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                    let helper = self.stack_pop(
+                        o,
+                        8,
+                        |g, addr| {
+                            vec![g.b.ins().load(cl_type(r), MemFlagsData::trusted(), addr, 0)]
+                        },
+                        join,
+                    );
+                    self.b.switch_to_block(helper);
+                }
                 let helper = if r == Rep::F64 {
                     "mc_pop_f64"
                 } else {
@@ -1018,8 +1076,6 @@ impl Gen<'_, '_> {
                 let slow = self.b.create_block();
                 self.b.set_cold_block(slow);
                 let fast = self.b.create_block();
-                let join = self.b.create_block();
-                let jv = self.b.append_block_param(join, cl_type(r));
                 self.b.ins().brif(st, slow, &[], fast, &[]);
                 self.b.switch_to_block(fast);
                 let v = self
@@ -1093,10 +1149,77 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// Fetches the array object of `v` if it is a `Float64` or `Int64` array.
+    /// Pushes inline onto the vector with object `o` when its capacity allows: `write` stores
+    /// the `size`-byte element at the address it is given, then the fast path jumps to `join`.
+    /// Returns the (cold) block to emit the out-of-line push in, which must end at `join`.
+    fn stack_push(
+        &mut self,
+        o: cir::Value,
+        size: u32,
+        write: impl FnOnce(&mut Self, cir::Value),
+        join: cir::Block,
+    ) -> cir::Block {
+        use runtime::value::ArrayView as AV;
+        let fl = MemFlagsData::trusted();
+        let len = self.b.ins().load(ct::I64, fl, o, AV::LEN);
+        let cap = self.b.ins().load(ct::I64, fl, o, AV::CAP);
+        let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, len, cap);
+        let fast = self.b.create_block();
+        let helper = self.b.create_block();
+        self.b.set_cold_block(helper);
+        self.b.ins().brif(ok, fast, &[], helper, &[]);
+        self.b.switch_to_block(fast);
+        let ptr = self.b.ins().load(ct::I64, fl, o, AV::PTR);
+        let off = self.b.ins().imul_imm_s(len, size as i64);
+        let addr = self.b.ins().iadd(ptr, off);
+        write(self, addr);
+        let n1 = self.b.ins().iadd_imm_s(len, 1);
+        self.b.ins().store(fl, n1, o, AV::LEN);
+        self.b.ins().store(fl, n1, o, AV::D1);
+        self.b.ins().jump(join, &[]);
+        helper
+    }
+
+    /// Pops inline from a non-empty vector with object `o`: `read` loads the `size`-byte
+    /// element at the address it is given and returns `join`'s arguments. Returns the (cold)
+    /// block for the out-of-line pop, which must end at `join`.
+    fn stack_pop(
+        &mut self,
+        o: cir::Value,
+        size: u32,
+        read: impl FnOnce(&mut Self, cir::Value) -> Vec<cir::Value>,
+        join: cir::Block,
+    ) -> cir::Block {
+        use runtime::value::ArrayView as AV;
+        let fl = MemFlagsData::trusted();
+        let len = self.b.ins().load(ct::I64, fl, o, AV::LEN);
+        let fast = self.b.create_block();
+        let helper = self.b.create_block();
+        self.b.set_cold_block(helper);
+        self.b.ins().brif(len, fast, &[], helper, &[]);
+        self.b.switch_to_block(fast);
+        let n = self.b.ins().iadd_imm_s(len, -1);
+        let ptr = self.b.ins().load(ct::I64, fl, o, AV::PTR);
+        let off = self.b.ins().imul_imm_s(n, size as i64);
+        let addr = self.b.ins().iadd(ptr, off);
+        let vals = read(self, addr);
+        self.b.ins().store(fl, n, o, AV::LEN);
+        self.b.ins().store(fl, n, o, AV::D1);
+        let args: Vec<BlockArg> = vals.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
+        helper
+    }
+
+    /// Fetches the array object of `v` if it is an array of `Float64`, `Int64` or tuples of
+    /// register values (the element storages native code reads and writes in place).
     fn track_array(&mut self, v: Value) {
+        let t = &self.f.types[v];
+        let packed_elems = match t {
+            Type::Array(e, 1) => packed_layout(e, self.env.types).is_some(),
+            _ => false,
+        };
         if self.rep(v) == Rep::Boxed
-            && matches!(elem_rep(&self.f.types[v]), Some(Rep::F64 | Rep::I64))
+            && (matches!(elem_rep(t), Some(Rep::F64 | Rep::I64)) || packed_elems)
         {
             let s = self.slot_addr(v);
             let o = self

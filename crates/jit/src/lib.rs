@@ -87,11 +87,15 @@ impl Jit {
         let mut ids = FxHashMap::default();
         for h in &helpers {
             let mut sig = module.make_signature();
-            sig.params.extend(
-                h.params
-                    .iter()
-                    .map(|t| cranelift_codegen::ir::AbiParam::new(*t)),
-            );
+            // Narrow integers are zero-extended, as the C ABI (and Rust) expects of `u8`.
+            sig.params.extend(h.params.iter().map(|t| {
+                let p = cranelift_codegen::ir::AbiParam::new(*t);
+                if t.bits() < 32 {
+                    p.uext()
+                } else {
+                    p
+                }
+            }));
             sig.returns.extend(
                 h.returns
                     .iter()

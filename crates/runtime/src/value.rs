@@ -439,15 +439,22 @@ pub struct ArrayObj {
     inner: UnsafeCell<ArrayInner>,
 }
 
-/// What native code reads directly from an array: the element buffer of a `Float64` or
-/// `Int64` array (null for other storage), its length, and the first dimension and the product
-/// of the others. `with_mut` keeps it in step with the storage.
+/// What native code reads and writes directly in an array: the element buffer of a
+/// `Float64`, `Int64` or isbits-aggregate array (null for other storage), its length and
+/// capacity in elements, and the first dimension and the product of the others.
+///
+/// Invariant: for those storages the view's length is authoritative. `with_mut` refreshes the
+/// view from the storage after a change; native code may push or pop within the capacity by
+/// writing the buffer and the view's `len` (and `d1` of a vector) only, and `with`/`with_mut`
+/// first bring the storage's length up to the view's (the elements in between were written by
+/// native code, so they are initialised).
 #[repr(C)]
 pub struct ArrayView {
     pub ptr: std::cell::Cell<*mut u8>,
     pub len: std::cell::Cell<usize>,
     pub d1: std::cell::Cell<usize>,
     pub d2: std::cell::Cell<usize>,
+    pub cap: std::cell::Cell<usize>,
 }
 
 impl ArrayView {
@@ -456,6 +463,7 @@ impl ArrayView {
     pub const LEN: i32 = 8;
     pub const D1: i32 = 16;
     pub const D2: i32 = 24;
+    pub const CAP: i32 = 32;
 }
 
 #[derive(Debug, Clone)]
@@ -500,11 +508,13 @@ impl ArrayObj {
                 len: std::cell::Cell::new(0),
                 d1: std::cell::Cell::new(0),
                 d2: std::cell::Cell::new(0),
+                cap: std::cell::Cell::new(0),
             },
             elem,
             inner: UnsafeCell::new(ArrayInner { dims, data }),
         };
-        a.with_mut(|_| ());
+        // SAFETY: `a` is not shared yet.
+        a.refresh(unsafe { &mut *a.inner.get() });
         a
     }
     pub fn zeros(elem: Type, dims: Vec<usize>) -> ArrayObj {
@@ -531,26 +541,69 @@ impl ArrayObj {
     }
     /// Reads the array state for the duration of `f`.
     pub fn with<R>(&self, f: impl FnOnce(&ArrayInner) -> R) -> R {
-        // SAFETY: see the `Sync` impl.
-        unsafe { f(&*self.inner.get()) }
+        // SAFETY: see the `Sync` impl; `sync` only changes lengths within the capacity.
+        let inner = unsafe { &mut *self.inner.get() };
+        self.sync(inner);
+        f(inner)
     }
     /// Mutates the array state for the duration of `f` (then brings the view up to date).
     pub fn with_mut<R>(&self, f: impl FnOnce(&mut ArrayInner) -> R) -> R {
         // SAFETY: see the `Sync` impl.
         let inner = unsafe { &mut *self.inner.get() };
+        self.sync(inner);
         let r = f(inner);
-        let (ptr, len) = match &mut inner.data {
-            ArrayData::F64(v) => (v.as_mut_ptr() as *mut u8, v.len()),
-            ArrayData::I64(v) => (v.as_mut_ptr() as *mut u8, v.len()),
-            _ => (std::ptr::null_mut(), 0),
+        self.refresh(inner);
+        r
+    }
+    /// Brings the storage's length up to the view's (native code pushed or popped).
+    fn sync(&self, inner: &mut ArrayInner) {
+        let n = self.view.len.get();
+        let changed = match &mut inner.data {
+            ArrayData::F64(v) if v.len() != n && n <= v.capacity() => {
+                // SAFETY: elements up to `n` are initialised (see `ArrayView`).
+                unsafe { v.set_len(n) };
+                true
+            }
+            ArrayData::I64(v) if v.len() != n && n <= v.capacity() => {
+                // SAFETY: as above.
+                unsafe { v.set_len(n) };
+                true
+            }
+            ArrayData::Bits { layout, bytes, len }
+                if *len != n && layout.size > 0 && n * layout.size <= bytes.capacity() =>
+            {
+                // SAFETY: as above, for the elements' bytes.
+                unsafe { bytes.set_len(n * layout.size) };
+                *len = n;
+                true
+            }
+            _ => false,
+        };
+        if changed && inner.dims.len() == 1 {
+            inner.dims[0] = n;
+        }
+    }
+    /// Brings the view up to date with the storage.
+    fn refresh(&self, inner: &mut ArrayInner) {
+        let (ptr, len, cap) = match &mut inner.data {
+            ArrayData::F64(v) => (v.as_mut_ptr() as *mut u8, v.len(), v.capacity()),
+            ArrayData::I64(v) => (v.as_mut_ptr() as *mut u8, v.len(), v.capacity()),
+            ArrayData::Bits { layout, bytes, len } if layout.size > 0 => {
+                (bytes.as_mut_ptr(), *len, bytes.capacity() / layout.size)
+            }
+            _ => (std::ptr::null_mut(), 0, 0),
         };
         let d1 = inner.dims.first().copied().unwrap_or(len);
-        let d2 = inner.dims.iter().skip(1).product::<usize>();
+        let d2 = if inner.dims.len() > 1 {
+            inner.dims[1..].iter().product::<usize>()
+        } else {
+            1
+        };
         self.view.ptr.set(ptr);
         self.view.len.set(len);
         self.view.d1.set(d1);
         self.view.d2.set(d2);
-        r
+        self.view.cap.set(cap);
     }
     pub fn dims(&self) -> Vec<usize> {
         self.with(|a| a.dims.clone())
