@@ -83,7 +83,7 @@ struct Saved {
 
 /// The call-invariant values of a forwards pass and those of them the pullback needs.
 struct Invariants {
-    values: rustc_hash::FxHashSet<Value>,
+    values: std::cell::RefCell<rustc_hash::FxHashSet<Value>>,
     saved: std::cell::RefCell<Saved>,
 }
 
@@ -94,7 +94,7 @@ const INVARIANT: usize = 1 << 40;
 impl Saved {
     fn add(&mut self, v: Value) -> usize {
         if let Some(sh) = &self.shared {
-            if sh.values.contains(&v) {
+            if sh.values.borrow().contains(&v) {
                 return INVARIANT + sh.saved.borrow_mut().add(v);
             }
         }
@@ -471,7 +471,7 @@ pub fn derive_reverse(
     }
     // An entry block without predecessors runs once per call: its parameters are invariant.
     let invariants = std::rc::Rc::new(Invariants {
-        values: if incoming.get(&layout[0]).is_none_or(|e| e.is_empty()) {
+        values: std::cell::RefCell::new(if incoming.get(&layout[0]).is_none_or(|e| e.is_empty()) {
             fwd.blocks[fblocks[&layout[0]]]
                 .params
                 .iter()
@@ -479,7 +479,7 @@ pub fn derive_reverse(
                 .collect()
         } else {
             Default::default()
-        },
+        }),
         saved: Default::default(),
     });
     let mut saved: FxHashMap<Block, Saved> = FxHashMap::default();
@@ -1292,12 +1292,22 @@ pub fn derive_reverse(
         }
         saved.insert(b, sv);
         revs.insert(b, rv);
+        // Values the entry block computes are fixed for the rest of the call too (when the
+        // entry block runs once).
+        if b == layout[0] && !invariants.values.borrow().is_empty() {
+            let mut vals = invariants.values.borrow_mut();
+            for &i in &fwd.blocks[fb].insts {
+                if let Some(r) = fwd.result(i) {
+                    vals.insert(r);
+                }
+            }
+        }
     }
     let state_ty = rule_state_type();
     if returns.is_empty() {
         fwd.ret_type = Type::Bottom;
     }
-    // The call-invariant saved values: one push when the forwards pass starts.
+    // The call-invariant saved values: one push at the end of the entry block.
     let inv_vals = invariants.saved.borrow().vals.clone();
     let inv_field = (!inv_vals.is_empty()).then(|| {
         let k = state_types.len() as u32;
@@ -1322,8 +1332,9 @@ pub fn derive_reverse(
         e.prim(Prim::ArrayPush, vec![stack, tup], Type::vector(tt.clone()));
         fwd.layout.retain(|b| *b != tmp);
         let pushed = std::mem::take(&mut fwd.blocks[tmp].insts);
-        let rest = std::mem::take(&mut fwd.blocks[fentry].insts);
-        fwd.blocks[fentry].insts = pushed.into_iter().chain(rest).collect();
+        let insts = &mut fwd.blocks[fentry].insts;
+        let at = insts.len().saturating_sub(1);
+        insts.splice(at..at, pushed);
         (k, tt, loc)
     });
 

@@ -3,7 +3,7 @@
 //! Reports, for the seeds' program A (n = 1024) on the interpreter, the gradient time ÷ the
 //! primal time, and the time to the first gradient of a 20-line function.
 
-use mooncake::{ArrayObj, Session, Value};
+use mooncake::{ArrayObj, Backend, Session, Value};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -17,32 +17,35 @@ fn median(mut v: Vec<f64>) -> f64 {
 #[test]
 #[ignore]
 fn program_a_gradient_over_primal() {
-    let mut s = Session::with_output(Box::new(std::io::sink())).unwrap();
-    s.compiler().options.verify = false;
-    s.load_source("a.jl", PROGRAM_A).unwrap();
-    let f = s.eval("a").unwrap();
-    let x = Value::Array(Arc::new(ArrayObj::vector_f64(
-        (0..1024).map(|i| (i as f64) / 1024.0).collect(),
-    )));
-    let args = vec![x];
-    let cache = s.prepare_gradient_cache(&f, &args).unwrap();
-    let mut tp = Vec::new();
-    let mut tg = Vec::new();
-    for _ in 0..15 {
-        let t = Instant::now();
-        s.call_value(f.clone(), args.clone()).unwrap();
-        tp.push(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        s.value_and_gradient_cached(&cache, &args).unwrap();
-        tg.push(t.elapsed().as_secs_f64());
+    for backend in [Backend::Native, Backend::Interpreter] {
+        let mut s = Session::with_output(Box::new(std::io::sink())).unwrap();
+        s.set_backend(backend).unwrap();
+        s.compiler().options.verify = false;
+        s.load_source("a.jl", PROGRAM_A).unwrap();
+        let f = s.eval("a").unwrap();
+        let x = Value::Array(Arc::new(ArrayObj::vector_f64(
+            (0..1024).map(|i| (i as f64) / 1024.0).collect(),
+        )));
+        let args = vec![x];
+        let cache = s.prepare_gradient_cache(&f, &args).unwrap();
+        let mut tp = Vec::new();
+        let mut tg = Vec::new();
+        for _ in 0..15 {
+            let t = Instant::now();
+            s.call_value(f.clone(), args.clone()).unwrap();
+            tp.push(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            s.value_and_gradient_cached(&cache, &args).unwrap();
+            tg.push(t.elapsed().as_secs_f64());
+        }
+        let (p, g) = (median(tp), median(tg));
+        println!(
+            "program A, n = 1024, {backend:?}: primal {:.3} ms, value+gradient {:.3} ms, ratio {:.2}",
+            p * 1e3,
+            g * 1e3,
+            g / p
+        );
     }
-    let (p, g) = (median(tp), median(tg));
-    println!(
-        "program A, n = 1024, interpreter: primal {:.3} ms, value+gradient {:.3} ms, ratio {:.2}",
-        p * 1e3,
-        g * 1e3,
-        g / p
-    );
 }
 
 #[test]
