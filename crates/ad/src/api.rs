@@ -214,12 +214,12 @@ pub fn run_pullback_in(
     dy: Option<Value>,
     state: &Value,
 ) -> Result<(Value, Vec<Value>), AdError> {
-    let env = m.compiler.env.clone();
+    let env = &m.compiler.env;
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
     let fdatas: Vec<Value> = all
         .iter()
-        .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
+        .map(|x| fdata(&zero_tangent(x, env), &x.ty(), env))
         .collect();
     run_with_state(m, rule, &all, fdatas, dy, state.clone())
 }
@@ -244,7 +244,6 @@ fn run_with_state(
     dy: Option<Value>,
     state: Value,
 ) -> Result<(Value, Vec<Value>), AdError> {
-    let env = m.compiler.env.clone();
     let mut fwd_args = vec![state.clone()];
     for (x, fx) in all.iter().zip(fdatas.iter()) {
         fwd_args.push(x.clone());
@@ -262,8 +261,9 @@ fn run_with_state(
         // The output cotangent's fdata seeds the output's fdata; its rdata enters the pullback.
         Some(t) => {
             let yt = y.ty();
-            increment(&fy, &fdata(&t, &yt, &env));
-            rdata(&t, &yt, &env)
+            let env = &m.compiler.env;
+            increment(&fy, &fdata(&t, &yt, env));
+            rdata(&t, &yt, env)
         }
         None => match &y {
             Value::F64(_) => Value::F64(1.0),
@@ -277,13 +277,14 @@ fn run_with_state(
         },
     };
     let rd = m.exec(&rule.rvs, vec![state, dy]).map_err(runtime_error)?;
+    let env = &m.compiler.env;
     let grads = all
         .iter()
         .zip(fdatas.iter())
         .enumerate()
         .map(|(k, (x, fx))| {
             let r = rd.field(k).unwrap_or(Value::Nothing);
-            tangent_from(&x.ty(), fx, &r, &env)
+            tangent_from(&x.ty(), fx, &r, env)
         })
         .collect();
     Ok((y_out, grads))
