@@ -120,3 +120,72 @@ fn rule_contexts_give_the_same_gradient() {
     assert!(ir("default").contains("prim array_axpy"));
     assert!(!ir("minimal").contains("prim array_axpy"));
 }
+
+#[test]
+fn bench_json_contract() {
+    let (code, out, err) = mooncake(&[
+        "bench",
+        "examples/bench.jl",
+        "--call",
+        "program_b(xs(64))",
+        "--json",
+        "--budget",
+        "0.02",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let keys: Vec<&str> = v
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "primal_ns",
+            "reverse_ns",
+            "forward_ns",
+            "first_gradient_ms",
+            "compile_ms",
+            "ratio_reverse",
+            "ratio_forward"
+        ]
+    );
+    for k in [
+        "primal_ns",
+        "reverse_ns",
+        "first_gradient_ms",
+        "ratio_reverse",
+    ] {
+        assert!(v[k].as_f64().is_some_and(|x| x > 0.0), "{k}: {out}");
+    }
+    assert!(
+        v["forward_ns"].is_null() && v["ratio_forward"].is_null(),
+        "{out}"
+    );
+}
+
+#[test]
+fn both_backends_give_the_same_output_and_gradient() {
+    let grad = |extra: &[&str]| {
+        let mut args = vec![
+            "grad",
+            "examples/bench.jl",
+            "--call",
+            "rosenbrock(xs(5))",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        mooncake(&args)
+    };
+    let (c1, native, e1) = grad(&[]);
+    let (c2, interp, e2) = grad(&["--interpret"]);
+    assert_eq!((c1, c2), (0, 0), "{e1}{e2}");
+    assert_eq!(native, interp);
+    // Errors raised in native code read as the interpreter's.
+    let (c1, _, native) = mooncake(&["run", "tests/programs/err_bounds.jl", "--verbose"]);
+    let (c2, _, interp) = mooncake(&["run", "tests/programs/err_bounds.jl", "--interpret"]);
+    assert_eq!((c1, c2), (1, 1));
+    assert_eq!(native, interp);
+}
