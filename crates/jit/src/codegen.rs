@@ -336,6 +336,29 @@ struct Gen<'a, 'b> {
     /// The array object (`ArrayObj`, whose `ArrayView` native code reads) of each value of a
     /// `Float64` or `Int64` array type, fetched once where the value is defined.
     arr_obj: FxHashMap<Value, cir::Value>,
+    /// Flags of loads from array views: read-only (so Cranelift may hoist them out of loops)
+    /// when nothing in the function can change any array's storage (see `views_stable`).
+    view_flags: MemFlagsData,
+}
+
+/// Whether no instruction of `f` can change an array's storage or view (calls, pushes, pops,
+/// resizes, rule-state access); writing elements does not.
+fn views_stable(f: &Function, order: &[Block]) -> bool {
+    order.iter().all(|b| {
+        f.blocks[*b].insts.iter().all(|i| match &f.insts[*i] {
+            InstData::Invoke { .. } | InstData::Call { .. } => false,
+            InstData::Prim { op, .. } => !matches!(
+                op,
+                Prim::ArrayPush
+                    | Prim::ArrayPop
+                    | Prim::ArrayResize
+                    | Prim::ArrayUnresize
+                    | Prim::RuleStack
+                    | Prim::RuleChild
+            ),
+            _ => true,
+        })
+    })
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -440,6 +463,11 @@ pub fn lower(
         packed,
         pack_buf,
         arr_obj: FxHashMap::default(),
+        view_flags: if views_stable(f, &order) {
+            MemFlagsData::trusted().with_readonly().with_can_move()
+        } else {
+            MemFlagsData::trusted()
+        },
     };
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
@@ -811,12 +839,10 @@ impl Gen<'_, '_> {
             },
             ArrayLen if self.arr_obj.contains_key(&args[0]) => {
                 let o = self.arr_obj[&args[0]];
-                let v = self.b.ins().load(
-                    ct::I64,
-                    MemFlagsData::trusted(),
-                    o,
-                    runtime::value::ArrayView::LEN,
-                );
+                let v =
+                    self.b
+                        .ins()
+                        .load(ct::I64, self.view_flags, o, runtime::value::ArrayView::LEN);
                 return Ok(Some(v));
             }
             ArrayRef
@@ -1233,7 +1259,7 @@ impl Gen<'_, '_> {
     /// `obj`, and whether it is in bounds.
     fn inline_index(&mut self, obj: cir::Value, idx: &[cir::Value]) -> (cir::Value, cir::Value) {
         use runtime::value::ArrayView;
-        let flags = MemFlagsData::trusted();
+        let flags = self.view_flags;
         let i1 = self.b.ins().iadd_imm_s(idx[0], -1);
         if idx.len() == 1 {
             let len = self.b.ins().load(ct::I64, flags, obj, ArrayView::LEN);
@@ -1256,7 +1282,7 @@ impl Gen<'_, '_> {
     fn elem_addr(&mut self, obj: cir::Value, k: cir::Value) -> cir::Value {
         let ptr = self.b.ins().load(
             ct::I64,
-            MemFlagsData::trusted(),
+            self.view_flags,
             obj,
             runtime::value::ArrayView::PTR,
         );
