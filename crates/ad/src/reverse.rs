@@ -488,6 +488,7 @@ pub fn derive_reverse(
     let mut state_types: Vec<Type> = vec![Type::vector(Type::Int64)];
     let mut comms_field: FxHashMap<Block, u32> = FxHashMap::default();
     let mut comms_tuple: FxHashMap<Block, Type> = FxHashMap::default();
+    let mut comms_consts: FxHashMap<Block, Vec<Option<Const>>> = FxHashMap::default();
 
     for &b in &layout {
         let fb = fblocks[&b];
@@ -628,7 +629,11 @@ pub fn derive_reverse(
                             if cx.rt(r) != Type::NoRData {
                                 let mut ra = Vec::new();
                                 for (a, part) in args.iter().zip(parts) {
-                                    if cx.rt(*a) == Type::NoRData {
+                                    // A constant's cotangent is never read: no partial.
+                                    let constant = primal.def_inst(*a).is_some_and(|d| {
+                                        matches!(primal.insts[d], InstData::Const(_))
+                                    });
+                                    if cx.rt(*a) == Type::NoRData || constant {
                                         continue;
                                     }
                                     let rp = match part {
@@ -1169,9 +1174,19 @@ pub fn derive_reverse(
         }
         // Push the block's saved values, then the terminator (with block-stack pushes).
         let loc = primal.locs[term[0]];
-        if !sv.vals.is_empty() {
+        // Constants are not saved: the pullback makes them again.
+        let consts = saved_consts(&fwd, &sv.vals);
+        comms_consts.insert(b, consts.clone());
+        let pushed: Vec<Value> = sv
+            .vals
+            .iter()
+            .zip(&consts)
+            .filter(|(_, c)| c.is_none())
+            .map(|(v, _)| *v)
+            .collect();
+        if !pushed.is_empty() {
             let k = state_types.len() as u32;
-            let tys: Vec<Type> = sv.vals.iter().map(|v| fwd.types[*v].clone()).collect();
+            let tys: Vec<Type> = pushed.iter().map(|v| fwd.types[*v].clone()).collect();
             let tt = Type::tuple(tys);
             state_types.push(Type::vector(tt.clone()));
             comms_field.insert(b, k);
@@ -1181,12 +1196,7 @@ pub fn derive_reverse(
                 block: fb,
                 loc,
             };
-            let tup = e.val(
-                InstData::Tuple {
-                    args: sv.vals.clone(),
-                },
-                tt,
-            );
+            let tup = e.val(InstData::Tuple { args: pushed }, tt);
             let stack = rule_stack(&mut e, state, k, Type::vector(comms_tuple[&b].clone()));
             e.prim(
                 Prim::ArrayPush,
@@ -1308,7 +1318,14 @@ pub fn derive_reverse(
         fwd.ret_type = Type::Bottom;
     }
     // The call-invariant saved values: one push at the end of the entry block.
-    let inv_vals = invariants.saved.borrow().vals.clone();
+    let inv_all = invariants.saved.borrow().vals.clone();
+    let inv_consts = saved_consts(&fwd, &inv_all);
+    let inv_vals: Vec<Value> = inv_all
+        .iter()
+        .zip(&inv_consts)
+        .filter(|(_, c)| c.is_none())
+        .map(|(v, _)| *v)
+        .collect();
     let inv_field = (!inv_vals.is_empty()).then(|| {
         let k = state_types.len() as u32;
         let tys: Vec<Type> = inv_vals.iter().map(|v| fwd.types[*v].clone()).collect();
@@ -1351,20 +1368,24 @@ pub fn derive_reverse(
     let rstate = rvs.add_block_param(r_entry, state_ty.clone());
     let dy = rvs.add_block_param(r_entry, ret_rt.clone());
     // The call-invariant saved values, popped first.
-    let mut inv_rvals: Vec<Value> = Vec::new();
-    if let Some((k, tt, loc)) = &inv_field {
+    let inv_rvals: Vec<Value> = {
+        let loc = primal.locs[primal.blocks[layout[0]].insts[0]];
         let mut e = Emit {
             f: &mut rvs,
             block: r_entry,
-            loc: *loc,
+            loc,
         };
-        let stack = rule_stack(&mut e, rstate, *k, Type::vector(tt.clone()));
-        let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
-        let Type::Tuple(ts) = tt else { unreachable!() };
-        for (j, t) in ts.iter().enumerate() {
-            inv_rvals.push(e.field(tup, j as u32, t.clone()));
+        let mut fields = Vec::new();
+        if let Some((k, tt, _)) = &inv_field {
+            let stack = rule_stack(&mut e, rstate, *k, Type::vector(tt.clone()));
+            let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
+            let Type::Tuple(ts) = tt else { unreachable!() };
+            for (j, t) in ts.iter().enumerate() {
+                fields.push(e.field(tup, j as u32, t.clone()));
+            }
         }
-    }
+        rebuild_saved(&mut e, &inv_consts, fields)
+    };
     let rblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, rvs.add_block())).collect();
     let final_b = rvs.add_block();
     // Accumulator slots.
@@ -1487,20 +1508,25 @@ pub fn derive_reverse(
             .last()
             .unwrap_or_else(|| unreachable!())];
         let sv = &saved[&b];
-        let mut rmap: Vec<Value> = Vec::new();
-        if let Some(&k) = comms_field.get(&b) {
-            let tt = comms_tuple[&b].clone();
+        let rmap: Vec<Value>;
+        {
             let mut e = Emit {
                 f: &mut rvs,
                 block: rb,
                 loc,
             };
-            let stack = rule_stack(&mut e, rstate, k, Type::vector(tt.clone()));
-            let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
-            let Type::Tuple(ts) = &tt else { unreachable!() };
-            for (j, t) in ts.iter().enumerate() {
-                rmap.push(e.field(tup, j as u32, t.clone()));
+            let mut fields = Vec::new();
+            if let Some(&k) = comms_field.get(&b) {
+                let tt = comms_tuple[&b].clone();
+                let stack = rule_stack(&mut e, rstate, k, Type::vector(tt.clone()));
+                let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
+                let Type::Tuple(ts) = &tt else { unreachable!() };
+                for (j, t) in ts.iter().enumerate() {
+                    fields.push(e.field(tup, j as u32, t.clone()));
+                }
             }
+            let consts = comms_consts.get(&b).cloned().unwrap_or_default();
+            rmap = rebuild_saved(&mut e, &consts, fields);
         }
         let _ = sv;
         for r in revs[&b].iter().rev() {
@@ -1629,6 +1655,32 @@ pub fn derive_reverse(
         rvs,
         state: state_types,
     })
+}
+
+/// For each saved value: its constant, if the forwards pass defines it as one (constants are
+/// not pushed; the pullback makes them again).
+fn saved_consts(fwd: &Function, vals: &[Value]) -> Vec<Option<Const>> {
+    vals.iter()
+        .map(|v| match fwd.def_inst(*v).map(|i| &fwd.insts[i]) {
+            Some(InstData::Const(c)) => Some(c.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The pullback's saved values in saving order: constants made again, the rest from `popped`
+/// (the fields of the popped tuple, in order).
+fn rebuild_saved(e: &mut Emit, consts: &[Option<Const>], popped: Vec<Value>) -> Vec<Value> {
+    let mut popped = popped.into_iter();
+    consts
+        .iter()
+        .map(|c| match c {
+            Some(c) => e.konst(c.clone()),
+            None => popped
+                .next()
+                .unwrap_or_else(|| unreachable!("one field per saved value")),
+        })
+        .collect()
 }
 
 /// Fetches each stack of the rule state once, at entry, instead of in every block that uses

@@ -66,6 +66,10 @@ pub struct Helper {
     pub returns: Vec<ct::Type>,
 }
 
+/// Helpers also available as register-preserving trampolines (`NAME_pa`; see
+/// `define_trampoline`): the slow paths that rejoin a loop.
+pub const PRESERVING: &[&str] = &["mc_push_i64", "mc_push_f64", "mc_push_bytes"];
+
 /// Every helper, by name (registered with the JIT builder and declared in the module once).
 pub fn helpers() -> Vec<Helper> {
     use ct::{F32, F64, I32, I64, I8};
@@ -545,6 +549,16 @@ impl Gen<'_, '_> {
         self.b.inst_results(c).first().copied()
     }
 
+    /// Calls helper `name` through its register-preserving trampoline; its status.
+    fn call_preserving(&mut self, name: &str, args: &[cir::Value]) -> cir::Value {
+        let mut a = args.to_vec();
+        a.push(self.fout);
+        self.call(&format!("{name}_pa"), &a);
+        self.b
+            .ins()
+            .load(ct::I32, MemFlagsData::trusted(), self.fout, 0)
+    }
+
     fn slot_addr(&mut self, v: Value) -> cir::Value {
         let k = self.slots[&v];
         self.b.ins().iadd_imm_s(self.frame, (k * VALUE_SIZE) as i64)
@@ -980,16 +994,14 @@ impl Gen<'_, '_> {
                 }
                 let a = self.slot_addr(args[0]);
                 let size = self.b.ins().iconst(ct::I64, p.size as i64);
-                let st = self
-                    .call("mc_push_bytes", &[a, self.pack_buf, size])
-                    .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                self.b.ins().brif(st, slow, &[], join, &[]);
-                self.b.switch_to_block(slow);
-                self.generic(tup);
-                self.generic(i);
-                self.b.ins().jump(join, &[]);
+                let st = self.call_preserving("mc_push_bytes", &[a, self.pack_buf, size]);
+                // A vector of isbits tuples always stores bytes: failing is an internal error.
+                let fail = self.b.create_block();
+                self.b.set_cold_block(fail);
+                self.b.ins().brif(st, fail, &[], join, &[]);
+                self.b.switch_to_block(fail);
+                self.call("mc_unreachable", &[self.ctx]);
+                self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
                 return Ok(None);
@@ -1018,15 +1030,15 @@ impl Gen<'_, '_> {
                     "mc_push_i64"
                 };
                 let a = self.slot_addr(args[0]);
-                let st = self
-                    .call(helper, &[a, xv])
-                    .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                self.b.ins().brif(st, slow, &[], join, &[]);
-                self.b.switch_to_block(slow);
-                self.generic(i);
-                self.b.ins().jump(join, &[]);
+                let st = self.call_preserving(helper, &[a, xv]);
+                // A vector of floats or integers stores them unboxed: failing is an internal
+                // error.
+                let fail = self.b.create_block();
+                self.b.set_cold_block(fail);
+                self.b.ins().brif(st, fail, &[], join, &[]);
+                self.b.switch_to_block(fail);
+                self.call("mc_unreachable", &[self.ctx]);
+                self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
                 return Ok(None);
@@ -1053,7 +1065,13 @@ impl Gen<'_, '_> {
                         },
                         join,
                     );
+                    // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
+                    self.generic(i);
+                    self.call("mc_unreachable", &[self.ctx]);
+                    self.b.ins().jump(self.err, &[]);
+                    self.b.switch_to_block(join);
+                    return Ok(None);
                 }
                 let a = self.slot_addr(args[0]);
                 let size = self.b.ins().iconst(ct::I64, p.size as i64);
@@ -1088,7 +1106,13 @@ impl Gen<'_, '_> {
                         },
                         join,
                     );
+                    // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
+                    self.generic(i);
+                    self.call("mc_unreachable", &[self.ctx]);
+                    self.b.ins().jump(self.err, &[]);
+                    self.b.switch_to_block(join);
+                    return Ok(Some(jv));
                 }
                 let helper = if r == Rep::F64 {
                     "mc_pop_f64"

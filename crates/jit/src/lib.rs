@@ -106,6 +106,19 @@ impl Jit {
                 .map_err(|e| format!("cranelift: {e}"))?;
             ids.insert(h.name.clone(), id);
         }
+        // Trampolines that preserve every register around the helpers of slow paths that
+        // rejoin a loop (growing a vector's buffer), so that values in registers need not be
+        // spilled for them: `NAME_pa(args..., status: *mut u32)`.
+        for h in helpers
+            .iter()
+            .filter(|h| codegen::PRESERVING.contains(&h.name.as_str()))
+        {
+            let id = define_trampoline(&mut module, &ids, h)?;
+            ids.insert(format!("{}_pa", h.name), id);
+        }
+        module
+            .finalize_definitions()
+            .map_err(|e| format!("cranelift: {e}"))?;
         Ok(Jit {
             state: Mutex::new(State {
                 module,
@@ -147,6 +160,47 @@ impl Jit {
         st.compiled.insert(f.id, c.clone());
         c
     }
+}
+
+/// Defines `NAME_pa`: the helper `h` called under the `preserve_all` convention, its status
+/// stored through an extra pointer argument (that convention returns nothing).
+fn define_trampoline(
+    module: &mut JITModule,
+    ids: &FxHashMap<String, FuncId>,
+    h: &codegen::Helper,
+) -> Result<FuncId, String> {
+    use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData};
+    let mut sig = module.make_signature();
+    sig.call_conv = cranelift_codegen::isa::CallConv::PreserveAll;
+    sig.params
+        .extend(h.params.iter().map(|t| AbiParam::new(*t)));
+    sig.params.push(AbiParam::new(types::I64));
+    let id = module
+        .declare_function(&format!("{}_pa", h.name), Linkage::Local, &sig)
+        .map_err(|e| format!("cranelift: {e}"))?;
+    let mut ctx = module.make_context();
+    ctx.func.signature = sig;
+    let mut fctx = cranelift_frontend::FunctionBuilderContext::new();
+    {
+        let mut b = cranelift_frontend::FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let params = b.block_params(entry).to_vec();
+        let (args, status) = params.split_at(params.len() - 1);
+        let callee = module.declare_func_in_func(ids[&h.name], b.func);
+        let call = b.ins().call(callee, args);
+        let st = b.inst_results(call)[0];
+        b.ins().store(MemFlagsData::trusted(), st, status[0], 0);
+        b.ins().return_(&[]);
+        b.seal_all_blocks();
+        b.finalize(module.target_config());
+    }
+    module
+        .define_function(id, &mut ctx)
+        .map_err(|e| format!("cranelift: {e:?}"))?;
+    module.clear_context(&mut ctx);
+    Ok(id)
 }
 
 fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled, String> {
