@@ -340,29 +340,51 @@ struct Gen<'a, 'b> {
     /// The array object (`ArrayObj`, whose `ArrayView` native code reads) of each value of a
     /// `Float64` or `Int64` array type, fetched once where the value is defined.
     arr_obj: FxHashMap<Value, cir::Value>,
-    /// Flags of loads from array views: read-only (so Cranelift may hoist them out of loops)
-    /// when nothing in the function can change any array's storage (see `views_stable`).
-    view_flags: MemFlagsData,
+    /// The arrays whose views may change while the function runs (`None`: any array's),
+    /// see `changing_arrays`; loads from the others' views are read-only, so Cranelift may
+    /// hoist them out of loops.
+    changing: Option<FxHashSet<Value>>,
 }
 
-/// Whether no instruction of `f` can change an array's storage or view (calls, pushes, pops,
-/// resizes, rule-state access); writing elements does not.
-fn views_stable(f: &Function, order: &[Block]) -> bool {
-    order.iter().all(|b| {
-        f.blocks[*b].insts.iter().all(|i| match &f.insts[*i] {
-            InstData::Invoke { .. } | InstData::Call { .. } => false,
-            InstData::Prim { op, .. } => !matches!(
-                op,
-                Prim::ArrayPush
-                    | Prim::ArrayPop
-                    | Prim::ArrayResize
-                    | Prim::ArrayUnresize
-                    | Prim::RuleStack
-                    | Prim::RuleChild
-            ),
-            _ => true,
-        })
-    })
+/// Which arrays' storage (and so view) can change while `f` runs, given that writing elements
+/// does not change it: `None` (any array's) if `f` calls anything or grows or shrinks an array
+/// other than a rule-state stack; otherwise just those stacks (reverse mode's pushes and pops,
+/// which never alias user arrays).
+fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>> {
+    let mut stacks = FxHashSet::default();
+    for b in order {
+        for i in &f.blocks[*b].insts {
+            if let InstData::Prim {
+                op: Prim::RuleStack,
+                ..
+            } = &f.insts[*i]
+            {
+                stacks.extend(f.result(*i));
+            }
+        }
+    }
+    for b in order {
+        for i in &f.blocks[*b].insts {
+            match &f.insts[*i] {
+                InstData::Invoke { .. } | InstData::Call { .. } => return None,
+                InstData::Prim {
+                    op: Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize,
+                    args,
+                } => {
+                    if !stacks.contains(&args[0]) {
+                        return None;
+                    }
+                    // `push!` and `resize!` return the stack itself.
+                    stacks.extend(
+                        f.result(*i)
+                            .filter(|r| matches!(f.types[*r], Type::Array(..))),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(stacks)
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -467,11 +489,7 @@ pub fn lower(
         packed,
         pack_buf,
         arr_obj: FxHashMap::default(),
-        view_flags: if views_stable(f, &order) {
-            MemFlagsData::trusted().with_readonly().with_can_move()
-        } else {
-            MemFlagsData::trusted()
-        },
+        changing: changing_arrays(f, &order),
     };
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
@@ -853,10 +871,11 @@ impl Gen<'_, '_> {
             },
             ArrayLen if self.arr_obj.contains_key(&args[0]) => {
                 let o = self.arr_obj[&args[0]];
-                let v =
-                    self.b
-                        .ins()
-                        .load(ct::I64, self.view_flags, o, runtime::value::ArrayView::LEN);
+                let fl = self.view_flags(args[0]);
+                let v = self
+                    .b
+                    .ins()
+                    .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
                 return Ok(Some(v));
             }
             ArrayRef
@@ -868,7 +887,8 @@ impl Gen<'_, '_> {
                 let r = rr.unwrap_or(Rep::F64);
                 let o = self.arr_obj[&args[0]];
                 let idx: Vec<cir::Value> = (1..args.len()).map(|k| x(self, k)).collect();
-                let (k, ok) = self.inline_index(o, &idx);
+                let fl = self.view_flags(args[0]);
+                let (k, ok) = self.inline_index(o, &idx, fl);
                 let slow = self.b.create_block();
                 self.b.set_cold_block(slow);
                 let fast = self.b.create_block();
@@ -876,7 +896,7 @@ impl Gen<'_, '_> {
                 let jv = self.b.append_block_param(join, cl_type(r));
                 self.b.ins().brif(ok, fast, &[], slow, &[]);
                 self.b.switch_to_block(fast);
-                let addr = self.elem_addr(o, k);
+                let addr = self.elem_addr(o, k, fl);
                 let v = self
                     .b
                     .ins()
@@ -899,14 +919,15 @@ impl Gen<'_, '_> {
             {
                 let o = self.arr_obj[&args[0]];
                 let idx: Vec<cir::Value> = (2..args.len()).map(|k| x(self, k)).collect();
-                let (k, ok) = self.inline_index(o, &idx);
+                let fl = self.view_flags(args[0]);
+                let (k, ok) = self.inline_index(o, &idx, fl);
                 let slow = self.b.create_block();
                 self.b.set_cold_block(slow);
                 let fast = self.b.create_block();
                 let join = self.b.create_block();
                 self.b.ins().brif(ok, fast, &[], slow, &[]);
                 self.b.switch_to_block(fast);
-                let addr = self.elem_addr(o, k);
+                let addr = self.elem_addr(o, k, fl);
                 let v = x(self, 1);
                 self.b.ins().store(MemFlagsData::trusted(), v, addr, 0);
                 self.b.ins().jump(join, &[]);
@@ -1260,6 +1281,14 @@ impl Gen<'_, '_> {
         helper
     }
 
+    /// Flags for loads from the view of array `arr`: read-only unless its storage may change.
+    fn view_flags(&self, arr: Value) -> MemFlagsData {
+        match &self.changing {
+            Some(c) if !c.contains(&arr) => MemFlagsData::trusted().with_readonly().with_can_move(),
+            _ => MemFlagsData::trusted(),
+        }
+    }
+
     /// Fetches the array object of `v` if it is an array of `Float64`, `Int64` or tuples of
     /// register values (the element storages native code reads and writes in place).
     fn track_array(&mut self, v: Value) {
@@ -1281,9 +1310,13 @@ impl Gen<'_, '_> {
 
     /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
     /// `obj`, and whether it is in bounds.
-    fn inline_index(&mut self, obj: cir::Value, idx: &[cir::Value]) -> (cir::Value, cir::Value) {
+    fn inline_index(
+        &mut self,
+        obj: cir::Value,
+        idx: &[cir::Value],
+        flags: MemFlagsData,
+    ) -> (cir::Value, cir::Value) {
         use runtime::value::ArrayView;
-        let flags = self.view_flags;
         let i1 = self.b.ins().iadd_imm_s(idx[0], -1);
         if idx.len() == 1 {
             let len = self.b.ins().load(ct::I64, flags, obj, ArrayView::LEN);
@@ -1303,13 +1336,11 @@ impl Gen<'_, '_> {
     }
 
     /// The address of element `k` (0-based) of the array with object `obj`.
-    fn elem_addr(&mut self, obj: cir::Value, k: cir::Value) -> cir::Value {
-        let ptr = self.b.ins().load(
-            ct::I64,
-            self.view_flags,
-            obj,
-            runtime::value::ArrayView::PTR,
-        );
+    fn elem_addr(&mut self, obj: cir::Value, k: cir::Value, flags: MemFlagsData) -> cir::Value {
+        let ptr = self
+            .b
+            .ins()
+            .load(ct::I64, flags, obj, runtime::value::ArrayView::PTR);
         let off = self.b.ins().ishl_imm_u(k, 3);
         self.b.ins().iadd(ptr, off)
     }
