@@ -372,3 +372,23 @@ pub(crate) unsafe extern "C" fn mc_array_obj(a: *const Value) -> *const runtime:
         _ => &*EMPTY as *const runtime::ArrayObj,
     }
 }
+
+/// Fast path of `Core.rule_stack(state, k, T)` when stack `k` exists: assigns it to `*out`.
+/// `FAILED` (no error) when it does not yet: the generic instruction creates it.
+pub(crate) unsafe extern "C" fn mc_rule_stack(st: *const Value, k: i64, out: *mut Value) -> u32 {
+    // SAFETY: `st` is an initialised value; `out` an initialised slot.
+    let Value::Mutable(m) = (unsafe { &*st }) else {
+        return FAILED;
+    };
+    let Some(Value::Array(stacks)) = m.get(0) else {
+        return FAILED;
+    };
+    match usize::try_from(k).ok().and_then(|k| stacks.get(k)) {
+        Some(v @ Value::Array(_)) => {
+            // SAFETY: as above.
+            unsafe { *out = v };
+            OK
+        }
+        _ => FAILED,
+    }
+}

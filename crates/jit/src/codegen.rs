@@ -170,6 +170,12 @@ pub fn helpers() -> Vec<Helper> {
             &[I32],
         ),
         h(
+            "mc_rule_stack",
+            abi::mc_rule_stack as *const u8,
+            &[I64, I64, I64],
+            &[I32],
+        ),
+        h(
             "mc_array_obj",
             abi::mc_array_obj as *const u8,
             &[I64],
@@ -869,6 +875,24 @@ impl Gen<'_, '_> {
                 (Some(a), b) if a == b && is_reg(a) => return Ok(Some(x(self, 1))),
                 _ => {}
             },
+            RuleStack if reps.len() == 3 && reps[0] == Rep::Boxed && reps[1] == Rep::I64 => {
+                let r = res.ok_or("rule_stack without a result")?;
+                let st = self.slot_addr(args[0]);
+                let k = x(self, 1);
+                let out = self.slot_addr(r);
+                let ok = self
+                    .call("mc_rule_stack", &[st, k, out])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
+                let join = self.b.create_block();
+                self.b.ins().brif(ok, slow, &[], join, &[]);
+                self.b.switch_to_block(slow);
+                self.generic(i);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                return Ok(None);
+            }
             ArrayLen if self.arr_obj.contains_key(&args[0]) => {
                 let o = self.arr_obj[&args[0]];
                 let fl = self.view_flags(args[0]);
