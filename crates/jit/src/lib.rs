@@ -145,7 +145,18 @@ impl Jit {
             return c.clone();
         }
         let t0 = Instant::now();
-        let r = compile(&mut st, f, types);
+        // A bug in lowering must not take the program down: the function is interpreted
+        // instead (the notice under `--verbose` names it).
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(&mut st, f, types)))
+                .unwrap_or_else(|p| {
+                    let what = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(format!("internal error while compiling: {what}"))
+                });
         let c = match r {
             Ok(c) => {
                 st.stats.functions += 1;
