@@ -1185,24 +1185,14 @@ pub fn derive_reverse(
             .map(|(v, _)| *v)
             .collect();
         if !pushed.is_empty() {
-            let k = state_types.len() as u32;
-            let tys: Vec<Type> = pushed.iter().map(|v| fwd.types[*v].clone()).collect();
-            let tt = Type::tuple(tys);
-            state_types.push(Type::vector(tt.clone()));
-            comms_field.insert(b, k);
-            comms_tuple.insert(b, tt.clone());
             let mut e = Emit {
                 f: &mut fwd,
                 block: fb,
                 loc,
             };
-            let tup = e.val(InstData::Tuple { args: pushed }, tt);
-            let stack = rule_stack(&mut e, state, k, Type::vector(comms_tuple[&b].clone()));
-            e.prim(
-                Prim::ArrayPush,
-                vec![stack, tup],
-                Type::vector(comms_tuple[&b].clone()),
-            );
+            let (k, tt) = push_saved(&mut e, state, &mut state_types, pushed);
+            comms_field.insert(b, k);
+            comms_tuple.insert(b, tt);
         }
         let edge_args = |d: Block, args: &[Value]| -> Vec<Value> {
             if doomed(d) {
@@ -1327,10 +1317,6 @@ pub fn derive_reverse(
         .map(|(v, _)| *v)
         .collect();
     let inv_field = (!inv_vals.is_empty()).then(|| {
-        let k = state_types.len() as u32;
-        let tys: Vec<Type> = inv_vals.iter().map(|v| fwd.types[*v].clone()).collect();
-        let tt = Type::tuple(tys);
-        state_types.push(Type::vector(tt.clone()));
         let fentry = fblocks[&layout[0]];
         let loc = primal.locs[primal.blocks[layout[0]].insts[0]];
         let tmp = fwd.add_block();
@@ -1339,14 +1325,7 @@ pub fn derive_reverse(
             block: tmp,
             loc,
         };
-        let tup = e.val(
-            InstData::Tuple {
-                args: inv_vals.clone(),
-            },
-            tt.clone(),
-        );
-        let stack = rule_stack(&mut e, state, k, Type::vector(tt.clone()));
-        e.prim(Prim::ArrayPush, vec![stack, tup], Type::vector(tt.clone()));
+        let (k, tt) = push_saved(&mut e, state, &mut state_types, inv_vals.clone());
         fwd.layout.retain(|b| *b != tmp);
         let pushed = std::mem::take(&mut fwd.blocks[tmp].insts);
         let insts = &mut fwd.blocks[fentry].insts;
@@ -1375,16 +1354,8 @@ pub fn derive_reverse(
             block: r_entry,
             loc,
         };
-        let mut fields = Vec::new();
-        if let Some((k, tt, _)) = &inv_field {
-            let stack = rule_stack(&mut e, rstate, *k, Type::vector(tt.clone()));
-            let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
-            let Type::Tuple(ts) = tt else { unreachable!() };
-            for (j, t) in ts.iter().enumerate() {
-                fields.push(e.field(tup, j as u32, t.clone()));
-            }
-        }
-        rebuild_saved(&mut e, &inv_consts, fields)
+        let popped = inv_field.as_ref().map(|(k, tt, _)| (*k, tt.clone()));
+        pop_saved(&mut e, rstate, popped, &inv_consts)
     };
     let rblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, rvs.add_block())).collect();
     let final_b = rvs.add_block();
@@ -1515,18 +1486,9 @@ pub fn derive_reverse(
                 block: rb,
                 loc,
             };
-            let mut fields = Vec::new();
-            if let Some(&k) = comms_field.get(&b) {
-                let tt = comms_tuple[&b].clone();
-                let stack = rule_stack(&mut e, rstate, k, Type::vector(tt.clone()));
-                let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
-                let Type::Tuple(ts) = &tt else { unreachable!() };
-                for (j, t) in ts.iter().enumerate() {
-                    fields.push(e.field(tup, j as u32, t.clone()));
-                }
-            }
+            let popped = comms_field.get(&b).map(|k| (*k, comms_tuple[&b].clone()));
             let consts = comms_consts.get(&b).cloned().unwrap_or_default();
-            rmap = rebuild_saved(&mut e, &consts, fields);
+            rmap = pop_saved(&mut e, rstate, popped, &consts);
         }
         let _ = sv;
         for r in revs[&b].iter().rev() {
@@ -1668,10 +1630,43 @@ fn saved_consts(fwd: &Function, vals: &[Value]) -> Vec<Option<Const>> {
         .collect()
 }
 
-/// The pullback's saved values in saving order: constants made again, the rest from `popped`
-/// (the fields of the popped tuple, in order).
-fn rebuild_saved(e: &mut Emit, consts: &[Option<Const>], popped: Vec<Value>) -> Vec<Value> {
-    let mut popped = popped.into_iter();
+/// Pushes `vals` as one tuple onto a new stack of the rule state (registered in `state_types`):
+/// its index and tuple type.
+fn push_saved(
+    e: &mut Emit,
+    state: Value,
+    state_types: &mut Vec<Type>,
+    vals: Vec<Value>,
+) -> (u32, Type) {
+    let k = state_types.len() as u32;
+    let tys: Vec<Type> = vals.iter().map(|v| e.f.types[*v].clone()).collect();
+    let tt = Type::tuple(tys);
+    state_types.push(Type::vector(tt.clone()));
+    let tup = e.val(InstData::Tuple { args: vals }, tt.clone());
+    let stack = rule_stack(e, state, k, Type::vector(tt.clone()));
+    e.prim(Prim::ArrayPush, vec![stack, tup], Type::vector(tt.clone()));
+    (k, tt)
+}
+
+/// The pullback's saved values in saving order: constants made again, the rest the fields of
+/// the tuple popped from state stack `popped` (its index and tuple type), if any.
+fn pop_saved(
+    e: &mut Emit,
+    state: Value,
+    popped: Option<(u32, Type)>,
+    consts: &[Option<Const>],
+) -> Vec<Value> {
+    let mut fields = Vec::new();
+    if let Some((k, tt)) = popped {
+        let stack = rule_stack(e, state, k, Type::vector(tt.clone()));
+        let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
+        if let Type::Tuple(ts) = &tt {
+            for (j, t) in ts.iter().enumerate() {
+                fields.push(e.field(tup, j as u32, t.clone()));
+            }
+        }
+    }
+    let mut popped = fields.into_iter();
     consts
         .iter()
         .map(|c| match c {

@@ -146,30 +146,6 @@ pub fn helpers() -> Vec<Helper> {
         ),
         h("mc_arraylen", abi::mc_arraylen as *const u8, &[I64], &[I64]),
         h(
-            "mc_aref_f64",
-            abi::mc_aref_f64 as *const u8,
-            &[I64, I64, I64, I32, I64],
-            &[I32],
-        ),
-        h(
-            "mc_aref_i64",
-            abi::mc_aref_i64 as *const u8,
-            &[I64, I64, I64, I32, I64],
-            &[I32],
-        ),
-        h(
-            "mc_aset_f64",
-            abi::mc_aset_f64 as *const u8,
-            &[I64, F64, I64, I64, I32],
-            &[I32],
-        ),
-        h(
-            "mc_aset_i64",
-            abi::mc_aset_i64 as *const u8,
-            &[I64, I64, I64, I64, I32],
-            &[I32],
-        ),
-        h(
             "mc_rule_stack",
             abi::mc_rule_stack as *const u8,
             &[I64, I64, I64],
@@ -969,47 +945,6 @@ impl Gen<'_, '_> {
                 let p = self.slot_addr(args[0]);
                 return Ok(self.call("mc_arraylen", &[p]));
             }
-            ArrayRef
-                if (args.len() == 2 || args.len() == 3)
-                    && reps[0] == Rep::Boxed
-                    && reps[1..].iter().all(|r| *r == Rep::I64)
-                    && matches!(rr, Some(Rep::F64 | Rep::I64)) =>
-            {
-                let r = rr.unwrap_or(Rep::F64);
-                let helper = if r == Rep::F64 {
-                    "mc_aref_f64"
-                } else {
-                    "mc_aref_i64"
-                };
-                let a = self.slot_addr(args[0]);
-                let ii = x(self, 1);
-                let jj = if args.len() == 3 {
-                    x(self, 2)
-                } else {
-                    self.b.ins().iconst(ct::I64, 0)
-                };
-                let nd = self.b.ins().iconst(ct::I32, args.len() as i64 - 1);
-                let st = self
-                    .call(helper, &[a, ii, jj, nd, self.fout])
-                    .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let fast = self.b.create_block();
-                let join = self.b.create_block();
-                let jv = self.b.append_block_param(join, cl_type(r));
-                self.b.ins().brif(st, slow, &[], fast, &[]);
-                self.b.switch_to_block(fast);
-                let v = self
-                    .b
-                    .ins()
-                    .load(cl_type(r), MemFlagsData::trusted(), self.fout, 0);
-                self.b.ins().jump(join, &[BlockArg::Value(v)]);
-                self.b.switch_to_block(slow);
-                let v = self.generic(i).unwrap_or_else(|| unreachable!());
-                self.b.ins().jump(join, &[BlockArg::Value(v)]);
-                self.b.switch_to_block(join);
-                return Ok(Some(jv));
-            }
             ArrayPush if reps[0] == Rep::Boxed && self.fused.contains_key(&args[1]) => {
                 let p = self.fused[&args[1]].clone();
                 let tup = f
@@ -1183,41 +1118,6 @@ impl Gen<'_, '_> {
                 self.b.ins().jump(join, &[BlockArg::Value(v)]);
                 self.b.switch_to_block(join);
                 return Ok(Some(jv));
-            }
-            ArraySet
-                if (args.len() == 3 || args.len() == 4)
-                    && reps[0] == Rep::Boxed
-                    && matches!(reps[1], Rep::F64 | Rep::I64)
-                    && reps[2..].iter().all(|r| *r == Rep::I64)
-                    && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
-            {
-                let helper = if reps[1] == Rep::F64 {
-                    "mc_aset_f64"
-                } else {
-                    "mc_aset_i64"
-                };
-                let a = self.slot_addr(args[0]);
-                let v = x(self, 1);
-                let ii = x(self, 2);
-                let jj = if args.len() == 4 {
-                    x(self, 3)
-                } else {
-                    self.b.ins().iconst(ct::I64, 0)
-                };
-                let nd = self.b.ins().iconst(ct::I32, args.len() as i64 - 2);
-                let st = self
-                    .call(helper, &[a, v, ii, jj, nd])
-                    .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let join = self.b.create_block();
-                self.b.ins().brif(st, slow, &[], join, &[]);
-                self.b.switch_to_block(slow);
-                self.generic(i);
-                self.b.ins().jump(join, &[]);
-                self.b.switch_to_block(join);
-                self.array_result(res, args[0]);
-                return Ok(None);
             }
             _ => {}
         }
