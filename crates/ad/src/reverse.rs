@@ -312,7 +312,7 @@ fn rdata_parts(t: &Type, env: &TypeEnv) -> Option<Vec<Type>> {
     }
 }
 
-/// The aggregate of type `t` with these parts.
+/// The aggregate (reverse data, forward data or tangent) of type `t` with these parts.
 fn rdata_build(t: &Type, parts: Vec<Value>, e: &mut Emit) -> Value {
     let data = match t {
         Type::Tuple(_) => InstData::Tuple { args: parts },
@@ -870,14 +870,16 @@ pub fn derive_reverse(
                         )));
                     }
                 }
-                InstData::Tuple { args } => {
+                // Tuples and immutable structs: fdata and rdata built part by part.
+                InstData::Tuple { args } | InstData::New { args, .. } if !matches!(&data, InstData::New { ty, .. } if env.is_mutable(ty)) =>
+                {
                     let r = res.unwrap_or_else(|| unreachable!());
                     let ft = cx.ft(r);
                     let fv = if ft == Type::NoFData {
                         fdata_const(&mut e, &ft)
                     } else {
                         let fs: Vec<Value> = args.iter().map(|a| fmap[a]).collect();
-                        e.val(InstData::Tuple { args: fs }, ft.clone())
+                        rdata_build(&ft, fs, &mut e)
                     };
                     fmap.insert(r, fv);
                     if cx.rt(r) != Type::NoRData {
@@ -1028,29 +1030,6 @@ pub fn derive_reverse(
                         },
                         float: cx.rt(*val).is_float(),
                     });
-                }
-                InstData::New { ty, args } if !env.is_mutable(ty) => {
-                    let r = res.unwrap_or_else(|| unreachable!());
-                    let ft = cx.ft(r);
-                    let fv = if ft == Type::NoFData {
-                        fdata_const(&mut e, &ft)
-                    } else {
-                        let fs: Vec<Value> = args.iter().map(|a| fmap[a]).collect();
-                        e.val(
-                            InstData::New {
-                                ty: ft.clone(),
-                                args: fs,
-                            },
-                            ft.clone(),
-                        )
-                    };
-                    fmap.insert(r, fv);
-                    if cx.rt(r) != Type::NoRData {
-                        rv.push(Rev::Build {
-                            out: r,
-                            args: args.clone(),
-                        });
-                    }
                 }
                 InstData::GetGlobal(_) => {
                     // Globals are constants for AD (their tangent is not tracked).

@@ -144,6 +144,28 @@ fn build(
 // ---------------------------------------------------------------------------------------------
 // Arithmetic
 
+/// `f` on the corresponding parts of two tuples or two named tuples, rebuilt as an aggregate of
+/// the same kind (the recursion shared by increment, add-to-primal and difference).
+fn zip_parts(a: &Value, b: &Value, mut f: impl FnMut(&Value, &Value) -> Value) -> Value {
+    match (a, b) {
+        (Value::Tuple(xs), Value::Tuple(ys)) => {
+            Value::Tuple(xs.iter().zip(ys.iter()).map(|(x, y)| f(x, y)).collect())
+        }
+        (Value::NamedTuple(x), Value::NamedTuple(y)) => {
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: x.names.clone(),
+                values: x
+                    .values
+                    .iter()
+                    .zip(y.values.iter())
+                    .map(|(p, q)| f(p, q))
+                    .collect(),
+            }))
+        }
+        _ => a.clone(),
+    }
+}
+
 /// `t + s`. Mutable parts of `t` (arrays, mutable tangents) are incremented in place and
 /// returned; immutable parts are new values. Safe when `t` and `s` alias and under cycles.
 pub fn increment(t: &Value, s: &Value) -> Value {
@@ -167,22 +189,8 @@ fn inc(t: &Value, s: &Value, seen: &mut FxHashSet<(usize, usize)>) -> Value {
             }
             t.clone()
         }
-        (Value::Tuple(xs), Value::Tuple(ys)) => Value::Tuple(
-            xs.iter()
-                .zip(ys.iter())
-                .map(|(x, y)| inc(x, y, seen))
-                .collect(),
-        ),
-        (Value::NamedTuple(x), Value::NamedTuple(y)) => {
-            Value::NamedTuple(Arc::new(NamedTupleVal {
-                names: x.names.clone(),
-                values: x
-                    .values
-                    .iter()
-                    .zip(y.values.iter())
-                    .map(|(a, b)| inc(a, b, seen))
-                    .collect(),
-            }))
+        (Value::Tuple(_), Value::Tuple(_)) | (Value::NamedTuple(_), Value::NamedTuple(_)) => {
+            zip_parts(t, s, |x, y| inc(x, y, seen))
         }
         (Value::Struct(x), Value::Struct(y)) if x.fields.is_empty() => {
             let _ = y;
@@ -346,22 +354,8 @@ fn add_rec(p: &Value, t: &Value, memo: &mut FxHashMap<usize, Value>) -> Value {
             }
             Value::Array(out)
         }
-        (Value::Tuple(xs), Value::Tuple(ds)) => Value::Tuple(
-            xs.iter()
-                .zip(ds.iter())
-                .map(|(x, d)| add_rec(x, d, memo))
-                .collect(),
-        ),
-        (Value::NamedTuple(x), Value::NamedTuple(d)) => {
-            Value::NamedTuple(Arc::new(NamedTupleVal {
-                names: x.names.clone(),
-                values: x
-                    .values
-                    .iter()
-                    .zip(d.values.iter())
-                    .map(|(a, b)| add_rec(a, b, memo))
-                    .collect(),
-            }))
+        (Value::Tuple(_), Value::Tuple(_)) | (Value::NamedTuple(_), Value::NamedTuple(_)) => {
+            zip_parts(p, t, |x, d| add_rec(x, d, memo))
         }
         (Value::Struct(x), Value::Struct(d)) if !d.fields.is_empty() => new_struct(
             x.ty.clone(),
@@ -422,22 +416,8 @@ fn diff_rec(p: &Value, q: &Value, env: &TypeEnv, memo: &mut FxHashMap<usize, Val
             }
             Value::Array(out)
         }
-        (Value::Tuple(xs), Value::Tuple(ys)) => Value::Tuple(
-            xs.iter()
-                .zip(ys.iter())
-                .map(|(x, y)| diff_rec(x, y, env, memo))
-                .collect(),
-        ),
-        (Value::NamedTuple(x), Value::NamedTuple(y)) => {
-            Value::NamedTuple(Arc::new(NamedTupleVal {
-                names: x.names.clone(),
-                values: x
-                    .values
-                    .iter()
-                    .zip(y.values.iter())
-                    .map(|(a, b)| diff_rec(a, b, env, memo))
-                    .collect(),
-            }))
+        (Value::Tuple(_), Value::Tuple(_)) | (Value::NamedTuple(_), Value::NamedTuple(_)) => {
+            zip_parts(p, q, |x, y| diff_rec(x, y, env, memo))
         }
         (Value::Struct(x), Value::Struct(y)) => new_struct(
             tt,

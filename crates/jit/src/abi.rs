@@ -170,10 +170,10 @@ pub(crate) unsafe extern "C" fn mc_arraylen(a: *const Value) -> i64 {
     }
 }
 
-/// Fast paths of `array_push`/`array_pop` on vectors of unboxed elements: scalars, and isbits
-/// tuples as their bytes (`size` of them at `buf`, laid out as `BitsLayout` says). `FAILED`
-/// without an error when they do not apply (an empty vector, another storage): the caller
-/// then runs the generic instruction.
+/// Out-of-line `array_push` on vectors of unboxed elements (called, through register-preserving
+/// trampolines, when the inline push finds the buffer full): scalars, and isbits tuples as
+/// their bytes (`size` of them at `buf`, laid out as `BitsLayout` says). `FAILED` when the
+/// storage is not of that kind.
 pub(crate) unsafe extern "C" fn mc_push_i64(a: *const Value, x: i64) -> u32 {
     // SAFETY: `a` is an initialised value.
     unsafe {
@@ -198,24 +198,6 @@ pub(crate) unsafe extern "C" fn mc_push_f64(a: *const Value, x: f64) -> u32 {
         })
     }
 }
-pub(crate) unsafe extern "C" fn mc_pop_i64(a: *const Value, out: *mut i64) -> u32 {
-    // SAFETY: `a` is an initialised value; `out` a stack slot for one i64.
-    unsafe {
-        with_vector(a, |d| match d {
-            ArrayData::I64(v) => v.pop().map(|x| *out = x).is_some(),
-            _ => false,
-        })
-    }
-}
-pub(crate) unsafe extern "C" fn mc_pop_f64(a: *const Value, out: *mut f64) -> u32 {
-    // SAFETY: `a` is an initialised value; `out` a stack slot for one f64.
-    unsafe {
-        with_vector(a, |d| match d {
-            ArrayData::F64(v) => v.pop().map(|x| *out = x).is_some(),
-            _ => false,
-        })
-    }
-}
 pub(crate) unsafe extern "C" fn mc_push_bytes(a: *const Value, buf: *const u8, size: usize) -> u32 {
     // SAFETY: `a` is an initialised value; `buf` holds `size` initialised bytes.
     unsafe {
@@ -223,21 +205,6 @@ pub(crate) unsafe extern "C" fn mc_push_bytes(a: *const Value, buf: *const u8, s
             ArrayData::Bits { layout, bytes, len } if layout.size == size => {
                 bytes.extend_from_slice(std::slice::from_raw_parts(buf, size));
                 *len += 1;
-                true
-            }
-            _ => false,
-        })
-    }
-}
-pub(crate) unsafe extern "C" fn mc_pop_bytes(a: *const Value, buf: *mut u8, size: usize) -> u32 {
-    // SAFETY: `a` is an initialised value; `buf` has room for `size` bytes.
-    unsafe {
-        with_vector(a, |d| match d {
-            ArrayData::Bits { layout, bytes, len } if layout.size == size && *len > 0 => {
-                let at = bytes.len() - size;
-                std::ptr::copy_nonoverlapping(bytes.as_ptr().add(at), buf, size);
-                bytes.truncate(at);
-                *len -= 1;
                 true
             }
             _ => false,

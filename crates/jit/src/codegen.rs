@@ -170,26 +170,8 @@ pub fn helpers() -> Vec<Helper> {
             &[I32],
         ),
         h(
-            "mc_pop_i64",
-            abi::mc_pop_i64 as *const u8,
-            &[I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_pop_f64",
-            abi::mc_pop_f64 as *const u8,
-            &[I64, I64],
-            &[I32],
-        ),
-        h(
             "mc_push_bytes",
             abi::mc_push_bytes as *const u8,
-            &[I64, I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_pop_bytes",
-            abi::mc_pop_bytes as *const u8,
             &[I64, I64, I64],
             &[I32],
         ),
@@ -1029,8 +1011,13 @@ impl Gen<'_, '_> {
                 let Type::Tuple(ts) = f.types[r].clone() else {
                     return Err("a packed value that is not a tuple".into());
                 };
+                // Every vector of register tuples has its object fetched (`track_array`).
+                let o = *self
+                    .arr_obj
+                    .get(&args[0])
+                    .ok_or("a popped tuple whose vector has no array object")?;
                 let join = self.b.create_block();
-                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                {
                     let helper = self.stack_pop(
                         o,
                         p.size,
@@ -1053,31 +1040,17 @@ impl Gen<'_, '_> {
                     self.b.switch_to_block(join);
                     return Ok(None);
                 }
-                let a = self.slot_addr(args[0]);
-                let size = self.b.ins().iconst(ct::I64, p.size as i64);
-                let st = self
-                    .call("mc_pop_bytes", &[a, buf, size])
-                    .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                self.b.ins().brif(st, slow, &[], join, &[]);
-                self.b.switch_to_block(slow);
-                // Raises the error (an empty vector); storage that is not bytes cannot occur.
-                self.generic(i);
-                self.call("mc_unreachable", &[self.ctx]);
-                self.b.ins().jump(self.err, &[]);
-                self.b.switch_to_block(join);
-                return Ok(None);
             }
             ArrayPop
-                if reps[0] == Rep::Boxed
+                if self.arr_obj.contains_key(&args[0])
                     && matches!(rr, Some(Rep::F64 | Rep::I64))
                     && elem_rep(&f.types[args[0]]) == rr =>
             {
                 let r = rr.unwrap_or(Rep::F64);
                 let join = self.b.create_block();
                 let jv = self.b.append_block_param(join, cl_type(r));
-                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                let o = self.arr_obj[&args[0]];
+                {
                     let helper = self.stack_pop(
                         o,
                         8,
@@ -1094,30 +1067,6 @@ impl Gen<'_, '_> {
                     self.b.switch_to_block(join);
                     return Ok(Some(jv));
                 }
-                let helper = if r == Rep::F64 {
-                    "mc_pop_f64"
-                } else {
-                    "mc_pop_i64"
-                };
-                let a = self.slot_addr(args[0]);
-                let st = self
-                    .call(helper, &[a, self.fout])
-                    .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let fast = self.b.create_block();
-                self.b.ins().brif(st, slow, &[], fast, &[]);
-                self.b.switch_to_block(fast);
-                let v = self
-                    .b
-                    .ins()
-                    .load(cl_type(r), MemFlagsData::trusted(), self.fout, 0);
-                self.b.ins().jump(join, &[BlockArg::Value(v)]);
-                self.b.switch_to_block(slow);
-                let v = self.generic(i).unwrap_or_else(|| unreachable!());
-                self.b.ins().jump(join, &[BlockArg::Value(v)]);
-                self.b.switch_to_block(join);
-                return Ok(Some(jv));
             }
             _ => {}
         }
