@@ -79,23 +79,63 @@ struct Saved {
     /// Values fixed for the whole call (the forwards pass's arguments and their fdata): saved
     /// once per call instead of in every block execution (see `INVARIANT`).
     shared: Option<std::rc::Rc<Invariants>>,
+    /// The counted loops the block is in: their induction variables are recomputed, not saved.
+    loops: Vec<Block>,
+    /// The induction variables the block's reverse reads (see `IV`).
+    ivs: Vec<Value>,
+}
+
+/// An induction variable of a counted loop: a header parameter that enters as `init` and grows
+/// by `step` along the back edge. While the pullback runs the loop's blocks, the loop's counter
+/// holds the iteration's count, so the variable is `init + step * count` there: recomputed
+/// instead of saved once per iteration.
+#[derive(Clone)]
+struct IvSpec {
+    header: Block,
+    init: IvInit,
+    step: i64,
+}
+
+#[derive(Clone, Copy)]
+enum IvInit {
+    Const(i64),
+    /// A call-invariant value of the forwards pass (saved once per call).
+    Invariant(Value),
 }
 
 /// The call-invariant values of a forwards pass and those of them the pullback needs.
 struct Invariants {
     values: std::cell::RefCell<rustc_hash::FxHashSet<Value>>,
     saved: std::cell::RefCell<Saved>,
+    /// The induction variables of counted loops (forwards-pass values).
+    ivs: std::cell::RefCell<FxHashMap<Value, IvSpec>>,
 }
 
 /// Saved-value indices from this one on refer to the call-invariant values (index − INVARIANT
 /// among them), pushed once when the forwards pass starts and popped first by the pullback.
 const INVARIANT: usize = 1 << 40;
+/// Saved-value indices from this one on refer to the block's recomputed induction variables.
+const IV: usize = 1 << 41;
 
 impl Saved {
     fn add(&mut self, v: Value) -> usize {
         if let Some(sh) = &self.shared {
             if sh.values.borrow().contains(&v) {
                 return INVARIANT + sh.saved.borrow_mut().add(v);
+            }
+            let iv = sh.ivs.borrow().get(&v).cloned();
+            if let Some(spec) = iv.filter(|s| self.loops.contains(&s.header)) {
+                if let IvInit::Invariant(init) = spec.init {
+                    sh.saved.borrow_mut().add(init);
+                }
+                let j = match self.ivs.iter().position(|x| *x == v) {
+                    Some(j) => j,
+                    None => {
+                        self.ivs.push(v);
+                        self.ivs.len() - 1
+                    }
+                };
+                return IV + j;
             }
         }
         if let Some(&i) = self.index.get(&v) {
@@ -112,12 +152,15 @@ impl Saved {
 struct SavedVals<'a> {
     own: &'a [Value],
     invariant: &'a [Value],
+    ivs: &'a [Value],
 }
 
 impl std::ops::Index<usize> for SavedVals<'_> {
     type Output = Value;
     fn index(&self, k: usize) -> &Value {
-        if k >= INVARIANT {
+        if k >= IV {
+            &self.ivs[k - IV]
+        } else if k >= INVARIANT {
             &self.invariant[k - INVARIANT]
         } else {
             &self.own[k]
@@ -453,6 +496,38 @@ pub fn derive_reverse(
     }
     let doomed = |b: Block| !live.contains(&b);
 
+    // Counted loops: a header entered again along exactly one back edge counts its iterations
+    // in a register instead of pushing the back edge's id on the block stack each time; the
+    // count is pushed once when the loop exits (see `CountedLoop`).
+    let loops = counted_loops(primal, &layout, &incoming, &live);
+    let loops_of = |b: Block| -> Vec<Block> {
+        let mut hs: Vec<Block> = loops
+            .iter()
+            .filter(|(_, l)| l.body.contains(&b))
+            .map(|(h, _)| *h)
+            .collect();
+        hs.sort_by_key(|h| std::cmp::Reverse(loops[h].body.len()));
+        hs
+    };
+    // The loops an edge leaves, outermost first (their counts are pushed in this order).
+    let exited = |q: Block, d: Block| -> Vec<Block> {
+        let inner = loops_of(d);
+        loops_of(q)
+            .into_iter()
+            .filter(|h| !inner.contains(h))
+            .collect()
+    };
+    // Whether taking edge (q, k) into `d` pushes its id on the block stack.
+    let pushes_id = |q: Block, k: usize, d: Block| -> bool {
+        if doomed(d) || incoming[&d].len() < 2 {
+            return false;
+        }
+        match loops.get(&d) {
+            Some(l) => l.back != (q, k) && l.enters.len() > 1,
+            None => true,
+        }
+    };
+
     // ---------------- forwards pass ----------------
     let mut fwd = Function::new(format!("fwd {}", primal.name), Phase::Typed);
     let fblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, fwd.add_block())).collect();
@@ -469,6 +544,11 @@ pub fn derive_reverse(
             }
         }
     }
+    // Each counted loop's header takes its iteration count last.
+    let counter: FxHashMap<Block, Value> = loops
+        .keys()
+        .map(|h| (*h, fwd.add_block_param(fblocks[h], Type::Int64)))
+        .collect();
     // An entry block without predecessors runs once per call: its parameters are invariant.
     let invariants = std::rc::Rc::new(Invariants {
         values: std::cell::RefCell::new(if incoming.get(&layout[0]).is_none_or(|e| e.is_empty()) {
@@ -481,6 +561,7 @@ pub fn derive_reverse(
             Default::default()
         }),
         saved: Default::default(),
+        ivs: Default::default(),
     });
     let mut saved: FxHashMap<Block, Saved> = FxHashMap::default();
     let mut revs: FxHashMap<Block, Vec<Rev>> = FxHashMap::default();
@@ -511,6 +592,7 @@ pub fn derive_reverse(
         }
         let mut sv = Saved {
             shared: Some(invariants.clone()),
+            loops: loops_of(b),
             ..Default::default()
         };
         let mut rv: Vec<Rev> = Vec::new();
@@ -1180,18 +1262,44 @@ pub fn derive_reverse(
                 args.iter().flat_map(|a| [vmap[a], fmap[a]]).collect()
             }
         };
-        let push_edge = |f: &mut Function, blk: Block, id: i64| {
+        // The block-stack pushes of edge (b, k) into `d`: the counts of the loops it leaves,
+        // then its id if `d` needs it.
+        let edge_pushes = |f: &mut Function, blk: Block, k: usize, d: Block| {
+            if doomed(d) || (!pushes_id(b, k, d) && exited(b, d).is_empty()) {
+                return;
+            }
             let mut e = Emit { f, block: blk, loc };
             let bs = rule_stack(&mut e, state, 0, Type::vector(Type::Int64));
-            let c = e.konst(Const::Int(id));
-            e.prim(Prim::ArrayPush, vec![bs, c], Type::vector(Type::Int64));
+            for h in exited(b, d) {
+                e.prim(
+                    Prim::ArrayPush,
+                    vec![bs, counter[&h]],
+                    Type::vector(Type::Int64),
+                );
+            }
+            if pushes_id(b, k, d) {
+                let c = e.konst(Const::Int(edge_id(b, k)));
+                e.prim(Prim::ArrayPush, vec![bs, c], Type::vector(Type::Int64));
+            }
+        };
+        let has_pushes =
+            |k: usize, d: Block| !doomed(d) && (pushes_id(b, k, d) || !exited(b, d).is_empty());
+        // The count passed to a counted loop's header: one more along its back edge, else 0.
+        let count_arg = |f: &mut Function, k: usize, d: Block| -> Option<Value> {
+            let l = loops.get(&d)?;
+            let mut e = Emit { f, block: fb, loc };
+            Some(if l.back == (b, k) {
+                let one = e.konst(Const::Int(1));
+                e.prim(Prim::AddInt, vec![counter[&d], one], Type::Int64)
+            } else {
+                e.konst(Const::Int(0))
+            })
         };
         match primal.insts[term[0]].clone() {
             InstData::Jump { dest, args } => {
-                if incoming[&dest].len() > 1 && !doomed(dest) {
-                    push_edge(&mut fwd, fb, edge_id(b, 0));
-                }
-                let a = edge_args(dest, &args);
+                let mut a = edge_args(dest, &args);
+                a.extend(count_arg(&mut fwd, 0, dest));
+                edge_pushes(&mut fwd, fb, 0, dest);
                 Emit {
                     f: &mut fwd,
                     block: fb,
@@ -1211,10 +1319,11 @@ pub fn derive_reverse(
                     .into_iter()
                     .enumerate()
                 {
-                    let a = edge_args(d, &args);
-                    if incoming[&d].len() > 1 && !doomed(d) {
+                    let mut a = edge_args(d, &args);
+                    a.extend(count_arg(&mut fwd, k, d));
+                    if has_pushes(k, d) {
                         let eb = fwd.add_block();
-                        push_edge(&mut fwd, eb, edge_id(b, k));
+                        edge_pushes(&mut fwd, eb, k, d);
                         Emit {
                             f: &mut fwd,
                             block: eb,
@@ -1241,8 +1350,26 @@ pub fn derive_reverse(
                 );
             }
             InstData::Return(v) => {
-                if returns.len() > 1 {
-                    push_edge(&mut fwd, fb, pos[&b] as i64);
+                // The counts of the loops this return leaves, then which return it is.
+                let left = loops_of(b);
+                if !left.is_empty() || returns.len() > 1 {
+                    let mut e = Emit {
+                        f: &mut fwd,
+                        block: fb,
+                        loc,
+                    };
+                    let bs = rule_stack(&mut e, state, 0, Type::vector(Type::Int64));
+                    for h in left {
+                        e.prim(
+                            Prim::ArrayPush,
+                            vec![bs, counter[&h]],
+                            Type::vector(Type::Int64),
+                        );
+                    }
+                    if returns.len() > 1 {
+                        let c = e.konst(Const::Int(pos[&b] as i64));
+                        e.prim(Prim::ArrayPush, vec![bs, c], Type::vector(Type::Int64));
+                    }
                 }
                 let tt = Type::tuple(vec![cx.ty(v), cx.ft(v)]);
                 let mut e = Emit {
@@ -1278,6 +1405,58 @@ pub fn derive_reverse(
             for &i in &fwd.blocks[fb].insts {
                 if let Some(r) = fwd.result(i) {
                     vals.insert(r);
+                }
+            }
+        }
+        if b == layout[0] {
+            // Now that the entry block's values are known, the loops' induction variables.
+            let vals = invariants.values.borrow();
+            let mut ivs = invariants.ivs.borrow_mut();
+            for (h, l) in &loops {
+                let edge_args = |(q, k): Edge| -> Vec<Value> {
+                    let t = primal.terminator(q).unwrap_or_else(|| unreachable!());
+                    primal.insts[t].successors()[k].1.to_vec()
+                };
+                let back = edge_args(l.back);
+                let enters: Vec<Vec<Value>> = l.enters.iter().map(|e| edge_args(*e)).collect();
+                for (j, &p) in primal.blocks[*h].params.iter().enumerate() {
+                    if cx.ty(p) != Type::Int64 {
+                        continue;
+                    }
+                    let step = match primal.def_inst(back[j]).map(|i| &primal.insts[i]) {
+                        Some(InstData::Prim {
+                            op: Prim::AddInt,
+                            args,
+                        }) => match (args[0], args[1]) {
+                            (a, c) | (c, a) if a == p && primal.const_value(c).is_some() => {
+                                match primal.const_value(c) {
+                                    Some(Const::Int(k)) => *k,
+                                    _ => continue,
+                                }
+                            }
+                            _ => continue,
+                        },
+                        _ => continue,
+                    };
+                    let init = enters[0][j];
+                    if enters.iter().any(|a| a[j] != init) {
+                        continue;
+                    }
+                    let init = match primal.const_value(init) {
+                        Some(Const::Int(k)) => IvInit::Const(*k),
+                        _ => match vmap.get(&init) {
+                            Some(fi) if vals.contains(fi) => IvInit::Invariant(*fi),
+                            _ => continue,
+                        },
+                    };
+                    ivs.insert(
+                        vmap[&p],
+                        IvSpec {
+                            header: *h,
+                            init,
+                            step,
+                        },
+                    );
                 }
             }
         }
@@ -1322,6 +1501,8 @@ pub fn derive_reverse(
         });
     let ret_rt = ret_val.map(|v| cx.rt(v)).unwrap_or(Type::NoRData);
     let mut rvs = Function::new(format!("rvs {}", primal.name), Phase::Lowered);
+    // Cotangent arithmetic: zero is the identity of accumulation whatever its sign.
+    rvs.nsz = true;
     let r_entry = rvs.add_block();
     let rstate = rvs.add_block_param(r_entry, state_ty.clone());
     let dy = rvs.add_block_param(r_entry, ret_rt.clone());
@@ -1392,6 +1573,37 @@ pub fn derive_reverse(
             e.inst(InstData::SetSlot(s, z), Type::Any);
         }
     }
+    // The counted loops' counters (0 outside their loops).
+    let counters: FxHashMap<Block, Slot> = loops
+        .keys()
+        .map(|h| {
+            let s = rvs.slots.push(SlotData {
+                name: sym(&format!("count{h}")),
+                ty: Type::Int64,
+            });
+            (*h, s)
+        })
+        .collect();
+    {
+        let mut e = Emit {
+            f: &mut rvs,
+            block: r_entry,
+            loc: entry_loc,
+        };
+        let mut hs: Vec<Block> = counters.keys().copied().collect();
+        hs.sort();
+        for h in hs {
+            let z = e.konst(Const::Int(0));
+            e.inst(InstData::SetSlot(counters[&h], z), Type::Any);
+        }
+    }
+    // Pops the counts of the loops `hs` (pushed in this order) into their counters.
+    let pop_counts = |f: &mut Function, blk: Block, loc: Span, hs: Vec<Block>| {
+        for h in hs.into_iter().rev() {
+            let c = pop_block_stack(f, blk, rstate, loc);
+            f.append(blk, InstData::SetSlot(counters[&h], c), Type::Any, loc);
+        }
+    };
     // Entering the pullback: the cotangent of the returned value, then its block.
     let add_to = |f: &mut Function, blk: Block, loc: Span, slot: Slot, val: Value, t: &Type| {
         let mut e = Emit { f, block: blk, loc };
@@ -1414,6 +1626,7 @@ pub fn derive_reverse(
             if let Some(&s) = acc.get(&v) {
                 add_to(&mut rvs, r_entry, entry_loc, s, dy, &cx.rt(v));
             }
+            pop_counts(&mut rvs, r_entry, entry_loc, loops_of(rb));
             rvs.append(
                 r_entry,
                 InstData::Jump {
@@ -1425,9 +1638,9 @@ pub fn derive_reverse(
             );
         }
         _ => {
-            let targets: Vec<(i64, Block, Option<Value>)> = returns
+            let targets: Vec<(i64, Block, Option<Block>)> = returns
                 .iter()
-                .map(|rb| (pos[rb] as i64, rblocks[rb], Some(ret_of(*rb))))
+                .map(|rb| (pos[rb] as i64, rblocks[rb], Some(*rb)))
                 .collect();
             let popped = pop_block_stack(&mut rvs, r_entry, rstate, entry_loc);
             dispatch(
@@ -1436,11 +1649,13 @@ pub fn derive_reverse(
                 popped,
                 entry_loc,
                 targets,
-                &mut |f, blk, v| {
-                    if let Some(v) = v {
+                &mut |f, blk, r| {
+                    if let Some(rb) = r {
+                        let v = ret_of(rb);
                         if let Some(&s) = acc.get(&v) {
                             add_to(f, blk, entry_loc, s, dy, &cx.rt(v));
                         }
+                        pop_counts(f, blk, entry_loc, loops_of(rb));
                     }
                 },
             );
@@ -1469,11 +1684,35 @@ pub fn derive_reverse(
             let consts = comms_consts.get(&b).cloned().unwrap_or_default();
             rmap = pop_saved(&mut e, rstate, popped, &consts);
         }
-        let _ = sv;
+        // The induction variables the block reads, from their loops' counters.
+        let ivr: Vec<Value> = {
+            let mut e = Emit {
+                f: &mut rvs,
+                block: rb,
+                loc,
+            };
+            let specs = invariants.ivs.borrow();
+            let inv_index = &invariants.saved.borrow().index;
+            sv.ivs
+                .iter()
+                .map(|v| {
+                    let spec = &specs[v];
+                    let n = e.val(InstData::GetSlot(counters[&spec.header]), Type::Int64);
+                    let init = match spec.init {
+                        IvInit::Const(k) => e.konst(Const::Int(k)),
+                        IvInit::Invariant(fi) => inv_rvals[inv_index[&fi]],
+                    };
+                    let step = e.konst(Const::Int(spec.step));
+                    let d = e.prim(Prim::MulInt, vec![n, step], Type::Int64);
+                    e.prim(Prim::AddInt, vec![init, d], Type::Int64)
+                })
+                .collect()
+        };
         for r in revs[&b].iter().rev() {
             let sv = SavedVals {
                 own: &rmap,
                 invariant: &inv_rvals,
+                ivs: &ivr,
             };
             emit_reverse(&mut rvs, rb, loc, r, &acc, &sv, &cx, rstate);
         }
@@ -1537,6 +1776,8 @@ pub fn derive_reverse(
                     }
                 }
             }
+            // Back into the loops the edge left: their counts.
+            pop_counts(f, blk, loc, exited(q, b));
         };
         if edges.len() == 1 {
             let (q, k) = edges[0];
@@ -1548,16 +1789,70 @@ pub fn derive_reverse(
             }
             .jump(rblocks[&q], vec![]);
         } else {
-            let popped = pop_block_stack(&mut rvs, rb, rstate, loc);
-            let targets: Vec<(i64, Block, Option<Edge>)> = edges
-                .iter()
-                .map(|(q, k)| (edge_id(*q, *k), rblocks[q], Some((*q, *k))))
-                .collect();
-            dispatch(&mut rvs, rb, popped, loc, targets, &mut |f, blk, e| {
-                if let Some((q, k)) = e {
-                    transfer(f, blk, q, k);
+            // A counted loop's header: round the back edge while its counter is positive.
+            let (from, edges) = match loops.get(&b) {
+                Some(l) => {
+                    let slot = counters[&b];
+                    let (back_b, enter_b) = (rvs.add_block(), rvs.add_block());
+                    let mut e = Emit {
+                        f: &mut rvs,
+                        block: rb,
+                        loc,
+                    };
+                    let n = e.val(InstData::GetSlot(slot), Type::Int64);
+                    let zero = e.konst(Const::Int(0));
+                    let more = e.prim(Prim::SltInt, vec![zero, n], Type::Bool);
+                    e.inst(
+                        InstData::Branch {
+                            cond: more,
+                            then_dest: back_b,
+                            then_args: vec![],
+                            else_dest: enter_b,
+                            else_args: vec![],
+                        },
+                        Type::Any,
+                    );
+                    let mut e = Emit {
+                        f: &mut rvs,
+                        block: back_b,
+                        loc,
+                    };
+                    let one = e.konst(Const::Int(1));
+                    let n1 = e.prim(Prim::SubInt, vec![n, one], Type::Int64);
+                    e.inst(InstData::SetSlot(slot, n1), Type::Any);
+                    let (q, k) = l.back;
+                    transfer(&mut rvs, back_b, q, k);
+                    Emit {
+                        f: &mut rvs,
+                        block: back_b,
+                        loc,
+                    }
+                    .jump(rblocks[&q], vec![]);
+                    (enter_b, l.enters.clone())
                 }
-            });
+                None => (rb, edges),
+            };
+            if edges.len() == 1 {
+                let (q, k) = edges[0];
+                transfer(&mut rvs, from, q, k);
+                Emit {
+                    f: &mut rvs,
+                    block: from,
+                    loc,
+                }
+                .jump(rblocks[&q], vec![]);
+            } else {
+                let popped = pop_block_stack(&mut rvs, from, rstate, loc);
+                let targets: Vec<(i64, Block, Option<Edge>)> = edges
+                    .iter()
+                    .map(|(q, k)| (edge_id(*q, *k), rblocks[q], Some((*q, *k))))
+                    .collect();
+                dispatch(&mut rvs, from, popped, loc, targets, &mut |f, blk, e| {
+                    if let Some((q, k)) = e {
+                        transfer(f, blk, q, k);
+                    }
+                });
+            }
         }
     }
     // The result: the arguments' cotangents.
@@ -1801,6 +2096,57 @@ fn rule_stack(e: &mut Emit, state: Value, k: u32, vt: Type) -> Value {
     let kv = e.konst(Const::Int(k as i64));
     let tv = e.konst(Const::Type(vt.clone()));
     e.prim(Prim::RuleStack, vec![state, kv, tv], vt)
+}
+
+/// A loop whose header is entered again along exactly one back edge (from a block the header
+/// dominates). The forwards pass passes the header an iteration count (0 on entry, one more
+/// along the back edge) and pushes it on the block stack wherever control leaves the loop (an
+/// exit edge or a return inside it); the pullback pops it there into a counter and, at the
+/// header, goes round the back edge while the counter is positive (decrementing it), else to
+/// an entry edge. So each iteration costs no block-stack traffic, and while the pullback runs
+/// an iteration's blocks the counter equals that iteration's count (see `IvSpec`).
+struct CountedLoop {
+    back: Edge,
+    enters: Vec<Edge>,
+    /// The header and every block that reaches the back edge without passing the header.
+    body: rustc_hash::FxHashSet<Block>,
+}
+
+fn counted_loops(
+    f: &Function,
+    layout: &[Block],
+    incoming: &FxHashMap<Block, Vec<Edge>>,
+    live: &rustc_hash::FxHashSet<Block>,
+) -> FxHashMap<Block, CountedLoop> {
+    let dom = ir::dominators::DomTree::compute(f);
+    let mut out = FxHashMap::default();
+    for &h in layout.iter().skip(1) {
+        if !live.contains(&h) {
+            continue;
+        }
+        let edges = incoming.get(&h).cloned().unwrap_or_default();
+        let (back, enters): (Vec<Edge>, Vec<Edge>) =
+            edges.into_iter().partition(|(q, _)| dom.dominates(h, *q));
+        if back.len() != 1 || enters.is_empty() {
+            continue;
+        }
+        let mut body: rustc_hash::FxHashSet<Block> = [h].into_iter().collect();
+        let mut work = vec![back[0].0];
+        while let Some(b) = work.pop() {
+            if body.insert(b) {
+                work.extend(incoming.get(&b).into_iter().flatten().map(|(q, _)| *q));
+            }
+        }
+        out.insert(
+            h,
+            CountedLoop {
+                back: back[0],
+                enters,
+                body,
+            },
+        );
+    }
+    out
 }
 
 fn pop_block_stack(f: &mut Function, blk: Block, state: Value, loc: Span) -> Value {

@@ -53,25 +53,53 @@ fn new_struct(ty: Type, fields: Vec<Value>) -> Value {
 /// A zero tangent for primal `p` (arrays and mutable structs get fresh objects, shared where the
 /// primal shares them).
 pub fn zero_tangent(p: &Value, env: &TypeEnv) -> Value {
-    build(p, env, &mut FxHashMap::default(), &mut |_| 0.0)
+    build(p, env, &mut FxHashMap::default(), &mut Fill::Zero)
+}
+
+/// The float entries of a tangent being built.
+enum Fill<'a> {
+    Zero,
+    With(&'a mut dyn FnMut() -> f64),
+}
+
+impl Fill<'_> {
+    fn next(&mut self) -> f64 {
+        match self {
+            Fill::Zero => 0.0,
+            Fill::With(g) => g(),
+        }
+    }
+
+    fn vec<T: Clone + Default>(&mut self, n: usize, conv: fn(f64) -> T) -> Vec<T> {
+        match self {
+            // One allocation of zeroed memory, no per-element call.
+            Fill::Zero => vec![T::default(); n],
+            Fill::With(g) => (0..n).map(|_| conv(g())).collect(),
+        }
+    }
 }
 
 /// A random tangent for primal `p` (standard normal entries).
 pub fn random_tangent(p: &Value, env: &TypeEnv, rng: &mut impl Rng) -> Value {
-    let mut normal = |_: ()| {
+    let mut normal = || {
         // Box–Muller.
         let u1: f64 = rng.random::<f64>().max(1e-300);
         let u2: f64 = rng.random::<f64>();
         (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
     };
-    build(p, env, &mut FxHashMap::default(), &mut |_| normal(()))
+    build(
+        p,
+        env,
+        &mut FxHashMap::default(),
+        &mut Fill::With(&mut normal),
+    )
 }
 
 fn build(
     p: &Value,
     env: &TypeEnv,
     memo: &mut FxHashMap<usize, Value>,
-    gen: &mut dyn FnMut(()) -> f64,
+    gen: &mut Fill<'_>,
 ) -> Value {
     if let Some(a) = addr(p) {
         if let Some(t) = memo.get(&a) {
@@ -83,15 +111,15 @@ fn build(
         return no_tangent();
     }
     match p {
-        Value::F64(_) => Value::F64(gen(())),
-        Value::F32(_) => Value::F32(gen(()) as f32),
+        Value::F64(_) => Value::F64(gen.next()),
+        Value::F32(_) => Value::F32(gen.next() as f32),
         // Float arrays (the common case) without a per-element walk.
         Value::Array(a) if matches!(a.elem, Type::Float64 | Type::Float32) => {
             let n = a.len();
             let data = if a.elem == Type::Float64 {
-                runtime::ArrayData::F64((0..n).map(|_| gen(())).collect())
+                runtime::ArrayData::F64(gen.vec(n, |x| x))
             } else {
-                runtime::ArrayData::F32((0..n).map(|_| gen(()) as f32).collect())
+                runtime::ArrayData::F32(gen.vec(n, |x| x as f32))
             };
             let out = Value::Array(Arc::new(ArrayObj::new(a.elem.clone(), a.dims(), data)));
             memo.insert(addr(p).unwrap_or(0), out.clone());

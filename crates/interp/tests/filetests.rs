@@ -25,6 +25,7 @@ fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
         "dce" => Box::new(simplify::Dce),
         "simplify-cfg" => Box::new(simplify::SimplifyCfg),
         "inline" => Box::new(Inline),
+        "licm" => Box::new(compiler::passes::licm::Licm),
         _ => return None,
     })
 }

@@ -452,6 +452,11 @@ pub struct Function {
     /// A process-unique id given to finished (optimised) code, 0 before; backends key caches
     /// on it. See [`Function::assign_id`].
     pub id: u64,
+    /// "No signed zeros" (LLVM's `nsz`): float additions may treat `+0.0` as an exact
+    /// identity, so `0.0 + x` folds to `x` even though IEEE gives `+0.0` for `x = -0.0`. Set on
+    /// pullbacks, where floats are cotangents and the sign of a zero carries no meaning.
+    /// Printed as `[phase, nsz]`.
+    pub nsz: bool,
 }
 
 impl Function {
@@ -472,6 +477,7 @@ impl Function {
             inline_sites: Vec::new(),
             inlined_at: SecondaryMap::new(),
             id: 0,
+            nsz: false,
         }
     }
 

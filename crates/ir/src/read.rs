@@ -376,7 +376,12 @@ fn read_one(lines: &[&str], first_line: usize, env: &TypeEnv) -> Result<Function
     let lb = after
         .rfind('[')
         .ok_or_else(|| err(0, "missing `[phase]`".into()))?;
-    let phase = match after[lb..].trim() {
+    let bracket = after[lb..].trim();
+    let (phase_name, nsz) = match bracket.strip_suffix(", nsz]") {
+        Some(p) => (format!("{p}]"), true),
+        None => (bracket.to_string(), false),
+    };
+    let phase = match phase_name.as_str() {
         "[lowered]" => Phase::Lowered,
         "[ssa]" => Phase::Ssa,
         "[typed]" => Phase::Typed,
@@ -392,6 +397,7 @@ fn read_one(lines: &[&str], first_line: usize, env: &TypeEnv) -> Result<Function
 
     let mut f = Function::new(name, phase);
     f.ret_type = ret_type;
+    f.nsz = nsz;
 
     // First pass: find the highest value and block numbers so entities keep their numbers.
     let mut max_value = 0usize;

@@ -69,10 +69,11 @@ pub fn write_function(func: &Function, loc: Option<&dyn Fn(Span) -> String>) -> 
     let typed = func.phase >= Phase::Typed;
     let _ = writeln!(
         out,
-        "function {} -> {} [{}]",
+        "function {} -> {} [{}{}]",
         func.name,
         IrType(&func.ret_type),
-        func.phase.name()
+        func.phase.name(),
+        if func.nsz { ", nsz" } else { "" }
     );
     for (s, data) in func.slots.iter() {
         let _ = writeln!(out, "    slot {s} {}", data.name);

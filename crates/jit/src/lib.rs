@@ -258,14 +258,35 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
     {
         eprintln!("; machine code of {}\n{asm}", f.name);
     }
+    let size = ctx
+        .compiled_code()
+        .map(|c| c.code_info().total_size)
+        .unwrap_or(0);
     st.module.clear_context(&mut ctx);
     st.module
         .finalize_definitions()
         .map_err(|e| format!("cranelift: {e}"))?;
     let ptr = st.module.get_finalized_function(id);
+    if std::env::var_os("MOONCAKE_PERF_MAP").is_some() {
+        perf_map(ptr, size, &f.name);
+    }
     // SAFETY: the function was declared with the entry signature that `Entry` spells out.
     let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(ptr) };
     Ok(Compiled { entry, _meta: meta })
+}
+
+/// Appends a line for the function at `ptr` to `/tmp/perf-PID.map`, the file `perf report`
+/// reads to name JIT code (`MOONCAKE_PERF_MAP=1`).
+fn perf_map(ptr: *const u8, size: u32, name: &str) {
+    use std::io::Write;
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(file, "{:x} {:x} {}", ptr as usize, size, name);
+    }
 }
 
 impl Native for Jit {

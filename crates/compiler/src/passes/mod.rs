@@ -1,6 +1,7 @@
 //! Optimisation passes on typed IR, run by one pass manager that verifies after each pass.
 
 pub mod inline;
+pub mod licm;
 pub mod simplify;
 
 use crate::{CompileError, Compiler};
@@ -27,6 +28,8 @@ pub fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(ConstProp),
         Box::new(Dce),
         Box::new(SimplifyCfg),
+        Box::new(licm::Licm),
+        Box::new(Dce),
     ]
 }
 

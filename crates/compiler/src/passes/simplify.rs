@@ -52,6 +52,13 @@ impl Pass for ConstProp {
                                     }
                                 }
                             }
+                            if let (Some(r), Some(x)) = (res, identity_operand(f, *op, args)) {
+                                if f.types[x] == f.types[r] {
+                                    alias.insert(r, x);
+                                    round_changed = true;
+                                    continue;
+                                }
+                            }
                             // Type computations whose result inference already knows exactly
                             // (`Type{T}`, from the same rule the run time applies) cannot throw.
                             if let (ir::Prim::ApplyType | ir::Prim::PromoteType, Some(r)) = (op, res) {
@@ -152,6 +159,45 @@ impl Pass for ConstProp {
     }
 }
 
+/// The operand `x` when `op(args)` is exactly `x`: `x + (-0.0)`, `x - 0.0`, `x * 1.0`,
+/// `x + 0`, `x * 1` (either side where the operation commutes), and `x + 0.0` when the function
+/// ignores the sign of zero ([`Function::nsz`]).
+fn identity_operand(f: &Function, op: ir::Prim, args: &[Value]) -> Option<Value> {
+    use ir::Prim::*;
+    let [a, b] = args else { return None };
+    let float = |v: Value| match f.const_value(v) {
+        Some(Const::F64(x)) => Some(*x),
+        Some(Const::F32(x)) => Some(f64::from(*x)),
+        _ => None,
+    };
+    let int = |v: Value| match f.const_value(v) {
+        Some(Const::Int(x)) => Some(*x),
+        _ => None,
+    };
+    let zero_add = |x: f64| x == 0.0 && (x.is_sign_negative() || f.nsz);
+    let pick = |is_unit: &dyn Fn(Value) -> bool, commutes: bool| {
+        if is_unit(*b) {
+            Some(*a)
+        } else if commutes && is_unit(*a) {
+            Some(*b)
+        } else {
+            None
+        }
+    };
+    match op {
+        AddFloat => pick(&|v| float(v).is_some_and(zero_add), true),
+        SubFloat => pick(
+            &|v| float(v).is_some_and(|x| x == 0.0 && x.is_sign_positive()),
+            false,
+        ),
+        MulFloat => pick(&|v| float(v) == Some(1.0), true),
+        AddInt => pick(&|v| int(v) == Some(0), true),
+        SubInt => pick(&|v| int(v) == Some(0), false),
+        MulInt => pick(&|v| int(v) == Some(1), true),
+        _ => None,
+    }
+}
+
 /// Removes instructions whose results are unused and that have no effect.
 pub struct Dce;
 
@@ -239,8 +285,8 @@ fn remove_params(f: &mut Function, dead: impl Fn(Value) -> bool) -> bool {
 }
 
 /// CFG simplification: drops unreachable blocks, replaces parameters that always receive the
-/// same value, merges a block into its only predecessor, and threads jumps through empty
-/// blocks.
+/// same value, merges a block into its only predecessor, threads jumps through empty blocks,
+/// and turns branches whose two ways agree into jumps.
 pub struct SimplifyCfg;
 
 impl Pass for SimplifyCfg {
@@ -259,6 +305,7 @@ impl Pass for SimplifyCfg {
             round |= f.layout.len() != before;
             round |= trivial_params(f);
             round |= thread_jumps(f);
+            round |= same_way_branches(f);
             round |= merge_blocks(f);
             if !round {
                 break;
@@ -269,11 +316,13 @@ impl Pass for SimplifyCfg {
     }
 }
 
-/// A parameter whose incoming values are all one value (or itself) is replaced by it.
+/// A parameter whose incoming values are all one value (or itself) is replaced by it; one
+/// whose incoming values are all equal constants, by that constant made in its block.
 fn trivial_params(f: &mut Function) -> bool {
     let preds = f.predecessors();
     let entry = f.entry();
     let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+    let mut consts: Vec<(Block, Value, Const)> = Vec::new();
     for &b in &f.layout {
         if b == entry {
             continue;
@@ -281,6 +330,7 @@ fn trivial_params(f: &mut Function) -> bool {
         for (k, &p) in f.blocks[b].params.iter().enumerate() {
             let mut uniq: Option<Value> = None;
             let mut trivial = true;
+            let mut same_const = true;
             for &pred in &preds[b] {
                 let Some(t) = f.terminator(pred) else {
                     continue;
@@ -296,16 +346,38 @@ fn trivial_params(f: &mut Function) -> bool {
                     match uniq {
                         None => uniq = Some(a),
                         Some(u) if u == a => {}
-                        Some(_) => trivial = false,
+                        Some(u) => {
+                            trivial = false;
+                            same_const &= f.types[u] == f.types[a]
+                                && f.const_value(u).is_some()
+                                && f.const_value(u) == f.const_value(a);
+                        }
                     }
                 }
             }
-            if let (true, Some(u)) = (trivial, uniq) {
-                // The replacement must have a type at least as precise.
-                if f.types[u] == f.types[p] || matches!(f.types[p], Type::Any) {
-                    alias.insert(p, u);
-                }
+            let Some(u) = uniq else { continue };
+            // The replacement must have a type at least as precise.
+            if f.types[u] != f.types[p] && !matches!(f.types[p], Type::Any) {
+                continue;
             }
+            if trivial {
+                alias.insert(p, u);
+            } else if same_const && f.types[u] == f.types[p] {
+                let c = f.const_value(u).cloned().unwrap_or(Const::Undef);
+                consts.push((b, p, c));
+            }
+        }
+    }
+    for (b, p, c) in consts {
+        let loc = f.blocks[b]
+            .insts
+            .first()
+            .map(|i| f.locs[*i])
+            .unwrap_or_default();
+        let (ci, cv) = f.make_inst(InstData::Const(c), f.types[p].clone(), loc);
+        f.blocks[b].insts.insert(0, ci);
+        if let Some(cv) = cv {
+            alias.insert(p, cv);
         }
     }
     if alias.is_empty() {
@@ -369,6 +441,31 @@ fn thread_jumps(f: &mut Function) -> bool {
                 }
             }
             _ => {}
+        }
+    }
+    changed
+}
+
+/// A branch whose two ways go to one block with the same arguments becomes a jump.
+fn same_way_branches(f: &mut Function) -> bool {
+    let mut changed = false;
+    for b in f.layout.clone() {
+        let Some(t) = f.terminator(b) else { continue };
+        if let InstData::Branch {
+            then_dest,
+            then_args,
+            else_dest,
+            else_args,
+            ..
+        } = &f.insts[t]
+        {
+            if then_dest == else_dest && then_args == else_args {
+                f.insts[t] = InstData::Jump {
+                    dest: *then_dest,
+                    args: then_args.clone(),
+                };
+                changed = true;
+            }
         }
     }
     changed
