@@ -86,14 +86,17 @@ struct Saved {
 }
 
 /// An induction variable of a counted loop: a header parameter that enters as `init` and grows
-/// by `step` along the back edge. While the pullback runs the loop's blocks, the loop's counter
-/// holds the iteration's count, so the variable is `init + step * count` there: recomputed
-/// instead of saved once per iteration.
+/// by `step` along the back edge (or such a parameter plus a constant `offset`). While the
+/// pullback runs the loop's blocks, the loop's counter holds the iteration's count, so the
+/// variable is `init + step * count + offset` there: recomputed instead of saved once per
+/// iteration.
 #[derive(Clone)]
 struct IvSpec {
     header: Block,
     init: IvInit,
     step: i64,
+    /// Added to the variable (a value computed from it by adding a constant).
+    offset: i64,
 }
 
 #[derive(Clone, Copy)]
@@ -650,6 +653,32 @@ pub fn derive_reverse(
             };
             if let (Some((r, _)), Some(nv)) = (&out, new_v) {
                 vmap.insert(*r, nv);
+                // An induction variable plus or minus a constant is one too (`x[i + 1]`).
+                if let InstData::Prim {
+                    op: op @ (Prim::AddInt | Prim::SubInt),
+                    args,
+                } = &data
+                {
+                    let int = |v: Value| match primal.const_value(v) {
+                        Some(Const::Int(k)) => Some(*k),
+                        _ => None,
+                    };
+                    let mut ivs = invariants.ivs.borrow_mut();
+                    let iv = |v: Value| vmap.get(&v).and_then(|fv| ivs.get(fv)).cloned();
+                    let derived = match (op, iv(args[0]), iv(args[1])) {
+                        (_, Some(s), None) => int(args[1]).map(|k| (s, k, *op == Prim::SubInt)),
+                        (Prim::AddInt, None, Some(s)) => int(args[0]).map(|k| (s, k, false)),
+                        _ => None,
+                    };
+                    if let Some((s, k, minus)) = derived {
+                        let offset = if minus {
+                            s.offset.wrapping_sub(k)
+                        } else {
+                            s.offset.wrapping_add(k)
+                        };
+                        ivs.insert(nv, IvSpec { offset, ..s });
+                    }
+                }
             }
             let fdata_const = |e: &mut Emit, t: &Type| {
                 e.konst(Const::of_singleton(t).unwrap_or(Const::Singleton(Type::NoFData)))
@@ -1455,6 +1484,7 @@ pub fn derive_reverse(
                             header: *h,
                             init,
                             step,
+                            offset: 0,
                         },
                     );
                 }
@@ -1704,7 +1734,9 @@ pub fn derive_reverse(
                     };
                     let step = e.konst(Const::Int(spec.step));
                     let d = e.prim(Prim::MulInt, vec![n, step], Type::Int64);
-                    e.prim(Prim::AddInt, vec![init, d], Type::Int64)
+                    let v = e.prim(Prim::AddInt, vec![init, d], Type::Int64);
+                    let offset = e.konst(Const::Int(spec.offset));
+                    e.prim(Prim::AddInt, vec![v, offset], Type::Int64)
                 })
                 .collect()
         };
