@@ -1291,10 +1291,12 @@ pub fn derive_reverse(
                 args.iter().flat_map(|a| [vmap[a], fmap[a]]).collect()
             }
         };
+        let has_pushes =
+            |k: usize, d: Block| !doomed(d) && (pushes_id(b, k, d) || !exited(b, d).is_empty());
         // The block-stack pushes of edge (b, k) into `d`: the counts of the loops it leaves,
         // then its id if `d` needs it.
         let edge_pushes = |f: &mut Function, blk: Block, k: usize, d: Block| {
-            if doomed(d) || (!pushes_id(b, k, d) && exited(b, d).is_empty()) {
+            if !has_pushes(k, d) {
                 return;
             }
             let mut e = Emit { f, block: blk, loc };
@@ -1311,8 +1313,6 @@ pub fn derive_reverse(
                 e.prim(Prim::ArrayPush, vec![bs, c], Type::vector(Type::Int64));
             }
         };
-        let has_pushes =
-            |k: usize, d: Block| !doomed(d) && (pushes_id(b, k, d) || !exited(b, d).is_empty());
         // The count passed to a counted loop's header: one more along its back edge, else 0.
         let count_arg = |f: &mut Function, k: usize, d: Block| -> Option<Value> {
             let l = loops.get(&d)?;
