@@ -870,28 +870,12 @@ impl Gen<'_, '_> {
                 let o = self.arr_obj[&args[0]];
                 let idx: Vec<cir::Value> = (1..args.len()).map(|k| x(self, k)).collect();
                 let fl = self.view_flags(args[0]);
-                let (k, ok) = self.inline_index(o, &idx, fl);
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let fast = self.b.create_block();
-                let join = self.b.create_block();
-                let jv = self.b.append_block_param(join, cl_type(r));
-                self.b.ins().brif(ok, fast, &[], slow, &[]);
-                self.b.switch_to_block(fast);
-                let addr = self.elem_addr(o, k, fl);
+                let addr = self.checked_elem(i, o, &idx, fl);
                 let v = self
                     .b
                     .ins()
                     .load(cl_type(r), MemFlagsData::trusted(), addr, 0);
-                self.b.ins().jump(join, &[BlockArg::Value(v)]);
-                self.b.switch_to_block(slow);
-                // Out of bounds: raises the error (and never rejoins the fast path, so
-                // values in registers need not survive the call).
-                self.generic(i);
-                self.call("mc_unreachable", &[self.ctx]);
-                self.b.ins().jump(self.err, &[]);
-                self.b.switch_to_block(join);
-                return Ok(Some(jv));
+                return Ok(Some(v));
             }
             ArraySet
                 if (args.len() == 3 || args.len() == 4)
@@ -902,24 +886,9 @@ impl Gen<'_, '_> {
                 let o = self.arr_obj[&args[0]];
                 let idx: Vec<cir::Value> = (2..args.len()).map(|k| x(self, k)).collect();
                 let fl = self.view_flags(args[0]);
-                let (k, ok) = self.inline_index(o, &idx, fl);
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let fast = self.b.create_block();
-                let join = self.b.create_block();
-                self.b.ins().brif(ok, fast, &[], slow, &[]);
-                self.b.switch_to_block(fast);
-                let addr = self.elem_addr(o, k, fl);
+                let addr = self.checked_elem(i, o, &idx, fl);
                 let v = x(self, 1);
                 self.b.ins().store(MemFlagsData::trusted(), v, addr, 0);
-                self.b.ins().jump(join, &[]);
-                self.b.switch_to_block(slow);
-                // Out of bounds: raises the error (and never rejoins the fast path, so
-                // values in registers need not survive the call).
-                self.generic(i);
-                self.call("mc_unreachable", &[self.ctx]);
-                self.b.ins().jump(self.err, &[]);
-                self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
                 return Ok(None);
             }
@@ -1183,6 +1152,30 @@ impl Gen<'_, '_> {
 
     /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
     /// `obj`, and whether it is in bounds.
+    /// The address of element `idx` of the array object `o`, continuing on the in-bounds path;
+    /// out of bounds, instruction `i` runs in the interpreter to raise the error and the code
+    /// leaves through the error exit (never rejoining, so values in registers need not survive
+    /// the call).
+    fn checked_elem(
+        &mut self,
+        i: Inst,
+        o: cir::Value,
+        idx: &[cir::Value],
+        fl: MemFlagsData,
+    ) -> cir::Value {
+        let (k, ok) = self.inline_index(o, idx, fl);
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let fast = self.b.create_block();
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(slow);
+        self.generic(i);
+        self.call("mc_unreachable", &[self.ctx]);
+        self.b.ins().jump(self.err, &[]);
+        self.b.switch_to_block(fast);
+        self.elem_addr(o, k, fl)
+    }
+
     fn inline_index(
         &mut self,
         obj: cir::Value,
