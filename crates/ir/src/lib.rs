@@ -1,6 +1,7 @@
 //! The typed SSA intermediate representation: types, functions of blocks and instructions,
 //! primitives, a text form that prints and parses back, and the verifier.
 
+pub mod bounds;
 pub mod dominators;
 pub mod fold;
 pub mod function;

@@ -308,47 +308,8 @@ struct Gen<'a, 'b> {
     /// see `changing_arrays`; loads from the others' views are read-only, so Cranelift may
     /// hoist them out of loops.
     changing: Option<FxHashSet<Value>>,
-}
-
-/// Which arrays' storage (and so view) can change while `f` runs, given that writing elements
-/// does not change it: `None` (any array's) if `f` calls anything or grows or shrinks an array
-/// other than a rule-state stack; otherwise just those stacks (reverse mode's pushes and pops,
-/// which never alias user arrays).
-fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>> {
-    let mut stacks = FxHashSet::default();
-    for b in order {
-        for i in &f.blocks[*b].insts {
-            if let InstData::Prim {
-                op: Prim::RuleStack,
-                ..
-            } = &f.insts[*i]
-            {
-                stacks.extend(f.result(*i));
-            }
-        }
-    }
-    for b in order {
-        for i in &f.blocks[*b].insts {
-            match &f.insts[*i] {
-                InstData::Invoke { .. } | InstData::Call { .. } => return None,
-                InstData::Prim {
-                    op: Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize,
-                    args,
-                } => {
-                    if !stacks.contains(&args[0]) {
-                        return None;
-                    }
-                    // `push!` and `resize!` return the stack itself.
-                    stacks.extend(
-                        f.result(*i)
-                            .filter(|r| matches!(f.types[*r], Type::Array(..))),
-                    );
-                }
-                _ => {}
-            }
-        }
-    }
-    Some(stacks)
+    /// Array accesses proved in range (`ir::bounds`): no bounds check.
+    inbounds: FxHashSet<Inst>,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -453,7 +414,8 @@ pub fn lower(
         packed,
         pack_buf,
         arr_obj: FxHashMap::default(),
-        changing: changing_arrays(f, &order),
+        changing: ir::bounds::changing_arrays(f, &order),
+        inbounds: ir::bounds::inbounds_accesses(f),
     };
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
@@ -1150,12 +1112,10 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
-    /// `obj`, and whether it is in bounds.
     /// The address of element `idx` of the array object `o`, continuing on the in-bounds path;
     /// out of bounds, instruction `i` runs in the interpreter to raise the error and the code
     /// leaves through the error exit (never rejoining, so values in registers need not survive
-    /// the call).
+    /// the call). Accesses proved in range have no check.
     fn checked_elem(
         &mut self,
         i: Inst,
@@ -1163,6 +1123,10 @@ impl Gen<'_, '_> {
         idx: &[cir::Value],
         fl: MemFlagsData,
     ) -> cir::Value {
+        if self.inbounds.contains(&i) {
+            let k = self.linear_index(o, idx, fl);
+            return self.elem_addr(o, k, fl);
+        }
         let (k, ok) = self.inline_index(o, idx, fl);
         let slow = self.b.create_block();
         self.b.set_cold_block(slow);
@@ -1176,6 +1140,29 @@ impl Gen<'_, '_> {
         self.elem_addr(o, k, fl)
     }
 
+    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
+    /// `obj`, known to be in bounds.
+    fn linear_index(
+        &mut self,
+        obj: cir::Value,
+        idx: &[cir::Value],
+        flags: MemFlagsData,
+    ) -> cir::Value {
+        let i1 = self.b.ins().iadd_imm_s(idx[0], -1);
+        if idx.len() == 1 {
+            return i1;
+        }
+        let j1 = self.b.ins().iadd_imm_s(idx[1], -1);
+        let d1 = self
+            .b
+            .ins()
+            .load(ct::I64, flags, obj, runtime::value::ArrayView::D1);
+        let col = self.b.ins().imul(j1, d1);
+        self.b.ins().iadd(i1, col)
+    }
+
+    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
+    /// `obj`, and whether it is in bounds.
     fn inline_index(
         &mut self,
         obj: cir::Value,

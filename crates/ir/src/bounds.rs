@@ -1,0 +1,948 @@
+//! Bounds facts: which array reads and writes are provably in range (so native code may skip
+//! their checks), and which arrays can change size while a function runs.
+//!
+//! An access `A[i]` is in range when `1 ≤ i` and `i ≤ n`, `n` the extent of `A` that the
+//! index addresses. The analysis derives, for an integer value at a block, a constant lower
+//! bound and an upper bound `s + k` where `s` is a constant or an array extent (`arraylen`,
+//! `arraysize`, or a dimension `array_new` was given), from:
+//! - definitions: constants, extents (≥ 0), `x ± c` for a constant `c`, and block parameters
+//!   (the join of what their edges pass);
+//! - induction variables: a loop header's parameter that enters with lower bound `L` and comes
+//!   back as itself plus a constant `1 ≤ s ≤ 16` is `≥ L` (an increment that cannot wrap: the
+//!   parameter has an upper bound where it is incremented);
+//! - guards: a block reached only along one way of `slt_int`/`sle_int` knows that comparison
+//!   (`i ≤ stop` inside `for i in 1:stop`). A join feeding `stop` prunes the incoming values that
+//!   contradict the guard (Julia's `max(stop, 0)` for an empty range never reaches the body).
+//!
+//! Every add of a constant is checked not to wrap: it needs the bound on the side it moves
+//! towards, and bounds are kept within ±2^40 of an extent (extents are below 2^61).
+//! Extents of vectors are facts only when no vector of the function can be resized
+//! ([`changing_arrays`]); matrices never change shape. An access repeating an earlier access
+//! of the same block (same array, same indices, nothing in between that can resize arrays) is
+//! in range too: the earlier one was checked (a pullback's `x̄[i] += ...` reads then writes).
+
+use crate::dominators::DomTree;
+use crate::function::{Block, Const, Function, Inst, InstData, Value, ValueDef};
+use crate::prim::Prim;
+use crate::types::Type;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Which arrays' storage can change size while `f` runs: `None` (any array's) if `f` calls
+/// anything or grows or shrinks an array other than a rule-state stack; otherwise just those
+/// stacks (reverse mode's pushes and pops, which never alias user arrays). Writing elements
+/// never changes an array's storage.
+pub fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>> {
+    let mut stacks = FxHashSet::default();
+    for b in order {
+        for i in &f.blocks[*b].insts {
+            if let InstData::Prim {
+                op: Prim::RuleStack,
+                ..
+            } = &f.insts[*i]
+            {
+                stacks.extend(f.result(*i));
+            }
+        }
+    }
+    for b in order {
+        for i in &f.blocks[*b].insts {
+            match &f.insts[*i] {
+                InstData::Invoke { .. } | InstData::Call { .. } => return None,
+                InstData::Prim {
+                    op: Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize,
+                    args,
+                } => {
+                    if !stacks.contains(&args[0]) {
+                        return None;
+                    }
+                    // `push!` and `resize!` return the stack itself.
+                    stacks.extend(
+                        f.result(*i)
+                            .filter(|r| matches!(f.types[*r], Type::Array(..))),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(stacks)
+}
+
+/// The `arrayref`, `arrayref_raw` and `arrayset` instructions of `f` whose indices are
+/// provably in range.
+pub fn inbounds_accesses(f: &Function) -> FxHashSet<Inst> {
+    let order = f.reverse_postorder();
+    let facts = Facts::new(f, &order);
+    let mut out = FxHashSet::default();
+    for &b in &order {
+        // (array, indices) already checked in this block.
+        let mut checked: Vec<(Value, Vec<Value>)> = Vec::new();
+        for &i in &f.blocks[b].insts {
+            let (arr, idx) = match &f.insts[i] {
+                InstData::Prim {
+                    op: Prim::ArrayRef | Prim::ArrayRefRaw,
+                    args,
+                } if args.len() >= 2 => (args[0], &args[1..]),
+                InstData::Prim {
+                    op: Prim::ArraySet,
+                    args,
+                } if args.len() >= 3 => (args[0], &args[2..]),
+                d => {
+                    if resizes(d) {
+                        checked.clear();
+                    }
+                    continue;
+                }
+            };
+            let key = (facts.array(arr), idx.to_vec());
+            if checked.contains(&key) || facts.in_range(arr, idx, b) {
+                out.insert(i);
+            }
+            checked.push(key);
+        }
+    }
+    out
+}
+
+/// Whether an instruction may change the size of some array.
+fn resizes(d: &InstData) -> bool {
+    match d {
+        InstData::Invoke { .. } | InstData::Call { .. } => true,
+        InstData::Prim { op, .. } => matches!(
+            op,
+            Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize
+        ),
+        _ => false,
+    }
+}
+
+/// The base of an upper bound.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Base {
+    /// Zero.
+    Zero,
+    /// Extent `d` (1-based; 0 = the whole length) of an array.
+    Extent(Value, u8),
+}
+
+/// `value ≤ base + k`.
+type Upper = (Base, i64);
+
+/// Bounds stay this close to their base, so adding constants never wraps.
+const SLACK: i64 = 1 << 40;
+/// Recursion depth of one query.
+const DEPTH: u32 = 24;
+
+struct Facts<'a> {
+    f: &'a Function,
+    dom: DomTree,
+    preds: cranelift_entity::SecondaryMap<Block, Vec<Block>>,
+    /// Back edges (latch, header).
+    back: FxHashSet<(Block, Block)>,
+    /// Vectors' extents are facts (no vector changes size in the function).
+    vectors_fixed: bool,
+    stacks: FxHashSet<Value>,
+    /// Lower bounds of loop headers' parameters (induction variables).
+    iv_lower: FxHashMap<Value, Option<i64>>,
+}
+
+impl<'a> Facts<'a> {
+    fn new(f: &'a Function, order: &[Block]) -> Facts<'a> {
+        let dom = DomTree::compute(f);
+        let preds = f.predecessors();
+        let mut back = FxHashSet::default();
+        for &h in order {
+            for &p in &preds[h] {
+                if dom.is_reachable(p) && dom.dominates(h, p) {
+                    back.insert((p, h));
+                }
+            }
+        }
+        let changing = changing_arrays(f, order);
+        let mut facts = Facts {
+            f,
+            dom,
+            preds,
+            back,
+            vectors_fixed: changing.is_some(),
+            stacks: changing.unwrap_or_default(),
+            iv_lower: FxHashMap::default(),
+        };
+        // Outer loops first: an inner induction variable may start at an outer one.
+        for &h in order {
+            if !facts.is_header(h) {
+                continue;
+            }
+            for &p in &f.blocks[h].params {
+                let lo = facts.induction_lower(p, h);
+                facts.iv_lower.insert(p, lo);
+            }
+        }
+        facts
+    }
+
+    fn is_header(&self, b: Block) -> bool {
+        self.preds[b].iter().any(|p| self.back.contains(&(*p, b)))
+    }
+
+    /// The edges into `b`: (predecessor, the value passed for parameter `k`). A branch with
+    /// both ways to `b` gives two edges.
+    fn incoming(&self, b: Block, k: u32) -> Vec<(Block, Value)> {
+        let mut out = Vec::new();
+        let mut seen = FxHashSet::default();
+        for &p in &self.preds[b] {
+            if !seen.insert(p) {
+                continue;
+            }
+            let Some(t) = self.f.terminator(p) else {
+                continue;
+            };
+            for (dest, args) in self.f.insts[t].successors() {
+                if dest == b {
+                    if let Some(a) = args.get(k as usize) {
+                        out.push((p, *a));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `L` if parameter `p` of header `h` enters with lower bound `L` and every back edge
+    /// passes `p` or `p + s` (`1 ≤ s ≤ 16`) computed where `p` has an upper bound.
+    fn induction_lower(&mut self, p: Value, h: Block) -> Option<i64> {
+        let ValueDef::Param(_, k) = self.f.values[p] else {
+            return None;
+        };
+        let edges = self.incoming(h, k);
+        let mut lo: Option<i64> = None;
+        for &(pred, a) in &edges {
+            if self.back.contains(&(pred, h)) {
+                continue;
+            }
+            let l = self.lower(a, pred, DEPTH)?;
+            lo = Some(lo.map_or(l, |m: i64| m.min(l)));
+        }
+        let lo = lo?;
+        // The induction hypothesis: `p ≥ lo` on every earlier trip.
+        self.iv_lower.insert(p, Some(lo));
+        for &(pred, a) in &edges {
+            if !self.back.contains(&(pred, h)) || a == p {
+                continue;
+            }
+            let (x, c) = self.plus_const(a)?;
+            if x != p || !(1..=16).contains(&c) {
+                return None;
+            }
+            let step_at = self.f.def_inst(a).and_then(|i| self.block_of_inst(i))?;
+            self.upper(p, step_at, Some(lo), DEPTH)?;
+        }
+        Some(lo)
+    }
+
+    fn block_of_inst(&self, i: Inst) -> Option<Block> {
+        self.f
+            .layout
+            .iter()
+            .copied()
+            .find(|b| self.f.blocks[*b].insts.contains(&i))
+    }
+
+    /// `(x, c)` if `v` is `x + c` or `x - c` for an Int64 constant `c`.
+    fn plus_const(&self, v: Value) -> Option<(Value, i64)> {
+        let i = self.f.def_inst(v)?;
+        let InstData::Prim { op, args } = &self.f.insts[i] else {
+            return None;
+        };
+        let int = |v: Value| match self.f.const_value(v) {
+            Some(Const::Int(c)) if c.abs() <= SLACK => Some(*c),
+            _ => None,
+        };
+        match (op, args.as_slice()) {
+            (Prim::AddInt, [x, y]) => match (int(*x), int(*y)) {
+                (_, Some(c)) => Some((*x, c)),
+                (Some(c), None) => Some((*y, c)),
+                _ => None,
+            },
+            (Prim::SubInt, [x, y]) => int(*y).map(|c| (*x, -c)),
+            _ => None,
+        }
+    }
+
+    /// The array `v` is (looking through instructions that return their array argument).
+    fn array(&self, mut v: Value) -> Value {
+        for _ in 0..DEPTH {
+            let Some(i) = self.f.def_inst(v) else {
+                break;
+            };
+            match &self.f.insts[i] {
+                InstData::Prim {
+                    op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayResize,
+                    args,
+                } => v = args[0],
+                InstData::TypeAssert { val, .. } => v = *val,
+                _ => break,
+            }
+        }
+        v
+    }
+
+    /// Whether the extents of array `a` stay as they are while the function runs.
+    fn fixed_shape(&self, a: Value) -> bool {
+        match &self.f.types[a] {
+            Type::Array(_, 1) => self.vectors_fixed && !self.stacks.contains(&a),
+            Type::Array(..) => true,
+            _ => false,
+        }
+    }
+
+    /// The extent `v` is, if it is one: `arraylen` (a vector's dimension 1, otherwise 0 for the
+    /// whole length) or `arraysize(A, d)`.
+    fn extent(&self, v: Value) -> Option<(Value, u8)> {
+        let i = self.f.def_inst(v)?;
+        let InstData::Prim { op, args } = &self.f.insts[i] else {
+            return None;
+        };
+        let (a, d) = match (op, args.as_slice()) {
+            (Prim::ArrayLen, [a]) => {
+                let a = self.array(*a);
+                (a, u8::from(matches!(self.f.types[a], Type::Array(_, 1))))
+            }
+            (Prim::ArraySize, [a, d]) => {
+                let a = self.array(*a);
+                let nd = match self.f.types[a] {
+                    Type::Array(_, nd) => nd,
+                    _ => return None,
+                };
+                match self.f.const_value(*d) {
+                    Some(Const::Int(d)) if (1..=nd as i64).contains(d) => (a, *d as u8),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        self.fixed_shape(a).then_some((a, d))
+    }
+
+    /// Whether `1 ≤ idx[j] ≤` the extent each index addresses, at block `b`.
+    fn in_range(&self, arr: Value, idx: &[Value], b: Block) -> bool {
+        let a = self.array(arr);
+        let Type::Array(_, nd) = self.f.types[a] else {
+            return false;
+        };
+        if !self.fixed_shape(a) || (idx.len() != 1 && idx.len() != nd as usize) {
+            return false;
+        }
+        idx.iter().enumerate().all(|(j, &i)| {
+            let dim = if idx.len() == 1 {
+                u8::from(nd == 1)
+            } else {
+                j as u8 + 1
+            };
+            let Some(lo) = self.lower(i, b, DEPTH) else {
+                return false;
+            };
+            if lo < 1 {
+                return false;
+            }
+            let Some((base, k)) = self.upper(i, b, Some(lo), DEPTH) else {
+                return false;
+            };
+            self.extent_is(a, dim, base, k)
+        })
+    }
+
+    /// Whether `base + k ≤` extent `dim` of array `a`.
+    fn extent_is(&self, a: Value, dim: u8, base: Base, k: i64) -> bool {
+        if base == Base::Extent(a, dim) && k <= 0 {
+            return true;
+        }
+        // An array made here: its dimensions are the values `array_new` was given.
+        let Some(i) = self.f.def_inst(a) else {
+            return false;
+        };
+        let InstData::Prim {
+            op: Prim::ArrayNew,
+            args,
+        } = &self.f.insts[i]
+        else {
+            return false;
+        };
+        let Some(&n) = (match dim {
+            0 if args.len() == 2 => args.get(1),
+            0 => None,
+            d => args.get(d as usize),
+        }) else {
+            return false;
+        };
+        match (self.f.const_value(n), self.extent(n)) {
+            (Some(Const::Int(c)), _) => base == Base::Zero && k <= *c,
+            (_, Some((b2, d2))) => base == Base::Extent(b2, d2) && k <= 0,
+            _ => false,
+        }
+    }
+
+    /// A constant lower bound of Int64 value `v` at block `at`.
+    fn lower(&self, v: Value, at: Block, depth: u32) -> Option<i64> {
+        let depth = depth.checked_sub(1)?;
+        let from_def = self.lower_def(v, at, depth);
+        let from_guards = self.guards(v, at, depth).filter_map(|g| match g {
+            Guard::Above(lo) => Some(lo),
+            Guard::Below(..) => None,
+        });
+        from_def.into_iter().chain(from_guards).max()
+    }
+
+    fn lower_def(&self, v: Value, at: Block, depth: u32) -> Option<i64> {
+        match self.f.values[v] {
+            ValueDef::Param(b, k) => {
+                if let Some(lo) = self.iv_lower.get(&v) {
+                    return *lo;
+                }
+                if self.is_header(b) {
+                    return None;
+                }
+                let mut lo: Option<i64> = None;
+                for (pred, a) in self.incoming(b, k) {
+                    let l = self.lower(a, pred, depth)?;
+                    lo = Some(lo.map_or(l, |m| m.min(l)));
+                }
+                lo
+            }
+            ValueDef::Inst(i) => {
+                if let Some(Const::Int(c)) = self.f.const_value(v) {
+                    return Some(*c);
+                }
+                if let InstData::Prim {
+                    op: Prim::ArrayLen | Prim::ArraySize,
+                    ..
+                } = &self.f.insts[i]
+                {
+                    return Some(0);
+                }
+                let (x, c) = self.plus_const(v)?;
+                let lo = self.lower(x, at, depth)?;
+                if c > 0 {
+                    // No wrap: `x` is bounded above.
+                    self.upper(x, at, Some(lo), depth)?;
+                }
+                lo.checked_add(c)
+            }
+        }
+    }
+
+    /// An upper bound of Int64 value `v` at block `at`, knowing `v ≥ floor`.
+    fn upper(&self, v: Value, at: Block, floor: Option<i64>, depth: u32) -> Option<Upper> {
+        let depth = depth.checked_sub(1)?;
+        if let Some(u) = self.upper_def(v, at, floor, depth) {
+            return Some(u);
+        }
+        self.guards(v, at, depth).find_map(|g| match g {
+            Guard::Below(u) => Some(u),
+            Guard::Above(_) => None,
+        })
+    }
+
+    fn upper_def(&self, v: Value, at: Block, floor: Option<i64>, depth: u32) -> Option<Upper> {
+        match self.f.values[v] {
+            ValueDef::Param(b, k) => {
+                if self.is_header(b) {
+                    return None;
+                }
+                let mut acc: Option<Upper> = None;
+                for (pred, a) in self.incoming(b, k) {
+                    let u = self.upper(a, pred, floor, depth)?;
+                    // An edge passing a constant below the floor is never the one taken.
+                    if let (Some(fl), (Base::Zero, c)) = (floor, u) {
+                        if c < fl {
+                            continue;
+                        }
+                    }
+                    acc = Some(match acc {
+                        None => u,
+                        Some(prev) => join(prev, u)?,
+                    });
+                }
+                acc
+            }
+            ValueDef::Inst(_) => {
+                if let Some(Const::Int(c)) = self.f.const_value(v) {
+                    return (c.abs() <= SLACK).then_some((Base::Zero, *c));
+                }
+                if let Some((a, d)) = self.extent(v) {
+                    return Some((Base::Extent(a, d), 0));
+                }
+                let (x, c) = self.plus_const(v)?;
+                if c < 0 {
+                    // No wrap: `x` is bounded below.
+                    self.lower(x, at, depth)?.checked_add(c)?;
+                }
+                let (base, k) = self.upper(x, at, floor.and_then(|f| f.checked_sub(c)), depth)?;
+                let k = k + c;
+                (k.abs() <= SLACK).then_some((base, k))
+            }
+        }
+    }
+
+    /// What the branches guarding block `at` say about `v`: walking up the dominator tree,
+    /// each block entered from a single predecessor along one way of a comparison.
+    fn guards(&self, v: Value, at: Block, depth: u32) -> impl Iterator<Item = Guard> + '_ {
+        let mut out = Vec::new();
+        let mut d = at;
+        // Up the dominator tree to the entry (its own immediate dominator).
+        while depth > 0 && self.dom.is_reachable(d) {
+            if let [p] = self.preds[d][..] {
+                if let Some(g) = self.guard_on_edge(v, p, d, depth) {
+                    out.push(g);
+                }
+            }
+            match self.dom.idom(d) {
+                Some(up) if up != d => d = up,
+                _ => break,
+            }
+        }
+        out.into_iter()
+    }
+
+    fn guard_on_edge(&self, v: Value, p: Block, d: Block, depth: u32) -> Option<Guard> {
+        let t = self.f.terminator(p)?;
+        let InstData::Branch {
+            cond,
+            then_dest,
+            else_dest,
+            ..
+        } = &self.f.insts[t]
+        else {
+            return None;
+        };
+        if then_dest == else_dest {
+            return None;
+        }
+        let taken = *then_dest == d;
+        let ci = self.f.def_inst(*cond)?;
+        let InstData::Prim { op, args } = &self.f.insts[ci] else {
+            return None;
+        };
+        let [l, r] = args[..] else { return None };
+        // Normalise to `a ≤ b + off`.
+        let (a, b, off) = match (op, taken) {
+            (Prim::SltInt, true) => (l, r, -1),
+            (Prim::SltInt, false) => (r, l, 0),
+            (Prim::SleInt, true) => (l, r, 0),
+            (Prim::SleInt, false) => (r, l, -1),
+            _ => return None,
+        };
+        if a == v && b != v {
+            let floor = self.lower(v, p, depth).map(|lo| lo - off);
+            let (base, k) = self.upper(b, p, floor, depth)?;
+            Some(Guard::Below((base, k + off)))
+        } else if b == v && a != v {
+            // `v ≥ a - off`.
+            let lo = self.lower(a, p, depth)?;
+            lo.checked_sub(off).map(Guard::Above)
+        } else {
+            None
+        }
+    }
+}
+
+enum Guard {
+    Above(i64),
+    Below(Upper),
+}
+
+/// The least upper bound of two bounds, if they share a base (extents are ≥ 0, so a constant
+/// `c` is below `extent + c`).
+fn join(a: Upper, b: Upper) -> Option<Upper> {
+    match (a, b) {
+        ((x, j), (y, k)) if x == y => Some((x, j.max(k))),
+        ((Base::Zero, c), (e, k)) | ((e, k), (Base::Zero, c)) => Some((e, k.max(c))),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::{expect, Expect};
+
+    /// Lists each array access of the (single) function and whether it is proved in range.
+    fn check(src: &str, expect: Expect) {
+        let fs = crate::read::read_functions(src, &crate::TypeEnv::new())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let f = &fs[0];
+        let ok = inbounds_accesses(f);
+        let mut out = String::new();
+        for &b in &f.layout {
+            for &i in &f.blocks[b].insts {
+                if let InstData::Prim {
+                    op: op @ (Prim::ArrayRef | Prim::ArrayRefRaw | Prim::ArraySet),
+                    args,
+                } = &f.insts[i]
+                {
+                    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                    let verdict = if ok.contains(&i) {
+                        "in range"
+                    } else {
+                        "checked"
+                    };
+                    out += &format!("{}({}): {verdict}\n", op.name(), args.join(", "));
+                }
+            }
+        }
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn in_range_for_eachindex() {
+        check(
+            r"
+function program_b(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(program_b), v1: Vector{Float64}):
+    v2: Float64 = const 0.0
+    v35: Int64 = prim arraylen(v1)
+    v36: Int64 = const 0
+    v37: Bool = prim slt_int(v35, v36)
+    br v37, block9(v36), block9(v35)
+block9(v34: Int64):
+    v40: Int64 = const 1
+    jump block2(v2, v40)
+block1:
+    return v30
+block2(v30: Float64, v31: Int64):
+    v43: Bool = prim slt_int(v34, v31)
+    br v43, block1, block15
+block15:
+    v45: Int64 = const 1
+    v46: Int64 = prim add_int(v31, v45)
+    v49: Float64 = prim arrayref(v1, v31)
+    v52: Float64 = const 5.0
+    v53: Float64 = prim mul_float(v52, v49)
+    v55: Float64 = prim add_float(v30, v53)
+    jump block2(v55, v46)
+end
+",
+            expect![[r#"
+                arrayref(v1, v31): in range
+            "#]],
+        );
+    }
+
+    #[test]
+    fn rosenbrock_reads_i_and_i_plus_1() {
+        check(
+            r"
+function rosenbrock(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(rosenbrock), v1: Vector{Float64}):
+    v2: Float64 = const 0.0
+    v4: Int64 = const 1
+    v64: Int64 = prim arraylen(v1)
+    v9: Int64 = const 1
+    v66: Int64 = prim sub_int(v64, v9)
+    v69: Bool = prim sle_int(v4, v66)
+    br v69, block14(v66), block13
+block13:
+    v71: Int64 = const 0
+    jump block14(v71)
+block14(v68: Int64):
+    jump block2(v2, v4)
+block1:
+    return v60
+block2(v60: Float64, v61: Int64):
+    v77: Bool = prim slt_int(v68, v61)
+    br v77, block1, block20
+block20:
+    v79: Int64 = const 1
+    v80: Int64 = prim add_int(v61, v79)
+    v31: Int64 = const 1
+    v83: Int64 = prim add_int(v61, v31)
+    v85: Float64 = prim arrayref(v1, v83)
+    v87: Float64 = prim arrayref(v1, v61)
+    v89: Float64 = prim mul_float(v87, v87)
+    v91: Float64 = prim sub_float(v85, v89)
+    v93: Float64 = prim mul_float(v91, v91)
+    v96: Float64 = const 100.0
+    v97: Float64 = prim mul_float(v96, v93)
+    v99: Float64 = prim arrayref(v1, v61)
+    v102: Float64 = const 1.0
+    v103: Float64 = prim sub_float(v102, v99)
+    v105: Float64 = prim mul_float(v103, v103)
+    v107: Float64 = prim add_float(v97, v105)
+    v109: Float64 = prim add_float(v60, v107)
+    jump block2(v109, v80)
+end
+",
+            expect![[r#"
+                arrayref(v1, v83): in range
+                arrayref(v1, v61): in range
+                arrayref(v1, v61): in range
+            "#]],
+        );
+    }
+
+    #[test]
+    fn one_past_the_end_stays_checked() {
+        check(
+            r"
+function off_by_one(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(off_by_one), v1: Vector{Float64}):
+    v2: Float64 = const 0.0
+    v4: Int64 = const 1
+    v37: Int64 = prim arraylen(v1)
+    v40: Bool = prim sle_int(v4, v37)
+    br v40, block12(v37), block11
+block11:
+    v42: Int64 = const 0
+    jump block12(v42)
+block12(v39: Int64):
+    jump block2(v2, v4)
+block1:
+    return v33
+block2(v33: Float64, v34: Int64):
+    v48: Bool = prim slt_int(v39, v34)
+    br v48, block1, block18
+block18:
+    v50: Int64 = const 1
+    v51: Int64 = prim add_int(v34, v50)
+    v24: Int64 = const 1
+    v54: Int64 = prim add_int(v34, v24)
+    v56: Float64 = prim arrayref(v1, v54)
+    v58: Float64 = prim add_float(v33, v56)
+    jump block2(v58, v51)
+end
+",
+            expect![[r#"
+                arrayref(v1, v54): checked
+            "#]],
+        );
+    }
+
+    #[test]
+    fn index_from_zero_stays_checked() {
+        check(
+            r"
+function from_zero(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(from_zero), v1: Vector{Float64}):
+    v2: Float64 = const 0.0
+    v4: Int64 = const 0
+    v46: Int64 = prim arraylen(v1)
+    v9: Int64 = const 1
+    v48: Int64 = prim sub_int(v46, v9)
+    v51: Bool = prim sle_int(v4, v48)
+    br v51, block14(v48), block13
+block13:
+    v53: Int64 = const -1
+    jump block14(v53)
+block14(v50: Int64):
+    jump block2(v2, v4)
+block1:
+    return v42
+block2(v42: Float64, v43: Int64):
+    v59: Bool = prim slt_int(v50, v43)
+    br v59, block1, block20
+block20:
+    v61: Int64 = const 1
+    v62: Int64 = prim add_int(v43, v61)
+    v28: Int64 = const 1
+    v65: Int64 = prim add_int(v43, v28)
+    v67: Float64 = prim arrayref(v1, v65)
+    v69: Float64 = prim arrayref(v1, v43)
+    v71: Float64 = prim mul_float(v67, v69)
+    v73: Float64 = prim add_float(v42, v71)
+    jump block2(v73, v62)
+end
+",
+            expect![[r#"
+                arrayref(v1, v65): in range
+                arrayref(v1, v43): checked
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_growing_vector_stays_checked() {
+        check(
+            r"
+function grows(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(grows), v1: Vector{Float64}):
+    v2: Float64 = const 0.0
+    v36: Int64 = prim arraylen(v1)
+    v37: Int64 = const 0
+    v38: Bool = prim slt_int(v36, v37)
+    br v38, block9(v37), block9(v36)
+block9(v35: Int64):
+    v41: Int64 = const 1
+    jump block2(v2, v41)
+block1:
+    return v31
+block2(v31: Float64, v32: Int64):
+    v44: Bool = prim slt_int(v35, v32)
+    br v44, block1, block15
+block15:
+    v46: Int64 = const 1
+    v47: Int64 = prim add_int(v32, v46)
+    v50: Float64 = prim arrayref(v1, v32)
+    v52: Float64 = prim add_float(v31, v50)
+    v26: Float64 = const 1.0
+    v54: Vector{Float64} = prim array_push(v1, v26)
+    jump block2(v52, v47)
+end
+",
+            expect![[r#"
+                arrayref(v1, v32): checked
+            "#]],
+        );
+    }
+
+    #[test]
+    fn matrix_extents_and_array_new() {
+        check(
+            r"
+function mat(Matrix{Float64}) -> Matrix{Float64} [optimised]
+block0(v0: typeof(mat), v1: Matrix{Float64}):
+    v4: Int64 = const 1
+    v72: Int64 = prim arraysize(v1, v4)
+    v76: UndefInitializer = global undef
+    v77: Type{Matrix{Float64}} = const type Matrix{Float64}
+    v78: Matrix{Float64} = prim array_new(v77, v72, v72)
+    v79: Float64 = const 0.0
+    v80: Int64 = const 1
+    v81: Int64 = prim arraylen(v78)
+    v82: Bool = prim sle_int(v80, v81)
+    br v82, block17(v81), block16
+block16:
+    v83: Int64 = const 0
+    jump block17(v83)
+block17(v74: Int64):
+    jump block18(v80)
+block18(v75: Int64):
+    v84: Bool = prim slt_int(v74, v75)
+    br v84, block14, block19
+block19:
+    v85: Int64 = const 1
+    v86: Int64 = prim add_int(v75, v85)
+    v87: Matrix{Float64} = prim arrayset(v78, v79, v75)
+    jump block18(v86)
+block14:
+    v11: Int64 = const 1
+    v90: Bool = prim sle_int(v11, v72)
+    br v90, block24(v72), block23
+block23:
+    v92: Int64 = const 0
+    jump block24(v92)
+block24(v89: Int64):
+    v126: Int64 = const 1
+    v105: Bool = prim sle_int(v126, v72)
+    jump block2(v11)
+block1:
+    return v78
+block2(v63: Int64):
+    v98: Bool = prim slt_int(v89, v63)
+    br v98, block1, block30
+block30:
+    v100: Int64 = const 1
+    v101: Int64 = prim add_int(v63, v100)
+    v26: Int64 = const 1
+    br v105, block34(v72), block33
+block33:
+    v107: Int64 = const 0
+    jump block34(v107)
+block34(v104: Int64):
+    jump block7(v26)
+block7(v67: Int64):
+    v113: Bool = prim slt_int(v104, v67)
+    br v113, block2(v101), block40
+block40:
+    v115: Int64 = const 1
+    v116: Int64 = prim add_int(v67, v115)
+    v119: Float64 = prim arrayref(v1, v67, v63)
+    v121: Float64 = prim arrayref(v1, v63, v67)
+    v123: Float64 = prim add_float(v119, v121)
+    v125: Matrix{Float64} = prim arrayset(v78, v123, v67, v63)
+    jump block7(v116)
+end
+",
+            expect![[r#"
+                arrayset(v78, v79, v75): in range
+                arrayref(v1, v67, v63): checked
+                arrayref(v1, v63, v67): checked
+                arrayset(v78, v123, v67, v63): in range
+            "#]],
+        );
+    }
+
+    #[test]
+    fn while_loop_guard() {
+        check(
+            r"
+function whileloop(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(whileloop), v1: Vector{Float64}):
+    v2: Int64 = const 1
+    v3: Float64 = const 0.0
+    jump block1(v2, v3)
+block1(v25: Int64, v27: Float64):
+    v29: Int64 = prim arraylen(v1)
+    v31: Bool = prim sle_int(v25, v29)
+    br v31, block10, block3
+block10:
+    v33: Float64 = prim arrayref(v1, v25)
+    v35: Float64 = prim add_float(v27, v33)
+    v19: Int64 = const 2
+    v37: Int64 = prim add_int(v25, v19)
+    jump block1(v37, v35)
+block3:
+    return v27
+end
+",
+            expect![[r#"
+                arrayref(v1, v25): in range
+            "#]],
+        );
+    }
+
+    #[test]
+    fn pullback_write_after_read() {
+        check(
+            r"
+function rvs program_b(Vector{Float64}) -> Tuple{NoRData, NoRData} [optimised, nsz]
+block0(v0: RuleState, v1: Float64):
+    v2: Int64 = const 1
+    v3: Type{Vector{Tuple{Vector{Float64}}}} = const type Vector{Tuple{Vector{Float64}}}
+    v4: Vector{Tuple{Vector{Float64}}} = prim rule_stack(v0, v2, v3)
+    v16: Int64 = const 0
+    v17: Type{Vector{Int64}} = const type Vector{Int64}
+    v18: Vector{Int64} = prim rule_stack(v0, v16, v17)
+    v5: Tuple{Vector{Float64}} = prim array_pop(v4)
+    v6: Vector{Float64} = getfield v5.0
+    v25: Int64 = prim array_pop(v18)
+    v76: Float64 = const 5.0
+    v55: Float64 = prim mul_float(v1, v76)
+    jump block4(v25)
+block2:
+    v19: Int64 = prim array_pop(v18)
+    v63: NoRData = const singleton NoRData
+    v64: NoRData = const singleton NoRData
+    v65: Tuple{NoRData, NoRData} = tuple(v63, v64)
+    return v65
+block4(v67: Int64):
+    v27: Int64 = const 0
+    v28: Bool = prim slt_int(v27, v67)
+    br v28, block10, block2
+block10:
+    v29: Int64 = const 1
+    v30: Int64 = prim sub_int(v67, v29)
+    v41: Int64 = const 1
+    v44: Int64 = prim add_int(v41, v30)
+    v60: Float64 = prim arrayref(v6, v44)
+    v61: Float64 = prim add_float(v60, v55)
+    v62: Vector{Float64} = prim arrayset(v6, v61, v44)
+    jump block4(v30)
+end
+",
+            expect![[r#"
+                arrayref(v6, v44): checked
+                arrayset(v6, v61, v44): in range
+            "#]],
+        );
+    }
+}
