@@ -2,8 +2,8 @@
 //! criterion`.
 //!
 //! Each group (program A, program B, Rosenbrock at n = 1024 and 10^6, naive matrix multiply at
-//! 32×32 and 64×64) times four things on the same input: our primal (a call through
-//! `Session::call_value`, native code), our value+gradient with a prepared cache, and the
+//! 32×32 and 64×64) times four things on the same input: our primal (a prepared call,
+//! `Session::call_prepared`, native code), our value+gradient with a prepared cache, and the
 //! hand-written Rust primal and value+gradient. Criterion gives confidence intervals per
 //! function; the README's table of ratios comes from the one-run harness `benches/programs.rs`.
 
@@ -36,8 +36,9 @@ fn ours(
     call: &str,
 ) {
     let (mut s, f, args) = prepared(call);
+    let primal = s.prepare_call(&f, &args).expect("prepared call");
     c.bench_function(BenchmarkId::new("ours primal", label), |b| {
-        b.iter(|| black_box(s.call_value(f.clone(), args.clone()).expect("primal")))
+        b.iter(|| black_box(s.call_prepared(&primal, &args).expect("primal")))
     });
     let cache = s.prepare_gradient_cache(&f, &args).expect("gradient cache");
     c.bench_function(BenchmarkId::new("ours gradient", label), |b| {

@@ -108,9 +108,10 @@ pub fn bench(
     let (f, args) = s.eval_call_parts(call).map_err(|e| fail(&s, e))?;
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
+    let primal = s.prepare_call(&f, &args).map_err(|e| fail(&s, e))?;
     let primal_ns = {
         let s = &mut s;
-        median_ns(budget, || s.call_value(f.clone(), args.clone()).map(|_| ()))
+        median_ns(budget, || s.call_prepared(&primal, &args).map(|_| ()))
     }
     .map_err(|e| fail(&s, e))?;
     let cache = s

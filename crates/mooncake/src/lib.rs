@@ -325,6 +325,45 @@ impl Session {
         Ok(r)
     }
 
+    /// Prepares repeated calls of `f` at arguments of the types of `args`: the method is
+    /// resolved and compiled once; [`Session::call_prepared`] then checks only the argument
+    /// types.
+    pub fn prepare_call(&mut self, f: &Value, args: &[Value]) -> Result<PreparedCall, Error> {
+        let key = self.method_instance(f, args)?;
+        let func = self.machine.compiler.optimised(&key)?;
+        Ok(PreparedCall {
+            f: f.clone(),
+            types: args.iter().map(|a| a.ty()).collect(),
+            func,
+        })
+    }
+
+    /// Calls a prepared method instance (see [`Session::prepare_call`]).
+    pub fn call_prepared(&mut self, call: &PreparedCall, args: &[Value]) -> Result<Value, Error> {
+        if args.len() != call.types.len() {
+            return Err(Error::Usage(format!(
+                "the call was prepared for {} arguments, got {}",
+                call.types.len(),
+                args.len()
+            )));
+        }
+        for (k, (a, t)) in args.iter().zip(&call.types).enumerate() {
+            let at = a.ty();
+            if at != *t {
+                return Err(Error::Usage(format!(
+                    "argument {} has type {at}, but the call was prepared for {t}",
+                    k + 1
+                )));
+            }
+        }
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(call.f.clone());
+        all.extend(args.iter().cloned());
+        let r = self.machine.exec(&call.func, all)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
     /// Calls the global function `name` with the given arguments.
     pub fn call(&mut self, name: &str, args: Vec<Value>) -> Result<Value, Error> {
         let f = self.callable(name)?;
@@ -672,6 +711,13 @@ fn shape_of(v: &Value) -> (Type, Vec<usize>) {
         Value::Array(a) => (v.ty(), a.dims()),
         _ => (v.ty(), vec![]),
     }
+}
+
+/// A method instance resolved and compiled for repeated calls ([`Session::prepare_call`]).
+pub struct PreparedCall {
+    f: Value,
+    types: Vec<Type>,
+    func: Arc<Function>,
 }
 
 /// A prepared gradient (or pullback) computation: the derived rule of one method instance and

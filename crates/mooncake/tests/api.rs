@@ -41,6 +41,34 @@ fn arrays_cross_the_api_boundary() {
 }
 
 #[test]
+fn prepared_calls_check_argument_types() {
+    let (mut s, _) = session();
+    s.load_source("m.jl", "g(v, a) = sum(v) * a").unwrap();
+    let g = s.eval("g").unwrap();
+    let v = |xs: Vec<f64>| Value::Array(Arc::new(ArrayObj::vector_f64(xs)));
+    let call = s
+        .prepare_call(&g, &[v(vec![1.0]), Value::F64(1.0)])
+        .unwrap();
+    let r = s.call_prepared(&call, &[v(vec![1.0, 2.0, 3.0]), Value::F64(2.0)]);
+    assert_eq!(r.unwrap().as_f64(), Some(12.0));
+    // Sizes may change; types may not.
+    let r = s.call_prepared(&call, &[v(vec![4.0]), Value::F64(0.5)]);
+    assert_eq!(r.unwrap().as_f64(), Some(2.0));
+    let e = s
+        .call_prepared(&call, &[v(vec![4.0]), Value::Int(2)])
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "argument 2 has type Int64, but the call was prepared for Float64"
+    );
+    let e = s.call_prepared(&call, &[v(vec![4.0])]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the call was prepared for 2 arguments, got 1"
+    );
+}
+
+#[test]
 fn errors_are_values_with_locations() {
     let (mut s, _) = session();
     s.load_source("m.jl", "g(v) = v[10]").unwrap();
