@@ -214,14 +214,117 @@ pub fn run_pullback_in(
     dy: Option<Value>,
     state: &Value,
 ) -> Result<(Value, Vec<Value>), AdError> {
-    let env = &m.compiler.env;
-    let mut all = vec![f.clone()];
+    let mut all = Vec::with_capacity(args.len() + 1);
+    all.push(f.clone());
     all.extend(args.iter().cloned());
-    let fdatas: Vec<Value> = all
-        .iter()
-        .map(|x| fdata(&zero_tangent(x, env), &x.ty(), env))
-        .collect();
-    run_with_state(m, rule, &all, fdatas, dy, state.clone())
+    let plan = Plan::new(&all, &m.compiler.env);
+    plan.run(m, rule, &all, dy, state)
+}
+
+/// How the gradient of a call is set up and read out, decided once from the argument types
+/// (the function first) so that repeated gradients do no type-level work: how each argument's
+/// zero fdata is made and how its tangent is assembled from its fdata and rdata.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    types: Vec<ir::Type>,
+    zero: Vec<ZeroFdata>,
+    assemble: Vec<Assemble>,
+}
+
+#[derive(Clone, Debug)]
+enum ZeroFdata {
+    /// The same value every time (`NoFData`).
+    Constant(Value),
+    /// A zero-filled array of the primal's element type and dimensions (float arrays).
+    Zeros(ir::Type),
+    /// Through the general tangent code.
+    General,
+}
+
+#[derive(Clone, Debug)]
+enum Assemble {
+    /// The same value every time (`NoTangent`).
+    Constant(Value),
+    /// The rdata is the tangent (floats).
+    Rdata,
+    /// The fdata is the tangent (arrays).
+    Fdata,
+    /// Through the general tangent code.
+    General,
+}
+
+impl Plan {
+    /// The plan for arguments of the types of `all` (the function first).
+    pub fn new(all: &[Value], env: &ir::TypeEnv) -> Plan {
+        use ir::tangent::{fdata_type, tangent_type};
+        use ir::Type;
+        let types: Vec<Type> = all.iter().map(|x| x.ty()).collect();
+        let zero = types
+            .iter()
+            .map(|t| match (t, fdata_type(t, env)) {
+                (_, Type::NoFData) => ZeroFdata::Constant(fdata(&Value::Nothing, t, env)),
+                (Type::Array(e, _), ft)
+                    if ft == *t && matches!(**e, Type::Float64 | Type::Float32) =>
+                {
+                    ZeroFdata::Zeros((**e).clone())
+                }
+                _ => ZeroFdata::General,
+            })
+            .collect();
+        let assemble = types
+            .iter()
+            .map(|t| match (t, tangent_type(t, env)) {
+                (_, Type::NoTangent) => Assemble::Constant(crate::tangent::no_tangent()),
+                (Type::Float64 | Type::Float32, _) => Assemble::Rdata,
+                (Type::Array(..), _) => Assemble::Fdata,
+                _ => Assemble::General,
+            })
+            .collect();
+        Plan {
+            types,
+            zero,
+            assemble,
+        }
+    }
+
+    /// Runs `rule` on `all` (of the plan's types) in rule state `state`, as
+    /// [`run_pullback_in`].
+    pub fn run(
+        &self,
+        m: &mut Machine,
+        rule: &Rule,
+        all: &[Value],
+        dy: Option<Value>,
+        state: &Value,
+    ) -> Result<(Value, Vec<Value>), AdError> {
+        let env = &m.compiler.env;
+        let fdatas: Vec<Value> = all
+            .iter()
+            .zip(&self.zero)
+            .zip(&self.types)
+            .map(|((x, z), t)| match (z, x) {
+                (ZeroFdata::Constant(v), _) => v.clone(),
+                (ZeroFdata::Zeros(e), Value::Array(a)) => {
+                    Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims())))
+                }
+                _ => fdata(&zero_tangent(x, env), t, env),
+            })
+            .collect();
+        let (y, rd) = forwards_and_back(m, rule, all, &fdatas, dy, state.clone())?;
+        let env = &m.compiler.env;
+        let grads = (0..all.len())
+            .map(|k| {
+                let r = || rd.field(k).unwrap_or(Value::Nothing);
+                match &self.assemble[k] {
+                    Assemble::Constant(v) => v.clone(),
+                    Assemble::Rdata => r(),
+                    Assemble::Fdata => fdatas[k].clone(),
+                    Assemble::General => tangent_from(&self.types[k], &fdatas[k], &r(), env),
+                }
+            })
+            .collect();
+        Ok((y, grads))
+    }
 }
 
 /// As [`run_pullback`], with the arguments (the function first) and their initial fdata given:
@@ -233,18 +336,31 @@ pub fn run_pullback_with(
     fdatas: Vec<Value>,
     dy: Option<Value>,
 ) -> Result<(Value, Vec<Value>), AdError> {
-    run_with_state(m, rule, all, fdatas, dy, new_state())
+    let (y, rd) = forwards_and_back(m, rule, all, &fdatas, dy, new_state())?;
+    let env = &m.compiler.env;
+    let grads = all
+        .iter()
+        .zip(fdatas.iter())
+        .enumerate()
+        .map(|(k, (x, fx))| {
+            let r = rd.field(k).unwrap_or(Value::Nothing);
+            tangent_from(&x.ty(), fx, &r, env)
+        })
+        .collect();
+    Ok((y, grads))
 }
 
-fn run_with_state(
+/// Runs the forwards pass and the pullback: (a copy of the output, the pullback's rdata tuple).
+fn forwards_and_back(
     m: &mut Machine,
     rule: &Rule,
     all: &[Value],
-    fdatas: Vec<Value>,
+    fdatas: &[Value],
     dy: Option<Value>,
     state: Value,
-) -> Result<(Value, Vec<Value>), AdError> {
-    let mut fwd_args = vec![state.clone()];
+) -> Result<(Value, Value), AdError> {
+    let mut fwd_args = Vec::with_capacity(2 * all.len() + 1);
+    fwd_args.push(state.clone());
     for (x, fx) in all.iter().zip(fdatas.iter()) {
         fwd_args.push(x.clone());
         fwd_args.push(fx.clone());
@@ -256,7 +372,10 @@ fn run_with_state(
     let fy = out.field(1).unwrap_or(Value::Nothing);
     // The pullback restores memory the forwards pass wrote, which can include the output's:
     // the caller gets a copy taken now.
-    let y_out = y.deepcopy();
+    let y_out = match &y {
+        Value::F64(_) | Value::F32(_) | Value::Int(_) | Value::Bool(_) => y.clone(),
+        _ => y.deepcopy(),
+    };
     let dy = match dy {
         // The output cotangent's fdata seeds the output's fdata; its rdata enters the pullback.
         Some(t) => {
@@ -277,17 +396,7 @@ fn run_with_state(
         },
     };
     let rd = m.exec(&rule.rvs, vec![state, dy]).map_err(runtime_error)?;
-    let env = &m.compiler.env;
-    let grads = all
-        .iter()
-        .zip(fdatas.iter())
-        .enumerate()
-        .map(|(k, (x, fx))| {
-            let r = rd.field(k).unwrap_or(Value::Nothing);
-            tangent_from(&x.ty(), fx, &r, env)
-        })
-        .collect();
-    Ok((y_out, grads))
+    Ok((y_out, rd))
 }
 
 /// `(f(args...), (∂f, ∂args...))` for a function returning a float.

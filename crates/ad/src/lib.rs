@@ -11,7 +11,7 @@ pub mod testing;
 
 pub use api::{
     method_instance, run_pullback, run_pullback_in, value_and_gradient, value_and_pullback, Ad,
-    Rule, RuleOptions,
+    Plan, Rule, RuleOptions,
 };
 pub use reverse::{derive_reverse, new_state, AdError, Derived, Mode};
 pub use tangent::{

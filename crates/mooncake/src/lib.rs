@@ -436,9 +436,12 @@ impl Session {
         args: &[Value],
     ) -> Result<GradientCache, Error> {
         let rule = self.build_rrule(f, args)?;
+        let mut all = vec![f.clone()];
+        all.extend(args.iter().cloned());
         Ok(GradientCache {
             f: f.clone(),
             shapes: args.iter().map(shape_of).collect(),
+            plan: ad::Plan::new(&all, &self.machine.compiler.env),
             rule,
             state: std::sync::Mutex::new(ad::new_state()),
         })
@@ -726,6 +729,8 @@ pub struct GradientCache {
     f: Value,
     shapes: Vec<(Type, Vec<usize>)>,
     rule: ad::Rule,
+    /// How zero fdata are made and gradients assembled, decided once from the argument types.
+    plan: ad::Plan,
     /// The rule state reused from call to call (its stacks keep their buffers); replaced after
     /// a failed call, which may leave it non-empty.
     state: std::sync::Mutex<Value>,
@@ -738,6 +743,7 @@ impl Clone for GradientCache {
             f: self.f.clone(),
             shapes: self.shapes.clone(),
             rule: self.rule.clone(),
+            plan: self.plan.clone(),
             state: std::sync::Mutex::new(ad::new_state()),
         }
     }
@@ -752,7 +758,10 @@ impl GradientCache {
         dy: Option<Value>,
     ) -> Result<(Value, Vec<Value>), Error> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let r = ad::run_pullback_in(m, &self.rule, &self.f, args, dy, &st);
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(self.f.clone());
+        all.extend(args.iter().cloned());
+        let r = self.plan.run(m, &self.rule, &all, dy, &st);
         if r.is_err() {
             *st = ad::new_state();
         }
