@@ -1,1 +1,1 @@
-squares = map(x -> x^2, [1, 2, 3])
+squares = sqrt.([1.0, 4.0, 9.0])

@@ -174,12 +174,8 @@ impl Ad {
 
 /// The method instance `f(args...)` runs.
 pub fn method_instance(m: &Machine, f: &Value, args: &[Value]) -> Result<MiKey, AdError> {
-    let table = match f {
-        Value::Func(n) => *n,
-        Value::Type(t) => compiler::typeexpr::constructor_table_name(t)
-            .ok_or_else(|| err(format!("`{t}` is not callable")))?,
-        v => return Err(err(format!("a value of type {} is not callable", v.ty()))),
-    };
+    let table = compiler::typeexpr::callee_table(&f.ty())
+        .ok_or_else(|| err(format!("a value of type {} is not callable", f.ty())))?;
     let mut types = vec![f.ty()];
     types.extend(args.iter().map(|a| a.ty()));
     m.compiler.resolve_call(table, &types).map_err(|_| {

@@ -5,7 +5,6 @@
 
 use crate::error::CompileError;
 use crate::methods::Dispatch;
-use crate::typeexpr::constructor_table_name;
 use crate::{Compiler, MiKey};
 use ir::{Block, Callee, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Type, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -568,6 +567,30 @@ impl Compiler {
         // Builtins.
         if let Type::Function(name) = ft {
             match name.as_str() {
+                // `Core.return_type(f, T)`: the inferred type of `f(::T)` (`Any` when
+                // inference cannot tell), a constant; `map` uses it for empty inputs.
+                "#return_type" => {
+                    let mut t = Type::Any;
+                    let mut sig: Vec<Type> = ats.get(1).cloned().into_iter().collect();
+                    for a in ats.iter().skip(2) {
+                        match a {
+                            Type::Type(at) => sig.push((**at).clone()),
+                            _ => sig.push(Type::Any),
+                        }
+                    }
+                    let table = sig.first().and_then(crate::typeexpr::callee_table);
+                    if let Some(table) = table.filter(|_| sig.iter().all(|t| t.is_concrete())) {
+                        if let Some((_, _, rt)) = self.dispatch_and_infer(table, &sig)? {
+                            if rt.is_concrete() {
+                                t = rt;
+                            }
+                        }
+                    }
+                    return Ok((
+                        Type::type_of_type(t.clone()),
+                        Resolution::Constant(Const::Type(t)),
+                    ));
+                }
                 "#typeassert" => {
                     return Ok(match ats.get(2) {
                         Some(Type::Type(t)) if ats.len() == 3 => {
@@ -667,14 +690,12 @@ impl Compiler {
                 _ => {}
             }
         }
-        let table = match ft {
-            Type::Function(name) => *name,
-            Type::Type(t) => match constructor_table_name(t) {
-                Some(n) => n,
-                None => return Ok((Type::Bottom, Resolution::NoMethod)),
-            },
-            t if t.is_concrete() => return Ok((Type::Bottom, Resolution::NoMethod)),
-            _ => return Ok((Type::Any, Resolution::Dynamic)),
+        let table = match crate::typeexpr::callee_table(ft) {
+            Some(n) => n,
+            None if ft.is_concrete() || matches!(ft, Type::Type(_)) => {
+                return Ok((Type::Bottom, Resolution::NoMethod))
+            }
+            None => return Ok((Type::Any, Resolution::Dynamic)),
         };
         if !self.tables.contains_key(&table) {
             return Ok((Type::Bottom, Resolution::NoMethod));

@@ -2,6 +2,7 @@
 //! inference per method instance, and the optimisation passes. It does no I/O: the driver
 //! hands it source text and runs the functions it produces.
 
+pub mod closure;
 pub mod error;
 pub mod infer;
 pub mod lower;
@@ -130,7 +131,7 @@ impl Default for Compiler {
 
 impl Compiler {
     pub fn new() -> Compiler {
-        Compiler {
+        let mut c = Compiler {
             env: TypeEnv::new(),
             tables: FxHashMap::default(),
             globals: FxHashMap::default(),
@@ -144,7 +145,61 @@ impl Compiler {
             timing_depth: 0,
             prelude_file: None,
             prelude_types: FxHashSet::default(),
+        };
+        c.define_core_box();
+        c
+    }
+
+    /// `Core.Box`: the mutable cell (one untyped field, `contents`) holding a captured variable
+    /// that is reassigned.
+    fn define_core_box(&mut self) {
+        use syntax::ast::{FieldDecl, StructDef};
+        let sp = syntax::Span::DUMMY;
+        let def = StructDef {
+            name: syntax::sym("Core.Box"),
+            name_span: sp,
+            params: vec![],
+            supertype: None,
+            fields: vec![FieldDecl {
+                name: closure::box_field(),
+                ty: None,
+                span: sp,
+            }],
+            mutable: true,
+            constructors: vec![],
+            span: sp,
+        };
+        // Defining a field-only struct cannot fail; its constructors are not needed (boxes are
+        // made with `new`).
+        let _ = lower::define_struct(&def, "", &mut self.env);
+    }
+
+    /// Adds methods, then the closure types their bodies made (and, recursively, theirs).
+    fn define_methods(
+        &mut self,
+        methods: Vec<lower::LoweredMethod>,
+        src: &str,
+    ) -> Result<(), CompileError> {
+        let mut closures = Vec::new();
+        for mut m in methods {
+            closures.append(&mut m.closures);
+            self.define_method(m)?;
         }
+        self.define_closures(closures, src)
+    }
+
+    fn define_closures(
+        &mut self,
+        closures: Vec<closure::ClosureDef>,
+        src: &str,
+    ) -> Result<(), CompileError> {
+        for c in closures {
+            let ms = lower::define_struct(&c.ty, src, &mut self.env)?;
+            self.define_methods(ms, src)?;
+            let ms = lower::lower_function(&c.method, src, &self.env)?;
+            self.define_methods(ms, src)?;
+        }
+        Ok(())
     }
 
     /// Forgets every compiled method instance (after a definition changes what calls mean).
@@ -228,9 +283,8 @@ impl Compiler {
                         ));
                     }
                 }
-                for m in lower::lower_function(def, src, &self.env)? {
-                    self.define_method(m)?;
-                }
+                let ms = lower::lower_function(def, src, &self.env)?;
+                self.define_methods(ms, src)?;
                 if let syntax::ast::FnName::Name(n) = def.name {
                     if def.declaration_only {
                         self.tables.entry(n).or_default();
@@ -248,9 +302,8 @@ impl Compiler {
                 if self.prelude_file.is_some_and(|p| stmt.span.file == p) {
                     self.prelude_types.insert(def.name);
                 }
-                for m in lower::define_struct(def, src, &mut self.env)? {
-                    self.define_method(m)?;
-                }
+                let ms = lower::define_struct(def, src, &mut self.env)?;
+                self.define_methods(ms, src)?;
                 self.invalidate();
                 Ok(TopLevel::Defined)
             }
@@ -282,7 +335,8 @@ impl Compiler {
                 }
             }
             _ => {
-                let mut f = lower::lower_toplevel(stmt, src)?;
+                let (mut f, closures) = lower::lower_toplevel(stmt, src)?;
+                self.define_closures(closures, src)?;
                 // Globals assigned here are untyped variables from now on.
                 for (inst, data) in f.insts.iter() {
                     if let InstData::SetGlobal(name, _) = data {

@@ -7,6 +7,7 @@
 //! the prelude's iteration protocol `iterate_start(it)`, `iterate_done(it, st)`,
 //! `iterate_next(it, st) -> (x, st)`.
 
+use crate::closure::{self, ClosureDef};
 use crate::error::{CompileError, ErrorKind};
 use crate::typeexpr::{is_module, TypeExprCtx};
 use ir::{
@@ -32,6 +33,8 @@ pub struct LoweredMethod {
     pub arg_names: Vec<Symbol>,
     pub body: Function,
     pub span: Span,
+    /// Closure types (and their methods) for the anonymous functions in the body.
+    pub closures: Vec<ClosureDef>,
 }
 
 struct Scope {
@@ -59,6 +62,21 @@ pub struct Lowerer<'a> {
     /// Index expressions being lowered, for `end` (object, dimension, number of indices).
     index_ctx: Vec<(Value, usize, usize)>,
     tmp_counter: u32,
+    /// Variables captured by a closure and reassigned (see `closure::boxed_names`): their
+    /// slots hold a `Core.Box`.
+    boxed_names: rustc_hash::FxHashSet<Symbol>,
+    boxed_slots: rustc_hash::FxHashSet<Slot>,
+    /// Closures made for the anonymous functions lowered so far.
+    closures: Vec<ClosureDef>,
+}
+
+/// Numbers closure types, process-wide (their names must not collide across sessions that
+/// share nothing, which is harmless, or within one, which would be wrong).
+static CLOSURE_COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
+/// The type of `Core.Box`, the cell of a captured variable that is reassigned.
+pub fn box_type() -> Type {
+    Type::Struct(sym("Core.Box"), Vec::new().into())
 }
 
 fn func_const(name: &str) -> InstData {
@@ -85,6 +103,9 @@ impl<'a> Lowerer<'a> {
             src,
             index_ctx: vec![],
             tmp_counter: 0,
+            boxed_names: Default::default(),
+            boxed_slots: Default::default(),
+            closures: vec![],
         }
     }
 
@@ -157,12 +178,36 @@ impl<'a> Lowerer<'a> {
         self.new_slot(n)
     }
 
+    /// Writes a variable (into its box, for a boxed one).
     fn set_slot(&mut self, s: Slot, v: Value, span: Span) {
+        if self.boxed_slots.contains(&s) {
+            let b = self.emit(InstData::GetSlot(s), span);
+            self.emit_stmt(
+                InstData::SetField {
+                    obj: b,
+                    field: FieldRef::Name(closure::box_field()),
+                    val: v,
+                },
+                span,
+            );
+            return;
+        }
         self.emit_stmt(InstData::SetSlot(s, v), span);
     }
 
+    /// Reads a variable (from its box, for a boxed one).
     fn get_slot(&mut self, s: Slot, span: Span) -> Value {
-        self.emit(InstData::GetSlot(s), span)
+        let v = self.emit(InstData::GetSlot(s), span);
+        if self.boxed_slots.contains(&s) {
+            return self.emit(
+                InstData::GetField {
+                    obj: v,
+                    field: FieldRef::Name(closure::box_field()),
+                },
+                span,
+            );
+        }
+        v
     }
 
     /// A condition: must be a `Bool` (a `TypeError` otherwise).
@@ -188,12 +233,203 @@ impl<'a> Lowerer<'a> {
         None
     }
 
+    /// A new local in the current scope; a boxed one gets its (empty) box here, so each
+    /// entry into the scope (each loop iteration) makes a fresh variable.
     fn declare_local(&mut self, name: Symbol) -> Slot {
         let s = self.new_slot(name);
         if let Some(scope) = self.scopes.last_mut() {
             scope.vars.insert(name, s);
         }
+        if self.boxed_names.contains(&name) {
+            let sp = Span::DUMMY;
+            let t = self.konst(Const::Type(box_type()), sp);
+            let nothing = self.nothing(sp);
+            let b = self.call("#new", vec![t, nothing], sp);
+            self.emit_stmt(InstData::SetSlot(s, b), sp);
+            self.boxed_slots.insert(s);
+        }
         s
+    }
+
+    /// `[body for x in itr if cond]` (and a generator `(body for x in itr)`, which is
+    /// collected the same way: every consumer in the prelude reads it once, in order) is
+    /// `map(x -> body, filter(x -> cond, collect(itr)))`.
+    fn comprehension(
+        &mut self,
+        body: &Expr,
+        iters: &[(Expr, Expr)],
+        cond: Option<&Expr>,
+        generator: bool,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let [(var, itr)] = iters else {
+            return Err(CompileError::unsupported(
+                sp,
+                if generator {
+                    "generators over several iterators"
+                } else {
+                    "comprehensions over several iterators"
+                },
+            ));
+        };
+        // `#c -> let var = #c; e end`, so that `var` may be a tuple of names.
+        let arg = sym("#c");
+        let lambda = |e: &Expr| {
+            let bind = mk(
+                ExprKind::Assign {
+                    lhs: Box::new(var.clone()),
+                    rhs: Box::new(ident(arg, var.span)),
+                },
+                var.span,
+            );
+            let l = Lambda {
+                params: vec![Param {
+                    name: Some(arg),
+                    ty: None,
+                    default: None,
+                    vararg: false,
+                    destructure: None,
+                    span: var.span,
+                }],
+                body: mk(
+                    ExprKind::Let {
+                        bindings: vec![bind],
+                        body: vec![e.clone()],
+                    },
+                    e.span,
+                ),
+                span: e.span,
+            };
+            mk(ExprKind::Lambda(Box::new(l)), e.span)
+        };
+        let mut source = itr.clone();
+        if let Some(c) = cond {
+            let collected = call_ast(ident(sym("collect"), itr.span), vec![itr.clone()], itr.span);
+            source = call_ast(
+                ident(sym("filter"), c.span),
+                vec![lambda(c), collected],
+                c.span,
+            );
+        }
+        let m = call_ast(ident(sym("map"), sp), vec![lambda(body), source], sp);
+        self.expr(&m)
+    }
+
+    /// An anonymous function: a closure type with one field per captured variable, a call
+    /// method whose body reads the captures from the object, and here the construction of the
+    /// object (see `closure`).
+    fn lambda(
+        &mut self,
+        params: &[Param],
+        body: &[&Expr],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let mut caps: Vec<(Symbol, Value, bool)> = Vec::new();
+        for n in closure::free_names(params, body) {
+            if self.global_decls.contains(&n) {
+                continue;
+            }
+            if let Some(s) = self.lookup_local(n) {
+                // The box itself, for a boxed variable: the closure shares it.
+                let v = self.emit(InstData::GetSlot(s), sp);
+                caps.push((n, v, self.boxed_slots.contains(&s)));
+            } else if self.sparams.contains(&n) {
+                let v = self.read_name(n, sp)?;
+                caps.push((n, v, false));
+            }
+        }
+        let id = CLOSURE_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let base = self
+            .f
+            .name
+            .split('(')
+            .next()
+            .unwrap_or("")
+            .trim_start_matches('#');
+        let name = sym(&format!("#{base}#{id}"));
+        let tparams: Vec<TypeVarDecl> = (0..caps.len())
+            .map(|k| TypeVarDecl {
+                name: sym(&format!("T{}", k + 1)),
+                upper: None,
+                span: sp,
+            })
+            .collect();
+        let ty = StructDef {
+            name,
+            name_span: sp,
+            params: tparams.clone(),
+            supertype: Some(ident(sym("Function"), sp)),
+            fields: caps
+                .iter()
+                .zip(&tparams)
+                .map(|((n, ..), t)| FieldDecl {
+                    name: *n,
+                    ty: Some(ident(t.name, sp)),
+                    span: sp,
+                })
+                .collect(),
+            mutable: false,
+            constructors: vec![],
+            span: sp,
+        };
+        let boxed: FxHashMap<Symbol, bool> = caps.iter().map(|(n, _, b)| (*n, *b)).collect();
+        let read_capture = |n: Symbol, at: Span| {
+            boxed.get(&n).map(|is_boxed| {
+                let field = |obj: Expr, name: Symbol| {
+                    mk(
+                        ExprKind::Field {
+                            obj: Box::new(obj),
+                            name,
+                        },
+                        at,
+                    )
+                };
+                let f = field(ident(closure::self_name(), at), n);
+                if *is_boxed {
+                    field(f, closure::box_field())
+                } else {
+                    f
+                }
+            })
+        };
+        let mut bound: Vec<Symbol> = params.iter().filter_map(|p| p.name).collect();
+        let new_body: Vec<Expr> = body
+            .iter()
+            .map(|b| closure::rewrite(b, &read_capture, &mut bound))
+            .collect();
+        let self_ty = if tparams.is_empty() {
+            ident(name, sp)
+        } else {
+            mk(
+                ExprKind::Curly {
+                    base: Box::new(ident(name, sp)),
+                    params: tparams.iter().map(|t| ident(t.name, sp)).collect(),
+                },
+                sp,
+            )
+        };
+        let method = FunctionDef {
+            name: FnName::Type(mk(
+                ExprKind::TypeAssert {
+                    expr: Box::new(ident(closure::self_name(), sp)),
+                    ty: Box::new(self_ty),
+                },
+                sp,
+            )),
+            name_span: sp,
+            params: params.to_vec(),
+            kwparams: vec![],
+            where_vars: tparams,
+            ret_type: None,
+            body: new_body,
+            declaration_only: false,
+            span: sp,
+        };
+        self.closures.push(ClosureDef { ty, method });
+        let ctor = self.emit(InstData::GetGlobal(name), sp);
+        let mut args = vec![ctor];
+        args.extend(caps.iter().map(|(_, v, _)| *v));
+        Ok(self.emit(InstData::Call { args }, sp))
     }
 
     fn read_name(&mut self, name: Symbol, span: Span) -> Result<Value, CompileError> {
@@ -342,8 +578,11 @@ impl<'a> Lowerer<'a> {
                         "keyword arguments",
                     ));
                 }
-                if do_block.is_some() {
-                    return Err(CompileError::unsupported(sp, "`do` blocks"));
+                if let Some(d) = do_block {
+                    // `f(args...) do x ... end` is `f(x -> ..., args...)`.
+                    let mut all = vec![mk(ExprKind::Lambda(d.clone()), d.span)];
+                    all.extend(args.iter().cloned());
+                    return self.call_expr(func, &all, sp);
                 }
                 self.call_expr(func, args, sp)
             }
@@ -444,7 +683,11 @@ impl<'a> Lowerer<'a> {
                 sp,
                 "`...` is only valid in a call or a signature",
             )),
-            ExprKind::Lambda(_) => Err(CompileError::unsupported(sp, "anonymous functions")),
+            ExprKind::Lambda(l) => self.lambda(&l.params, &[&l.body], sp),
+            ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
+                let body: Vec<&Expr> = def.body.iter().collect();
+                self.lambda(&def.params, &body, sp)
+            }
             ExprKind::Block(stmts) => self.block(stmts),
             ExprKind::If { cond, then, else_ } => self.if_expr(
                 cond,
@@ -560,14 +803,12 @@ impl<'a> Lowerer<'a> {
                 "type definitions are only allowed at top level",
             )),
             ExprKind::Macro { name, args } => self.macro_call(*name, args, sp),
-            ExprKind::Comprehension { generator, .. } => Err(CompileError::unsupported(
-                sp,
-                if *generator {
-                    "generators"
-                } else {
-                    "comprehensions"
-                },
-            )),
+            ExprKind::Comprehension {
+                body,
+                iters,
+                cond,
+                generator,
+            } => self.comprehension(body, iters, cond.as_deref(), *generator, sp),
             ExprKind::Using(_) => Ok(self.nothing(sp)),
             ExprKind::Error => Err(CompileError::new(ErrorKind::Syntax, sp, "syntax error")),
         }
@@ -658,6 +899,7 @@ impl<'a> Lowerer<'a> {
                     None => match name.as_str() {
                         "typeassert" => Ok(self.call("#typeassert", vs, sp)),
                         "new" => Ok(self.call("#new", vs, sp)),
+                        "return_type" => Ok(self.call("#return_type", vs, sp)),
                         _ => Err(CompileError::invalid(
                             func.span,
                             format!("`Core.{name}` is not a primitive"),
@@ -1167,12 +1409,15 @@ impl<'a> Lowerer<'a> {
 // Entry points.
 
 /// Lowers one top-level statement into a thunk (a function of no arguments besides itself).
-pub fn lower_toplevel(stmt: &Expr, src: &str) -> Result<Function, CompileError> {
+/// Also returns the closures of the anonymous functions in it.
+pub fn lower_toplevel(stmt: &Expr, src: &str) -> Result<(Function, Vec<ClosureDef>), CompileError> {
     let mut l = Lowerer::new("top-level".into(), src, true);
+    l.boxed_names = closure::boxed_names(&[], std::slice::from_ref(stmt));
     let self_v = l.f.add_block_param(l.cur, Type::Any);
     l.f.names[self_v] = Some(sym("#self"));
     let v = l.expr(stmt)?;
-    l.finish(v, stmt.span)
+    let closures = std::mem::take(&mut l.closures);
+    Ok((l.finish(v, stmt.span)?, closures))
 }
 
 /// Lowers a function definition into methods (several when there are default arguments).
@@ -1222,6 +1467,7 @@ fn lower_method_def(
             upper,
         });
     }
+    let mut self_name = None;
     let (table, self_pat, display) = match &def.name {
         FnName::Name(n) => {
             // A method named after a type is a constructor of that type.
@@ -1238,6 +1484,30 @@ fn lower_method_def(
             } else {
                 (*n, TypePat::Ty(Type::Function(*n)), n.to_string())
             }
+        }
+        // `(p::T)(...)` or `(::T)(...)`: a method of callable objects of struct type `T`
+        // (closures are such objects); `p` names the object in the body.
+        FnName::Type(Expr {
+            kind: ExprKind::TypeAssert { expr, ty },
+            ..
+        }) => {
+            self_name = expr.ident().filter(|n| n.as_str() != "_");
+            let pat = tctx.eval(ty)?;
+            let table = match &pat {
+                TypePat::Ty(Type::Struct(n, _)) | TypePat::App(Head::Struct(n), _) => *n,
+                _ => {
+                    return Err(CompileError::unsupported(
+                        ty.span,
+                        "callable objects of types other than structs",
+                    ))
+                }
+            };
+            let display = format!(
+                "(::{})",
+                src.get(ty.span.lo as usize..ty.span.hi as usize)
+                    .unwrap_or("?")
+            );
+            (table, pat, display)
         }
         FnName::Type(te) => {
             let pat = tctx.eval(te)?;
@@ -1307,6 +1577,9 @@ fn lower_method_def(
             ));
         }
     }
+    let mut all_params = names.clone();
+    all_params.extend(self_name);
+    let boxed = closure::boxed_names(&all_params, &def.body);
     let mut methods = Vec::new();
     let mut counts: Vec<usize> = Vec::new();
     if let Some(fd) = first_default {
@@ -1316,6 +1589,7 @@ fn lower_method_def(
         // Method with the first k parameters, forwarding to the full one.
         let mut l = Lowerer::new(display.clone(), src, false);
         l.sparams = where_names.clone();
+        l.boxed_names = boxed.clone();
         let entry = l.cur;
         let self_v = l.f.add_block_param(entry, Type::Any);
         let mut params = Vec::new();
@@ -1335,6 +1609,7 @@ fn lower_method_def(
             }
         }
         let r = l.emit(InstData::Call { args }, def.span);
+        let closures = std::mem::take(&mut l.closures);
         let f = l.finish(r, def.span)?;
         let mut sig = vec![self_pat.clone()];
         sig.extend(pats.iter().take(k).cloned());
@@ -1346,15 +1621,22 @@ fn lower_method_def(
             arg_names: names[..k].to_vec(),
             body: f,
             span: def.span,
+            closures,
         });
     }
     // The full method.
     let mut l = Lowerer::new(display.clone(), src, false);
     l.sparams = where_names.clone();
+    l.boxed_names = boxed;
     l.ret_type = def.ret_type.clone();
     l.new_type = new_type;
     let entry = l.cur;
-    let _self = l.f.add_block_param(entry, Type::Any);
+    let self_v = l.f.add_block_param(entry, Type::Any);
+    if let Some(n) = self_name {
+        l.f.names[self_v] = Some(n);
+        let s = l.declare_local(n);
+        l.set_slot(s, self_v, def.name_span);
+    }
     for (i, name) in names.iter().enumerate() {
         let v = l.f.add_block_param(entry, Type::Any);
         l.f.names[v] = Some(*name);
@@ -1362,6 +1644,7 @@ fn lower_method_def(
         l.set_slot(s, v, def.params[i].span);
     }
     let v = l.block(&def.body)?;
+    let closures = std::mem::take(&mut l.closures);
     let f = l.finish(v, def.span)?;
     let mut sig = vec![self_pat];
     sig.extend(pats);
@@ -1373,6 +1656,7 @@ fn lower_method_def(
         arg_names: names,
         body: f,
         span: def.span,
+        closures,
     });
     Ok(methods)
 }

@@ -253,6 +253,8 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
         },
         (TypePat::Below(x), _) => pat_le(x, pv, q, qv, env),
         (_, TypePat::Below(y)) => pat_le(p, pv, y, qv, env),
+        // Only `Any` (and an unbounded variable, above) accepts every type.
+        (TypePat::Ty(Type::Any), _) => false,
         (TypePat::Ty(a), TypePat::Ty(b)) => env.subtype(a, b),
         _ => {
             let (pa, qa) = (to_app(p), to_app(q));
@@ -287,7 +289,6 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
                         (TypePat::App(Head::Struct(_), _), TypePat::App(Head::Abstract(_), _)) => {
                             true
                         }
-                        (TypePat::Ty(_), TypePat::App(Head::Abstract(_), _)) => true,
                         (TypePat::Ty(_), TypePat::App(..)) => {
                             let mut b = FxHashMap::default();
                             if let TypePat::Ty(t) = p {

@@ -40,6 +40,19 @@ pub fn builtin_unionall(name: &str) -> bool {
     )
 }
 
+/// The method table a call on a callee of type `t` dispatches in: a function's own table; for
+/// a type, its constructors' table; for a struct instance (a callable object such as a
+/// closure), its type's table, where the callee's type tells its methods from the
+/// constructors (`Type{T}`).
+pub fn callee_table(t: &Type) -> Option<Symbol> {
+    match t {
+        Type::Function(n) => Some(*n),
+        Type::Type(t) => constructor_table_name(t),
+        Type::Struct(n, _) => Some(*n),
+        _ => None,
+    }
+}
+
 /// The name under which constructor methods of a type are stored.
 pub fn constructor_table_name(t: &Type) -> Option<Symbol> {
     Some(match t {

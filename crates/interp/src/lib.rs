@@ -150,6 +150,8 @@ impl Machine {
         // Builtins that have no method table.
         if let Value::Func(name) = &fv {
             match name.as_str() {
+                // Resolved by inference wherever the types are known; otherwise `Any`.
+                "#return_type" => return Ok(Value::Type(Type::Any)),
                 "#typeassert" => {
                     return match (&args.get(1), &args.get(2)) {
                         (Some(v), Some(Value::Type(t))) => self.typeassert((*v).clone(), t),
@@ -185,13 +187,9 @@ impl Machine {
                 _ => {}
             }
         }
-        let table = match &fv {
-            Value::Func(name) => *name,
-            Value::Type(t) => match compiler::typeexpr::constructor_table_name(t) {
-                Some(n) => n,
-                None => return Err(self.method_error(&args, None)),
-            },
-            _ => return Err(self.method_error(&args, None)),
+        let table = match compiler::typeexpr::callee_table(&fv.ty()) {
+            Some(n) => n,
+            None => return Err(self.method_error(&args, None)),
         };
         let types: Vec<Type> = args.iter().map(|a| a.ty()).collect();
         let cache_key = (table, types);
@@ -337,11 +335,9 @@ impl Machine {
                 }
             ) =>
             {
-                let table = match vals.first() {
-                    Some(Value::Func(n)) => Some(*n),
-                    Some(Value::Type(t)) => compiler::typeexpr::constructor_table_name(t),
-                    _ => None,
-                };
+                let table = vals
+                    .first()
+                    .and_then(|v| compiler::typeexpr::callee_table(&v.ty()));
                 let candidates = table
                     .map(|t| self.compiler.candidates(t))
                     .unwrap_or_default();

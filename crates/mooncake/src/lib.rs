@@ -523,17 +523,8 @@ impl Session {
 
     /// The method instance a call would run.
     pub fn method_instance(&mut self, f: &Value, args: &[Value]) -> Result<MiKey, Error> {
-        let table = match f {
-            Value::Func(n) => *n,
-            Value::Type(t) => compiler::typeexpr::constructor_table_name(t)
-                .ok_or_else(|| Error::Usage(format!("`{t}` is not callable")))?,
-            v => {
-                return Err(Error::Usage(format!(
-                    "a value of type {} is not callable",
-                    v.ty()
-                )))
-            }
-        };
+        let table = compiler::typeexpr::callee_table(&f.ty())
+            .ok_or_else(|| Error::Usage(format!("a value of type {} is not callable", f.ty())))?;
         let mut types: Vec<Type> = vec![f.ty()];
         types.extend(args.iter().map(|a| a.ty()));
         match self.machine.compiler.resolve_call(table, &types) {

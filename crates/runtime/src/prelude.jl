@@ -863,6 +863,134 @@ end
 adjoint(A::Matrix) = transpose(A)
 
 # ---------------------------------------------------------------------------------------------
+# Higher-order functions. A result's element type is the type of the first result; for an
+# empty input, the inferred type of `f` on the element type (`Core.return_type`).
+
+similar(a::Array{T,2}, ::Type{S}) where {T,S} = Matrix{S}(undef, size(a, 1), size(a, 2))
+
+function map(f, a::Array)
+    n = length(a)
+    if n == 0
+        return similar(a, Core.return_type(f, eltype(a)))
+    end
+    y = f(a[1])
+    out = similar(a, typeof(y))
+    out[1] = y
+    for i in 2:n
+        out[i] = f(a[i])
+    end
+    out
+end
+map(f, r::AbstractRange) = map(f, collect(r))
+function map(f, a::Array, b::Array)
+    n = min(length(a), length(b))
+    if n == 0
+        return Vector{Core.return_type(f, eltype(a), eltype(b))}(undef, 0)
+    end
+    y = f(a[1], b[1])
+    out = Vector{typeof(y)}(undef, n)
+    out[1] = y
+    for i in 2:n
+        out[i] = f(a[i], b[i])
+    end
+    out
+end
+# Any other iterable (`enumerate`, `zip`, tuples, a filtered collection): a vector whose
+# element type is `f`'s inferred result type.
+_iter_elem(itr, st) = iterate_next(itr, st)[1]
+function map(f, itr)
+    st = iterate_start(itr)
+    E = Core.return_type(_iter_elem, typeof(itr), typeof(st))
+    out = Vector{Core.return_type(f, E)}(undef, 0)
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        push!(out, f(x))
+    end
+    out
+end
+collect(a::Array) = copy(a)
+collect(itr) = map(identity, itr)
+any(itr) = any(identity, itr)
+all(itr) = all(identity, itr)
+function map!(f, dest::Array, a::Array)
+    for i in 1:min(length(dest), length(a))
+        dest[i] = f(a[i])
+    end
+    dest
+end
+function map!(f, dest::Array, a::Array, b::Array)
+    for i in 1:min(length(dest), length(a), length(b))
+        dest[i] = f(a[i], b[i])
+    end
+    dest
+end
+function foreach(f, itr)
+    for x in itr
+        f(x)
+    end
+    nothing
+end
+function foreach(f, a, b)
+    for (x, y) in zip(a, b)
+        f(x, y)
+    end
+    nothing
+end
+function mapreduce(f, op, itr)
+    st = iterate_start(itr)
+    if iterate_done(itr, st)
+        throw(ArgumentError("reducing over an empty collection is not allowed"))
+    end
+    x, st = iterate_next(itr, st)
+    acc = f(x)
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        acc = op(acc, f(x))
+    end
+    acc
+end
+reduce(op, itr) = mapreduce(identity, op, itr)
+foldl(op, itr) = mapreduce(identity, op, itr)
+sum(f, itr) = mapreduce(f, +, itr)
+prod(f, itr) = mapreduce(f, *, itr)
+maximum(f, itr) = mapreduce(f, max, itr)
+minimum(f, itr) = mapreduce(f, min, itr)
+function any(f, itr)
+    for x in itr
+        if f(x)
+            return true
+        end
+    end
+    false
+end
+function all(f, itr)
+    for x in itr
+        if !f(x)
+            return false
+        end
+    end
+    true
+end
+function count(f, itr)
+    n = 0
+    for x in itr
+        if f(x)
+            n += 1
+        end
+    end
+    n
+end
+function filter(f, a::Array{T,N}) where {T,N}
+    out = Vector{T}(undef, 0)
+    for x in a
+        if f(x)
+            push!(out, x)
+        end
+    end
+    out
+end
+
+# ---------------------------------------------------------------------------------------------
 # Constants (after the functions they use)
 
 const Inf = Core.div_float(1.0, 0.0)

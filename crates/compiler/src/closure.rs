@@ -1,0 +1,633 @@
+//! Closure conversion on the AST: which variables an anonymous function captures, which
+//! captured variables must live in a box, and the rewriting of its body so that captures are
+//! read from the closure object.
+//!
+//! A lambda becomes a struct type (one type parameter and one field per captured variable,
+//! subtype of `Function`) and a method of callable objects of that type whose body reads each
+//! capture as `#self#.name` (`#self#.name.contents` when boxed); the lambda expression itself
+//! constructs the object from the captured values (see `Lowerer::lambda`). As in Julia, a
+//! captured variable is boxed (`Core.Box`, one untyped field) when it is assigned inside some
+//! closure, or assigned more than once in the enclosing function, so that every closure and the
+//! function see the same, current value.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use syntax::ast::*;
+use syntax::{sym, Span, Symbol};
+
+/// A closure type and its call method, made while lowering the function that contains the
+/// lambda; the compiler defines both.
+#[derive(Clone, Debug)]
+pub struct ClosureDef {
+    pub ty: StructDef,
+    pub method: FunctionDef,
+}
+
+/// The name of the closure object inside its method.
+pub fn self_name() -> Symbol {
+    sym("#self#")
+}
+
+/// The field of `Core.Box` holding the value.
+pub fn box_field() -> Symbol {
+    sym("contents")
+}
+
+/// The names bound by parameters.
+fn param_names(params: &[Param]) -> Vec<Symbol> {
+    let mut out = Vec::new();
+    for p in params {
+        out.extend(p.name);
+        if let Some(ds) = &p.destructure {
+            out.extend(ds.iter().copied());
+        }
+    }
+    out
+}
+
+/// The names a loop variable or `let` target binds (`i`, `(a, b)`, `x::T`).
+fn target_names(e: &Expr, out: &mut Vec<Symbol>) {
+    match &e.kind {
+        ExprKind::Ident(n) => out.push(*n),
+        ExprKind::Tuple(es) => es.iter().for_each(|x| target_names(x, out)),
+        ExprKind::TypeAssert { expr, .. } => target_names(expr, out),
+        ExprKind::Assign { lhs, .. } => target_names(lhs, out),
+        _ => {}
+    }
+}
+
+/// Calls `f` on each direct subexpression of `e` (binding constructs included: callers that
+/// care about scopes handle those first).
+fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    use ExprKind::*;
+    match &e.kind {
+        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | End | Colon | Break
+        | Continue | Using(_) | Error => {}
+        Str(segs) => {
+            for s in segs {
+                if let StrSeg::Expr(x) = s {
+                    f(x)
+                }
+            }
+        }
+        Call {
+            func,
+            args,
+            kwargs,
+            do_block,
+        } => {
+            f(func);
+            args.iter().for_each(&mut *f);
+            kwargs.iter().for_each(|k| f(&k.value));
+            if let Some(l) = do_block {
+                f(&l.body);
+            }
+        }
+        DotCall { func, args } => {
+            f(func);
+            args.iter().for_each(f);
+        }
+        And(a, b) | Or(a, b) => {
+            f(a);
+            f(b);
+        }
+        Comparison { first, rest } => {
+            f(first);
+            rest.iter().for_each(|(_, _, x)| f(x));
+        }
+        Ternary { cond, then, else_ } => {
+            f(cond);
+            f(then);
+            f(else_);
+        }
+        Assign { lhs, rhs } | OpAssign { lhs, rhs, .. } | DotAssign { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        Tuple(es) | Vect(es) | Block(es) | Local(es) | Global(es) => es.iter().for_each(f),
+        NamedTuple(kvs) => kvs.iter().for_each(|(_, x)| f(x)),
+        Matrix(rows) => rows.iter().flatten().for_each(f),
+        TypedMatrix(t, rows) => {
+            f(t);
+            rows.iter().flatten().for_each(f);
+        }
+        Index { obj, indices } => {
+            f(obj);
+            indices.iter().for_each(f);
+        }
+        Field { obj, .. } => f(obj),
+        Curly { base, params } => {
+            f(base);
+            params.iter().for_each(f);
+        }
+        SubtypeBound(x) | Splat(x) | Const(x) => f(x),
+        TypeAssert { expr, ty } => {
+            f(expr);
+            f(ty);
+        }
+        Where { expr, .. } => f(expr),
+        Lambda(l) => f(&l.body),
+        If { cond, then, else_ } => {
+            f(cond);
+            then.iter().for_each(&mut *f);
+            if let Some(x) = else_ {
+                f(x);
+            }
+        }
+        While { cond, body } => {
+            f(cond);
+            body.iter().for_each(f);
+        }
+        For { iters, body } => {
+            iters.iter().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            body.iter().for_each(f);
+        }
+        Return(x) => {
+            if let Some(x) = x {
+                f(x)
+            }
+        }
+        Let { bindings, body } => {
+            bindings.iter().for_each(&mut *f);
+            body.iter().for_each(f);
+        }
+        Function(def) => def.body.iter().for_each(f),
+        Struct(_) | AbstractType { .. } => {}
+        Macro { args, .. } => args.iter().for_each(f),
+        Comprehension {
+            body, iters, cond, ..
+        } => {
+            iters.iter().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            f(body);
+            if let Some(c) = cond {
+                f(c);
+            }
+        }
+    }
+}
+
+/// An anonymous function's parameters and body, if `e` is one (`x -> ...`, `function (x) ...
+/// end`).
+fn as_lambda(e: &Expr) -> Option<(&[Param], Vec<&Expr>)> {
+    match &e.kind {
+        ExprKind::Lambda(l) => Some((&l.params, vec![&l.body])),
+        ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
+            Some((&def.params, def.body.iter().collect()))
+        }
+        _ => None,
+    }
+}
+
+/// Collects the free names of `e` (not in `bound`), first appearance first.
+fn free_in(e: &Expr, bound: &mut Vec<Symbol>, out: &mut Vec<Symbol>) {
+    let scoped =
+        |bound: &mut Vec<Symbol>, names: Vec<Symbol>, out: &mut Vec<Symbol>, body: &[&Expr]| {
+            let n = bound.len();
+            bound.extend(names);
+            for b in body {
+                free_in(b, bound, out);
+            }
+            bound.truncate(n);
+        };
+    if let Some((params, body)) = as_lambda(e) {
+        scoped(bound, param_names(params), out, &body);
+        return;
+    }
+    match &e.kind {
+        ExprKind::Ident(n) => {
+            if !bound.contains(n) && !out.contains(n) {
+                out.push(*n);
+            }
+        }
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block: Some(l),
+        } => {
+            free_in(func, bound, out);
+            args.iter().for_each(|a| free_in(a, bound, out));
+            kwargs.iter().for_each(|k| free_in(&k.value, bound, out));
+            scoped(bound, param_names(&l.params), out, &[&l.body]);
+        }
+        ExprKind::For { iters, body } => {
+            let mut names = Vec::new();
+            for (v, it) in iters {
+                free_in(it, bound, out);
+                target_names(v, &mut names);
+            }
+            let body: Vec<&Expr> = body.iter().collect();
+            scoped(bound, names, out, &body);
+        }
+        ExprKind::Comprehension {
+            body, iters, cond, ..
+        } => {
+            let mut names = Vec::new();
+            for (v, it) in iters {
+                free_in(it, bound, out);
+                target_names(v, &mut names);
+            }
+            let mut inner = vec![&**body];
+            inner.extend(cond.as_deref());
+            scoped(bound, names, out, &inner);
+        }
+        ExprKind::Let { bindings, body } => {
+            let mut names = Vec::new();
+            for b in bindings {
+                if let ExprKind::Assign { rhs, .. } = &b.kind {
+                    free_in(rhs, bound, out);
+                }
+                target_names(b, &mut names);
+            }
+            let body: Vec<&Expr> = body.iter().collect();
+            scoped(bound, names, out, &body);
+        }
+        ExprKind::Global(_) | ExprKind::Function(_) | ExprKind::Struct(_) => {}
+        ExprKind::Field { obj, .. } => free_in(obj, bound, out),
+        _ => children(e, &mut |c| free_in(c, bound, out)),
+    }
+}
+
+/// The names an anonymous function with `params` and `body` refers to without binding them
+/// itself, first appearance first (its captures, among those that are locals where it is
+/// written).
+pub fn free_names(params: &[Param], body: &[&Expr]) -> Vec<Symbol> {
+    let mut bound = param_names(params);
+    let mut out = Vec::new();
+    for b in body {
+        free_in(b, &mut bound, &mut out);
+    }
+    out
+}
+
+/// Counts assignments to each name outside anonymous functions, and records the lambdas met.
+fn scan<'e>(e: &'e Expr, counts: &mut FxHashMap<Symbol, u32>, lambdas: &mut Vec<&'e Expr>) {
+    if as_lambda(e).is_some() {
+        lambdas.push(e);
+        return;
+    }
+    let mut assigned = Vec::new();
+    match &e.kind {
+        ExprKind::Assign { lhs, .. } | ExprKind::OpAssign { lhs, .. } => {
+            target_names(lhs, &mut assigned)
+        }
+        ExprKind::For { iters, .. } => iters
+            .iter()
+            .for_each(|(v, _)| target_names(v, &mut assigned)),
+        ExprKind::Call {
+            do_block: Some(_), ..
+        } => lambdas.push(e),
+        _ => {}
+    }
+    for n in assigned {
+        *counts.entry(n).or_default() += 1;
+    }
+    children(e, &mut |c| scan(c, counts, lambdas));
+}
+
+/// Names assigned anywhere inside `e`.
+fn assigned_in(e: &Expr, out: &mut FxHashSet<Symbol>) {
+    if let ExprKind::Assign { lhs, .. } | ExprKind::OpAssign { lhs, .. } = &e.kind {
+        let mut ns = Vec::new();
+        target_names(lhs, &mut ns);
+        out.extend(ns);
+    }
+    children(e, &mut |c| assigned_in(c, out));
+}
+
+/// The variables of a function body (with parameters `params`) that must be boxed: captured by
+/// some anonymous function and either assigned inside one or assigned more than once outside.
+pub fn boxed_names(params: &[Symbol], body: &[Expr]) -> FxHashSet<Symbol> {
+    let mut counts: FxHashMap<Symbol, u32> = FxHashMap::default();
+    for p in params {
+        *counts.entry(*p).or_default() += 1;
+    }
+    let mut lambdas = Vec::new();
+    for e in body {
+        scan(e, &mut counts, &mut lambdas);
+    }
+    let mut captured: Vec<Symbol> = Vec::new();
+    let mut assigned_inside = FxHashSet::default();
+    for l in lambdas {
+        match (as_lambda(l), &l.kind) {
+            (Some((params, body)), _) => {
+                captured.extend(free_names(params, &body));
+                body.iter()
+                    .for_each(|b| assigned_in(b, &mut assigned_inside));
+            }
+            (
+                None,
+                ExprKind::Call {
+                    do_block: Some(d), ..
+                },
+            ) => {
+                captured.extend(free_names(&d.params, &[&d.body]));
+                assigned_in(&d.body, &mut assigned_inside);
+            }
+            _ => {}
+        }
+    }
+    captured
+        .into_iter()
+        .filter(|n| {
+            let c = counts.get(n).copied().unwrap_or(0);
+            c >= 1 && (c >= 2 || assigned_inside.contains(n))
+        })
+        .collect()
+}
+
+/// `e` with each free occurrence of a name in `map` replaced by `map[name]` (given the span of
+/// the occurrence). Names bound inside `e` (parameters of nested lambdas, loop variables, `let`)
+/// are left alone where they are bound.
+pub fn rewrite(
+    e: &Expr,
+    map: &dyn Fn(Symbol, Span) -> Option<Expr>,
+    bound: &mut Vec<Symbol>,
+) -> Expr {
+    let mut out = e.clone();
+    rewrite_in(&mut out, map, bound);
+    out
+}
+
+fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &mut Vec<Symbol>) {
+    let n0 = bound.len();
+    match &mut e.kind {
+        ExprKind::Ident(n) => {
+            if !bound.contains(n) {
+                if let Some(r) = map(*n, e.span) {
+                    *e = r;
+                }
+            }
+            return;
+        }
+        ExprKind::Lambda(l) => {
+            bound.extend(param_names(&l.params));
+            rewrite_in(&mut l.body, map, bound);
+        }
+        ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
+            bound.extend(param_names(&def.params));
+            def.body.iter_mut().for_each(|b| rewrite_in(b, map, bound));
+        }
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block,
+        } => {
+            rewrite_in(func, map, bound);
+            args.iter_mut().for_each(|a| rewrite_in(a, map, bound));
+            kwargs
+                .iter_mut()
+                .for_each(|k| rewrite_in(&mut k.value, map, bound));
+            if let Some(l) = do_block {
+                bound.extend(param_names(&l.params));
+                rewrite_in(&mut l.body, map, bound);
+            }
+        }
+        ExprKind::For { iters, body } => {
+            let mut names = Vec::new();
+            for (v, it) in iters.iter_mut() {
+                rewrite_in(it, map, bound);
+                target_names(v, &mut names);
+            }
+            bound.extend(names);
+            body.iter_mut().for_each(|b| rewrite_in(b, map, bound));
+        }
+        ExprKind::Comprehension {
+            body, iters, cond, ..
+        } => {
+            let mut names = Vec::new();
+            for (v, it) in iters.iter_mut() {
+                rewrite_in(it, map, bound);
+                target_names(v, &mut names);
+            }
+            bound.extend(names);
+            rewrite_in(body, map, bound);
+            if let Some(c) = cond {
+                rewrite_in(c, map, bound);
+            }
+        }
+        ExprKind::Let { bindings, body } => {
+            let mut names = Vec::new();
+            for b in bindings.iter_mut() {
+                if let ExprKind::Assign { rhs, .. } = &mut b.kind {
+                    rewrite_in(rhs, map, bound);
+                }
+                target_names(b, &mut names);
+            }
+            bound.extend(names);
+            body.iter_mut().for_each(|b| rewrite_in(b, map, bound));
+        }
+        ExprKind::Field { obj, .. } => rewrite_in(obj, map, bound),
+        ExprKind::NamedTuple(kvs) => kvs.iter_mut().for_each(|(_, x)| rewrite_in(x, map, bound)),
+        ExprKind::Global(_) | ExprKind::Function(_) | ExprKind::Struct(_) => {}
+        _ => children_mut(e, &mut |c| rewrite_in(c, map, bound)),
+    }
+    bound.truncate(n0);
+}
+
+/// `children`, mutably.
+fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    use ExprKind::*;
+    match &mut e.kind {
+        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | End | Colon | Break
+        | Continue | Using(_) | Error => {}
+        Str(segs) => {
+            for s in segs {
+                if let StrSeg::Expr(x) = s {
+                    f(x)
+                }
+            }
+        }
+        Call {
+            func,
+            args,
+            kwargs,
+            do_block,
+        } => {
+            f(func);
+            args.iter_mut().for_each(&mut *f);
+            kwargs.iter_mut().for_each(|k| f(&mut k.value));
+            if let Some(l) = do_block {
+                f(&mut l.body);
+            }
+        }
+        DotCall { func, args } => {
+            f(func);
+            args.iter_mut().for_each(f);
+        }
+        And(a, b) | Or(a, b) => {
+            f(a);
+            f(b);
+        }
+        Comparison { first, rest } => {
+            f(first);
+            rest.iter_mut().for_each(|(_, _, x)| f(x));
+        }
+        Ternary { cond, then, else_ } => {
+            f(cond);
+            f(then);
+            f(else_);
+        }
+        Assign { lhs, rhs } | OpAssign { lhs, rhs, .. } | DotAssign { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        Tuple(es) | Vect(es) | Block(es) | Local(es) | Global(es) => es.iter_mut().for_each(f),
+        NamedTuple(kvs) => kvs.iter_mut().for_each(|(_, x)| f(x)),
+        Matrix(rows) => rows.iter_mut().flatten().for_each(f),
+        TypedMatrix(t, rows) => {
+            f(t);
+            rows.iter_mut().flatten().for_each(f);
+        }
+        Index { obj, indices } => {
+            f(obj);
+            indices.iter_mut().for_each(f);
+        }
+        Field { obj, .. } => f(obj),
+        Curly { base, params } => {
+            f(base);
+            params.iter_mut().for_each(f);
+        }
+        SubtypeBound(x) | Splat(x) | Const(x) => f(x),
+        TypeAssert { expr, ty } => {
+            f(expr);
+            f(ty);
+        }
+        Where { expr, .. } => f(expr),
+        Lambda(l) => f(&mut l.body),
+        If { cond, then, else_ } => {
+            f(cond);
+            then.iter_mut().for_each(&mut *f);
+            if let Some(x) = else_ {
+                f(x);
+            }
+        }
+        While { cond, body } => {
+            f(cond);
+            body.iter_mut().for_each(f);
+        }
+        For { iters, body } => {
+            iters.iter_mut().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            body.iter_mut().for_each(f);
+        }
+        Return(x) => {
+            if let Some(x) = x {
+                f(x)
+            }
+        }
+        Let { bindings, body } => {
+            bindings.iter_mut().for_each(&mut *f);
+            body.iter_mut().for_each(f);
+        }
+        Function(def) => def.body.iter_mut().for_each(f),
+        Struct(_) | AbstractType { .. } => {}
+        Macro { args, .. } => args.iter_mut().for_each(f),
+        Comprehension {
+            body, iters, cond, ..
+        } => {
+            iters.iter_mut().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            f(body);
+            if let Some(c) = cond {
+                f(c);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::{expect, Expect};
+
+    /// For the one function in `src`: its boxed variables, then each lambda's free names.
+    fn check(src: &str, expect: Expect) {
+        let (file, diags) = syntax::parse_file(src, syntax::FileId(0));
+        assert!(diags.is_empty(), "{diags:?}");
+        let ExprKind::Function(def) = &file.items[0].kind else {
+            panic!("expected a function")
+        };
+        let params: Vec<Symbol> = def.params.iter().filter_map(|p| p.name).collect();
+        let mut boxed: Vec<String> = boxed_names(&params, &def.body)
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        boxed.sort();
+        let mut out = format!("boxed: {}\n", boxed.join(" "));
+        let mut counts = FxHashMap::default();
+        let mut lambdas = Vec::new();
+        def.body
+            .iter()
+            .for_each(|e| scan(e, &mut counts, &mut lambdas));
+        for l in lambdas {
+            let free = match (as_lambda(l), &l.kind) {
+                (Some((ps, body)), _) => free_names(ps, &body),
+                (
+                    None,
+                    ExprKind::Call {
+                        do_block: Some(d), ..
+                    },
+                ) => free_names(&d.params, &[&d.body]),
+                _ => vec![],
+            };
+            let names: Vec<String> = free.iter().map(|s| s.to_string()).collect();
+            out += &format!("lambda: {}\n", names.join(" "));
+        }
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn read_only_captures_are_not_boxed() {
+        check(
+            "function f(v, a)\n    b = 2a\n    map(x -> a * x + b, v)\nend",
+            expect![[r#"
+                boxed: 
+                lambda: + * a b
+            "#]],
+        );
+    }
+
+    #[test]
+    fn assigned_inside_a_closure_is_boxed() {
+        check(
+            "function f(v)\n    s = 0.0\n    foreach(v) do x\n        s += x\n    end\n    s\nend",
+            expect![[r#"
+                boxed: s
+                lambda: s
+            "#]],
+        );
+    }
+
+    #[test]
+    fn assigned_twice_outside_is_boxed() {
+        check(
+            "function f()\n    a = 1.0\n    g = x -> a * x\n    a = 2.0\n    g(1.0)\nend",
+            expect![[r#"
+                boxed: a
+                lambda: * a
+            "#]],
+        );
+    }
+
+    #[test]
+    fn loop_variables_and_nested_parameters_are_bound() {
+        check(
+            "function f(n)\n    g = y -> (for i in 1:n\n        y += i\n    end; z -> z + y)\n    g(1)\nend",
+            expect![[r#"
+                boxed: 
+                lambda: : n +
+            "#]],
+        );
+    }
+}
