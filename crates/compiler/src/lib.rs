@@ -2,6 +2,7 @@
 //! inference per method instance, and the optimisation passes. It does no I/O: the driver
 //! hands it source text and runs the functions it produces.
 
+pub mod broadcast;
 pub mod closure;
 pub mod error;
 pub mod infer;

@@ -315,6 +315,58 @@ impl<'a> Lowerer<'a> {
         self.expr(&m)
     }
 
+    /// A fused dotted expression: `broadcast(fused, args...)`, or with a destination
+    /// `broadcast!(fused, dest, args...)`, where `fused` applies the whole expression to one
+    /// element of each argument (see `broadcast`).
+    fn broadcast(
+        &mut self,
+        e: &Expr,
+        dest: Option<&Expr>,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let (body, leaves) = crate::broadcast::fuse(e);
+        if leaves.len() > crate::broadcast::MAX_ARGS {
+            return Err(CompileError::unsupported(
+                sp,
+                &format!(
+                    "a fused broadcast over more than {} arrays or scalars",
+                    crate::broadcast::MAX_ARGS
+                ),
+            ));
+        }
+        if leaves.is_empty() && dest.is_none() {
+            return self.expr(&body);
+        }
+        let params: Vec<Param> = (0..leaves.len())
+            .map(|k| Param {
+                name: Some(crate::broadcast::arg_name(k)),
+                ty: None,
+                default: None,
+                vararg: false,
+                destructure: None,
+                span: sp,
+            })
+            .collect();
+        let fused = mk(
+            ExprKind::Lambda(Box::new(Lambda {
+                params,
+                body,
+                span: sp,
+            })),
+            sp,
+        );
+        let mut args = vec![fused];
+        let name = match dest {
+            Some(d) => {
+                args.push(d.clone());
+                "broadcast!"
+            }
+            None => "broadcast",
+        };
+        args.extend(leaves);
+        self.expr(&call_ast(ident(sym(name), sp), args, sp))
+    }
+
     /// An anonymous function: a closure type with one field per captured variable, a call
     /// method whose body reads the captures from the object, and here the construction of the
     /// object (see `closure`).
@@ -540,6 +592,9 @@ impl<'a> Lowerer<'a> {
 
     pub fn expr(&mut self, e: &Expr) -> Result<Value, CompileError> {
         let sp = e.span;
+        if crate::broadcast::is_dotted(e) {
+            return self.broadcast(e, None, sp);
+        }
         match &e.kind {
             ExprKind::Int(i) => Ok(self.konst(Const::Int(*i), sp)),
             ExprKind::Float(x) => Ok(self.konst(Const::F64(*x), sp)),
@@ -586,7 +641,7 @@ impl<'a> Lowerer<'a> {
                 }
                 self.call_expr(func, args, sp)
             }
-            ExprKind::DotCall { .. } => Err(CompileError::unsupported(sp, "broadcasting `f.(x)`")),
+            ExprKind::DotCall { .. } => self.broadcast(e, None, sp),
             ExprKind::And(a, b) => self.short_circuit(a, b, true, sp),
             ExprKind::Or(a, b) => self.short_circuit(a, b, false, sp),
             ExprKind::Comparison { first, rest } => self.comparison(first, rest, sp),
@@ -599,8 +654,14 @@ impl<'a> Lowerer<'a> {
                 Ok(v)
             }
             ExprKind::OpAssign { op, lhs, rhs } => self.op_assign(*op, lhs, rhs, sp),
-            ExprKind::DotAssign { .. } => {
-                Err(CompileError::unsupported(sp, "broadcast assignment `.=`"))
+            ExprKind::DotAssign { op, lhs, rhs } => {
+                // `x .op= y` is `x .= x .op y`.
+                let rhs = if op.as_str() == ".=" {
+                    (**rhs).clone()
+                } else {
+                    call_ast(ident(*op, sp), vec![(**lhs).clone(), (**rhs).clone()], sp)
+                };
+                self.broadcast(&rhs, Some(lhs), sp)
             }
             ExprKind::Tuple(elems) => {
                 let mut vs = Vec::new();
@@ -1377,6 +1438,10 @@ impl<'a> Lowerer<'a> {
                 self.cur = ok;
                 Ok(self.nothing(sp))
             }
+            "." => match args {
+                [e] => self.expr(&crate::broadcast::dotify(e)),
+                _ => Err(CompileError::invalid(sp, "`@.` takes one expression")),
+            },
             "inbounds" | "inline" | "noinline" | "fastmath" | "simd" => match args {
                 [e] => self.expr(e),
                 _ => Err(CompileError::invalid(

@@ -39,6 +39,9 @@ struct DomainError <: Exception
     msg::String
 end
 struct DivideError <: Exception end
+struct DimensionMismatch <: Exception
+    msg::String
+end
 
 # The state of a reverse-mode rule (used by derived code through `Core.rule_stack` and
 # `Core.rule_child`): its stacks and the states of the rules it calls.
@@ -988,6 +991,133 @@ function filter(f, a::Array{T,N}) where {T,N}
         end
     end
     out
+end
+
+# ---------------------------------------------------------------------------------------------
+# Broadcasting. The lowering turns a fused dotted expression (`f.(x) .+ 2 .* y`, `@. ...`) into
+# one call `broadcast(fused, args...)` (`broadcast!(fused, dest, args...)` for `.=`), where
+# `fused` is a closure applying the whole expression to one element of each argument: one
+# loop, no temporaries. Arguments are scalars, vectors or matrices (ranges are collected);
+# dimensions of length 1 expand, as in Julia. The element type is `fused`'s inferred result
+# type.
+
+eltype(x::Number) = typeof(x)
+_bprep(x::AbstractRange) = collect(x)
+_bprep(x) = x
+_bd1(x::Number) = 1
+_bd1(x::Array) = size(x, 1)
+_bd2(x::Number) = 1
+_bd2(x::Vector) = 1
+_bd2(x::Matrix) = size(x, 2)
+function _bcomb(a::Int64, b::Int64)
+    if a == b || b == 1
+        return a
+    elseif a == 1
+        return b
+    end
+    throw(DimensionMismatch(string("arrays could not be broadcast to a common size; got a dimension with lengths ", a, " and ", b)))
+end
+_bget(x::Number, i, j) = x
+_bget(x::Vector, i, j) = x[size(x, 1) == 1 ? 1 : i]
+_bget(x::Matrix, i, j) = x[size(x, 1) == 1 ? 1 : i, size(x, 2) == 1 ? 1 : j]
+# A value with the result's number of dimensions: a matrix if any argument is one.
+_bproto(a::Number, b::Number) = a
+_bproto(a::Array, b::Number) = a
+_bproto(a::Number, b::Array) = b
+_bproto(a::Vector, b::Vector) = a
+_bproto(a::Matrix, b::Array) = a
+_bproto(a::Vector, b::Matrix) = b
+_balloc(p::Vector, ::Type{T}, d1, d2) where {T} = Vector{T}(undef, d1)
+_balloc(p::Matrix, ::Type{T}, d1, d2) where {T} = Matrix{T}(undef, d1, d2)
+function _bcheck(dest::Array, d1, d2)
+    if _bd1(dest) != d1 || _bd2(dest) != d2
+        throw(DimensionMismatch(string("cannot broadcast a result of size (", d1, ", ", d2, ") into a destination of size ", size(dest))))
+    end
+end
+
+broadcast(f, a::Number) = f(a)
+broadcast(f, a::Number, b::Number) = f(a, b)
+broadcast(f, a::Number, b::Number, c::Number) = f(a, b, c)
+broadcast(f, a::Number, b::Number, c::Number, d::Number) = f(a, b, c, d)
+function broadcast(f, a0)
+    a = _bprep(a0)
+    d1, d2 = _bd1(a), _bd2(a)
+    out = _balloc(a, Core.return_type(f, eltype(a)), d1, d2)
+    broadcast!(f, out, a)
+end
+function broadcast(f, a0, b0)
+    a, b = _bprep(a0), _bprep(b0)
+    d1, d2 = _bcomb(_bd1(a), _bd1(b)), _bcomb(_bd2(a), _bd2(b))
+    out = _balloc(_bproto(a, b), Core.return_type(f, eltype(a), eltype(b)), d1, d2)
+    broadcast!(f, out, a, b)
+end
+function broadcast(f, a0, b0, c0)
+    a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
+    d1 = _bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c))
+    d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
+    T = Core.return_type(f, eltype(a), eltype(b), eltype(c))
+    out = _balloc(_bproto(_bproto(a, b), c), T, d1, d2)
+    broadcast!(f, out, a, b, c)
+end
+function broadcast(f, a0, b0, c0, e0)
+    a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
+    d1 = _bcomb(_bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c)), _bd1(e))
+    d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))
+    T = Core.return_type(f, eltype(a), eltype(b), eltype(c), eltype(e))
+    out = _balloc(_bproto(_bproto(_bproto(a, b), c), e), T, d1, d2)
+    broadcast!(f, out, a, b, c, e)
+end
+function broadcast!(f, dest::Array)
+    for k in 1:length(dest)
+        dest[k] = f()
+    end
+    dest
+end
+function broadcast!(f, dest::Array, a0)
+    a = _bprep(a0)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bcheck(dest, _bcomb(d1, _bd1(a)), _bcomb(d2, _bd2(a)))
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bget(a, i, j))
+    end
+    dest
+end
+function broadcast!(f, dest::Array, a0, b0)
+    a, b = _bprep(a0), _bprep(b0)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bcheck(dest, _bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bcomb(_bcomb(d2, _bd2(a)), _bd2(b)))
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bget(a, i, j), _bget(b, i, j))
+    end
+    dest
+end
+function broadcast!(f, dest::Array, a0, b0, c0)
+    a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bcheck(dest, _bcomb(_bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bd1(c)),
+        _bcomb(_bcomb(_bcomb(d2, _bd2(a)), _bd2(b)), _bd2(c)))
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bget(a, i, j), _bget(b, i, j), _bget(c, i, j))
+    end
+    dest
+end
+function broadcast!(f, dest::Array, a0, b0, c0, e0)
+    a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bcheck(dest, _bcomb(_bcomb(_bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bd1(c)), _bd1(e)),
+        _bcomb(_bcomb(_bcomb(_bcomb(d2, _bd2(a)), _bd2(b)), _bd2(c)), _bd2(e)))
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bget(a, i, j), _bget(b, i, j), _bget(c, i, j), _bget(e, i, j))
+    end
+    dest
 end
 
 # ---------------------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ pub enum Exception {
         value: String,
     },
     Argument(String),
+    /// `DimensionMismatch`: shapes that do not fit (broadcasting).
+    DimensionMismatch(String),
     Domain {
         value: String,
         msg: String,
@@ -82,6 +84,7 @@ impl fmt::Display for Exception {
             Exception::Type(m) => write!(f, "TypeError: {m}"),
             Exception::Inexact { target, value } => write!(f, "InexactError: {target}({value})"),
             Exception::Argument(m) => write!(f, "ArgumentError: {m}"),
+            Exception::DimensionMismatch(m) => write!(f, "DimensionMismatch: {m}"),
             Exception::Domain { value, msg } => write!(f, "DomainError with {value}:\n{msg}"),
             Exception::StackOverflow => write!(f, "StackOverflowError: the call stack is too deep"),
             Exception::Thrown(v) => write!(f, "{}", show_string(v)),
@@ -103,6 +106,7 @@ impl Exception {
             Exception::Type(_) => "TypeError",
             Exception::Inexact { .. } => "InexactError",
             Exception::Argument(_) => "ArgumentError",
+            Exception::DimensionMismatch(_) => "DimensionMismatch",
             Exception::Domain { .. } => "DomainError",
             Exception::StackOverflow => "StackOverflowError",
             Exception::Thrown(_) => "Exception",
@@ -719,6 +723,7 @@ pub fn exception_of_value(x: &Value) -> Exception {
             match n.as_str() {
                 "ErrorException" => return Exception::Error(msg),
                 "ArgumentError" => return Exception::Argument(msg),
+                "DimensionMismatch" => return Exception::DimensionMismatch(msg),
                 "AssertionError" => return Exception::Assertion(msg),
                 "DomainError" => {
                     return Exception::Domain {

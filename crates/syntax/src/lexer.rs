@@ -178,6 +178,10 @@ impl<'a> Lexer<'a> {
                 self.number()
             } else if is_ident_start(c) {
                 self.ident()
+            } else if c == '@' && self.peek_char_at(1) == Some('.') {
+                // `@.`: dot every call and assignment of an expression.
+                self.pos += 2;
+                Tok::Macro(sym("."))
             } else if c == '@' {
                 self.pos += 1;
                 let start = self.pos;

@@ -1,0 +1,198 @@
+//! Broadcast fusion on the AST: a dotted expression (`f.(x)`, `x .+ y`, `x .< y`, and what
+//! `@.` makes of an expression) becomes one scalar expression over fresh argument names plus
+//! the list of its non-dotted operands, which `Lowerer::broadcast` turns into
+//! `broadcast(args -> scalar expression, operands...)`: Julia's fusion, one loop and no
+//! temporary arrays inside the dotted expression.
+
+use syntax::ast::*;
+use syntax::{sym, Symbol};
+
+/// Most operands one fused expression may broadcast over (the prelude's `broadcast` methods).
+pub const MAX_ARGS: usize = 4;
+
+/// The name of the fused function's `k`-th parameter.
+pub fn arg_name(k: usize) -> Symbol {
+    sym(&format!("#b{}", k + 1))
+}
+
+/// `.+` → `+`, for a dotted operator.
+fn undotted(op: Symbol) -> Option<Symbol> {
+    let s = op.as_str();
+    let rest = s.strip_prefix('.')?;
+    let is_op = !rest.is_empty()
+        && rest != "."
+        && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
+    is_op.then(|| sym(rest))
+}
+
+/// Whether `e` is a dotted call or operator (the root of a fused expression).
+pub fn is_dotted(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::DotCall { .. } => true,
+        ExprKind::Call {
+            func,
+            kwargs,
+            do_block: None,
+            ..
+        } if kwargs.is_empty() => func.ident().and_then(undotted).is_some(),
+        ExprKind::Comparison { rest, .. } => rest.iter().any(|(op, _, _)| undotted(*op).is_some()),
+        _ => false,
+    }
+}
+
+/// The scalar expression of the fused dotted expression `e` over `#b1, #b2, ...`, and the
+/// operands those names stand for (a variable used twice is one operand; literals stay in the
+/// expression).
+pub fn fuse(e: &Expr) -> (Expr, Vec<Expr>) {
+    let mut leaves = Vec::new();
+    let body = fuse_in(e, &mut leaves);
+    (body, leaves)
+}
+
+fn fuse_in(e: &Expr, leaves: &mut Vec<Expr>) -> Expr {
+    let sp = e.span;
+    let call = |func: Expr, args: Vec<Expr>| {
+        Expr::new(
+            ExprKind::Call {
+                func: Box::new(func),
+                args,
+                kwargs: vec![],
+                do_block: None,
+            },
+            sp,
+        )
+    };
+    match &e.kind {
+        ExprKind::DotCall { func, args } => {
+            let args = args.iter().map(|a| fuse_in(a, leaves)).collect();
+            call((**func).clone(), args)
+        }
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block: None,
+        } if kwargs.is_empty() && func.ident().and_then(undotted).is_some() => {
+            let op = func.ident().and_then(undotted).unwrap_or_else(|| sym("?"));
+            let args = args.iter().map(|a| fuse_in(a, leaves)).collect();
+            call(Expr::new(ExprKind::Ident(op), func.span), args)
+        }
+        ExprKind::Comparison { first, rest } if is_dotted(e) => Expr::new(
+            ExprKind::Comparison {
+                first: Box::new(fuse_in(first, leaves)),
+                rest: rest
+                    .iter()
+                    .map(|(op, osp, x)| (undotted(*op).unwrap_or(*op), *osp, fuse_in(x, leaves)))
+                    .collect(),
+            },
+            sp,
+        ),
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Float32(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Nothing => e.clone(),
+        _ => {
+            let same = leaves.iter().position(|l| match (&l.kind, &e.kind) {
+                (ExprKind::Ident(a), ExprKind::Ident(b)) => a == b,
+                _ => false,
+            });
+            let k = same.unwrap_or_else(|| {
+                leaves.push(e.clone());
+                leaves.len() - 1
+            });
+            Expr::new(ExprKind::Ident(arg_name(k)), sp)
+        }
+    }
+}
+
+/// What `@.` makes of `e`: every call and operator dotted, every assignment `.=`.
+pub fn dotify(e: &Expr) -> Expr {
+    let sp = e.span;
+    let all = |es: &[Expr]| es.iter().map(dotify).collect::<Vec<_>>();
+    match &e.kind {
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block: None,
+        } if kwargs.is_empty() => match func.ident() {
+            Some(f) if undotted(f).is_some() => Expr::new(
+                ExprKind::Call {
+                    func: func.clone(),
+                    args: all(args),
+                    kwargs: vec![],
+                    do_block: None,
+                },
+                sp,
+            ),
+            Some(f)
+                if !f
+                    .as_str()
+                    .starts_with(|c: char| c.is_alphanumeric() || c == '_') =>
+            {
+                Expr::new(
+                    ExprKind::Call {
+                        func: Box::new(Expr::new(
+                            ExprKind::Ident(sym(&format!(".{f}"))),
+                            func.span,
+                        )),
+                        args: all(args),
+                        kwargs: vec![],
+                        do_block: None,
+                    },
+                    sp,
+                )
+            }
+            _ => Expr::new(
+                ExprKind::DotCall {
+                    func: func.clone(),
+                    args: all(args),
+                },
+                sp,
+            ),
+        },
+        ExprKind::DotCall { func, args } => Expr::new(
+            ExprKind::DotCall {
+                func: func.clone(),
+                args: all(args),
+            },
+            sp,
+        ),
+        ExprKind::Comparison { first, rest } => Expr::new(
+            ExprKind::Comparison {
+                first: Box::new(dotify(first)),
+                rest: rest
+                    .iter()
+                    .map(|(op, osp, x)| {
+                        let op = if undotted(*op).is_some() {
+                            *op
+                        } else {
+                            sym(&format!(".{op}"))
+                        };
+                        (op, *osp, dotify(x))
+                    })
+                    .collect(),
+            },
+            sp,
+        ),
+        ExprKind::Assign { lhs, rhs } => Expr::new(
+            ExprKind::DotAssign {
+                op: sym(".="),
+                lhs: lhs.clone(),
+                rhs: Box::new(dotify(rhs)),
+            },
+            sp,
+        ),
+        ExprKind::OpAssign { op, lhs, rhs } => Expr::new(
+            ExprKind::DotAssign {
+                op: sym(&format!(".{op}")),
+                lhs: lhs.clone(),
+                rhs: Box::new(dotify(rhs)),
+            },
+            sp,
+        ),
+        ExprKind::Block(es) => Expr::new(ExprKind::Block(all(es)), sp),
+        _ => e.clone(),
+    }
+}
