@@ -26,6 +26,7 @@ fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
         "simplify-cfg" => Box::new(simplify::SimplifyCfg),
         "inline" => Box::new(Inline),
         "licm" => Box::new(compiler::passes::licm::Licm),
+        "cse" => Box::new(compiler::passes::cse::Cse),
         _ => return None,
     })
 }

@@ -212,7 +212,7 @@ function ^(x::T, y::T) where {T<:AbstractFloat}
 end
 
 isnan(x::AbstractFloat) = x != x
-isinf(x::AbstractFloat) = !isnan(x) && isnan(x - x)
+isinf(x::AbstractFloat) = !isnan(x) & isnan(x - x)
 isfinite(x::AbstractFloat) = !isnan(x - x)
 isinteger(x::AbstractFloat) = isfinite(x) && Core.trunc(x) == x
 isinteger(x::Int64) = true

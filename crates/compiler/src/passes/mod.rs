@@ -1,5 +1,6 @@
 //! Optimisation passes on typed IR, run by one pass manager that verifies after each pass.
 
+pub mod cse;
 pub mod inline;
 pub mod licm;
 pub mod simplify;
@@ -28,6 +29,7 @@ pub fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(ConstProp),
         Box::new(Dce),
         Box::new(SimplifyCfg),
+        Box::new(cse::Cse),
         Box::new(licm::Licm),
         Box::new(Dce),
     ]
