@@ -121,6 +121,20 @@ const INVARIANT: usize = 1 << 40;
 const IV: usize = 1 << 41;
 
 impl Saved {
+    /// Whether the pullback of this block has `v` without it being saved: a call-invariant
+    /// value or an induction variable of a counted loop the block is in.
+    fn recomputable(&self, v: Value) -> bool {
+        let Some(sh) = &self.shared else {
+            return false;
+        };
+        sh.values.borrow().contains(&v)
+            || sh
+                .ivs
+                .borrow()
+                .get(&v)
+                .is_some_and(|s| self.loops.contains(&s.header))
+    }
+
     fn add(&mut self, v: Value) -> usize {
         if let Some(sh) = &self.shared {
             if sh.values.borrow().contains(&v) {
@@ -572,7 +586,7 @@ pub fn derive_reverse(
     let mut state_types: Vec<Type> = vec![Type::vector(Type::Int64)];
     let mut comms_field: FxHashMap<Block, u32> = FxHashMap::default();
     let mut comms_tuple: FxHashMap<Block, Type> = FxHashMap::default();
-    let mut comms_consts: FxHashMap<Block, Vec<Option<Const>>> = FxHashMap::default();
+    let mut comms_recipes: FxHashMap<Block, Vec<Recipe>> = FxHashMap::default();
 
     for &b in &layout {
         let fb = fblocks[&b];
@@ -1264,14 +1278,39 @@ pub fn derive_reverse(
         }
         // Push the block's saved values, then the terminator (with block-stack pushes).
         let loc = primal.locs[term[0]];
-        // Constants are not saved: the pullback makes them again.
-        let consts = saved_consts(&fwd, &sv.vals);
-        comms_consts.insert(b, consts.clone());
+        // Constants are not saved, nor are values cheap to compute again from what the
+        // pullback has at hand: it makes them again.
+        let mut recipes = const_recipes(&fwd, &sv.vals);
+        {
+            let leaf = |v: Value| sv.recomputable(v);
+            let is_primal =
+                |a: Value| vmap.values().any(|x| *x == a) && !fmap.values().any(|x| *x == a);
+            let mut leaves: Vec<Value> = Vec::new();
+            for (k, v) in sv.vals.iter().enumerate() {
+                if !matches!(recipes[k], Recipe::Pushed) {
+                    continue;
+                }
+                if let Some(plan) = recompute_plan(&fwd, fb, *v, &leaf, &is_primal) {
+                    for &i in &plan {
+                        leaves.extend(fwd.insts[i].args().into_iter().filter(|a| leaf(*a)));
+                    }
+                    recipes[k] = Recipe::Recompute(plan);
+                }
+            }
+            for l in leaves {
+                let k = sv.add(l);
+                debug_assert!(
+                    k >= INVARIANT,
+                    "a leaf is invariant or an induction variable"
+                );
+            }
+        }
+        comms_recipes.insert(b, recipes.clone());
         let pushed: Vec<Value> = sv
             .vals
             .iter()
-            .zip(&consts)
-            .filter(|(_, c)| c.is_none())
+            .zip(&recipes)
+            .filter(|(_, c)| matches!(c, Recipe::Pushed))
             .map(|(v, _)| *v)
             .collect();
         if !pushed.is_empty() {
@@ -1497,11 +1536,11 @@ pub fn derive_reverse(
     }
     // The call-invariant saved values: one push at the end of the entry block.
     let inv_all = invariants.saved.borrow().vals.clone();
-    let inv_consts = saved_consts(&fwd, &inv_all);
+    let inv_consts = const_recipes(&fwd, &inv_all);
     let inv_vals: Vec<Value> = inv_all
         .iter()
         .zip(&inv_consts)
-        .filter(|(_, c)| c.is_none())
+        .filter(|(_, c)| matches!(c, Recipe::Pushed))
         .map(|(v, _)| *v)
         .collect();
     let inv_field = (!inv_vals.is_empty()).then(|| {
@@ -1545,7 +1584,9 @@ pub fn derive_reverse(
             loc,
         };
         let popped = inv_field.as_ref().map(|(k, tt, _)| (*k, tt.clone()));
-        pop_saved(&mut e, rstate, popped, &inv_consts)
+        pop_saved(&mut e, rstate, popped, &inv_consts, &mut |_, _| {
+            unreachable!("call-invariant values are pushed or constant")
+        })
     };
     let rblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, rvs.add_block())).collect();
     let final_b = rvs.add_block();
@@ -1703,17 +1744,6 @@ pub fn derive_reverse(
             .last()
             .unwrap_or_else(|| unreachable!())];
         let sv = &saved[&b];
-        let rmap: Vec<Value>;
-        {
-            let mut e = Emit {
-                f: &mut rvs,
-                block: rb,
-                loc,
-            };
-            let popped = comms_field.get(&b).map(|k| (*k, comms_tuple[&b].clone()));
-            let consts = comms_consts.get(&b).cloned().unwrap_or_default();
-            rmap = pop_saved(&mut e, rstate, popped, &consts);
-        }
         // The induction variables the block reads, from their loops' counters.
         let ivr: Vec<Value> = {
             let mut e = Emit {
@@ -1739,6 +1769,43 @@ pub fn derive_reverse(
                     e.prim(Prim::AddInt, vec![v, offset], Type::Int64)
                 })
                 .collect()
+        };
+        // The block's saved values: popped, made again or computed again.
+        let rmap: Vec<Value> = {
+            let mut e = Emit {
+                f: &mut rvs,
+                block: rb,
+                loc,
+            };
+            let popped = comms_field.get(&b).map(|k| (*k, comms_tuple[&b].clone()));
+            let recipes = comms_recipes.get(&b).cloned().unwrap_or_default();
+            let inv_index = &invariants.saved.borrow().index;
+            let leaf = |u: Value| -> Option<Value> {
+                match inv_index.get(&u) {
+                    Some(&k) => Some(inv_rvals[k]),
+                    None => sv.ivs.iter().position(|x| *x == u).map(|j| ivr[j]),
+                }
+            };
+            pop_saved(&mut e, rstate, popped, &recipes, &mut |e, plan| {
+                let mut made: FxHashMap<Value, Value> = FxHashMap::default();
+                let mut last = None;
+                for &i in plan {
+                    let mut d = fwd.insts[i].clone();
+                    d.map_args(|a| {
+                        made.get(&a)
+                            .copied()
+                            .or_else(|| leaf(a))
+                            .unwrap_or_else(|| {
+                                unreachable!("operands of a recomputed value are at hand")
+                            })
+                    });
+                    let r = fwd.result(i).unwrap_or_else(|| unreachable!());
+                    let nv = e.val(d, fwd.types[r].clone());
+                    made.insert(r, nv);
+                    last = Some(nv);
+                }
+                last.unwrap_or_else(|| unreachable!("a plan computes its value"))
+            })
         };
         for r in revs[&b].iter().rev() {
             let sv = SavedVals {
@@ -1925,15 +1992,170 @@ pub fn derive_reverse(
     })
 }
 
-/// For each saved value: its constant, if the forwards pass defines it as one (constants are
-/// not pushed; the pullback makes them again).
-fn saved_consts(fwd: &Function, vals: &[Value]) -> Vec<Option<Const>> {
+/// How the pullback gets back a value the forwards pass saved for it.
+#[derive(Clone)]
+enum Recipe {
+    /// Pushed on the block's comms stack in the forwards pass and popped in the pullback.
+    Pushed,
+    /// A constant: made again.
+    Const(Const),
+    /// Computed again in the pullback by these forwards-pass instructions (in order; the last
+    /// defines the value), whose other operands are constants, call-invariant values and the
+    /// block's induction variables (see `recompute_plan`).
+    Recompute(Vec<Inst>),
+}
+
+/// For each saved value: a constant is made again, everything else is pushed.
+fn const_recipes(fwd: &Function, vals: &[Value]) -> Vec<Recipe> {
     vals.iter()
         .map(|v| match fwd.def_inst(*v).map(|i| &fwd.insts[i]) {
-            Some(InstData::Const(c)) => Some(c.clone()),
-            _ => None,
+            Some(InstData::Const(c)) => Recipe::Const(c.clone()),
+            _ => Recipe::Pushed,
         })
         .collect()
+}
+
+/// Primitives cheap enough to compute again in the pullback rather than save.
+fn cheap(op: Prim) -> bool {
+    use Prim::*;
+    matches!(
+        op,
+        AddInt | SubInt | MulInt | NegInt | AddFloat | SubFloat | MulFloat | NegFloat | Sitofp
+    )
+}
+
+/// Whether forwards-pass instruction `d` may change a primal array or object (writes to the
+/// rule state's own stacks do not).
+fn writes_primal(fwd: &Function, d: &InstData) -> bool {
+    let on_stack = |a: Value| {
+        fwd.def_inst(a).is_some_and(|i| {
+            matches!(
+                fwd.insts[i],
+                InstData::Prim {
+                    op: Prim::RuleStack,
+                    ..
+                }
+            )
+        })
+    };
+    match d {
+        InstData::Prim { op, args } => match op {
+            Prim::RuleStack | Prim::RuleChild | Prim::AdCheck => false,
+            Prim::ArrayPush | Prim::ArrayPop if on_stack(args[0]) => false,
+            _ => op.effects().writes,
+        },
+        InstData::Invoke { .. }
+        | InstData::Call { .. }
+        | InstData::SetField { .. }
+        | InstData::SetGlobal(..)
+        | InstData::SetSlot(..) => true,
+        InstData::Const(_)
+        | InstData::New { .. }
+        | InstData::Tuple { .. }
+        | InstData::GetField { .. }
+        | InstData::TypeAssert { .. }
+        | InstData::GetGlobal(_)
+        | InstData::StaticParam(_)
+        | InstData::GetSlot(_)
+        | InstData::Jump { .. }
+        | InstData::Branch { .. }
+        | InstData::Return(_)
+        | InstData::Unreachable => false,
+    }
+}
+
+/// The instructions that compute `v` again in the pullback of forwards block `fb`, if that is
+/// cheap: cheap arithmetic on constants, `leaf` values (call-invariant values and the block's
+/// induction variables, which the pullback has at hand) and reads of primal arrays that are
+/// themselves leaves. Such a read gives in the pullback what it gave in the forwards pass: the
+/// pullback of every block run after `fb` has undone that block's writes before `fb`'s is
+/// entered, so memory is as `fb` left it — and nothing in `fb` writes after the read.
+fn recompute_plan(
+    fwd: &Function,
+    fb: Block,
+    v: Value,
+    leaf: &dyn Fn(Value) -> bool,
+    primal: &dyn Fn(Value) -> bool,
+) -> Option<Vec<Inst>> {
+    struct Planner<'a> {
+        fwd: &'a Function,
+        leaf: &'a dyn Fn(Value) -> bool,
+        primal: &'a dyn Fn(Value) -> bool,
+        pos: FxHashMap<Inst, usize>,
+        last_write: Option<usize>,
+        plan: Vec<Inst>,
+        work: usize,
+        reads: usize,
+    }
+    impl Planner<'_> {
+        const MAX_INSTS: usize = 12;
+        const MAX_READS: usize = 4;
+        fn visit(&mut self, v: Value) -> Option<()> {
+            if (self.leaf)(v) {
+                return Some(());
+            }
+            let fwd = self.fwd;
+            let i = fwd.def_inst(v)?;
+            if self.plan.contains(&i) {
+                return Some(());
+            }
+            match &fwd.insts[i] {
+                InstData::Const(Const::Undef) => return None,
+                InstData::Const(_) => {}
+                InstData::Prim { op, args } => {
+                    let at = *self.pos.get(&i)?;
+                    self.work += 1;
+                    if self.work > Self::MAX_INSTS {
+                        return None;
+                    }
+                    if *op == Prim::ArrayRef {
+                        self.reads += 1;
+                        let arr = args[0];
+                        let scalar_elems = matches!(
+                            &fwd.types[arr],
+                            Type::Array(e, _)
+                                if matches!(**e, Type::Float64 | Type::Float32 | Type::Int64)
+                        );
+                        let ok = self.reads <= Self::MAX_READS
+                            && scalar_elems
+                            && (self.leaf)(arr)
+                            && (self.primal)(arr)
+                            && self.last_write.is_none_or(|w| w < at);
+                        if !ok {
+                            return None;
+                        }
+                        for a in &args[1..] {
+                            self.visit(*a)?;
+                        }
+                    } else if cheap(*op) {
+                        for a in args {
+                            self.visit(*a)?;
+                        }
+                    } else {
+                        return None;
+                    }
+                }
+                _ => return None,
+            }
+            self.plan.push(i);
+            Some(())
+        }
+    }
+    let insts = &fwd.blocks[fb].insts;
+    let mut p = Planner {
+        fwd,
+        leaf,
+        primal,
+        pos: insts.iter().enumerate().map(|(k, i)| (*i, k)).collect(),
+        last_write: insts
+            .iter()
+            .rposition(|i| writes_primal(fwd, &fwd.insts[*i])),
+        plan: Vec::new(),
+        work: 0,
+        reads: 0,
+    };
+    p.visit(v)?;
+    Some(p.plan)
 }
 
 /// Pushes `vals` as one tuple onto a new stack of the rule state (registered in `state_types`):
@@ -1954,13 +2176,15 @@ fn push_saved(
     (k, tt)
 }
 
-/// The pullback's saved values in saving order: constants made again, the rest the fields of
-/// the tuple popped from state stack `popped` (its index and tuple type), if any.
+/// The pullback's saved values in saving order: constants made again, values with a plan
+/// computed again by `recompute`, the rest the fields of the tuple popped from state stack
+/// `popped` (its index and tuple type), if any.
 fn pop_saved(
     e: &mut Emit,
     state: Value,
     popped: Option<(u32, Type)>,
-    consts: &[Option<Const>],
+    recipes: &[Recipe],
+    recompute: &mut dyn FnMut(&mut Emit, &[Inst]) -> Value,
 ) -> Vec<Value> {
     let mut fields = Vec::new();
     if let Some((k, tt)) = popped {
@@ -1973,11 +2197,12 @@ fn pop_saved(
         }
     }
     let mut popped = fields.into_iter();
-    consts
+    recipes
         .iter()
         .map(|c| match c {
-            Some(c) => e.konst(c.clone()),
-            None => popped
+            Recipe::Const(c) => e.konst(c.clone()),
+            Recipe::Recompute(plan) => recompute(e, plan),
+            Recipe::Pushed => popped
                 .next()
                 .unwrap_or_else(|| unreachable!("one field per saved value")),
         })
