@@ -1,1 +1,3 @@
-squares = sqrt.([1.0, 4.0, 9.0])
+# A construct not supported yet is reported at its location.
+println(sqrt.([1.0, 4.0, 9.0]))
+apply_kw(fn, x; kws...) = fn(x)

@@ -36,6 +36,9 @@ pub(crate) enum Resolution {
     /// method instance (the last combination needs no test).
     Split(Vec<SplitCase>),
     FieldIndex(u32),
+    /// `#apply(f, pieces...)` of tuples of known length: the plain call of `f` on their
+    /// elements, resolved as given.
+    Apply(Box<Resolution>),
     /// `SetField` that needs `convert(T, v)` first, through this method instance.
     SetFieldConvert(u32, MiKey),
     Constant(Const),
@@ -60,6 +63,8 @@ pub(crate) struct Frame<'a> {
     pub reached: FxHashSet<Block>,
     pub res: FxHashMap<Inst, Resolution>,
     pub ret: Type,
+    /// Values that calls resolved to constants (`Core.kw_has`): branches on them take one way.
+    pub known: FxHashMap<Value, Const>,
 }
 
 impl Frame<'_> {
@@ -110,6 +115,7 @@ impl Compiler {
             reached: FxHashSet::default(),
             res: FxHashMap::default(),
             ret: Type::Bottom,
+            known: FxHashMap::default(),
         };
         let entry = f.entry();
         for (p, t) in f.params().iter().zip(args) {
@@ -213,7 +219,7 @@ impl Compiler {
                 then_args,
                 else_dest,
                 else_args,
-            } => match fr.f.const_value(*cond) {
+            } => match fr.f.const_value(*cond).or_else(|| fr.known.get(cond)) {
                 Some(Const::Bool(true)) => vec![(*then_dest, then_args.as_slice())],
                 Some(Const::Bool(false)) => vec![(*else_dest, else_args.as_slice())],
                 _ => {
@@ -316,6 +322,9 @@ impl Compiler {
                     return Ok(Type::Bottom);
                 }
                 let (t, r) = self.infer_call(fr, args, &ats, span)?;
+                if let (Resolution::Constant(c), Some(v)) = (&r, f.result(i)) {
+                    fr.known.insert(v, c.clone());
+                }
                 fr.res.insert(i, r);
                 t
             }
@@ -591,6 +600,59 @@ impl Compiler {
                         Resolution::Constant(Const::Type(t)),
                     ));
                 }
+                // `Core.kw_has(kw, "k")`: whether named tuple `kw` has field `k`.
+                "#kw_has" => {
+                    if let (Some(Type::NamedTuple(names, _)), Some(Const::Str(n))) =
+                        (ats.get(1), args.get(2).and_then(|a| fr.f.const_value(*a)))
+                    {
+                        let has = names.iter().any(|x| x.as_str() == &**n);
+                        return Ok((Type::Bool, Resolution::Constant(Const::Bool(has))));
+                    }
+                    return Ok((Type::Bool, Resolution::Dynamic));
+                }
+                // `Core.kw_extra(kw, "k1", ...)`: whether `kw` has a field not listed.
+                "#kw_extra" => {
+                    let listed: Option<Vec<String>> = args[2..]
+                        .iter()
+                        .map(|a| match fr.f.const_value(*a) {
+                            Some(Const::Str(n)) => Some(n.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let (Some(Type::NamedTuple(names, _)), Some(listed)) = (ats.get(1), listed)
+                    {
+                        let extra = names.iter().any(|x| !listed.iter().any(|l| l == x.as_str()));
+                        return Ok((Type::Bool, Resolution::Constant(Const::Bool(extra))));
+                    }
+                    return Ok((Type::Bool, Resolution::Dynamic));
+                }
+                // `Core.kw_error(kw, f, args...)`: the call had a keyword the method lacks.
+                "#kw_error" => {
+                    let mut tys = vec![Type::Function(sym("#kwcall"))];
+                    tys.extend(ats[1..].iter().cloned());
+                    let msg = runtime_kw_message(&tys);
+                    return Ok((Type::Bottom, Resolution::Error(msg)));
+                }
+                // `#apply(f, pieces...)`: a call whose arguments are the pieces' elements.
+                "#apply" => {
+                    let mut flat_ts = vec![ats[1].clone()];
+                    let mut flat_args = vec![args[1]];
+                    for (k, t) in ats[2..].iter().enumerate() {
+                        let Type::Tuple(ts) = t else {
+                            return Ok((Type::Any, Resolution::Dynamic));
+                        };
+                        flat_ts.extend(ts.iter().cloned());
+                        match fr.f.def_inst(args[k + 2]).map(|d| &fr.f.insts[d]) {
+                            Some(InstData::Tuple { args: elems }) if elems.len() == ts.len() => {
+                                flat_args.extend(elems.iter().copied())
+                            }
+                            // Elements read at run time: no constant known.
+                            _ => flat_args.extend(std::iter::repeat_n(args[k + 2], ts.len())),
+                        }
+                    }
+                    let (t, r) = self.infer_call(fr, &flat_args, &flat_ts, span)?;
+                    return Ok((t, Resolution::Apply(Box::new(r))));
+                }
                 "#typeassert" => {
                     return Ok(match ats.get(2) {
                         Some(Type::Type(t)) if ats.len() == 3 => {
@@ -791,9 +853,42 @@ impl Compiler {
                     break;
                 }
                 let loc = f.locs[i];
-                let data = f.insts[i].clone();
+                let mut data = f.insts[i].clone();
                 let rt = f.result(i).map(|v| f.types[v].clone());
-                let res = fr.res.get(&i).cloned();
+                let mut res = fr.res.get(&i).cloned();
+                if let (InstData::Call { args }, Some(Resolution::Apply(inner))) = (&data, &res) {
+                    // The pieces' elements: those of tuples built here, else read.
+                    let mut flat = vec![args[1]];
+                    for &piece in &args[2..] {
+                        let ts = match &f.types[piece] {
+                            Type::Tuple(ts) => ts.clone(),
+                            _ => unreachable!("inference flattens tuples only"),
+                        };
+                        match src.def_inst(piece).map(|d| &src.insts[d]) {
+                            Some(InstData::Tuple { args: elems }) if elems.len() == ts.len() => {
+                                flat.extend(elems.iter().copied())
+                            }
+                            _ => {
+                                for (k, t) in ts.iter().enumerate() {
+                                    let (gi, gv) = f.make_inst(
+                                        InstData::GetField {
+                                            obj: piece,
+                                            field: FieldRef::Index(k as u32),
+                                        },
+                                        t.clone(),
+                                        loc,
+                                    );
+                                    out.push(gi);
+                                    flat.push(gv.unwrap_or_else(|| unreachable!()));
+                                }
+                            }
+                        }
+                    }
+                    let inner = (**inner).clone();
+                    f.insts[i] = InstData::Call { args: flat };
+                    data = f.insts[i].clone();
+                    res = Some(inner);
+                }
                 match (&data, res) {
                     (_, Some(Resolution::Error(msg))) => {
                         out.extend(throw_error(&mut f, &msg, loc));
@@ -926,7 +1021,7 @@ impl Compiler {
                             else_args,
                         },
                         _,
-                    ) => match src.const_value(*cond) {
+                    ) => match src.const_value(*cond).or_else(|| fr.known.get(cond)) {
                         Some(Const::Bool(true)) => {
                             f.insts[i] = InstData::Jump {
                                 dest: *then_dest,
@@ -1170,4 +1265,13 @@ fn fname_of(t: &Type) -> String {
         Type::Type(t) => t.to_string(),
         t => format!("(::{t})"),
     }
+}
+
+/// Julia's message for a call with keyword arguments no method takes; `tys` are the types of
+/// `#kwcall`'s arguments (`#kwcall`, the named tuple, the function, the positional ones).
+fn runtime_kw_message(tys: &[Type]) -> String {
+    format!(
+        "{}\nThis method does not support all of the given keyword arguments (and may not support any).",
+        ir::types::kwcall_signature(&tys[1..]).unwrap_or_default()
+    )
 }

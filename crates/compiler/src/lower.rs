@@ -627,19 +627,44 @@ impl<'a> Lowerer<'a> {
                 kwargs,
                 do_block,
             } => {
-                if !kwargs.is_empty() {
-                    return Err(CompileError::unsupported(
-                        kwargs[0].span,
-                        "keyword arguments",
-                    ));
-                }
+                let mut all: Vec<Expr> = Vec::new();
                 if let Some(d) = do_block {
                     // `f(args...) do x ... end` is `f(x -> ..., args...)`.
-                    let mut all = vec![mk(ExprKind::Lambda(d.clone()), d.span)];
-                    all.extend(args.iter().cloned());
-                    return self.call_expr(func, &all, sp);
+                    all.push(mk(ExprKind::Lambda(d.clone()), d.span));
                 }
-                self.call_expr(func, args, sp)
+                all.extend(args.iter().cloned());
+                if !kwargs.is_empty() {
+                    // `f(args...; k = v)` is `#kwcall((k = v,), f, args...)`: the keyword
+                    // arguments travel as a named tuple to the method `f`'s definition made
+                    // for them (see `keyword_methods`).
+                    let mut names: Vec<Symbol> = Vec::new();
+                    for k in kwargs {
+                        if let Some(t) = &k.ty {
+                            return Err(CompileError::invalid(
+                                t.span,
+                                "a keyword argument of a call has no type",
+                            ));
+                        }
+                        if names.contains(&k.name) {
+                            return Err(CompileError::invalid(
+                                k.span,
+                                format!("keyword argument `{}` repeated", k.name),
+                            ));
+                        }
+                        names.push(k.name);
+                    }
+                    let nt = mk(
+                        ExprKind::NamedTuple(
+                            kwargs.iter().map(|k| (k.name, k.value.clone())).collect(),
+                        ),
+                        kwargs[0].span,
+                    );
+                    let mut full = vec![nt, (**func).clone()];
+                    full.extend(all);
+                    let kf = self.emit(func_const("#kwcall"), sp);
+                    return self.call_with(kf, &full, sp);
+                }
+                self.call_expr(func, &all, sp)
             }
             ExprKind::DotCall { .. } => self.broadcast(e, None, sp),
             ExprKind::And(a, b) => self.short_circuit(a, b, true, sp),
@@ -954,6 +979,10 @@ impl<'a> Lowerer<'a> {
             if obj.ident().is_some_and(|m| m.as_str() == "Core")
                 && self.lookup_local(sym("Core")).is_none()
             {
+                if name.as_str() == "kw_error" {
+                    let f = self.emit(func_const("#kw_error"), sp);
+                    return self.call_with(f, args, sp);
+                }
                 let vs = self.args(args)?;
                 return match Prim::from_name(name.as_str()) {
                     Some(op) => Ok(self.prim(op, vs, sp)),
@@ -961,6 +990,8 @@ impl<'a> Lowerer<'a> {
                         "typeassert" => Ok(self.call("#typeassert", vs, sp)),
                         "new" => Ok(self.call("#new", vs, sp)),
                         "return_type" => Ok(self.call("#return_type", vs, sp)),
+                        "kw_has" => Ok(self.call("#kw_has", vs, sp)),
+                        "kw_extra" => Ok(self.call("#kw_extra", vs, sp)),
                         _ => Err(CompileError::invalid(
                             func.span,
                             format!("`Core.{name}` is not a primitive"),
@@ -1014,6 +1045,27 @@ impl<'a> Lowerer<'a> {
             }
         }
         let f = self.expr(func)?;
+        self.call_with(f, args, sp)
+    }
+
+    /// The call of function value `f` on `args` (which may splat).
+    fn call_with(&mut self, f: Value, args: &[Expr], sp: Span) -> Result<Value, CompileError> {
+        if args.iter().any(|a| matches!(a.kind, ExprKind::Splat(_))) {
+            // `f(a, xs..., b)` is `#apply(f, (a,), xs, (b,))`: inference flattens tuples of
+            // known length into a plain call; anything else is flattened at run time.
+            let mut pieces = vec![f];
+            for a in args {
+                let v = match &a.kind {
+                    ExprKind::Splat(inner) => self.expr(inner)?,
+                    _ => {
+                        let v = self.expr(a)?;
+                        self.emit(InstData::Tuple { args: vec![v] }, a.span)
+                    }
+                };
+                pieces.push(v);
+            }
+            return Ok(self.call("#apply", pieces, sp));
+        }
         let mut all = vec![f];
         all.extend(self.args(args)?);
         Ok(self.emit(InstData::Call { args: all }, sp))
@@ -1511,10 +1563,7 @@ fn lower_method_def(
     new_type: Option<Expr>,
 ) -> Result<Vec<LoweredMethod>, CompileError> {
     if !def.kwparams.is_empty() {
-        return Err(CompileError::unsupported(
-            def.kwparams[0].span,
-            "keyword arguments",
-        ));
+        return keyword_methods(def, src, env, new_type);
     }
     let where_names: Vec<Symbol> = def.where_vars.iter().map(|v| v.name).collect();
     let tctx = TypeExprCtx {
@@ -1724,6 +1773,222 @@ fn lower_method_def(
         closures,
     });
     Ok(methods)
+}
+
+/// A definition with keyword parameters, `f(ps...; k1 = d1, k2::T = d2) = body`, becomes
+/// three, as in Julia:
+/// - `#f#kw(k1, k2::T, ps...) = body`: the body, every parameter positional (hidden);
+/// - `f(ps...)`: evaluates the defaults in order (each sees the parameters and the keywords
+///   before it) and calls `#f#kw`;
+/// - `#kwcall(kw, ::typeof(f), ps...)`, which a call with keyword arguments invokes (see
+///   `Lowerer::expr`): each keyword comes from the named tuple `kw` when it has that field
+///   (`Core.kw_has`, decided by inference from `kw`'s type) and from its default otherwise;
+///   a keyword the method does not declare is a `MethodError` (`Core.kw_extra`,
+///   `Core.kw_error`).
+fn keyword_methods(
+    def: &FunctionDef,
+    src: &str,
+    env: &TypeEnv,
+    new_type: Option<Expr>,
+) -> Result<Vec<LoweredMethod>, CompileError> {
+    let sp = def.span;
+    let fname = match &def.name {
+        FnName::Name(n)
+            if new_type.is_none()
+                && crate::typeexpr::builtin_type(n.as_str()).is_none()
+                && env.struct_def(*n).is_none() =>
+        {
+            *n
+        }
+        _ => {
+            return Err(CompileError::unsupported(
+                def.kwparams[0].span,
+                "keyword arguments of constructors and callable objects",
+            ))
+        }
+    };
+    for k in &def.kwparams {
+        if k.vararg {
+            return Err(CompileError::unsupported(k.span, "`kws...` keyword parameters"));
+        }
+    }
+    let core = |name: &str, args: Vec<Expr>| {
+        let f = mk(
+            ExprKind::Field {
+                obj: Box::new(ident(sym("Core"), sp)),
+                name: sym(name),
+            },
+            sp,
+        );
+        call_ast(f, args, sp)
+    };
+    let str_lit = |s: &str| mk(ExprKind::Str(vec![StrSeg::Lit(s.to_string())]), sp);
+    let body_name = sym(&format!("#{fname}#kw"));
+    // Positional parameters, every one named, and the arguments that pass them on (a `...`
+    // parameter is splatted).
+    let params: Vec<Param> = def
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Param {
+            name: Some(p.name.unwrap_or_else(|| sym(&format!("#p{i}")))),
+            ..p.clone()
+        })
+        .collect();
+    let pass: Vec<Expr> = params
+        .iter()
+        .map(|p| {
+            let v = ident(p.name.unwrap_or_else(|| unreachable!()), p.span);
+            if p.vararg {
+                mk(ExprKind::Splat(Box::new(v)), p.span)
+            } else {
+                v
+            }
+        })
+        .collect();
+    let kw_names: Vec<Symbol> = def
+        .kwparams
+        .iter()
+        .map(|k| k.name.unwrap_or_else(|| sym("_")))
+        .collect();
+    // `k = value` for each keyword, `value` given the keyword's default.
+    let bind = |value: &dyn Fn(&Param, Expr) -> Expr| -> Vec<Expr> {
+        def.kwparams
+            .iter()
+            .zip(&kw_names)
+            .map(|(k, n)| {
+                let default = match &k.default {
+                    Some(d) => d.clone(),
+                    None => call_ast(
+                        ident(sym("error"), k.span),
+                        vec![str_lit(&format!(
+                            "UndefKeywordError: keyword argument `{n}` not assigned"
+                        ))],
+                        k.span,
+                    ),
+                };
+                let mut v = value(k, default);
+                if let Some(t) = &k.ty {
+                    v = mk(
+                        ExprKind::TypeAssert {
+                            expr: Box::new(v),
+                            ty: Box::new(t.clone()),
+                        },
+                        k.span,
+                    );
+                }
+                mk(
+                    ExprKind::Assign {
+                        lhs: Box::new(ident(*n, k.span)),
+                        rhs: Box::new(v),
+                    },
+                    k.span,
+                )
+            })
+            .collect()
+    };
+    let call_body = {
+        let mut args: Vec<Expr> = kw_names.iter().map(|n| ident(*n, sp)).collect();
+        args.extend(pass.iter().cloned());
+        call_ast(ident(body_name, sp), args, sp)
+    };
+    // The body.
+    let mut body_params: Vec<Param> = def
+        .kwparams
+        .iter()
+        .map(|k| Param {
+            default: None,
+            ..k.clone()
+        })
+        .collect();
+    body_params.extend(params.iter().map(|p| Param {
+        default: None,
+        ..p.clone()
+    }));
+    let body_def = FunctionDef {
+        name: FnName::Name(body_name),
+        params: body_params,
+        kwparams: vec![],
+        body: def.body.clone(),
+        ..def.clone()
+    };
+    // The positional method.
+    let mut pos_body = bind(&|_, d| d);
+    pos_body.push(call_body.clone());
+    let pos_def = FunctionDef {
+        params: params.clone(),
+        kwparams: vec![],
+        ret_type: None,
+        body: pos_body,
+        ..def.clone()
+    };
+    // The method for calls with keyword arguments.
+    let kw = ident(sym("#kw"), sp);
+    let mut kw_body = bind(&|k, d| {
+        let n = k.name.unwrap_or_else(|| sym("_"));
+        let field = mk(
+            ExprKind::Field {
+                obj: Box::new(kw.clone()),
+                name: n,
+            },
+            k.span,
+        );
+        mk(
+            ExprKind::Ternary {
+                cond: Box::new(core("kw_has", vec![kw.clone(), str_lit(n.as_str())])),
+                then: Box::new(field),
+                else_: Box::new(d),
+            },
+            k.span,
+        )
+    });
+    let mut extra_args = vec![kw.clone()];
+    extra_args.extend(kw_names.iter().map(|n| str_lit(n.as_str())));
+    let mut err_args = vec![kw.clone(), ident(sym("#f"), sp)];
+    err_args.extend(pass.iter().cloned());
+    kw_body.push(mk(
+        ExprKind::And(
+            Box::new(core("kw_extra", extra_args)),
+            Box::new(core("kw_error", err_args)),
+        ),
+        sp,
+    ));
+    kw_body.push(call_body);
+    let mut kw_params = vec![
+        Param {
+            name: Some(sym("#kw")),
+            ty: None,
+            default: None,
+            vararg: false,
+            destructure: None,
+            span: sp,
+        },
+        Param {
+            name: Some(sym("#f")),
+            ty: Some(call_ast(
+                ident(sym("typeof"), sp),
+                vec![ident(fname, sp)],
+                sp,
+            )),
+            default: None,
+            vararg: false,
+            destructure: None,
+            span: sp,
+        },
+    ];
+    kw_params.extend(params);
+    let kw_def = FunctionDef {
+        name: FnName::Name(sym("#kwcall")),
+        params: kw_params,
+        kwparams: vec![],
+        ret_type: None,
+        body: kw_body,
+        ..def.clone()
+    };
+    let mut out = lower_method_def(&body_def, src, env, None)?;
+    out.extend(lower_method_def(&pos_def, src, env, None)?);
+    out.extend(lower_method_def(&kw_def, src, env, None)?);
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -152,6 +152,50 @@ impl Machine {
             match name.as_str() {
                 // Resolved by inference wherever the types are known; otherwise `Any`.
                 "#return_type" => return Ok(Value::Type(Type::Any)),
+                // `f(xs...)` where inference could not flatten the pieces.
+                "#apply" => {
+                    let mut flat = vec![args[1].clone()];
+                    for piece in &args[2..] {
+                        match piece {
+                            Value::Tuple(vs) => flat.extend(vs.iter().cloned()),
+                            Value::Array(a) => flat.extend(a.snapshot()),
+                            other => {
+                                return Err(RuntimeError::new(Exception::Error(format!(
+                                    "splatting a value of type {} is not supported",
+                                    other.ty()
+                                ))))
+                            }
+                        }
+                    }
+                    return self.call_dynamic(flat);
+                }
+                "#kw_has" | "#kw_extra" => {
+                    let names: Vec<String> = match args.get(1) {
+                        Some(Value::NamedTuple(nt)) => {
+                            nt.names.iter().map(|n| n.to_string()).collect()
+                        }
+                        _ => vec![],
+                    };
+                    let listed: Vec<String> = args[2..]
+                        .iter()
+                        .map(|a| match a {
+                            Value::Str(s) => s.to_string(),
+                            _ => String::new(),
+                        })
+                        .collect();
+                    return Ok(Value::Bool(if name.as_str() == "#kw_has" {
+                        names.iter().any(|n| listed.contains(n))
+                    } else {
+                        names.iter().any(|n| !listed.contains(n))
+                    }));
+                }
+                "#kw_error" => {
+                    return Err(RuntimeError::new(Exception::Method {
+                        func: "#kwcall".into(),
+                        args: args[1..].iter().map(|a| a.ty()).collect(),
+                        candidates: vec![],
+                    }));
+                }
                 "#typeassert" => {
                     return match (&args.get(1), &args.get(2)) {
                         (Some(v), Some(Value::Type(t))) => self.typeassert((*v).clone(), t),

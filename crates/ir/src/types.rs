@@ -909,3 +909,24 @@ mod tests {
         assert_eq!(w, Type::Any);
     }
 }
+
+/// `MethodError: no method matching f(::A, ::B; k::T)` for a call with keyword arguments, from
+/// the argument types of `#kwcall` (the named tuple of keywords, the function, the positional
+/// arguments); `None` if they are not of that shape.
+pub fn kwcall_signature(args: &[Type]) -> Option<String> {
+    let (Some(Type::NamedTuple(names, kts)), Some(Type::Function(f))) = (args.first(), args.get(1))
+    else {
+        return None;
+    };
+    let pos: Vec<String> = args[2..].iter().map(|t| format!("::{t}")).collect();
+    let kws: Vec<String> = names
+        .iter()
+        .zip(kts.iter())
+        .map(|(n, t)| format!("{n}::{t}"))
+        .collect();
+    Some(format!(
+        "MethodError: no method matching {f}({}; {})",
+        pos.join(", "),
+        kws.join(", ")
+    ))
+}

@@ -595,9 +595,11 @@ impl Session {
         label: &dyn Fn(Span) -> Option<Label<usize>>,
     ) -> CsDiagnostic<usize> {
         let mut cd = CsDiagnostic::error().with_message(message);
+        // Frames of user code; the keyword-argument dispatch the compiler writes for a
+        // definition (`#kwcall`) is not shown, so a bad keyword points at the call.
         let user: Vec<&(String, Span)> = trace
             .iter()
-            .filter(|(_, sp)| self.is_user_span(*sp))
+            .filter(|(f, sp)| self.is_user_span(*sp) && !f.starts_with("#kwcall("))
             .collect();
         let at = user.first().map(|(_, sp)| *sp).or(span);
         if let Some(l) = at.and_then(label) {
@@ -803,7 +805,13 @@ pub fn show(v: &Value) -> String {
 /// the method instance they differentiate.
 fn ad_frame_name(name: &str) -> String {
     match name.strip_prefix('#').and_then(|n| n.split_once(' ')) {
-        Some((kind, mi)) if kind.starts_with("fwd") || kind.starts_with("rvs") => mi.to_string(),
-        _ => name.to_string(),
+        Some((kind, mi)) if kind.starts_with("fwd") || kind.starts_with("rvs") => {
+            ad_frame_name(mi)
+        }
+        // The body of a function with keyword arguments (`#f#kw`, keywords first) shows as `f`.
+        _ => match name.strip_prefix('#').and_then(|n| n.split_once("#kw(")) {
+            Some((f, rest)) => format!("{f}({rest}"),
+            None => name.to_string(),
+        },
     }
 }

@@ -58,6 +58,14 @@ impl fmt::Display for Exception {
                 args,
                 candidates,
             } => {
+                if func == "#kwcall" {
+                    if let Some(m) = ir::types::kwcall_signature(args) {
+                        return write!(
+                            f,
+                            "{m}\nThis method does not support all of the given keyword arguments (and may not support any)."
+                        );
+                    }
+                }
                 let a: Vec<String> = args.iter().map(|t| format!("::{t}")).collect();
                 write!(
                     f,

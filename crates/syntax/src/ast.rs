@@ -33,6 +33,14 @@ pub enum StrSeg {
 pub struct KwArg {
     pub name: Symbol,
     pub value: Expr,
+    /// `k::T = v` (or `k::T`): only meaningful in the signature of a definition.
+    pub ty: Option<Expr>,
+    /// Written as `k` (or `k::T`) alone: `f(; k)` passes `k = k`; in a definition's signature
+    /// it is a keyword parameter without a default.
+    pub bare: bool,
+    /// Written after the `;`. In a call it makes no difference; in a definition's signature
+    /// `f(x, y = 1)` has a positional parameter with a default, `f(x; y = 1)` a keyword one.
+    pub after_semicolon: bool,
     pub span: Span,
 }
 

@@ -1139,23 +1139,41 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 let a = p.parse_expr();
+                // `k::T` (in a definition's signature): the name and the type.
+                let typed_name = |e: &Expr| match &e.kind {
+                    ExprKind::TypeAssert { expr, ty } => {
+                        expr.ident().map(|n| (n, Some((**ty).clone())))
+                    }
+                    _ => e.ident().map(|n| (n, None)),
+                };
                 match a.kind {
-                    ExprKind::Assign { lhs, rhs } if lhs.ident().is_some() => {
-                        let name = lhs.ident().unwrap_or_else(|| sym("_"));
+                    ExprKind::Assign { lhs, rhs } if typed_name(&lhs).is_some() => {
+                        let (name, ty) = typed_name(&lhs).unwrap_or_else(|| unreachable!());
                         kwargs.push(KwArg {
                             name,
                             value: *rhs,
+                            ty,
+                            bare: false,
+                            after_semicolon: in_kw,
                             span: a.span,
                         });
                     }
                     _ if in_kw => {
-                        if let Some(name) = a.ident() {
+                        if let Some((name, ty)) = typed_name(&a) {
                             // `f(; x)` is `f(; x = x)`.
                             kwargs.push(KwArg {
                                 name,
-                                value: a.clone(),
+                                value: Expr::new(ExprKind::Ident(name), a.span),
+                                ty,
+                                bare: true,
+                                after_semicolon: true,
                                 span: a.span,
                             });
+                        } else if matches!(a.kind, ExprKind::Splat(_)) {
+                            p.error(
+                                a.span,
+                                "not supported yet: splatting keyword arguments (`kws...`)",
+                            );
                         } else {
                             p.error(a.span, "expected a keyword argument `name = value`");
                         }
@@ -1888,12 +1906,33 @@ impl<'a> Parser<'a> {
                 for a in args {
                     params.push(self.expr_to_param(a)?);
                 }
+                // `y = 1` before the `;` is a positional parameter with a default: after the
+                // ones without, before a final `xs...`.
+                let at = if params.last().is_some_and(|p: &Param| p.vararg) {
+                    params.len() - 1
+                } else {
+                    params.len()
+                };
+                let (positional, kwargs): (Vec<KwArg>, Vec<KwArg>) =
+                    kwargs.into_iter().partition(|k| !k.after_semicolon);
+                let defaults: Vec<Param> = positional
+                    .into_iter()
+                    .map(|k| Param {
+                        name: Some(k.name),
+                        ty: k.ty,
+                        default: Some(k.value),
+                        vararg: false,
+                        destructure: None,
+                        span: k.span,
+                    })
+                    .collect();
+                params.splice(at..at, defaults);
                 let mut kwparams = Vec::new();
                 for k in kwargs {
                     kwparams.push(Param {
                         name: Some(k.name),
-                        ty: None,
-                        default: Some(k.value),
+                        ty: k.ty,
+                        default: (!k.bare).then_some(k.value),
                         vararg: false,
                         destructure: None,
                         span: k.span,
