@@ -63,3 +63,25 @@ function ms(n)
     end
     A
 end
+
+# Dynamic dispatch (issue 5): a loop over a `Vector{Any}` of floats, each call of `sq`
+# dispatched at run time, beside the same loop over a `Vector{Float64}`.
+sq(x) = x * x
+function dyn_sum(xs)
+    s = 0.0
+    for v in xs
+        s += sq(v)
+    end
+    s
+end
+anys(n) = Any[0.5 * sin(1.0 * i) for i in 1:n]
+
+# A fused broadcast then `sum`, beside the same loop written out.
+fused(x) = sum(sin.(x) .* x .+ 1.0)
+function fused_loop(x)
+    s = 0.0
+    for i in eachindex(x)
+        s += sin(x[i]) * x[i] + 1.0
+    end
+    s
+end

@@ -40,6 +40,9 @@ struct Cache {
     names: FxHashMap<Symbol, (MiKey, Mode, RuleOptions)>,
     /// Rules per (method instance, options).
     rules: FxHashMap<(MiKey, RuleOptions), Rule>,
+    /// The rules dynamic calls ran, by id (see `dynamic`), and the id of each.
+    dyn_keys: Vec<(MiKey, RuleOptions)>,
+    dyn_ids: FxHashMap<(MiKey, RuleOptions), usize>,
 }
 
 /// How rules are derived: debug mode (run-time fdata checks at argument and call boundaries)
@@ -48,6 +51,24 @@ struct Cache {
 pub struct RuleOptions {
     pub debug: bool,
     pub context: Context,
+}
+
+impl RuleOptions {
+    /// The options as an integer (a constant operand of `Core.dyn_fwd`).
+    pub fn to_bits(self) -> i64 {
+        (self.debug as i64) | (((self.context == Context::Minimal) as i64) << 1)
+    }
+
+    pub fn from_bits(b: i64) -> RuleOptions {
+        RuleOptions {
+            debug: b & 1 != 0,
+            context: if b & 2 != 0 {
+                Context::Minimal
+            } else {
+                Context::Default
+            },
+        }
+    }
 }
 
 /// The AD engine of a session: derived rules shared by all uses (compiled code is shared;
@@ -84,8 +105,26 @@ impl Ad {
         c.rules.clear();
     }
 
-    /// Lets `m` run derived callees: they are derived when first executed.
+    /// The id of the rule of `key` for dynamic call sites (ids are small and stable).
+    pub(crate) fn dyn_id(&self, key: &MiKey, opts: RuleOptions) -> usize {
+        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&id) = c.dyn_ids.get(&(key.clone(), opts)) {
+            return id;
+        }
+        let id = c.dyn_keys.len();
+        c.dyn_keys.push((key.clone(), opts));
+        c.dyn_ids.insert((key.clone(), opts), id);
+        id
+    }
+
+    pub(crate) fn dyn_key(&self, id: usize) -> Option<(MiKey, RuleOptions)> {
+        let c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        c.dyn_keys.get(id).cloned()
+    }
+
+    /// Lets `m` run derived callees (derived when first executed) and the AD runtime.
     pub fn install(&self, m: &mut Machine) {
+        m.ad_runtime = Some(Arc::new(crate::dynamic::Runtime { ad: self.clone() }));
         let ad = self.clone();
         m.resolver = Some(Box::new(move |key: &MiKey, compiler: &mut Compiler| {
             let (primal, mode, opts) = {

@@ -3,6 +3,7 @@
 //! forward-mode transforms of typed IR build on it (see docs/ad-design.md).
 
 pub mod api;
+pub mod dynamic;
 pub mod emit;
 pub mod reverse;
 pub mod rules;

@@ -198,6 +198,8 @@ enum Rev {
         fdata: usize,
         idx: Vec<usize>,
         elem: Type,
+        /// The element read, when its tangent is known only at run time.
+        primal: Option<usize>,
     },
     /// acc[val] += acc[out]
     Pass { out: Value, val: Value },
@@ -214,6 +216,8 @@ enum Rev {
         old_p: usize,
         fdata: Option<(usize, usize)>,
         ert: Type,
+        /// The value written, when its tangent is known only at run time.
+        val_p: Option<usize>,
     },
     /// A rule of the default context (`rules::FastRule`): (primal, fdata) of each array argument.
     Fast {
@@ -228,6 +232,8 @@ enum Rev {
         fdata: Option<usize>,
         elem: Type,
         ert: Type,
+        /// The value pushed, when its tangent is known only at run time.
+        val_p: Option<usize>,
     },
     /// Undo `resize!(A, n)` on A and its fdata from copies taken before it (saved indices).
     ArrayResize {
@@ -243,13 +249,21 @@ enum Rev {
         val: usize,
         fdata: Option<(usize, usize)>,
     },
-    /// `new` of a mutable struct: float fields' cotangents (in its tangent) go to the arguments.
+    /// `new` of a mutable struct: float fields' cotangents (in its tangent) go to the arguments;
+    /// so do those of fields whose tangent is known only at run time (with the argument's
+    /// primal saved).
     MutableNew {
         tangent: usize,
-        fields: Vec<(Value, u32)>,
+        fields: Vec<(Value, u32, Option<usize>)>,
     },
-    /// `out = obj.k` of a mutable struct: the tangent's field k += acc[out].
-    MutableRead { out: Value, tangent: usize, k: u32 },
+    /// `out = obj.k` of a mutable struct: the tangent's field k += acc[out] (with the primal
+    /// read saved when the field's tangent is known only at run time).
+    MutableRead {
+        out: Value,
+        tangent: usize,
+        k: u32,
+        primal: Option<usize>,
+    },
     /// Undo `obj.k = val`: a float val's cotangent is the tangent's field; restore both fields.
     MutableWrite {
         val: Value,
@@ -258,6 +272,8 @@ enum Rev {
         old_p: usize,
         tangent: Option<(usize, usize)>,
         float: bool,
+        /// The value written, when the field's tangent is known only at run time.
+        val_p: Option<usize>,
     },
     /// `out = t[i]` (run-time i): element i of acc[t] += acc[out].
     TupleIndex {
@@ -267,6 +283,13 @@ enum Rev {
     },
     /// A copy's cotangent accumulates into the source's fdata.
     ArrayCopy { src: usize, dst: usize },
+    /// A dynamic call's pullback (`Core.dyn_rvs`) on child state `site`: acc[args[j]] += its
+    /// result j (reverse data known only at run time, converted to each accumulator's type).
+    Dynamic {
+        out: Value,
+        site: u32,
+        args: Vec<Value>,
+    },
     /// The callee's pullback on child state `site`: acc[args[j]] += its result j.
     Invoke {
         out: Value,
@@ -330,10 +353,40 @@ fn add_rdata(a: Value, b: Value, t: &Type, e: &mut Emit, env: &TypeEnv) -> Value
     rdata_leafwise(&[a, b], t, e, env, &mut |e, v, t| {
         if t.is_float() {
             e.prim(Prim::AddFloat, vec![v[0], v[1]], t.clone())
+        } else if *t == Type::Any {
+            // Reverse data known only at run time (`NoRData` is its zero).
+            e.prim(Prim::RdataAdd, vec![v[0], v[1]], Type::Any)
         } else {
             v[0]
         }
     })
+}
+
+/// Reverse data `x` (of static type `xt`) as reverse data of type `t`: the same value when
+/// the types agree or `t` is `Any`; otherwise `x` holds reverse data known only at run time
+/// (typed `Any`, or an aggregate with `Any` parts), converted at run time (a `NoRData` zero
+/// becomes `t`'s zero).
+fn rdata_as(x: Value, xt: &Type, t: &Type, e: &mut Emit) -> Value {
+    if xt == t || *t == Type::Any {
+        return x;
+    }
+    let tv = e.konst(Const::Type(t.clone()));
+    e.prim(Prim::RdataConvert, vec![x, tv], t.clone())
+}
+
+/// Whether reverse data of type `from` can flow into an accumulator of type `to` (equal, or
+/// one of them decided at run time).
+fn rdata_compatible(from: &Type, to: &Type) -> bool {
+    from == to || *from == Type::NoRData || *to == Type::NoRData || has_any(from) || has_any(to)
+}
+
+/// Whether a reverse-data type has a part of type `Any`.
+fn has_any(t: &Type) -> bool {
+    match t {
+        Type::Any => true,
+        Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.iter().any(has_any),
+        _ => false,
+    }
 }
 
 /// Builds reverse data of type `t` part by part: tuples, named tuples and `RData` are rebuilt
@@ -651,6 +704,7 @@ pub fn derive_reverse(
             let is_call = matches!(
                 data,
                 InstData::Invoke { .. }
+                    | InstData::Call { .. }
                     | InstData::SetField { .. }
                     | InstData::Prim {
                         op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize,
@@ -788,9 +842,17 @@ pub fn derive_reverse(
                             let eft = fdata_type(&elem, env);
                             // The fdata array's element: the element's whole tangent.
                             let tte = tangent_elem(&cx.ft(arr));
-                            if tte == Type::Any {
-                                return Err(cx.err(i, format!("writing into an array of {elem} (whose tangent is only known at run time) is not supported by reverse mode yet")));
-                            }
+                            // Elements whose tangent is known only at run time: the tangent
+                            // array holds whole tangents, split and rebuilt at run time with
+                            // the element's primal.
+                            let dynamic = tte == Type::Any;
+                            let elem_tangent = |e: &mut Emit, x: Value, fv: Value| {
+                                if dynamic {
+                                    e.prim(Prim::TangentOf, vec![x, fv], Type::Any)
+                                } else {
+                                    tangent_of_fdata(fv, &eft, &tte, e, env)
+                                }
+                            };
                             // Slots of non-bits arrays may be unassigned: saved as `#undef`.
                             let read_old = if elem.is_bits(env) {
                                 Prim::ArrayRef
@@ -815,7 +877,7 @@ pub fn derive_reverse(
                                     vmap.insert(r, nv);
                                     if has_f {
                                         let fv = fmap[&args[1]];
-                                        let z = tangent_of_fdata(fv, &eft, &tte, &mut e, env);
+                                        let z = elem_tangent(&mut e, margs[1], fv);
                                         let mut wf = vec![fa, z];
                                         wf.extend(idx.iter().copied());
                                         e.prim(Prim::ArraySet, wf, cx.ft(arr));
@@ -828,6 +890,7 @@ pub fn derive_reverse(
                                         old_p: sv.add(old_p),
                                         fdata: old_f.map(|of| (sv.add(fa), sv.add(of))),
                                         ert: ert.clone(),
+                                        val_p: dynamic.then(|| sv.add(margs[1])),
                                     });
                                 }
                                 Rule::ArrayPush => {
@@ -836,7 +899,7 @@ pub fn derive_reverse(
                                     vmap.insert(r, nv);
                                     if has_f {
                                         let fv = fmap[&args[1]];
-                                        let z = tangent_of_fdata(fv, &eft, &tte, &mut e, env);
+                                        let z = elem_tangent(&mut e, margs[1], fv);
                                         e.prim(Prim::ArrayPush, vec![fa, z], cx.ft(arr));
                                     }
                                     fmap.insert(r, fa);
@@ -846,6 +909,7 @@ pub fn derive_reverse(
                                         fdata: has_f.then(|| sv.add(fa)),
                                         elem: elem.clone(),
                                         ert: ert.clone(),
+                                        val_p: dynamic.then(|| sv.add(margs[1])),
                                     });
                                 }
                                 _ => {
@@ -854,6 +918,9 @@ pub fn derive_reverse(
                                     let nv = e.prim(Prim::ArrayPop, vec![a_p], elem.clone());
                                     vmap.insert(r, nv);
                                     let fv = match old_f {
+                                        Some(of) if dynamic => {
+                                            e.prim(Prim::TangentFdata, vec![nv, of], Type::Any)
+                                        }
                                         Some(of) if eft != Type::NoFData => {
                                             recast(of, &tte, &eft, &mut e, env)
                                         }
@@ -896,11 +963,12 @@ pub fn derive_reverse(
                         Rule::TupleIndex => {
                             let ft = cx.ft(r);
                             let tt = cx.ty(args[0]);
-                            // Elements' fdata must share one type (then it is indexed like
-                            // the tuple), and their rdata must form a tuple.
+                            // The fdata tuple is indexed like the tuple: its elements share
+                            // the result's fdata type, or that is decided at run time (`Any`);
+                            // the elements' rdata must form a tuple.
                             let same_fdata = match cx.ft(args[0]) {
                                 Type::NoFData => true,
-                                Type::Tuple(fs) => fs.iter().all(|f| *f == ft),
+                                Type::Tuple(fs) => ft == Type::Any || fs.iter().all(|f| *f == ft),
                                 _ => false,
                             };
                             if !same_fdata
@@ -965,18 +1033,24 @@ pub fn derive_reverse(
                                 let mut a = vec![fa];
                                 a.extend(margs[1..].iter().copied());
                                 let t = e.prim(*op, a, tte.clone());
-                                recast(t, &tte, &elem_ft, &mut e, env)
+                                if tte == Type::Any {
+                                    e.prim(Prim::TangentFdata, vec![nv, t], Type::Any)
+                                } else {
+                                    recast(t, &tte, &elem_ft, &mut e, env)
+                                }
                             };
                             fmap.insert(r, fv);
                             if cx.rt(r) != Type::NoRData {
                                 let fi = sv.add(fa);
                                 let idx: Vec<usize> =
                                     margs[1..].iter().map(|v| sv.add(*v)).collect();
+                                let dynamic = tangent_elem(&cx.ft(arr)) == Type::Any;
                                 rv.push(Rev::ArrayRead {
                                     out: r,
                                     fdata: fi,
                                     idx,
                                     elem: cx.rt(r),
+                                    primal: dynamic.then(|| sv.add(nv)),
                                 });
                             }
                         }
@@ -984,8 +1058,23 @@ pub fn derive_reverse(
                 }
                 InstData::TypeAssert { val, .. } => {
                     let r = res.unwrap_or_else(|| unreachable!());
-                    fmap.insert(r, fmap[val]);
-                    if cx.rt(r) != Type::NoRData && cx.rt(r) == cx.rt(*val) {
+                    // Narrowing a value narrows its fdata (from `Any` to the member's).
+                    let (ft_r, ft_v) = (cx.ft(r), cx.ft(*val));
+                    let fv = if ft_r == ft_v {
+                        fmap[val]
+                    } else if ft_r == Type::NoFData {
+                        fdata_const(&mut e, &ft_r)
+                    } else {
+                        e.val(
+                            InstData::TypeAssert {
+                                val: fmap[val],
+                                ty: ft_r.clone(),
+                            },
+                            ft_r.clone(),
+                        )
+                    };
+                    fmap.insert(r, fv);
+                    if cx.rt(r) != Type::NoRData && rdata_compatible(&cx.rt(r), &cx.rt(*val)) {
                         rv.push(Rev::Pass { out: r, val: *val });
                     } else if cx.rt(r) != Type::NoRData {
                         return Err(cx.err(i, format!(
@@ -1046,7 +1135,7 @@ pub fn derive_reverse(
                         let tts = env.field_types(&ft).unwrap_or_default();
                         let mut fields = Vec::new();
                         for (a, tt) in args.iter().zip(tts.iter()) {
-                            fields.push(field_tangent(&mut e, &cx, *a, tt, &fmap).ok_or_else(|| {
+                            fields.push(field_tangent(&mut e, &cx, *a, tt, &vmap, &fmap).ok_or_else(|| {
                                 cx.err(i, format!("a mutable struct field of type {} is not supported by reverse mode yet", cx.ty(*a)))
                             })?);
                         }
@@ -1058,16 +1147,20 @@ pub fn derive_reverse(
                             ft.clone(),
                         );
                         fmap.insert(r, mt);
-                        let floats: Vec<(Value, u32)> = args
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, a)| cx.rt(**a).is_float())
-                            .map(|(k, a)| (*a, k as u32))
-                            .collect();
-                        if !floats.is_empty() {
+                        // Fields whose cotangent returns to the argument: floats, and fields
+                        // whose tangent is known only at run time (with the primal saved).
+                        let mut back: Vec<(Value, u32, Option<usize>)> = Vec::new();
+                        for (k, (a, tt)) in args.iter().zip(tts.iter()).enumerate() {
+                            if *tt == Type::Any && cx.rt(*a) != Type::NoRData {
+                                back.push((*a, k as u32, Some(sv.add(vmap[a]))));
+                            } else if cx.rt(*a).is_float() {
+                                back.push((*a, k as u32, None));
+                            }
+                        }
+                        if !back.is_empty() {
                             rv.push(Rev::MutableNew {
                                 tangent: sv.add(mt),
-                                fields: floats,
+                                fields: back,
                             });
                         }
                     }
@@ -1079,8 +1172,30 @@ pub fn derive_reverse(
                     let r = res.unwrap_or_else(|| unreachable!());
                     let ft = cx.ft(r);
                     let mt = fmap[obj];
+                    // The field's tangent type: `Any` when known only at run time.
+                    let tt = env
+                        .field_types(&cx.ft(*obj))
+                        .unwrap_or_default()
+                        .get(*k as usize)
+                        .cloned()
+                        .unwrap_or(Type::NoTangent);
+                    let dynamic = tt == Type::Any && cx.ft(*obj) != Type::NoFData;
                     let fv = if ft == Type::NoFData {
                         fdata_const(&mut e, &ft)
+                    } else if dynamic {
+                        let t = e.field(mt, *k, Type::Any);
+                        let x = e.prim(Prim::TangentFdata, vec![vmap[&r], t], Type::Any);
+                        if ft == Type::Any {
+                            x
+                        } else {
+                            e.val(
+                                InstData::TypeAssert {
+                                    val: x,
+                                    ty: ft.clone(),
+                                },
+                                ft.clone(),
+                            )
+                        }
                     } else if cx.ft(*obj) != Type::NoFData && cx.ty(r) != Type::Any {
                         // A field whose tangent is its fdata (an array, a mutable struct).
                         e.field(mt, *k, ft.clone())
@@ -1088,11 +1203,14 @@ pub fn derive_reverse(
                         return Err(cx.err(i, format!("reading a field of type {} from a mutable struct is not supported by reverse mode yet", cx.ty(r))));
                     };
                     fmap.insert(r, fv);
-                    if cx.rt(r).is_float() && cx.ft(*obj) != Type::NoFData {
+                    if cx.ft(*obj) != Type::NoFData
+                        && (cx.rt(r).is_float() || (dynamic && cx.rt(r) != Type::NoRData))
+                    {
                         rv.push(Rev::MutableRead {
                             out: r,
                             tangent: sv.add(mt),
                             k: *k,
+                            primal: dynamic.then(|| sv.add(vmap[&r])),
                         });
                     }
                 }
@@ -1119,13 +1237,19 @@ pub fn derive_reverse(
                             .cloned()
                             .unwrap_or_default();
                         let old_t = e.field(mt, *k, tt.clone());
-                        let new_t = field_tangent(&mut e, &cx, *val, &tt, &fmap).ok_or_else(|| {
+                        let new_t = field_tangent(&mut e, &cx, *val, &tt, &vmap, &fmap).ok_or_else(|| {
                             cx.err(i, format!("assigning a field of type {} of a mutable struct is not supported by reverse mode yet", cx.ty(*val)))
                         })?;
                         (Some(mt), Some(old_t), Some(new_t))
                     } else {
                         (None, None, None)
                     };
+                    let field_tt = env
+                        .field_types(&cx.ft(*obj))
+                        .unwrap_or_default()
+                        .get(*k as usize)
+                        .cloned();
+                    let dynamic = has_t && field_tt == Some(Type::Any);
                     e.inst(
                         InstData::SetField {
                             obj: o,
@@ -1154,6 +1278,7 @@ pub fn derive_reverse(
                             _ => None,
                         },
                         float: cx.rt(*val).is_float(),
+                        val_p: (dynamic && cx.rt(*val) != Type::NoRData).then(|| sv.add(v)),
                     });
                 }
                 InstData::GetGlobal(_) => {
@@ -1262,8 +1387,50 @@ pub fn derive_reverse(
                         args: args.clone(),
                     });
                 }
-                InstData::Call { .. } => {
-                    return Err(cx.err(i, "dynamic calls are not differentiated yet".into()));
+                InstData::Call { args } => {
+                    // A dynamic call: the rule of the method the run-time types select (see
+                    // `dynamic`), run on a child state of its own call site.
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let site = sites;
+                    sites += 1;
+                    let cs = {
+                        let kv = e.konst(Const::Int(site as i64));
+                        e.prim(Prim::RuleChild, vec![state, kv], rule_state_type())
+                    };
+                    let ov = e.konst(Const::Int(opts.to_bits()));
+                    let mut fargs = vec![cs, ov];
+                    for a in args {
+                        fargs.push(vmap[a]);
+                        fargs.push(fmap[a]);
+                    }
+                    let pair = e.prim(Prim::DynFwd, fargs, Type::tuple(vec![Type::Any, Type::Any]));
+                    // Narrowed to what inference knows of the result.
+                    let narrow = |e: &mut Emit, k: u32, t: Type| {
+                        let x = e.field(pair, k, Type::Any);
+                        if t == Type::Any {
+                            x
+                        } else {
+                            e.val(
+                                InstData::TypeAssert {
+                                    val: x,
+                                    ty: t.clone(),
+                                },
+                                t,
+                            )
+                        }
+                    };
+                    let y = narrow(&mut e, 0, cx.ty(r));
+                    let fy = match cx.ft(r) {
+                        Type::NoFData => fdata_const(&mut e, &Type::NoFData),
+                        t => narrow(&mut e, 1, t),
+                    };
+                    vmap.insert(r, y);
+                    fmap.insert(r, fy);
+                    rv.push(Rev::Dynamic {
+                        out: r,
+                        site,
+                        args: args.clone(),
+                    });
                 }
                 other => {
                     return Err(cx.err(
@@ -1613,16 +1780,8 @@ pub fn derive_reverse(
         }
         let rt = cx.rt(v);
         if rt != Type::NoRData && rt != Type::Bottom {
-            if rt == Type::Any {
-                let what = format!("a value of type {} (reverse data decided at run time) is not supported by reverse mode yet", cx.ty(v));
-                return Err(match primal.def_inst(v) {
-                    Some(i) => cx.err(i, what),
-                    None => AdError::new(
-                        what,
-                        primal.locs.values().next().copied().unwrap_or_default(),
-                    ),
-                });
-            }
+            // Reverse data decided at run time (`Any`) accumulates through `Core.rdata_add`,
+            // starting from the `NoRData` zero.
             let s = rvs.slots.push(SlotData {
                 name: sym(&format!("acc{v}")),
                 ty: rt,
@@ -1834,7 +1993,7 @@ pub fn derive_reverse(
         for &(q, k) in &edges {
             let t = primal.terminator(q).unwrap_or_else(|| unreachable!());
             for (p, a) in params.iter().zip(primal.insts[t].successors()[k].1.iter()) {
-                if acc.contains_key(p) && cx.rt(*a) != cx.rt(*p) && cx.rt(*a) != Type::NoRData {
+                if acc.contains_key(p) && !rdata_compatible(&cx.rt(*p), &cx.rt(*a)) {
                     return Err(cx.err(t, format!(
                         "a value of type {} flows into a variable of type {}; reverse mode does not handle this yet",
                         cx.ty(*a),
@@ -1868,9 +2027,11 @@ pub fn derive_reverse(
             }
             for (a, v, t) in moves {
                 if let Some(&sa) = acc.get(&a) {
-                    if cx.rt(a) == t {
-                        let old = e.val(InstData::GetSlot(sa), t.clone());
-                        let new = add_rdata(old, v, &t, &mut e, env);
+                    let at = cx.rt(a);
+                    if rdata_compatible(&t, &at) {
+                        let v = rdata_as(v, &t, &at, &mut e);
+                        let old = e.val(InstData::GetSlot(sa), at.clone());
+                        let new = add_rdata(old, v, &at, &mut e, env);
                         e.inst(InstData::SetSlot(sa, new), Type::Any);
                     }
                 }
@@ -2299,11 +2460,14 @@ fn field_tangent(
     cx: &Ctx,
     a: Value,
     tt: &Type,
+    vmap: &FxHashMap<Value, Value>,
     fmap: &FxHashMap<Value, Value>,
 ) -> Option<Value> {
     match tt {
         Type::NoTangent => Some(e.konst(Const::Singleton(Type::NoTangent))),
         Type::Float64 | Type::Float32 => Some(zero_rdata(tt, e, cx.env)),
+        // A field whose tangent is known only at run time (`Any`, `Core.Box`'s contents).
+        Type::Any => Some(e.prim(Prim::TangentOf, vec![vmap[&a], fmap[&a]], Type::Any)),
         _ if cx.ft(a) == *tt => Some(fmap[&a]),
         _ => None,
     }
@@ -2326,7 +2490,7 @@ fn zero_bits_tangent(t: &Type, env: &TypeEnv) -> bool {
 /// array of its tangent type `ft`: zero bits, or unassigned slots in both.
 fn new_tangent_array_ok(at: &Type, ft: &Type, env: &TypeEnv) -> bool {
     let te = tangent_elem(ft);
-    zero_bits_tangent(&te, env) || (te != Type::Any && !tangent_elem(at).is_bits(env))
+    zero_bits_tangent(&te, env) || !tangent_elem(at).is_bits(env)
 }
 
 /// The element tangent type of an array type.
@@ -2479,6 +2643,8 @@ fn emit_reverse(
     let add = |e: &mut Emit, v: Value, x: Value| {
         if let Some(&s) = acc.get(&v) {
             let t = cx.rt(v);
+            let xt = e.f.types[x].clone();
+            let x = rdata_as(x, &xt, &t, e);
             let old = e.val(InstData::GetSlot(s), t.clone());
             let new = add_rdata(old, x, &t, e, env);
             e.inst(InstData::SetSlot(s, new), Type::Any);
@@ -2508,6 +2674,7 @@ fn emit_reverse(
             fdata,
             idx,
             elem,
+            primal,
         } => {
             let Some((a, _)) = take(&mut e, *out) else {
                 return;
@@ -2518,7 +2685,10 @@ fn emit_reverse(
             let mut ra = vec![fa];
             ra.extend(is.iter().copied());
             let old = e.prim(Prim::ArrayRef, ra, tte.clone());
-            let new = tangent_plus_rdata(old, &tte, a, elem, &mut e, env);
+            let new = match primal {
+                Some(x) => e.prim(Prim::TangentAddRdata, vec![saved[*x], old, a], Type::Any),
+                None => tangent_plus_rdata(old, &tte, a, elem, &mut e, env),
+            };
             let mut wa = vec![fa, new];
             wa.extend(is);
             let at = e.f.types[fa].clone();
@@ -2536,6 +2706,7 @@ fn emit_reverse(
             old_p,
             fdata,
             ert,
+            val_p,
         } => {
             let a = saved[*arr];
             let is: Vec<Value> = idx.iter().map(|k| saved[*k]).collect();
@@ -2550,7 +2721,10 @@ fn emit_reverse(
                 let mut wf = vec![fa, of];
                 wf.extend(is.iter().copied());
                 e.prim(Prim::ArraySet, wf, ft);
-                let dv = recast(dv, &tte, ert, &mut e, env);
+                let dv = match val_p {
+                    Some(x) => e.prim(Prim::TangentRdata, vec![saved[*x], dv], Type::Any),
+                    None => recast(dv, &tte, ert, &mut e, env),
+                };
                 add(&mut e, *val, dv);
             }
             let mut wa = vec![a, saved[*old_p]];
@@ -2582,11 +2756,15 @@ fn emit_reverse(
             fdata,
             elem,
             ert,
+            val_p,
         } => {
             if let Some(fa) = fdata {
                 let tte = tangent_elem(&e.f.types[saved[*fa]]);
                 let dv = e.prim(Prim::ArrayPop, vec![saved[*fa]], tte.clone());
-                let dv = recast(dv, &tte, ert, &mut e, env);
+                let dv = match val_p {
+                    Some(x) => e.prim(Prim::TangentRdata, vec![saved[*x], dv], Type::Any),
+                    None => recast(dv, &tte, ert, &mut e, env),
+                };
                 add(&mut e, *val, dv);
             }
             e.prim(Prim::ArrayPop, vec![saved[*arr]], elem.clone());
@@ -2618,6 +2796,11 @@ fn emit_reverse(
                 let ft = e.f.types[saved[*fa]].clone();
                 let tte = tangent_elem(&ft);
                 let restored = match a_out {
+                    Some((a, _)) if tte == Type::Any => e.prim(
+                        Prim::TangentAddRdata,
+                        vec![saved[*val], saved[*of], a],
+                        Type::Any,
+                    ),
                     Some((a, t)) => tangent_plus_rdata(saved[*of], &tte, a, &t, &mut e, env),
                     None => saved[*of],
                 };
@@ -2627,11 +2810,22 @@ fn emit_reverse(
         Rev::MutableNew { tangent, fields } => {
             let mt = saved[*tangent];
             let tts = env.field_types(&e.f.types[mt]).unwrap_or_default();
-            for (arg, k) in fields {
+            for (arg, k, primal) in fields {
                 let t = tts[*k as usize].clone();
                 let x = e.field(mt, *k, t.clone());
-                add(&mut e, *arg, x);
-                let z = zero_rdata(&t, &mut e, env);
+                let z = match primal {
+                    Some(p) => {
+                        let p = saved[*p];
+                        let r = e.prim(Prim::TangentRdata, vec![p, x], Type::Any);
+                        add(&mut e, *arg, r);
+                        let f = e.prim(Prim::TangentFdata, vec![p, x], Type::Any);
+                        e.prim(Prim::TangentOf, vec![p, f], Type::Any)
+                    }
+                    None => {
+                        add(&mut e, *arg, x);
+                        zero_rdata(&t, &mut e, env)
+                    }
+                };
                 e.inst(
                     InstData::SetField {
                         obj: mt,
@@ -2642,13 +2836,26 @@ fn emit_reverse(
                 );
             }
         }
-        Rev::MutableRead { out, tangent, k } => {
+        Rev::MutableRead {
+            out,
+            tangent,
+            k,
+            primal,
+        } => {
             let Some((a, t)) = take(&mut e, *out) else {
                 return;
             };
             let mt = saved[*tangent];
-            let old = e.field(mt, *k, t.clone());
-            let new = add_rdata(old, a, &t, &mut e, env);
+            let new = match primal {
+                Some(p) => {
+                    let old = e.field(mt, *k, Type::Any);
+                    e.prim(Prim::TangentAddRdata, vec![saved[*p], old, a], Type::Any)
+                }
+                None => {
+                    let old = e.field(mt, *k, t.clone());
+                    add_rdata(old, a, &t, &mut e, env)
+                }
+            };
             e.inst(
                 InstData::SetField {
                     obj: mt,
@@ -2665,10 +2872,15 @@ fn emit_reverse(
             old_p,
             tangent,
             float,
+            val_p,
         } => {
             if let Some((mt, old_t)) = tangent {
                 let (mt, old_t) = (saved[*mt], saved[*old_t]);
-                if *float {
+                if let Some(p) = val_p {
+                    let t = e.field(mt, *k, Type::Any);
+                    let dv = e.prim(Prim::TangentRdata, vec![saved[*p], t], Type::Any);
+                    add(&mut e, *val, dv);
+                } else if *float {
                     let t = e.f.types[old_t].clone();
                     let dv = e.field(mt, *k, t);
                     add(&mut e, *val, dv);
@@ -2700,6 +2912,13 @@ fn emit_reverse(
             let Type::Tuple(ets) = &t else { return };
             let i = saved[*idx];
             let old = e.val(InstData::GetSlot(s), t.clone());
+            if !ets.contains(&at) {
+                // The element types differ in their reverse data (the read's is decided at
+                // run time): element i gets it at run time.
+                let new = e.prim(Prim::RdataAddAt, vec![old, i, a], t.clone());
+                e.inst(InstData::SetSlot(s, new), Type::Any);
+                return;
+            }
             // Element j gets acc[out] when j == i: a 0/1 mask on every float leaf keeps this
             // branch-free.
             let mut parts = Vec::new();
@@ -2728,6 +2947,23 @@ fn emit_reverse(
         Rev::ArrayCopy { src, dst } => {
             let t = e.f.types[saved[*src]].clone();
             e.prim(Prim::ArrayAccumulate, vec![saved[*src], saved[*dst]], t);
+        }
+        Rev::Dynamic { out, site, args } => {
+            let dy = match take(&mut e, *out) {
+                Some((a, _)) => a,
+                None => e.konst(Const::Singleton(Type::NoRData)),
+            };
+            let kv = e.konst(Const::Int(*site as i64));
+            let cs = e.prim(Prim::RuleChild, vec![state, kv], rule_state_type());
+            let tt = Type::tuple(vec![Type::Any; args.len()]);
+            let tv = e.konst(Const::Type(tt.clone()));
+            let rd = e.prim(Prim::DynRvs, vec![cs, dy, tv], tt);
+            for (j, arg) in args.iter().enumerate() {
+                if acc.contains_key(arg) {
+                    let x = e.field(rd, j as u32, Type::Any);
+                    add(&mut e, *arg, x);
+                }
+            }
         }
         Rev::Invoke {
             out,

@@ -144,11 +144,14 @@ pub fn reverse_rule(
         AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt | AndInt | OrInt | XorInt
         | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
         | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
-        | Isa | Typeof | PromoteType | ApplyType | PromoteEltype | ArrayNew | ArrayLen
-        | ArraySize | TupleLen | RuleStack | RuleChild | AdCheck | ToString | Repr
-        | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue => Rule::NonDifferentiable,
+        | Isa | Typeof | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | ArrayNew
+        | ArrayLen | ArraySize | TupleLen | RuleStack | RuleChild | AdCheck | RdataAdd
+        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
+        | DynFwd | DynRvs | ToString | Repr | StringConcat | StringLen | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
+            Rule::NonDifferentiable
+        }
         Floor | Ceil | Round | Trunc => Rule::Scalar(vec![Zero]),
         AddFloat => Rule::Scalar(vec![One, One]),
         SubFloat => Rule::Scalar(vec![One, MinusOne]),
@@ -324,12 +327,14 @@ pub fn is_differentiable(op: Prim) -> bool {
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
-        | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | ApplyType | PromoteEltype
-        | ArrayNew | ArrayLen | ArraySize | ArrayUnresize | ArrayZeroLike | ArrayAccumulate
-        | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild | AdCheck | TupleLen | ToString
-        | Repr | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
+        | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | PromoteTypejoin
+        | ApplyType | PromoteEltype | ArrayNew | ArrayLen | ArraySize | ArrayUnresize
+        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild
+        | AdCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
+        | TangentAddRdata | TangentOf | DynFwd | DynRvs | TupleLen | ToString | Repr
+        | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }
 }
 

@@ -27,6 +27,21 @@ pub fn no_tangent() -> Value {
     singleton(Type::NoTangent)
 }
 
+/// The `NoRData` value (also the zero of reverse data whose type is known only at run time).
+pub fn no_rdata() -> Value {
+    singleton(Type::NoRData)
+}
+
+/// The value of a field-less type such as `NoFData`.
+pub fn singleton_of(t: Type) -> Value {
+    singleton(t)
+}
+
+/// Whether `v` is the value of field-less type `t`.
+pub fn is_singleton_of(v: &Value, t: &Type) -> bool {
+    is_singleton(v, t)
+}
+
 fn is_singleton(v: &Value, t: &Type) -> bool {
     matches!(v, Value::Struct(s) if s.ty == *t)
 }
@@ -653,5 +668,97 @@ fn approx_rec(
         }
         (Value::Undef, Value::Undef) => true,
         _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reverse data known only at run time (values of type `Any`)
+
+/// Whether `v` is the `NoRData` value, which also stands for the zero of reverse data whose
+/// type is only known at run time.
+pub fn is_no_rdata(v: &Value) -> bool {
+    is_singleton(v, &Type::NoRData)
+}
+
+/// The zero of reverse-data type `t` (`NoRData` for `Any`: a zero of any type).
+pub fn zero_rdata_of(t: &Type, env: &TypeEnv) -> Value {
+    match t {
+        Type::Float64 => Value::F64(0.0),
+        Type::Float32 => Value::F32(0.0),
+        Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| zero_rdata_of(t, env)).collect()),
+        Type::NamedTuple(ns, ts) => Value::NamedTuple(Arc::new(NamedTupleVal {
+            names: ns.clone(),
+            values: ts.iter().map(|t| zero_rdata_of(t, env)).collect(),
+        })),
+        Type::RData(_) => new_struct(
+            t.clone(),
+            env.field_types(t)
+                .unwrap_or_default()
+                .iter()
+                .map(|f| zero_rdata_of(f, env))
+                .collect(),
+        ),
+        _ => singleton(Type::NoRData),
+    }
+}
+
+/// `a + b` for reverse data of any type, `NoRData` being zero.
+pub fn rdata_add(a: &Value, b: &Value) -> Value {
+    if is_no_rdata(a) {
+        return b.clone();
+    }
+    if is_no_rdata(b) {
+        return a.clone();
+    }
+    match (a, b) {
+        (Value::F64(x), Value::F64(y)) => Value::F64(x + y),
+        (Value::F32(x), Value::F32(y)) => Value::F32(x + y),
+        (Value::Tuple(_), Value::Tuple(_)) | (Value::NamedTuple(_), Value::NamedTuple(_)) => {
+            zip_parts(a, b, rdata_add)
+        }
+        (Value::Struct(x), Value::Struct(y)) if x.ty == y.ty => new_struct(
+            x.ty.clone(),
+            x.fields
+                .iter()
+                .zip(y.fields.iter())
+                .map(|(p, q)| rdata_add(p, q))
+                .collect(),
+        ),
+        _ => a.clone(),
+    }
+}
+
+/// Reverse data `r` as a value of reverse-data type `t`: a `NoRData` zero becomes `t`'s zero,
+/// part by part. `None` if `r` cannot be reverse data of that type.
+pub fn rdata_convert(r: &Value, t: &Type, env: &TypeEnv) -> Option<Value> {
+    if *t == Type::Any {
+        return Some(r.clone());
+    }
+    if is_no_rdata(r) {
+        return Some(zero_rdata_of(t, env));
+    }
+    let parts = |ts: &[Type], vs: &[Value]| -> Option<Vec<Value>> {
+        if ts.len() != vs.len() {
+            return None;
+        }
+        ts.iter()
+            .zip(vs)
+            .map(|(t, v)| rdata_convert(v, t, env))
+            .collect()
+    };
+    match (t, r) {
+        (Type::Float64, Value::F64(_)) | (Type::Float32, Value::F32(_)) => Some(r.clone()),
+        (Type::Tuple(ts), Value::Tuple(vs)) => Some(Value::Tuple(parts(ts, vs)?.into())),
+        (Type::NamedTuple(ns, ts), Value::NamedTuple(nt)) => {
+            Some(Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: ns.clone(),
+                values: parts(ts, &nt.values)?.into(),
+            })))
+        }
+        (Type::RData(_), Value::Struct(s)) if s.ty == *t => {
+            let fts = env.field_types(t)?;
+            Some(new_struct(t.clone(), parts(&fts, &s.fields)?))
+        }
+        _ => None,
     }
 }

@@ -619,9 +619,10 @@ impl Compiler {
                             _ => None,
                         })
                         .collect();
-                    if let (Some(Type::NamedTuple(names, _)), Some(listed)) = (ats.get(1), listed)
-                    {
-                        let extra = names.iter().any(|x| !listed.iter().any(|l| l == x.as_str()));
+                    if let (Some(Type::NamedTuple(names, _)), Some(listed)) = (ats.get(1), listed) {
+                        let extra = names
+                            .iter()
+                            .any(|x| !listed.iter().any(|l| l == x.as_str()));
                         return Ok((Type::Bool, Resolution::Constant(Const::Bool(extra))));
                     }
                     return Ok((Type::Bool, Resolution::Dynamic));

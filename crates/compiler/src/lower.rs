@@ -1809,7 +1809,10 @@ fn keyword_methods(
     };
     for k in &def.kwparams {
         if k.vararg {
-            return Err(CompileError::unsupported(k.span, "`kws...` keyword parameters"));
+            return Err(CompileError::unsupported(
+                k.span,
+                "`kws...` keyword parameters",
+            ));
         }
     }
     let core = |name: &str, args: Vec<Expr>| {

@@ -63,6 +63,26 @@ pub type Resolver = Box<
         + Send,
 >;
 
+/// The name of a builtin that `call_dynamic` handles itself (they have no method table), if
+/// `f` is one; compared by symbol, since a dynamic call checks this every time.
+pub fn builtin(f: &Value) -> Option<&'static str> {
+    const NAMES: [&str; 7] = [
+        "#return_type",
+        "#apply",
+        "#kw_has",
+        "#kw_extra",
+        "#kw_error",
+        "#typeassert",
+        "#new",
+    ];
+    static SYMS: std::sync::OnceLock<[Symbol; 7]> = std::sync::OnceLock::new();
+    let Value::Func(name) = f else {
+        return None;
+    };
+    let syms = SYMS.get_or_init(|| NAMES.map(syntax::sym));
+    syms.iter().position(|s| s == name).map(|k| NAMES[k])
+}
+
 /// Native code for finished functions (the JIT crate provides it): `exec` runs `f` on `args`
 /// natively, or returns `None` to leave it to the interpreter.
 pub trait Native: Send + Sync {
@@ -72,6 +92,19 @@ pub trait Native: Send + Sync {
         f: &Function,
         args: &[Value],
     ) -> Option<Result<Value, RuntimeError>>;
+}
+
+/// The run time of reverse mode for values whose tangent is only known at run time (the AD
+/// crate provides it): evaluates the primitives of `Prim::is_ad_runtime`.
+pub trait AdRuntime: Send + Sync {
+    fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError>;
+}
+
+#[derive(Clone)]
+struct DynEntry {
+    key: MiKey,
+    pack: Option<usize>,
+    code: Option<Arc<Function>>,
 }
 
 /// The machine: compiler, global variables and the output sink.
@@ -87,10 +120,14 @@ pub struct Machine {
     /// The native backend, if any: finished functions (`id != 0`) run through it unless the
     /// run has a fuel limit (which only the interpreter counts).
     pub native: Option<Arc<dyn Native>>,
+    /// The AD runtime, if installed.
+    pub ad_runtime: Option<Arc<dyn AdRuntime>>,
     code: FxHashMap<MiKey, Arc<Function>>,
     /// Callee of each `invoke` site of finished code, keyed by (function id, instruction).
     sites: FxHashMap<(u64, u32), Arc<Function>>,
-    dyn_cache: FxHashMap<(Symbol, Vec<Type>), (MiKey, Option<usize>)>,
+    /// Dynamic dispatch: per (function table, argument types) the method instance, the number
+    /// of fixed arguments of a vararg method, and its code once run.
+    dyn_cache: FxHashMap<(Symbol, Vec<Type>), DynEntry>,
 }
 
 impl Machine {
@@ -103,6 +140,7 @@ impl Machine {
             fuel: None,
             resolver: None,
             native: None,
+            ad_runtime: None,
             code: FxHashMap::default(),
             sites: FxHashMap::default(),
             dyn_cache: FxHashMap::default(),
@@ -148,8 +186,8 @@ impl Machine {
     pub fn call_dynamic(&mut self, mut args: Vec<Value>) -> Result<Value, RuntimeError> {
         let fv = args[0].clone();
         // Builtins that have no method table.
-        if let Value::Func(name) = &fv {
-            match name.as_str() {
+        if let Some(name) = builtin(&fv) {
+            match name {
                 // Resolved by inference wherever the types are known; otherwise `Any`.
                 "#return_type" => return Ok(Value::Type(Type::Any)),
                 // `f(xs...)` where inference could not flatten the pieces.
@@ -183,7 +221,7 @@ impl Machine {
                             _ => String::new(),
                         })
                         .collect();
-                    return Ok(Value::Bool(if name.as_str() == "#kw_has" {
+                    return Ok(Value::Bool(if name == "#kw_has" {
                         names.iter().any(|n| listed.contains(n))
                     } else {
                         names.iter().any(|n| !listed.contains(n))
@@ -231,21 +269,68 @@ impl Machine {
                 _ => {}
             }
         }
+        let (key, pack, code, cache_key) = self.lookup_dynamic(&args)?;
+        if let Some(fixed) = pack {
+            let rest = args.split_off(fixed);
+            args.push(Value::tuple(rest));
+        }
+        let f = match code {
+            Some(f) => f,
+            None => {
+                let f = self.code_for(&key)?;
+                if let Some(e) = self.dyn_cache.get_mut(&cache_key) {
+                    e.code = Some(f.clone());
+                }
+                f
+            }
+        };
+        self.exec(&f, args)
+    }
+
+    /// The method instance a call of `args[0]` on the rest runs (cached per signature), and
+    /// the number of fixed arguments when the method packs the rest into a vararg tuple; a
+    /// `MethodError` if none applies.
+    pub fn resolve_dynamic(
+        &mut self,
+        args: &[Value],
+    ) -> Result<(MiKey, Option<usize>), RuntimeError> {
+        self.lookup_dynamic(args).map(|(k, p, _, _)| (k, p))
+    }
+
+    /// `resolve_dynamic`, with the method's code if a call already ran it, and the cache key.
+    #[allow(clippy::type_complexity)]
+    fn lookup_dynamic(
+        &mut self,
+        args: &[Value],
+    ) -> Result<
+        (
+            MiKey,
+            Option<usize>,
+            Option<Arc<Function>>,
+            (Symbol, Vec<Type>),
+        ),
+        RuntimeError,
+    > {
+        let fv = &args[0];
         let table = match compiler::typeexpr::callee_table(&fv.ty()) {
             Some(n) => n,
-            None => return Err(self.method_error(&args, None)),
+            None => return Err(self.method_error(args, None)),
         };
         let types: Vec<Type> = args.iter().map(|a| a.ty()).collect();
         let cache_key = (table, types);
-        let (key, pack) = match self.dyn_cache.get(&cache_key) {
+        let entry = match self.dyn_cache.get(&cache_key) {
             Some(k) => k.clone(),
             None => match self.compiler.resolve_call(table, &cache_key.1) {
                 Ok(key) => {
                     let m = self.compiler.method(table, key.method);
                     let pack = m.filter(|m| m.vararg).map(|m| m.sig.len() - 1);
-                    self.dyn_cache
-                        .insert(cache_key.clone(), (key.clone(), pack));
-                    (key, pack)
+                    let entry = DynEntry {
+                        key,
+                        pack,
+                        code: None,
+                    };
+                    self.dyn_cache.insert(cache_key.clone(), entry.clone());
+                    entry
                 }
                 Err(Dispatch::Ambiguous(ms)) => {
                     let list: Vec<String> = ms
@@ -259,14 +344,10 @@ impl Machine {
                         list.join("\n  ")
                     ))));
                 }
-                Err(_) => return Err(self.method_error(&args, Some(table))),
+                Err(_) => return Err(self.method_error(args, Some(table))),
             },
         };
-        if let Some(fixed) = pack {
-            let rest = args.split_off(fixed);
-            args.push(Value::tuple(rest));
-        }
-        self.invoke(&key, args)
+        Ok((entry.key, entry.pack, entry.code, cache_key))
     }
 
     fn method_error(&self, args: &[Value], table: Option<Symbol>) -> RuntimeError {
@@ -419,6 +500,13 @@ impl Machine {
         };
         let v = match &f.insts[i] {
             InstData::Const(c) => Value::from_const(c),
+            InstData::Prim { op, .. } if op.is_ad_runtime() => match self.ad_runtime.clone() {
+                Some(rt) => rt.eval(self, *op, vals).map_err(fail)?,
+                None => match eval_prim(*op, vals, &self.compiler.env, &mut *self.out) {
+                    Ok(v) => v,
+                    Err(e) => return Err(self.prim_error(f, i, vals, e)),
+                },
+            },
             InstData::Prim { op, .. } => {
                 match eval_prim(*op, vals, &self.compiler.env, &mut *self.out) {
                     Ok(v) => v,
@@ -649,7 +737,7 @@ impl Machine {
                             regs[r.index()] = Value::from_const(c);
                         }
                     }
-                    InstData::Prim { op, args } => {
+                    InstData::Prim { op, args } if !op.is_ad_runtime() => {
                         scratch.clear();
                         scratch.extend(args.iter().map(|a| get(&regs, *a)));
                         match eval_prim(*op, &scratch, &self.compiler.env, &mut *self.out) {

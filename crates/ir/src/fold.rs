@@ -248,12 +248,14 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         },
         // Everything else touches memory, allocates, prints, throws, or needs the type
         // environment.
-        Isa | Typeof | ApplyType | PromoteEltype | ArrayNew | ArrayRef | ArrayRefRaw | ArraySet
-        | ArrayLen | ArraySize | ArrayPush | ArrayPop | ArrayResize | ArrayUnresize | ArrayCopy
-        | ArrayReshape | TupleLen | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate
-        | ArrayAxpy | ArrayAddScalar | AdCheck | TupleGetIndex | ToString | Repr | StringConcat
-        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue => None,
+        Isa | Typeof | ApplyType | PromoteEltype | PromoteTypejoin | ArrayNew | ArrayRef
+        | ArrayRefRaw | ArraySet | ArrayLen | ArraySize | ArrayPush | ArrayPop | ArrayResize
+        | ArrayUnresize | ArrayCopy | ArrayReshape | TupleLen | RuleStack | RuleChild
+        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | AdCheck
+        | TupleGetIndex | ToString | Repr | StringConcat | StringLen | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
+        | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
+        | TangentOf | DynFwd | DynRvs => None,
     }
 }

@@ -109,6 +109,8 @@ prims! {
     PromoteType = "promote_type",
     /// `Core.apply_type(Vector, Float64)`: builds a type from constants.
     ApplyType = "apply_type",
+    /// `Core.promote_typejoin(S, T)`: Julia's `Base.promote_typejoin` of two types.
+    PromoteTypejoin = "promote_typejoin",
     /// `Core.promote_eltype(t::Tuple)`: the element type of an array literal of t's elements.
     PromoteEltype = "promote_eltype",
     // Arrays.
@@ -157,6 +159,34 @@ prims! {
     /// `Core.ad_check(x, fx, what)`: debug mode: throws unless `fx` is fdata of `x`'s type with
     /// the same array sizes (`what` names the checked value).
     AdCheck = "ad_check",
+    // AD of values whose tangent type is only known at run time (`Any`, abstract types,
+    // unions whose members have different reverse data). Their fdata and rdata are typed
+    // `Any`; `NoRData` stands for a zero rdata of any type (Mooncake's `ZeroRData`) and never
+    // reaches a rule: `rdata_convert` turns it into a typed zero. Evaluated by the AD runtime.
+    /// `Core.rdata_add(a, b)`: the sum of two reverse data (`NoRData` is zero).
+    RdataAdd = "rdata_add",
+    /// `Core.rdata_convert(r, T)`: reverse data `r` as type `T` (`NoRData` becomes T's zero).
+    RdataConvert = "rdata_convert",
+    /// `Core.rdata_add_at(t, i, r)`: reverse data `t` of a tuple with `r` added to element `i`
+    /// (the reverse of reading a tuple at a run-time index whose element types differ).
+    RdataAddAt = "rdata_add_at",
+    /// `Core.tangent_fdata(x, t)`: the forward data of tangent `t` of primal `x`.
+    TangentFdata = "tangent_fdata",
+    /// `Core.tangent_rdata(x, t)`: the reverse data of tangent `t` of primal `x`.
+    TangentRdata = "tangent_rdata",
+    /// `Core.tangent_add_rdata(x, t, r)`: tangent `t` of primal `x` with `r` added to its
+    /// reverse data (its forward data, which has identity, is kept).
+    TangentAddRdata = "tangent_add_rdata",
+    /// `Core.tangent_of(x, fx)`: the tangent of primal `x` whose forward data is `fx` and whose
+    /// reverse data is zero.
+    TangentOf = "tangent_of",
+    /// `Core.dyn_fwd(state, opts, f, ff, x1, fx1, ...)`: a dynamic call's forwards pass: the
+    /// rule of the method the run-time types select (derived on first use, with options
+    /// `opts`) runs in a child state of `state` kept per callee; returns `(y, fy)`.
+    DynFwd = "dyn_fwd",
+    /// `Core.dyn_rvs(state, dy, T)`: the pullback of the latest `dyn_fwd` on `state`: the
+    /// reverse data of the function and of each argument, as a `T` (a tuple of `Any`).
+    DynRvs = "dyn_rvs",
     // Tuples.
     TupleLen = "tuple_len",
     /// `Core.tuple_getindex(t, i)`: dynamic index (bounds-checked).
@@ -227,6 +257,9 @@ impl Prim {
             ArrayAccumulate | ArrayAxpy | ArrayAddScalar => (true, true, true),
             RuleStack | RuleChild => (true, true, true),
             AdCheck => (true, true, true),
+            RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
+            | TangentAddRdata | TangentOf => (true, false, false),
+            DynFwd | DynRvs => (true, true, true),
             TupleGetIndex => (true, false, false),
             Print | Show => (false, true, true),
             ToString | Repr => (false, false, true),
@@ -248,6 +281,23 @@ impl Prim {
     pub fn is_removable(self) -> bool {
         let e = self.effects();
         !e.writes && !e.throws
+    }
+
+    /// Whether the AD runtime evaluates it (it needs the rule cache or the tangent library).
+    pub fn is_ad_runtime(self) -> bool {
+        use Prim::*;
+        matches!(
+            self,
+            RdataAdd
+                | RdataConvert
+                | RdataAddAt
+                | TangentFdata
+                | TangentRdata
+                | TangentAddRdata
+                | TangentOf
+                | DynFwd
+                | DynRvs
+        )
     }
 
     pub fn is_throw(self) -> bool {
@@ -446,6 +496,15 @@ impl Prim {
                 let b = type_arg(1)?;
                 Ok(Type::type_of_type(promote_type(&a, &b)))
             }
+            PromoteTypejoin => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Type(a), Type::Type(b)) => {
+                        Ok(Type::type_of_type(env.promote_typejoin(a, b)))
+                    }
+                    _ => Ok(Type::Any),
+                }
+            }
             PromoteEltype => {
                 arity(1)?;
                 match &args[0] {
@@ -618,6 +677,31 @@ impl Prim {
             AdCheck => {
                 arity(3)?;
                 Ok(Type::Nothing)
+            }
+            RdataAdd | TangentFdata | TangentRdata | TangentOf => {
+                arity(2)?;
+                Ok(Type::Any)
+            }
+            TangentAddRdata => {
+                arity(3)?;
+                Ok(Type::Any)
+            }
+            RdataAddAt => {
+                arity(3)?;
+                Ok(args[0].clone())
+            }
+            RdataConvert | DynRvs => {
+                let k = if self == RdataConvert { 1 } else { 2 };
+                arity(k + 1)?;
+                type_arg(k)
+            }
+            DynFwd => {
+                if n < 4 || !n.is_multiple_of(2) {
+                    return Err(
+                        "`Core.dyn_fwd` needs a state, options and (value, fdata) pairs".into(),
+                    );
+                }
+                Ok(Type::tuple(vec![Type::Any, Type::Any]))
             }
             RuleChild => {
                 arity(2)?;

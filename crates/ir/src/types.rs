@@ -665,6 +665,33 @@ impl TypeEnv {
         })
     }
 
+    /// Julia's `typejoin(a, b)`: the most specific declared supertype of both.
+    pub fn typejoin(&self, a: &Type, b: &Type) -> Type {
+        if self.subtype(a, b) {
+            return b.clone();
+        }
+        if self.subtype(b, a) {
+            return a.clone();
+        }
+        let mut s = a.clone();
+        while let Some(up) = self.supertype(&s) {
+            if self.subtype(b, &up) {
+                return up;
+            }
+            s = up;
+        }
+        Type::Any
+    }
+
+    /// Julia's `Base.promote_typejoin(a, b)`: `typejoin`, except that `Nothing` joins into a
+    /// `Union` (the element type `map` widens to).
+    pub fn promote_typejoin(&self, a: &Type, b: &Type) -> Type {
+        match (a, b) {
+            (Type::Nothing, t) | (t, Type::Nothing) if *t != Type::Nothing => Type::Nothing.join(t),
+            _ => self.typejoin(a, b),
+        }
+    }
+
     /// Julia's `a <: b` on types (not patterns).
     pub fn subtype(&self, a: &Type, b: &Type) -> bool {
         if a == b {
@@ -850,6 +877,27 @@ pub fn bind_params(params: &[TypeVar], args: &[Type]) -> Option<FxHashMap<Symbol
     )
 }
 
+/// `MethodError: no method matching f(::A, ::B; k::T)` for a call with keyword arguments, from
+/// the argument types of `#kwcall` (the named tuple of keywords, the function, the positional
+/// arguments); `None` if they are not of that shape.
+pub fn kwcall_signature(args: &[Type]) -> Option<String> {
+    let (Some(Type::NamedTuple(names, kts)), Some(Type::Function(f))) = (args.first(), args.get(1))
+    else {
+        return None;
+    };
+    let pos: Vec<String> = args[2..].iter().map(|t| format!("::{t}")).collect();
+    let kws: Vec<String> = names
+        .iter()
+        .zip(kts.iter())
+        .map(|(n, t)| format!("{n}::{t}"))
+        .collect();
+    Some(format!(
+        "MethodError: no method matching {f}({}; {})",
+        pos.join(", "),
+        kws.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -908,25 +956,4 @@ mod tests {
         ]);
         assert_eq!(w, Type::Any);
     }
-}
-
-/// `MethodError: no method matching f(::A, ::B; k::T)` for a call with keyword arguments, from
-/// the argument types of `#kwcall` (the named tuple of keywords, the function, the positional
-/// arguments); `None` if they are not of that shape.
-pub fn kwcall_signature(args: &[Type]) -> Option<String> {
-    let (Some(Type::NamedTuple(names, kts)), Some(Type::Function(f))) = (args.first(), args.get(1))
-    else {
-        return None;
-    };
-    let pos: Vec<String> = args[2..].iter().map(|t| format!("::{t}")).collect();
-    let kws: Vec<String> = names
-        .iter()
-        .zip(kts.iter())
-        .map(|(n, t)| format!("{n}::{t}"))
-        .collect();
-    Some(format!(
-        "MethodError: no method matching {f}({}; {})",
-        pos.join(", "),
-        kws.join(", ")
-    ))
 }

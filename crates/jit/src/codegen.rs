@@ -822,6 +822,34 @@ impl Gen<'_, '_> {
                     .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
                 return Ok(Some(v));
             }
+            // `size(A, d)` with a constant d, of a vector or matrix: the view's extents.
+            ArraySize
+                if self.arr_obj.contains_key(&args[0])
+                    && matches!(f.types[args[0]], Type::Array(_, 1 | 2))
+                    && matches!(f.const_value(args[1]), Some(Const::Int(d)) if *d >= 1) =>
+            {
+                let Some(Const::Int(d)) = f.const_value(args[1]) else {
+                    unreachable!()
+                };
+                let nd = match f.types[args[0]] {
+                    Type::Array(_, n) => n,
+                    _ => unreachable!(),
+                };
+                let o = self.arr_obj[&args[0]];
+                let fl = self.view_flags(args[0]);
+                let v = match (*d, nd) {
+                    (1, _) => self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::D1),
+                    (2, 2) => self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::D2),
+                    _ => self.b.ins().iconst(ct::I64, 1),
+                };
+                return Ok(Some(v));
+            }
             ArrayRef
                 if (args.len() == 2 || args.len() == 3)
                     && self.arr_obj.contains_key(&args[0])

@@ -805,9 +805,7 @@ pub fn show(v: &Value) -> String {
 /// the method instance they differentiate.
 fn ad_frame_name(name: &str) -> String {
     match name.strip_prefix('#').and_then(|n| n.split_once(' ')) {
-        Some((kind, mi)) if kind.starts_with("fwd") || kind.starts_with("rvs") => {
-            ad_frame_name(mi)
-        }
+        Some((kind, mi)) if kind.starts_with("fwd") || kind.starts_with("rvs") => ad_frame_name(mi),
         // The body of a function with keyword arguments (`#f#kw`, keywords first) shows as `f`.
         _ => match name.strip_prefix('#').and_then(|n| n.split_once("#kw(")) {
             Some((f, rest)) => format!("{f}({rest}"),

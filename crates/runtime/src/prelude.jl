@@ -871,6 +871,8 @@ adjoint(A::Matrix) = transpose(A)
 
 similar(a::Array{T,2}, ::Type{S}) where {T,S} = Matrix{S}(undef, size(a, 1), size(a, 2))
 
+# As Julia's `collect`: the element type is that of the first result, widened (by
+# `promote_typejoin`) when a later result does not fit it.
 function map(f, a::Array)
     n = length(a)
     if n == 0
@@ -880,9 +882,29 @@ function map(f, a::Array)
     out = similar(a, typeof(y))
     out[1] = y
     for i in 2:n
-        out[i] = f(a[i])
+        y = f(a[i])
+        if !(y isa eltype(out))
+            out = _widen(out, typeof(y), i)
+        end
+        out[i] = y
     end
     out
+end
+# `T[... for ...]`: the comprehension's elements converted to `T`.
+function _typed_collect(::Type{T}, a::Array) where {T}
+    out = Vector{T}(undef, length(a))
+    for i in 1:length(a)
+        out[i] = a[i]
+    end
+    out
+end
+# A copy of `out`'s first n - 1 elements with an element type that also holds T's.
+function _widen(out, T, n)
+    new = similar(out, Core.promote_typejoin(eltype(out), T))
+    for j in 1:n-1
+        new[j] = out[j]
+    end
+    new
 end
 map(f, r::AbstractRange) = map(f, collect(r))
 function map(f, a::Array, b::Array)
@@ -894,7 +916,11 @@ function map(f, a::Array, b::Array)
     out = Vector{typeof(y)}(undef, n)
     out[1] = y
     for i in 2:n
-        out[i] = f(a[i], b[i])
+        y = f(a[i], b[i])
+        if !(y isa eltype(out))
+            out = _widen(out, typeof(y), i)
+        end
+        out[i] = y
     end
     out
 end
@@ -1025,9 +1051,16 @@ function _bcomb(a::Int64, b::Int64)
     end
     throw(DimensionMismatch(string("arrays could not be broadcast to a common size; got a dimension with lengths ", a, " and ", b)))
 end
-_bget(x::Number, i, j) = x
-_bget(x::Vector, i, j) = x[size(x, 1) == 1 ? 1 : i]
-_bget(x::Matrix, i, j) = x[size(x, 1) == 1 ? 1 : i, size(x, 2) == 1 ? 1 : j]
+# An argument's stride along dimension 1 or 2: 0 where it is expanded (size 1), else 1; the
+# loops below index it at `1 + (i - 1) * stride` (no branch per element).
+_bs1(x::Number) = 0
+_bs1(x::Array) = size(x, 1) == 1 ? 0 : 1
+_bs2(x::Number) = 0
+_bs2(x::Vector) = 0
+_bs2(x::Matrix) = size(x, 2) == 1 ? 0 : 1
+_bat(x::Number, i, j) = x
+_bat(x::Vector, i, j) = x[i]
+_bat(x::Matrix, i, j) = x[i, j]
 # A value with the result's number of dimensions: a matrix if any argument is one.
 _bproto(a::Number, b::Number) = a
 _bproto(a::Array, b::Number) = a
@@ -1085,10 +1118,11 @@ function broadcast!(f, dest::Array, a0)
     a = _bprep(a0)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bcheck(dest, _bcomb(d1, _bd1(a)), _bcomb(d2, _bd2(a)))
+    a1, a2 = _bs1(a), _bs2(a)
     k = 0
     for j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bget(a, i, j))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2))
     end
     dest
 end
@@ -1096,10 +1130,12 @@ function broadcast!(f, dest::Array, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bcheck(dest, _bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bcomb(_bcomb(d2, _bd2(a)), _bd2(b)))
+    a1, a2 = _bs1(a), _bs2(a)
+    b1, b2 = _bs1(b), _bs2(b)
     k = 0
     for j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bget(a, i, j), _bget(b, i, j))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2))
     end
     dest
 end
@@ -1108,10 +1144,13 @@ function broadcast!(f, dest::Array, a0, b0, c0)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bcheck(dest, _bcomb(_bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bd1(c)),
         _bcomb(_bcomb(_bcomb(d2, _bd2(a)), _bd2(b)), _bd2(c)))
+    a1, a2 = _bs1(a), _bs2(a)
+    b1, b2 = _bs1(b), _bs2(b)
+    c1, c2 = _bs1(c), _bs2(c)
     k = 0
     for j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bget(a, i, j), _bget(b, i, j), _bget(c, i, j))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2))
     end
     dest
 end
@@ -1120,10 +1159,14 @@ function broadcast!(f, dest::Array, a0, b0, c0, e0)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bcheck(dest, _bcomb(_bcomb(_bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bd1(c)), _bd1(e)),
         _bcomb(_bcomb(_bcomb(_bcomb(d2, _bd2(a)), _bd2(b)), _bd2(c)), _bd2(e)))
+    a1, a2 = _bs1(a), _bs2(a)
+    b1, b2 = _bs1(b), _bs2(b)
+    c1, c2 = _bs1(c), _bs2(c)
+    e1, e2 = _bs1(e), _bs2(e)
     k = 0
     for j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bget(a, i, j), _bget(b, i, j), _bget(c, i, j), _bget(e, i, j))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2), _bat(e, 1 + (i - 1) * e1, 1 + (j - 1) * e2))
     end
     dest
 end

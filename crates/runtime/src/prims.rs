@@ -2,6 +2,7 @@
 
 use crate::show::{array_summary, print_string, show_string};
 use crate::value::{egal, ArrayObj, Value};
+use crate::ArrayData;
 use ir::{Prim, Type, TypeEnv};
 use std::fmt;
 use std::sync::Arc;
@@ -264,6 +265,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x] => Ok(Value::Type(x.ty())),
             _ => Err(b()),
         },
+        PromoteTypejoin => match args {
+            [Value::Type(a), Value::Type(b)] => Ok(Value::Type(env.promote_typejoin(a, b))),
+            _ => Err(b()),
+        },
         PromoteEltype => match args {
             [x @ Value::Tuple(_)] => match x.ty() {
                 Type::Tuple(ts) => Ok(Value::Type(ir::prim::promote_eltype(&ts))),
@@ -464,60 +469,89 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             )))),
             _ => Err(b()),
         },
+        // The pullbacks' whole-array updates, on the unboxed storage (`c` is read first, so
+        // `a` and `c` may be one array).
         ArrayAccumulate => match args {
             [Value::Array(a), Value::Array(c)] => {
-                let (xs, ys) = (a.snapshot(), c.snapshot());
-                if xs.len() != ys.len() {
-                    return Err(b());
+                let ok = match c.with(|d| d.data.clone()) {
+                    ArrayData::F64(ys) => a.with_mut(|d| match &mut d.data {
+                        ArrayData::F64(xs) if xs.len() == ys.len() => {
+                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += y);
+                            true
+                        }
+                        _ => false,
+                    }),
+                    ArrayData::F32(ys) => a.with_mut(|d| match &mut d.data {
+                        ArrayData::F32(xs) if xs.len() == ys.len() => {
+                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += y);
+                            true
+                        }
+                        _ => false,
+                    }),
+                    _ => false,
+                };
+                if ok {
+                    Ok(args[0].clone())
+                } else {
+                    Err(b())
                 }
-                for (i, (x, y)) in xs.iter().zip(ys.iter()).enumerate() {
-                    let s = match (x, y) {
-                        (Value::F64(p), Value::F64(q)) => Value::F64(p + q),
-                        (Value::F32(p), Value::F32(q)) => Value::F32(p + q),
-                        _ => return Err(b()),
-                    };
-                    a.set(i, s);
-                }
-                Ok(args[0].clone())
             }
             _ => Err(b()),
         },
         ArrayAxpy => match args {
             [Value::Array(a), s, Value::Array(c)] => {
-                let ys = c.snapshot();
-                if a.len() != ys.len() {
-                    return Err(b());
-                }
-                for (i, y) in ys.iter().enumerate() {
-                    let v = match (a.get(i), s, y) {
-                        (Some(Value::F64(p)), Value::F64(k), Value::F64(q)) => {
-                            Value::F64(p + k * q)
+                let ok = match (s, c.with(|d| d.data.clone())) {
+                    (Value::F64(k), ArrayData::F64(ys)) => a.with_mut(|d| match &mut d.data {
+                        ArrayData::F64(xs) if xs.len() == ys.len() => {
+                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += k * y);
+                            true
                         }
-                        (Some(Value::F32(p)), Value::F32(k), Value::F32(q)) => {
-                            Value::F32(p + k * q)
+                        _ => false,
+                    }),
+                    (Value::F32(k), ArrayData::F32(ys)) => a.with_mut(|d| match &mut d.data {
+                        ArrayData::F32(xs) if xs.len() == ys.len() => {
+                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += k * y);
+                            true
                         }
-                        _ => return Err(b()),
-                    };
-                    a.set(i, v);
+                        _ => false,
+                    }),
+                    _ => false,
+                };
+                if ok {
+                    Ok(args[0].clone())
+                } else {
+                    Err(b())
                 }
-                Ok(args[0].clone())
             }
             _ => Err(b()),
         },
         ArrayAddScalar => match args {
             [Value::Array(a), s] => {
-                for i in 0..a.len() {
-                    let v = match (a.get(i), s) {
-                        (Some(Value::F64(p)), Value::F64(k)) => Value::F64(p + k),
-                        (Some(Value::F32(p)), Value::F32(k)) => Value::F32(p + k),
-                        _ => return Err(b()),
-                    };
-                    a.set(i, v);
+                let ok = a.with_mut(|d| match (&mut d.data, s) {
+                    (ArrayData::F64(xs), Value::F64(k)) => {
+                        xs.iter_mut().for_each(|x| *x += k);
+                        true
+                    }
+                    (ArrayData::F32(xs), Value::F32(k)) => {
+                        xs.iter_mut().for_each(|x| *x += k);
+                        true
+                    }
+                    _ => false,
+                });
+                if ok {
+                    Ok(args[0].clone())
+                } else {
+                    Err(b())
                 }
-                Ok(args[0].clone())
             }
             _ => Err(b()),
         },
+        // The interpreter hands these to the AD runtime (`interp::AdRuntime`).
+        RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
+        | TangentOf | DynFwd | DynRvs => Err(Exception::Error(format!(
+            "internal error: `Core.{}` runs only in derived code, with the AD runtime installed",
+            op.name()
+        ))),
         AdCheck => match args {
             [x, fx, what] => match fdata_mismatch(x, fx, env) {
                 None => Ok(Value::Nothing),

@@ -1249,13 +1249,17 @@ impl<'a> Parser<'a> {
                 span,
             ),
             BracketBody::Rows(rows) => Expr::new(ExprKind::TypedMatrix(Box::new(obj), rows), span),
-            BracketBody::Comprehension(_) => {
-                self.error(
-                    span,
-                    "typed comprehensions `T[... for ...]` are not supported; write `[... for ...]`",
-                );
-                Expr::new(ExprKind::Error, span)
-            }
+            // `T[f(x) for x in v]`: the comprehension, its elements converted to `T` (the
+            // prelude's `_typed_collect`).
+            BracketBody::Comprehension(c) => Expr::new(
+                ExprKind::Call {
+                    func: Box::new(Expr::new(ExprKind::Ident(sym("_typed_collect")), obj.span)),
+                    args: vec![obj, c],
+                    kwargs: vec![],
+                    do_block: None,
+                },
+                span,
+            ),
         }
     }
 
