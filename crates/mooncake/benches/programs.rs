@@ -119,6 +119,28 @@ fn main() {
             rg,
         );
     }
+    // Issue 5's programs: dynamic dispatch and a fused broadcast, each beside the same
+    // computation written with static types (in the language), from the same run.
+    let pairs = [
+        (
+            "dynamic dispatch over a Vector{Any}, n = 10^4",
+            "dyn_sum(anys(10000))",
+            "dyn_sum(xs(10000))",
+        ),
+        (
+            "fused broadcast then sum, n = 10^6",
+            "fused(xs(1000000))",
+            "fused_loop(xs(1000000))",
+        ),
+    ];
+    let mut dynamic_rows = Vec::new();
+    for (name, call, static_call) in pairs {
+        let r = bench("examples/bench.jl", src, call, Backend::Native, budget)
+            .unwrap_or_else(|e| panic!("{call}: {e}"));
+        let s = bench("examples/bench.jl", src, static_call, Backend::Native, budget)
+            .unwrap_or_else(|e| panic!("{static_call}: {e}"));
+        dynamic_rows.push((name, r, s));
+    }
     println!("| program | our primal | Rust primal | our gradient | Rust gradient | gradient ÷ our primal | gradient ÷ Rust primal | our primal ÷ Rust primal | first gradient | compile (functions) |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let t = |ns: f64| {
@@ -142,6 +164,20 @@ fn main() {
             r.first_ms,
             r.compile_ms,
             r.functions
+        );
+    }
+    println!();
+    println!("| program | primal | statically typed primal | gradient | gradient ÷ primal | primal ÷ statically typed primal |");
+    println!("|---|---|---|---|---|---|");
+    for (name, r, st) in &dynamic_rows {
+        println!(
+            "| {} | {} | {} | {} | {:.2} | {:.2} |",
+            name,
+            t(r.primal_ns),
+            t(st.primal_ns),
+            t(r.reverse_ns),
+            r.reverse_ns / r.primal_ns,
+            r.primal_ns / st.primal_ns
         );
     }
 }
