@@ -137,8 +137,14 @@ fn main() {
     for (name, call, static_call) in pairs {
         let r = bench("examples/bench.jl", src, call, Backend::Native, budget)
             .unwrap_or_else(|e| panic!("{call}: {e}"));
-        let s = bench("examples/bench.jl", src, static_call, Backend::Native, budget)
-            .unwrap_or_else(|e| panic!("{static_call}: {e}"));
+        let s = bench(
+            "examples/bench.jl",
+            src,
+            static_call,
+            Backend::Native,
+            budget,
+        )
+        .unwrap_or_else(|e| panic!("{static_call}: {e}"));
         dynamic_rows.push((name, r, s));
     }
     println!("| program | our primal | Rust primal | our gradient | Rust gradient | gradient ÷ our primal | gradient ÷ Rust primal | our primal ÷ Rust primal | first gradient | compile (functions) |");
