@@ -7,6 +7,7 @@
 # check: maybe([1.5, 2.0])
 # check: mixed_union([0.5, 1.5, 2.0])
 # check: counter_closure(0.7)
+# check: field_by_name([1.5, -0.5])
 function boxed(v)
     acc = 0.0
     foreach(v) do x
@@ -60,4 +61,20 @@ function counter_closure(a)
     bump()
     bump()
     t
+end
+
+# Fields read by name from values whose type is known only at run time (elements of a
+# `Vector{Any}`): an immutable struct's cotangent is built, a mutable struct's tangent is
+# incremented in place.
+struct P
+    x::Float64
+    y::Float64
+end
+mutable struct Q
+    x::Float64
+end
+firstx(v) = v[1].x * 2.0 + v[2].x * v[1].y
+function field_by_name(z)
+    v = Any[P(z[1], z[2]), Q(z[2] * z[1])]
+    firstx(v)
 end

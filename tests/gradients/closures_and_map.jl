@@ -2,6 +2,7 @@
 # check: capture([1.0, 2.0, 3.0])
 # check: map_closure([0.5, -1.0, 2.0])
 # check: two_vectors([1.0, 2.0], [3.0, -1.5])
+# check: map_capture([1.0, 2.0], [3.0, -1.5])
 # check: nested(1.5, [0.3, 0.7])
 # check: comprehension([1.0, 2.0, 3.0], 0.5)
 # check: generator([0.2, 0.4])
@@ -17,6 +18,11 @@ function map_closure(x)
 end
 function two_vectors(a, b)
     sum(map((s, t) -> s * t + s^2, a, b))
+end
+# A closure over two vectors mapped over a range of indices.
+function map_capture(a, b)
+    ys = map(i -> a[i] * b[i] + a[i]^2, 1:length(a))
+    sum(ys)
 end
 function nested(c, v)
     f = t -> t * c

@@ -124,7 +124,7 @@ impl Ad {
 
     /// Lets `m` run derived callees (derived when first executed) and the AD runtime.
     pub fn install(&self, m: &mut Machine) {
-        m.ad_runtime = Some(Arc::new(crate::dynamic::Runtime { ad: self.clone() }));
+        m.ad_runtime = Some(Arc::new(crate::dynamic::Runtime::new(self.clone())));
         let ad = self.clone();
         m.resolver = Some(Box::new(move |key: &MiKey, compiler: &mut Compiler| {
             let (primal, mode, opts) = {
@@ -394,6 +394,9 @@ fn forwards_and_back(
     dy: Option<Value>,
     state: Value,
 ) -> Result<(Value, Value), AdError> {
+    if let Some(r) = m.ad_runtime.clone() {
+        r.begin();
+    }
     let mut fwd_args = Vec::with_capacity(2 * all.len() + 1);
     fwd_args.push(state.clone());
     for (x, fx) in all.iter().zip(fdatas.iter()) {

@@ -19,6 +19,35 @@ use runtime::{eval_prim, Exception, Value};
 /// The AD runtime of a session (installed by [`Ad::install`]).
 pub struct Runtime {
     pub(crate) ad: Ad,
+    /// The tangents of the values of globals read during the current gradient: (value, fdata),
+    /// found by identity (`===`), so that every read of a global array shares one tangent.
+    globals: std::sync::Mutex<Vec<(Value, Value)>>,
+}
+
+impl Runtime {
+    pub(crate) fn new(ad: Ad) -> Runtime {
+        Runtime {
+            ad,
+            globals: Default::default(),
+        }
+    }
+
+    /// `Core.global_fdata(x)`: a zero fdata on the first read of `x` in a gradient, the same
+    /// one on every later read (the pullback accumulates into it, forwards writes into the
+    /// global's arrays write into it).
+    fn global_fdata(&self, x: &Value, env: &ir::TypeEnv) -> Value {
+        let t = x.ty();
+        if ir::tangent::fdata_type(&t, env) == Type::NoFData {
+            return crate::tangent::singleton_of(Type::NoFData);
+        }
+        let mut gs = self.globals.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, f)) = gs.iter().find(|(g, _)| runtime::value::egal(g, x)) {
+            return f.clone();
+        }
+        let f = fdata(&crate::tangent::zero_tangent(x, env), &t, env);
+        gs.push((x.clone(), f.clone()));
+        f
+    }
 }
 
 fn error(msg: String) -> RuntimeError {
@@ -47,11 +76,36 @@ fn callee_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
     )
 }
 
+/// The stack of splatted calls' records of a dynamic call site's state (see
+/// [`Runtime::dyn_fwd_apply`]).
+fn apply_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
+    prim(
+        m,
+        Prim::RuleStack,
+        &[
+            site.clone(),
+            Value::Int(1),
+            Value::Type(Type::vector(Type::Any)),
+        ],
+    )
+}
+
+/// The id recorded on a call site's stack for a splatted call: its record is on
+/// [`apply_stack`] and the flattened call's id below it.
+const APPLY: i64 = -1;
+
 fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
     prim(m, Prim::RuleChild, &[site.clone(), Value::Int(id as i64)])
 }
 
 impl AdRuntime for Runtime {
+    fn begin(&self) {
+        self.globals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
     fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {
         let env = &m.compiler.env;
         match op {
@@ -81,13 +135,37 @@ impl AdRuntime for Runtime {
             }
             Prim::TangentFdata => Ok(fdata(&args[1], &args[0].ty(), env)),
             Prim::TangentRdata => Ok(rdata(&args[1], &args[0].ty(), env)),
-            Prim::TangentAddRdata => {
-                let p = args[0].ty();
-                let f = fdata(&args[1], &p, env);
-                let r = rdata_add(&rdata(&args[1], &p, env), &args[2]);
-                let r = rdata_convert(&r, &ir::tangent::rdata_type(&p, env), env)
-                    .ok_or_else(|| internal("reverse data of the wrong type for a tangent"))?;
-                Ok(tangent_from(&p, &f, &r, env))
+            Prim::GlobalFdata => Ok(self.global_fdata(&args[0], env)),
+            Prim::TangentAddRdata => tangent_add_rdata(&args[0], &args[1], &args[2], env),
+            Prim::FieldFdata => {
+                let (p, k) = field_of(&args[0], &args[2], env)?;
+                let z = zero_rdata_of(&ir::tangent::rdata_type(&p, env), env);
+                let t = tangent_from(&p, &args[1], &z, env);
+                let ft = env.field_types(&p).unwrap_or_default();
+                Ok(match (t.field(k), ft.get(k)) {
+                    (Some(tk), Some(ftk)) => fdata(&tk, ftk, env),
+                    _ => crate::tangent::singleton_of(Type::NoFData),
+                })
+            }
+            Prim::FieldCotangent => {
+                let (p, k) = field_of(&args[0], &args[2], env)?;
+                let ft = env.field_types(&p).unwrap_or_default();
+                let ftk = ft.get(k).cloned().unwrap_or(Type::Any);
+                if env.is_mutable(&p) {
+                    // The tangent's field is incremented in place.
+                    if let (Value::Mutable(m), Some(x)) = (&args[1], args[0].field(k)) {
+                        if let Some(old) = m.get(k) {
+                            let new = tangent_add_rdata(&x, &old, &args[3], env)?;
+                            m.set(k, new);
+                        }
+                    }
+                    return Ok(crate::tangent::no_rdata());
+                }
+                let rt = ir::tangent::rdata_type(&p, env);
+                let z = zero_rdata_of(&rt, env);
+                let rk = rdata_convert(&args[3], &ir::tangent::rdata_type(&ftk, env), env)
+                    .ok_or_else(|| internal("a field's cotangent of the wrong type"))?;
+                Ok(with_part(&z, k, rk))
             }
             Prim::TangentOf => {
                 let p = args[0].ty();
@@ -104,6 +182,71 @@ impl AdRuntime for Runtime {
     }
 }
 
+/// Tangent `t` of primal `x` with `r` added to its reverse data.
+fn tangent_add_rdata(
+    x: &Value,
+    t: &Value,
+    r: &Value,
+    env: &ir::TypeEnv,
+) -> Result<Value, RuntimeError> {
+    let p = x.ty();
+    let f = fdata(t, &p, env);
+    let s = rdata_add(&rdata(t, &p, env), r);
+    let s = rdata_convert(&s, &ir::tangent::rdata_type(&p, env), env)
+        .ok_or_else(|| internal("reverse data of the wrong type for a tangent"))?;
+    Ok(tangent_from(&p, &f, &s, env))
+}
+
+/// The type of `x` and the position of its field named by string `name`.
+fn field_of(x: &Value, name: &Value, env: &ir::TypeEnv) -> Result<(Type, usize), RuntimeError> {
+    let p = x.ty();
+    let Value::Str(n) = name else {
+        return Err(internal("a field name that is not a string"));
+    };
+    let k = env.field_index(&p, syntax::sym(n)).ok_or_else(|| {
+        RuntimeError::new(Exception::Error(format!(
+            "FieldError: type {p} has no field `{n}`"
+        )))
+    })?;
+    Ok((p, k))
+}
+
+/// Aggregate reverse data `v` with part `k` replaced by `x` (`v` itself if it has no parts).
+fn with_part(v: &Value, k: usize, x: Value) -> Value {
+    use runtime::value::{NamedTupleVal, StructVal};
+    use std::sync::Arc;
+    match v {
+        Value::Tuple(ps) => {
+            let mut ps = ps.to_vec();
+            if let Some(p) = ps.get_mut(k) {
+                *p = x;
+            }
+            Value::tuple(ps)
+        }
+        Value::NamedTuple(nt) => {
+            let mut vs = nt.values.to_vec();
+            if let Some(p) = vs.get_mut(k) {
+                *p = x;
+            }
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: nt.names.clone(),
+                values: vs.into(),
+            }))
+        }
+        Value::Struct(st) if !st.fields.is_empty() => {
+            let mut fs = st.fields.to_vec();
+            if let Some(p) = fs.get_mut(k) {
+                *p = x;
+            }
+            Value::Struct(Arc::new(StructVal {
+                ty: st.ty.clone(),
+                fields: fs.into(),
+            }))
+        }
+        _ => v.clone(),
+    }
+}
+
 impl Runtime {
     /// `Core.dyn_fwd(site, opts, f, ff, x1, fx1, ...)`.
     fn dyn_fwd(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
@@ -115,12 +258,11 @@ impl Runtime {
         let mut xs: Vec<Value> = args[2..].iter().step_by(2).cloned().collect();
         let mut fs: Vec<Value> = args[3..].iter().step_by(2).cloned().collect();
         if let Some(n) = interp::builtin(&xs[0]) {
-            let what = match n {
-                "#apply" => "splatting a value whose length is known only at run time",
-                _ => "this call",
-            };
+            if n == "#apply" {
+                return self.dyn_fwd_apply(m, args);
+            }
             return Err(error(format!(
-                "{what} is not supported by reverse mode yet (the call's types are known only at run time)"
+                "`{n}` is not supported by reverse mode yet (the call's types are known only at run time)"
             )));
         }
         let (key, pack) = m.resolve_dynamic(&xs)?;
@@ -161,6 +303,113 @@ impl Runtime {
         m.exec(&rule.fwd, call)
     }
 
+    /// `Core.dyn_fwd(site, opts, #apply, _, f, ff, p1, fp1, ...)`: a call `f(p1..., p2..., ...)`
+    /// whose pieces' lengths are known only at run time. The pieces (tuples and arrays) are
+    /// flattened with their elements' fdata and the flat call runs as a dynamic call; the record
+    /// pushed on [`apply_stack`] tells the pullback how to give each element's cotangent back to
+    /// its piece: a tuple's as its rdata, an array's added to its tangent in place.
+    fn dyn_fwd_apply(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
+        let env = &m.compiler.env;
+        let mut flat = vec![args[0].clone(), args[1].clone()];
+        flat.extend(args[4..6].iter().cloned());
+        let mut record = Vec::new();
+        for pair in args[6..].chunks(2) {
+            let (p, fp) = (&pair[0], &pair[1]);
+            match p {
+                Value::Tuple(vs) => {
+                    for (k, v) in vs.iter().enumerate() {
+                        flat.push(v.clone());
+                        flat.push(match fp {
+                            Value::Tuple(fs) => fs
+                                .get(k)
+                                .cloned()
+                                .unwrap_or_else(|| crate::tangent::singleton_of(Type::NoFData)),
+                            _ => crate::tangent::singleton_of(Type::NoFData),
+                        });
+                    }
+                    record.push(Value::Int(vs.len() as i64));
+                }
+                Value::Array(a) => {
+                    let ts = match fp {
+                        Value::Array(t) => Some(t.snapshot()),
+                        _ => None,
+                    };
+                    for (k, v) in a.snapshot().into_iter().enumerate() {
+                        let f = match ts.as_ref().and_then(|ts| ts.get(k)) {
+                            Some(t) => fdata(t, &v.ty(), env),
+                            None => crate::tangent::singleton_of(Type::NoFData),
+                        };
+                        flat.push(v);
+                        flat.push(f);
+                    }
+                    record.push(Value::tuple(vec![p.clone(), fp.clone()]));
+                }
+                other => {
+                    return Err(error(format!(
+                        "splatting a value of type {} is not supported",
+                        other.ty()
+                    )))
+                }
+            }
+        }
+        let y = self.dyn_fwd(m, &flat)?;
+        let site = &args[0];
+        let stack = apply_stack(m, site)?;
+        prim(m, Prim::ArrayPush, &[stack, Value::tuple(record)])?;
+        let stack = callee_stack(m, site)?;
+        prim(m, Prim::ArrayPush, &[stack, Value::Int(APPLY)])?;
+        Ok(y)
+    }
+
+    /// The pullback of [`Runtime::dyn_fwd_apply`]: rdata of `#apply`, `f` and each piece.
+    fn dyn_rvs_apply(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
+        let site = &args[0];
+        let stack = apply_stack(m, site)?;
+        let Value::Tuple(record) = prim(m, Prim::ArrayPop, &[stack])? else {
+            return Err(internal("a splatted call's record is not a tuple"));
+        };
+        let n: usize = record
+            .iter()
+            .map(|r| match r {
+                Value::Int(k) => *k as usize,
+                Value::Tuple(pa) => match &pa[0] {
+                    Value::Array(a) => a.len(),
+                    _ => 0,
+                },
+                _ => 0,
+            })
+            .sum();
+        let tt = Value::Type(Type::tuple(vec![Type::Any; n + 1]));
+        let Value::Tuple(rd) = self.dyn_rvs(m, &[site.clone(), args[1].clone(), tt])? else {
+            return Err(internal("a pullback returned no tuple"));
+        };
+        let env = &m.compiler.env;
+        let mut out = vec![crate::tangent::no_rdata(), rd[0].clone()];
+        let mut rest = rd[1..].iter();
+        for r in record.iter() {
+            match r {
+                Value::Int(k) => out.push(Value::tuple(
+                    rest.by_ref().take(*k as usize).cloned().collect(),
+                )),
+                Value::Tuple(pa) => {
+                    if let (Value::Array(a), Value::Array(t)) = (&pa[0], &pa[1]) {
+                        for (k, x) in a.snapshot().iter().enumerate() {
+                            let Some(ri) = rest.next() else { break };
+                            if let Some(old) = t.get(k) {
+                                t.set(k, tangent_add_rdata(x, &old, ri, env)?);
+                            }
+                        }
+                    } else if let Value::Array(a) = &pa[0] {
+                        rest.by_ref().take(a.len()).for_each(drop);
+                    }
+                    out.push(crate::tangent::no_rdata());
+                }
+                _ => return Err(internal("a splatted call's record is malformed")),
+            }
+        }
+        Ok(Value::tuple(out))
+    }
+
     /// `Core.dyn_rvs(site, dy, T)`.
     fn dyn_rvs(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
         let site = &args[0];
@@ -170,6 +419,7 @@ impl Runtime {
         };
         let stack = callee_stack(m, site)?;
         let id = match prim(m, Prim::ArrayPop, &[stack])? {
+            Value::Int(APPLY) => return self.dyn_rvs_apply(m, args),
             Value::Int(k) => k as usize,
             _ => return Err(internal("a dynamic call site's record is not an id")),
         };
@@ -206,12 +456,19 @@ impl Runtime {
             .compiler
             .method(key.table, key.method)
             .is_some_and(|md| md.vararg);
-        if vararg && out.len() < n {
+        if vararg {
             let packed = out.pop().unwrap_or_else(crate::tangent::no_rdata);
-            let k = n - out.len();
+            let k = n.saturating_sub(out.len());
             match packed {
                 Value::Tuple(vs) if vs.len() == k => out.extend(vs.iter().cloned()),
-                _ => out.extend((0..k).map(|_| crate::tangent::no_rdata())),
+                p if crate::tangent::is_no_rdata(&p) => {
+                    out.extend((0..k).map(|_| crate::tangent::no_rdata()))
+                }
+                _ => {
+                    return Err(internal(
+                        "a vararg pullback's packed reverse data does not match its call",
+                    ))
+                }
             }
         }
         if out.len() != n {

@@ -290,6 +290,15 @@ enum Rev {
         site: u32,
         args: Vec<Value>,
     },
+    /// `out = obj.name` with obj's type known only at run time: acc[obj] += the cotangent
+    /// `Core.field_cotangent` builds from the saved primal and fdata of obj.
+    DynField {
+        out: Value,
+        obj: Value,
+        primal: usize,
+        fdata: usize,
+        name: std::sync::Arc<str>,
+    },
     /// The callee's pullback on child state `site`: acc[args[j]] += its result j.
     Invoke {
         out: Value,
@@ -1123,6 +1132,44 @@ pub fn derive_reverse(
                         });
                     }
                 }
+                InstData::GetField {
+                    obj,
+                    field: FieldRef::Name(n),
+                } => {
+                    // The object's type is known only at run time: its field's fdata and, in
+                    // the pullback, the cotangent of the object are found by name.
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let name: std::sync::Arc<str> = std::sync::Arc::from(n.as_str());
+                    let nv = e.konst(Const::Str(name.clone()));
+                    let fv = match cx.ft(r) {
+                        Type::NoFData => fdata_const(&mut e, &Type::NoFData),
+                        ft => {
+                            let x =
+                                e.prim(Prim::FieldFdata, vec![vmap[obj], fmap[obj], nv], Type::Any);
+                            if ft == Type::Any {
+                                x
+                            } else {
+                                e.val(
+                                    InstData::TypeAssert {
+                                        val: x,
+                                        ty: ft.clone(),
+                                    },
+                                    ft,
+                                )
+                            }
+                        }
+                    };
+                    fmap.insert(r, fv);
+                    if cx.rt(r) != Type::NoRData {
+                        rv.push(Rev::DynField {
+                            out: r,
+                            obj: *obj,
+                            primal: sv.add(vmap[obj]),
+                            fdata: sv.add(fmap[obj]),
+                            name,
+                        });
+                    }
+                }
                 InstData::New { ty, args } if env.is_mutable(ty) => {
                     // The fdata of a new mutable struct is a new mutable tangent holding each
                     // field's tangent; a float field's cotangent returns to its argument.
@@ -1282,16 +1329,27 @@ pub fn derive_reverse(
                     });
                 }
                 InstData::GetGlobal(_) => {
-                    // Globals are constants for AD (their tangent is not tracked).
+                    // A global's tangent starts at zero in each gradient and is shared by
+                    // every read of its value (so a derivative written into a global array
+                    // and read back elsewhere is kept); no derivative with respect to a
+                    // global is returned.
                     let r = res.unwrap_or_else(|| unreachable!());
                     let ft = cx.ft(r);
-                    let fv = if matches!(tangent_elem(&ft), Type::Float64 | Type::Float32) {
-                        // A constant array: a zero tangent that nothing reads back.
-                        e.prim(Prim::ArrayZeroLike, vec![vmap[&r]], ft.clone())
-                    } else if ft == Type::NoFData {
+                    let fv = if ft == Type::NoFData {
                         fdata_const(&mut e, &ft)
                     } else {
-                        return Err(cx.err(i, "reading a global with a derivative (other than a constant float array) is not supported by reverse mode yet".into()));
+                        let x = e.prim(Prim::GlobalFdata, vec![vmap[&r]], Type::Any);
+                        if ft == Type::Any {
+                            x
+                        } else {
+                            e.val(
+                                InstData::TypeAssert {
+                                    val: x,
+                                    ty: ft.clone(),
+                                },
+                                ft,
+                            )
+                        }
                     };
                     fmap.insert(r, fv);
                 }
@@ -2963,6 +3021,26 @@ fn emit_reverse(
                     let x = e.field(rd, j as u32, Type::Any);
                     add(&mut e, *arg, x);
                 }
+            }
+        }
+        Rev::DynField {
+            out,
+            obj,
+            primal,
+            fdata,
+            name,
+        } => {
+            let Some((a, _)) = take(&mut e, *out) else {
+                return;
+            };
+            let nv = e.konst(Const::Str(name.clone()));
+            let r = e.prim(
+                Prim::FieldCotangent,
+                vec![saved[*primal], saved[*fdata], nv, a],
+                Type::Any,
+            );
+            if acc.contains_key(obj) {
+                add(&mut e, *obj, r);
             }
         }
         Rev::Invoke {

@@ -147,11 +147,10 @@ pub fn reverse_rule(
         | Isa | Typeof | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | ArrayNew
         | ArrayLen | ArraySize | TupleLen | RuleStack | RuleChild | AdCheck | RdataAdd
         | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
-        | DynFwd | DynRvs | ToString | Repr | StringConcat | StringLen | Print | Show
-        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
-            Rule::NonDifferentiable
-        }
+        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ToString | Repr
+        | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue => Rule::NonDifferentiable,
         Floor | Ceil | Round | Trunc => Rule::Scalar(vec![Zero]),
         AddFloat => Rule::Scalar(vec![One, One]),
         SubFloat => Rule::Scalar(vec![One, MinusOne]),
@@ -331,10 +330,10 @@ pub fn is_differentiable(op: Prim) -> bool {
         | ApplyType | PromoteEltype | ArrayNew | ArrayLen | ArraySize | ArrayUnresize
         | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild
         | AdCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
-        | TangentAddRdata | TangentOf | DynFwd | DynRvs | TupleLen | ToString | Repr
-        | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue => false,
+        | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd
+        | DynRvs | TupleLen | ToString | Repr | StringConcat | StringLen | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }
 }
 

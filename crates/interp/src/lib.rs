@@ -98,6 +98,9 @@ pub trait Native: Send + Sync {
 /// crate provides it): evaluates the primitives of `Prim::is_ad_runtime`.
 pub trait AdRuntime: Send + Sync {
     fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError>;
+    /// Called before each gradient's forwards pass: forgets what belonged to the last one (the
+    /// tangents of globals).
+    fn begin(&self) {}
 }
 
 #[derive(Clone)]

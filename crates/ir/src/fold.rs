@@ -256,6 +256,6 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | DynFwd | DynRvs => None,
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs => None,
     }
 }

@@ -180,6 +180,15 @@ prims! {
     /// `Core.tangent_of(x, fx)`: the tangent of primal `x` whose forward data is `fx` and whose
     /// reverse data is zero.
     TangentOf = "tangent_of",
+    /// `Core.field_fdata(x, fx, name)`: the forward data of field `name` (a string) of `x`, whose
+    /// forward data is `fx` (a field read whose object's type is known only at run time).
+    FieldFdata = "field_fdata",
+    /// `Core.global_fdata(x)`: the forward data of the value `x` of a global, the same for
+    /// every read of that value during one gradient (the global's tangent).
+    GlobalFdata = "global_fdata",
+    /// `Core.field_cotangent(x, fx, name, r)`: the reverse data of `x` for cotangent `r` of its
+    /// field `name` (`NoRData` for a mutable `x`, whose tangent's field is incremented).
+    FieldCotangent = "field_cotangent",
     /// `Core.dyn_fwd(state, opts, f, ff, x1, fx1, ...)`: a dynamic call's forwards pass: the
     /// rule of the method the run-time types select (derived on first use, with options
     /// `opts`) runs in a child state of `state` kept per callee; returns `(y, fy)`.
@@ -258,7 +267,8 @@ impl Prim {
             RuleStack | RuleChild => (true, true, true),
             AdCheck => (true, true, true),
             RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
-            | TangentAddRdata | TangentOf => (true, false, false),
+            | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata => (true, false, false),
+            FieldCotangent => (true, true, true),
             DynFwd | DynRvs => (true, true, true),
             TupleGetIndex => (true, false, false),
             Print | Show => (false, true, true),
@@ -295,6 +305,9 @@ impl Prim {
                 | TangentRdata
                 | TangentAddRdata
                 | TangentOf
+                | FieldFdata
+                | GlobalFdata
+                | FieldCotangent
                 | DynFwd
                 | DynRvs
         )
@@ -682,8 +695,16 @@ impl Prim {
                 arity(2)?;
                 Ok(Type::Any)
             }
-            TangentAddRdata => {
+            GlobalFdata => {
+                arity(1)?;
+                Ok(Type::Any)
+            }
+            TangentAddRdata | FieldFdata => {
                 arity(3)?;
+                Ok(Type::Any)
+            }
+            FieldCotangent => {
+                arity(4)?;
                 Ok(Type::Any)
             }
             RdataAddAt => {

@@ -548,10 +548,12 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         // The interpreter hands these to the AD runtime (`interp::AdRuntime`).
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | DynFwd | DynRvs => Err(Exception::Error(format!(
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs => {
+            Err(Exception::Error(format!(
             "internal error: `Core.{}` runs only in derived code, with the AD runtime installed",
             op.name()
-        ))),
+        )))
+        }
         AdCheck => match args {
             [x, fx, what] => match fdata_mismatch(x, fx, env) {
                 None => Ok(Value::Nothing),
