@@ -43,6 +43,8 @@ struct Cache {
     /// The rules dynamic calls ran, by id (see `dynamic`), and the id of each.
     dyn_keys: Vec<(MiKey, RuleOptions)>,
     dyn_ids: FxHashMap<(MiKey, RuleOptions), usize>,
+    /// Forward rules per (method instance, options, lanes).
+    duals: FxHashMap<(MiKey, RuleOptions, usize), Arc<Function>>,
 }
 
 /// How rules are derived: debug mode (run-time fdata checks at argument and call boundaries)
@@ -81,8 +83,9 @@ pub struct Ad {
 
 fn name_for(c: &mut Cache, key: &MiKey, mode: Mode, opts: RuleOptions) -> Symbol {
     let which = match mode {
-        Mode::Forward => "fwd",
-        Mode::Pullback => "rvs",
+        Mode::Forward => "fwd".to_string(),
+        Mode::Pullback => "rvs".to_string(),
+        Mode::Dual(n) => format!("dual{n}"),
     };
     let debug = if opts.debug { "-debug" } else { "" };
     let ctx = match opts.context {
@@ -103,6 +106,69 @@ impl Ad {
     pub fn clear(&self) {
         let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         c.rules.clear();
+        c.duals.clear();
+    }
+
+    /// The forward-mode rule of a method instance with this engine's options and `width`
+    /// lanes (1 ≤ width ≤ `forward::MAX_WIDTH`), derived on first use.
+    pub fn dual_rule(
+        &self,
+        compiler: &mut Compiler,
+        key: &MiKey,
+        width: usize,
+    ) -> Result<Arc<Function>, AdError> {
+        self.dual_rule_with(compiler, key, self.opts, width)
+    }
+
+    /// The forward-mode rule of a method instance with the given options and lanes.
+    pub fn dual_rule_with(
+        &self,
+        compiler: &mut Compiler,
+        key: &MiKey,
+        opts: RuleOptions,
+        width: usize,
+    ) -> Result<Arc<Function>, AdError> {
+        if width == 0 || width > crate::forward::MAX_WIDTH {
+            return Err(err(format!(
+                "forward mode computes 1 to {} lanes at once, not {width}",
+                crate::forward::MAX_WIDTH
+            )));
+        }
+        let ckey = (key.clone(), opts, width);
+        if let Some(r) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .duals
+            .get(&ckey)
+        {
+            return Ok(r.clone());
+        }
+        let internal = |e: CompileError| AdError {
+            message: e.message,
+            span: e.span,
+            trace: e.trace,
+        };
+        let primal = compiler.optimised(key).map_err(internal)?;
+        let d = {
+            let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            crate::forward::derive_forward(
+                &primal,
+                &compiler.env,
+                width,
+                &mut |k, m| name_for(&mut c, k, m, opts),
+                opts,
+            )?
+        };
+        let f = compiler.optimise(d).map_err(internal)?;
+        verify_derived(compiler, &f)?;
+        let f = Arc::new(f);
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .duals
+            .insert(ckey, f.clone());
+        Ok(f)
     }
 
     /// The id of the rule of `key` for dynamic call sites (ids are small and stable).
@@ -131,17 +197,15 @@ impl Ad {
                 let c = ad.cache.lock().unwrap_or_else(|e| e.into_inner());
                 c.names.get(&key.table).cloned()?
             };
-            Some(
-                ad.rule_with(compiler, &primal, opts)
-                    .map(|r| match mode {
-                        Mode::Forward => r.fwd,
-                        Mode::Pullback => r.rvs,
-                    })
-                    .map_err(|e| CompileError {
-                        trace: e.trace,
-                        ..CompileError::new(ErrorKind::Inference, e.span, e.message)
-                    }),
-            )
+            let code = match mode {
+                Mode::Dual(n) => ad.dual_rule_with(compiler, &primal, opts, n as usize),
+                Mode::Forward => ad.rule_with(compiler, &primal, opts).map(|r| r.fwd),
+                Mode::Pullback => ad.rule_with(compiler, &primal, opts).map(|r| r.rvs),
+            };
+            Some(code.map_err(|e| CompileError {
+                trace: e.trace,
+                ..CompileError::new(ErrorKind::Inference, e.span, e.message)
+            }))
         }));
     }
 
@@ -186,18 +250,8 @@ impl Ad {
         // after every pass when verification is on).
         let fwd = compiler.optimise(d.fwd).map_err(internal)?;
         let rvs = compiler.optimise(d.rvs).map_err(internal)?;
-        if compiler.options.verify {
-            for f in [&fwd, &rvs] {
-                if let Err(es) = ir::verify(f, &compiler.env) {
-                    let msgs: Vec<String> = es.into_iter().map(|e| e.message).collect();
-                    return Err(err(format!(
-                        "internal error: derived IR does not verify:\n{}\n{}",
-                        msgs.join("\n"),
-                        ir::write_function(f, None)
-                    )));
-                }
-            }
-        }
+        verify_derived(compiler, &fwd)?;
+        verify_derived(compiler, &rvs)?;
         let rule = Rule {
             fwd: Arc::new(fwd),
             rvs: Arc::new(rvs),
@@ -209,6 +263,21 @@ impl Ad {
             .insert((key.clone(), opts), rule.clone());
         Ok(rule)
     }
+}
+
+/// With verification on: that derived IR verifies (an internal error otherwise).
+fn verify_derived(compiler: &Compiler, f: &Function) -> Result<(), AdError> {
+    if compiler.options.verify {
+        if let Err(es) = ir::verify(f, &compiler.env) {
+            let msgs: Vec<String> = es.into_iter().map(|e| e.message).collect();
+            return Err(err(format!(
+                "internal error: derived IR does not verify:\n{}\n{}",
+                msgs.join("\n"),
+                ir::write_function(f, None)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The method instance `f(args...)` runs.
@@ -435,6 +504,138 @@ fn forwards_and_back(
     };
     let rd = m.exec(&rule.rvs, vec![state, dy]).map_err(runtime_error)?;
     Ok((y_out, rd))
+}
+
+/// Runs forward rule `code` (of `lanes.len()` lanes) on `all` (the function first) with
+/// `lanes[l][k]` the tangent of `all[k]` in lane `l`. Returns the value and its tangent in each
+/// lane.
+pub fn run_dual(
+    m: &mut Machine,
+    code: &Arc<Function>,
+    all: &[Value],
+    lanes: &[Vec<Value>],
+) -> Result<(Value, Vec<Value>), AdError> {
+    if let Some(r) = m.ad_runtime.clone() {
+        r.begin();
+    }
+    let mut args = Vec::with_capacity(all.len() * (lanes.len() + 1));
+    for (k, x) in all.iter().enumerate() {
+        args.push(x.clone());
+        for l in lanes {
+            args.push(l[k].clone());
+        }
+    }
+    let out = m.exec(code, args).map_err(runtime_error)?;
+    match out {
+        Value::Tuple(parts) if parts.len() == lanes.len() + 1 => {
+            Ok((parts[0].clone(), parts[1..].to_vec()))
+        }
+        _ => Err(err("internal error: a forward rule returned no tuple")),
+    }
+}
+
+/// Forward mode: `(f(args...), ḟ(args...))` for the tangents given with each argument (the
+/// function's own tangent is zero).
+pub fn value_and_derivative(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[(Value, Value)],
+) -> Result<(Value, Value), AdError> {
+    let xs: Vec<Value> = args.iter().map(|(x, _)| x.clone()).collect();
+    let key = method_instance(m, f, &xs)?;
+    let code = ad.dual_rule(&mut m.compiler, &key, 1)?;
+    let mut all = vec![f.clone()];
+    all.extend(xs);
+    let mut lane = vec![zero_tangent(f, &m.compiler.env)];
+    lane.extend(args.iter().map(|(_, t)| t.clone()));
+    let (y, mut ts) = run_dual(m, &code, &all, &[lane])?;
+    Ok((y, ts.pop().unwrap_or_else(crate::tangent::no_tangent)))
+}
+
+/// Forward mode's gradient of a function returning a float: one pass per `width` input
+/// directions (chunks of N-lane duals, `width` ≤ `forward::MAX_WIDTH`), each on a fresh copy
+/// of the arguments (so a function that mutates its arguments sees the same inputs in every
+/// pass). Returns the value and the tangents of `f` and of each argument, like
+/// [`value_and_gradient`].
+pub fn value_and_gradient_forward(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[Value],
+    width: usize,
+) -> Result<(Value, Vec<Value>), AdError> {
+    let key = method_instance(m, f, args)?;
+    let mut all = vec![f.clone()];
+    all.extend(args.iter().cloned());
+    let whole = Value::tuple(all.clone());
+    // The input directions: the float entries of a tangent of all arguments together.
+    let mut dofs = 0usize;
+    crate::tangent::tangent_with(&whole, &m.compiler.env, &mut || {
+        dofs += 1;
+        0.0
+    });
+    let split = |t: &Value| -> Vec<Value> {
+        (0..all.len())
+            .map(|k| t.field(k).unwrap_or_else(crate::tangent::no_tangent))
+            .collect()
+    };
+    let n = width.clamp(1, crate::forward::MAX_WIDTH).min(dofs.max(1));
+    let code = ad.dual_rule(&mut m.compiler, &key, n)?;
+    let mut grads = vec![0.0; dofs];
+    let mut value = None;
+    let mut start = 0;
+    loop {
+        let inputs = whole.deepcopy();
+        let xs = split(&inputs);
+        let lanes: Vec<Vec<Value>> = (0..n)
+            .map(|l| {
+                let mut c = 0usize;
+                let t = crate::tangent::tangent_with(&inputs, &m.compiler.env, &mut || {
+                    c += 1;
+                    if c == start + l + 1 {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                });
+                split(&t)
+            })
+            .collect();
+        let (y, ts) = run_dual(m, &code, &xs, &lanes)?;
+        for (l, t) in ts.iter().enumerate() {
+            if start + l < dofs {
+                grads[start + l] = match t {
+                    Value::F64(d) => *d,
+                    Value::F32(d) => *d as f64,
+                    _ => {
+                        return Err(err(format!(
+                            "a forward-mode gradient needs a function returning a float, but it returned a value of type {}",
+                            y.ty()
+                        )))
+                    }
+                };
+            }
+        }
+        value.get_or_insert(y);
+        start += n;
+        if start >= dofs {
+            break;
+        }
+    }
+    let mut c = 0usize;
+    let g = crate::tangent::tangent_with(&whole, &m.compiler.env, &mut || {
+        c += 1;
+        grads[c - 1]
+    });
+    let y = value.unwrap_or(Value::Nothing);
+    if !matches!(y, Value::F64(_) | Value::F32(_)) {
+        return Err(err(format!(
+            "value_and_gradient needs a function returning a float, but it returned a value of type {}",
+            y.ty()
+        )));
+    }
+    Ok((y, split(&g)))
 }
 
 /// `(f(args...), (∂f, ∂args...))` for a function returning a float.

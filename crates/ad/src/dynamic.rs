@@ -22,6 +22,8 @@ pub struct Runtime {
     /// The tangents of the values of globals read during the current gradient: (value, fdata),
     /// found by identity (`===`), so that every read of a global array shares one tangent.
     globals: std::sync::Mutex<Vec<(Value, Value)>>,
+    /// Forward mode's tangents of globals' values during the current derivative, per lane.
+    global_tangents: std::sync::Mutex<Vec<(Value, i64, Value)>>,
 }
 
 impl Runtime {
@@ -29,7 +31,25 @@ impl Runtime {
         Runtime {
             ad,
             globals: Default::default(),
+            global_tangents: Default::default(),
         }
+    }
+
+    /// `Core.global_tangent(x, lane)`: as [`Runtime::global_fdata`], for forward mode.
+    fn global_tangent(&self, x: &Value, lane: i64, env: &ir::TypeEnv) -> Value {
+        let mut gs = self
+            .global_tangents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, t)) = gs
+            .iter()
+            .find(|(g, l, _)| *l == lane && runtime::value::egal(g, x))
+        {
+            return t.clone();
+        }
+        let t = crate::tangent::zero_tangent(x, env);
+        gs.push((x.clone(), lane, t.clone()));
+        t
     }
 
     /// `Core.global_fdata(x)`: a zero fdata on the first read of `x` in a gradient, the same
@@ -104,6 +124,10 @@ impl AdRuntime for Runtime {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+        self.global_tangents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {
@@ -136,6 +160,21 @@ impl AdRuntime for Runtime {
             Prim::TangentFdata => Ok(fdata(&args[1], &args[0].ty(), env)),
             Prim::TangentRdata => Ok(rdata(&args[1], &args[0].ty(), env)),
             Prim::GlobalFdata => Ok(self.global_fdata(&args[0], env)),
+            Prim::GlobalTangent => {
+                Ok(self.global_tangent(&args[0], args[1].as_int().unwrap_or(0), env))
+            }
+            Prim::ZeroTangent => Ok(crate::tangent::zero_tangent(&args[0], env)),
+            Prim::TangentField => {
+                let k = match &args[2] {
+                    Value::Str(s) if matches!(args[0], Value::Tuple(_)) => s
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|k| k.checked_sub(1))
+                        .ok_or_else(|| internal("a tuple field that is not a position"))?,
+                    _ => field_of(&args[0], &args[2], env)?.1,
+                };
+                Ok(args[1].field(k).unwrap_or_else(crate::tangent::no_tangent))
+            }
             Prim::TangentAddRdata => tangent_add_rdata(&args[0], &args[1], &args[2], env),
             Prim::FieldFdata => {
                 let (p, k) = field_of(&args[0], &args[2], env)?;
@@ -174,6 +213,7 @@ impl AdRuntime for Runtime {
             }
             Prim::DynFwd => self.dyn_fwd(m, args),
             Prim::DynRvs => self.dyn_rvs(m, args),
+            Prim::DualCall => self.dual_call(m, args),
             _ => Err(internal(&format!(
                 "`Core.{}` is not a primitive of the AD runtime",
                 op.name()
@@ -408,6 +448,88 @@ impl Runtime {
             }
         }
         Ok(Value::tuple(out))
+    }
+
+    /// `Core.dual_call(width, opts, f, tf_1, ..., tf_N, x1, t1_1, ..., t1_N, ...)`: runs the
+    /// forward rule of the method the run-time types select (derived on first use); splatted
+    /// pieces (`#apply`) are flattened with their tangents first.
+    fn dual_call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
+        let (Some(n), Some(opts)) = (args[0].as_int(), args[1].as_int()) else {
+            return Err(internal("dual_call needs a width and options"));
+        };
+        let (n, opts) = (n as usize, RuleOptions::from_bits(opts));
+        // (primal, its tangent in each lane) of the function and each argument.
+        let mut items: Vec<(Value, Vec<Value>)> = args[2..]
+            .chunks(n + 1)
+            .map(|c| (c[0].clone(), c[1..].to_vec()))
+            .collect();
+        if interp::builtin(&items[0].0) == Some("#apply") {
+            let mut flat = vec![items[1].clone()];
+            for (p, ts) in &items[2..] {
+                let parts = match p {
+                    Value::Tuple(vs) => vs.to_vec(),
+                    Value::Array(a) => a.snapshot(),
+                    other => {
+                        return Err(error(format!(
+                            "splatting a value of type {} is not supported",
+                            other.ty()
+                        )))
+                    }
+                };
+                for (k, x) in parts.into_iter().enumerate() {
+                    let tk = ts
+                        .iter()
+                        .map(|t| match t {
+                            Value::Array(a) => a.get(k).unwrap_or_else(crate::tangent::no_tangent),
+                            t => t.field(k).unwrap_or_else(crate::tangent::no_tangent),
+                        })
+                        .collect();
+                    flat.push((x, tk));
+                }
+            }
+            items = flat;
+        } else if let Some(b) = interp::builtin(&items[0].0) {
+            return Err(error(format!(
+                "`{b}` is not supported by forward mode yet (the call's types are known only at run time)"
+            )));
+        }
+        let xs: Vec<Value> = items.iter().map(|(x, _)| x.clone()).collect();
+        let (key, pack) = m.resolve_dynamic(&xs)?;
+        if let Some(fixed) = pack {
+            let rest = items.split_off(fixed);
+            let x = Value::tuple(rest.iter().map(|(x, _)| x.clone()).collect());
+            let ts = (0..n)
+                .map(|l| {
+                    let tl: Vec<Value> = rest.iter().map(|(_, t)| t[l].clone()).collect();
+                    if tl
+                        .iter()
+                        .all(|t| crate::tangent::is_singleton_of(t, &Type::NoTangent))
+                    {
+                        crate::tangent::no_tangent()
+                    } else {
+                        Value::tuple(tl)
+                    }
+                })
+                .collect();
+            items.push((x, ts));
+        }
+        let code = self
+            .ad
+            .dual_rule_with(&mut m.compiler, &key, opts, n)
+            .map_err(|e| RuntimeError {
+                exception: Exception::Error(e.message),
+                trace: e
+                    .trace
+                    .into_iter()
+                    .map(|(func, span)| Frame { func, span })
+                    .collect(),
+            })?;
+        let mut call = Vec::with_capacity(items.len() * (n + 1));
+        for (x, ts) in items {
+            call.push(x);
+            call.extend(ts);
+        }
+        m.exec(&code, call)
     }
 
     /// `Core.dyn_rvs(site, dy, T)`.

@@ -5,14 +5,16 @@
 pub mod api;
 pub mod dynamic;
 pub mod emit;
+pub mod forward;
 pub mod reverse;
 pub mod rules;
 pub mod tangent;
 pub mod testing;
 
 pub use api::{
-    method_instance, run_pullback, run_pullback_in, value_and_gradient, value_and_pullback, Ad,
-    Plan, Rule, RuleOptions,
+    method_instance, run_dual, run_pullback, run_pullback_in, value_and_derivative,
+    value_and_gradient, value_and_gradient_forward, value_and_pullback, Ad, Plan, Rule,
+    RuleOptions,
 };
 pub use reverse::{derive_reverse, new_state, AdError, Derived, Mode};
 pub use tangent::{

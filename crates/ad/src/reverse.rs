@@ -518,6 +518,8 @@ fn tangent_plus_rdata(
 pub enum Mode {
     Forward,
     Pullback,
+    /// Forward mode's rule with this many lanes (see `forward`).
+    Dual(u8),
 }
 
 /// Derives the forwards pass and pullback of `primal` (typed or optimised IR). `names` gives

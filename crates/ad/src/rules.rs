@@ -145,12 +145,13 @@ pub fn reverse_rule(
         | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
         | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
         | Isa | Typeof | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | ArrayNew
-        | ArrayLen | ArraySize | TupleLen | RuleStack | RuleChild | AdCheck | RdataAdd
-        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
-        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ToString | Repr
-        | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue => Rule::NonDifferentiable,
+        | ArrayLen | ArraySize | TupleLen | RuleStack | RuleChild | AdCheck | TangentCheck
+        | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
+        | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat | StringLen
+        | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
+        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
+        | ThrowValue => Rule::NonDifferentiable,
         Floor | Ceil | Round | Trunc => Rule::Scalar(vec![Zero]),
         AddFloat => Rule::Scalar(vec![One, One]),
         SubFloat => Rule::Scalar(vec![One, MinusOne]),
@@ -329,9 +330,10 @@ pub fn is_differentiable(op: Prim) -> bool {
         | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | PromoteTypejoin
         | ApplyType | PromoteEltype | ArrayNew | ArrayLen | ArraySize | ArrayUnresize
         | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild
-        | AdCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
-        | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd
-        | DynRvs | TupleLen | ToString | Repr | StringConcat | StringLen | Print | Show
+        | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
+        | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
+        | DualCall | TupleLen | ToString | Repr | StringConcat | StringLen | Print | Show
         | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }

@@ -71,6 +71,13 @@ pub fn zero_tangent(p: &Value, env: &TypeEnv) -> Value {
     build(p, env, &mut FxHashMap::default(), &mut Fill::Zero)
 }
 
+/// A tangent of `p` whose float entries are `g()`, called once per entry in a fixed order (an
+/// object reached twice is built, and counted, once). With the same `p`, the order is the same
+/// from call to call: forward mode's chunked gradient enumerates input directions with it.
+pub fn tangent_with(p: &Value, env: &TypeEnv, g: &mut dyn FnMut() -> f64) -> Value {
+    build(p, env, &mut FxHashMap::default(), &mut Fill::With(g))
+}
+
 /// The float entries of a tangent being built.
 enum Fill<'a> {
     Zero,

@@ -1,9 +1,11 @@
-//! `test_rule` (DESIGN §6.5) for reverse mode: checks a rule's interface, its correctness
-//! against central finite differences, that the pullback increments (does not overwrite)
-//! cotangents, that arguments are restored after the forwards pass and pullback, and that
-//! reusing the rule gives the same answers.
+//! `test_rule` (DESIGN §6.5): checks a reverse-mode rule's interface, its correctness against
+//! central finite differences, that the pullback increments (does not overwrite) cotangents,
+//! that arguments are restored after the forwards pass and pullback, and that reusing the rule
+//! gives the same answers; and the forward-mode rule's interface, its correctness against the
+//! same finite differences, its lanes (an N-lane run gives each lane's one-lane answer), and
+//! that forward and reverse mode agree with each other.
 
-use crate::api::{method_instance, run_pullback, run_pullback_with, Ad};
+use crate::api::{method_instance, run_dual, run_pullback, run_pullback_with, Ad};
 use crate::reverse::AdError;
 use crate::tangent::{
     add_to_primal, difference, dot, fdata, increment, random_tangent, scale, tangent_approx_eq,
@@ -113,32 +115,8 @@ pub fn test_rule(
         .map(|x| random_tangent(x, &env, &mut rng))
         .collect();
     let ad_val: f64 = grads.iter().zip(dx.iter()).map(|(g, d)| dot(g, d)).sum();
-    let mut best = f64::INFINITY;
-    let mut agreed = None;
-    for h in [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8] {
-        let shifted = |s: f64| -> Vec<Value> {
-            all.iter()
-                .zip(dx.iter())
-                .map(|(x, d)| add_to_primal(x, &scale(s, d)))
-                .collect()
-        };
-        let yp = call(m, &shifted(h))?;
-        let ym = call(m, &shifted(-h))?;
-        let fd = dot(&dy, &difference(&yp, &ym, &env)) / (2.0 * h);
-        let e = (fd - ad_val).abs();
-        best = best.min(e);
-        if e <= 1e-3 + 1e-3 * fd.abs().max(ad_val.abs()) {
-            agreed = Some((h, fd));
-            break;
-        }
-    }
-    checks.push((
-        "finite differences",
-        match agreed {
-            Some((h, fd)) => Ok(format!("agrees at step {h:e}: fd {fd} vs ad {ad_val}")),
-            None => Err(format!("no step from 1e-2 to 1e-8 agrees to rtol = atol = 1e-3 (ad {ad_val}, closest difference {best})")),
-        },
-    ));
+    let mut fds = FiniteDifferences::default();
+    checks.push(("finite differences", fds.check(m, &all, &dx, &dy, ad_val)?));
 
     // Increment, not overwrite: start the pullback from non-zero fdata.
     let init: Vec<Value> = all
@@ -176,7 +154,7 @@ pub fn test_rule(
     checks.push(("increments", inc));
 
     // Reuse: the same rule again gives the same answers.
-    let (_, grads3) = run_pullback(m, &rule, f, &fresh(&all[1..]), Some(dy))?;
+    let (_, grads3) = run_pullback(m, &rule, f, &fresh(&all[1..]), Some(dy.clone()))?;
     let same = grads
         .iter()
         .zip(grads3.iter())
@@ -189,7 +167,141 @@ pub fn test_rule(
             Err("a second run of the rule gave different tangents".into())
         },
     ));
+
+    // Forward mode: the rule's value and tangent type, ⟨ȳ, ẏ⟩ against finite differences and
+    // against reverse mode's ⟨J'ȳ, ẋ⟩, and an N-lane run against one-lane runs.
+    let code = ad.dual_rule(&mut m.compiler, &key, 1)?;
+    let copies = |ts: &[Value]| -> Vec<Value> { ts.iter().map(|t| scale(1.0, t)).collect() };
+    let (yf, ty) = run_dual(m, &code, &fresh(&all), &[copies(&dx)])?;
+    let ty = ty
+        .into_iter()
+        .next()
+        .unwrap_or_else(crate::tangent::no_tangent);
+    let want = ir::tangent::tangent_type(&yf.ty(), &env);
+    checks.push((
+        "forward interface",
+        if show_string(&yf) != show_string(&y0) {
+            Err(format!(
+                "the forward rule's value {} differs from the primal's {}",
+                show_string(&yf),
+                show_string(&y0)
+            ))
+        } else if want != Type::Any && ty.ty() != want {
+            Err(format!(
+                "the output's tangent has type {}, expected {want}",
+                ty.ty()
+            ))
+        } else {
+            Ok(format!(
+                "value {} and a tangent of type {want}",
+                show_string(&yf)
+            ))
+        },
+    ));
+    let fwd_val = dot(&dy, &ty);
+    checks.push((
+        "forward finite differences",
+        fds.check(m, &all, &dx, &dy, fwd_val)?,
+    ));
+    // Both are exact up to rounding, which differs between the modes (summation order, and
+    // `Float32` intermediates rounding tangents in one mode and cotangents in the other).
+    let tol =
+        if mentions_f32(&yf.ty(), &env, 0) || all.iter().any(|x| mentions_f32(&x.ty(), &env, 0)) {
+            1e-4
+        } else {
+            1e-6
+        };
+    checks.push((
+        "forward and reverse agree",
+        if (fwd_val - ad_val).abs() <= tol * (1.0 + fwd_val.abs().max(ad_val.abs())) {
+            Ok(format!(
+                "⟨ȳ, J ẋ⟩ = {fwd_val} (forward), ⟨J'ȳ, ẋ⟩ = {ad_val} (reverse)"
+            ))
+        } else {
+            Err(format!(
+                "⟨ȳ, J ẋ⟩ = {fwd_val} by forward mode but ⟨J'ȳ, ẋ⟩ = {ad_val} by reverse mode"
+            ))
+        },
+    ));
+    let dx2: Vec<Value> = all
+        .iter()
+        .map(|x| random_tangent(x, &env, &mut rng))
+        .collect();
+    let (_, ty2) = run_dual(m, &code, &fresh(&all), &[copies(&dx2)])?;
+    let code3 = ad.dual_rule(&mut m.compiler, &key, 3)?;
+    let (_, t3) = run_dual(
+        m,
+        &code3,
+        &fresh(&all),
+        &[copies(&dx), copies(&dx2), copies(&dx)],
+    )?;
+    let lane_ok =
+        |a: &Value, b: Option<&Value>| b.is_some_and(|b| tangent_approx_eq(a, b, 1e-12, 1e-300));
+    checks.push((
+        "forward lanes",
+        if lane_ok(&ty, t3.first()) && lane_ok(&ty2[0], t3.get(1)) && lane_ok(&ty, t3.get(2)) {
+            Ok("a 3-lane run gives each lane's one-lane tangent".into())
+        } else {
+            Err("a 3-lane run's tangents differ from one-lane runs".into())
+        },
+    ));
     Ok(RuleReport { checks })
+}
+
+/// Central differences `⟨ȳ, (f(x + hẋ) − f(x − hẋ)) / 2h⟩` at steps 1e-2 … 1e-8, computed once
+/// per step and shared by the checks of both modes.
+#[derive(Default)]
+struct FiniteDifferences {
+    steps: Vec<(f64, f64)>,
+}
+
+impl FiniteDifferences {
+    fn at(
+        &mut self,
+        k: usize,
+        m: &mut Machine,
+        all: &[Value],
+        dx: &[Value],
+        dy: &Value,
+    ) -> Result<(f64, f64), AdError> {
+        const STEPS: [f64; 7] = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8];
+        while self.steps.len() <= k {
+            let h = STEPS[self.steps.len()];
+            let shifted = |s: f64| -> Vec<Value> {
+                all.iter()
+                    .zip(dx.iter())
+                    .map(|(x, d)| add_to_primal(x, &scale(s, d)))
+                    .collect()
+            };
+            let env = m.compiler.env.clone();
+            let yp = call(m, &shifted(h))?;
+            let ym = call(m, &shifted(-h))?;
+            self.steps
+                .push((h, dot(dy, &difference(&yp, &ym, &env)) / (2.0 * h)));
+        }
+        Ok(self.steps[k])
+    }
+
+    /// Whether some step agrees with `ad_val` to rtol = atol = 1e-3.
+    fn check(
+        &mut self,
+        m: &mut Machine,
+        all: &[Value],
+        dx: &[Value],
+        dy: &Value,
+        ad_val: f64,
+    ) -> Result<Result<String, String>, AdError> {
+        let mut best = f64::INFINITY;
+        for k in 0..7 {
+            let (h, fd) = self.at(k, m, all, dx, dy)?;
+            let e = (fd - ad_val).abs();
+            best = best.min(e);
+            if e <= 1e-3 + 1e-3 * fd.abs().max(ad_val.abs()) {
+                return Ok(Ok(format!("agrees at step {h:e}: fd {fd} vs ad {ad_val}")));
+            }
+        }
+        Ok(Err(format!("no step from 1e-2 to 1e-8 agrees to rtol = atol = 1e-3 (ad {ad_val}, closest difference {best})")))
+    }
 }
 
 /// Whether a value of type `t` holds `Float32`s (whose rounding the increment check allows).

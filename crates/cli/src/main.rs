@@ -53,6 +53,13 @@ enum Command {
         /// float vectors); `minimal` differentiates those through their code.
         #[arg(long, value_enum, default_value = "default")]
         context: ContextArg,
+        /// `reverse`: one forwards pass and one pullback; `forward`: forward mode, one pass per
+        /// chunk of input directions (N-lane duals, N = --chunk).
+        #[arg(long, value_enum, default_value = "reverse")]
+        mode: ModeArg,
+        /// Forward mode: input directions per pass (1 to 8).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=8))]
+        chunk: u8,
     },
     /// Test the reverse-mode rule of the call (interface, finite differences, increments,
     /// argument restoration, reuse); exit 1 if a check fails.
@@ -92,6 +99,12 @@ enum Command {
         #[arg(long, value_enum, default_value = "default")]
         context: ContextArg,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum ModeArg {
+    Reverse,
+    Forward,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -183,13 +196,21 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             json,
             debug,
             context,
+            mode,
+            chunk,
         } => {
             session.set_ad_debug(debug);
             session.set_ad_context(context.into());
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(session, e));
             }
-            match session.gradient_of_call(&call) {
+            let result = match mode {
+                ModeArg::Reverse => session.gradient_of_call(&call),
+                ModeArg::Forward => session.eval_call_parts(&call).and_then(|(f, args)| {
+                    session.value_and_gradient_forward(&f, &args, chunk as usize)
+                }),
+            };
+            match result {
                 Ok((v, g)) => {
                     if json {
                         println!("{}", session.gradient_json(&v, &g));

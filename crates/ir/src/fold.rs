@@ -251,11 +251,12 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         Isa | Typeof | ApplyType | PromoteEltype | PromoteTypejoin | ArrayNew | ArrayRef
         | ArrayRefRaw | ArraySet | ArrayLen | ArraySize | ArrayPush | ArrayPop | ArrayResize
         | ArrayUnresize | ArrayCopy | ArrayReshape | TupleLen | RuleStack | RuleChild
-        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | AdCheck
+        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | AdCheck | TangentCheck
         | TupleGetIndex | ToString | Repr | StringConcat | StringLen | Print | Show
         | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs => None,
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
+        | TangentField | GlobalTangent | DualCall => None,
     }
 }

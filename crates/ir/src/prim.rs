@@ -159,6 +159,9 @@ prims! {
     /// `Core.ad_check(x, fx, what)`: debug mode: throws unless `fx` is fdata of `x`'s type with
     /// the same array sizes (`what` names the checked value).
     AdCheck = "ad_check",
+    /// `Core.tangent_check(x, tx, what)`: forward mode's debug mode: throws unless `tx` is a
+    /// tangent of `x`'s type with the same array sizes.
+    TangentCheck = "tangent_check",
     // AD of values whose tangent type is only known at run time (`Any`, abstract types,
     // unions whose members have different reverse data). Their fdata and rdata are typed
     // `Any`; `NoRData` stands for a zero rdata of any type (Mooncake's `ZeroRData`) and never
@@ -186,6 +189,19 @@ prims! {
     /// `Core.global_fdata(x)`: the forward data of the value `x` of a global, the same for
     /// every read of that value during one gradient (the global's tangent).
     GlobalFdata = "global_fdata",
+    /// `Core.zero_tangent(x)`: a zero tangent of `x` (forward mode: a value whose tangent type
+    /// needs the value's shape, or is known only at run time).
+    ZeroTangent = "zero_tangent",
+    /// `Core.tangent_field(x, tx, name)`: the tangent of field `name` (a string) of `x`, whose
+    /// tangent is `tx` (forward mode's field read by name).
+    TangentField = "tangent_field",
+    /// `Core.global_tangent(x, lane)`: the tangent of the value `x` of a global in forward
+    /// mode's lane `lane`, the same for every read during one derivative.
+    GlobalTangent = "global_tangent",
+    /// `Core.dual_call(width, opts, f, tf_1, ..., tf_N, x1, t1_1, ...)`: a dynamic call in
+    /// forward mode with `N = width` lanes: runs the forward rule of the method the run-time
+    /// types select; returns `(y, ty_1, ..., ty_N)`.
+    DualCall = "dual_call",
     /// `Core.field_cotangent(x, fx, name, r)`: the reverse data of `x` for cotangent `r` of its
     /// field `name` (`NoRData` for a mutable `x`, whose tangent's field is incremented).
     FieldCotangent = "field_cotangent",
@@ -265,9 +281,11 @@ impl Prim {
             ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
             ArrayAccumulate | ArrayAxpy | ArrayAddScalar => (true, true, true),
             RuleStack | RuleChild => (true, true, true),
-            AdCheck => (true, true, true),
+            AdCheck | TangentCheck => (true, true, true),
             RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
             | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata => (true, false, false),
+            ZeroTangent | TangentField | GlobalTangent => (true, false, true),
+            DualCall => (true, true, true),
             FieldCotangent => (true, true, true),
             DynFwd | DynRvs => (true, true, true),
             TupleGetIndex => (true, false, false),
@@ -307,6 +325,10 @@ impl Prim {
                 | TangentOf
                 | FieldFdata
                 | GlobalFdata
+                | ZeroTangent
+                | TangentField
+                | GlobalTangent
+                | DualCall
                 | FieldCotangent
                 | DynFwd
                 | DynRvs
@@ -687,7 +709,7 @@ impl Prim {
                     ),
                 }
             }
-            AdCheck => {
+            AdCheck | TangentCheck => {
                 arity(3)?;
                 Ok(Type::Nothing)
             }
@@ -695,10 +717,22 @@ impl Prim {
                 arity(2)?;
                 Ok(Type::Any)
             }
-            GlobalFdata => {
+            GlobalFdata | ZeroTangent => {
                 arity(1)?;
                 Ok(Type::Any)
             }
+            GlobalTangent => {
+                arity(2)?;
+                Ok(Type::Any)
+            }
+            TangentField => {
+                arity(3)?;
+                Ok(Type::Any)
+            }
+            DualCall => match args.first() {
+                Some(_) => Ok(Type::Any),
+                None => Err(format!("`Core.{}` needs a width", self.name())),
+            },
             TangentAddRdata | FieldFdata => {
                 arity(3)?;
                 Ok(Type::Any)

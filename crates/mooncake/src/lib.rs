@@ -422,6 +422,43 @@ impl Session {
         Ok(r)
     }
 
+    /// Forward mode: `(f(args...), ḟ)` for the tangent given with each argument (`(x, ẋ)`
+    /// pairs; `f`'s own tangent is zero).
+    pub fn value_and_derivative(
+        &mut self,
+        f: &Value,
+        args: &[(Value, Value)],
+    ) -> Result<(Value, Value), Error> {
+        let r = ad::value_and_derivative(&mut self.machine, &self.ad, f, args)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// The gradient of `f` (returning a float) by forward mode: chunks of `width` input
+    /// directions per pass (N-lane duals, 1 ≤ width ≤ 8). The same result as
+    /// [`Session::value_and_gradient`], computed in one pass per chunk.
+    pub fn value_and_gradient_forward(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+        width: usize,
+    ) -> Result<(Value, Vec<Value>), Error> {
+        let r = ad::value_and_gradient_forward(&mut self.machine, &self.ad, f, args, width)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// The forward rule of `f(args...)` with `width` lanes (derived once and cached).
+    pub fn build_frule(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+        width: usize,
+    ) -> Result<Arc<Function>, Error> {
+        let key = self.method_instance(f, args)?;
+        Ok(self.ad.dual_rule(&mut self.machine.compiler, &key, width)?)
+    }
+
     /// The reverse-mode rule of `f(args...)` (derived once per method instance and cached).
     pub fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
         let key = self.method_instance(f, args)?;

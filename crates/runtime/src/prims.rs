@@ -548,14 +548,17 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         // The interpreter hands these to the AD runtime (`interp::AdRuntime`).
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs => {
-            Err(Exception::Error(format!(
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
+        | TangentField | GlobalTangent | DualCall => Err(Exception::Error(format!(
             "internal error: `Core.{}` runs only in derived code, with the AD runtime installed",
             op.name()
-        )))
-        }
-        AdCheck => match args {
-            [x, fx, what] => match fdata_mismatch(x, fx, env) {
+        ))),
+        AdCheck | TangentCheck => match args {
+            [x, fx, what] => match if op == AdCheck {
+                fdata_mismatch(x, fx, env)
+            } else {
+                tangent_mismatch(x, fx, env)
+            } {
                 None => Ok(Value::Nothing),
                 Some(why) => Err(Exception::Error(format!(
                     "debug mode: {}: {why}",
@@ -706,11 +709,26 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
 /// Why `fx` is not the fdata of primal `x` (its type per `ir::tangent::fdata_type` of `x`'s
 /// type, and array sizes equal to `x`'s), or `None` if it is.
 pub fn fdata_mismatch(x: &Value, fx: &Value, env: &TypeEnv) -> Option<String> {
-    let want = ir::tangent::fdata_type(&x.ty(), env);
+    mismatch(x, fx, env, "fdata", ir::tangent::fdata_type)
+}
+
+/// Why `t` is not a tangent of `x` (type, array sizes), if it is not.
+pub fn tangent_mismatch(x: &Value, t: &Value, env: &TypeEnv) -> Option<String> {
+    mismatch(x, t, env, "tangent", ir::tangent::tangent_type)
+}
+
+fn mismatch(
+    x: &Value,
+    fx: &Value,
+    env: &TypeEnv,
+    what: &str,
+    ty: fn(&Type, &TypeEnv) -> Type,
+) -> Option<String> {
+    let want = ty(&x.ty(), env);
     let got = fx.ty();
     if want != got && want != Type::Any {
         return Some(format!(
-            "fdata of type {got} for a primal of type {} (expected {want})",
+            "{what} of type {got} for a primal of type {} (expected {want})",
             x.ty()
         ));
     }
@@ -728,7 +746,7 @@ pub fn fdata_mismatch(x: &Value, fx: &Value, env: &TypeEnv) -> Option<String> {
         (Value::Tuple(xs), Value::Tuple(fs)) => xs
             .iter()
             .zip(fs.iter())
-            .find_map(|(x, f)| fdata_mismatch(x, f, env)),
+            .find_map(|(x, f)| mismatch(x, f, env, what, ty)),
         _ => None,
     }
 }

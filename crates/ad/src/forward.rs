@@ -1,0 +1,714 @@
+//! Forward mode by IR transformation (Mooncake's: each statement rewritten to run on duals):
+//! from the optimised typed IR of a method instance, build one function that computes the
+//! primal and `N` tangents of every value at once (`N` lanes: N-lane duals, `N` ≤ 8).
+//!
+//! - `dual(x0, t0_1, ..., t0_N, x1, t1_1, ..., t1_N, ...) -> Tuple{y, ty_1, ..., ty_N}`.
+//! - Each primal value `v` has `N` tangent values of type `tangent_type(typeof(v))` (one per
+//!   lane), so the tangent arithmetic of a lane is plain scalar code that Cranelift keeps in
+//!   registers; the primal computation is shared by the lanes. Block parameters get their
+//!   tangents as extra parameters, terminators pass them along.
+//! - Primitives use the partial derivatives of `rules::reverse_rule` (one formula per
+//!   primitive for both modes): `ṫ = Σ ∂out/∂arg · ṫ_arg`; memory primitives do to the tangent
+//!   what they do to the primal (a tangent array is written where its array is written).
+//! - A static call invokes the callee's forward rule, derived when the call first runs; a
+//!   dynamic call (`Core.dual_call`) derives the rule of the method the run-time types select.
+
+use crate::emit::Emit;
+use crate::reverse::{AdError, Mode};
+use crate::rules::{reverse_rule, Partial, Rule};
+use compiler::MiKey;
+use ir::tangent::tangent_type;
+use ir::{Callee, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Type, TypeEnv, Value};
+use rustc_hash::FxHashMap;
+
+/// The most lanes a forward rule computes at once.
+pub const MAX_WIDTH: usize = 8;
+
+struct Cx<'a> {
+    p: &'a Function,
+    env: &'a TypeEnv,
+}
+
+impl Cx<'_> {
+    fn ty(&self, v: Value) -> Type {
+        self.p.types[v].clone()
+    }
+    /// Tangent type of a value (code after a `Union{}` value never runs: no tangent).
+    fn tt(&self, v: Value) -> Type {
+        tangent_of(&self.ty(v), self.env)
+    }
+    fn err(&self, i: Inst, what: String) -> AdError {
+        AdError {
+            message: what,
+            span: self.p.locs[i],
+            trace: self.p.source_chain(i),
+        }
+    }
+}
+
+fn tangent_of(t: &Type, env: &TypeEnv) -> Type {
+    match tangent_type(t, env) {
+        Type::Bottom => Type::NoTangent,
+        t => t,
+    }
+}
+
+/// `x` as a value of tangent type `to` (a run-time check when `to` is narrower).
+fn narrow(e: &mut Emit, x: Value, from: &Type, to: &Type) -> Value {
+    if from == to || *to == Type::Any {
+        x
+    } else if *to == Type::NoTangent {
+        e.konst(Const::Singleton(Type::NoTangent))
+    } else {
+        e.val(
+            InstData::TypeAssert {
+                val: x,
+                ty: to.clone(),
+            },
+            to.clone(),
+        )
+    }
+}
+
+/// Whether the zero of tangent type `t` can be built without the primal (no arrays, no
+/// run-time types).
+fn static_zero(t: &Type, env: &TypeEnv) -> bool {
+    match t {
+        Type::NoTangent | Type::Float64 | Type::Float32 => true,
+        Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.iter().all(|t| static_zero(t, env)),
+        Type::Tangent(_) => env
+            .field_types(t)
+            .is_some_and(|fs| fs.iter().all(|t| static_zero(t, env))),
+        _ => false,
+    }
+}
+
+fn build_static_zero(e: &mut Emit, t: &Type, env: &TypeEnv) -> Value {
+    match t {
+        Type::Float64 => e.konst(Const::F64(0.0)),
+        Type::Float32 => e.konst(Const::F32(0.0)),
+        Type::Tuple(ts) => {
+            let args = ts.iter().map(|t| build_static_zero(e, t, env)).collect();
+            e.val(InstData::Tuple { args }, t.clone())
+        }
+        Type::NamedTuple(_, ts) => {
+            let args = ts.iter().map(|t| build_static_zero(e, t, env)).collect();
+            e.val(
+                InstData::New {
+                    ty: t.clone(),
+                    args,
+                },
+                t.clone(),
+            )
+        }
+        Type::Tangent(_) => {
+            let fs = env.field_types(t).unwrap_or_default();
+            let args = fs.iter().map(|f| build_static_zero(e, f, env)).collect();
+            e.val(
+                InstData::New {
+                    ty: t.clone(),
+                    args,
+                },
+                t.clone(),
+            )
+        }
+        _ => e.konst(Const::Singleton(Type::NoTangent)),
+    }
+}
+
+/// A zero tangent of the value `x` (of primal type `pt`).
+fn zero(e: &mut Emit, x: Value, pt: &Type, env: &TypeEnv) -> Value {
+    let t = tangent_of(pt, env);
+    if static_zero(&t, env) {
+        build_static_zero(e, &t, env)
+    } else {
+        let z = e.prim(Prim::ZeroTangent, vec![x], Type::Any);
+        narrow(e, z, &Type::Any, &t)
+    }
+}
+
+/// Whether a primitive is reverse mode's own bookkeeping (it appears only in derived code,
+/// which forward mode does not differentiate yet).
+fn reverse_bookkeeping(op: Prim) -> bool {
+    use Prim::*;
+    matches!(
+        op,
+        RuleStack
+            | RuleChild
+            | AdCheck
+            | RdataAdd
+            | RdataConvert
+            | RdataAddAt
+            | TangentFdata
+            | TangentRdata
+            | TangentAddRdata
+            | TangentOf
+            | FieldFdata
+            | GlobalFdata
+            | FieldCotangent
+            | DynFwd
+            | DynRvs
+            | ZeroTangent
+            | TangentField
+            | GlobalTangent
+            | DualCall
+            | ArrayZeroLike
+            | ArrayAccumulate
+            | ArrayAxpy
+            | ArrayAddScalar
+            | ArrayUnresize
+    )
+}
+
+/// Derives the forward rule of `primal` with `width` lanes. `names` gives the name under which
+/// a callee's forward rule is invoked (resolved, and derived, when first executed).
+pub fn derive_forward(
+    primal: &Function,
+    env: &TypeEnv,
+    width: usize,
+    names: &mut dyn FnMut(&MiKey, Mode) -> syntax::Symbol,
+    opts: crate::api::RuleOptions,
+) -> Result<Function, AdError> {
+    let n = width;
+    let cx = Cx { p: primal, env };
+    let layout = primal.reverse_postorder();
+    let mut f = Function::new(format!("dual{n} {}", primal.name), Phase::Typed);
+    let fblocks: FxHashMap<ir::Block, ir::Block> =
+        layout.iter().map(|b| (*b, f.add_block())).collect();
+    let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
+    let mut tmap: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+    for &b in &layout {
+        for &p in &primal.blocks[b].params {
+            let pv = f.add_block_param(fblocks[&b], cx.ty(p));
+            vmap.insert(p, pv);
+            let tt = cx.tt(p);
+            let ts = (0..n)
+                .map(|_| f.add_block_param(fblocks[&b], tt.clone()))
+                .collect();
+            tmap.insert(p, ts);
+        }
+    }
+    if opts.debug {
+        if let Some(&i0) = primal.blocks[layout[0]].insts.first() {
+            let mut e = Emit {
+                f: &mut f,
+                block: fblocks[&layout[0]],
+                loc: primal.locs[i0],
+            };
+            for (k, &p) in primal.blocks[layout[0]].params.iter().enumerate() {
+                if cx.tt(p) != Type::NoTangent {
+                    for (l, &t) in tmap[&p].iter().enumerate() {
+                        let what = format!("argument {k} of {} (lane {})", primal.name, l + 1);
+                        tangent_check(&mut e, vmap[&p], t, &what);
+                    }
+                }
+            }
+        }
+    }
+    for &b in &layout {
+        let fb = fblocks[&b];
+        for &i in &primal.blocks[b].insts {
+            let mut e = Emit {
+                f: &mut f,
+                block: fb,
+                loc: primal.locs[i],
+            };
+            let data = primal.insts[i].clone();
+            let res = primal.result(i);
+            let mut pd = data.clone();
+            pd.map_args(|a| vmap.get(&a).copied().unwrap_or(a));
+            pd.map_successors(|s| fblocks[&s]);
+            // The primal instruction, re-emitted on mapped operands (calls run the callee's
+            // forward rule instead).
+            let is_call = matches!(
+                data,
+                InstData::Invoke { .. } | InstData::Call { .. } | InstData::Jump { .. }
+            ) || data.is_terminator();
+            if !is_call {
+                let ty = res.map(|r| cx.ty(r)).unwrap_or_default();
+                let nv = e.inst(pd.clone(), ty);
+                if let (Some(r), Some(nv)) = (res, nv) {
+                    vmap.insert(r, nv);
+                }
+            }
+            let t = |v: &Value, l: usize| tmap[v][l];
+            let lanes = |e: &mut Emit, g: &mut dyn FnMut(&mut Emit, usize) -> Value| {
+                (0..n).map(|l| g(e, l)).collect::<Vec<Value>>()
+            };
+            let ts: Option<Vec<Value>> = match &data {
+                InstData::Const(_) => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
+                    Some(vec![z; n])
+                }
+                InstData::Prim { op, args } => {
+                    if reverse_bookkeeping(*op) {
+                        return Err(cx.err(
+                            i,
+                            format!(
+                                "forward mode of reverse-mode code (`Core.{}`) is not supported yet",
+                                op.name()
+                            ),
+                        ));
+                    }
+                    let margs: Vec<Value> = args.iter().map(|a| vmap[a]).collect();
+                    let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();
+                    let out = res.map(|r| vmap[&r]);
+                    let rt = res.map(|r| cx.ty(r)).unwrap_or_default();
+                    let has_t = |a: &Value| cx.tt(*a) != Type::NoTangent;
+                    let rule = match out {
+                        Some(o) => reverse_rule(*op, &margs, &ats, o, &rt, &mut e),
+                        None => reverse_rule(*op, &margs, &ats, margs[0], &rt, &mut e),
+                    };
+                    let Some(rule) = rule else {
+                        return Err(
+                            cx.err(i, format!("`Core.{}` has no forward rule yet", op.name()))
+                        );
+                    };
+                    match rule {
+                        Rule::NonDifferentiable => match res {
+                            Some(r) if *op == Prim::ArrayNew => {
+                                let tt = cx.tt(r);
+                                if tt == Type::NoTangent {
+                                    Some(vec![e.konst(Const::Singleton(Type::NoTangent)); n])
+                                } else {
+                                    let tc = e.konst(Const::Type(tt.clone()));
+                                    let mut targs = vec![tc];
+                                    targs.extend(margs[1..].iter().copied());
+                                    Some(lanes(&mut e, &mut |e, _| {
+                                        e.prim(Prim::ArrayNew, targs.clone(), tt.clone())
+                                    }))
+                                }
+                            }
+                            Some(r) => {
+                                let z = zero(&mut e, vmap[&r], &rt, env);
+                                let _ = r;
+                                Some(vec![z; n])
+                            }
+                            None => None,
+                        },
+                        Rule::Scalar(parts) => {
+                            let r = res.unwrap_or_else(|| unreachable!());
+                            let tt = cx.tt(r);
+                            Some(lanes(&mut e, &mut |e, l| {
+                                let mut acc: Option<Value> = None;
+                                for (j, p) in parts.iter().enumerate() {
+                                    let dx = tmap[&args[j]][l];
+                                    let term = match p {
+                                        Partial::Zero => continue,
+                                        Partial::One => dx,
+                                        Partial::MinusOne => {
+                                            e.prim(Prim::NegFloat, vec![dx], tt.clone())
+                                        }
+                                        Partial::Val(v) => {
+                                            e.prim(Prim::MulFloat, vec![*v, dx], tt.clone())
+                                        }
+                                        Partial::Convert => {
+                                            let tc = e.konst(Const::Type(tt.clone()));
+                                            e.prim(Prim::Fpconvert, vec![tc, dx], tt.clone())
+                                        }
+                                    };
+                                    acc = Some(match acc {
+                                        None => term,
+                                        Some(a) => {
+                                            e.prim(Prim::AddFloat, vec![a, term], tt.clone())
+                                        }
+                                    });
+                                }
+                                acc.unwrap_or_else(|| build_static_zero(e, &tt, env))
+                            }))
+                        }
+                        Rule::ArrayRead => {
+                            let r = res.unwrap_or_else(|| unreachable!());
+                            let tt = cx.tt(r);
+                            if !has_t(&args[0]) || tt == Type::NoTangent {
+                                let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
+                                Some(vec![z; n])
+                            } else {
+                                let et = match cx.tt(args[0]) {
+                                    Type::Array(et, _) => (*et).clone(),
+                                    _ => Type::Any,
+                                };
+                                Some(lanes(&mut e, &mut |e, l| {
+                                    let mut a = vec![t(&args[0], l)];
+                                    a.extend(margs[1..].iter().copied());
+                                    let x = e.prim(*op, a, et.clone());
+                                    narrow(e, x, &et, &tt)
+                                }))
+                            }
+                        }
+                        Rule::ArrayWrite | Rule::ArrayPush => {
+                            if has_t(&args[0]) {
+                                for l in 0..n {
+                                    let mut a = vec![t(&args[0], l), t(&args[1], l)];
+                                    a.extend(margs[2..].iter().copied());
+                                    e.inst(InstData::Prim { op: *op, args: a }, Type::Any);
+                                }
+                            }
+                            None
+                        }
+                        Rule::ArrayPop => {
+                            let r = res.unwrap_or_else(|| unreachable!());
+                            let tt = cx.tt(r);
+                            if !has_t(&args[0]) || tt == Type::NoTangent {
+                                let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
+                                Some(vec![z; n])
+                            } else {
+                                let et = match cx.tt(args[0]) {
+                                    Type::Array(et, _) => (*et).clone(),
+                                    _ => Type::Any,
+                                };
+                                Some(lanes(&mut e, &mut |e, l| {
+                                    let x =
+                                        e.prim(Prim::ArrayPop, vec![t(&args[0], l)], et.clone());
+                                    narrow(e, x, &et, &tt)
+                                }))
+                            }
+                        }
+                        Rule::ArrayCopy => {
+                            let r = res.unwrap_or_else(|| unreachable!());
+                            let tt = cx.tt(r);
+                            if tt == Type::NoTangent {
+                                Some(vec![e.konst(Const::Singleton(Type::NoTangent)); n])
+                            } else {
+                                Some(lanes(&mut e, &mut |e, l| {
+                                    let mut a = vec![t(&args[0], l)];
+                                    a.extend(margs[1..].iter().copied());
+                                    e.prim(*op, a, tt.clone())
+                                }))
+                            }
+                        }
+                        Rule::ArrayResize => {
+                            if has_t(&args[0]) {
+                                for l in 0..n {
+                                    let mut a = vec![t(&args[0], l)];
+                                    a.extend(margs[1..].iter().copied());
+                                    e.inst(InstData::Prim { op: *op, args: a }, Type::Any);
+                                }
+                            }
+                            None
+                        }
+                        Rule::TupleIndex => {
+                            let r = res.unwrap_or_else(|| unreachable!());
+                            let tt = cx.tt(r);
+                            match cx.tt(args[0]) {
+                                Type::NoTangent => {
+                                    let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
+                                    Some(vec![z; n])
+                                }
+                                Type::Tuple(ets) | Type::NamedTuple(_, ets) => {
+                                    // The element's tangent: one of the tuple's (a union of
+                                    // them), narrowed to the result's tangent type.
+                                    let ut = Type::union_of(ets.iter().cloned());
+                                    Some(lanes(&mut e, &mut |e, l| {
+                                        let x = e.prim(
+                                            Prim::TupleGetIndex,
+                                            vec![t(&args[0], l), margs[1]],
+                                            ut.clone(),
+                                        );
+                                        narrow(e, x, &ut, &tt)
+                                    }))
+                                }
+                                _ => {
+                                    // A tuple whose tangent is known only at run time.
+                                    return Err(cx.err(
+                                        i,
+                                        "run-time indexing of a tuple whose tangent is known only at run time is not supported by forward mode yet".into(),
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+                InstData::Invoke { callee, args } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let key = MiKey {
+                        table: callee.func,
+                        method: callee.method,
+                        sig: callee.sig.clone(),
+                    };
+                    let mut fargs = Vec::new();
+                    let mut fsig = Vec::new();
+                    for a in args {
+                        fargs.push(vmap[a]);
+                        fsig.push(cx.ty(*a));
+                        for l in 0..n {
+                            fargs.push(t(a, l));
+                            fsig.push(cx.tt(*a));
+                        }
+                    }
+                    let mut rts = vec![cx.ty(r)];
+                    rts.extend((0..n).map(|_| cx.tt(r)));
+                    let rt = Type::tuple(rts);
+                    let fcallee = Callee {
+                        func: names(&key, Mode::Dual(n as u8)),
+                        method: 0,
+                        sig: fsig.into(),
+                    };
+                    let tup = e.val(
+                        InstData::Invoke {
+                            callee: fcallee,
+                            args: fargs,
+                        },
+                        rt,
+                    );
+                    let y = e.field(tup, 0, cx.ty(r));
+                    vmap.insert(r, y);
+                    let tt = cx.tt(r);
+                    let ts = lanes(&mut e, &mut |e, l| e.field(tup, 1 + l as u32, tt.clone()));
+                    if opts.debug && tt != Type::NoTangent {
+                        for (l, &tv) in ts.iter().enumerate() {
+                            let what =
+                                format!("the result of calling {} (lane {})", callee.func, l + 1);
+                            tangent_check(&mut e, y, tv, &what);
+                        }
+                    }
+                    Some(ts)
+                }
+                InstData::Call { args } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let w = e.konst(Const::Int(n as i64));
+                    let o = e.konst(Const::Int(opts.to_bits()));
+                    let mut dargs = vec![w, o];
+                    for a in args {
+                        dargs.push(vmap[a]);
+                        for l in 0..n {
+                            dargs.push(t(a, l));
+                        }
+                    }
+                    let any = e.prim(Prim::DualCall, dargs, Type::Any);
+                    let tt = Type::tuple(vec![Type::Any; n + 1]);
+                    let tup = narrow(&mut e, any, &Type::Any, &tt);
+                    let y0 = e.field(tup, 0, Type::Any);
+                    let y = narrow(&mut e, y0, &Type::Any, &cx.ty(r));
+                    vmap.insert(r, y);
+                    let tt = cx.tt(r);
+                    Some(lanes(&mut e, &mut |e, l| {
+                        let x = e.field(tup, 1 + l as u32, Type::Any);
+                        narrow(e, x, &Type::Any, &tt)
+                    }))
+                }
+                InstData::New { ty, args } => {
+                    let tt = tangent_of(ty, env);
+                    if tt == Type::NoTangent {
+                        Some(vec![e.konst(Const::Singleton(Type::NoTangent)); n])
+                    } else {
+                        let fts = env.field_types(&tt).unwrap_or_default();
+                        if fts.len() != args.len() {
+                            return Err(cx.err(
+                                i,
+                                format!(
+                                    "internal error: the tangent of {ty} has {} fields",
+                                    fts.len()
+                                ),
+                            ));
+                        }
+                        Some(lanes(&mut e, &mut |e, l| {
+                            let fs = args
+                                .iter()
+                                .zip(fts.iter())
+                                .map(|(a, ft)| {
+                                    let at = cx.tt(*a);
+                                    if at == *ft || *ft == Type::Any || at == Type::Bottom {
+                                        t(a, l)
+                                    } else if *ft == Type::NoTangent {
+                                        e.konst(Const::Singleton(Type::NoTangent))
+                                    } else {
+                                        narrow(e, t(a, l), &at, ft)
+                                    }
+                                })
+                                .collect();
+                            e.val(
+                                InstData::New {
+                                    ty: tt.clone(),
+                                    args: fs,
+                                },
+                                tt.clone(),
+                            )
+                        }))
+                    }
+                }
+                InstData::Tuple { args } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let tt = cx.tt(r);
+                    if tt == Type::NoTangent {
+                        Some(vec![e.konst(Const::Singleton(Type::NoTangent)); n])
+                    } else {
+                        Some(lanes(&mut e, &mut |e, l| {
+                            let fs = args.iter().map(|a| t(a, l)).collect();
+                            e.val(InstData::Tuple { args: fs }, tt.clone())
+                        }))
+                    }
+                }
+                InstData::GetField { obj, field } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let tt = cx.tt(r);
+                    let ot = cx.tt(*obj);
+                    match field {
+                        _ if tt == Type::NoTangent || ot == Type::NoTangent => {
+                            let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
+                            Some(vec![z; n])
+                        }
+                        FieldRef::Index(k) if ot != Type::Any => {
+                            let ft = env
+                                .field_types(&ot)
+                                .and_then(|fs| fs.get(*k as usize).cloned())
+                                .unwrap_or(Type::Any);
+                            Some(lanes(&mut e, &mut |e, l| {
+                                let x = e.field(t(obj, l), *k, ft.clone());
+                                narrow(e, x, &ft, &tt)
+                            }))
+                        }
+                        _ => {
+                            let name: std::sync::Arc<str> = match field {
+                                FieldRef::Name(s) => std::sync::Arc::from(s.as_str()),
+                                FieldRef::Index(k) => {
+                                    std::sync::Arc::from(format!("{}", k + 1).as_str())
+                                }
+                            };
+                            let nv = e.konst(Const::Str(name));
+                            Some(lanes(&mut e, &mut |e, l| {
+                                let x = e.prim(
+                                    Prim::TangentField,
+                                    vec![vmap[obj], t(obj, l), nv],
+                                    Type::Any,
+                                );
+                                narrow(e, x, &Type::Any, &tt)
+                            }))
+                        }
+                    }
+                }
+                InstData::SetField { obj, field, val } => {
+                    let ot = cx.tt(*obj);
+                    match field {
+                        _ if ot == Type::NoTangent => {}
+                        FieldRef::Index(k) if ot != Type::Any => {
+                            let ft = env
+                                .field_types(&ot)
+                                .and_then(|fs| fs.get(*k as usize).cloned())
+                                .unwrap_or(Type::Any);
+                            let vt = cx.tt(*val);
+                            for l in 0..n {
+                                let tv = if vt == ft || ft == Type::Any {
+                                    t(val, l)
+                                } else {
+                                    narrow(&mut e, t(val, l), &vt, &ft)
+                                };
+                                e.inst(
+                                    InstData::SetField {
+                                        obj: t(obj, l),
+                                        field: FieldRef::Index(*k),
+                                        val: tv,
+                                    },
+                                    Type::Any,
+                                );
+                            }
+                        }
+                        _ => {
+                            return Err(cx.err(
+                                i,
+                                "assigning a field of a value whose type is known only at run time is not supported by forward mode yet".into(),
+                            ))
+                        }
+                    }
+                    None
+                }
+                InstData::TypeAssert { val, .. } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let (from, to) = (cx.tt(*val), cx.tt(r));
+                    Some(lanes(&mut e, &mut |e, l| narrow(e, t(val, l), &from, &to)))
+                }
+                InstData::GetGlobal(_) => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let tt = cx.tt(r);
+                    if static_zero(&tt, env) {
+                        let z = build_static_zero(&mut e, &tt, env);
+                        Some(vec![z; n])
+                    } else {
+                        Some(lanes(&mut e, &mut |e, l| {
+                            let lv = e.konst(Const::Int(l as i64));
+                            let x = e.prim(Prim::GlobalTangent, vec![vmap[&r], lv], Type::Any);
+                            narrow(e, x, &Type::Any, &tt)
+                        }))
+                    }
+                }
+                InstData::SetGlobal(..) => {
+                    return Err(cx.err(
+                        i,
+                        "`global assignment` is not supported by forward mode yet".into(),
+                    ))
+                }
+                InstData::StaticParam(_) | InstData::GetSlot(_) | InstData::SetSlot(..) => {
+                    return Err(cx.err(i, "internal error: forward mode of untyped IR".into()))
+                }
+                InstData::Jump { dest, args } => {
+                    let a = with_tangents(args, &vmap, &tmap);
+                    e.jump(fblocks[dest], a);
+                    None
+                }
+                InstData::Branch {
+                    cond,
+                    then_dest,
+                    then_args,
+                    else_dest,
+                    else_args,
+                } => {
+                    e.inst(
+                        InstData::Branch {
+                            cond: vmap[cond],
+                            then_dest: fblocks[then_dest],
+                            then_args: with_tangents(then_args, &vmap, &tmap),
+                            else_dest: fblocks[else_dest],
+                            else_args: with_tangents(else_args, &vmap, &tmap),
+                        },
+                        Type::Any,
+                    );
+                    None
+                }
+                InstData::Return(v) => {
+                    let mut parts = vec![vmap[v]];
+                    parts.extend(tmap[v].iter().copied());
+                    let mut rts = vec![cx.ty(*v)];
+                    rts.extend((0..n).map(|_| cx.tt(*v)));
+                    let tup = e.val(InstData::Tuple { args: parts }, Type::tuple(rts));
+                    e.inst(InstData::Return(tup), Type::Any);
+                    None
+                }
+                InstData::Unreachable => {
+                    e.inst(InstData::Unreachable, Type::Any);
+                    None
+                }
+            };
+            if let (Some(r), Some(ts)) = (res, ts) {
+                tmap.insert(r, ts);
+            }
+        }
+    }
+    Ok(f)
+}
+
+/// Each value followed by its tangents (block arguments).
+fn with_tangents(
+    args: &[Value],
+    vmap: &FxHashMap<Value, Value>,
+    tmap: &FxHashMap<Value, Vec<Value>>,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    for a in args {
+        out.push(vmap[a]);
+        out.extend(tmap[a].iter().copied());
+    }
+    out
+}
+
+/// Debug mode: `Core.tangent_check` (its type and array sizes match the primal's).
+fn tangent_check(e: &mut Emit, x: Value, t: Value, what: &str) {
+    let w = e.konst(Const::Str(std::sync::Arc::from(what)));
+    e.inst(
+        InstData::Prim {
+            op: Prim::TangentCheck,
+            args: vec![x, t, w],
+        },
+        Type::Any,
+    );
+}
