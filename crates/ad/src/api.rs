@@ -149,7 +149,21 @@ impl Ad {
             span: e.span,
             trace: e.trace,
         };
-        let primal = compiler.optimised(key).map_err(internal)?;
+        // A derived function (forward mode over a reverse-mode rule, or over another forward
+        // rule) is found by the name it is invoked by.
+        let derived = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .names
+            .get(&key.table)
+            .cloned();
+        let primal = match derived {
+            Some((pk, Mode::Forward, po)) => self.rule_with(compiler, &pk, po)?.fwd,
+            Some((pk, Mode::Pullback, po)) => self.rule_with(compiler, &pk, po)?.rvs,
+            Some((pk, Mode::Dual(w), po)) => self.dual_rule_with(compiler, &pk, po, w as usize)?,
+            None => compiler.optimised(key).map_err(internal)?,
+        };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             crate::forward::derive_forward(
@@ -169,6 +183,23 @@ impl Ad {
             .duals
             .insert(ckey, f.clone());
         Ok(f)
+    }
+
+    /// The key under which the derived function `mode` of `key`'s rule (with `opts`) is
+    /// invoked; its signature is `sig`.
+    pub(crate) fn derived_key(
+        &self,
+        key: &MiKey,
+        mode: Mode,
+        opts: RuleOptions,
+        sig: Vec<ir::Type>,
+    ) -> MiKey {
+        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        MiKey {
+            table: name_for(&mut c, key, mode, opts),
+            method: 0,
+            sig: sig.into(),
+        }
     }
 
     /// The id of the rule of `key` for dynamic call sites (ids are small and stable).

@@ -46,7 +46,12 @@ impl Cx<'_> {
     }
 }
 
+/// The tangent type of primal type `t`. A reverse-mode rule state's tangent is another rule
+/// state (holding the tangents of what the state's stacks hold): forward-over-reverse.
 fn tangent_of(t: &Type, env: &TypeEnv) -> Type {
+    if *t == crate::reverse::rule_state_type() {
+        return t.clone();
+    }
     match tangent_type(t, env) {
         Type::Bottom => Type::NoTangent,
         t => t,
@@ -127,16 +132,13 @@ fn zero(e: &mut Emit, x: Value, pt: &Type, env: &TypeEnv) -> Value {
     }
 }
 
-/// Whether a primitive is reverse mode's own bookkeeping (it appears only in derived code,
-/// which forward mode does not differentiate yet).
+/// Whether a primitive belongs to reverse mode's handling of values known only at run time
+/// (which forward-over-reverse does not differentiate yet).
 fn reverse_bookkeeping(op: Prim) -> bool {
     use Prim::*;
     matches!(
         op,
-        RuleStack
-            | RuleChild
-            | AdCheck
-            | RdataAdd
+        RdataAdd
             | RdataConvert
             | RdataAddAt
             | TangentFdata
@@ -152,12 +154,148 @@ fn reverse_bookkeeping(op: Prim) -> bool {
             | TangentField
             | GlobalTangent
             | DualCall
+    )
+}
+
+/// The primitives [`reverse_code_prim`] handles.
+fn is_reverse_code_prim(op: Prim) -> bool {
+    use Prim::*;
+    matches!(
+        op,
+        RuleChild
+            | RuleStack
+            | AdCheck
+            | TangentCheck
             | ArrayZeroLike
             | ArrayAccumulate
-            | ArrayAxpy
             | ArrayAddScalar
+            | ArrayAxpy
             | ArrayUnresize
     )
+}
+
+/// The tangents of a primitive of reverse-mode code (forward-over-reverse): rule states and
+/// their stacks have tangent states and stacks; the pullback's updates of fdata arrays are
+/// linear, so their tangents update the tangent arrays the same way.
+#[allow(clippy::too_many_arguments)]
+fn reverse_code_prim(
+    e: &mut Emit,
+    cx: &Cx,
+    op: Prim,
+    args: &[Value],
+    res: Option<Value>,
+    vmap: &FxHashMap<Value, Value>,
+    tmap: &FxHashMap<Value, Vec<Value>>,
+    n: usize,
+) -> Option<Vec<Value>> {
+    let t = |v: &Value, l: usize| tmap[v][l];
+    let none = |e: &mut Emit| vec![e.konst(Const::Singleton(Type::NoTangent)); n];
+    let has_t = |v: &Value| cx.tt(*v) != Type::NoTangent;
+    let same_as_first = |e: &mut Emit| {
+        if has_t(&args[0]) {
+            (0..n).map(|l| t(&args[0], l)).collect()
+        } else {
+            none(e)
+        }
+    };
+    match op {
+        Prim::RuleChild => Some(
+            (0..n)
+                .map(|l| {
+                    e.prim(
+                        Prim::RuleChild,
+                        vec![t(&args[0], l), vmap[&args[1]]],
+                        crate::reverse::rule_state_type(),
+                    )
+                })
+                .collect(),
+        ),
+        Prim::RuleStack => {
+            let r = res.unwrap_or_else(|| unreachable!());
+            let tt = cx.tt(r);
+            if tt == Type::NoTangent {
+                Some(none(e))
+            } else {
+                let tc = e.konst(Const::Type(tt.clone()));
+                Some(
+                    (0..n)
+                        .map(|l| {
+                            e.prim(
+                                Prim::RuleStack,
+                                vec![t(&args[0], l), vmap[&args[1]], tc],
+                                tt.clone(),
+                            )
+                        })
+                        .collect(),
+                )
+            }
+        }
+        Prim::AdCheck | Prim::TangentCheck => None,
+        Prim::ArrayZeroLike => {
+            let r = res.unwrap_or_else(|| unreachable!());
+            if cx.tt(r) == Type::NoTangent {
+                Some(none(e))
+            } else {
+                let tt = cx.tt(r);
+                Some(
+                    (0..n)
+                        .map(|l| e.prim(Prim::ArrayZeroLike, vec![t(&args[0], l)], tt.clone()))
+                        .collect(),
+                )
+            }
+        }
+        Prim::ArrayAccumulate | Prim::ArrayAddScalar => {
+            if has_t(&args[0]) {
+                for l in 0..n {
+                    e.inst(
+                        InstData::Prim {
+                            op,
+                            args: vec![t(&args[0], l), t(&args[1], l)],
+                        },
+                        Type::Any,
+                    );
+                }
+            }
+            res.map(|_| same_as_first(e))
+        }
+        Prim::ArrayAxpy => {
+            // A += a B: Ȧ += ȧ B + a Ḃ.
+            if has_t(&args[0]) {
+                for l in 0..n {
+                    e.inst(
+                        InstData::Prim {
+                            op,
+                            args: vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]],
+                        },
+                        Type::Any,
+                    );
+                    e.inst(
+                        InstData::Prim {
+                            op,
+                            args: vec![t(&args[0], l), vmap[&args[1]], t(&args[2], l)],
+                        },
+                        Type::Any,
+                    );
+                }
+            }
+            res.map(|_| same_as_first(e))
+        }
+        Prim::ArrayUnresize => {
+            if has_t(&args[0]) {
+                for l in 0..n {
+                    e.inst(
+                        InstData::Prim {
+                            op,
+                            args: vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]],
+                        },
+                        Type::Any,
+                    );
+                }
+            }
+            res.map(|_| same_as_first(e))
+        }
+        _ => None,
+    }
 }
 
 /// Derives the forward rule of `primal` with `width` lanes. `names` gives the name under which
@@ -240,6 +378,9 @@ pub fn derive_forward(
                     let r = res.unwrap_or_else(|| unreachable!());
                     let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
                     Some(vec![z; n])
+                }
+                InstData::Prim { op, args } if is_reverse_code_prim(*op) => {
+                    reverse_code_prim(&mut e, &cx, *op, args, res, &vmap, &tmap, n)
                 }
                 InstData::Prim { op, args } => {
                     if reverse_bookkeeping(*op) {

@@ -8,6 +8,7 @@ pub mod emit;
 pub mod forward;
 pub mod reverse;
 pub mod rules;
+pub mod second;
 pub mod tangent;
 pub mod testing;
 
@@ -17,6 +18,7 @@ pub use api::{
     RuleOptions,
 };
 pub use reverse::{derive_reverse, new_state, AdError, Derived, Mode};
+pub use second::{gradient_and_hvps, value_gradient_and_hessian, Hessian, Hvps};
 pub use tangent::{
     add_to_primal, difference, dot, fdata, increment, no_tangent, random_tangent, rdata, scale,
     tangent_approx_eq, tangent_from, zero_tangent,

@@ -72,6 +72,21 @@ enum Command {
         #[arg(long, value_enum, default_value = "default")]
         context: ContextArg,
     },
+    /// Value, gradient and Hessian of a function of one float or float vector, by forward mode
+    /// over reverse mode.
+    Hessian {
+        file: PathBuf,
+        /// A call `f(x)` with `x` a float or a vector of floats.
+        #[arg(long)]
+        call: String,
+        /// Print exactly one JSON object: {"value": v, "gradient": g, "hessian": H} (H as an
+        /// array of rows; numbers for a float argument).
+        #[arg(long)]
+        json: bool,
+        /// Hessian columns computed per pass (1 to 8).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=8))]
+        chunk: u8,
+    },
     /// Benchmark the call: medians of the primal and of reverse-mode value+gradient (prepared
     /// cache), time to first gradient in a fresh session, and compile time.
     Bench {
@@ -250,6 +265,52 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                 }
                 Err(e) => Err(fail(session, e)),
             }
+        }
+        Command::Hessian {
+            file,
+            call,
+            json,
+            chunk,
+        } => {
+            if let Err(e) = session.load_file(&file) {
+                return Err(fail(session, e));
+            }
+            let (f, args) = session
+                .eval_call_parts(&call)
+                .map_err(|e| fail(session, e))?;
+            let [x] = args.as_slice() else {
+                return Err(format!(
+                    "error: `mooncake hessian` needs a call of a function of one argument (a float or a vector of floats), got {} arguments\n",
+                    args.len()
+                ));
+            };
+            let scalar = matches!(x, mooncake::Value::F64(_) | mooncake::Value::F32(_));
+            let r = session
+                .value_gradient_and_hessian(&f, x, chunk as usize)
+                .map_err(|e| fail(session, e))?;
+            let (v, g, h) = (r.value, r.gradient, r.hessian);
+            if json {
+                println!("{}", session.hessian_json(&v, &g, &h, scalar));
+            } else {
+                println!("value: {}", mooncake::show(&v));
+                if scalar {
+                    println!("gradient: {}", g[0]);
+                    println!("hessian: {}", h[0][0]);
+                } else {
+                    let cells = |r: &[f64]| -> String {
+                        r.iter()
+                            .map(|d| format!("{d}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    };
+                    println!("gradient: [{}]", cells(&g));
+                    println!("hessian:");
+                    for r in &h {
+                        println!("  [{}]", cells(r));
+                    }
+                }
+            }
+            Ok(())
         }
         Command::Bench {
             file,

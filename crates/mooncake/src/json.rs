@@ -9,7 +9,8 @@ use ir::{Type, TypeEnv};
 use runtime::Value;
 use serde_json::{json, Map, Value as Json};
 
-fn float(x: f64) -> Json {
+/// A float as JSON: a number, or `"NaN"`, `"Inf"`, `"-Inf"`.
+pub fn float(x: f64) -> Json {
     if x.is_nan() {
         json!("NaN")
     } else if x.is_infinite() {

@@ -25,7 +25,8 @@ use syntax::{Diagnostic, FileId, LineIndex, Span};
 
 /// The reverse rules' registry data (test cases, differentiability), for rule tests.
 pub use ad::rules as ad_rules;
-pub use ad::tangent::tangent_approx_eq;
+pub use ad::tangent::{no_tangent, tangent_approx_eq};
+pub use ad::{Hessian, Hvps};
 pub use interp::Frame;
 pub use ir::Function;
 pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
@@ -448,6 +449,34 @@ impl Session {
         Ok(r)
     }
 
+    /// The value, gradient and Hessian of `f(x)` for `x` a float or an array of floats, by
+    /// forward-over-reverse with `width` (1 to 8) Hessian columns per pass: `H[i][j]` is
+    /// `∂²f/∂x_i∂x_j` (entries of an array in linear order).
+    pub fn value_gradient_and_hessian(
+        &mut self,
+        f: &Value,
+        x: &Value,
+        width: usize,
+    ) -> Result<ad::Hessian, Error> {
+        let r = ad::value_gradient_and_hessian(&mut self.machine, &self.ad, f, x, width)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// Hessian-vector products by forward-over-reverse: the gradient of `f(args...)` (a float)
+    /// and its derivative along each direction of `dirs` (`dirs[l]` a tangent of `f` and of
+    /// each argument; at most 8 directions).
+    pub fn gradient_and_hvps(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+        dirs: &[Vec<Value>],
+    ) -> Result<ad::Hvps, Error> {
+        let r = ad::gradient_and_hvps(&mut self.machine, &self.ad, f, args, dirs)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
     /// The forward rule of `f(args...)` with `width` lanes (derived once and cached).
     pub fn build_frule(
         &mut self,
@@ -541,6 +570,19 @@ impl Session {
     pub fn gradient_of_call(&mut self, call: &str) -> Result<(Value, Vec<Value>), Error> {
         let (f, args) = self.eval_call_parts(call)?;
         self.value_and_gradient(&f, &args)
+    }
+
+    /// `{"value": v, "gradient": g, "hessian": H}` (the CLI's `hessian --json` output): `g` and
+    /// `H` numbers for a float argument (`scalar`), else an array and an array of rows.
+    pub fn hessian_json(&self, value: &Value, g: &[f64], h: &[Vec<f64>], scalar: bool) -> String {
+        use serde_json::Value as Json;
+        let row = |r: &[f64]| Json::Array(r.iter().map(|d| json::float(*d)).collect());
+        let (gj, hj) = match (scalar, g.first(), h.first().and_then(|r| r.first())) {
+            (true, Some(g0), Some(h00)) => (json::float(*g0), json::float(*h00)),
+            _ => (row(g), Json::Array(h.iter().map(|r| row(r)).collect())),
+        };
+        let v = json::to_json(value, &self.machine.compiler.env);
+        serde_json::json!({ "value": v, "gradient": gj, "hessian": hj }).to_string()
     }
 
     /// `{"value": V, "gradient": [T_f, T_1, ...]}` for a gradient (the CLI's `--json` output).

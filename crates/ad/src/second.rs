@@ -1,0 +1,221 @@
+//! Second order by forward-over-reverse: forward mode (`forward`) applied to the two
+//! functions of a reverse-mode rule. The forwards pass and the pullback are ordinary typed IR,
+//! so their forward rules are derived like any other; a rule state's tangent is another rule
+//! state whose stacks hold the tangents of what was saved. Running both with the input
+//! directions as tangents gives, besides the gradient, the gradient's directional derivatives:
+//! Hessian-vector products, one per lane.
+
+use crate::api::{method_instance, runtime_error, Ad};
+use crate::reverse::{new_state, rule_state_type, AdError, Mode};
+use crate::tangent::{fdata, tangent_from, zero_tangent};
+use interp::Machine;
+use ir::tangent::{fdata_type, rdata_type};
+use ir::Type;
+use runtime::Value;
+use syntax::Span;
+
+fn err(message: impl Into<String>) -> AdError {
+    AdError::new(message, Span::DUMMY)
+}
+
+/// A gradient and its directional derivatives (Hessian-vector products).
+#[derive(Clone, Debug)]
+pub struct Hvps {
+    pub value: Value,
+    /// The tangents of the function and of each argument.
+    pub gradient: Vec<Value>,
+    /// For each direction, the gradient's derivative along it (tangents like `gradient`).
+    pub products: Vec<Vec<Value>>,
+}
+
+/// The value, gradient and Hessian of a function of one float or array of floats.
+#[derive(Clone, Debug)]
+pub struct Hessian {
+    pub value: Value,
+    /// The argument's gradient (entries in linear order; one for a float).
+    pub gradient: Vec<f64>,
+    /// `hessian[i][j] = ∂²f/∂x_i∂x_j`.
+    pub hessian: Vec<Vec<f64>>,
+}
+
+/// The gradient of `f(args...)` (returning a float) and, for each lane `l`, the derivative of
+/// that gradient in direction `dirs[l]` (`dirs[l][k]` a tangent of argument `k`, the function
+/// first): `(value, gradient, [H·dir_l])`, the gradient and each product as tangents of the
+/// function and each argument. At most `forward::MAX_WIDTH` lanes.
+pub fn gradient_and_hvps(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[Value],
+    dirs: &[Vec<Value>],
+) -> Result<Hvps, AdError> {
+    let n = dirs.len();
+    let key = method_instance(m, f, args)?;
+    let opts = ad.opts;
+    ad.rule(&mut m.compiler, &key)?;
+    let mut all = vec![f.clone()];
+    all.extend(args.iter().cloned());
+    let env = m.compiler.env.clone();
+    let types: Vec<Type> = all.iter().map(|x| x.ty()).collect();
+    let mut fsig = vec![rule_state_type()];
+    for t in &types {
+        fsig.push(t.clone());
+        fsig.push(fdata_type(t, &env));
+    }
+    let fwd_key = ad.derived_key(&key, Mode::Forward, opts, fsig);
+    let fwd = ad.dual_rule_with(&mut m.compiler, &fwd_key, opts, n)?;
+
+    // The forwards pass: (state, its tangent states), then (x, ẋ_l..., fdata, its tangents...).
+    let state = new_state();
+    let tstates: Vec<Value> = (0..n).map(|_| new_state()).collect();
+    let fdatas: Vec<Value> = all
+        .iter()
+        .zip(&types)
+        .map(|(x, t)| fdata(&zero_tangent(x, &env), t, &env))
+        .collect();
+    let tfdatas: Vec<Vec<Value>> = (0..n)
+        .map(|_| fdatas.iter().map(|fx| zero_tangent(fx, &env)).collect())
+        .collect();
+    let mut call = vec![state.clone()];
+    call.extend(tstates.iter().cloned());
+    for k in 0..all.len() {
+        call.push(all[k].clone());
+        call.extend(dirs.iter().map(|d| d[k].clone()));
+        call.push(fdatas[k].clone());
+        call.extend(tfdatas.iter().map(|t| t[k].clone()));
+    }
+    if let Some(r) = m.ad_runtime.clone() {
+        r.begin();
+    }
+    let out = m.exec(&fwd, call).map_err(runtime_error)?;
+    let y = out
+        .field(0)
+        .and_then(|p| p.field(0))
+        .ok_or_else(|| err("internal error: forwards pass returned no value"))?;
+    let seed = match &y {
+        Value::F64(_) => Value::F64(1.0),
+        Value::F32(_) => Value::F32(1.0),
+        v => {
+            return Err(err(format!(
+                "second derivatives need a function returning a float, but it returned a value of type {}",
+                v.ty()
+            )))
+        }
+    };
+    let zero_seed = match &y {
+        Value::F32(_) => Value::F32(0.0),
+        _ => Value::F64(0.0),
+    };
+
+    // The pullback: (state, its tangent states), (ȳ = 1, its tangents = 0).
+    let rsig = vec![rule_state_type(), rdata_type(&y.ty(), &env)];
+    let rvs_key = ad.derived_key(&key, Mode::Pullback, opts, rsig);
+    let rvs = ad.dual_rule_with(&mut m.compiler, &rvs_key, opts, n)?;
+    let mut call = vec![state];
+    call.extend(tstates);
+    call.push(seed);
+    call.extend((0..n).map(|_| zero_seed.clone()));
+    let out = m.exec(&rvs, call).map_err(runtime_error)?;
+    let part = |v: &Value, k: usize| v.field(k).unwrap_or_else(crate::tangent::no_rdata);
+    let rd = part(&out, 0);
+    let grads = (0..all.len())
+        .map(|k| tangent_from(&types[k], &fdatas[k], &part(&rd, k), &env))
+        .collect();
+    let hvps = (0..n)
+        .map(|l| {
+            let trd = part(&out, l + 1);
+            (0..all.len())
+                .map(|k| tangent_from(&types[k], &tfdatas[l][k], &part(&trd, k), &env))
+                .collect()
+        })
+        .collect();
+    Ok(Hvps {
+        value: y,
+        gradient: grads,
+        products: hvps,
+    })
+}
+
+/// The value, gradient and Hessian of `f(x)` for `x` a float or an array of floats (entries in
+/// linear order): the Hessian's columns come from forward-over-reverse, `width` directions per
+/// pass (1 to `forward::MAX_WIDTH`). The gradient is a vector (a one-element one for a float).
+pub fn value_gradient_and_hessian(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    x: &Value,
+    width: usize,
+) -> Result<Hessian, AdError> {
+    let dofs = match x {
+        Value::F64(_) | Value::F32(_) => 1,
+        Value::Array(a) if matches!(a.elem, Type::Float64 | Type::Float32) => a.len(),
+        v => {
+            return Err(err(format!(
+                "a Hessian needs a function of one float or one array of floats, not of a {}",
+                v.ty()
+            )))
+        }
+    };
+    let floats = |t: &Value| -> Vec<f64> {
+        match t {
+            Value::F64(d) => vec![*d],
+            Value::F32(d) => vec![*d as f64],
+            Value::Array(a) => a.to_f64_vec().unwrap_or_default(),
+            _ => vec![0.0; dofs],
+        }
+    };
+    let env = m.compiler.env.clone();
+    let unit = |j: usize| -> Value {
+        match x {
+            Value::F32(_) => Value::F32(1.0),
+            Value::F64(_) => Value::F64(1.0),
+            Value::Array(a) => {
+                let mut k = 0usize;
+                crate::tangent::tangent_with(&Value::Array(a.clone()), &env, &mut || {
+                    k += 1;
+                    if k == j + 1 {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
+            }
+            _ => Value::Nothing,
+        }
+    };
+    let n = width.clamp(1, crate::forward::MAX_WIDTH).min(dofs.max(1));
+    let tf = zero_tangent(f, &env);
+    let mut cols: Vec<Vec<f64>> = vec![vec![0.0; dofs]; dofs];
+    let mut first = None;
+    let mut start = 0;
+    while start < dofs {
+        let dirs: Vec<Vec<Value>> = (0..n)
+            .map(|l| {
+                let d = if start + l < dofs {
+                    unit(start + l)
+                } else {
+                    zero_tangent(x, &env)
+                };
+                vec![tf.clone(), d]
+            })
+            .collect();
+        let r = gradient_and_hvps(m, ad, f, std::slice::from_ref(x), &dirs)?;
+        for (l, h) in r.products.iter().enumerate() {
+            if start + l < dofs {
+                cols[start + l] = floats(&h[1]);
+            }
+        }
+        first.get_or_insert((r.value, floats(&r.gradient[1])));
+        start += n;
+    }
+    let (y, g) = first.unwrap_or((Value::Nothing, vec![]));
+    // Row i, column j: ∂²f/∂x_i∂x_j (column j is the product with e_j).
+    let h = (0..dofs)
+        .map(|i| (0..dofs).map(|j| cols[j][i]).collect())
+        .collect();
+    Ok(Hessian {
+        value: y,
+        gradient: g,
+        hessian: h,
+    })
+}
