@@ -85,3 +85,13 @@ function fused_loop(x)
     end
     s
 end
+
+# Forward mode (issue 6): a function of 16 inputs, whose gradient takes two passes of 8-lane
+# duals; Rosenbrock's Hessian (forward over reverse) at n = 16 and 256.
+function sixteen(x)
+    s = 0.0
+    for i in 1:16
+        s += sin(x[i]) * exp(0.1 * x[17-i]) + x[i]^2
+    end
+    s
+end

@@ -432,6 +432,7 @@ impl Plan {
         dy: Option<Value>,
         state: &Value,
     ) -> Result<(Value, Vec<Value>), AdError> {
+        begin(m);
         let env = &m.compiler.env;
         let fdatas: Vec<Value> = all
             .iter()
@@ -471,6 +472,7 @@ pub fn run_pullback_with(
     fdatas: Vec<Value>,
     dy: Option<Value>,
 ) -> Result<(Value, Vec<Value>), AdError> {
+    begin(m);
     let (y, rd) = forwards_and_back(m, rule, all, &fdatas, dy, new_state())?;
     let env = &m.compiler.env;
     let grads = all
@@ -485,6 +487,41 @@ pub fn run_pullback_with(
     Ok((y, grads))
 }
 
+/// Starts a top-level derivative: the AD runtime forgets what belonged to the last one (the
+/// tangents of globals). AD inside the language (`derivative`, `gradient` called by user code)
+/// runs within its caller's derivative and does not call this.
+pub(crate) fn begin(m: &Machine) {
+    if let Some(r) = m.ad_runtime.clone() {
+        r.begin();
+    }
+}
+
+/// The gradient of `f(args...)` (a float) by reverse mode inside a running derivative (AD
+/// inside the language): the tangents of `f` and of each argument.
+pub(crate) fn nested_gradient(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[Value],
+) -> Result<Vec<Value>, AdError> {
+    let key = method_instance(m, f, args)?;
+    let rule = ad.rule(&mut m.compiler, &key)?;
+    let mut all = vec![f.clone()];
+    all.extend(args.iter().cloned());
+    let env = m.compiler.env.clone();
+    let fdatas: Vec<Value> = all
+        .iter()
+        .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
+        .collect();
+    let (_, rd) = forwards_and_back(m, &rule, &all, &fdatas, None, new_state())?;
+    Ok(all
+        .iter()
+        .zip(&fdatas)
+        .enumerate()
+        .map(|(k, (x, fx))| tangent_from(&x.ty(), fx, &rd.field(k).unwrap_or(Value::Nothing), &env))
+        .collect())
+}
+
 /// Runs the forwards pass and the pullback: (a copy of the output, the pullback's rdata tuple).
 fn forwards_and_back(
     m: &mut Machine,
@@ -494,9 +531,6 @@ fn forwards_and_back(
     dy: Option<Value>,
     state: Value,
 ) -> Result<(Value, Value), AdError> {
-    if let Some(r) = m.ad_runtime.clone() {
-        r.begin();
-    }
     let mut fwd_args = Vec::with_capacity(2 * all.len() + 1);
     fwd_args.push(state.clone());
     for (x, fx) in all.iter().zip(fdatas.iter()) {
@@ -546,9 +580,7 @@ pub fn run_dual(
     all: &[Value],
     lanes: &[Vec<Value>],
 ) -> Result<(Value, Vec<Value>), AdError> {
-    if let Some(r) = m.ad_runtime.clone() {
-        r.begin();
-    }
+    begin(m);
     let mut args = Vec::with_capacity(all.len() * (lanes.len() + 1));
     for (k, x) in all.iter().enumerate() {
         args.push(x.clone());
@@ -597,22 +629,43 @@ pub fn value_and_gradient_forward(
     width: usize,
 ) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
+    let n = width
+        .clamp(1, crate::forward::MAX_WIDTH)
+        .min(input_directions(f, args, &m.compiler.env).max(1));
+    let code = ad.dual_rule(&mut m.compiler, &key, n)?;
+    gradient_by_lanes(m, &code, n, f, args)
+}
+
+/// The number of input directions of `f(args...)`: the float entries of a tangent of the
+/// function and its arguments together (an object reached twice counted once).
+pub fn input_directions(f: &Value, args: &[Value], env: &ir::TypeEnv) -> usize {
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
-    let whole = Value::tuple(all.clone());
-    // The input directions: the float entries of a tangent of all arguments together.
     let mut dofs = 0usize;
-    crate::tangent::tangent_with(&whole, &m.compiler.env, &mut || {
+    crate::tangent::tangent_with(&Value::tuple(all), env, &mut || {
         dofs += 1;
         0.0
     });
+    dofs
+}
+
+/// As [`value_and_gradient_forward`] with the forward rule `code` of `n` lanes given.
+pub fn gradient_by_lanes(
+    m: &mut Machine,
+    code: &Arc<Function>,
+    n: usize,
+    f: &Value,
+    args: &[Value],
+) -> Result<(Value, Vec<Value>), AdError> {
+    let mut all = vec![f.clone()];
+    all.extend(args.iter().cloned());
+    let whole = Value::tuple(all.clone());
+    let dofs = input_directions(f, args, &m.compiler.env);
     let split = |t: &Value| -> Vec<Value> {
         (0..all.len())
             .map(|k| t.field(k).unwrap_or_else(crate::tangent::no_tangent))
             .collect()
     };
-    let n = width.clamp(1, crate::forward::MAX_WIDTH).min(dofs.max(1));
-    let code = ad.dual_rule(&mut m.compiler, &key, n)?;
     let mut grads = vec![0.0; dofs];
     let mut value = None;
     let mut start = 0;
@@ -633,7 +686,7 @@ pub fn value_and_gradient_forward(
                 split(&t)
             })
             .collect();
-        let (y, ts) = run_dual(m, &code, &xs, &lanes)?;
+        let (y, ts) = run_dual(m, code, &xs, &lanes)?;
         for (l, t) in ts.iter().enumerate() {
             if start + l < dofs {
                 grads[start + l] = match t {

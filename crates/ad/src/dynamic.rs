@@ -114,6 +114,24 @@ fn apply_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
 /// [`apply_stack`] and the flattened call's id below it.
 const APPLY: i64 = -1;
 
+/// An error of deriving or running a rule, as a run-time error with its frames.
+fn ad_error(e: crate::reverse::AdError) -> RuntimeError {
+    RuntimeError {
+        exception: Exception::Error(e.message),
+        trace: e
+            .trace
+            .into_iter()
+            .map(|(func, span)| Frame { func, span })
+            .collect(),
+    }
+}
+
+/// The function operand `Core.dual_call` gets for forward mode of `Core.dual_apply` and
+/// `Core.grad_apply` (AD inside the language, differentiated again).
+pub(crate) fn nested_marker(op: Prim) -> Value {
+    Value::str(&format!("Core.{}", op.name()))
+}
+
 fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
     prim(m, Prim::RuleChild, &[site.clone(), Value::Int(id as i64)])
 }
@@ -214,6 +232,19 @@ impl AdRuntime for Runtime {
             Prim::DynFwd => self.dyn_fwd(m, args),
             Prim::DynRvs => self.dyn_rvs(m, args),
             Prim::DualCall => self.dual_call(m, args),
+            Prim::DualApply => {
+                // `derivative` in the language: one lane of forward mode.
+                let mut call = vec![Value::Int(1), Value::Int(self.ad.opts.to_bits())];
+                call.extend(args.iter().cloned());
+                let r = self.dual_call(m, &call)?;
+                Ok(r.field(1).unwrap_or_else(crate::tangent::no_tangent))
+            }
+            Prim::GradApply => {
+                // `gradient` in the language: reverse mode.
+                let g = crate::api::nested_gradient(m, &self.ad, &args[0], &args[1..])
+                    .map_err(ad_error)?;
+                Ok(g.get(1).cloned().unwrap_or_else(crate::tangent::no_tangent))
+            }
             _ => Err(internal(&format!(
                 "`Core.{}` is not a primitive of the AD runtime",
                 op.name()
@@ -463,6 +494,12 @@ impl Runtime {
             .chunks(n + 1)
             .map(|c| (c[0].clone(), c[1..].to_vec()))
             .collect();
+        if runtime::value::egal(&items[0].0, &nested_marker(Prim::DualApply)) {
+            return self.dual_of_dual_apply(m, n, opts, &items[1..]);
+        }
+        if runtime::value::egal(&items[0].0, &nested_marker(Prim::GradApply)) {
+            return self.dual_of_grad_apply(m, n, &items[1..]);
+        }
         if interp::builtin(&items[0].0) == Some("#apply") {
             let mut flat = vec![items[1].clone()];
             for (p, ts) in &items[2..] {
@@ -530,6 +567,90 @@ impl Runtime {
             call.extend(ts);
         }
         m.exec(&code, call)
+    }
+
+    /// Forward mode (`n` lanes) of `Core.dual_apply(f, tf, x1, t1, ...)` (items: each operand
+    /// with its tangent in each lane): the `n`-lane forward rule of `f`'s one-lane forward rule
+    /// (forward over forward; the inner and outer tangents are different values, so they
+    /// cannot be confused). Returns `(ẏ, its tangent in each lane)`.
+    fn dual_of_dual_apply(
+        &self,
+        m: &mut Machine,
+        n: usize,
+        opts: RuleOptions,
+        items: &[(Value, Vec<Value>)],
+    ) -> Result<Value, RuntimeError> {
+        // Operands: f, tf, x1, t1, ...: the inner call is f(x1, ...).
+        let xs: Vec<Value> = items.iter().step_by(2).map(|(x, _)| x.clone()).collect();
+        let (key, pack) = m.resolve_dynamic(&xs)?;
+        if pack.is_some() {
+            return Err(error(
+                "`derivative` of a function with variable arguments is not supported by forward mode yet"
+                    .into(),
+            ));
+        }
+        let env = m.compiler.env.clone();
+        let sig: Vec<Type> = items
+            .iter()
+            .enumerate()
+            .map(|(k, (x, _))| {
+                if k % 2 == 0 {
+                    x.ty()
+                } else {
+                    ir::tangent::tangent_type(&items[k - 1].0.ty(), &env)
+                }
+            })
+            .collect();
+        let dkey = self
+            .ad
+            .derived_key(&key, crate::reverse::Mode::Dual(1), opts, sig);
+        let code = self
+            .ad
+            .dual_rule_with(&mut m.compiler, &dkey, opts, n)
+            .map_err(ad_error)?;
+        let mut call = Vec::new();
+        for (x, ts) in items {
+            call.push(x.clone());
+            call.extend(ts.iter().cloned());
+        }
+        // `(y, ẏ)` and its tangent in each lane; `ẏ` and its tangents are the result.
+        let out = m.exec(&code, call)?;
+        let Value::Tuple(parts) = out else {
+            return Err(internal("a forward rule returned no tuple"));
+        };
+        Ok(Value::tuple(
+            parts
+                .iter()
+                .map(|p| p.field(1).unwrap_or_else(crate::tangent::no_tangent))
+                .collect(),
+        ))
+    }
+
+    /// Forward mode (`n` lanes) of `Core.grad_apply(f, x)`: forward over reverse, the gradient
+    /// and its derivative along each lane's tangents. Returns `(ẋ, its tangent per lane)`.
+    fn dual_of_grad_apply(
+        &self,
+        m: &mut Machine,
+        n: usize,
+        items: &[(Value, Vec<Value>)],
+    ) -> Result<Value, RuntimeError> {
+        let f = &items[0].0;
+        let args: Vec<Value> = items[1..].iter().map(|(x, _)| x.clone()).collect();
+        let dirs: Vec<Vec<Value>> = (0..n)
+            .map(|l| items.iter().map(|(_, ts)| ts[l].clone()).collect())
+            .collect();
+        let r = crate::second::hvps_in(m, &self.ad, f, &args, &dirs).map_err(ad_error)?;
+        let mut out = vec![r
+            .gradient
+            .get(1)
+            .cloned()
+            .unwrap_or_else(crate::tangent::no_tangent)];
+        out.extend(
+            r.products
+                .iter()
+                .map(|p| p.get(1).cloned().unwrap_or_else(crate::tangent::no_tangent)),
+        );
+        Ok(Value::tuple(out))
     }
 
     /// `Core.dyn_rvs(site, dy, T)`.

@@ -150,7 +150,6 @@ fn reverse_bookkeeping(op: Prim) -> bool {
             | FieldCotangent
             | DynFwd
             | DynRvs
-            | ZeroTangent
             | TangentField
             | GlobalTangent
             | DualCall
@@ -360,7 +359,12 @@ pub fn derive_forward(
             // forward rule instead).
             let is_call = matches!(
                 data,
-                InstData::Invoke { .. } | InstData::Call { .. } | InstData::Jump { .. }
+                InstData::Invoke { .. }
+                    | InstData::Call { .. }
+                    | InstData::Prim {
+                        op: Prim::DualApply | Prim::GradApply,
+                        ..
+                    }
             ) || data.is_terminator();
             if !is_call {
                 let ty = res.map(|r| cx.ty(r)).unwrap_or_default();
@@ -379,8 +383,61 @@ pub fn derive_forward(
                     let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
                     Some(vec![z; n])
                 }
+                InstData::Prim {
+                    op: op @ (Prim::DualApply | Prim::GradApply),
+                    args,
+                } => {
+                    // AD inside the language, differentiated again: `Core.dual_call` runs the
+                    // forward rule of its forward (or reverse) rule (see `dynamic`).
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let w = e.konst(Const::Int(n as i64));
+                    let o = e.konst(Const::Int(opts.to_bits()));
+                    let mk = e.konst(Const::Str(std::sync::Arc::from(
+                        format!("Core.{}", op.name()).as_str(),
+                    )));
+                    let nt = e.konst(Const::Singleton(Type::NoTangent));
+                    let mut dargs = vec![w, o, mk];
+                    dargs.extend((0..n).map(|_| nt));
+                    for a in args {
+                        dargs.push(vmap[a]);
+                        for l in 0..n {
+                            dargs.push(t(a, l));
+                        }
+                    }
+                    let any = e.prim(Prim::DualCall, dargs, Type::Any);
+                    let tt = Type::tuple(vec![Type::Any; n + 1]);
+                    let tup = narrow(&mut e, any, &Type::Any, &tt);
+                    // The primal result is recomputed by the nested rule: use its value.
+                    let y0 = e.field(tup, 0, Type::Any);
+                    let y = narrow(&mut e, y0, &Type::Any, &cx.ty(r));
+                    vmap.insert(r, y);
+                    let rt = cx.tt(r);
+                    Some(lanes(&mut e, &mut |e, l| {
+                        let x = e.field(tup, 1 + l as u32, Type::Any);
+                        narrow(e, x, &Type::Any, &rt)
+                    }))
+                }
+                InstData::Prim {
+                    op: Prim::ZeroTangent,
+                    ..
+                } => {
+                    // A zero is a constant: its tangent is a zero of its own type.
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    let z = e.prim(Prim::ZeroTangent, vec![vmap[&r]], Type::Any);
+                    let tt = cx.tt(r);
+                    let z = narrow(&mut e, z, &Type::Any, &tt);
+                    Some(vec![z; n])
+                }
                 InstData::Prim { op, args } if is_reverse_code_prim(*op) => {
                     reverse_code_prim(&mut e, &cx, *op, args, res, &vmap, &tmap, n)
+                }
+                InstData::Prim {
+                    op: Prim::DualCall, ..
+                } => {
+                    return Err(cx.err(
+                        i,
+                        "forward mode of forward mode's dynamic calls is not supported yet (this is a third level of AD: `derivative` or `gradient` nested twice inside differentiated code, or a dynamic call inside a nested `derivative`)".into(),
+                    ))
                 }
                 InstData::Prim { op, args } => {
                     if reverse_bookkeeping(*op) {

@@ -13,9 +13,9 @@ pub mod tangent;
 pub mod testing;
 
 pub use api::{
-    method_instance, run_dual, run_pullback, run_pullback_in, value_and_derivative,
-    value_and_gradient, value_and_gradient_forward, value_and_pullback, Ad, Plan, Rule,
-    RuleOptions,
+    gradient_by_lanes, input_directions, method_instance, run_dual, run_pullback, run_pullback_in,
+    value_and_derivative, value_and_gradient, value_and_gradient_forward, value_and_pullback, Ad,
+    Plan, Rule, RuleOptions,
 };
 pub use reverse::{derive_reverse, new_state, AdError, Derived, Mode};
 pub use second::{gradient_and_hvps, value_gradient_and_hessian, Hessian, Hvps};

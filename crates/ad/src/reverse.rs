@@ -772,6 +772,15 @@ pub fn derive_reverse(
                     let fv = fdata_const(&mut e, &ft);
                     fmap.insert(r, fv);
                 }
+                InstData::Prim {
+                    op: Prim::DualApply | Prim::GradApply | Prim::ZeroTangent,
+                    ..
+                } => {
+                    return Err(cx.err(
+                        i,
+                        "`derivative` and `gradient` called inside differentiated code are not supported by reverse mode yet; use forward mode (`grad --mode forward`, `value_and_gradient_forward`)".into(),
+                    ));
+                }
                 InstData::Prim { op, args } => {
                     let r = res.unwrap_or_else(|| unreachable!());
                     let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();

@@ -312,6 +312,9 @@ pub fn reverse_rule(
         }
         TupleGetIndex => Rule::TupleIndex,
         ArrayResize => Rule::ArrayResize,
+        // AD inside the language: differentiated by forward mode (`forward`), not yet by
+        // reverse mode.
+        DualApply | GradApply => return None,
     })
 }
 
@@ -333,9 +336,10 @@ pub fn is_differentiable(op: Prim) -> bool {
         | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
         | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
-        | DualCall | TupleLen | ToString | Repr | StringConcat | StringLen | Print | Show
-        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
+        | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
+        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue => false,
     }
 }
 

@@ -49,6 +49,18 @@ pub fn gradient_and_hvps(
     args: &[Value],
     dirs: &[Vec<Value>],
 ) -> Result<Hvps, AdError> {
+    crate::api::begin(m);
+    hvps_in(m, ad, f, args, dirs)
+}
+
+/// As [`gradient_and_hvps`], inside a running derivative (AD inside the language).
+pub(crate) fn hvps_in(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[Value],
+    dirs: &[Vec<Value>],
+) -> Result<Hvps, AdError> {
     let n = dirs.len();
     let key = method_instance(m, f, args)?;
     let opts = ad.opts;
@@ -83,9 +95,6 @@ pub fn gradient_and_hvps(
         call.extend(dirs.iter().map(|d| d[k].clone()));
         call.push(fdatas[k].clone());
         call.extend(tfdatas.iter().map(|t| t[k].clone()));
-    }
-    if let Some(r) = m.ad_runtime.clone() {
-        r.begin();
     }
     let out = m.exec(&fwd, call).map_err(runtime_error)?;
     let y = out

@@ -146,6 +146,8 @@ enum StageArg {
     Forward,
     /// The reverse-mode pullback.
     Pullback,
+    /// The forward-mode rule (one lane: each value with its tangent).
+    Dual,
 }
 
 /// Runs the command; on failure returns the rendered error (`error: ...` with locations).
@@ -338,7 +340,13 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                     r.reverse_ns,
                     r.ratio_reverse()
                 );
-                println!("  forward-mode gradient       not available yet");
+                match (r.forward_ns, r.ratio_forward()) {
+                    (Some(t), Some(q)) => println!(
+                        "  gradient (forward, 8 lanes) {:>12.0} ns   {:.2} x primal",
+                        t, q
+                    ),
+                    _ => println!("  gradient (forward)          no forward rule"),
+                }
                 println!(
                     "  time to first gradient      {:>12.1} ms   (of which compiling {:.1} ms; {} native functions)",
                     r.first_gradient_ms, r.compile_ms, r.native_functions
@@ -362,6 +370,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                 StageArg::Optimised => session.ir(&call, Stage::Optimised),
                 StageArg::Forward => session.derived_ir(&call, false),
                 StageArg::Pullback => session.derived_ir(&call, true),
+                StageArg::Dual => session.dual_ir(&call),
             };
             match r {
                 Ok(text) => {

@@ -257,6 +257,6 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall => None,
+        | TangentField | GlobalTangent | DualCall | DualApply | GradApply => None,
     }
 }

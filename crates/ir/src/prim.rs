@@ -202,6 +202,12 @@ prims! {
     /// forward mode with `N = width` lanes: runs the forward rule of the method the run-time
     /// types select; returns `(y, ty_1, ..., ty_N)`.
     DualCall = "dual_call",
+    /// `Core.dual_apply(f, tf, x1, t1, ...)`: AD inside the language (the prelude's
+    /// `derivative`): the tangent of `f(x1, ...)` by forward mode, for the tangents given.
+    DualApply = "dual_apply",
+    /// `Core.grad_apply(f, x)`: AD inside the language (the prelude's `gradient`): the tangent
+    /// of `x` in the gradient of `f(x)` (a float) by reverse mode.
+    GradApply = "grad_apply",
     /// `Core.field_cotangent(x, fx, name, r)`: the reverse data of `x` for cotangent `r` of its
     /// field `name` (`NoRData` for a mutable `x`, whose tangent's field is incremented).
     FieldCotangent = "field_cotangent",
@@ -285,7 +291,7 @@ impl Prim {
             RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
             | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata => (true, false, false),
             ZeroTangent | TangentField | GlobalTangent => (true, false, true),
-            DualCall => (true, true, true),
+            DualCall | DualApply | GradApply => (true, true, true),
             FieldCotangent => (true, true, true),
             DynFwd | DynRvs => (true, true, true),
             TupleGetIndex => (true, false, false),
@@ -329,6 +335,8 @@ impl Prim {
                 | TangentField
                 | GlobalTangent
                 | DualCall
+                | DualApply
+                | GradApply
                 | FieldCotangent
                 | DynFwd
                 | DynRvs
@@ -729,7 +737,11 @@ impl Prim {
                 arity(3)?;
                 Ok(Type::Any)
             }
-            DualCall => match args.first() {
+            GradApply => {
+                arity(2)?;
+                Ok(Type::Any)
+            }
+            DualApply | DualCall => match args.first() {
                 Some(_) => Ok(Type::Any),
                 None => Err(format!("`Core.{}` needs a width", self.name())),
             },

@@ -8,7 +8,7 @@
 //! default 0.3) to trade time for stability.
 
 use mooncake::bench::{bench, median_ns};
-use mooncake::Backend;
+use mooncake::{Backend, Session};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -147,6 +147,34 @@ fn main() {
         .unwrap_or_else(|e| panic!("{static_call}: {e}"));
         dynamic_rows.push((name, r, s));
     }
+    // Issue 6's programs: the forward-mode gradient of a 16-input function (two 8-lane
+    // passes), and Rosenbrock's Hessian by forward over reverse, beside the reverse gradient.
+    let sixteen = bench(
+        "examples/bench.jl",
+        src,
+        "sixteen(xs(16))",
+        Backend::Native,
+        budget,
+    )
+    .unwrap_or_else(|e| panic!("sixteen: {e}"));
+    let mut hessian_rows = Vec::new();
+    for n in [16usize, 256] {
+        let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+        s.load_source("examples/bench.jl", src).expect("loads");
+        let (f, args) = s
+            .eval_call_parts(&format!("rosenbrock(xs({n}))"))
+            .expect("call");
+        let cache = s.prepare_gradient_cache(&f, &args).expect("cache");
+        let grad = median_ns(budget, || {
+            s.value_and_gradient_cached(&cache, &args).map(|_| ())
+        })
+        .expect("gradient");
+        let hess = median_ns(budget, || {
+            s.value_gradient_and_hessian(&f, &args[0], 8).map(|_| ())
+        })
+        .expect("hessian");
+        hessian_rows.push((n, grad, hess));
+    }
     println!("| program | our primal | Rust primal | our gradient | Rust gradient | gradient ÷ our primal | gradient ÷ Rust primal | our primal ÷ Rust primal | first gradient | compile (functions) |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let t = |ns: f64| {
@@ -184,6 +212,29 @@ fn main() {
             t(r.reverse_ns),
             r.reverse_ns / r.primal_ns,
             r.primal_ns / st.primal_ns
+        );
+    }
+    println!();
+    let fwd = sixteen.forward_ns.unwrap_or(f64::NAN);
+    println!("| forward mode | primal | forward gradient (2 passes of 8 lanes) | per pass ÷ primal | reverse gradient | reverse ÷ primal |");
+    println!("|---|---|---|---|---|---|");
+    println!(
+        "| sixteen(x), 16 inputs | {} | {} | {:.2} | {} | {:.2} |",
+        t(sixteen.primal_ns),
+        t(fwd),
+        fwd / 2.0 / sixteen.primal_ns,
+        t(sixteen.reverse_ns),
+        sixteen.reverse_ns / sixteen.primal_ns
+    );
+    println!();
+    println!("| Hessian (forward over reverse, 8 columns per pass) | gradient | Hessian | Hessian ÷ gradient |");
+    println!("|---|---|---|---|");
+    for (n, g, h) in &hessian_rows {
+        println!(
+            "| Rosenbrock, n = {n} | {} | {} | {:.1} |",
+            t(*g),
+            t(*h),
+            h / g
         );
     }
 }

@@ -1,6 +1,7 @@
-//! `mooncake bench`: medians of the primal and of reverse-mode value+gradient (with a prepared
-//! cache), time to first gradient in a fresh session, and compile time — measured in one run so
-//! that the ratios compare like with like.
+//! `mooncake bench`: medians of the primal, of reverse-mode value+gradient and of the
+//! forward-mode gradient (8 directions per pass), each with a prepared cache, time to first
+//! gradient in a fresh session, and compile time — measured in one run so that the ratios
+//! compare like with like.
 
 use crate::{Backend, Error, Session};
 use std::time::{Duration, Instant};
@@ -12,7 +13,8 @@ pub struct BenchReport {
     pub primal_ns: f64,
     /// Reverse-mode value and gradient through a prepared cache.
     pub reverse_ns: f64,
-    /// Forward-mode gradient (`None`: forward mode does not exist yet).
+    /// Forward-mode gradient through a prepared cache, 8 input directions per pass (`None`
+    /// when the function has no forward rule).
     pub forward_ns: Option<f64>,
     /// A fresh session (prelude loaded): load the source, then the first gradient.
     pub first_gradient_ms: f64,
@@ -124,10 +126,21 @@ pub fn bench(
         })
     }
     .map_err(|e| fail(&s, e))?;
+    let forward_ns = match s.prepare_derivative_cache(&f, &args, 8) {
+        Ok(fc) => {
+            let s = &mut s;
+            Some(median_ns(budget, || {
+                s.value_and_gradient_forward_cached(&fc, &args).map(|_| ())
+            }))
+        }
+        Err(_) => None,
+    }
+    .transpose()
+    .map_err(|e| fail(&s, e))?;
     Ok(BenchReport {
         primal_ns,
         reverse_ns,
-        forward_ns: None,
+        forward_ns,
         first_gradient_ms,
         compile_ms,
         native_functions: n1.functions - n0.functions,

@@ -477,6 +477,68 @@ impl Session {
         Ok(r)
     }
 
+    /// Prepares repeated forward-mode derivatives and gradients of `f` at arguments like
+    /// `args`: the one-lane rule (for [`Session::value_and_derivative_cached`]) and the
+    /// `width`-lane rule (for [`Session::value_and_gradient_forward_cached`]; 1 to 8 lanes) are
+    /// derived once, and later calls check the arguments' types and array sizes.
+    pub fn prepare_derivative_cache(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+        width: usize,
+    ) -> Result<DerivativeCache, Error> {
+        let key = self.method_instance(f, args)?;
+        let n = width
+            .clamp(1, 8)
+            .min(ad::input_directions(f, args, &self.machine.compiler.env).max(1));
+        let one = self.ad.dual_rule(&mut self.machine.compiler, &key, 1)?;
+        let lanes = self.ad.dual_rule(&mut self.machine.compiler, &key, n)?;
+        Ok(DerivativeCache {
+            f: f.clone(),
+            shapes: Shapes(args.iter().map(shape_of).collect()),
+            one,
+            lanes,
+            width: n,
+        })
+    }
+
+    /// `value_and_derivative` through a prepared cache.
+    pub fn value_and_derivative_cached(
+        &mut self,
+        cache: &DerivativeCache,
+        args: &[(Value, Value)],
+    ) -> Result<(Value, Value), Error> {
+        let xs: Vec<Value> = args.iter().map(|(x, _)| x.clone()).collect();
+        cache.shapes.validate(&xs)?;
+        let mut all = vec![cache.f.clone()];
+        all.extend(xs);
+        let mut lane = vec![ad::zero_tangent(&cache.f, &self.machine.compiler.env)];
+        lane.extend(args.iter().map(|(_, t)| t.clone()));
+        let (y, mut ts) = ad::run_dual(&mut self.machine, &cache.one, &all, &[lane])?;
+        let _ = self.machine.out.flush();
+        Ok((y, ts.pop().unwrap_or_else(ad::no_tangent)))
+    }
+
+    /// `value_and_gradient_forward` through a prepared cache (its width).
+    pub fn value_and_gradient_forward_cached(
+        &mut self,
+        cache: &DerivativeCache,
+        args: &[Value],
+    ) -> Result<(Value, Vec<Value>), Error> {
+        cache.shapes.validate(args)?;
+        let r =
+            ad::gradient_by_lanes(&mut self.machine, &cache.lanes, cache.width, &cache.f, args)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// The forward-mode IR (one lane) derived from the method instance `call` runs.
+    pub fn dual_ir(&mut self, call: &str) -> Result<String, Error> {
+        let (f, args) = self.eval_call_parts(call)?;
+        let code = self.build_frule(&f, &args, 1)?;
+        Ok(self.write_ir(&code))
+    }
+
     /// The forward rule of `f(args...)` with `width` lanes (derived once and cached).
     pub fn build_frule(
         &mut self,
@@ -506,7 +568,7 @@ impl Session {
         all.extend(args.iter().cloned());
         Ok(GradientCache {
             f: f.clone(),
-            shapes: args.iter().map(shape_of).collect(),
+            shapes: Shapes(args.iter().map(shape_of).collect()),
             plan: ad::Plan::new(&all, &self.machine.compiler.env),
             rule,
             state: std::sync::Mutex::new(ad::new_state()),
@@ -797,9 +859,23 @@ pub struct PreparedCall {
 
 /// A prepared gradient (or pullback) computation: the derived rule of one method instance and
 /// the argument shapes it was prepared for. Also serves `prepare_pullback_cache`.
+/// A prepared forward-mode derivative (see [`Session::prepare_derivative_cache`]).
+#[derive(Clone)]
+pub struct DerivativeCache {
+    f: Value,
+    shapes: Shapes,
+    one: Arc<Function>,
+    lanes: Arc<Function>,
+    width: usize,
+}
+
+/// The argument types and array sizes a cache was prepared for.
+#[derive(Clone)]
+struct Shapes(Vec<(Type, Vec<usize>)>);
+
 pub struct GradientCache {
     f: Value,
-    shapes: Vec<(Type, Vec<usize>)>,
+    shapes: Shapes,
     rule: ad::Rule,
     /// How zero fdata are made and gradients assembled, decided once from the argument types.
     plan: ad::Plan,
@@ -843,14 +919,20 @@ impl GradientCache {
 
 impl GradientCache {
     fn validate(&self, args: &[Value]) -> Result<(), Error> {
-        if args.len() != self.shapes.len() {
+        self.shapes.validate(args)
+    }
+}
+
+impl Shapes {
+    fn validate(&self, args: &[Value]) -> Result<(), Error> {
+        if args.len() != self.0.len() {
             return Err(Error::Usage(format!(
                 "the cache was prepared for {} arguments, got {}",
-                self.shapes.len(),
+                self.0.len(),
                 args.len()
             )));
         }
-        for (k, (a, (t, dims))) in args.iter().zip(&self.shapes).enumerate() {
+        for (k, (a, (t, dims))) in args.iter().zip(&self.0).enumerate() {
             // The common case, checked without building the argument's type.
             if let (Value::Array(arr), Type::Array(e, n)) = (a, t) {
                 if arr.elem == **e && arr.with(|d| d.dims == *dims) && *n as usize == dims.len() {

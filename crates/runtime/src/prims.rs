@@ -549,10 +549,12 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         // The interpreter hands these to the AD runtime (`interp::AdRuntime`).
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall => Err(Exception::Error(format!(
+        | TangentField | GlobalTangent | DualCall | DualApply | GradApply => {
+            Err(Exception::Error(format!(
             "internal error: `Core.{}` runs only in derived code, with the AD runtime installed",
             op.name()
-        ))),
+        )))
+        }
         AdCheck | TangentCheck => match args {
             [x, fx, what] => match if op == AdCheck {
                 fdata_mismatch(x, fx, env)
