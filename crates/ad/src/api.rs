@@ -659,6 +659,9 @@ pub fn gradient_by_lanes(
 ) -> Result<(Value, Vec<Value>), AdError> {
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
+    if let Some(flat) = FlatInputs::of(&all, &m.compiler.env) {
+        return flat.gradient(m, code, n, &all);
+    }
     let whole = Value::tuple(all.clone());
     let dofs = input_directions(f, args, &m.compiler.env);
     let split = |t: &Value| -> Vec<Value> {
@@ -720,6 +723,131 @@ pub fn gradient_by_lanes(
         )));
     }
     Ok((y, split(&g)))
+}
+
+/// The common shape of a forward-mode gradient's inputs: each is a float, a `Float64` array
+/// (no two the same array), or has no tangent. Its lanes' unit tangents and the gradient are
+/// built directly, without the general tangent code.
+struct FlatInputs {
+    /// Per input: `None` (no tangent) or the offset of its first direction.
+    parts: Vec<Option<usize>>,
+    dofs: usize,
+}
+
+impl FlatInputs {
+    fn of(all: &[Value], env: &ir::TypeEnv) -> Option<FlatInputs> {
+        let mut parts = Vec::with_capacity(all.len());
+        let mut dofs = 0;
+        let mut arrays: Vec<usize> = Vec::new();
+        for x in all {
+            match x {
+                Value::F64(_) => {
+                    parts.push(Some(dofs));
+                    dofs += 1;
+                }
+                Value::Array(a) if a.elem == ir::Type::Float64 => {
+                    let p = Arc::as_ptr(a) as usize;
+                    if arrays.contains(&p) {
+                        return None;
+                    }
+                    arrays.push(p);
+                    parts.push(Some(dofs));
+                    dofs += a.len();
+                }
+                x if ir::tangent::tangent_type(&x.ty(), env) == ir::Type::NoTangent => {
+                    parts.push(None)
+                }
+                _ => return None,
+            }
+        }
+        Some(FlatInputs { parts, dofs })
+    }
+
+    fn gradient(
+        &self,
+        m: &mut Machine,
+        code: &Arc<Function>,
+        n: usize,
+        all: &[Value],
+    ) -> Result<(Value, Vec<Value>), AdError> {
+        let mut grads = vec![0.0; self.dofs];
+        let mut value = None;
+        let mut start = 0;
+        loop {
+            // Fresh copies of the arrays: the function may write its arguments.
+            let xs: Vec<Value> = all
+                .iter()
+                .map(|x| match x {
+                    Value::Array(a) => Value::Array(Arc::new(a.deep_copy())),
+                    x => x.clone(),
+                })
+                .collect();
+            let lanes: Vec<Vec<Value>> = (0..n)
+                .map(|l| {
+                    let j = start + l;
+                    all.iter()
+                        .zip(&self.parts)
+                        .map(|(x, p)| match (x, p) {
+                            (_, None) => crate::tangent::no_tangent(),
+                            (Value::Array(a), Some(off)) => {
+                                let mut v = vec![0.0; a.len()];
+                                if j >= *off && j < off + a.len() {
+                                    v[j - off] = 1.0;
+                                }
+                                Value::Array(Arc::new(runtime::ArrayObj::new(
+                                    ir::Type::Float64,
+                                    a.dims(),
+                                    runtime::ArrayData::F64(v),
+                                )))
+                            }
+                            (_, Some(off)) => Value::F64(if j == *off { 1.0 } else { 0.0 }),
+                        })
+                        .collect()
+                })
+                .collect();
+            let (y, ts) = run_dual(m, code, &xs, &lanes)?;
+            for (l, t) in ts.iter().enumerate() {
+                if start + l < self.dofs {
+                    grads[start + l] = match t {
+                        Value::F64(d) => *d,
+                        Value::F32(d) => *d as f64,
+                        _ => {
+                            return Err(err(format!(
+                                "value_and_gradient needs a function returning a float, but it returned a value of type {}",
+                                y.ty()
+                            )))
+                        }
+                    };
+                }
+            }
+            value.get_or_insert(y);
+            start += n;
+            if start >= self.dofs {
+                break;
+            }
+        }
+        let g = all
+            .iter()
+            .zip(&self.parts)
+            .map(|(x, p)| match (x, p) {
+                (_, None) => crate::tangent::no_tangent(),
+                (Value::Array(a), Some(off)) => Value::Array(Arc::new(runtime::ArrayObj::new(
+                    ir::Type::Float64,
+                    a.dims(),
+                    runtime::ArrayData::F64(grads[*off..off + a.len()].to_vec()),
+                ))),
+                (_, Some(off)) => Value::F64(grads[*off]),
+            })
+            .collect();
+        let y = value.unwrap_or(Value::Nothing);
+        if !matches!(y, Value::F64(_) | Value::F32(_)) {
+            return Err(err(format!(
+                "value_and_gradient needs a function returning a float, but it returned a value of type {}",
+                y.ty()
+            )));
+        }
+        Ok((y, g))
+    }
 }
 
 /// `(f(args...), (∂f, ∂args...))` for a function returning a float.
