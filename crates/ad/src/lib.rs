@@ -6,6 +6,7 @@ pub mod api;
 pub mod dynamic;
 pub mod emit;
 pub mod forward;
+pub mod jacobian;
 pub mod reverse;
 pub mod rules;
 pub mod second;
@@ -17,6 +18,7 @@ pub use api::{
     value_and_derivative, value_and_gradient, value_and_gradient_forward, value_and_pullback, Ad,
     Plan, Rule, RuleOptions,
 };
+pub use jacobian::{value_and_jacobian_forward, value_and_jacobian_reverse, Jacobian};
 pub use reverse::{derive_reverse, new_state, AdError, Derived, Mode};
 pub use second::{gradient_and_hvps, value_gradient_and_hessian, Hessian, Hvps};
 pub use tangent::{

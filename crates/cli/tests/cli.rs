@@ -194,3 +194,85 @@ fn both_backends_give_the_same_output_and_gradient() {
     assert_eq!((c1, c2), (1, 1));
     assert_eq!(native, interp);
 }
+
+#[test]
+fn forward_mode_gives_the_reverse_gradient() {
+    let args = [
+        "grad",
+        "examples/rosenbrock.jl",
+        "--call",
+        "rosenbrock(x0())",
+        "--json",
+    ];
+    let (code, rev, err) = mooncake(&args);
+    assert_eq!(code, 0, "{err}");
+    let parse = |s: &str| -> Vec<f64> {
+        let v: serde_json::Value =
+            serde_json::from_str(s.lines().last().unwrap_or("")).expect("json");
+        v["gradient"][1]
+            .as_array()
+            .expect("a vector")
+            .iter()
+            .map(|x| x.as_f64().expect("a float"))
+            .collect()
+    };
+    for chunk in ["1", "3", "8"] {
+        let mut a = args.to_vec();
+        a.extend(["--mode", "forward", "--chunk", chunk]);
+        let (code, fwd, err) = mooncake(&a);
+        assert_eq!(code, 0, "{err}");
+        for (x, y) in parse(&rev).iter().zip(parse(&fwd)) {
+            assert!(
+                (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+                "chunk {chunk}: {rev} vs {fwd}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hessian_json_contract_and_bad_input() {
+    let (code, out, err) = mooncake(&[
+        "hessian",
+        "tests/hessians/loops_and_branches.jl",
+        "--call",
+        "rosenbrock([1.2, 0.9, 1.1, -0.4])",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let keys: Vec<&str> = v
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys, ["value", "gradient", "hessian"]);
+    assert_eq!(v["hessian"][0][0].as_f64(), Some(1370.0));
+    assert_eq!(v["hessian"][0][1].as_f64(), Some(-480.0));
+    assert_eq!(v["gradient"].as_array().map(|g| g.len()), Some(4));
+    let (code, out, _) = mooncake(&[
+        "hessian",
+        "tests/hessians/loops_and_branches.jl",
+        "--call",
+        "while_poly(0.8)",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert!(
+        v["hessian"].is_number() && v["gradient"].is_number(),
+        "{out}"
+    );
+    let (code, _, err) = mooncake(&[
+        "hessian",
+        "tests/hessians/loops_and_branches.jl",
+        "--call",
+        "length([1, 2])",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: ") && err.contains("one float or one array of floats"),
+        "{err}"
+    );
+}

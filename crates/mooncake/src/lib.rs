@@ -26,7 +26,7 @@ use syntax::{Diagnostic, FileId, LineIndex, Span};
 /// The reverse rules' registry data (test cases, differentiability), for rule tests.
 pub use ad::rules as ad_rules;
 pub use ad::tangent::{no_tangent, tangent_approx_eq};
-pub use ad::{Hessian, Hvps};
+pub use ad::{Hessian, Hvps, Jacobian};
 pub use interp::Frame;
 pub use ir::Function;
 pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
@@ -459,6 +459,25 @@ impl Session {
         width: usize,
     ) -> Result<ad::Hessian, Error> {
         let r = ad::value_gradient_and_hessian(&mut self.machine, &self.ad, f, x, width)?;
+        let _ = self.machine.out.flush();
+        Ok(r)
+    }
+
+    /// The value and Jacobian of `f(x)` (`x` a float or float array, `f` returning a float or
+    /// float array): by forward mode with `width` (1 to 8) columns per pass, or by reverse
+    /// mode (`width` ignored) with one pullback per output entry.
+    pub fn value_and_jacobian(
+        &mut self,
+        f: &Value,
+        x: &Value,
+        forward: bool,
+        width: usize,
+    ) -> Result<ad::Jacobian, Error> {
+        let r = if forward {
+            ad::value_and_jacobian_forward(&mut self.machine, &self.ad, f, x, width)?
+        } else {
+            ad::value_and_jacobian_reverse(&mut self.machine, &self.ad, f, x)?
+        };
         let _ = self.machine.out.flush();
         Ok(r)
     }
