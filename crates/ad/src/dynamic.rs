@@ -83,31 +83,21 @@ fn prim(m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError
     eval_prim(op, args, &m.compiler.env, &mut *m.out).map_err(RuntimeError::new)
 }
 
+/// Stack `k` (a `Vector{elem}`) of a dynamic call site's state.
+fn site_stack(m: &mut Machine, site: &Value, k: i64, elem: Type) -> Result<Value, RuntimeError> {
+    let vt = Value::Type(Type::vector(elem));
+    prim(m, Prim::RuleStack, &[site.clone(), Value::Int(k), vt])
+}
+
 /// The stack of callee ids of a dynamic call site's state.
 fn callee_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
-    prim(
-        m,
-        Prim::RuleStack,
-        &[
-            site.clone(),
-            Value::Int(0),
-            Value::Type(Type::vector(Type::Int64)),
-        ],
-    )
+    site_stack(m, site, 0, Type::Int64)
 }
 
 /// The stack of splatted calls' records of a dynamic call site's state (see
 /// [`Runtime::dyn_fwd_apply`]).
 fn apply_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
-    prim(
-        m,
-        Prim::RuleStack,
-        &[
-            site.clone(),
-            Value::Int(1),
-            Value::Type(Type::vector(Type::Any)),
-        ],
-    )
+    site_stack(m, site, 1, Type::Any)
 }
 
 /// The id recorded on a call site's stack for a splatted call: its record is on
@@ -126,10 +116,10 @@ fn ad_error(e: crate::reverse::AdError) -> RuntimeError {
     }
 }
 
-/// The function operand `Core.dual_call` gets for forward mode of `Core.dual_apply` and
-/// `Core.grad_apply` (AD inside the language, differentiated again).
-pub(crate) fn nested_marker(op: Prim) -> Value {
-    Value::str(&format!("Core.{}", op.name()))
+/// The function operand (a string) `Core.dual_call` gets for forward mode of
+/// `Core.dual_apply` and `Core.grad_apply` (AD inside the language, differentiated again).
+pub(crate) fn nested_marker(op: Prim) -> String {
+    format!("Core.{}", op.name())
 }
 
 fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
@@ -494,11 +484,13 @@ impl Runtime {
             .chunks(n + 1)
             .map(|c| (c[0].clone(), c[1..].to_vec()))
             .collect();
-        if runtime::value::egal(&items[0].0, &nested_marker(Prim::DualApply)) {
-            return self.dual_of_dual_apply(m, n, opts, &items[1..]);
-        }
-        if runtime::value::egal(&items[0].0, &nested_marker(Prim::GradApply)) {
-            return self.dual_of_grad_apply(m, n, &items[1..]);
+        if let Value::Str(s) = &items[0].0 {
+            if **s == *nested_marker(Prim::DualApply) {
+                return self.dual_of_dual_apply(m, n, opts, &items[1..]);
+            }
+            if **s == *nested_marker(Prim::GradApply) {
+                return self.dual_of_grad_apply(m, n, &items[1..]);
+            }
         }
         if interp::builtin(&items[0].0) == Some("#apply") {
             let mut flat = vec![items[1].clone()];

@@ -389,33 +389,14 @@ pub fn derive_forward(
                 } => {
                     // AD inside the language, differentiated again: `Core.dual_call` runs the
                     // forward rule of its forward (or reverse) rule (see `dynamic`).
+                    // The primal result is recomputed by the nested rule: its value is used.
                     let r = res.unwrap_or_else(|| unreachable!());
-                    let w = e.konst(Const::Int(n as i64));
-                    let o = e.konst(Const::Int(opts.to_bits()));
                     let mk = e.konst(Const::Str(std::sync::Arc::from(
-                        format!("Core.{}", op.name()).as_str(),
+                        crate::dynamic::nested_marker(*op).as_str(),
                     )));
                     let nt = e.konst(Const::Singleton(Type::NoTangent));
-                    let mut dargs = vec![w, o, mk];
-                    dargs.extend((0..n).map(|_| nt));
-                    for a in args {
-                        dargs.push(vmap[a]);
-                        for l in 0..n {
-                            dargs.push(t(a, l));
-                        }
-                    }
-                    let any = e.prim(Prim::DualCall, dargs, Type::Any);
-                    let tt = Type::tuple(vec![Type::Any; n + 1]);
-                    let tup = narrow(&mut e, any, &Type::Any, &tt);
-                    // The primal result is recomputed by the nested rule: use its value.
-                    let y0 = e.field(tup, 0, Type::Any);
-                    let y = narrow(&mut e, y0, &Type::Any, &cx.ty(r));
-                    vmap.insert(r, y);
-                    let rt = cx.tt(r);
-                    Some(lanes(&mut e, &mut |e, l| {
-                        let x = e.field(tup, 1 + l as u32, Type::Any);
-                        narrow(e, x, &Type::Any, &rt)
-                    }))
+                    let head = [vec![mk], vec![nt; n]].concat();
+                    Some(dual_call(&mut e, &cx, r, head, args, &mut vmap, &tmap, n, opts))
                 }
                 InstData::Prim {
                     op: Prim::ZeroTangent,
@@ -665,26 +646,7 @@ pub fn derive_forward(
                 }
                 InstData::Call { args } => {
                     let r = res.unwrap_or_else(|| unreachable!());
-                    let w = e.konst(Const::Int(n as i64));
-                    let o = e.konst(Const::Int(opts.to_bits()));
-                    let mut dargs = vec![w, o];
-                    for a in args {
-                        dargs.push(vmap[a]);
-                        for l in 0..n {
-                            dargs.push(t(a, l));
-                        }
-                    }
-                    let any = e.prim(Prim::DualCall, dargs, Type::Any);
-                    let tt = Type::tuple(vec![Type::Any; n + 1]);
-                    let tup = narrow(&mut e, any, &Type::Any, &tt);
-                    let y0 = e.field(tup, 0, Type::Any);
-                    let y = narrow(&mut e, y0, &Type::Any, &cx.ty(r));
-                    vmap.insert(r, y);
-                    let tt = cx.tt(r);
-                    Some(lanes(&mut e, &mut |e, l| {
-                        let x = e.field(tup, 1 + l as u32, Type::Any);
-                        narrow(e, x, &Type::Any, &tt)
-                    }))
+                    Some(dual_call(&mut e, &cx, r, vec![], args, &mut vmap, &tmap, n, opts))
                 }
                 InstData::New { ty, args } => {
                     let tt = tangent_of(ty, env);
@@ -883,6 +845,40 @@ pub fn derive_forward(
         }
     }
     Ok(f)
+}
+
+/// `r = call(args...)` through `Core.dual_call(n, opts, head..., a1, ȧ1..., ...)` (`head`: a
+/// marker and its lanes for AD inside the language, empty for a dynamic call): maps `r` to the
+/// call's value and returns its tangents.
+#[allow(clippy::too_many_arguments)]
+fn dual_call(
+    e: &mut Emit,
+    cx: &Cx,
+    r: Value,
+    head: Vec<Value>,
+    args: &[Value],
+    vmap: &mut FxHashMap<Value, Value>,
+    tmap: &FxHashMap<Value, Vec<Value>>,
+    n: usize,
+    opts: crate::api::RuleOptions,
+) -> Vec<Value> {
+    let w = e.konst(Const::Int(n as i64));
+    let o = e.konst(Const::Int(opts.to_bits()));
+    let mut dargs = vec![w, o];
+    dargs.extend(head);
+    dargs.extend(with_tangents(args, vmap, tmap));
+    let any = e.prim(Prim::DualCall, dargs, Type::Any);
+    let tup = narrow(e, any, &Type::Any, &Type::tuple(vec![Type::Any; n + 1]));
+    let y0 = e.field(tup, 0, Type::Any);
+    let y = narrow(e, y0, &Type::Any, &cx.ty(r));
+    vmap.insert(r, y);
+    let tt = cx.tt(r);
+    (0..n)
+        .map(|l| {
+            let x = e.field(tup, 1 + l as u32, Type::Any);
+            narrow(e, x, &Type::Any, &tt)
+        })
+        .collect()
 }
 
 /// Each value followed by its tangents (block arguments).

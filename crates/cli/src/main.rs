@@ -345,7 +345,10 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                         "  gradient (forward, 8 lanes) {:>12.0} ns   {:.2} x primal",
                         t, q
                     ),
-                    _ => println!("  gradient (forward)          no forward rule"),
+                    _ => println!(
+                        "  gradient (forward)          not measured (no forward rule, or more than {} input directions)",
+                        mooncake::bench::MAX_FORWARD_DIRECTIONS
+                    ),
                 }
                 println!(
                     "  time to first gradient      {:>12.1} ms   (of which compiling {:.1} ms; {} native functions)",

@@ -6,6 +6,10 @@
 use crate::{Backend, Error, Session};
 use std::time::{Duration, Instant};
 
+/// `bench` times the forward-mode gradient of functions with at most this many input
+/// directions (float entries of the arguments): 32 passes of 8 lanes.
+pub const MAX_FORWARD_DIRECTIONS: usize = 256;
+
 /// The figures of one benchmark (times per call; medians over repeated batches).
 #[derive(Debug, Clone)]
 pub struct BenchReport {
@@ -14,7 +18,8 @@ pub struct BenchReport {
     /// Reverse-mode value and gradient through a prepared cache.
     pub reverse_ns: f64,
     /// Forward-mode gradient through a prepared cache, 8 input directions per pass (`None`
-    /// when the function has no forward rule).
+    /// when the function has no forward rule or more than [`MAX_FORWARD_DIRECTIONS`] input
+    /// directions).
     pub forward_ns: Option<f64>,
     /// A fresh session (prelude loaded): load the source, then the first gradient.
     pub first_gradient_ms: f64,
@@ -126,14 +131,21 @@ pub fn bench(
         })
     }
     .map_err(|e| fail(&s, e))?;
-    let forward_ns = match s.prepare_derivative_cache(&f, &args, 8) {
-        Ok(fc) => {
+    // Forward mode costs a pass per 8 input directions: measured up to `MAX_FORWARD_DIRECTIONS`.
+    let directions = ad::input_directions(&f, &args, &s.compiler().env);
+    let forward = if directions <= MAX_FORWARD_DIRECTIONS {
+        s.prepare_derivative_cache(&f, &args, 8).ok()
+    } else {
+        None
+    };
+    let forward_ns = match forward {
+        Some(fc) => {
             let s = &mut s;
             Some(median_ns(budget, || {
                 s.value_and_gradient_forward_cached(&fc, &args).map(|_| ())
             }))
         }
-        Err(_) => None,
+        None => None,
     }
     .transpose()
     .map_err(|e| fail(&s, e))?;

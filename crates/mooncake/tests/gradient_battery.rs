@@ -6,27 +6,15 @@
 //! beyond it, the chunked forward-mode gradient (3 lanes per pass) agrees with reverse mode's
 //! (within 1e-9 relative) and with the interpreter's forward-mode gradient (within 1e-12).
 
+mod common;
+
 use mooncake::{tangent_approx_eq, Backend, Session};
-use std::path::PathBuf;
 
 #[test]
 fn gradient_battery() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/gradients");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/gradients exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jl"))
-        .collect();
-    paths.sort();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for p in &paths {
-        let src = std::fs::read_to_string(p).expect("readable");
-        let name = p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("?")
-            .to_string();
+    for (name, src) in common::jl_programs("gradients") {
         let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
         s.compiler().options.verify = true;
         if let Err(e) = s.load_source(&name, &src) {

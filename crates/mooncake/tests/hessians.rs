@@ -4,8 +4,9 @@
 //! against central finite differences of reverse-mode gradients, against reverse mode's
 //! gradient, for symmetry, and against the same computation in the interpreter.
 
+mod common;
+
 use mooncake::{ArrayObj, Backend, Session, Value};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 fn floats(v: &Value) -> Vec<f64> {
@@ -93,22 +94,9 @@ fn check_call(s: &mut Session, si: &mut Session, call: &str) -> Result<usize, St
 
 #[test]
 fn hessian_battery() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/hessians");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/hessians exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jl"))
-        .collect();
-    paths.sort();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for p in &paths {
-        let src = std::fs::read_to_string(p).expect("readable");
-        let name = p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("?")
-            .to_string();
+    for (name, src) in common::jl_programs("hessians") {
         let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
         s.compiler().options.verify = true;
         let mut si = Session::with_output(Box::new(std::io::sink())).expect("prelude");
