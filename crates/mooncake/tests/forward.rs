@@ -160,3 +160,26 @@ fn derivative_and_gradient_inside_the_language() {
         s.render_error(&e)
     );
 }
+
+#[test]
+fn debug_mode_checks_tangents_without_false_alarms() {
+    let src = "struct P\n a::Float64\n v::Vector{Float64}\nend\nscale(p::P, k) = p.a * sum(p.v) * k\nfunction f(x)\n p = P(x[1], copy(x))\n scale(p, 2.0) + x[2]^2\nend";
+    let mut s = session(src);
+    s.set_ad_debug(true);
+    let f = s.eval("f").unwrap();
+    let x = vecv(&[1.5, -0.5, 2.0]);
+    let (_, gf) = s
+        .value_and_gradient_forward(&f, std::slice::from_ref(&x), 2)
+        .unwrap();
+    let (_, g) = s.value_and_gradient(&f, std::slice::from_ref(&x)).unwrap();
+    assert!(mooncake::tangent_approx_eq(&g[1], &gf[1], 1e-12, 1e-12));
+    // The debug rule checks every argument's tangent: a tangent of the wrong size is named.
+    let e = s
+        .value_and_derivative(&f, &[(x.clone(), vecv(&[1.0, 0.0]))])
+        .unwrap_err();
+    let msg = s.render_error(&e);
+    assert!(
+        msg.contains("debug mode") && msg.contains("argument 1"),
+        "{msg}"
+    );
+}
