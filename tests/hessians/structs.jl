@@ -3,6 +3,7 @@
 # hessian: with_mutable([0.6, -0.2, 0.9])
 # hessian: with_tuples(1.3)
 # hessian: with_named([2.0, 0.5])
+# hessian: with_int_fields([0.5, 1.5])
 struct Pt
     a::Float64
     b::Float64
@@ -29,4 +30,26 @@ end
 function with_named(x)
     p = (w = x[1], b = x[2])
     p.w * exp(p.b * p.w) + p.b^2
+end
+
+# Structs with an integer field, built in a loop of a callee and kept in an array: their
+# reverse data has `NoRData` parts, whose tangents forward over reverse must keep as `NoRData`.
+struct Q
+    a::Float64
+    k::Int
+end
+function grow(x, i)
+    s = Q(x, i)
+    for j in 1:3
+        s = Q(s.a * x + j, s.k + 1)
+    end
+    s
+end
+function with_int_fields(x)
+    qs = [grow(x[1], 2), grow(x[2], 3)]
+    t = 0.0
+    for q in qs
+        t += q.a^2 * q.k
+    end
+    t
 end

@@ -58,12 +58,20 @@ fn tangent_of(t: &Type, env: &TypeEnv) -> Type {
     }
 }
 
-/// `x` as a value of tangent type `to` (a run-time check when `to` is narrower).
+/// Whether `t` is one of the field-less "no data" types (their only value is a singleton).
+fn no_data(t: &Type) -> bool {
+    matches!(t, Type::NoTangent | Type::NoFData | Type::NoRData)
+}
+
+/// `x` as a value of tangent type `to` (a run-time check when `to` is narrower). A tangent of
+/// reverse-mode data (`FData{P}`, `RData{P}` are their own tangent types) has `NoFData` and
+/// `NoRData` parts where the tangent of those parts' values is `NoTangent`: a singleton of the
+/// expected type stands for them.
 fn narrow(e: &mut Emit, x: Value, from: &Type, to: &Type) -> Value {
     if from == to || *to == Type::Any {
         x
-    } else if *to == Type::NoTangent {
-        e.konst(Const::Singleton(Type::NoTangent))
+    } else if no_data(to) {
+        e.konst(Const::Singleton(to.clone()))
     } else {
         e.val(
             InstData::TypeAssert {
@@ -81,10 +89,10 @@ fn static_zero(t: &Type, env: &TypeEnv) -> bool {
     match t {
         Type::NoTangent | Type::Float64 | Type::Float32 => true,
         Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.iter().all(|t| static_zero(t, env)),
-        Type::Tangent(_) => env
+        Type::Tangent(_) | Type::FData(_) | Type::RData(_) => env
             .field_types(t)
             .is_some_and(|fs| fs.iter().all(|t| static_zero(t, env))),
-        _ => false,
+        t => no_data(t),
     }
 }
 
@@ -106,7 +114,7 @@ fn build_static_zero(e: &mut Emit, t: &Type, env: &TypeEnv) -> Value {
                 t.clone(),
             )
         }
-        Type::Tangent(_) => {
+        Type::Tangent(_) | Type::FData(_) | Type::RData(_) => {
             let fs = env.field_types(t).unwrap_or_default();
             let args = fs.iter().map(|f| build_static_zero(e, f, env)).collect();
             e.val(
@@ -117,6 +125,7 @@ fn build_static_zero(e: &mut Emit, t: &Type, env: &TypeEnv) -> Value {
                 t.clone(),
             )
         }
+        t if no_data(t) => e.konst(Const::Singleton(t.clone())),
         _ => e.konst(Const::Singleton(Type::NoTangent)),
     }
 }
@@ -671,8 +680,6 @@ pub fn derive_forward(
                                     let at = cx.tt(*a);
                                     if at == *ft || *ft == Type::Any || at == Type::Bottom {
                                         t(a, l)
-                                    } else if *ft == Type::NoTangent {
-                                        e.konst(Const::Singleton(Type::NoTangent))
                                     } else {
                                         narrow(e, t(a, l), &at, ft)
                                     }
