@@ -330,14 +330,7 @@ impl Runtime {
         let rule = self
             .ad
             .rule_with(&mut m.compiler, &key, opts)
-            .map_err(|e| RuntimeError {
-                exception: Exception::Error(e.message),
-                trace: e
-                    .trace
-                    .into_iter()
-                    .map(|(func, span)| Frame { func, span })
-                    .collect(),
-            })?;
+            .map_err(ad_error)?;
         let id = self.ad.dyn_id(&key, opts);
         let stack = callee_stack(m, site)?;
         prim(m, Prim::ArrayPush, &[stack, Value::Int(id as i64)])?;
@@ -545,14 +538,7 @@ impl Runtime {
         let code = self
             .ad
             .dual_rule_with(&mut m.compiler, &key, opts, n)
-            .map_err(|e| RuntimeError {
-                exception: Exception::Error(e.message),
-                trace: e
-                    .trace
-                    .into_iter()
-                    .map(|(func, span)| Frame { func, span })
-                    .collect(),
-            })?;
+            .map_err(ad_error)?;
         let mut call = Vec::with_capacity(items.len() * (n + 1));
         for (x, ts) in items {
             call.push(x);

@@ -252,52 +252,24 @@ fn reverse_code_prim(
                 )
             }
         }
-        Prim::ArrayAccumulate | Prim::ArrayAddScalar => {
+        Prim::ArrayAccumulate | Prim::ArrayAddScalar | Prim::ArrayAxpy | Prim::ArrayUnresize => {
+            // In place on the tangent array, per lane: Ȧ += Ḃ; Ȧ += ȧ; for `A += a B`,
+            // Ȧ += ȧ B + a Ḃ; `array_unresize` undoes the tangent's `resize!` from its copy.
             if has_t(&args[0]) {
                 for l in 0..n {
-                    e.inst(
-                        InstData::Prim {
-                            op,
-                            args: vec![t(&args[0], l), t(&args[1], l)],
-                        },
-                        Type::Any,
-                    );
-                }
-            }
-            res.map(|_| same_as_first(e))
-        }
-        Prim::ArrayAxpy => {
-            // A += a B: Ȧ += ȧ B + a Ḃ.
-            if has_t(&args[0]) {
-                for l in 0..n {
-                    e.inst(
-                        InstData::Prim {
-                            op,
-                            args: vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]],
-                        },
-                        Type::Any,
-                    );
-                    e.inst(
-                        InstData::Prim {
-                            op,
-                            args: vec![t(&args[0], l), vmap[&args[1]], t(&args[2], l)],
-                        },
-                        Type::Any,
-                    );
-                }
-            }
-            res.map(|_| same_as_first(e))
-        }
-        Prim::ArrayUnresize => {
-            if has_t(&args[0]) {
-                for l in 0..n {
-                    e.inst(
-                        InstData::Prim {
-                            op,
-                            args: vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]],
-                        },
-                        Type::Any,
-                    );
+                    let calls = match op {
+                        Prim::ArrayAxpy => vec![
+                            vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]],
+                            vec![t(&args[0], l), vmap[&args[1]], t(&args[2], l)],
+                        ],
+                        Prim::ArrayUnresize => {
+                            vec![vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]]]
+                        }
+                        _ => vec![vec![t(&args[0], l), t(&args[1], l)]],
+                    };
+                    for a in calls {
+                        e.inst(InstData::Prim { op, args: a }, Type::Any);
+                    }
                 }
             }
             res.map(|_| same_as_first(e))
