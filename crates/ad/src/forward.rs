@@ -141,30 +141,6 @@ fn zero(e: &mut Emit, x: Value, pt: &Type, env: &TypeEnv) -> Value {
     }
 }
 
-/// Whether a primitive belongs to reverse mode's handling of values known only at run time
-/// (which forward-over-reverse does not differentiate yet).
-fn reverse_bookkeeping(op: Prim) -> bool {
-    use Prim::*;
-    matches!(
-        op,
-        RdataAdd
-            | RdataConvert
-            | RdataAddAt
-            | TangentFdata
-            | TangentRdata
-            | TangentAddRdata
-            | TangentOf
-            | FieldFdata
-            | GlobalFdata
-            | FieldCotangent
-            | DynFwd
-            | DynRvs
-            | TangentField
-            | GlobalTangent
-            | DualCall
-    )
-}
-
 /// The primitives [`reverse_code_prim`] handles.
 fn is_reverse_code_prim(op: Prim) -> bool {
     use Prim::*;
@@ -402,11 +378,13 @@ pub fn derive_forward(
                     ))
                 }
                 InstData::Prim { op, args } => {
-                    if reverse_bookkeeping(*op) {
+                    // The AD runtime's primitives for values known only at run time (those
+                    // forward mode emits itself have their own arms above).
+                    if op.is_ad_runtime() {
                         return Err(cx.err(
                             i,
                             format!(
-                                "forward mode of reverse-mode code (`Core.{}`) is not supported yet",
+                                "forward mode of AD code for values known only at run time (`Core.{}`) is not supported yet",
                                 op.name()
                             ),
                         ));
@@ -485,10 +463,7 @@ pub fn derive_forward(
                                 let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
                                 Some(vec![z; n])
                             } else {
-                                let et = match cx.tt(args[0]) {
-                                    Type::Array(et, _) => (*et).clone(),
-                                    _ => Type::Any,
-                                };
+                                let et = elem_tangent(&cx.tt(args[0]));
                                 Some(lanes(&mut e, &mut |e, l| {
                                     let mut a = vec![t(&args[0], l)];
                                     a.extend(margs[1..].iter().copied());
@@ -514,10 +489,7 @@ pub fn derive_forward(
                                 let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
                                 Some(vec![z; n])
                             } else {
-                                let et = match cx.tt(args[0]) {
-                                    Type::Array(et, _) => (*et).clone(),
-                                    _ => Type::Any,
-                                };
+                                let et = elem_tangent(&cx.tt(args[0]));
                                 Some(lanes(&mut e, &mut |e, l| {
                                     let x =
                                         e.prim(Prim::ArrayPop, vec![t(&args[0], l)], et.clone());
@@ -858,6 +830,14 @@ fn dual_call(
             narrow(e, x, &Type::Any, &tt)
         })
         .collect()
+}
+
+/// The element type of a tangent array type (`Any` if it is not one).
+fn elem_tangent(t: &Type) -> Type {
+    match t {
+        Type::Array(et, _) => (**et).clone(),
+        _ => Type::Any,
+    }
 }
 
 /// Each value followed by its tangents (block arguments).

@@ -2274,23 +2274,7 @@ fn writes_primal(fwd: &Function, d: &InstData) -> bool {
             Prim::ArrayPush | Prim::ArrayPop if on_stack(args[0]) => false,
             _ => op.effects().writes,
         },
-        InstData::Invoke { .. }
-        | InstData::Call { .. }
-        | InstData::SetField { .. }
-        | InstData::SetGlobal(..)
-        | InstData::SetSlot(..) => true,
-        InstData::Const(_)
-        | InstData::New { .. }
-        | InstData::Tuple { .. }
-        | InstData::GetField { .. }
-        | InstData::TypeAssert { .. }
-        | InstData::GetGlobal(_)
-        | InstData::StaticParam(_)
-        | InstData::GetSlot(_)
-        | InstData::Jump { .. }
-        | InstData::Branch { .. }
-        | InstData::Return(_)
-        | InstData::Unreachable => false,
+        d => d.may_write(),
     }
 }
 

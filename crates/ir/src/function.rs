@@ -333,6 +333,31 @@ impl InstData {
         }
     }
 
+    /// Whether the instruction may write memory (or do anything a later read could observe):
+    /// a writing primitive, a call, a field, global or slot assignment.
+    pub fn may_write(&self) -> bool {
+        match self {
+            InstData::Prim { op, .. } => op.effects().writes,
+            InstData::Invoke { .. }
+            | InstData::Call { .. }
+            | InstData::SetField { .. }
+            | InstData::SetGlobal(..)
+            | InstData::SetSlot(..) => true,
+            InstData::Const(_)
+            | InstData::New { .. }
+            | InstData::Tuple { .. }
+            | InstData::GetField { .. }
+            | InstData::TypeAssert { .. }
+            | InstData::GetGlobal(_)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_)
+            | InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Return(_)
+            | InstData::Unreachable => false,
+        }
+    }
+
     /// Whether removing the instruction (when its result is unused) preserves behaviour.
     pub fn is_pure(&self) -> bool {
         match self {

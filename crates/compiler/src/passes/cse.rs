@@ -100,30 +100,6 @@ enum Kind {
     Other,
 }
 
-/// Whether `inst` may write memory (or do anything a later read could observe).
-fn writes(d: &InstData) -> bool {
-    match d {
-        InstData::Prim { op, .. } => op.effects().writes,
-        InstData::Invoke { .. }
-        | InstData::Call { .. }
-        | InstData::SetField { .. }
-        | InstData::SetGlobal(..)
-        | InstData::SetSlot(..) => true,
-        InstData::Const(_)
-        | InstData::New { .. }
-        | InstData::Tuple { .. }
-        | InstData::GetField { .. }
-        | InstData::TypeAssert { .. }
-        | InstData::GetGlobal(_)
-        | InstData::StaticParam(_)
-        | InstData::GetSlot(_)
-        | InstData::Jump { .. }
-        | InstData::Branch { .. }
-        | InstData::Return(_)
-        | InstData::Unreachable => false,
-    }
-}
-
 /// Whether nothing about `inst` can observe or change memory or leave the block early: what
 /// may sit between two stores to one element for the first to be dead.
 fn transparent(d: &InstData) -> bool {
@@ -316,7 +292,7 @@ pub fn cse(f: &mut Function, env: &ir::TypeEnv) -> bool {
                     }
                 }
                 Kind::Other => {
-                    if writes(d) {
+                    if d.may_write() {
                         reads.clear();
                     }
                     if let InstData::Prim {
