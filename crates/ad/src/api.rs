@@ -434,33 +434,47 @@ impl Plan {
     ) -> Result<(Value, Vec<Value>), AdError> {
         begin(m);
         let env = &m.compiler.env;
-        let fdatas: Vec<Value> = all
-            .iter()
-            .zip(&self.zero)
-            .zip(&self.types)
-            .map(|((x, z), t)| match (z, x) {
+        // The forwards pass's arguments: the state, then each argument and its zero fdata.
+        let mut fwd_args = Vec::with_capacity(2 * all.len() + 1);
+        fwd_args.push(state.clone());
+        for ((x, z), t) in all.iter().zip(&self.zero).zip(&self.types) {
+            fwd_args.push(x.clone());
+            fwd_args.push(match (z, x) {
                 (ZeroFdata::Constant(v), _) => v.clone(),
                 (ZeroFdata::Zeros(e), Value::Array(a)) => {
                     Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims())))
                 }
                 _ => fdata(&zero_tangent(x, env), t, env),
-            })
-            .collect();
-        let (y, rd) = forwards_and_back(m, rule, all, &fdatas, dy, state.clone())?;
+            });
+        }
+        let (y, rd) = forwards_and_back(m, rule, &fwd_args, dy)?;
         let env = &m.compiler.env;
+        let fdata_of = |k: usize| &fwd_args[2 * k + 2];
         let grads = (0..all.len())
             .map(|k| {
                 let r = || rd.field(k).unwrap_or(Value::Nothing);
                 match &self.assemble[k] {
                     Assemble::Constant(v) => v.clone(),
                     Assemble::Rdata => r(),
-                    Assemble::Fdata => fdatas[k].clone(),
-                    Assemble::General => tangent_from(&self.types[k], &fdatas[k], &r(), env),
+                    Assemble::Fdata => fdata_of(k).clone(),
+                    Assemble::General => tangent_from(&self.types[k], fdata_of(k), &r(), env),
                 }
             })
             .collect();
         Ok((y, grads))
     }
+}
+
+/// The forwards pass's arguments: rule state `state`, then each of `all` (the function first)
+/// followed by its fdata.
+fn fwd_arguments(state: Value, all: &[Value], fdatas: &[Value]) -> Vec<Value> {
+    let mut args = Vec::with_capacity(2 * all.len() + 1);
+    args.push(state);
+    for (x, fx) in all.iter().zip(fdatas) {
+        args.push(x.clone());
+        args.push(fx.clone());
+    }
+    args
 }
 
 /// As [`run_pullback`], with the arguments (the function first) and their initial fdata given:
@@ -473,7 +487,7 @@ pub fn run_pullback_with(
     dy: Option<Value>,
 ) -> Result<(Value, Vec<Value>), AdError> {
     begin(m);
-    let (y, rd) = forwards_and_back(m, rule, all, &fdatas, dy, new_state())?;
+    let (y, rd) = forwards_and_back(m, rule, &fwd_arguments(new_state(), all, &fdatas), dy)?;
     let env = &m.compiler.env;
     let grads = all
         .iter()
@@ -513,7 +527,8 @@ pub(crate) fn nested_gradient(
         .iter()
         .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
         .collect();
-    let (_, rd) = forwards_and_back(m, &rule, &all, &fdatas, None, new_state())?;
+    let fwd_args = fwd_arguments(new_state(), &all, &fdatas);
+    let (_, rd) = forwards_and_back(m, &rule, &fwd_args, None)?;
     Ok(all
         .iter()
         .zip(&fdatas)
@@ -522,22 +537,16 @@ pub(crate) fn nested_gradient(
         .collect())
 }
 
-/// Runs the forwards pass and the pullback: (a copy of the output, the pullback's rdata tuple).
+/// Runs the forwards pass on `fwd_args` (the rule state, then each argument followed by its
+/// fdata; see [`fwd_arguments`]) and the pullback: (a copy of the output, the pullback's rdata
+/// tuple).
 fn forwards_and_back(
     m: &mut Machine,
     rule: &Rule,
-    all: &[Value],
-    fdatas: &[Value],
+    fwd_args: &[Value],
     dy: Option<Value>,
-    state: Value,
 ) -> Result<(Value, Value), AdError> {
-    let mut fwd_args = Vec::with_capacity(2 * all.len() + 1);
-    fwd_args.push(state.clone());
-    for (x, fx) in all.iter().zip(fdatas.iter()) {
-        fwd_args.push(x.clone());
-        fwd_args.push(fx.clone());
-    }
-    let out = m.exec(&rule.fwd, fwd_args).map_err(runtime_error)?;
+    let out = m.exec_slice(&rule.fwd, fwd_args).map_err(runtime_error)?;
     let y = out
         .field(0)
         .ok_or_else(|| err("internal error: forwards pass returned no value"))?;
@@ -567,7 +576,9 @@ fn forwards_and_back(
             }
         },
     };
-    let rd = m.exec(&rule.rvs, vec![state, dy]).map_err(runtime_error)?;
+    let rd = m
+        .exec_slice(&rule.rvs, &[fwd_args[0].clone(), dy])
+        .map_err(runtime_error)?;
     Ok((y_out, rd))
 }
 

@@ -649,7 +649,7 @@ pub fn derive_reverse(
     // State fields: 0 = block stack; then a comms stack per saving block (index assigned below).
     let mut state_types: Vec<Type> = vec![Type::vector(Type::Int64)];
     let mut comms_field: FxHashMap<Block, u32> = FxHashMap::default();
-    let mut comms_tuple: FxHashMap<Block, Type> = FxHashMap::default();
+    let mut comms_tuple: FxHashMap<Block, Vec<Type>> = FxHashMap::default();
     let mut comms_recipes: FxHashMap<Block, Vec<Recipe>> = FxHashMap::default();
 
     for &b in &layout {
@@ -2372,41 +2372,55 @@ fn recompute_plan(
     Some(p.plan)
 }
 
-/// Pushes `vals` as one tuple onto a new stack of the rule state (registered in `state_types`):
-/// its index and tuple type.
+/// Pushes `vals` onto a new stack of the rule state (registered in `state_types`) — one value
+/// as itself, several as one tuple: the stack's index and the values' types.
 fn push_saved(
     e: &mut Emit,
     state: Value,
     state_types: &mut Vec<Type>,
     vals: Vec<Value>,
-) -> (u32, Type) {
+) -> (u32, Vec<Type>) {
     let k = state_types.len() as u32;
     let tys: Vec<Type> = vals.iter().map(|v| e.f.types[*v].clone()).collect();
-    let tt = Type::tuple(tys);
-    state_types.push(Type::vector(tt.clone()));
-    let tup = e.val(InstData::Tuple { args: vals }, tt.clone());
-    let stack = rule_stack(e, state, k, Type::vector(tt.clone()));
-    e.prim(Prim::ArrayPush, vec![stack, tup], Type::vector(tt.clone()));
-    (k, tt)
+    let elem = saved_element(&tys);
+    state_types.push(Type::vector(elem.clone()));
+    let x = match vals.as_slice() {
+        [v] => *v,
+        _ => e.val(InstData::Tuple { args: vals }, elem.clone()),
+    };
+    let stack = rule_stack(e, state, k, Type::vector(elem.clone()));
+    e.prim(Prim::ArrayPush, vec![stack, x], Type::vector(elem));
+    (k, tys)
+}
+
+/// The element type of a stack of saved values of types `tys` (see [`push_saved`]).
+fn saved_element(tys: &[Type]) -> Type {
+    match tys {
+        [t] => t.clone(),
+        _ => Type::tuple(tys.to_vec()),
+    }
 }
 
 /// The pullback's saved values in saving order: constants made again, values with a plan
-/// computed again by `recompute`, the rest the fields of the tuple popped from state stack
-/// `popped` (its index and tuple type), if any.
+/// computed again by `recompute`, the rest popped from state stack `popped` (its index and
+/// the saved values' types, as [`push_saved`] returns them), if any.
 fn pop_saved(
     e: &mut Emit,
     state: Value,
-    popped: Option<(u32, Type)>,
+    popped: Option<(u32, Vec<Type>)>,
     recipes: &[Recipe],
     recompute: &mut dyn FnMut(&mut Emit, &[Inst]) -> Value,
 ) -> Vec<Value> {
     let mut fields = Vec::new();
-    if let Some((k, tt)) = popped {
-        let stack = rule_stack(e, state, k, Type::vector(tt.clone()));
-        let tup = e.prim(Prim::ArrayPop, vec![stack], tt.clone());
-        if let Type::Tuple(ts) = &tt {
-            for (j, t) in ts.iter().enumerate() {
-                fields.push(e.field(tup, j as u32, t.clone()));
+    if let Some((k, tys)) = popped {
+        let elem = saved_element(&tys);
+        let stack = rule_stack(e, state, k, Type::vector(elem.clone()));
+        let x = e.prim(Prim::ArrayPop, vec![stack], elem);
+        if let [_] = tys.as_slice() {
+            fields.push(x);
+        } else {
+            for (j, t) in tys.iter().enumerate() {
+                fields.push(e.field(x, j as u32, t.clone()));
             }
         }
     }

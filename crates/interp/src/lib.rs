@@ -160,7 +160,7 @@ impl Machine {
     /// Runs a top-level thunk (in the interpreter: it runs once, so compiling it would not
     /// pay; the functions it calls run natively).
     pub fn run_thunk(&mut self, f: &Arc<Function>) -> Result<Value, RuntimeError> {
-        self.exec_on(f, vec![Value::Nothing], false)
+        self.exec_on(f, &[Value::Nothing], false)
     }
 
     fn code_for(&mut self, key: &MiKey) -> Result<Arc<Function>, RuntimeError> {
@@ -636,6 +636,11 @@ impl Machine {
 
     /// Executes `f` on `args` (the function value first).
     pub fn exec(&mut self, f: &Function, args: Vec<Value>) -> Result<Value, RuntimeError> {
+        self.exec_on(f, &args, true)
+    }
+
+    /// As [`Machine::exec`], with the arguments borrowed (native code reads them in place).
+    pub fn exec_slice(&mut self, f: &Function, args: &[Value]) -> Result<Value, RuntimeError> {
         self.exec_on(f, args, true)
     }
 
@@ -643,7 +648,7 @@ impl Machine {
     fn exec_on(
         &mut self,
         f: &Function,
-        args: Vec<Value>,
+        args: &[Value],
         native: bool,
     ) -> Result<Value, RuntimeError> {
         if self.depth >= MAX_DEPTH {
@@ -655,7 +660,7 @@ impl Machine {
         let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || {
             if native && f.id != 0 && self.fuel.is_none() {
                 if let Some(n) = self.native.clone() {
-                    if let Some(r) = n.exec(self, f, &args) {
+                    if let Some(r) = n.exec(self, f, args) {
                         return r;
                     }
                 }
@@ -666,11 +671,11 @@ impl Machine {
         r
     }
 
-    fn exec_inner(&mut self, f: &Function, args: Vec<Value>) -> Result<Value, RuntimeError> {
+    fn exec_inner(&mut self, f: &Function, args: &[Value]) -> Result<Value, RuntimeError> {
         let mut regs: Vec<Value> = vec![Value::Undef; f.values.len()];
         let entry = f.entry();
         for (p, a) in f.blocks[entry].params.iter().zip(args) {
-            regs[p.index()] = a;
+            regs[p.index()] = a.clone();
         }
         let mut b = entry;
         let mut scratch: Vec<Value> = Vec::new();

@@ -47,9 +47,26 @@ pub(crate) unsafe extern "C" fn mc_frame_init(p: *mut Value, n: usize) {
 
 /// Drops the `n` values of a frame.
 pub(crate) unsafe extern "C" fn mc_frame_drop(p: *mut Value, n: usize) {
-    // SAFETY: `p` points to `n` values initialised by `mc_frame_init` (and only assigned to
-    // since); nothing uses them after this.
-    unsafe { std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(p, n)) };
+    for k in 0..n {
+        // SAFETY: `p` points to `n` values initialised by `mc_frame_init` (and only assigned
+        // to since); nothing uses them after this. Most slots hold values with nothing to
+        // free (never assigned, or scalars boxed for a helper): those are skipped.
+        unsafe {
+            let v = p.add(k);
+            if !matches!(
+                *v,
+                Value::Nothing
+                    | Value::Undef
+                    | Value::Int(_)
+                    | Value::F64(_)
+                    | Value::F32(_)
+                    | Value::Bool(_)
+                    | Value::Func(_)
+            ) {
+                std::ptr::drop_in_place(v);
+            }
+        }
+    }
 }
 
 /// `*dst = (*src).clone()` (both initialised).
@@ -253,15 +270,118 @@ pub(crate) unsafe extern "C" fn mc_rule_stack(st: *const Value, k: i64, out: *mu
     let Value::Mutable(m) = (unsafe { &*st }) else {
         return FAILED;
     };
-    let Some(Value::Array(stacks)) = m.get(0) else {
+    let Ok(k) = usize::try_from(k) else {
         return FAILED;
     };
-    match usize::try_from(k).ok().and_then(|k| stacks.get(k)) {
-        Some(v @ Value::Array(_)) => {
+    // The state's stacks are a vector of boxed values.
+    let stack = m.with_field(0, |stacks| match stacks {
+        Value::Array(stacks) => stacks.with(|d| match &d.data {
+            ArrayData::Boxed(v) => match v.get(k) {
+                Some(s @ Value::Array(_)) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        }),
+        _ => None,
+    });
+    match stack.flatten() {
+        Some(v) => {
             // SAFETY: as above.
             unsafe { *out = v };
             OK
         }
+        None => FAILED,
+    }
+}
+
+/// `*out = (*argv[0], ..., *argv[n-1])`: a tuple of `n` operands.
+pub(crate) unsafe extern "C" fn mc_tuple(argv: *const *const Value, n: usize, out: *mut Value) {
+    // SAFETY: `argv` holds `n` pointers to initialised values; `out` is an initialised slot,
+    // distinct from every operand's (it holds the instruction's result).
+    unsafe {
+        let parts: Arc<[Value]> = (0..n).map(|k| (**argv.add(k)).clone()).collect();
+        *out = Value::Tuple(parts);
+    }
+}
+
+/// Fast path of reading field `k` of a tuple or an immutable struct: `*out` assigned and
+/// `OK`, or `FAILED` (no error) for anything else — an unassigned struct field, a field out of
+/// range — which the generic instruction then reports.
+pub(crate) unsafe extern "C" fn mc_getfield(obj: *const Value, k: i64, out: *mut Value) -> u32 {
+    // SAFETY: `obj` is an initialised value; `out` an initialised slot (it may be `obj`'s own
+    // slot only through scratch, which never aliases an operand).
+    let v = match (unsafe { &*obj }, usize::try_from(k)) {
+        (Value::Tuple(t), Ok(k)) => t.get(k),
+        (Value::Struct(s), Ok(k)) => s.fields.get(k).filter(|v| !matches!(v, Value::Undef)),
+        _ => None,
+    };
+    match v {
+        Some(v) => {
+            let v = v.clone();
+            // SAFETY: as above.
+            unsafe { *out = v };
+            OK
+        }
+        None => FAILED,
+    }
+}
+
+/// Fast path of `push!` onto a vector storing boxed values: `OK`, or `FAILED` (no error)
+/// when the array stores its elements otherwise (the generic instruction handles it).
+pub(crate) unsafe extern "C" fn mc_push_value(a: *const Value, x: *const Value) -> u32 {
+    // SAFETY: both are initialised values.
+    let (Value::Array(a), x) = (unsafe { &*a }, unsafe { &*x }) else {
+        return FAILED;
+    };
+    if a.ndims() != 1 {
+        return FAILED;
+    }
+    let x = x.clone();
+    a.with_mut(|inner| match &mut inner.data {
+        ArrayData::Boxed(v) => {
+            v.push(x);
+            inner.dims[0] += 1;
+            OK
+        }
         _ => FAILED,
+    })
+}
+
+/// Fast path of `pop!` from a non-empty vector storing boxed values: `*out` assigned and `OK`,
+/// or `FAILED` (no error) otherwise (the generic instruction pops or raises the error).
+pub(crate) unsafe extern "C" fn mc_pop_value(a: *const Value, out: *mut Value) -> u32 {
+    // SAFETY: `a` is an initialised value.
+    let Value::Array(a) = (unsafe { &*a }) else {
+        return FAILED;
+    };
+    if a.ndims() != 1 {
+        return FAILED;
+    }
+    let v = a.with_mut(|inner| match &mut inner.data {
+        ArrayData::Boxed(v) => {
+            let x = v.pop()?;
+            inner.dims[0] -= 1;
+            Some(x)
+        }
+        _ => None,
+    });
+    match v {
+        Some(v) => {
+            // SAFETY: `out` is an initialised slot.
+            unsafe { *out = v };
+            OK
+        }
+        None => FAILED,
+    }
+}
+
+/// `sin(x)` and `cos(x)` at once, into `out[0]` and `out[1]`: the C library's `sincos`, whose
+/// results are bit-identical to its `sin` and `cos` (what `ir::fold::cmath` computes).
+pub(crate) unsafe extern "C" fn mc_sincos_f64(x: f64, out: *mut f64) {
+    let (s, c) = x.sin_cos();
+    // SAFETY: `out` points to two writable floats (a stack slot of the caller).
+    unsafe {
+        *out = s;
+        *out.add(1) = c;
     }
 }

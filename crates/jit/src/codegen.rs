@@ -146,6 +146,36 @@ pub fn helpers() -> Vec<Helper> {
         ),
         h("mc_arraylen", abi::mc_arraylen as *const u8, &[I64], &[I64]),
         h(
+            "mc_tuple",
+            abi::mc_tuple as *const u8,
+            &[I64, I64, I64],
+            &[],
+        ),
+        h(
+            "mc_sincos_f64",
+            abi::mc_sincos_f64 as *const u8,
+            &[F64, I64],
+            &[],
+        ),
+        h(
+            "mc_getfield",
+            abi::mc_getfield as *const u8,
+            &[I64, I64, I64],
+            &[I32],
+        ),
+        h(
+            "mc_push_value",
+            abi::mc_push_value as *const u8,
+            &[I64, I64],
+            &[I32],
+        ),
+        h(
+            "mc_pop_value",
+            abi::mc_pop_value as *const u8,
+            &[I64, I64],
+            &[I32],
+        ),
+        h(
             "mc_rule_stack",
             abi::mc_rule_stack as *const u8,
             &[I64, I64, I64],
@@ -236,19 +266,34 @@ struct Packed {
     offsets: Vec<u32>,
 }
 
-/// The boxed constants of `f`, in the order lowering refers to them (`consts[k]` for the k-th
-/// boxed `Const` instruction in layout order).
+/// The boxed constants of `f`: the values of its boxed `Const` instructions and of its tuples
+/// of singletons (built once, not per execution), then one value per singleton type.
 pub fn boxed_consts(f: &Function) -> Consts {
     let mut vals = Vec::new();
     let mut index = FxHashMap::default();
     let mut units = FxHashMap::default();
     for b in &f.layout {
         for &i in &f.blocks[*b].insts {
-            if let (InstData::Const(c), Some(r)) = (&f.insts[i], f.result(i)) {
-                if rep(&f.types[r]) == Rep::Boxed {
+            match (&f.insts[i], f.result(i)) {
+                (InstData::Const(c), Some(r)) if rep(&f.types[r]) == Rep::Boxed => {
                     index.insert(i, vals.len());
                     vals.push(runtime::Value::from_const(c));
                 }
+                // A tuple of singletons (the `(NoRData, NoRData)` of pullbacks) is built once.
+                (InstData::Tuple { args }, Some(r)) if rep(&f.types[r]) == Rep::Boxed => {
+                    let parts: Option<Vec<runtime::Value>> = args
+                        .iter()
+                        .map(|a| {
+                            Const::of_singleton(&f.types[*a])
+                                .map(|c| runtime::Value::from_const(&c))
+                        })
+                        .collect();
+                    if let Some(parts) = parts {
+                        index.insert(i, vals.len());
+                        vals.push(runtime::Value::tuple(parts));
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -293,6 +338,16 @@ struct Gen<'a, 'b> {
     fout: cir::Value,
     err: cir::Block,
     used: FxHashSet<Value>,
+    /// `sin(x)` and `cos(x)` of one `Float64` in one block: the first of the two (computing
+    /// both through `sincos`), with the results of the sine and of the cosine.
+    trig_pairs: FxHashMap<Inst, (Value, Value)>,
+    /// Boxed parameters of the entry block read from the caller's argument array (by
+    /// position), which has no frame slot.
+    in_args: FxHashMap<Value, u32>,
+    /// The caller's argument array.
+    args: cir::Value,
+    /// Where `sincos` writes its two results.
+    trig_buf: cir::Value,
     /// Tuples never built: their only use pushes them onto a vector of such tuples, which
     /// gets their elements' bytes.
     fused: FxHashMap<Value, Packed>,
@@ -329,22 +384,54 @@ pub fn lower(
     let mut max_args = 1usize;
     let mut used = FxHashSet::default();
     for &b in &order {
-        for &p in &f.blocks[b].params {
-            if rep(&f.types[p]) == Rep::Boxed {
-                slots.insert(p, nslots);
-                nslots += 1;
-            }
-        }
         for &i in &f.blocks[b].insts {
             let data = &f.insts[i];
             data.for_each_arg(|a| {
                 used.insert(a);
             });
             max_args = max_args.max(data.args().len());
+        }
+    }
+    // The entry block's boxed parameters are read where the caller passed them (the caller
+    // keeps its argument array alive and untouched for the call) unless a jump back to the
+    // entry block could assign them.
+    let ir_entry = f.entry();
+    let entry_is_target = order.iter().any(|&b| {
+        f.blocks[b]
+            .insts
+            .last()
+            .is_some_and(|&t| f.insts[t].successors().iter().any(|(d, _)| *d == ir_entry))
+    });
+    let mut in_args = FxHashMap::default();
+    if !entry_is_target {
+        for (k, &p) in f.blocks[ir_entry].params.iter().enumerate() {
+            if rep(&f.types[p]) == Rep::Boxed {
+                in_args.insert(p, k as u32);
+            }
+        }
+    }
+    // Results nobody reads (the vectors `push!` returns, mostly) share one slot.
+    let mut sink = None;
+    for &b in &order {
+        for &p in &f.blocks[b].params {
+            if rep(&f.types[p]) == Rep::Boxed && !in_args.contains_key(&p) {
+                slots.insert(p, nslots);
+                nslots += 1;
+            }
+        }
+        for &i in &f.blocks[b].insts {
             if let Some(r) = f.result(i) {
                 if rep(&f.types[r]) == Rep::Boxed {
-                    slots.insert(r, nslots);
-                    nslots += 1;
+                    let k = if used.contains(&r) {
+                        nslots += 1;
+                        nslots - 1
+                    } else {
+                        *sink.get_or_insert_with(|| {
+                            nslots += 1;
+                            nslots - 1
+                        })
+                    };
+                    slots.insert(r, k);
                 }
             }
         }
@@ -384,6 +471,8 @@ pub fn lower(
     let pack_ss =
         b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, max_pack, 3));
     let pack_buf = b.ins().stack_addr(ct::I64, pack_ss, 0);
+    let trig_ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3));
+    let trig_buf = b.ins().stack_addr(ct::I64, trig_ss, 0);
     let mut packed = FxHashMap::default();
     for (v, p) in packed_pops {
         let ss =
@@ -413,6 +502,10 @@ pub fn lower(
         fused,
         packed,
         pack_buf,
+        trig_pairs: sin_cos_pairs(f),
+        in_args,
+        args,
+        trig_buf,
         arr_obj: FxHashMap::default(),
         changing: ir::bounds::changing_arrays(f, &order),
         inbounds: ir::bounds::inbounds_accesses(f),
@@ -431,11 +524,11 @@ pub fn lower(
         g.blocks.insert(blk, cb);
     }
     // Arguments: unbox scalars, copy the rest into their slots.
-    let ir_entry = f.entry();
     let mut entry_args = Vec::new();
     for (k, &p) in f.blocks[ir_entry].params.iter().enumerate() {
         let ap = g.b.ins().iadd_imm_s(args, (k as u32 * VALUE_SIZE) as i64);
         match rep(&f.types[p]) {
+            Rep::Boxed if g.in_args.contains_key(&p) => {}
             Rep::Boxed => {
                 let dst = g.slot_addr(p);
                 g.call("mc_clone", &[dst, ap]);
@@ -504,6 +597,9 @@ impl Gen<'_, '_> {
     }
 
     fn slot_addr(&mut self, v: Value) -> cir::Value {
+        if let Some(&k) = self.in_args.get(&v) {
+            return self.b.ins().iadd_imm_s(self.args, (k * VALUE_SIZE) as i64);
+        }
         let k = self.slots[&v];
         self.b.ins().iadd_imm_s(self.frame, (k * VALUE_SIZE) as i64)
     }
@@ -611,11 +707,8 @@ impl Gen<'_, '_> {
                     (Const::Bool(x), Rep::Bool) => self.b.ins().iconst(ct::I8, *x as i64),
                     (_, Rep::Unit) => return Ok(()),
                     (_, Rep::Boxed) => {
-                        let k = self.const_index[&i];
-                        let meta = self.b.ins().iconst(ct::I64, self.meta);
-                        let k = self.b.ins().iconst(ct::I64, k as i64);
                         let dst = self.slot_addr(r);
-                        self.call("mc_const", &[meta, k, dst]);
+                        self.const_into(self.const_index[&i], dst);
                         return Ok(());
                     }
                     (c, r) => return Err(format!("constant {c:?} of representation {r:?}")),
@@ -640,6 +733,67 @@ impl Gen<'_, '_> {
                 let ty = cl_type(self.rep(r));
                 let v = self.b.ins().load(ty, MemFlagsData::trusted(), addr, off);
                 self.vals.insert(r, v);
+            }
+            InstData::Tuple { .. } if self.const_index.contains_key(&i) => {
+                let r = res.ok_or("a tuple without a result")?;
+                let dst = self.slot_addr(r);
+                self.const_into(self.const_index[&i], dst);
+            }
+            InstData::Tuple { args } if res.is_some_and(|r| self.rep(r) == Rep::Boxed) => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                for (k, a) in args.iter().enumerate() {
+                    let p = self.value_ptr(*a, k as u32);
+                    self.b
+                        .ins()
+                        .store(MemFlagsData::trusted(), p, self.argv, (8 * k) as i32);
+                }
+                let n = self.b.ins().iconst(ct::I64, args.len() as i64);
+                let out = self.slot_addr(r);
+                self.call("mc_tuple", &[self.argv, n, out]);
+            }
+            InstData::GetField {
+                obj,
+                field: ir::FieldRef::Index(k),
+            } if self.rep(*obj) == Rep::Boxed
+                && res.is_some_and(|r| self.rep(r) != Rep::Unit)
+                && matches!(f.types[*obj], Type::Tuple(_) | Type::Struct(..))
+                && !self.env.types.is_mutable(&f.types[*obj]) =>
+            {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let rr = self.rep(r);
+                let o = self.slot_addr(*obj);
+                let kv = self.b.ins().iconst(ct::I64, *k as i64);
+                let out = if rr == Rep::Boxed {
+                    self.slot_addr(r)
+                } else {
+                    self.scratch_addr(0)
+                };
+                let st = self
+                    .call("mc_getfield", &[o, kv, out])
+                    .unwrap_or_else(|| unreachable!());
+                let fast = self.b.create_block();
+                let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
+                let join = self.b.create_block();
+                self.b.ins().brif(st, slow, &[], fast, &[]);
+                self.b.switch_to_block(fast);
+                if is_reg(rr) {
+                    let jv = self.b.append_block_param(join, cl_type(rr));
+                    let v = self.unbox(rr, out);
+                    self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                    self.b.switch_to_block(slow);
+                    let v = self
+                        .generic(i)
+                        .ok_or("a register field read without a value")?;
+                    self.b.ins().jump(join, &[BlockArg::Value(v)]);
+                    self.vals.insert(r, jv);
+                } else {
+                    self.b.ins().jump(join, &[]);
+                    self.b.switch_to_block(slow);
+                    self.generic(i);
+                    self.b.ins().jump(join, &[]);
+                }
+                self.b.switch_to_block(join);
             }
             InstData::Invoke { .. }
             | InstData::Call { .. }
@@ -769,6 +923,20 @@ impl Gen<'_, '_> {
         let reps: Vec<Rep> = args.iter().map(|a| self.rep(*a)).collect();
         let all_native = reps.iter().all(|r| is_reg(*r));
         let x = |g: &Self, k: usize| g.vals[&args[k]];
+        // The second of a sine/cosine pair: computed with the first.
+        if let Some(v) = res.and_then(|r| self.vals.get(&r)) {
+            return Ok(Some(*v));
+        }
+        if let Some(&(s, c)) = self.trig_pairs.get(&i) {
+            let a = x(self, 0);
+            self.call("mc_sincos_f64", &[a, self.trig_buf]);
+            let fl = MemFlagsData::trusted();
+            let sv = self.b.ins().load(ct::F64, fl, self.trig_buf, 0);
+            let cv = self.b.ins().load(ct::F64, fl, self.trig_buf, 8);
+            self.vals.insert(s, sv);
+            self.vals.insert(c, cv);
+            return Ok(Some(if op == Prim::Sin { sv } else { cv }));
+        }
         if all_native && rr.is_some_and(is_reg) {
             if let Some(v) = self.native_prim(op, args, &reps) {
                 return Ok(Some(v));
@@ -803,14 +971,7 @@ impl Gen<'_, '_> {
                 let ok = self
                     .call("mc_rule_stack", &[st, k, out])
                     .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let join = self.b.create_block();
-                self.b.ins().brif(ok, slow, &[], join, &[]);
-                self.b.switch_to_block(slow);
-                self.generic(i);
-                self.b.ins().jump(join, &[]);
-                self.b.switch_to_block(join);
+                self.fallback_unless_ok(i, ok);
                 return Ok(None);
             }
             ArrayLen if self.arr_obj.contains_key(&args[0]) => {
@@ -1027,14 +1188,59 @@ impl Gen<'_, '_> {
                     return Ok(Some(jv));
                 }
             }
+            // Vectors of boxed values (the reverse pass's stacks of saved aggregates).
+            ArrayPush
+                if reps[0] == Rep::Boxed && boxed_storage(&f.types[args[0]], self.env.types) =>
+            {
+                let a = self.slot_addr(args[0]);
+                let xp = self.value_ptr(args[1], 0);
+                let st = self
+                    .call("mc_push_value", &[a, xp])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
+            ArrayPop
+                if reps[0] == Rep::Boxed
+                    && rr == Some(Rep::Boxed)
+                    && boxed_storage(&f.types[args[0]], self.env.types) =>
+            {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let a = self.slot_addr(args[0]);
+                let out = self.slot_addr(r);
+                let st = self
+                    .call("mc_pop_value", &[a, out])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
+                return Ok(None);
+            }
             _ => {}
         }
         Ok(self.generic(i))
     }
 
+    /// After a fast-path helper returned `st`: unless it is `OK`, runs instruction `i` through
+    /// the generic path (in a cold block) and rejoins. For instructions whose result, if any,
+    /// lives in a frame slot.
+    fn fallback_unless_ok(&mut self, i: Inst, st: cir::Value) {
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let join = self.b.create_block();
+        self.b.ins().brif(st, slow, &[], join, &[]);
+        self.b.switch_to_block(slow);
+        self.generic(i);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
     /// Writes the value of singleton-typed `v` into the initialised slot at `dst`.
     fn materialize(&mut self, v: Value, dst: cir::Value) {
-        let k = self.unit_index[&self.f.types[v]];
+        self.const_into(self.unit_index[&self.f.types[v]], dst);
+    }
+
+    /// Assigns boxed constant `k` (see [`boxed_consts`]) to the initialised slot at `dst`.
+    fn const_into(&mut self, k: usize, dst: cir::Value) {
         let meta = self.b.ins().iconst(ct::I64, self.meta);
         let k = self.b.ins().iconst(ct::I64, k as i64);
         self.call("mc_const", &[meta, k, dst]);
@@ -1365,6 +1571,48 @@ fn packing(f: &Function, order: &[Block], types: &ir::TypeEnv) -> Packing {
 }
 
 /// The register representation of an array type's elements, if unboxed.
+/// The sine/cosine pairs of `f` (see `Gen::trig_pairs`): `sin(x)` and `cos(x)` of the same
+/// `Float64` in the same block, keyed by the first of the two.
+fn sin_cos_pairs(f: &Function) -> FxHashMap<Inst, (Value, Value)> {
+    let mut pairs = FxHashMap::default();
+    for b in &f.layout {
+        // By operand: the first instruction seen, and the sine's and cosine's results.
+        let mut seen: FxHashMap<Value, (Inst, Option<Value>, Option<Value>)> = FxHashMap::default();
+        for &i in &f.blocks[*b].insts {
+            if let (InstData::Prim { op, args }, Some(r)) = (&f.insts[i], f.result(i)) {
+                if matches!(op, Prim::Sin | Prim::Cos) && f.types[r] == Type::Float64 {
+                    let e = seen.entry(args[0]).or_insert((i, None, None));
+                    if *op == Prim::Sin {
+                        e.1.get_or_insert(r);
+                    } else {
+                        e.2.get_or_insert(r);
+                    }
+                }
+            }
+        }
+        for (first, s, c) in seen.into_values() {
+            if let (Some(s), Some(c)) = (s, c) {
+                pairs.insert(first, (s, c));
+            }
+        }
+    }
+    pairs
+}
+
+/// Whether arrays of type `t` store boxed values (not floats, integers, booleans or isbits
+/// aggregates inline).
+fn boxed_storage(t: &Type, types: &ir::TypeEnv) -> bool {
+    match t {
+        Type::Array(e, 1) => {
+            !matches!(
+                **e,
+                Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
+            ) && runtime::value::BitsLayout::of(e, types).is_none()
+        }
+        _ => false,
+    }
+}
+
 fn elem_rep(t: &Type) -> Option<Rep> {
     match t {
         Type::Array(e, _) => match rep(e) {

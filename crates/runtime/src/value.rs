@@ -72,6 +72,12 @@ impl MutableVal {
         // SAFETY: see the `Sync` impl; the reference does not outlive this call.
         unsafe { (&*self.fields.get()).get(i).cloned() }
     }
+    /// `f` applied to field `i` (if it exists), without copying the field.
+    pub fn with_field<R>(&self, i: usize, f: impl FnOnce(&Value) -> R) -> Option<R> {
+        // SAFETY: see the `Sync` impl; the reference does not outlive this call, and `f`
+        // must not reach this object again (it gets one field, not the object).
+        unsafe { (&*self.fields.get()).get(i).map(f) }
+    }
     pub fn set(&self, i: usize, v: Value) -> bool {
         // SAFETY: see the `Sync` impl; the old value is dropped after the write completes.
         unsafe {

@@ -1,0 +1,30 @@
+//! Repeated gradients through a prepared cache, for profilers (`perf`, `valgrind --tool=callgrind`):
+//! `cargo run --release --example gradient_loop -- FILE 'f(args)' [ITERATIONS]` prints the mean
+//! time per gradient.
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, file, call, rest @ ..] = args.as_slice() else {
+        return Err("usage: gradient_loop FILE 'f(args)' [ITERATIONS]".into());
+    };
+    let iters: usize = match rest.first() {
+        Some(n) => n.parse().map_err(|e| format!("ITERATIONS: {e}"))?,
+        None => 100_000,
+    };
+    let mut s = mooncake::Session::new().map_err(|e| e.to_string())?;
+    let show = |s: &mooncake::Session, e: mooncake::Error| s.render_error(&e);
+    s.load_file(std::path::Path::new(file))
+        .map_err(|e| show(&s, e))?;
+    let (f, a) = s.eval_call_parts(call).map_err(|e| show(&s, e))?;
+    let cache = s.prepare_gradient_cache(&f, &a).map_err(|e| show(&s, e))?;
+    let t = std::time::Instant::now();
+    for _ in 0..iters {
+        let r = s
+            .value_and_gradient_cached(&cache, &a)
+            .map_err(|e| show(&s, e))?;
+        std::hint::black_box(r);
+    }
+    let ns = t.elapsed().as_nanos() as f64 / iters as f64;
+    println!("{ns:.1} ns per gradient ({iters} gradients)");
+    Ok(())
+}
