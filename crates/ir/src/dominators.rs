@@ -107,3 +107,35 @@ fn intersect(
     }
     a
 }
+
+/// The natural loops of `f`: each loop header with the blocks of its body (the header, the
+/// blocks that branch back to it and every block that reaches one of those without passing
+/// the header), innermost loops first.
+pub fn natural_loops(f: &Function) -> Vec<(Block, rustc_hash::FxHashSet<Block>)> {
+    let dom = DomTree::compute(f);
+    let preds = f.predecessors();
+    let mut out = Vec::new();
+    for &h in &f.layout {
+        if !dom.is_reachable(h) {
+            continue;
+        }
+        let latches: Vec<Block> = preds[h]
+            .iter()
+            .copied()
+            .filter(|p| dom.dominates(h, *p))
+            .collect();
+        if latches.is_empty() {
+            continue;
+        }
+        let mut body: rustc_hash::FxHashSet<Block> = [h].into_iter().collect();
+        let mut work = latches;
+        while let Some(b) = work.pop() {
+            if body.insert(b) {
+                work.extend(preds[b].iter().copied());
+            }
+        }
+        out.push((h, body));
+    }
+    out.sort_by_key(|(_, body)| body.len());
+    out
+}

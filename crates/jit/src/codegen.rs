@@ -332,7 +332,8 @@ struct Gen<'a, 'b> {
     nslots: u32,
     /// First scratch slot (operands of generic instructions, then the result).
     scratch: u32,
-    ctx: cir::Value,
+    /// A stack slot holding the entry's context, argument array and result pointers.
+    regs: cir::Value,
     frame: cir::Value,
     argv: cir::Value,
     fout: cir::Value,
@@ -344,8 +345,10 @@ struct Gen<'a, 'b> {
     /// Boxed parameters of the entry block read from the caller's argument array (by
     /// position), which has no frame slot.
     in_args: FxHashMap<Value, u32>,
-    /// The caller's argument array.
-    args: cir::Value,
+    /// The IR block being lowered.
+    cur: Block,
+    /// The bodies of the function's natural loops.
+    loops: Vec<FxHashSet<Block>>,
     /// Where `sincos` writes its two results.
     trig_buf: cir::Value,
     /// Tuples never built: their only use pushes them onto a vector of such tuples, which
@@ -455,9 +458,17 @@ pub fn lower(
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
-    let ctx = b.block_params(entry)[0];
+    // The entry's three pointers live in a stack slot, loaded where used: error paths inside
+    // loops need them, and as SSA values they would keep registers (or spill traffic) across
+    // every loop.
+    let regs_ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 24, 3));
+    let regs = b.ins().stack_addr(ct::I64, regs_ss, 0);
+    for k in 0..3 {
+        let p = b.block_params(entry)[k];
+        b.ins()
+            .store(MemFlagsData::trusted(), p, regs, 8 * k as i32);
+    }
     let args = b.block_params(entry)[1];
-    let ret = b.block_params(entry)[2];
     let frame = b.ins().stack_addr(ct::I64, frame_ss, 0);
     let argv = b.ins().stack_addr(ct::I64, argv_ss, 0);
     let fout = b.ins().stack_addr(ct::I64, fout_ss, 0);
@@ -493,7 +504,7 @@ pub fn lower(
         slots,
         nslots,
         scratch,
-        ctx,
+        regs,
         frame,
         argv,
         fout,
@@ -503,8 +514,12 @@ pub fn lower(
         packed,
         pack_buf,
         trig_pairs: sin_cos_pairs(f),
+        cur: f.entry(),
+        loops: ir::dominators::natural_loops(f)
+            .into_iter()
+            .map(|(_, body)| body)
+            .collect(),
         in_args,
-        args,
         trig_buf,
         arr_obj: FxHashMap::default(),
         changing: ir::bounds::changing_arrays(f, &order),
@@ -544,12 +559,13 @@ pub fn lower(
     g.b.ins().jump(ce, &entry_args);
     for &blk in &order {
         let cb = g.blocks[&blk];
+        g.cur = blk;
         g.b.switch_to_block(cb);
         for &p in &f.blocks[blk].params {
             g.track_array(p);
         }
         for &i in &f.blocks[blk].insts {
-            g.inst(i, ret)?;
+            g.inst(i)?;
             if let Some(r) = f.result(i) {
                 if !g.arr_obj.contains_key(&r) && g.used.contains(&r) {
                     g.track_array(r);
@@ -596,9 +612,20 @@ impl Gen<'_, '_> {
             .load(ct::I32, MemFlagsData::trusted(), self.fout, 0)
     }
 
+    /// The context pointer (loaded from the `regs` slot).
+    fn ctx(&mut self) -> cir::Value {
+        self.b
+            .ins()
+            .load(ct::I64, MemFlagsData::trusted(), self.regs, 0)
+    }
+
     fn slot_addr(&mut self, v: Value) -> cir::Value {
         if let Some(&k) = self.in_args.get(&v) {
-            return self.b.ins().iadd_imm_s(self.args, (k * VALUE_SIZE) as i64);
+            let args = self
+                .b
+                .ins()
+                .load(ct::I64, MemFlagsData::trusted(), self.regs, 8);
+            return self.b.ins().iadd_imm_s(args, (k * VALUE_SIZE) as i64);
         }
         let k = self.slots[&v];
         self.b.ins().iadd_imm_s(self.frame, (k * VALUE_SIZE) as i64)
@@ -678,11 +705,12 @@ impl Gen<'_, '_> {
             Some(_) => self.scratch_addr(res_scratch),
             None => self.b.ins().iconst(ct::I64, 0),
         };
+        let ctx = self.ctx();
         let meta = self.b.ins().iconst(ct::I64, self.meta);
         let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
         let n = self.b.ins().iconst(ct::I64, args.len() as i64);
         let st = self
-            .call("mc_eval", &[self.ctx, meta, inst, self.argv, n, out])
+            .call("mc_eval", &[ctx, meta, inst, self.argv, n, out])
             .unwrap_or_else(|| unreachable!());
         self.check(st);
         match res.map(|r| self.rep(r)) {
@@ -694,7 +722,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn inst(&mut self, i: Inst, ret: cir::Value) -> Result<(), String> {
+    fn inst(&mut self, i: Inst) -> Result<(), String> {
         let f = self.f;
         let res = f.result(i);
         match &f.insts[i] {
@@ -824,13 +852,31 @@ impl Gen<'_, '_> {
                 let c = self.vals[cond];
                 let t = self.b.create_block();
                 let e = self.b.create_block();
-                self.b.ins().brif(c, t, &[], e, &[]);
+                // Cranelift lays blocks out in a reverse postorder that visits a branch's first
+                // target first, which places that target's blocks after the second's. A loop
+                // whose exit is the second target would have the exit path (with its calls)
+                // laid out inside the loop, ending live ranges there and spilling values that
+                // live across the loop: the exit goes first.
+                let b = self.cur;
+                let exits = self.loops.iter().any(|body| {
+                    body.contains(&b) && body.contains(then_dest) && !body.contains(else_dest)
+                });
+                if exits {
+                    let nc = self.b.ins().icmp_imm_s(IntCC::Equal, c, 0);
+                    self.b.ins().brif(nc, e, &[], t, &[]);
+                } else {
+                    self.b.ins().brif(c, t, &[], e, &[]);
+                }
                 self.b.switch_to_block(t);
                 self.edge(*then_dest, then_args);
                 self.b.switch_to_block(e);
                 self.edge(*else_dest, else_args);
             }
             InstData::Return(v) => {
+                let ret = self
+                    .b
+                    .ins()
+                    .load(ct::I64, MemFlagsData::trusted(), self.regs, 16);
                 match self.rep(*v) {
                     Rep::Boxed => {
                         let s = self.slot_addr(*v);
@@ -848,8 +894,9 @@ impl Gen<'_, '_> {
                 self.b.ins().return_(&[z]);
             }
             InstData::Unreachable => {
+                let c = self.ctx();
                 let st = self
-                    .call("mc_unreachable", &[self.ctx])
+                    .call("mc_unreachable", &[c])
                     .unwrap_or_else(|| unreachable!());
                 let _ = st;
                 self.b.ins().jump(self.err, &[]);
@@ -1082,7 +1129,8 @@ impl Gen<'_, '_> {
                 self.b.set_cold_block(fail);
                 self.b.ins().brif(st, fail, &[], join, &[]);
                 self.b.switch_to_block(fail);
-                self.call("mc_unreachable", &[self.ctx]);
+                let c = self.ctx();
+                self.call("mc_unreachable", &[c]);
                 self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
@@ -1119,7 +1167,8 @@ impl Gen<'_, '_> {
                 self.b.set_cold_block(fail);
                 self.b.ins().brif(st, fail, &[], join, &[]);
                 self.b.switch_to_block(fail);
-                self.call("mc_unreachable", &[self.ctx]);
+                let c = self.ctx();
+                self.call("mc_unreachable", &[c]);
                 self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
@@ -1155,7 +1204,8 @@ impl Gen<'_, '_> {
                     // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
                     self.generic(i);
-                    self.call("mc_unreachable", &[self.ctx]);
+                    let c = self.ctx();
+                    self.call("mc_unreachable", &[c]);
                     self.b.ins().jump(self.err, &[]);
                     self.b.switch_to_block(join);
                     return Ok(None);
@@ -1182,7 +1232,8 @@ impl Gen<'_, '_> {
                     // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
                     self.generic(i);
-                    self.call("mc_unreachable", &[self.ctx]);
+                    let c = self.ctx();
+                    self.call("mc_unreachable", &[c]);
                     self.b.ins().jump(self.err, &[]);
                     self.b.switch_to_block(join);
                     return Ok(Some(jv));
@@ -1276,7 +1327,11 @@ impl Gen<'_, '_> {
         let fast = self.b.create_block();
         let helper = self.b.create_block();
         self.b.set_cold_block(helper);
-        self.b.ins().brif(ok, fast, &[], helper, &[]);
+        // The cold block as the branch's first target: Cranelift's lowering order (a
+        // reverse postorder visiting first targets first) then places it after the loop's
+        // hot blocks, so that the calls in it do not end live ranges inside the loop.
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
+        self.b.ins().brif(full, helper, &[], fast, &[]);
         self.b.switch_to_block(fast);
         let ptr = self.b.ins().load(ct::I64, fl, o, AV::PTR);
         let off = self.b.ins().imul_imm_s(len, size as i64);
@@ -1305,7 +1360,9 @@ impl Gen<'_, '_> {
         let fast = self.b.create_block();
         let helper = self.b.create_block();
         self.b.set_cold_block(helper);
-        self.b.ins().brif(len, fast, &[], helper, &[]);
+        // The cold block first (see `stack_push`).
+        let empty = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
+        self.b.ins().brif(empty, helper, &[], fast, &[]);
         self.b.switch_to_block(fast);
         let n = self.b.ins().iadd_imm_s(len, -1);
         let ptr = self.b.ins().load(ct::I64, fl, o, AV::PTR);
@@ -1365,10 +1422,13 @@ impl Gen<'_, '_> {
         let slow = self.b.create_block();
         self.b.set_cold_block(slow);
         let fast = self.b.create_block();
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        // The cold block first (see `stack_push`).
+        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
+        self.b.ins().brif(bad, slow, &[], fast, &[]);
         self.b.switch_to_block(slow);
         self.generic(i);
-        self.call("mc_unreachable", &[self.ctx]);
+        let c = self.ctx();
+        self.call("mc_unreachable", &[c]);
         self.b.ins().jump(self.err, &[]);
         self.b.switch_to_block(fast);
         self.elem_addr(o, k, fl)

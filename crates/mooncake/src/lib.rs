@@ -81,7 +81,8 @@ pub enum Stage {
 
 struct SourceInfo {
     name: String,
-    src: String,
+    /// Shared: each top-level statement's compilation gets the text without a copy.
+    src: std::sync::Arc<str>,
     lines: LineIndex,
 }
 
@@ -235,7 +236,7 @@ impl Session {
         let id = FileId(self.files.len() as u32);
         self.files.push(SourceInfo {
             name: name.to_string(),
-            src: src.to_string(),
+            src: src.into(),
             lines: LineIndex::new(src),
         });
         id
@@ -265,11 +266,11 @@ impl Session {
         Ok(())
     }
 
-    fn src_of(&self, file: FileId) -> String {
+    fn src_of(&self, file: FileId) -> std::sync::Arc<str> {
         self.files
             .get(file.0 as usize)
             .map(|f| f.src.clone())
-            .unwrap_or_default()
+            .unwrap_or_else(|| "".into())
     }
 
     fn run_toplevel(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
@@ -807,7 +808,7 @@ impl Session {
         let ids: Vec<usize> = self
             .files
             .iter()
-            .map(|f| files.add(f.name.clone(), f.src.clone()))
+            .map(|f| files.add(f.name.clone(), f.src.to_string()))
             .collect();
         let mut diags: Vec<CsDiagnostic<usize>> = Vec::new();
         let label = |sp: Span| -> Option<Label<usize>> {

@@ -9,7 +9,6 @@
 
 use super::Pass;
 use crate::{CompileError, Compiler};
-use ir::dominators::DomTree;
 use ir::{Block, Function, Inst, InstData, Value, ValueDef};
 use rustc_hash::FxHashSet;
 
@@ -39,43 +38,22 @@ impl Pass for Licm {
 
 /// Each loop with a preheader: (preheader, body blocks), innermost loops first.
 fn loops(f: &Function) -> Vec<(Block, FxHashSet<Block>)> {
-    let dom = DomTree::compute(f);
     let preds = f.predecessors();
-    let mut out = Vec::new();
-    for &h in &f.layout {
-        if !dom.is_reachable(h) {
-            continue;
-        }
-        let latches: Vec<Block> = preds[h]
-            .iter()
-            .copied()
-            .filter(|p| dom.dominates(h, *p))
-            .collect();
-        if latches.is_empty() {
-            continue;
-        }
-        let mut body: FxHashSet<Block> = [h].into_iter().collect();
-        let mut work = latches;
-        while let Some(b) = work.pop() {
-            if body.insert(b) {
-                work.extend(preds[b].iter().copied());
-            }
-        }
-        let outside: Vec<Block> = preds[h]
-            .iter()
-            .copied()
-            .filter(|p| !body.contains(p))
-            .collect();
-        let [pre] = outside[..] else { continue };
-        let jumps_to_h = f
-            .terminator(pre)
-            .is_some_and(|t| matches!(&f.insts[t], InstData::Jump { dest, .. } if *dest == h));
-        if jumps_to_h {
-            out.push((pre, body));
-        }
-    }
-    out.sort_by_key(|(_, body)| body.len());
-    out
+    ir::dominators::natural_loops(f)
+        .into_iter()
+        .filter_map(|(h, body)| {
+            let outside: Vec<Block> = preds[h]
+                .iter()
+                .copied()
+                .filter(|p| !body.contains(p))
+                .collect();
+            let [pre] = outside[..] else { return None };
+            let jumps_to_h = f
+                .terminator(pre)
+                .is_some_and(|t| matches!(&f.insts[t], InstData::Jump { dest, .. } if *dest == h));
+            jumps_to_h.then_some((pre, body))
+        })
+        .collect()
 }
 
 fn movable(d: &InstData) -> bool {
