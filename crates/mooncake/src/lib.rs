@@ -350,18 +350,18 @@ impl Session {
             )));
         }
         for (k, (a, t)) in args.iter().zip(&call.types).enumerate() {
-            let at = a.ty();
-            if at != *t {
+            if !a.has_type(t) {
                 return Err(Error::Usage(format!(
-                    "argument {} has type {at}, but the call was prepared for {t}",
-                    k + 1
+                    "argument {} has type {}, but the call was prepared for {t}",
+                    k + 1,
+                    a.ty()
                 )));
             }
         }
         let mut all = Vec::with_capacity(args.len() + 1);
         all.push(call.f.clone());
         all.extend(args.iter().cloned());
-        let r = self.machine.exec(&call.func, all)?;
+        let r = self.machine.exec_slice(&call.func, &all)?;
         let _ = self.machine.out.flush();
         Ok(r)
     }

@@ -715,6 +715,20 @@ impl Value {
     }
 
     /// The concrete type of the value.
+    /// Whether `self.ty() == *t`, without building the type for scalars and arrays.
+    pub fn has_type(&self, t: &Type) -> bool {
+        match (self, t) {
+            (Value::Int(_), Type::Int64)
+            | (Value::F64(_), Type::Float64)
+            | (Value::F32(_), Type::Float32)
+            | (Value::Bool(_), Type::Bool) => true,
+            (Value::Array(a), Type::Array(e, n)) => a.elem == **e && a.ndims() == *n as usize,
+            (Value::Int(_) | Value::F64(_) | Value::F32(_) | Value::Bool(_), _)
+            | (Value::Array(_), _) => false,
+            _ => self.ty() == *t,
+        }
+    }
+
     pub fn ty(&self) -> Type {
         match self {
             Value::Int(_) => Type::Int64,
