@@ -27,6 +27,7 @@ fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
         "inline" => Box::new(Inline),
         "licm" => Box::new(compiler::passes::licm::Licm),
         "cse" => Box::new(compiler::passes::cse::Cse),
+        "hoist-range-checks" => Box::new(compiler::passes::hoist_checks::HoistRangeChecks),
         _ => return None,
     })
 }

@@ -9,7 +9,9 @@
 //!   (the join of what their edges pass);
 //! - induction variables: a loop header's parameter that enters with lower bound `L` and comes
 //!   back as itself plus a constant `1 ≤ s ≤ 16` is `≥ L` (an increment that cannot wrap: the
-//!   parameter has an upper bound where it is incremented);
+//!   parameter has an upper bound where it is incremented); one that enters with upper bound
+//!   `U` and comes back as itself minus such a constant (where it has a lower bound) is `≤ U`
+//!   (the pullbacks' reversed loops);
 //! - guards: a block reached only along one way of `slt_int`/`sle_int` knows that comparison
 //!   (`i ≤ stop` inside `for i in 1:stop`). A join feeding `stop` prunes the incoming values that
 //!   contradict the guard (Julia's `max(stop, 0)` for an empty range never reaches the body).
@@ -49,17 +51,22 @@ pub fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>
             match &f.insts[*i] {
                 InstData::Invoke { .. } | InstData::Call { .. } => return None,
                 InstData::Prim {
-                    op: Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize,
+                    op:
+                        op
+                        @ (Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize),
                     args,
                 } => {
                     if !stacks.contains(&args[0]) {
                         return None;
                     }
-                    // `push!` and `resize!` return the stack itself.
-                    stacks.extend(
-                        f.result(*i)
-                            .filter(|r| matches!(f.types[*r], Type::Array(..))),
-                    );
+                    // `push!` and `resize!` return the stack itself; `pop!` returns an element
+                    // (a saved array is not a stack).
+                    if *op != Prim::ArrayPop {
+                        stacks.extend(
+                            f.result(*i)
+                                .filter(|r| matches!(f.types[*r], Type::Array(..))),
+                        );
+                    }
                 }
                 _ => {}
             }
@@ -133,6 +140,27 @@ const SLACK: i64 = 1 << 40;
 /// Recursion depth of one query.
 const DEPTH: u32 = 24;
 
+/// `(x, c)` if `v` is `x + c` or `x - c` for a small Int64 constant `c`.
+pub fn plus_const(f: &Function, v: Value) -> Option<(Value, i64)> {
+    let i = f.def_inst(v)?;
+    let InstData::Prim { op, args } = &f.insts[i] else {
+        return None;
+    };
+    let int = |v: Value| match f.const_value(v) {
+        Some(Const::Int(c)) if c.abs() <= SLACK => Some(*c),
+        _ => None,
+    };
+    match (op, args.as_slice()) {
+        (Prim::AddInt, [x, y]) => match (int(*x), int(*y)) {
+            (_, Some(c)) => Some((*x, c)),
+            (Some(c), None) => Some((*y, c)),
+            _ => None,
+        },
+        (Prim::SubInt, [x, y]) => int(*y).map(|c| (*x, -c)),
+        _ => None,
+    }
+}
+
 struct Facts<'a> {
     f: &'a Function,
     dom: DomTree,
@@ -144,6 +172,8 @@ struct Facts<'a> {
     stacks: FxHashSet<Value>,
     /// Lower bounds of loop headers' parameters (induction variables).
     iv_lower: FxHashMap<Value, Option<i64>>,
+    /// The extent an access is being checked against (preferred among guards).
+    want: std::cell::Cell<Option<Base>>,
 }
 
 impl<'a> Facts<'a> {
@@ -167,6 +197,7 @@ impl<'a> Facts<'a> {
             vectors_fixed: changing.is_some(),
             stacks: changing.unwrap_or_default(),
             iv_lower: FxHashMap::default(),
+            want: std::cell::Cell::new(None),
         };
         // Outer loops first: an inner induction variable may start at an outer one.
         for &h in order {
@@ -240,6 +271,40 @@ impl<'a> Facts<'a> {
         Some(lo)
     }
 
+    /// An upper bound of parameter `p` (number `k`) of header `h` that counts down: the join of
+    /// the bounds it enters with, if every back edge passes `p` or `p - s` (`1 ≤ s ≤ 16`)
+    /// computed where `p` has a lower bound (no wrap).
+    fn induction_upper(
+        &self,
+        p: Value,
+        h: Block,
+        k: u32,
+        floor: Option<i64>,
+        depth: u32,
+    ) -> Option<Upper> {
+        let mut acc: Option<Upper> = None;
+        for (pred, a) in self.incoming(h, k) {
+            if self.back.contains(&(pred, h)) {
+                if a == p {
+                    continue;
+                }
+                let (x, c) = self.plus_const(a)?;
+                if x != p || !(-16..=-1).contains(&c) {
+                    return None;
+                }
+                let step_at = self.f.def_inst(a).and_then(|i| self.block_of_inst(i))?;
+                self.lower(p, step_at, depth)?.checked_add(c)?;
+                continue;
+            }
+            let u = self.upper(a, pred, floor, depth)?;
+            acc = Some(match acc {
+                None => u,
+                Some(prev) => join(prev, u)?,
+            });
+        }
+        acc
+    }
+
     fn block_of_inst(&self, i: Inst) -> Option<Block> {
         self.f
             .layout
@@ -248,25 +313,8 @@ impl<'a> Facts<'a> {
             .find(|b| self.f.blocks[*b].insts.contains(&i))
     }
 
-    /// `(x, c)` if `v` is `x + c` or `x - c` for an Int64 constant `c`.
     fn plus_const(&self, v: Value) -> Option<(Value, i64)> {
-        let i = self.f.def_inst(v)?;
-        let InstData::Prim { op, args } = &self.f.insts[i] else {
-            return None;
-        };
-        let int = |v: Value| match self.f.const_value(v) {
-            Some(Const::Int(c)) if c.abs() <= SLACK => Some(*c),
-            _ => None,
-        };
-        match (op, args.as_slice()) {
-            (Prim::AddInt, [x, y]) => match (int(*x), int(*y)) {
-                (_, Some(c)) => Some((*x, c)),
-                (Some(c), None) => Some((*y, c)),
-                _ => None,
-            },
-            (Prim::SubInt, [x, y]) => int(*y).map(|c| (*x, -c)),
-            _ => None,
-        }
+        plus_const(self.f, v)
     }
 
     /// The array `v` is (looking through instructions that return their array argument).
@@ -345,6 +393,7 @@ impl<'a> Facts<'a> {
             if lo < 1 {
                 return false;
             }
+            self.want.set(Some(Base::Extent(a, dim)));
             let Some((base, k)) = self.upper(i, b, Some(lo), DEPTH) else {
                 return false;
             };
@@ -437,17 +486,25 @@ impl<'a> Facts<'a> {
         if let Some(u) = self.upper_def(v, at, floor, depth) {
             return Some(u);
         }
-        self.guards(v, at, depth).find_map(|g| match g {
-            Guard::Below(u) => Some(u),
-            Guard::Above(_) => None,
-        })
+        // Of several guards, the one bounding by the extent being checked (a pullback checks
+        // its trip count against each vector it indexes).
+        let mut found = None;
+        for g in self.guards(v, at, depth) {
+            if let Guard::Below(u) = g {
+                if Some(u.0) == self.want.get() {
+                    return Some(u);
+                }
+                found = found.or(Some(u));
+            }
+        }
+        found
     }
 
     fn upper_def(&self, v: Value, at: Block, floor: Option<i64>, depth: u32) -> Option<Upper> {
         match self.f.values[v] {
             ValueDef::Param(b, k) => {
                 if self.is_header(b) {
-                    return None;
+                    return self.induction_upper(v, b, k, floor, depth);
                 }
                 let mut acc: Option<Upper> = None;
                 for (pred, a) in self.incoming(b, k) {
@@ -942,6 +999,141 @@ end
             expect![[r#"
                 arrayref(v6, v44): checked
                 arrayset(v6, v61, v44): in range
+            "#]],
+        );
+    }
+    #[test]
+    fn reversed_loop_after_hoisted_checks() {
+        // `tests/filetests/hoist_range_checks.ir` after the pass: the counter enters as `v2`,
+        // checked against `length(v1) - 1`, and counts down, so `v3 + 1` is in range.
+        check(
+            r"
+function rvs_shift(Vector{Float64}, Int64) -> Int64 [typed, nsz]
+block0(v0: Nothing, v1: Vector{Float64}, v2: Int64):
+    v14: Int64 = prim arraylen(v1)
+    v15: Int64 = const 1
+    v16: Int64 = prim sub_int(v14, v15)
+    v17: Bool = prim sle_int(v2, v16)
+    br v17, block5, block4
+block1(v3: Int64):
+    v4: Int64 = const 0
+    v5: Bool = prim slt_int(v4, v3)
+    br v5, block2, block3(v3)
+block2:
+    v6: Int64 = const 1
+    v7: Int64 = prim add_int(v3, v6)
+    v8: Float64 = prim arrayref(v1, v7)
+    v9: Float64 = const 1.0
+    v10: Float64 = prim add_float(v8, v9)
+    v11: Vector{Float64} = prim arrayset(v1, v10, v7)
+    v12: Int64 = prim sub_int(v3, v6)
+    jump block1(v12)
+block3(v13: Int64):
+    return v13
+block4:
+    v18: Int64 = const 0
+    v19: Bool = prim slt_int(v18, v2)
+    br v19, block6, block3(v2)
+block5:
+    jump block1(v2)
+block6:
+    v26: Float64 = prim arrayref(v1, v2)
+    unreachable
+end
+",
+            expect![[r#"
+                arrayref(v1, v7): in range
+                arrayset(v1, v10, v7): in range
+                arrayref(v1, v2): checked
+            "#]],
+        );
+    }
+
+    #[test]
+    fn reversed_loop_without_a_check_stays_checked() {
+        // The same loop entered straight from the entry: nothing bounds the counter above.
+        check(
+            r"
+function rvs_shift(Vector{Float64}, Int64) -> Int64 [typed, nsz]
+block0(v0: Nothing, v1: Vector{Float64}, v2: Int64):
+    jump block1(v2)
+block1(v3: Int64):
+    v4: Int64 = const 0
+    v5: Bool = prim slt_int(v4, v3)
+    br v5, block2, block3(v3)
+block2:
+    v6: Int64 = const 1
+    v7: Int64 = prim add_int(v3, v6)
+    v8: Float64 = prim arrayref(v1, v7)
+    v12: Int64 = prim sub_int(v3, v6)
+    jump block1(v12)
+block3(v13: Int64):
+    return v13
+end
+",
+            expect![[r#"
+                arrayref(v1, v7): checked
+            "#]],
+        );
+    }
+    #[test]
+    fn popped_array_is_not_a_stack() {
+        // Program B's pullback: the fdata `v5` is popped from a rule-state stack (an element,
+        // whose length stays fixed), and the hoisted check bounds the counter by its length.
+        check(
+            r"
+function rvs program_b(Vector{Float64}) -> Tuple{NoRData, NoRData} [optimised, nsz]
+block0(v0: RuleState, v1: Float64):
+    v2: Int64 = const 1
+    v3: Type{Vector{Vector{Float64}}} = const type Vector{Vector{Float64}}
+    v4: Vector{Vector{Float64}} = prim rule_stack(v0, v2, v3)
+    v15: Int64 = const 0
+    v16: Type{Vector{Int64}} = const type Vector{Int64}
+    v17: Vector{Int64} = prim rule_stack(v0, v15, v16)
+    v5: Vector{Float64} = prim array_pop(v4)
+    v24: Int64 = prim array_pop(v17)
+    v75: Float64 = const 5.0
+    v54: Float64 = prim mul_float(v1, v75)
+    v76: Int64 = prim arraylen(v5)
+    v77: Int64 = const 0
+    v78: Int64 = prim sub_int(v76, v77)
+    v79: Bool = prim sle_int(v24, v78)
+    br v79, block13, block12
+block2:
+    v18: Int64 = prim array_pop(v17)
+    v62: NoRData = const singleton NoRData
+    v63: NoRData = const singleton NoRData
+    v64: Tuple{NoRData, NoRData} = tuple(v62, v63)
+    return v64
+block4(v66: Int64):
+    v26: Int64 = const 0
+    v27: Bool = prim slt_int(v26, v66)
+    br v27, block10, block2
+block10:
+    v28: Int64 = const 1
+    v29: Int64 = prim sub_int(v66, v28)
+    v39: Int64 = const 1
+    v42: Int64 = prim add_int(v39, v29)
+    v59: Float64 = prim arrayref(v5, v42)
+    v60: Float64 = prim add_float(v59, v54)
+    v61: Vector{Float64} = prim arrayset(v5, v60, v42)
+    jump block4(v29)
+block12:
+    v80: Int64 = const 0
+    v81: Bool = prim slt_int(v80, v24)
+    br v81, block14, block2
+block13:
+    jump block4(v24)
+block14:
+    v87: Int64 = const 1
+    v88: Float64 = prim arrayref(v5, v87)
+    unreachable
+end
+",
+            expect![[r#"
+                arrayref(v5, v42): in range
+                arrayset(v5, v60, v42): in range
+                arrayref(v5, v87): checked
             "#]],
         );
     }

@@ -1,6 +1,7 @@
 //! Optimisation passes on typed IR, run by one pass manager that verifies after each pass.
 
 pub mod cse;
+pub mod hoist_checks;
 pub mod inline;
 pub mod licm;
 pub mod simplify;
@@ -31,6 +32,7 @@ pub fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(SimplifyCfg),
         Box::new(cse::Cse),
         Box::new(licm::Licm),
+        Box::new(hoist_checks::HoistRangeChecks),
         Box::new(Dce),
     ]
 }
