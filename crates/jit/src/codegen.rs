@@ -1495,7 +1495,16 @@ impl Gen<'_, '_> {
     /// Scalar primitives on register operands (`None`: not handled natively).
     fn native_prim(&mut self, op: Prim, args: &[Value], reps: &[Rep]) -> Option<cir::Value> {
         use Prim::*;
-        let a: Vec<cir::Value> = args.iter().map(|v| self.vals[v]).collect();
+        let mut a: Vec<cir::Value> = args.iter().map(|v| self.vals[v]).collect();
+        // A constant operand of a commutative float operation goes second, where x86 code
+        // reads it from the constant pool instead of materialising it in a register (in a
+        // loop: every iteration). `x * c` and `c * x` are the same float.
+        if matches!(op, AddFloat | MulFloat)
+            && self.f.const_value(args[0]).is_some()
+            && self.f.const_value(args[1]).is_none()
+        {
+            a.swap(0, 1);
+        }
         let ins = self.b.ins();
         let v = match (op, a.as_slice()) {
             (AddInt, [x, y]) => ins.iadd(*x, *y),
