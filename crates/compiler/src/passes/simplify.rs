@@ -59,6 +59,10 @@ impl Pass for ConstProp {
                                     continue;
                                 }
                             }
+                            if let Some(d) = without_negation(f, *op, args) {
+                                f.insts[i] = d;
+                                round_changed = true;
+                            }
                             // Type computations whose result inference already knows exactly
                             // (`Type{T}`, from the same rule the run time applies) cannot throw.
                             if let (ir::Prim::ApplyType | ir::Prim::PromoteType, Some(r)) = (op, res) {
@@ -196,6 +200,38 @@ fn identity_operand(f: &Function, op: ir::Prim, args: &[Value]) -> Option<Value>
         MulInt => pick(&|v| int(v) == Some(1), true),
         _ => None,
     }
+}
+
+/// `op(args)` without a negated operand, where that is the same float: `-a + b` is `b - a`,
+/// `a + -b` is `a - b`, `a - -b` is `a + b` (IEEE subtraction is addition of the negation);
+/// and `-0.0 - b` (`0.0 - b` in `nsz` functions) is `-b`.
+fn without_negation(f: &Function, op: ir::Prim, args: &[Value]) -> Option<InstData> {
+    use ir::Prim::*;
+    let [a, b] = args else { return None };
+    let negated = |v: Value| match f.def_inst(v).map(|i| &f.insts[i]) {
+        Some(InstData::Prim { op: NegFloat, args }) => args.first().copied(),
+        _ => None,
+    };
+    // `-0.0 - b`, and `0.0 - b` where the sign of zero is ignored, is `-b`.
+    let zero_minus = match f.const_value(*a) {
+        Some(Const::F64(z)) => *z == 0.0 && (z.is_sign_negative() || f.nsz),
+        Some(Const::F32(z)) => *z == 0.0 && (z.is_sign_negative() || f.nsz),
+        _ => false,
+    };
+    if op == SubFloat && zero_minus && f.const_value(*b).is_none() {
+        return Some(InstData::Prim {
+            op: NegFloat,
+            args: vec![*b],
+        });
+    }
+    let (op, args) = match (op, negated(*a), negated(*b)) {
+        (AddFloat, _, Some(nb)) => (SubFloat, vec![*a, nb]),
+        (AddFloat, Some(na), None) => (SubFloat, vec![*b, na]),
+        (SubFloat, _, Some(nb)) => (AddFloat, vec![*a, nb]),
+        _ => return None,
+    };
+    // Operands of the same float type (a `neg_float` keeps its operand's type).
+    (f.types[args[0]] == f.types[args[1]]).then_some(InstData::Prim { op, args })
 }
 
 /// Removes instructions whose results are unused and that have no effect.
