@@ -432,22 +432,45 @@ impl Plan {
         dy: Option<Value>,
         state: &Value,
     ) -> Result<(Value, Vec<Value>), AdError> {
+        self.run_reusing(m, rule, all, dy, state, &mut Vec::new())
+    }
+
+    /// As [`Plan::run`], reusing gradient arrays: `spare[k]` holds the float array the last
+    /// run returned as argument `k`'s gradient; if nothing else holds it any more (the caller
+    /// dropped that gradient) and it has the argument's dimensions, it is zeroed and used
+    /// again instead of allocating a new one. On return, `spare` holds this run's arrays.
+    pub fn run_reusing(
+        &self,
+        m: &mut Machine,
+        rule: &Rule,
+        all: &[Value],
+        dy: Option<Value>,
+        state: &Value,
+        spare: &mut Vec<Option<Value>>,
+    ) -> Result<(Value, Vec<Value>), AdError> {
         begin(m);
         let env = &m.compiler.env;
+        spare.resize(all.len(), None);
         // The forwards pass's arguments: the state, then each argument and its zero fdata.
         let mut fwd_args = Vec::with_capacity(2 * all.len() + 1);
         fwd_args.push(state.clone());
-        for ((x, z), t) in all.iter().zip(&self.zero).zip(&self.types) {
+        for (k, ((x, z), t)) in all.iter().zip(&self.zero).zip(&self.types).enumerate() {
             fwd_args.push(x.clone());
             fwd_args.push(match (z, x) {
                 (ZeroFdata::Constant(v), _) => v.clone(),
-                (ZeroFdata::Zeros(e), Value::Array(a)) => {
-                    Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims())))
-                }
+                (ZeroFdata::Zeros(e), Value::Array(a)) => match spare[k].take() {
+                    Some(Value::Array(g)) if reset_to_zeros(&g, a) => Value::Array(g),
+                    _ => Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims()))),
+                },
                 _ => fdata(&zero_tangent(x, env), t, env),
             });
         }
         let (y, rd) = forwards_and_back(m, rule, &fwd_args, dy)?;
+        for (k, z) in self.zero.iter().enumerate() {
+            if let ZeroFdata::Zeros(_) = z {
+                spare[k] = Some(fwd_args[2 * k + 2].clone());
+            }
+        }
         let env = &m.compiler.env;
         let fdata_of = |k: usize| &fwd_args[2 * k + 2];
         let grads = (0..all.len())
@@ -463,6 +486,28 @@ impl Plan {
             .collect();
         Ok((y, grads))
     }
+}
+
+/// Zeroes gradient array `g` for a new run with argument `a`, if nothing but the caller holds
+/// it and it has `a`'s dimensions (and unboxed float storage).
+fn reset_to_zeros(g: &Arc<runtime::ArrayObj>, a: &runtime::ArrayObj) -> bool {
+    // The caller owns this handle: with no other, nobody can observe the reset.
+    if Arc::strong_count(g) != 1 || Arc::weak_count(g) != 0 {
+        return false;
+    }
+    let same_dims = a.with(|ad| g.with(|gd| gd.dims == ad.dims));
+    same_dims
+        && g.with_mut(|gd| match &mut gd.data {
+            runtime::ArrayData::F64(v) => {
+                v.fill(0.0);
+                true
+            }
+            runtime::ArrayData::F32(v) => {
+                v.fill(0.0);
+                true
+            }
+            _ => false,
+        })
 }
 
 /// The forwards pass's arguments: rule state `state`, then each of `all` (the function first)

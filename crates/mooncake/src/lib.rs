@@ -591,7 +591,7 @@ impl Session {
             shapes: Shapes(args.iter().map(shape_of).collect()),
             plan: ad::Plan::new(&all, &self.machine.compiler.env),
             rule,
-            state: std::sync::Mutex::new(ad::new_state()),
+            state: std::sync::Mutex::new(CacheState::new()),
         })
     }
 
@@ -899,9 +899,25 @@ pub struct GradientCache {
     rule: ad::Rule,
     /// How zero fdata are made and gradients assembled, decided once from the argument types.
     plan: ad::Plan,
-    /// The rule state reused from call to call (its stacks keep their buffers); replaced after
-    /// a failed call, which may leave it non-empty.
-    state: std::sync::Mutex<Value>,
+    /// What is reused from call to call; replaced after a failed call.
+    state: std::sync::Mutex<CacheState>,
+}
+
+/// A gradient cache's reused parts: the rule state (its stacks keep their buffers; a failed
+/// call may leave it non-empty) and the gradient arrays of the last call, used again when the
+/// caller has dropped them (see `ad::Plan::run_reusing`).
+struct CacheState {
+    state: Value,
+    spare: Vec<Option<Value>>,
+}
+
+impl CacheState {
+    fn new() -> CacheState {
+        CacheState {
+            state: ad::new_state(),
+            spare: Vec::new(),
+        }
+    }
 }
 
 impl Clone for GradientCache {
@@ -912,7 +928,7 @@ impl Clone for GradientCache {
             shapes: self.shapes.clone(),
             rule: self.rule.clone(),
             plan: self.plan.clone(),
-            state: std::sync::Mutex::new(ad::new_state()),
+            state: std::sync::Mutex::new(CacheState::new()),
         }
     }
 }
@@ -929,9 +945,12 @@ impl GradientCache {
         let mut all = Vec::with_capacity(args.len() + 1);
         all.push(self.f.clone());
         all.extend(args.iter().cloned());
-        let r = self.plan.run(m, &self.rule, &all, dy, &st);
+        let cs = &mut *st;
+        let r = self
+            .plan
+            .run_reusing(m, &self.rule, &all, dy, &cs.state, &mut cs.spare);
         if r.is_err() {
-            *st = ad::new_state();
+            *st = CacheState::new();
         }
         Ok(r?)
     }

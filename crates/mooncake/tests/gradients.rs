@@ -348,6 +348,28 @@ fn prepared_caches_reuse_the_rule_and_validate_arguments() {
         assert_eq!(y.as_f64(), Some(6.0));
         assert_eq!(mooncake::show(&g[1]), "[7.0, 1.0, 1.0]");
     }
+    // A gradient the caller keeps is never reused (the next call allocates), one it dropped
+    // is zeroed and filled again: either way each call's gradient is its own.
+    let kept = s
+        .value_and_gradient_cached(&cache, std::slice::from_ref(&x))
+        .unwrap()
+        .1;
+    let x2 = vecv(&[2.0, 0.0, 1.0]);
+    let (_, g2) = s
+        .value_and_gradient_cached(&cache, std::slice::from_ref(&x2))
+        .unwrap();
+    assert_eq!(mooncake::show(&kept[1]), "[7.0, 1.0, 1.0]");
+    assert_eq!(mooncake::show(&g2[1]), "[5.0, 2.0, 2.0]");
+    let (Value::Array(a), Value::Array(b)) = (&kept[1], &g2[1]) else {
+        panic!("gradients of vectors are vectors");
+    };
+    assert!(!std::sync::Arc::ptr_eq(a, b));
+    drop(kept);
+    let (_, g3) = s
+        .value_and_gradient_cached(&cache, std::slice::from_ref(&x))
+        .unwrap();
+    assert_eq!(mooncake::show(&g3[1]), "[7.0, 1.0, 1.0]");
+    assert_eq!(mooncake::show(&g2[1]), "[5.0, 2.0, 2.0]");
     let e = s
         .value_and_gradient_cached(&cache, &[vecv(&[1.0, 2.0])])
         .unwrap_err();
