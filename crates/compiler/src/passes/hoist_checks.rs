@@ -241,6 +241,45 @@ fn offset_from(f: &Function, mut v: Value, p: Value) -> Option<i64> {
     None
 }
 
+/// Appends instructions at `loc` to blocks of `f`.
+struct Emit<'a> {
+    f: &'a mut Function,
+    loc: syntax::Span,
+}
+
+impl Emit<'_> {
+    fn prim(&mut self, b: Block, op: Prim, args: Vec<Value>, ty: Type) -> Value {
+        let r = self.f.append(b, InstData::Prim { op, args }, ty, self.loc);
+        r.unwrap_or_else(|| unreachable!("a primitive with a result"))
+    }
+
+    fn int(&mut self, b: Block, c: i64) -> Value {
+        let r = self
+            .f
+            .append(b, InstData::Const(Const::Int(c)), Type::Int64, self.loc);
+        r.unwrap_or_else(|| unreachable!("a constant has a result"))
+    }
+
+    fn branch(&mut self, b: Block, cond: Value, then_dest: Block, else_dest: (Block, Vec<Value>)) {
+        let data = InstData::Branch {
+            cond,
+            then_dest,
+            then_args: vec![],
+            else_dest: else_dest.0,
+            else_args: else_dest.1,
+        };
+        self.f.append(b, data, Type::Nothing, self.loc);
+    }
+
+    /// `n ≤ length(arr) - k`, computed in block `b`.
+    fn within(&mut self, b: Block, n: Value, arr: Value, k: i64) -> Value {
+        let len = self.prim(b, Prim::ArrayLen, vec![arr], Type::Int64);
+        let kv = self.int(b, k);
+        let lim = self.prim(b, Prim::SubInt, vec![len, kv], Type::Int64);
+        self.prim(b, Prim::SleInt, vec![n, lim], Type::Bool)
+    }
+}
+
 fn insert(f: &mut Function, plan: Plan) {
     let Plan {
         pre,
@@ -250,140 +289,36 @@ fn insert(f: &mut Function, plan: Plan) {
         loc,
     } = plan;
     let term = f.blocks[pre].insts.pop().unwrap_or_else(|| unreachable!());
-    let bad = f.add_block();
-    let int = |f: &mut Function, b: Block, c: i64| {
-        f.append(b, InstData::Const(Const::Int(c)), Type::Int64, loc)
-            .unwrap_or_else(|| unreachable!())
-    };
+    let mut e = Emit { f, loc };
+    let bad = e.f.add_block();
     // `n ≤ length(A) - k` for each vector, in a chain of blocks each entered from the last.
     let mut cur = pre;
     for (arr, k, _) in &checks {
-        let prim = |f: &mut Function, b: Block, op: Prim, args: Vec<Value>, t: Type| {
-            f.append(b, InstData::Prim { op, args }, t, loc)
-                .unwrap_or_else(|| unreachable!())
-        };
-        let len = prim(f, cur, Prim::ArrayLen, vec![*arr], Type::Int64);
-        let kv = int(f, cur, *k);
-        let lim = prim(f, cur, Prim::SubInt, vec![len, kv], Type::Int64);
-        let ok = prim(f, cur, Prim::SleInt, vec![n, lim], Type::Bool);
-        let next = f.add_block();
-        f.append(
-            cur,
-            InstData::Branch {
-                cond: ok,
-                then_dest: next,
-                then_args: vec![],
-                else_dest: bad,
-                else_args: vec![],
-            },
-            Type::Nothing,
-            loc,
-        );
+        let ok = e.within(cur, n, *arr, *k);
+        let next = e.f.add_block();
+        e.branch(cur, ok, next, (bad, vec![]));
         cur = next;
     }
-    f.blocks[cur].insts.push(term);
+    e.f.blocks[cur].insts.push(term);
     // A check failed: the loop's first trip (if it runs) raises the error of its first
     // out-of-range access; if it does not run, on to the exit.
-    let zero = int(f, bad, 0);
-    let runs = f
-        .append(
-            bad,
-            InstData::Prim {
-                op: Prim::SltInt,
-                args: vec![zero, n],
-            },
-            Type::Bool,
-            loc,
-        )
-        .unwrap_or_else(|| unreachable!());
-    let mut raise = f.add_block();
-    f.append(
-        bad,
-        InstData::Branch {
-            cond: runs,
-            then_dest: raise,
-            then_args: vec![],
-            else_dest: exit.0,
-            else_args: exit.1,
-        },
-        Type::Nothing,
-        loc,
-    );
+    let zero = e.int(bad, 0);
+    let runs = e.prim(bad, Prim::SltInt, vec![zero, n], Type::Bool);
+    let mut raise = e.f.add_block();
+    e.branch(bad, runs, raise, exit);
     for (arr, k, elem) in &checks {
-        // Only the failing check's vector is read (the others may be empty or too short
-        // in ways their own checks report). The limits are computed again: a failing check
-        // skips the later ones.
-        let len = f
-            .append(
-                raise,
-                InstData::Prim {
-                    op: Prim::ArrayLen,
-                    args: vec![*arr],
-                },
-                Type::Int64,
-                loc,
-            )
-            .unwrap_or_else(|| unreachable!());
-        let kv = int(f, raise, *k);
-        let lim = f
-            .append(
-                raise,
-                InstData::Prim {
-                    op: Prim::SubInt,
-                    args: vec![len, kv],
-                },
-                Type::Int64,
-                loc,
-            )
-            .unwrap_or_else(|| unreachable!());
-        let ok = f
-            .append(
-                raise,
-                InstData::Prim {
-                    op: Prim::SleInt,
-                    args: vec![n, lim],
-                },
-                Type::Bool,
-                loc,
-            )
-            .unwrap_or_else(|| unreachable!());
-        let fail = f.add_block();
-        let next = f.add_block();
-        f.append(
-            raise,
-            InstData::Branch {
-                cond: ok,
-                then_dest: next,
-                then_args: vec![],
-                else_dest: fail,
-                else_args: vec![],
-            },
-            Type::Nothing,
-            loc,
-        );
-        let kv = int(f, fail, *k);
-        let idx = f
-            .append(
-                fail,
-                InstData::Prim {
-                    op: Prim::AddInt,
-                    args: vec![n, kv],
-                },
-                Type::Int64,
-                loc,
-            )
-            .unwrap_or_else(|| unreachable!());
-        f.append(
-            fail,
-            InstData::Prim {
-                op: Prim::ArrayRef,
-                args: vec![*arr, idx],
-            },
-            elem.clone(),
-            loc,
-        );
-        f.append(fail, InstData::Unreachable, Type::Nothing, loc);
+        // Only the failing check's vector is read (the others may be empty or too short in
+        // ways their own checks report). The checks are made again: a failing one skipped
+        // the later ones.
+        let ok = e.within(raise, n, *arr, *k);
+        let fail = e.f.add_block();
+        let next = e.f.add_block();
+        e.branch(raise, ok, next, (fail, vec![]));
+        let kv = e.int(fail, *k);
+        let idx = e.prim(fail, Prim::AddInt, vec![n, kv], Type::Int64);
+        e.prim(fail, Prim::ArrayRef, vec![*arr, idx], elem.clone());
+        e.f.append(fail, InstData::Unreachable, Type::Nothing, loc);
         raise = next;
     }
-    f.append(raise, InstData::Unreachable, Type::Nothing, loc);
+    e.f.append(raise, InstData::Unreachable, Type::Nothing, loc);
 }
