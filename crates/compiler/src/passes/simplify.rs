@@ -27,6 +27,8 @@ impl Pass for ConstProp {
         for _round in 0..8 {
             let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
             let mut round_changed = false;
+            // Negations moved or absorbed in place: their users are rewritten next round.
+            let mut moved = false;
             let mut used: FxHashSet<Value> = FxHashSet::default();
             for &b in &f.layout {
                 for &i in &f.blocks[b].insts {
@@ -62,6 +64,30 @@ impl Pass for ConstProp {
                             if let Some(d) = without_negation(f, *op, args) {
                                 f.insts[i] = d;
                                 round_changed = true;
+                                moved = true;
+                            } else if let Some((inner, iargs)) =
+                                negation_outward(f, *op, args)
+                            {
+                                // `-a * b` becomes `-(a * b)`: the negation moves towards its
+                                // uses, where an addition or subtraction absorbs it.
+                                let ty = res.map(|r| f.types[r].clone()).unwrap_or(Type::Float64);
+                                let (ni, nv) = f.make_inst(
+                                    InstData::Prim {
+                                        op: inner,
+                                        args: iargs,
+                                    },
+                                    ty,
+                                    f.locs[i],
+                                );
+                                if let Some(nv) = nv {
+                                    new_insts.push(ni);
+                                    f.insts[i] = InstData::Prim {
+                                        op: ir::Prim::NegFloat,
+                                        args: vec![nv],
+                                    };
+                                    round_changed = true;
+                                    moved = true;
+                                }
                             }
                             // Type computations whose result inference already knows exactly
                             // (`Type{T}`, from the same rule the run time applies) cannot throw.
@@ -155,7 +181,7 @@ impl Pass for ConstProp {
                 break;
             }
             changed = true;
-            if alias.is_empty() {
+            if alias.is_empty() && !moved {
                 break;
             }
         }
@@ -203,7 +229,8 @@ fn identity_operand(f: &Function, op: ir::Prim, args: &[Value]) -> Option<Value>
 }
 
 /// `op(args)` without a negated operand, where that is the same float: `-a + b` is `b - a`,
-/// `a + -b` is `a - b`, `a - -b` is `a + b` (IEEE subtraction is addition of the negation);
+/// `a + -b` is `a - b`, `a - -b` is `a + b` (IEEE subtraction is addition of the negation),
+/// `-a * -b` is `a * b`;
 /// and `-0.0 - b` (`0.0 - b` in `nsz` functions) is `-b`.
 fn without_negation(f: &Function, op: ir::Prim, args: &[Value]) -> Option<InstData> {
     use ir::Prim::*;
@@ -225,6 +252,7 @@ fn without_negation(f: &Function, op: ir::Prim, args: &[Value]) -> Option<InstDa
         });
     }
     let (op, args) = match (op, negated(*a), negated(*b)) {
+        (MulFloat, Some(na), Some(nb)) => (MulFloat, vec![na, nb]),
         (AddFloat, _, Some(nb)) => (SubFloat, vec![*a, nb]),
         (AddFloat, Some(na), None) => (SubFloat, vec![*b, na]),
         (SubFloat, _, Some(nb)) => (AddFloat, vec![*a, nb]),
@@ -232,6 +260,28 @@ fn without_negation(f: &Function, op: ir::Prim, args: &[Value]) -> Option<InstDa
     };
     // Operands of the same float type (a `neg_float` keeps its operand's type).
     (f.types[args[0]] == f.types[args[1]]).then_some(InstData::Prim { op, args })
+}
+
+/// For `op(args)` with a negated operand, `(op', args')` such that `op(args)`
+/// is exactly `-(op'(args'))`: `-a * b` and `a * -b` are `-(a * b)` (the sign of a product
+/// is the product of the signs); `-a - b` is `-(a + b)` except for the sign of a zero result,
+/// so only in `nsz` functions. Moving negations outwards lets the additions and
+/// subtractions they reach absorb them ([`without_negation`]).
+fn negation_outward(f: &Function, op: ir::Prim, args: &[Value]) -> Option<(ir::Prim, Vec<Value>)> {
+    use ir::Prim::*;
+    let [a, b] = args else { return None };
+    let negated = |v: Value| match f.def_inst(v).map(|i| &f.insts[i]) {
+        Some(InstData::Prim { op: NegFloat, args }) => args.first().copied(),
+        _ => None,
+    };
+    let (op, args) = match (op, negated(*a), negated(*b)) {
+        (MulFloat, Some(na), None) => (MulFloat, vec![na, *b]),
+        (MulFloat, None, Some(nb)) => (MulFloat, vec![*a, nb]),
+        // Not where zeros' signs matter: `-0.0 - -0.0` is `0.0`, `-(0.0 + -0.0)` is `-0.0`.
+        (SubFloat, Some(na), None) if f.nsz => (AddFloat, vec![na, *b]),
+        _ => return None,
+    };
+    (f.types[args[0]] == f.types[args[1]]).then_some((op, args))
 }
 
 /// Removes instructions whose results are unused and that have no effect.
