@@ -653,6 +653,31 @@ pub fn run_dual(
     }
 }
 
+/// Stores the output tangents `ts` of one forward pass (lane `l` seeded with input direction
+/// `start + l`) as partials `grads[start + l]`, lanes past the last direction ignored; an
+/// output `y` that is not a float is an error of `what`.
+fn store_partials(
+    grads: &mut [f64],
+    start: usize,
+    ts: &[Value],
+    y: &Value,
+    what: &str,
+) -> Result<(), AdError> {
+    for (g, t) in grads.iter_mut().skip(start).zip(ts) {
+        *g = match t {
+            Value::F64(d) => *d,
+            Value::F32(d) => *d as f64,
+            _ => {
+                return Err(err(format!(
+                    "{what} needs a function returning a float, but it returned a value of type {}",
+                    y.ty()
+                )))
+            }
+        };
+    }
+    Ok(())
+}
+
 /// Forward mode: `(f(args...), ḟ(args...))` for the tangents given with each argument (the
 /// function's own tangent is zero).
 pub fn value_and_derivative(
@@ -746,20 +771,7 @@ pub fn gradient_by_lanes(
             })
             .collect();
         let (y, ts) = run_dual(m, code, &xs, &lanes)?;
-        for (l, t) in ts.iter().enumerate() {
-            if start + l < dofs {
-                grads[start + l] = match t {
-                    Value::F64(d) => *d,
-                    Value::F32(d) => *d as f64,
-                    _ => {
-                        return Err(err(format!(
-                            "a forward-mode gradient needs a function returning a float, but it returned a value of type {}",
-                            y.ty()
-                        )))
-                    }
-                };
-            }
-        }
+        store_partials(&mut grads, start, &ts, &y, "a forward-mode gradient")?;
         value.get_or_insert(y);
         start += n;
         if start >= dofs {
@@ -862,20 +874,7 @@ impl FlatInputs {
                 })
                 .collect();
             let (y, ts) = run_dual(m, code, &xs, &lanes)?;
-            for (l, t) in ts.iter().enumerate() {
-                if start + l < self.dofs {
-                    grads[start + l] = match t {
-                        Value::F64(d) => *d,
-                        Value::F32(d) => *d as f64,
-                        _ => {
-                            return Err(err(format!(
-                                "value_and_gradient needs a function returning a float, but it returned a value of type {}",
-                                y.ty()
-                            )))
-                        }
-                    };
-                }
-            }
+            store_partials(&mut grads, start, &ts, &y, "value_and_gradient")?;
             value.get_or_insert(y);
             start += n;
             if start >= self.dofs {

@@ -1668,18 +1668,9 @@ fn sin_cos_pairs(f: &Function) -> FxHashMap<Inst, (Value, Value)> {
     pairs
 }
 
-/// Whether arrays of type `t` store boxed values (not floats, integers, booleans or isbits
-/// aggregates inline).
+/// Whether `t` is a vector storing boxed values (`runtime::ArrayData::stores_boxed`).
 fn boxed_storage(t: &Type, types: &ir::TypeEnv) -> bool {
-    match t {
-        Type::Array(e, 1) => {
-            !matches!(
-                **e,
-                Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
-            ) && runtime::value::BitsLayout::of(e, types).is_none()
-        }
-        _ => false,
-    }
+    matches!(t, Type::Array(e, 1) if runtime::ArrayData::stores_boxed(e, types))
 }
 
 fn elem_rep(t: &Type) -> Option<Rep> {

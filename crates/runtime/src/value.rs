@@ -330,6 +330,15 @@ impl ArrayData {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Whether arrays of element type `elem` store boxed values ([`ArrayData::Boxed`]): not
+    /// floats, integers, booleans or isbits aggregates, which are stored inline.
+    pub fn stores_boxed(elem: &Type, env: &ir::TypeEnv) -> bool {
+        !matches!(
+            elem,
+            Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
+        ) && BitsLayout::of(elem, env).is_none()
+    }
+
     /// Zero-filled storage of `n` elements of type `elem`, inline when `elem` is an isbits
     /// aggregate.
     pub fn zeros_in(elem: &Type, n: usize, env: &ir::TypeEnv) -> ArrayData {
