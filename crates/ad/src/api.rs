@@ -166,13 +166,15 @@ impl Ad {
         };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            crate::forward::derive_forward(
-                &primal,
-                &compiler.env,
-                width,
-                &mut |k, m| name_for(&mut c, k, m, opts),
-                opts,
-            )?
+            ir::timing::phase("derive", || {
+                crate::forward::derive_forward(
+                    &primal,
+                    &compiler.env,
+                    width,
+                    &mut |k, m| name_for(&mut c, k, m, opts),
+                    opts,
+                )
+            })?
         };
         let f = compiler.optimise(d).map_err(internal)?;
         verify_derived(compiler, &f)?;
@@ -270,12 +272,14 @@ impl Ad {
         let primal = compiler.optimised(key).map_err(internal)?;
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            derive_reverse(
-                &primal,
-                &compiler.env,
-                &mut |k, m| name_for(&mut c, k, m, opts),
-                opts,
-            )?
+            ir::timing::phase("derive", || {
+                derive_reverse(
+                    &primal,
+                    &compiler.env,
+                    &mut |k, m| name_for(&mut c, k, m, opts),
+                    opts,
+                )
+            })?
         };
         // The derived functions go through the same optimiser as user code (which verifies
         // after every pass when verification is on).

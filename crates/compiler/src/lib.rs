@@ -230,13 +230,16 @@ impl Compiler {
     }
 
     pub(crate) fn verify_after(&self, f: &Function, pass: &str) -> Result<(), CompileError> {
+        if !self.options.verify {
+            return Ok(());
+        }
         self.verify(f, &format!("after pass {pass}"))
     }
 
     /// Adds a lowered method to its table.
     pub fn define_method(&mut self, lm: lower::LoweredMethod) -> Result<(), CompileError> {
         let mut body = lm.body;
-        ssa::construct_ssa(&mut body);
+        ir::timing::phase("ssa", || ssa::construct_ssa(&mut body));
         self.verify(&body, "after SSA construction")?;
         let in_prelude = self.prelude_file.is_some_and(|p| lm.span.file == p);
         let m = Method {
@@ -284,7 +287,7 @@ impl Compiler {
                         ));
                     }
                 }
-                let ms = lower::lower_function(def, src, &self.env)?;
+                let ms = ir::timing::phase("lower", || lower::lower_function(def, src, &self.env))?;
                 self.define_methods(ms, src)?;
                 if let syntax::ast::FnName::Name(n) = def.name {
                     if def.declaration_only {
@@ -486,7 +489,9 @@ impl Compiler {
                 *l = depth;
             }
             let typed = match stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || {
-                self.infer_function(&method.body, &key.sig, &sparams, key.display())
+                ir::timing::phase("infer", || {
+                    self.infer_function(&method.body, &key.sig, &sparams, key.display())
+                })
             }) {
                 Ok(t) => t,
                 Err(e) => break Err(e),

@@ -164,7 +164,7 @@ pub fn plus_const(f: &Function, v: Value) -> Option<(Value, i64)> {
 struct Facts<'a> {
     f: &'a Function,
     dom: DomTree,
-    preds: cranelift_entity::SecondaryMap<Block, Vec<Block>>,
+    preds: cranelift_entity::SecondaryMap<Block, crate::Preds>,
     /// Back edges (latch, header).
     back: FxHashSet<(Block, Block)>,
     /// Vectors' extents are facts (no vector changes size in the function).

@@ -108,10 +108,26 @@ fn intersect(
     a
 }
 
+/// Whether any block reachable from the entry can reach itself again: some edge goes back to
+/// a block at or before its source in reverse post-order. Cheaper than a dominator tree; most
+/// functions have no loop.
+pub fn has_cycle(f: &Function) -> bool {
+    let rpo = f.reverse_postorder();
+    let mut index: SecondaryMap<Block, u32> = SecondaryMap::with_default(u32::MAX);
+    for (i, &b) in rpo.iter().enumerate() {
+        index[b] = i as u32;
+    }
+    rpo.iter()
+        .any(|&b| f.successors(b).iter().any(|&s| index[s] <= index[b]))
+}
+
 /// The natural loops of `f`: each loop header with the blocks of its body (the header, the
 /// blocks that branch back to it and every block that reaches one of those without passing
 /// the header), innermost loops first.
 pub fn natural_loops(f: &Function) -> Vec<(Block, rustc_hash::FxHashSet<Block>)> {
+    if !has_cycle(f) {
+        return Vec::new();
+    }
     let dom = DomTree::compute(f);
     let preds = f.predecessors();
     let mut out = Vec::new();

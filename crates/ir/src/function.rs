@@ -114,6 +114,12 @@ pub struct Callee {
     pub sig: Arc<[Type]>,
 }
 
+/// The predecessors of a block (most blocks have one or two).
+pub type Preds = smallvec::SmallVec<[Block; 2]>;
+
+/// The successor blocks of a terminator with the arguments passed to each (at most two).
+pub type Successors<'a> = smallvec::SmallVec<[(Block, &'a [Value]); 2]>;
+
 /// An instruction. The set is closed and small so that later stages (interpreter, AD, JIT)
 /// handle every kind with an exhaustive `match`.
 #[derive(Clone, Debug, PartialEq)]
@@ -301,20 +307,20 @@ impl InstData {
     }
 
     /// Successor blocks with the arguments passed along each edge.
-    pub fn successors(&self) -> Vec<(Block, &[Value])> {
+    pub fn successors(&self) -> Successors<'_> {
         match self {
-            InstData::Jump { dest, args } => vec![(*dest, args.as_slice())],
+            InstData::Jump { dest, args } => smallvec::smallvec![(*dest, args.as_slice())],
             InstData::Branch {
                 then_dest,
                 then_args,
                 else_dest,
                 else_args,
                 ..
-            } => vec![
+            } => smallvec::smallvec![
                 (*then_dest, then_args.as_slice()),
                 (*else_dest, else_args.as_slice()),
             ],
-            _ => vec![],
+            _ => Successors::new(),
         }
     }
 
@@ -575,17 +581,17 @@ impl Function {
         self.terminator(b).is_some()
     }
 
-    pub fn successors(&self, b: Block) -> Vec<Block> {
+    pub fn successors(&self, b: Block) -> smallvec::SmallVec<[Block; 2]> {
         match self.terminator(b) {
             Some(t) => self.insts[t].successors().iter().map(|s| s.0).collect(),
-            None => vec![],
+            None => smallvec::SmallVec::new(),
         }
     }
 
     /// Predecessors of every block (with multiplicity: a branch to the same block twice
     /// counts twice).
-    pub fn predecessors(&self) -> SecondaryMap<Block, Vec<Block>> {
-        let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+    pub fn predecessors(&self) -> SecondaryMap<Block, Preds> {
+        let mut preds: SecondaryMap<Block, Preds> = SecondaryMap::with_capacity(self.blocks.len());
         for &b in &self.layout {
             for s in self.successors(b) {
                 preds[s].push(b);

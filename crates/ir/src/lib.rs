@@ -8,13 +8,14 @@ pub mod function;
 pub mod prim;
 pub mod read;
 pub mod tangent;
+pub mod timing;
 pub mod types;
 pub mod verify;
 pub mod write;
 
 pub use function::{
     resolve_alias, Block, BlockData, Callee, Const, FieldRef, Function, InlineSite, Inst, InstData,
-    Phase, Slot, SlotData, Value, ValueDef,
+    Phase, Preds, Slot, SlotData, Successors, Value, ValueDef,
 };
 pub use prim::Prim;
 pub use read::{read_function, read_functions, ReadError};

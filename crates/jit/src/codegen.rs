@@ -335,6 +335,8 @@ struct Gen<'a, 'b> {
     /// A stack slot holding the entry's context, argument array and result pointers.
     regs: cir::Value,
     frame: cir::Value,
+    /// The stack slot `frame` points at: slot addresses are taken from it directly.
+    frame_ss: cir::StackSlot,
     argv: cir::Value,
     fout: cir::Value,
     err: cir::Block,
@@ -506,6 +508,7 @@ pub fn lower(
         scratch,
         regs,
         frame,
+        frame_ss,
         argv,
         fout,
         err,
@@ -628,13 +631,14 @@ impl Gen<'_, '_> {
             return self.b.ins().iadd_imm_s(args, (k * VALUE_SIZE) as i64);
         }
         let k = self.slots[&v];
-        self.b.ins().iadd_imm_s(self.frame, (k * VALUE_SIZE) as i64)
+        self.b
+            .ins()
+            .stack_addr(ct::I64, self.frame_ss, (k * VALUE_SIZE) as i32)
     }
 
     fn scratch_addr(&mut self, k: u32) -> cir::Value {
-        self.b
-            .ins()
-            .iadd_imm_s(self.frame, ((self.scratch + k) * VALUE_SIZE) as i64)
+        let off = ((self.scratch + k) * VALUE_SIZE) as i32;
+        self.b.ins().stack_addr(ct::I64, self.frame_ss, off)
     }
 
     fn rep(&self, v: Value) -> Rep {
@@ -850,8 +854,6 @@ impl Gen<'_, '_> {
                 else_args,
             } => {
                 let c = self.vals[cond];
-                let t = self.b.create_block();
-                let e = self.b.create_block();
                 // Cranelift lays blocks out in a reverse postorder that visits a branch's first
                 // target first, which places that target's blocks after the second's. A loop
                 // whose exit is the second target would have the exit path (with its calls)
@@ -861,16 +863,35 @@ impl Gen<'_, '_> {
                 let exits = self.loops.iter().any(|body| {
                     body.contains(&b) && body.contains(then_dest) && !body.contains(else_dest)
                 });
-                if exits {
+                let (c, first, second) = if exits {
                     let nc = self.b.ins().icmp_imm_s(IntCC::Equal, c, 0);
-                    self.b.ins().brif(nc, e, &[], t, &[]);
+                    (nc, (*else_dest, else_args), (*then_dest, then_args))
                 } else {
-                    self.b.ins().brif(c, t, &[], e, &[]);
+                    (c, (*then_dest, then_args), (*else_dest, else_args))
+                };
+                // An edge that only passes register values branches straight to its block;
+                // one with code of its own (frame slot copies, boxing) gets a block for it.
+                let direct = |g: &Self, (d, a): (Block, &Vec<Value>)| {
+                    g.register_args(d, a).map(|args| (g.blocks[&d], args))
+                };
+                let same = first.0 == second.0;
+                let (t, t_args) = match direct(self, first).filter(|_| !same) {
+                    Some(x) => (x, true),
+                    None => ((self.b.create_block(), Vec::new()), false),
+                };
+                let (e, e_args) = match direct(self, second).filter(|_| !same) {
+                    Some(x) => (x, true),
+                    None => ((self.b.create_block(), Vec::new()), false),
+                };
+                self.b.ins().brif(c, t.0, &t.1, e.0, &e.1);
+                if !t_args {
+                    self.b.switch_to_block(t.0);
+                    self.edge(first.0, first.1);
                 }
-                self.b.switch_to_block(t);
-                self.edge(*then_dest, then_args);
-                self.b.switch_to_block(e);
-                self.edge(*else_dest, else_args);
+                if !e_args {
+                    self.b.switch_to_block(e.0);
+                    self.edge(second.0, second.1);
+                }
             }
             InstData::Return(v) => {
                 let ret = self
@@ -908,6 +929,23 @@ impl Gen<'_, '_> {
     /// A control-flow edge to `dest` with `args`: boxed arguments are copied into the
     /// parameters' slots (through scratch when a source is itself overwritten), register
     /// arguments are passed as block arguments.
+    /// The block arguments of an edge to `dest` when they are all register values (or
+    /// singletons, which pass nothing), so that the edge needs no code of its own.
+    fn register_args(&self, dest: Block, args: &[Value]) -> Option<Vec<BlockArg>> {
+        let params = &self.f.blocks[dest].params;
+        let mut out = Vec::new();
+        for (p, a) in params.iter().zip(args) {
+            match (self.rep(*p), self.rep(*a)) {
+                (Rep::Unit, _) => {}
+                // The same frame slot on both sides: nothing to copy.
+                (Rep::Boxed, Rep::Boxed) if p == a => {}
+                (Rep::Boxed, _) => return None,
+                _ => out.push(BlockArg::Value(self.vals[a])),
+            }
+        }
+        Some(out)
+    }
+
     fn edge(&mut self, dest: Block, args: &[Value]) {
         let params = self.f.blocks[dest].params.clone();
         let mut copies = Vec::new();

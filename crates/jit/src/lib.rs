@@ -32,6 +32,9 @@ struct State {
     module: JITModule,
     helpers: FxHashMap<String, FuncId>,
     fctx: cranelift_frontend::FunctionBuilderContext,
+    /// One Cranelift context for every compilation: it keeps its tables (and the register
+    /// allocator's) allocated from one function to the next.
+    ctx: cranelift_codegen::Context,
     /// By function id: the compiled code, or `None` when it runs in the interpreter.
     compiled: FxHashMap<u64, Option<Compiled>>,
     stats: Stats,
@@ -124,6 +127,7 @@ impl Jit {
                 module,
                 helpers: ids,
                 fctx: cranelift_frontend::FunctionBuilderContext::new(),
+                ctx: cranelift_codegen::Context::new(),
                 compiled: FxHashMap::default(),
                 stats: Stats::default(),
             }),
@@ -225,33 +229,39 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
         .module
         .declare_anonymous_function(&sig)
         .map_err(|e| format!("cranelift: {e}"))?;
-    let mut ctx = st.module.make_context();
-    ctx.func.signature = sig;
     let State {
         module,
         helpers,
         fctx,
+        ctx,
         ..
     } = st;
-    codegen::lower(
-        f,
-        &mut ctx.func,
-        fctx,
-        codegen::Env {
-            module,
-            helpers,
-            types,
-        },
-        Arc::as_ptr(&meta) as i64,
-    )?;
+    // Cleared first: a failed compilation may have left it in any state.
+    module.clear_context(ctx);
+    ctx.func.signature = sig;
+    ir::timing::phase("codegen", || {
+        codegen::lower(
+            f,
+            &mut ctx.func,
+            fctx,
+            codegen::Env {
+                module,
+                helpers,
+                types,
+            },
+            Arc::as_ptr(&meta) as i64,
+        )
+    })?;
     let dump = std::env::var_os("MOONCAKE_JIT_DUMP").is_some();
     if dump {
         eprintln!("; {}\n{}", f.name, ctx.func.display());
         ctx.set_disasm(true);
     }
-    st.module
-        .define_function(id, &mut ctx)
-        .map_err(|e| format!("cranelift: {e:?}"))?;
+    ir::timing::phase("cranelift", || {
+        module
+            .define_function(id, ctx)
+            .map_err(|e| format!("cranelift: {e:?}"))
+    })?;
     if let Some(asm) = dump
         .then(|| ctx.compiled_code().and_then(|c| c.vcode.clone()))
         .flatten()
@@ -262,11 +272,11 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
         .compiled_code()
         .map(|c| c.code_info().total_size)
         .unwrap_or(0);
-    st.module.clear_context(&mut ctx);
-    st.module
+    module.clear_context(ctx);
+    module
         .finalize_definitions()
         .map_err(|e| format!("cranelift: {e}"))?;
-    let ptr = st.module.get_finalized_function(id);
+    let ptr = module.get_finalized_function(id);
     if std::env::var_os("MOONCAKE_PERF_MAP").is_some() {
         perf_map(ptr, size, &f.name);
     }

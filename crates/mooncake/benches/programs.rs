@@ -12,6 +12,10 @@ use mooncake::{Backend, Session};
 use std::hint::black_box;
 use std::time::Duration;
 
+// The same allocator as the `mooncake` command line.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod common;
 use common::*;
 

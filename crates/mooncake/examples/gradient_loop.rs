@@ -2,6 +2,10 @@
 //! `cargo run --release --example gradient_loop -- FILE 'f(args)' [ITERATIONS]` prints the mean
 //! time per gradient.
 
+// The same allocator as the `mooncake` command line.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
     let [_, file, call, rest @ ..] = args.as_slice() else {

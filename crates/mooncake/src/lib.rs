@@ -28,6 +28,7 @@ pub use ad::rules as ad_rules;
 pub use ad::tangent::{no_tangent, tangent_approx_eq};
 pub use ad::{Hessian, Hvps, Jacobian};
 pub use interp::Frame;
+pub use ir::timing;
 pub use ir::Function;
 pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
 
@@ -255,7 +256,7 @@ impl Session {
     /// they are reached). Stops at the first error.
     pub fn load_source(&mut self, name: &str, src: &str) -> Result<(), Error> {
         let file = self.add_file(name, src);
-        let (ast, diags) = syntax::parse_file(src, file);
+        let (ast, diags) = ir::timing::phase("parse", || syntax::parse_file(src, file));
         if !diags.is_empty() {
             return Err(Error::Syntax(diags));
         }

@@ -14,12 +14,20 @@ pub trait Pass {
     fn name(&self) -> &'static str;
     /// Returns whether anything changed.
     fn run(&self, compiler: &mut Compiler, f: &mut Function) -> Result<bool, CompileError>;
+    /// Whether a second run straight after a first always finds nothing to do (the pass
+    /// iterates to its own fixpoint), so that the pass manager need not repeat it.
+    fn idempotent(&self) -> bool {
+        false
+    }
 }
 
 /// The default pipeline.
 pub fn default_passes() -> Vec<Box<dyn Pass>> {
     use simplify::{ConstProp, Dce, SimplifyCfg};
     vec![
+        // Inference leaves dead code (unused constants and values); removing it first means
+        // the first constant propagation usually finishes the job in small functions.
+        Box::new(Dce),
         Box::new(ConstProp),
         Box::new(Dce),
         Box::new(SimplifyCfg),
@@ -46,18 +54,37 @@ pub fn run_default(compiler: &mut Compiler, f: &mut Function) -> Result<(), Comp
 pub type DumpFn<'a> = &'a mut dyn FnMut(&str, &Function);
 
 /// Runs `passes` in order; `dump` receives the IR after each pass.
+///
+/// A pass that already ran on this function without changing it (or, if it is idempotent,
+/// at all), with no other pass changing the function since, is not run again: it would find
+/// nothing to do. (This relies on passes reporting their changes; one that under-reports
+/// costs optimisation, never correctness.)
+/// Most method instances are small and come out of the first passes unchanged, so this
+/// skips most of the pipeline for them.
 pub fn run_passes(
     compiler: &mut Compiler,
     f: &mut Function,
     passes: &[Box<dyn Pass>],
     mut dump: Option<DumpFn<'_>>,
 ) -> Result<(), CompileError> {
+    // Names of the passes that found nothing to do since the function last changed.
+    let mut idle: Vec<&'static str> = Vec::new();
     for p in passes {
-        p.run(compiler, f)?;
-        if let Some(d) = dump.as_mut() {
-            d(p.name(), f);
+        let name = p.name();
+        if !idle.contains(&name) {
+            let ch = ir::timing::phase(name, || p.run(compiler, f))?;
+
+            if ch {
+                idle.clear();
+            }
+            if !ch || p.idempotent() {
+                idle.push(name);
+            }
+            compiler.verify_after(f, name)?;
         }
-        compiler.verify_after(f, p.name())?;
+        if let Some(d) = dump.as_mut() {
+            d(name, f);
+        }
     }
     Ok(())
 }

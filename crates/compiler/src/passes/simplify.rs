@@ -292,6 +292,11 @@ impl Pass for Dce {
         "dce"
     }
 
+    /// Liveness is computed in full before anything is removed.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
         let mut live: FxHashSet<Value> = FxHashSet::default();
         let mut work: Vec<Value> = Vec::new();
@@ -378,6 +383,11 @@ pub struct SimplifyCfg;
 impl Pass for SimplifyCfg {
     fn name(&self) -> &'static str {
         "simplify-cfg"
+    }
+
+    /// Rounds repeat until one changes nothing (up to a bound no real function reaches).
+    fn idempotent(&self) -> bool {
+        true
     }
 
     fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
@@ -557,39 +567,45 @@ fn same_way_branches(f: &mut Function) -> bool {
     changed
 }
 
-/// Merges B into A when A ends with `jump B` and is B's only predecessor.
+/// Merges B into A when A ends with `jump B` and is B's only predecessor; chains of such
+/// blocks merge in one sweep, and B's parameters become the jump's arguments everywhere.
 fn merge_blocks(f: &mut Function) -> bool {
     let entry = f.entry();
-    let mut changed = false;
-    loop {
-        let preds = f.predecessors();
-        let mut merged = false;
-        for a in f.layout.clone() {
-            let Some(t) = f.terminator(a) else { continue };
-            let InstData::Jump { dest: b, args } = f.insts[t].clone() else {
-                continue;
+    let mut preds = f.predecessors();
+    let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+    let mut gone: FxHashSet<Block> = FxHashSet::default();
+    for a in f.layout.clone() {
+        if gone.contains(&a) {
+            continue;
+        }
+        while let Some(t) = f.terminator(a) {
+            let InstData::Jump { dest: b, args } = &f.insts[t] else {
+                break;
             };
+            let b = *b;
             if b == a || b == entry || preds[b].len() != 1 {
-                continue;
+                break;
             }
-            // B's parameters become the jump's arguments.
-            let mut alias = FxHashMap::default();
-            for (p, v) in f.blocks[b].params.clone().iter().zip(args.iter()) {
+            for (p, v) in f.blocks[b].params.iter().zip(args.iter()) {
                 alias.insert(*p, *v);
             }
             f.blocks[a].insts.pop();
             let moved = std::mem::take(&mut f.blocks[b].insts);
             f.blocks[a].insts.extend(moved);
             f.blocks[b].params.clear();
-            f.layout.retain(|x| *x != b);
-            apply_aliases(f, &alias);
-            merged = true;
-            changed = true;
-            break;
-        }
-        if !merged {
-            break;
+            gone.insert(b);
+            // B's successors now have A for a predecessor.
+            for s in f.successors(a) {
+                for p in preds[s].iter_mut().filter(|p| **p == b) {
+                    *p = a;
+                }
+            }
         }
     }
-    changed
+    if gone.is_empty() {
+        return false;
+    }
+    f.layout.retain(|x| !gone.contains(x));
+    apply_aliases(f, &alias);
+    true
 }

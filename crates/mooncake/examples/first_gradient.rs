@@ -1,0 +1,58 @@
+//! Time to first gradient in fresh sessions, for profilers (`perf`, `valgrind --tool=callgrind`):
+//! `cargo run --release --example first_gradient -- FILE 'f(args)' [SESSIONS]` loads FILE into
+//! a new session and takes one gradient, SESSIONS times, and prints the mean time of load and
+//! first gradient (session start-up, which loads the prelude, is not counted), then the mean
+//! time of each compiler phase in it (`mooncake::timing`).
+
+// The same allocator as the `mooncake` command line.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, file, call, rest @ ..] = args.as_slice() else {
+        return Err("usage: first_gradient FILE 'f(args)' [SESSIONS]".into());
+    };
+    let sessions: usize = match rest.first() {
+        Some(n) => n.parse().map_err(|e| format!("SESSIONS: {e}"))?,
+        None => 100,
+    };
+    let src = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let mut total = std::time::Duration::ZERO;
+    let mut acc = std::collections::BTreeMap::new();
+    for _ in 0..sessions {
+        let mut s = mooncake::Session::new().map_err(|e| e.to_string())?;
+        mooncake::timing::take();
+        let t = std::time::Instant::now();
+        first_gradient(&mut s, file, &src, call)?;
+        total += t.elapsed();
+        for (phase, d) in mooncake::timing::take() {
+            *acc.entry(phase).or_insert(std::time::Duration::ZERO) += d;
+        }
+    }
+    let ms = total.as_secs_f64() * 1e3 / sessions as f64;
+    println!("{ms:.2} ms per first gradient ({sessions} sessions)");
+    for (phase, d) in acc {
+        let ms = d.as_secs_f64() * 1e3 / sessions as f64;
+        println!("  {phase:<20} {ms:.3} ms");
+    }
+    Ok(())
+}
+
+/// Loads `src` and takes the gradient of `call`: the part of a session a profiler looks at.
+#[inline(never)]
+fn first_gradient(
+    s: &mut mooncake::Session,
+    name: &str,
+    src: &str,
+    call: &str,
+) -> Result<(), String> {
+    let show = |s: &mooncake::Session, e: mooncake::Error| s.render_error(&e);
+    // What the compiler's phases leave of each step: running code, dispatch, set-up.
+    use mooncake::timing::phase;
+    phase("rest of loading", || s.load_source(name, src)).map_err(|e| show(s, e))?;
+    let (f, a) = phase("rest of arguments", || s.eval_call_parts(call)).map_err(|e| show(s, e))?;
+    let g = phase("rest of gradient", || s.value_and_gradient(&f, &a)).map_err(|e| show(s, e))?;
+    std::hint::black_box(g);
+    Ok(())
+}
