@@ -541,10 +541,10 @@ impl Compiler {
         table: Symbol,
         args: &[Type],
     ) -> Result<Option<(MiKey, usize, Type)>, CompileError> {
-        let Some(t) = self.tables.get(&table) else {
+        if !self.tables.contains_key(&table) {
             return Ok(None);
-        };
-        match t.dispatch(args, &self.env) {
+        }
+        match self.dispatch(table, args) {
             Dispatch::Found {
                 index,
                 sparams: _,
@@ -764,7 +764,7 @@ impl Compiler {
             return Ok((Type::Bottom, Resolution::NoMethod));
         }
         if ats.iter().all(|t| t.is_concrete()) {
-            let disp = self.tables[&table].dispatch(ats, &self.env);
+            let disp = self.dispatch(table, ats);
             return Ok(match disp {
                 Dispatch::Found { index, mi_sig, .. } => {
                     let m = &self.tables[&table].methods[index as usize];
@@ -798,7 +798,7 @@ impl Compiler {
                 let mut cases = Vec::new();
                 let mut splittable = combos.len() <= MAX_SPLIT;
                 for c in combos {
-                    match self.tables[&table].dispatch(&c, &self.env) {
+                    match self.dispatch(table, &c) {
                         Dispatch::Found { index, mi_sig, .. } => {
                             if self.tables[&table].methods[index as usize].vararg {
                                 splittable = false;

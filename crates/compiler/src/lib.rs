@@ -114,6 +114,8 @@ pub struct Compiler {
     lowlinks: Vec<usize>,
     provisional: Vec<MiKey>,
     optimising: FxHashSet<MiKey>,
+    /// Outcomes of dispatch on concrete argument types (cleared by every definition).
+    dispatch_cache: std::cell::RefCell<FxHashMap<(Symbol, Vec<Type>), Dispatch>>,
     pub options: Options,
     pub stats: CompileStats,
     /// Nesting of timed compiler entry points (only the outermost is timed).
@@ -141,6 +143,7 @@ impl Compiler {
             lowlinks: Vec::new(),
             provisional: Vec::new(),
             optimising: FxHashSet::default(),
+            dispatch_cache: Default::default(),
             options: Options::default(),
             stats: CompileStats::default(),
             timing_depth: 0,
@@ -205,6 +208,7 @@ impl Compiler {
 
     /// Forgets every compiled method instance (after a definition changes what calls mean).
     pub fn invalidate(&mut self) {
+        self.dispatch_cache.get_mut().clear();
         if self.stack.is_empty() {
             self.mis.clear();
         }
@@ -621,12 +625,18 @@ impl Compiler {
         Ok(f)
     }
 
-    /// Dispatch on run-time argument types (all concrete).
+    /// Dispatch on concrete argument types, remembered until the next definition.
     pub fn dispatch(&self, table: Symbol, args: &[Type]) -> Dispatch {
-        match self.tables.get(&table) {
+        let key = (table, args.to_vec());
+        if let Some(d) = self.dispatch_cache.borrow().get(&key) {
+            return d.clone();
+        }
+        let d = match self.tables.get(&table) {
             Some(t) => t.dispatch(args, &self.env),
             None => Dispatch::NoMethod,
-        }
+        };
+        self.dispatch_cache.borrow_mut().insert(key, d.clone());
+        d
     }
 
     pub fn method(&self, table: Symbol, index: u32) -> Option<&Method> {

@@ -263,15 +263,42 @@ pub(crate) unsafe extern "C" fn mc_array_obj(a: *const Value) -> *const runtime:
     }
 }
 
-/// Fast path of `Core.rule_stack(state, k, T)` when stack `k` exists: assigns it to `*out`.
-/// `FAILED` (no error) when it does not yet: the generic instruction creates it.
-pub(crate) unsafe extern "C" fn mc_rule_stack(st: *const Value, k: i64, out: *mut Value) -> u32 {
-    // SAFETY: `st` is an initialised value; `out` an initialised slot.
-    let Value::Mutable(m) = (unsafe { &*st }) else {
-        return FAILED;
+/// `Core.rule_stack(state, k, T)` (instruction `inst` of `meta`'s function) into `*out`: the
+/// existing stack `k` read directly, else the instruction evaluated (which creates it, or
+/// raises in `ctx`). Returns the stack's array object (as `mc_array_obj` would), or null
+/// when an error was raised.
+pub(crate) unsafe extern "C" fn mc_rule_stack(
+    ctx: *mut Ctx,
+    meta: *const Meta,
+    inst: u32,
+    st: *const Value,
+    k: i64,
+    ty: *const Value,
+    out: *mut Value,
+) -> *const runtime::ArrayObj {
+    // SAFETY: as for `mc_eval`; `st` and `ty` are initialised values, `out` an initialised slot.
+    unsafe {
+        if !rule_stack_fast(&*st, k, out) {
+            let kv = Value::Int(k);
+            let argv = [st, &kv as *const Value, ty];
+            if mc_eval(ctx, meta, inst, argv.as_ptr(), 3, out) != OK {
+                return std::ptr::null();
+            }
+        }
+        mc_array_obj(out)
+    }
+}
+
+/// Assigns stack `k` of rule state `st` to `*out` if it exists.
+///
+/// # Safety
+/// `out` is an initialised slot.
+unsafe fn rule_stack_fast(st: &Value, k: i64, out: *mut Value) -> bool {
+    let Value::Mutable(m) = st else {
+        return false;
     };
     let Ok(k) = usize::try_from(k) else {
-        return FAILED;
+        return false;
     };
     // The state's stacks are a vector of boxed values.
     let stack = m.with_field(0, |stacks| match stacks {
@@ -288,9 +315,9 @@ pub(crate) unsafe extern "C" fn mc_rule_stack(st: *const Value, k: i64, out: *mu
         Some(v) => {
             // SAFETY: as above.
             unsafe { *out = v };
-            OK
+            true
         }
-        None => FAILED,
+        None => false,
     }
 }
 

@@ -178,8 +178,8 @@ pub fn helpers() -> Vec<Helper> {
         h(
             "mc_rule_stack",
             abi::mc_rule_stack as *const u8,
-            &[I64, I64, I64],
-            &[I32],
+            &[I64, I64, I32, I64, I64, I64, I64],
+            &[I64],
         ),
         h(
             "mc_array_obj",
@@ -323,6 +323,14 @@ struct Gen<'a, 'b> {
     b: FunctionBuilder<'b>,
     env: Env<'a>,
     meta: i64,
+    /// The function's one block that reports an internal error ("unreachable code reached")
+    /// and leaves through `err`, created on first use.
+    unreachable: Option<cir::Block>,
+    /// The function's one return: drops the frame and returns its parameter (the status).
+    exit: cir::Block,
+    /// Address of the boxed constants of `meta` (see [`boxed_consts`]), which live as long
+    /// as the code: singleton operands of helper calls point into them.
+    consts: i64,
     const_index: FxHashMap<Inst, usize>,
     unit_index: FxHashMap<Type, usize>,
     refs: FxHashMap<String, cir::FuncRef>,
@@ -333,12 +341,12 @@ struct Gen<'a, 'b> {
     /// First scratch slot (operands of generic instructions, then the result).
     scratch: u32,
     /// A stack slot holding the entry's context, argument array and result pointers.
-    regs: cir::Value,
+    regs: cir::StackSlot,
     frame: cir::Value,
     /// The stack slot `frame` points at: slot addresses are taken from it directly.
     frame_ss: cir::StackSlot,
-    argv: cir::Value,
-    fout: cir::Value,
+    argv: cir::StackSlot,
+    fout: cir::StackSlot,
     err: cir::Block,
     used: FxHashSet<Value>,
     /// `sin(x)` and `cos(x)` of one `Float64` in one block: the first of the two (computing
@@ -352,7 +360,7 @@ struct Gen<'a, 'b> {
     /// The bodies of the function's natural loops.
     loops: Vec<FxHashSet<Block>>,
     /// Where `sincos` writes its two results.
-    trig_buf: cir::Value,
+    trig_buf: cir::StackSlot,
     /// Tuples never built: their only use pushes them onto a vector of such tuples, which
     /// gets their elements' bytes.
     fused: FxHashMap<Value, Packed>,
@@ -360,7 +368,7 @@ struct Gen<'a, 'b> {
     /// in a stack slot each.
     packed: FxHashMap<Value, (Packed, cir::Value)>,
     /// A buffer for the bytes of a fused tuple.
-    pack_buf: cir::Value,
+    pack_buf: cir::StackSlot,
     /// The array object (`ArrayObj`, whose `ArrayView` native code reads) of each value of a
     /// `Float64` or `Int64` array type, fetched once where the value is defined.
     arr_obj: FxHashMap<Value, cir::Value>,
@@ -380,6 +388,7 @@ pub fn lower(
     fctx: &mut cranelift_frontend::FunctionBuilderContext,
     env: Env<'_>,
     meta: i64,
+    consts: *const runtime::Value,
 ) -> Result<(), String> {
     let (_, const_index, unit_index) = boxed_consts(f);
     let order = f.reverse_postorder();
@@ -472,9 +481,8 @@ pub fn lower(
     }
     let args = b.block_params(entry)[1];
     let frame = b.ins().stack_addr(ct::I64, frame_ss, 0);
-    let argv = b.ins().stack_addr(ct::I64, argv_ss, 0);
-    let fout = b.ins().stack_addr(ct::I64, fout_ss, 0);
     let err = b.create_block();
+    let exit = b.create_block();
     let max_pack = fused
         .values()
         .chain(packed_pops.values())
@@ -483,9 +491,9 @@ pub fn lower(
         .unwrap_or(8);
     let pack_ss =
         b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, max_pack, 3));
-    let pack_buf = b.ins().stack_addr(ct::I64, pack_ss, 0);
+
     let trig_ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3));
-    let trig_buf = b.ins().stack_addr(ct::I64, trig_ss, 0);
+
     let mut packed = FxHashMap::default();
     for (v, p) in packed_pops {
         let ss =
@@ -498,6 +506,9 @@ pub fn lower(
         b,
         env,
         meta,
+        consts: consts as i64,
+        unreachable: None,
+        exit,
         const_index,
         unit_index,
         refs: FxHashMap::default(),
@@ -506,16 +517,16 @@ pub fn lower(
         slots,
         nslots,
         scratch,
-        regs,
+        regs: regs_ss,
         frame,
         frame_ss,
-        argv,
-        fout,
+        argv: argv_ss,
+        fout: fout_ss,
         err,
         used,
         fused,
         packed,
-        pack_buf,
+        pack_buf: pack_ss,
         trig_pairs: sin_cos_pairs(f),
         cur: f.entry(),
         loops: ir::dominators::natural_loops(f)
@@ -523,14 +534,19 @@ pub fn lower(
             .map(|(_, body)| body)
             .collect(),
         in_args,
-        trig_buf,
+        trig_buf: trig_ss,
         arr_obj: FxHashMap::default(),
         changing: ir::bounds::changing_arrays(f, &order),
         inbounds: ir::bounds::inbounds_accesses(f),
     };
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
+    // The IR's entry block continues Cranelift's entry block unless it is a jump target.
     for &blk in &order {
+        if blk == ir_entry && !entry_is_target {
+            g.blocks.insert(blk, entry);
+            continue;
+        }
         let cb = g.b.create_block();
         for &p in &f.blocks[blk].params {
             let r = rep(&f.types[p]);
@@ -544,26 +560,36 @@ pub fn lower(
     // Arguments: unbox scalars, copy the rest into their slots.
     let mut entry_args = Vec::new();
     for (k, &p) in f.blocks[ir_entry].params.iter().enumerate() {
-        let ap = g.b.ins().iadd_imm_s(args, (k as u32 * VALUE_SIZE) as i64);
+        let ap = |g: &mut Gen| g.b.ins().iadd_imm_s(args, (k as u32 * VALUE_SIZE) as i64);
         match rep(&f.types[p]) {
             Rep::Boxed if g.in_args.contains_key(&p) => {}
             Rep::Boxed => {
                 let dst = g.slot_addr(p);
-                g.call("mc_clone", &[dst, ap]);
+                let src = ap(&mut g);
+                g.call("mc_clone", &[dst, src]);
             }
             Rep::Unit => {}
             r => {
-                let v = g.unbox(r, ap);
-                entry_args.push(BlockArg::Value(v));
+                let src = ap(&mut g);
+                let v = g.unbox(r, src);
+                if entry_is_target {
+                    entry_args.push(BlockArg::Value(v));
+                } else {
+                    g.vals.insert(p, v);
+                }
             }
         }
     }
-    let ce = g.blocks[&ir_entry];
-    g.b.ins().jump(ce, &entry_args);
+    if entry_is_target {
+        let ce = g.blocks[&ir_entry];
+        g.b.ins().jump(ce, &entry_args);
+    }
     for &blk in &order {
         let cb = g.blocks[&blk];
         g.cur = blk;
-        g.b.switch_to_block(cb);
+        if cb != entry {
+            g.b.switch_to_block(cb);
+        }
         for &p in &f.blocks[blk].params {
             g.track_array(p);
         }
@@ -576,12 +602,21 @@ pub fn lower(
             }
         }
     }
-    // The error exit: drop the frame, report failure.
+    if let Some(u) = g.unreachable {
+        g.b.switch_to_block(u);
+        let c = g.ctx();
+        g.call("mc_unreachable", &[c]);
+        g.b.ins().jump(err, &[]);
+    }
+    // The error exit reports failure; every return drops the frame in one place.
     g.b.switch_to_block(err);
+    let one = g.b.ins().iconst(ct::I32, abi::FAILED as i64);
+    g.b.ins().jump(g.exit, &[BlockArg::Value(one)]);
+    g.b.switch_to_block(g.exit);
+    let status = g.b.append_block_param(g.exit, ct::I32);
     let n = g.b.ins().iconst(ct::I64, g.nslots as i64);
     g.call("mc_frame_drop", &[g.frame, n]);
-    let one = g.b.ins().iconst(ct::I32, abi::FAILED as i64);
-    g.b.ins().return_(&[one]);
+    g.b.ins().return_(&[status]);
     g.b.seal_all_blocks();
     let cfg = g.env.module.target_config();
     g.b.finalize(cfg);
@@ -608,26 +643,25 @@ impl Gen<'_, '_> {
     /// Calls helper `name` through its register-preserving trampoline; its status.
     fn call_preserving(&mut self, name: &str, args: &[cir::Value]) -> cir::Value {
         let mut a = args.to_vec();
-        a.push(self.fout);
+        a.push(self.at(self.fout));
         self.call(&format!("{name}_pa"), &a);
-        self.b
-            .ins()
-            .load(ct::I32, MemFlagsData::trusted(), self.fout, 0)
+        self.b.ins().stack_load(ct::I64, ct::I32, self.fout, 0)
     }
 
     /// The context pointer (loaded from the `regs` slot).
     fn ctx(&mut self) -> cir::Value {
-        self.b
-            .ins()
-            .load(ct::I64, MemFlagsData::trusted(), self.regs, 0)
+        self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 0)
+    }
+
+    /// The address of stack slot `ss`, computed where it is used: as an SSA value defined
+    /// once it would live (in a register or spilled) across the whole function.
+    fn at(&mut self, ss: cir::StackSlot) -> cir::Value {
+        self.b.ins().stack_addr(ct::I64, ss, 0)
     }
 
     fn slot_addr(&mut self, v: Value) -> cir::Value {
         if let Some(&k) = self.in_args.get(&v) {
-            let args = self
-                .b
-                .ins()
-                .load(ct::I64, MemFlagsData::trusted(), self.regs, 8);
+            let args = self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 8);
             return self.b.ins().iadd_imm_s(args, (k * VALUE_SIZE) as i64);
         }
         let k = self.slots[&v];
@@ -671,10 +705,11 @@ impl Gen<'_, '_> {
     fn value_ptr(&mut self, v: Value, k: u32) -> cir::Value {
         match self.rep(v) {
             Rep::Boxed => self.slot_addr(v),
+            // Read in place: helpers only read (and clone) their operands.
             Rep::Unit => {
-                let p = self.scratch_addr(k);
-                self.materialize(v, p);
-                p
+                let k = self.unit_index[&self.f.types[v]];
+                let addr = self.consts + (k * VALUE_SIZE as usize) as i64;
+                self.b.ins().iconst(ct::I64, addr)
             }
             r => {
                 let p = self.scratch_addr(k);
@@ -699,7 +734,7 @@ impl Gen<'_, '_> {
             let p = self.value_ptr(*a, k as u32);
             self.b
                 .ins()
-                .store(MemFlagsData::trusted(), p, self.argv, (8 * k) as i32);
+                .stack_store(ct::I64, p, self.argv, (8 * k) as i32);
         }
         let res = self.f.result(i);
         let res_scratch = args.len() as u32;
@@ -713,8 +748,9 @@ impl Gen<'_, '_> {
         let meta = self.b.ins().iconst(ct::I64, self.meta);
         let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
         let n = self.b.ins().iconst(ct::I64, args.len() as i64);
+        let argv = self.at(self.argv);
         let st = self
-            .call("mc_eval", &[ctx, meta, inst, self.argv, n, out])
+            .call("mc_eval", &[ctx, meta, inst, argv, n, out])
             .unwrap_or_else(|| unreachable!());
         self.check(st);
         match res.map(|r| self.rep(r)) {
@@ -777,11 +813,12 @@ impl Gen<'_, '_> {
                     let p = self.value_ptr(*a, k as u32);
                     self.b
                         .ins()
-                        .store(MemFlagsData::trusted(), p, self.argv, (8 * k) as i32);
+                        .stack_store(ct::I64, p, self.argv, (8 * k) as i32);
                 }
                 let n = self.b.ins().iconst(ct::I64, args.len() as i64);
                 let out = self.slot_addr(r);
-                self.call("mc_tuple", &[self.argv, n, out]);
+                let argv = self.at(self.argv);
+                self.call("mc_tuple", &[argv, n, out]);
             }
             InstData::GetField {
                 obj,
@@ -894,10 +931,7 @@ impl Gen<'_, '_> {
                 }
             }
             InstData::Return(v) => {
-                let ret = self
-                    .b
-                    .ins()
-                    .load(ct::I64, MemFlagsData::trusted(), self.regs, 16);
+                let ret = self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 16);
                 match self.rep(*v) {
                     Rep::Boxed => {
                         let s = self.slot_addr(*v);
@@ -909,18 +943,12 @@ impl Gen<'_, '_> {
                         self.box_into(r, ret, x);
                     }
                 }
-                let n = self.b.ins().iconst(ct::I64, self.nslots as i64);
-                self.call("mc_frame_drop", &[self.frame, n]);
                 let z = self.b.ins().iconst(ct::I32, abi::OK as i64);
-                self.b.ins().return_(&[z]);
+                self.b.ins().jump(self.exit, &[BlockArg::Value(z)]);
             }
             InstData::Unreachable => {
-                let c = self.ctx();
-                let st = self
-                    .call("mc_unreachable", &[c])
-                    .unwrap_or_else(|| unreachable!());
-                let _ = st;
-                self.b.ins().jump(self.err, &[]);
+                let fail = self.unreachable_exit();
+                self.b.ins().jump(fail, &[]);
             }
         }
         Ok(())
@@ -1014,10 +1042,10 @@ impl Gen<'_, '_> {
         }
         if let Some(&(s, c)) = self.trig_pairs.get(&i) {
             let a = x(self, 0);
-            self.call("mc_sincos_f64", &[a, self.trig_buf]);
-            let fl = MemFlagsData::trusted();
-            let sv = self.b.ins().load(ct::F64, fl, self.trig_buf, 0);
-            let cv = self.b.ins().load(ct::F64, fl, self.trig_buf, 8);
+            let buf = self.at(self.trig_buf);
+            self.call("mc_sincos_f64", &[a, buf]);
+            let sv = self.b.ins().stack_load(ct::I64, ct::F64, self.trig_buf, 0);
+            let cv = self.b.ins().stack_load(ct::I64, ct::F64, self.trig_buf, 8);
             self.vals.insert(s, sv);
             self.vals.insert(c, cv);
             return Ok(Some(if op == Prim::Sin { sv } else { cv }));
@@ -1052,11 +1080,20 @@ impl Gen<'_, '_> {
                 let r = res.ok_or("rule_stack without a result")?;
                 let st = self.slot_addr(args[0]);
                 let k = x(self, 1);
+                let ty = self.value_ptr(args[2], 0);
                 let out = self.slot_addr(r);
-                let ok = self
-                    .call("mc_rule_stack", &[st, k, out])
+                let ctx = self.ctx();
+                let meta = self.b.ins().iconst(ct::I64, self.meta);
+                let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
+                let o = self
+                    .call("mc_rule_stack", &[ctx, meta, inst, st, k, ty, out])
                     .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, ok);
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, o, 0);
+                self.check(failed);
+                // The stack's object comes with it: no `mc_array_obj` call for it.
+                if self.tracks_array(r) {
+                    self.arr_obj.insert(r, o);
+                }
                 return Ok(None);
             }
             ArrayLen if self.arr_obj.contains_key(&args[0]) => {
@@ -1157,19 +1194,15 @@ impl Gen<'_, '_> {
                 for (v, off) in vals.iter().zip(&p.offsets) {
                     self.b
                         .ins()
-                        .store(MemFlagsData::trusted(), *v, self.pack_buf, *off as i32);
+                        .stack_store(ct::I64, *v, self.pack_buf, *off as i32);
                 }
                 let a = self.slot_addr(args[0]);
                 let size = self.b.ins().iconst(ct::I64, p.size as i64);
-                let st = self.call_preserving("mc_push_bytes", &[a, self.pack_buf, size]);
+                let buf = self.at(self.pack_buf);
+                let st = self.call_preserving("mc_push_bytes", &[a, buf, size]);
                 // A vector of isbits tuples always stores bytes: failing is an internal error.
-                let fail = self.b.create_block();
-                self.b.set_cold_block(fail);
+                let fail = self.unreachable_exit();
                 self.b.ins().brif(st, fail, &[], join, &[]);
-                self.b.switch_to_block(fail);
-                let c = self.ctx();
-                self.call("mc_unreachable", &[c]);
-                self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
                 return Ok(None);
@@ -1201,13 +1234,8 @@ impl Gen<'_, '_> {
                 let st = self.call_preserving(helper, &[a, xv]);
                 // A vector of floats or integers stores them unboxed: failing is an internal
                 // error.
-                let fail = self.b.create_block();
-                self.b.set_cold_block(fail);
+                let fail = self.unreachable_exit();
                 self.b.ins().brif(st, fail, &[], join, &[]);
-                self.b.switch_to_block(fail);
-                let c = self.ctx();
-                self.call("mc_unreachable", &[c]);
-                self.b.ins().jump(self.err, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
                 return Ok(None);
@@ -1242,9 +1270,8 @@ impl Gen<'_, '_> {
                     // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
                     self.generic(i);
-                    let c = self.ctx();
-                    self.call("mc_unreachable", &[c]);
-                    self.b.ins().jump(self.err, &[]);
+                    let fail = self.unreachable_exit();
+                    self.b.ins().jump(fail, &[]);
                     self.b.switch_to_block(join);
                     return Ok(None);
                 }
@@ -1270,9 +1297,8 @@ impl Gen<'_, '_> {
                     // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
                     self.generic(i);
-                    let c = self.ctx();
-                    self.call("mc_unreachable", &[c]);
-                    self.b.ins().jump(self.err, &[]);
+                    let fail = self.unreachable_exit();
+                    self.b.ins().jump(fail, &[]);
                     self.b.switch_to_block(join);
                     return Ok(Some(jv));
                 }
@@ -1307,6 +1333,19 @@ impl Gen<'_, '_> {
             _ => {}
         }
         Ok(self.generic(i))
+    }
+
+    /// The block that reports reaching code that should be unreachable (a failed internal
+    /// fast path, or an operation that should have raised and did not), shared by the whole
+    /// function so that each site costs a branch, not a call.
+    fn unreachable_exit(&mut self) -> cir::Block {
+        if let Some(u) = self.unreachable {
+            return u;
+        }
+        let u = self.b.create_block();
+        self.b.set_cold_block(u);
+        self.unreachable = Some(u);
+        u
     }
 
     /// After a fast-path helper returned `st`: unless it is `OK`, runs instruction `i` through
@@ -1424,15 +1463,20 @@ impl Gen<'_, '_> {
 
     /// Fetches the array object of `v` if it is an array of `Float64`, `Int64` or tuples of
     /// register values (the element storages native code reads and writes in place).
-    fn track_array(&mut self, v: Value) {
+    /// Whether native code keeps the array object of `v` at hand for inline element access:
+    /// arrays of unboxed floats, integers or packed tuples.
+    fn tracks_array(&self, v: Value) -> bool {
         let t = &self.f.types[v];
         let packed_elems = match t {
             Type::Array(e, 1) => packed_layout(e, self.env.types).is_some(),
             _ => false,
         };
-        if self.rep(v) == Rep::Boxed
+        self.rep(v) == Rep::Boxed
             && (matches!(elem_rep(t), Some(Rep::F64 | Rep::I64)) || packed_elems)
-        {
+    }
+
+    fn track_array(&mut self, v: Value) {
+        if self.tracks_array(v) {
             let s = self.slot_addr(v);
             let o = self
                 .call("mc_array_obj", &[s])
@@ -1465,9 +1509,8 @@ impl Gen<'_, '_> {
         self.b.ins().brif(bad, slow, &[], fast, &[]);
         self.b.switch_to_block(slow);
         self.generic(i);
-        let c = self.ctx();
-        self.call("mc_unreachable", &[c]);
-        self.b.ins().jump(self.err, &[]);
+        let fail = self.unreachable_exit();
+        self.b.ins().jump(fail, &[]);
         self.b.switch_to_block(fast);
         self.elem_addr(o, k, fl)
     }

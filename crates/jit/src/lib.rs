@@ -250,6 +250,7 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
                 types,
             },
             Arc::as_ptr(&meta) as i64,
+            meta.consts.as_ptr(),
         )
     })?;
     let dump = std::env::var_os("MOONCAKE_JIT_DUMP").is_some();
