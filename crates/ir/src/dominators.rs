@@ -108,6 +108,22 @@ fn intersect(
     a
 }
 
+/// The preheader of the loop with header `h` and blocks `body`: the header's only predecessor
+/// outside the loop, if it ends with a jump (to the header). `preds` is `f.predecessors()`.
+pub fn preheader(
+    f: &Function,
+    preds: &SecondaryMap<Block, crate::Preds>,
+    h: Block,
+    body: &rustc_hash::FxHashSet<Block>,
+) -> Option<Block> {
+    let mut outside = preds[h].iter().copied().filter(|p| !body.contains(p));
+    let (Some(pre), None) = (outside.next(), outside.next()) else {
+        return None;
+    };
+    let t = f.terminator(pre)?;
+    matches!(&f.insts[t], crate::InstData::Jump { dest, .. } if *dest == h).then_some(pre)
+}
+
 /// Whether any block reachable from the entry can reach itself again: some edge goes back to
 /// a block at or before its source in reverse post-order. Cheaper than a dominator tree; most
 /// functions have no loop.

@@ -72,12 +72,7 @@ struct Plan {
 
 fn plan(f: &Function, h: Block, body: &FxHashSet<Block>) -> Option<Plan> {
     let preds = f.predecessors();
-    let outside: Vec<Block> = preds[h]
-        .iter()
-        .copied()
-        .filter(|p| !body.contains(p))
-        .collect();
-    let [pre] = outside[..] else { return None };
+    let pre = ir::dominators::preheader(f, &preds, h, body)?;
     let InstData::Jump {
         args: entry_args, ..
     } = &f.insts[f.terminator(pre)?]

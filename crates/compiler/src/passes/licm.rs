@@ -42,16 +42,8 @@ fn loops(f: &Function) -> Vec<(Block, FxHashSet<Block>)> {
     ir::dominators::natural_loops(f)
         .into_iter()
         .filter_map(|(h, body)| {
-            let outside: Vec<Block> = preds[h]
-                .iter()
-                .copied()
-                .filter(|p| !body.contains(p))
-                .collect();
-            let [pre] = outside[..] else { return None };
-            let jumps_to_h = f
-                .terminator(pre)
-                .is_some_and(|t| matches!(&f.insts[t], InstData::Jump { dest, .. } if *dest == h));
-            jumps_to_h.then_some((pre, body))
+            let pre = ir::dominators::preheader(f, &preds, h, &body)?;
+            Some((pre, body))
         })
         .collect()
 }
