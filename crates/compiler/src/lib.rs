@@ -242,9 +242,6 @@ impl Compiler {
 
     /// Adds a lowered method to its table.
     pub fn define_method(&mut self, lm: lower::LoweredMethod) -> Result<(), CompileError> {
-        let mut body = lm.body;
-        ir::timing::phase("ssa", || ssa::construct_ssa(&mut body));
-        self.verify(&body, "after SSA construction")?;
         let in_prelude = self.prelude_file.is_some_and(|p| lm.span.file == p);
         let m = Method {
             table: lm.table,
@@ -253,10 +250,15 @@ impl Compiler {
             vararg: lm.vararg,
             tvars: lm.tvars,
             arg_names: lm.arg_names,
-            body: Arc::new(body),
+            body: Arc::new(methods::MethodBody::new(lm.body)),
             span: lm.span,
             in_prelude,
         };
+        // The prelude is brought into SSA form as the session starts, so that no first
+        // gradient pays for it; the user's methods when first called.
+        if in_prelude {
+            self.method_body(&m)?;
+        }
         self.tables.entry(lm.table).or_default().add(m);
         self.invalidate();
         Ok(())
@@ -492,9 +494,13 @@ impl Compiler {
             if let Some(l) = self.lowlinks.last_mut() {
                 *l = depth;
             }
+            let body = match self.method_body(&method) {
+                Ok(b) => b,
+                Err(e) => break Err(e),
+            };
             let typed = match stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || {
                 ir::timing::phase("infer", || {
-                    self.infer_function(&method.body, &key.sig, &sparams, key.display())
+                    self.infer_function(&body, &key.sig, &sparams, key.display())
                 })
             }) {
                 Ok(t) => t,
@@ -668,8 +674,18 @@ impl Compiler {
         }
     }
 
-    /// Lowered IR of the methods matching a call (for `mooncake ir --stage lowered`).
+    /// The body of method `m` in SSA form (constructed, and verified, on first use).
+    fn method_body(&self, m: &Method) -> Result<Arc<Function>, CompileError> {
+        let (body, fresh) = m.body.ssa();
+        if fresh {
+            self.verify(&body, "after SSA construction")?;
+        }
+        Ok(body)
+    }
+
+    /// Lowered IR of the methods matching a call (for `mooncake ir --stage lowered`), in SSA
+    /// form.
     pub fn lowered(&self, key: &MiKey) -> Option<Arc<Function>> {
-        Some(self.method(key.table, key.method)?.body.clone())
+        self.method_body(self.method(key.table, key.method)?).ok()
     }
 }

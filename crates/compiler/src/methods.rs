@@ -2,8 +2,50 @@
 
 use ir::{Function, Head, Type, TypeEnv, TypePat, TypeVar};
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use syntax::{Span, Symbol};
+
+/// A method's body, lowered when the method is defined and brought into SSA form when first
+/// inferred (most methods of a loaded file are never called in a session).
+pub struct MethodBody {
+    lowered: Mutex<Option<Function>>,
+    ssa: OnceLock<Arc<Function>>,
+}
+
+impl MethodBody {
+    pub fn new(lowered: Function) -> MethodBody {
+        MethodBody {
+            lowered: Mutex::new(Some(lowered)),
+            ssa: OnceLock::new(),
+        }
+    }
+
+    /// The body in SSA form (phase `Ssa`), and whether this call constructed it.
+    pub fn ssa(&self) -> (Arc<Function>, bool) {
+        let mut fresh = false;
+        let f = self.ssa.get_or_init(|| {
+            fresh = true;
+            let mut f = self
+                .lowered
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+                .unwrap_or_else(|| unreachable!("a method body is taken once, by its first use"));
+            ir::timing::phase("ssa", || crate::ssa::construct_ssa(&mut f));
+            Arc::new(f)
+        });
+        (f.clone(), fresh)
+    }
+}
+
+impl std::fmt::Debug for MethodBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.ssa.get() {
+            Some(b) => write!(f, "MethodBody({})", b.name),
+            None => f.write_str("MethodBody(not yet in SSA form)"),
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Method {
@@ -16,8 +58,8 @@ pub struct Method {
     pub vararg: bool,
     pub tvars: Vec<TypeVar>,
     pub arg_names: Vec<Symbol>,
-    /// The body in SSA form (phase `Ssa`).
-    pub body: Arc<Function>,
+    /// The body, in SSA form once first used.
+    pub body: Arc<MethodBody>,
     pub span: Span,
     /// Defined in the prelude (hidden from user backtraces and method lists).
     pub in_prelude: bool,

@@ -1,8 +1,9 @@
 //! Time to first gradient in fresh sessions, for profilers (`perf`, `valgrind --tool=callgrind`):
 //! `cargo run --release --example first_gradient -- FILE 'f(args)' [SESSIONS]` loads FILE into
 //! a new session and takes one gradient, SESSIONS times, and prints the mean time of load and
-//! first gradient (session start-up, which loads the prelude, is not counted), then the mean
-//! time of each compiler phase in it (`mooncake::timing`).
+//! first gradient (session start-up, which loads the prelude, is not counted) and of the
+//! compile time in it, then the mean time of each compiler phase (`mooncake::timing`; with
+//! `--untimed`, phases are not timed, as in `mooncake bench`).
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
@@ -11,27 +12,35 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
     let [_, file, call, rest @ ..] = args.as_slice() else {
-        return Err("usage: first_gradient FILE 'f(args)' [SESSIONS]".into());
+        return Err("usage: first_gradient FILE 'f(args)' [SESSIONS] [--untimed]".into());
     };
-    let sessions: usize = match rest.first() {
+    let untimed = rest.iter().any(|a| a == "--untimed");
+    let sessions: usize = match rest.iter().find(|a| *a != "--untimed") {
         Some(n) => n.parse().map_err(|e| format!("SESSIONS: {e}"))?,
         None => 100,
     };
     let src = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    mooncake::timing::enable(!untimed);
     let mut total = std::time::Duration::ZERO;
+    let mut compile = std::time::Duration::ZERO;
     let mut acc = std::collections::BTreeMap::new();
     for _ in 0..sessions {
         let mut s = mooncake::Session::new().map_err(|e| e.to_string())?;
         mooncake::timing::take();
         let t = std::time::Instant::now();
+        let c0 = s.compiler().stats.compile_ns;
+        let n0 = s.native_stats().unwrap_or_default().compile_time;
         first_gradient(&mut s, file, &src, call)?;
         total += t.elapsed();
+        compile += std::time::Duration::from_nanos((s.compiler().stats.compile_ns - c0) as u64)
+            + (s.native_stats().unwrap_or_default().compile_time - n0);
         for (phase, d) in mooncake::timing::take() {
             *acc.entry(phase).or_insert(std::time::Duration::ZERO) += d;
         }
     }
     let ms = total.as_secs_f64() * 1e3 / sessions as f64;
-    println!("{ms:.2} ms per first gradient ({sessions} sessions)");
+    let cms = compile.as_secs_f64() * 1e3 / sessions as f64;
+    println!("{ms:.2} ms per first gradient ({sessions} sessions), of which compiling {cms:.2} ms");
     for (phase, d) in acc {
         let ms = d.as_secs_f64() * 1e3 / sessions as f64;
         println!("  {phase:<20} {ms:.3} ms");

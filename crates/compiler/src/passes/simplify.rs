@@ -313,7 +313,8 @@ impl Pass for Dce {
             }
         }
         // Operands of live values are live; a live block parameter keeps its incoming args.
-        let preds = f.predecessors();
+        // (Predecessors are computed when the first such parameter is met.)
+        let mut preds = None;
         while let Some(v) = work.pop() {
             match f.values[v] {
                 ValueDef::Inst(i) => f.insts[i].for_each_arg(|a| {
@@ -322,6 +323,7 @@ impl Pass for Dce {
                     }
                 }),
                 ValueDef::Param(b, k) => {
+                    let preds = preds.get_or_insert_with(|| f.predecessors());
                     for &p in &preds[b] {
                         if let Some(t) = f.terminator(p) {
                             for (dest, args) in f.insts[t].successors() {
@@ -361,13 +363,14 @@ impl Pass for Dce {
 fn remove_params(f: &mut Function, dead: impl Fn(Value) -> bool) -> bool {
     let entry = f.entry();
     let mut changed = false;
-    let preds = f.predecessors();
+    let mut preds = None;
     for b in f.layout.clone() {
-        if b == entry {
+        if b == entry || f.blocks[b].params.is_empty() {
             continue;
         }
         let remove: Vec<bool> = f.blocks[b].params.iter().map(|p| dead(*p)).collect();
         if remove.iter().any(|r| *r) {
+            let preds = preds.get_or_insert_with(|| f.predecessors());
             f.remove_block_params(b, &remove, &preds[b]);
             changed = true;
         }
@@ -391,6 +394,11 @@ impl Pass for SimplifyCfg {
     }
 
     fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        // One block: nothing is unreachable, it has no parameters to simplify (the entry's are
+        // the arguments), no jump to thread and nothing to merge into it.
+        if f.layout.len() == 1 {
+            return Ok(same_way_branches(f));
+        }
         let mut changed = false;
         for _ in 0..16 {
             let mut round = false;
