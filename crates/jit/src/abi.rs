@@ -20,6 +20,20 @@ use std::sync::Arc;
 pub struct Meta {
     pub func: Arc<Function>,
     pub consts: Box<[Value]>,
+    /// The `rule_stack`s that `mc_rule_stacks` fetches in one call (see `codegen`).
+    pub rule_stacks: Box<[RuleStackSite]>,
+}
+
+/// A `Core.rule_stack(state, k, T)` instruction with constant `k` and `T`, fetched with the
+/// others of its function's entry block by one `mc_rule_stacks` call.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleStackSite {
+    pub inst: Inst,
+    pub k: i64,
+    /// Index of the type `T` in `Meta::consts`.
+    pub ty: usize,
+    /// Byte offset of the result's slot in the frame.
+    pub slot: u32,
 }
 
 /// Per-entry context: the machine the code runs on and the error of a failed call.
@@ -124,32 +138,56 @@ pub(crate) unsafe extern "C" fn mc_unbox_bool(src: *const Value) -> u8 {
     }
 }
 
-/// Runs instruction `inst` of `meta.func` through the interpreter's `eval_inst`: `argv` holds
-/// pointers to its `n` operand values; the result (if any) is assigned to `*out`.
+/// Runs instruction `inst` of `meta.func` through the interpreter's `eval_inst`.
+///
+/// `argv` holds one 8-byte word per operand: for an operand held in a register
+/// (`Int64`, `Float64`, `Float32`, `Bool`, see `codegen::rep`) the value itself (in the low
+/// bytes), for any other a pointer to the initialised value. So native code boxes nothing
+/// to call this. The result, if any, goes to `out` the same way: a register-typed result
+/// is written as a plain value of its type, any other is assigned to the initialised slot
+/// `out` points at; a null `out` discards it.
 pub(crate) unsafe extern "C" fn mc_eval(
     ctx: *mut Ctx,
     meta: *const Meta,
     inst: u32,
-    argv: *const *const Value,
-    n: usize,
-    out: *mut Value,
+    argv: *const u64,
+    out: *mut u8,
 ) -> u32 {
+    use crate::codegen::{rep, Rep};
     // SAFETY: `ctx` is the live context of this entry and `meta` is kept alive by the engine
-    // for as long as the code exists; `argv` holds `n` pointers to initialised values; `out`
-    // is an initialised slot or null. No Rust reference to the machine is live while native
-    // code runs, so the exclusive borrow taken here is unique.
+    // for as long as the code exists; `argv` holds a word per operand of `inst` as described
+    // above; `out` is null or points where the result's representation says. No Rust
+    // reference to the machine is live while native code runs, so the exclusive borrow taken
+    // here is unique.
     unsafe {
         let ctx = &mut *ctx;
         let meta = &*meta;
-        let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(n);
-        for k in 0..n {
-            vals.push((**argv.add(k)).clone());
+        let f = &meta.func;
+        let inst = Inst::from_u32(inst);
+        let args = f.insts[inst].args();
+        let mut vals: smallvec::SmallVec<[Value; 4]> =
+            smallvec::SmallVec::with_capacity(args.len());
+        for (k, a) in args.iter().enumerate() {
+            let w = argv.add(k);
+            vals.push(match rep(&f.types[*a]) {
+                Rep::I64 => Value::Int(*(w as *const i64)),
+                Rep::F64 => Value::F64(*(w as *const f64)),
+                Rep::F32 => Value::F32(*(w as *const f32)),
+                Rep::Bool => Value::Bool(*(w as *const u8) != 0),
+                Rep::Boxed | Rep::Unit => (*(*w as *const Value)).clone(),
+            });
         }
         let m = &mut *ctx.machine;
-        match m.eval_inst(&meta.func, Inst::from_u32(inst), &vals) {
+        match m.eval_inst(f, inst, &vals) {
             Ok(v) => {
-                if let (Some(v), false) = (v, out.is_null()) {
-                    *out = v;
+                if let (Some(v), Some(r), false) = (v, f.result(inst), out.is_null()) {
+                    match rep(&f.types[r]) {
+                        Rep::I64 => *(out as *mut i64) = mc_unbox_i64(&v),
+                        Rep::F64 => *(out as *mut f64) = mc_unbox_f64(&v),
+                        Rep::F32 => *(out as *mut f32) = mc_unbox_f32(&v),
+                        Rep::Bool => *out = mc_unbox_bool(&v),
+                        Rep::Boxed | Rep::Unit => *(out as *mut Value) = v,
+                    }
                 }
                 OK
             }
@@ -279,13 +317,41 @@ pub(crate) unsafe extern "C" fn mc_rule_stack(
     // SAFETY: as for `mc_eval`; `st` and `ty` are initialised values, `out` an initialised slot.
     unsafe {
         if !rule_stack_fast(&*st, k, out) {
-            let kv = Value::Int(k);
-            let argv = [st, &kv as *const Value, ty];
-            if mc_eval(ctx, meta, inst, argv.as_ptr(), 3, out) != OK {
+            let argv = [st as u64, k as u64, ty as u64];
+            if mc_eval(ctx, meta, inst, argv.as_ptr(), out as *mut u8) != OK {
                 return std::ptr::null();
             }
         }
         mc_array_obj(out)
+    }
+}
+
+/// Every `rule_stack` of `meta.rule_stacks` at once, on state `st`: each stack into its slot
+/// of `frame` and its array object (as `mc_array_obj` would give it) into `objs`, in order.
+/// Returns `FAILED` when creating a stack raised an error.
+pub(crate) unsafe extern "C" fn mc_rule_stacks(
+    ctx: *mut Ctx,
+    meta: *const Meta,
+    st: *const Value,
+    frame: *mut u8,
+    objs: *mut *const runtime::ArrayObj,
+) -> u32 {
+    // SAFETY: as for `mc_rule_stack`; `frame` is the function's frame, whose slots at the
+    // sites' offsets are initialised, and `objs` has room for one pointer per site.
+    unsafe {
+        let meta_ref = &*meta;
+        for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
+            let out = frame.add(s.slot as usize) as *mut Value;
+            if !rule_stack_fast(&*st, s.k, out) {
+                let ty: *const Value = &meta_ref.consts[s.ty];
+                let argv = [st as u64, s.k as u64, ty as u64];
+                if mc_eval(ctx, meta, s.inst.as_u32(), argv.as_ptr(), out as *mut u8) != OK {
+                    return FAILED;
+                }
+            }
+            *objs.add(j) = mc_array_obj(out);
+        }
+        OK
     }
 }
 

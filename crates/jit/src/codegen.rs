@@ -129,7 +129,7 @@ pub fn helpers() -> Vec<Helper> {
         h(
             "mc_eval",
             abi::mc_eval as *const u8,
-            &[I64, I64, I32, I64, I64, I64],
+            &[I64, I64, I32, I64, I64],
             &[I32],
         ),
         h(
@@ -180,6 +180,12 @@ pub fn helpers() -> Vec<Helper> {
             abi::mc_rule_stack as *const u8,
             &[I64, I64, I32, I64, I64, I64, I64],
             &[I64],
+        ),
+        h(
+            "mc_rule_stacks",
+            abi::mc_rule_stacks as *const u8,
+            &[I64, I64, I64, I64, I64],
+            &[I32],
         ),
         h(
             "mc_array_obj",
@@ -378,10 +384,17 @@ struct Gen<'a, 'b> {
     changing: Option<FxHashSet<Value>>,
     /// Array accesses proved in range (`ir::bounds`): no bounds check.
     inbounds: FxHashSet<Inst>,
+    /// The entry block's `rule_stack`s fetched together (see `plan_rule_stacks`): each one's
+    /// position in `rule_sites`.
+    rule_group: FxHashMap<Inst, u32>,
+    rule_sites: Vec<abi::RuleStackSite>,
+    /// Where `mc_rule_stacks` writes the stacks' array objects.
+    rule_objs: Option<cir::StackSlot>,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
-/// address of the function's `abi::Meta`.
+/// address of the function's `abi::Meta`, whose `rule_stacks` must be set to what this
+/// returns before the code runs.
 pub fn lower(
     f: &Function,
     func: &mut cir::Function,
@@ -389,7 +402,7 @@ pub fn lower(
     env: Env<'_>,
     meta: i64,
     consts: *const runtime::Value,
-) -> Result<(), String> {
+) -> Result<Box<[abi::RuleStackSite]>, String> {
     let (_, const_index, unit_index) = boxed_consts(f);
     let order = f.reverse_postorder();
     // Frame slots: boxed values, then scratch.
@@ -435,7 +448,8 @@ pub fn lower(
         }
         for &i in &f.blocks[b].insts {
             if let Some(r) = f.result(i) {
-                if rep(&f.types[r]) == Rep::Boxed {
+                // Boxed constants are read where they are, in `Meta::consts`.
+                if rep(&f.types[r]) == Rep::Boxed && !const_index.contains_key(&i) {
                     let k = if used.contains(&r) {
                         nslots += 1;
                         nslots - 1
@@ -538,7 +552,11 @@ pub fn lower(
         arr_obj: FxHashMap::default(),
         changing: ir::bounds::changing_arrays(f, &order),
         inbounds: ir::bounds::inbounds_accesses(f),
+        rule_group: FxHashMap::default(),
+        rule_sites: Vec::new(),
+        rule_objs: None,
     };
+    g.plan_rule_stacks();
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
     // The IR's entry block continues Cranelift's entry block unless it is a jump target.
@@ -620,7 +638,7 @@ pub fn lower(
     g.b.seal_all_blocks();
     let cfg = g.env.module.target_config();
     g.b.finalize(cfg);
-    Ok(())
+    Ok(g.rule_sites.into_boxed_slice())
 }
 
 impl Gen<'_, '_> {
@@ -664,10 +682,28 @@ impl Gen<'_, '_> {
             let args = self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 8);
             return self.b.ins().iadd_imm_s(args, (k * VALUE_SIZE) as i64);
         }
+        if let Some(k) = self.const_value_index(v) {
+            return self.const_addr(k);
+        }
         let k = self.slots[&v];
         self.b
             .ins()
             .stack_addr(ct::I64, self.frame_ss, (k * VALUE_SIZE) as i32)
+    }
+
+    /// The index in `Meta::consts` of `v` if it is a boxed constant.
+    fn const_value_index(&self, v: Value) -> Option<usize> {
+        match self.f.values[v] {
+            ir::ValueDef::Inst(i) => self.const_index.get(&i).copied(),
+            ir::ValueDef::Param(..) => None,
+        }
+    }
+
+    /// The address of boxed constant `k`, which lives as long as the code. Helpers only read
+    /// (and clone) their operands, so constants are passed in place, never copied.
+    fn const_addr(&mut self, k: usize) -> cir::Value {
+        let addr = self.consts + (k * VALUE_SIZE as usize) as i64;
+        self.b.ins().iconst(ct::I64, addr)
     }
 
     fn scratch_addr(&mut self, k: u32) -> cir::Value {
@@ -708,8 +744,7 @@ impl Gen<'_, '_> {
             // Read in place: helpers only read (and clone) their operands.
             Rep::Unit => {
                 let k = self.unit_index[&self.f.types[v]];
-                let addr = self.consts + (k * VALUE_SIZE as usize) as i64;
-                self.b.ins().iconst(ct::I64, addr)
+                self.const_addr(k)
             }
             r => {
                 let p = self.scratch_addr(k);
@@ -729,37 +764,52 @@ impl Gen<'_, '_> {
 
     /// The instruction through `eval_inst`: its result, if a register value.
     fn generic(&mut self, i: Inst) -> Option<cir::Value> {
+        let (st, rr) = self.eval_call(i);
+        self.check(st);
+        let r = rr.filter(|r| is_reg(*r))?;
+        Some(self.b.ins().stack_load(ct::I64, cl_type(r), self.fout, 0))
+    }
+
+    /// The instruction through `eval_inst` where it can only raise (an access out of bounds,
+    /// a pop from an empty vector): leaves through the error exit, never rejoining (so values
+    /// in registers need not survive the call); `eval_inst` returning normally is an internal
+    /// error.
+    fn generic_raising(&mut self, i: Inst) {
+        let (st, _) = self.eval_call(i);
+        let fail = self.unreachable_exit();
+        self.b.ins().brif(st, self.err, &[], fail, &[]);
+    }
+
+    /// Calls `mc_eval` on instruction `i` (operands as words in `argv`: register values
+    /// themselves, others by address); its status, and the representation of its result. A
+    /// register result is left in the `fout` slot, any other in its frame slot.
+    fn eval_call(&mut self, i: Inst) -> (cir::Value, Option<Rep>) {
         let args = self.f.insts[i].args();
         for (k, a) in args.iter().enumerate() {
-            let p = self.value_ptr(*a, k as u32);
+            let w = match self.rep(*a) {
+                Rep::Boxed | Rep::Unit => self.value_ptr(*a, 0),
+                _ => self.vals[a],
+            };
             self.b
                 .ins()
-                .stack_store(ct::I64, p, self.argv, (8 * k) as i32);
+                .stack_store(ct::I64, w, self.argv, (8 * k) as i32);
         }
         let res = self.f.result(i);
-        let res_scratch = args.len() as u32;
-        let out = match res.map(|r| (r, self.rep(r))) {
-            Some((r, Rep::Boxed)) => self.slot_addr(r),
-            Some((_, Rep::Unit)) => self.scratch_addr(res_scratch),
-            Some(_) => self.scratch_addr(res_scratch),
-            None => self.b.ins().iconst(ct::I64, 0),
+        let rr = res.map(|r| self.rep(r));
+        let out = match (res, rr) {
+            (Some(r), Some(Rep::Boxed)) => self.slot_addr(r),
+            (Some(_), Some(Rep::Unit)) => self.scratch_addr(0),
+            (Some(_), Some(_)) => self.at(self.fout),
+            _ => self.b.ins().iconst(ct::I64, 0),
         };
         let ctx = self.ctx();
         let meta = self.b.ins().iconst(ct::I64, self.meta);
         let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
-        let n = self.b.ins().iconst(ct::I64, args.len() as i64);
         let argv = self.at(self.argv);
         let st = self
-            .call("mc_eval", &[ctx, meta, inst, argv, n, out])
+            .call("mc_eval", &[ctx, meta, inst, argv, out])
             .unwrap_or_else(|| unreachable!());
-        self.check(st);
-        match res.map(|r| self.rep(r)) {
-            Some(Rep::Boxed | Rep::Unit) | None => None,
-            Some(r) => {
-                let p = self.scratch_addr(res_scratch);
-                Some(self.unbox(r, p))
-            }
-        }
+        (st, rr)
     }
 
     fn inst(&mut self, i: Inst) -> Result<(), String> {
@@ -773,12 +823,8 @@ impl Gen<'_, '_> {
                     (Const::F64(x), Rep::F64) => self.b.ins().f64const(*x),
                     (Const::F32(x), Rep::F32) => self.b.ins().f32const(*x),
                     (Const::Bool(x), Rep::Bool) => self.b.ins().iconst(ct::I8, *x as i64),
-                    (_, Rep::Unit) => return Ok(()),
-                    (_, Rep::Boxed) => {
-                        let dst = self.slot_addr(r);
-                        self.const_into(self.const_index[&i], dst);
-                        return Ok(());
-                    }
+                    // Read in place where used (`slot_addr`, `value_ptr`).
+                    (_, Rep::Unit | Rep::Boxed) => return Ok(()),
                     (c, r) => return Err(format!("constant {c:?} of representation {r:?}")),
                 };
                 self.vals.insert(r, v);
@@ -802,11 +848,8 @@ impl Gen<'_, '_> {
                 let v = self.b.ins().load(ty, MemFlagsData::trusted(), addr, off);
                 self.vals.insert(r, v);
             }
-            InstData::Tuple { .. } if self.const_index.contains_key(&i) => {
-                let r = res.ok_or("a tuple without a result")?;
-                let dst = self.slot_addr(r);
-                self.const_into(self.const_index[&i], dst);
-            }
+            // A constant tuple is read in place where used, as other boxed constants.
+            InstData::Tuple { .. } if self.const_index.contains_key(&i) => {}
             InstData::Tuple { args } if res.is_some_and(|r| self.rep(r) == Rep::Boxed) => {
                 let r = res.unwrap_or_else(|| unreachable!());
                 for (k, a) in args.iter().enumerate() {
@@ -1082,6 +1125,33 @@ impl Gen<'_, '_> {
                 (Some(a), b) if a == b && is_reg(a) => return Ok(Some(x(self, 1))),
                 _ => {}
             },
+            RuleStack if self.rule_group.contains_key(&i) => {
+                let r = res.ok_or("rule_stack without a result")?;
+                let j = self.rule_group[&i];
+                let objs = self
+                    .rule_objs
+                    .ok_or("grouped rule stacks without a buffer")?;
+                // The first of the group fetches them all.
+                if j == 0 {
+                    let ctx = self.ctx();
+                    let meta = self.b.ins().iconst(ct::I64, self.meta);
+                    let st = self.slot_addr(args[0]);
+                    let frame = self.at(self.frame_ss);
+                    let out = self.at(objs);
+                    let failed = self
+                        .call("mc_rule_stacks", &[ctx, meta, st, frame, out])
+                        .unwrap_or_else(|| unreachable!());
+                    self.check(failed);
+                }
+                if self.tracks_array(r) {
+                    let o = self
+                        .b
+                        .ins()
+                        .stack_load(ct::I64, ct::I64, objs, (8 * j) as i32);
+                    self.arr_obj.insert(r, o);
+                }
+                return Ok(None);
+            }
             RuleStack if reps.len() == 3 && reps[0] == Rep::Boxed && reps[1] == Rep::I64 => {
                 let r = res.ok_or("rule_stack without a result")?;
                 let st = self.slot_addr(args[0]);
@@ -1275,9 +1345,7 @@ impl Gen<'_, '_> {
                     );
                     // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
-                    self.generic(i);
-                    let fail = self.unreachable_exit();
-                    self.b.ins().jump(fail, &[]);
+                    self.generic_raising(i);
                     self.b.switch_to_block(join);
                     return Ok(None);
                 }
@@ -1302,9 +1370,7 @@ impl Gen<'_, '_> {
                     );
                     // An empty vector: raise the error, never rejoining (no spills).
                     self.b.switch_to_block(helper);
-                    self.generic(i);
-                    let fail = self.unreachable_exit();
-                    self.b.ins().jump(fail, &[]);
+                    self.generic_raising(i);
                     self.b.switch_to_block(join);
                     return Ok(Some(jv));
                 }
@@ -1339,6 +1405,57 @@ impl Gen<'_, '_> {
             _ => {}
         }
         Ok(self.generic(i))
+    }
+
+    /// Groups the entry block's `rule_stack`s of one state with constant stack numbers: the
+    /// first of them fetches them all with one `mc_rule_stacks` call (a derived function
+    /// starts by fetching each of its stacks; one call instead of one each keeps the code,
+    /// and Cranelift's work on it, small).
+    fn plan_rule_stacks(&mut self) {
+        let f = self.f;
+        let mut state = None;
+        for &i in &f.blocks[f.entry()].insts {
+            let InstData::Prim {
+                op: Prim::RuleStack,
+                args,
+            } = &f.insts[i]
+            else {
+                continue;
+            };
+            let (Some(r), [st, k, ty]) = (f.result(i), args.as_slice()) else {
+                continue;
+            };
+            let Some(Const::Int(k)) = f.const_value(*k) else {
+                continue;
+            };
+            let (Some(&ty_const), Some(&slot)) =
+                (self.unit_index.get(&f.types[*ty]), self.slots.get(&r))
+            else {
+                continue;
+            };
+            if self.rep(*st) != Rep::Boxed
+                || rep(&f.types[*ty]) != Rep::Unit
+                || *state.get_or_insert(*st) != *st
+            {
+                continue;
+            }
+            self.rule_group.insert(i, self.rule_sites.len() as u32);
+            self.rule_sites.push(abi::RuleStackSite {
+                inst: i,
+                k: *k,
+                ty: ty_const,
+                slot: slot * VALUE_SIZE,
+            });
+        }
+        if !self.rule_sites.is_empty() {
+            let size = 8 * self.rule_sites.len() as u32;
+            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                size,
+                3,
+            ));
+            self.rule_objs = Some(ss);
+        }
     }
 
     /// The block that reports reaching code that should be unreachable (a failed internal
@@ -1514,9 +1631,7 @@ impl Gen<'_, '_> {
         let bad = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
         self.b.ins().brif(bad, slow, &[], fast, &[]);
         self.b.switch_to_block(slow);
-        self.generic(i);
-        let fail = self.unreachable_exit();
-        self.b.ins().jump(fail, &[]);
+        self.generic_raising(i);
         self.b.switch_to_block(fast);
         self.elem_addr(o, k, fl)
     }

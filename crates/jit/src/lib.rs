@@ -220,9 +220,10 @@ fn define_trampoline(
 
 fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled, String> {
     let (consts, _, _) = codegen::boxed_consts(f);
-    let meta = Arc::new(Meta {
+    let mut meta = Arc::new(Meta {
         func: Arc::new(f.clone()),
         consts: consts.into_boxed_slice(),
+        rule_stacks: Box::new([]),
     });
     let sig = codegen::entry_signature(&st.module);
     let id = st
@@ -239,7 +240,7 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
     // Cleared first: a failed compilation may have left it in any state.
     module.clear_context(ctx);
     ctx.func.signature = sig;
-    ir::timing::phase("codegen", || {
+    let rule_stacks = ir::timing::phase("codegen", || {
         codegen::lower(
             f,
             &mut ctx.func,
@@ -253,6 +254,10 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
             meta.consts.as_ptr(),
         )
     })?;
+    // Nothing else holds `meta` yet (the code that points at it has not run).
+    Arc::get_mut(&mut meta)
+        .ok_or("the function's metadata is shared before its code exists")?
+        .rule_stacks = rule_stacks;
     let dump = std::env::var_os("MOONCAKE_JIT_DUMP").is_some();
     if dump {
         eprintln!("; {}\n{}", f.name, ctx.func.display());
