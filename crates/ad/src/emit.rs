@@ -43,3 +43,31 @@ impl Emit<'_> {
         self.inst(InstData::Jump { dest, args }, Type::Any);
     }
 }
+
+/// Carries a primal function's inline sites into a function derived from it: the
+/// instructions emitted for a primal instruction get that instruction's site, so that an error
+/// raised in derived code shows the call chain in the user's source. `start` marks where the
+/// code for one primal instruction (or, with site 0, scaffolding) begins; `finish` assigns.
+pub struct SiteMarks(Vec<(usize, u32)>);
+
+impl SiteMarks {
+    pub fn new(derived: &mut Function, primal: &Function) -> SiteMarks {
+        derived.inline_sites = primal.inline_sites.clone();
+        SiteMarks(Vec::new())
+    }
+
+    /// The instructions `derived` gets from now on carry `site` (from `primal.inlined_at`).
+    pub fn start(&mut self, derived: &Function, site: u32) {
+        self.0.push((derived.insts.len(), site));
+    }
+
+    pub fn finish(mut self, derived: &mut Function) {
+        self.start(derived, 0);
+        for w in self.0.windows(2) {
+            let ((from, site), (to, _)) = (w[0], w[1]);
+            for k in from..to {
+                derived.inlined_at[ir::Inst::from_u32(k as u32)] = site;
+            }
+        }
+    }
+}

@@ -267,6 +267,7 @@ pub fn derive_forward(
     let cx = Cx { p: primal, env };
     let layout = primal.reverse_postorder();
     let mut f = Function::new(format!("dual{n} {}", primal.name), Phase::Typed);
+    let mut site_marks = crate::emit::SiteMarks::new(&mut f, primal);
     let fblocks: FxHashMap<ir::Block, ir::Block> =
         layout.iter().map(|b| (*b, f.add_block())).collect();
     let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
@@ -302,6 +303,7 @@ pub fn derive_forward(
     for &b in &layout {
         let fb = fblocks[&b];
         for &i in &primal.blocks[b].insts {
+            site_marks.start(&f, primal.inlined_at[i]);
             let mut e = Emit {
                 f: &mut f,
                 block: fb,
@@ -795,6 +797,7 @@ pub fn derive_forward(
             }
         }
     }
+    site_marks.finish(&mut f);
     Ok(f)
 }
 

@@ -611,6 +611,7 @@ pub fn derive_reverse(
 
     // ---------------- forwards pass ----------------
     let mut fwd = Function::new(format!("fwd {}", primal.name), Phase::Typed);
+    let mut site_marks = crate::emit::SiteMarks::new(&mut fwd, primal);
     let fblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, fwd.add_block())).collect();
     let state = fwd.add_block_param(fblocks[&layout[0]], rule_state_type());
     let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
@@ -657,6 +658,7 @@ pub fn derive_reverse(
         if doomed(b) {
             // The primal code, on primal values only.
             for &i in &primal.blocks[b].insts {
+                site_marks.start(&fwd, primal.inlined_at[i]);
                 let mut d = primal.insts[i].clone();
                 d.map_args(|a| vmap.get(&a).copied().unwrap_or(a));
                 d.map_successors(|s| fblocks[&s]);
@@ -698,6 +700,7 @@ pub fn derive_reverse(
         let insts = primal.blocks[b].insts.clone();
         let (body, term) = insts.split_at(insts.len() - 1);
         for &i in body {
+            site_marks.start(&fwd, primal.inlined_at[i]);
             let loc = primal.locs[i];
             let mut e = Emit {
                 f: &mut fwd,
@@ -1512,6 +1515,7 @@ pub fn derive_reverse(
                 }
             }
         }
+        site_marks.start(&fwd, 0);
         // Push the block's saved values, then the terminator (with block-stack pushes).
         let loc = primal.locs[term[0]];
         // Constants are not saved, nor are values cheap to compute again from what the
@@ -1766,6 +1770,7 @@ pub fn derive_reverse(
             }
         }
     }
+    site_marks.finish(&mut fwd);
     let state_ty = rule_state_type();
     if returns.is_empty() {
         fwd.ret_type = Type::Bottom;

@@ -42,6 +42,39 @@ fn user_errors_exit_one_with_location() {
     );
 }
 
+/// An error raised while differentiating points at the user's line with the user's call chain
+/// (the derived code carries the inline sites of the code it derives from), in both modes and
+/// on both backends.
+#[test]
+fn errors_in_derived_code_point_at_user_lines() {
+    let dir = std::env::temp_dir().join(format!("mooncake-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("derived_error.jl");
+    std::fs::write(
+        &file,
+        "inner(x) = sqrt(x - 2.0)\nfunction outer(x)\n    s = 0.0\n    for v in x\n        s += inner(v) * 2.0\n    end\n    s\nend\n",
+    )
+    .expect("writable");
+    let file = file.to_str().expect("utf-8 path");
+    for extra in [&[][..], &["--mode", "forward"], &["--interpret"]] {
+        let mut args = vec!["grad", file, "--call", "outer([3.0, 1.0])"];
+        args.extend_from_slice(extra);
+        let (code, _, err) = mooncake(&args);
+        assert_eq!(code, 1, "{extra:?}");
+        assert!(
+            err.starts_with("error: DomainError with -1.0"),
+            "{extra:?}: {err}"
+        );
+        assert!(err.contains("derived_error.jl:1:12"), "{extra:?}: {err}");
+        assert!(
+            err.contains("[1] inner(Float64) at ")
+                && err.contains("[2] outer(Vector{Float64}) at ")
+                && err.contains("derived_error.jl:5:14"),
+            "{extra:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn grad_json_contract() {
     let (code, out, err) = mooncake(&[

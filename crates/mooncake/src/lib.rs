@@ -1002,11 +1002,17 @@ pub fn show(v: &Value) -> String {
     runtime::show::show_string(v)
 }
 
-/// The name a stack trace shows for a function: derived AD functions (`#fwd f(T...)`) show as
+/// The name a stack trace shows for a function: derived AD functions (`fwd f(T...)`) show as
 /// the method instance they differentiate.
 fn ad_frame_name(name: &str) -> String {
-    match name.strip_prefix('#').and_then(|n| n.split_once(' ')) {
-        Some((kind, mi)) if kind.starts_with("fwd") || kind.starts_with("rvs") => ad_frame_name(mi),
+    let derived = |kind: &str| {
+        matches!(kind, "fwd" | "rvs")
+            || kind
+                .strip_prefix("dual")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match name.strip_prefix('#').unwrap_or(name).split_once(' ') {
+        Some((kind, mi)) if derived(kind) => ad_frame_name(mi),
         // The body of a function with keyword arguments (`#f#kw`, keywords first) shows as `f`.
         _ => match name.strip_prefix('#').and_then(|n| n.split_once("#kw(")) {
             Some((f, rest)) => format!("{f}({rest}"),
