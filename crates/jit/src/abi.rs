@@ -164,19 +164,7 @@ pub(crate) unsafe extern "C" fn mc_eval(
         let meta = &*meta;
         let f = &meta.func;
         let inst = Inst::from_u32(inst);
-        let args = f.insts[inst].args();
-        let mut vals: smallvec::SmallVec<[Value; 4]> =
-            smallvec::SmallVec::with_capacity(args.len());
-        for (k, a) in args.iter().enumerate() {
-            let w = argv.add(k);
-            vals.push(match rep(&f.types[*a]) {
-                Rep::I64 => Value::Int(*(w as *const i64)),
-                Rep::F64 => Value::F64(*(w as *const f64)),
-                Rep::F32 => Value::F32(*(w as *const f32)),
-                Rep::Bool => Value::Bool(*(w as *const u8) != 0),
-                Rep::Boxed | Rep::Unit => (*(*w as *const Value)).clone(),
-            });
-        }
+        let vals = operands(f, inst, argv);
         let m = &mut *ctx.machine;
         match m.eval_inst(f, inst, &vals) {
             Ok(v) => {
@@ -387,13 +375,45 @@ unsafe fn rule_stack_fast(st: &Value, k: i64, out: *mut Value) -> bool {
     }
 }
 
-/// `*out = (*argv[0], ..., *argv[n-1])`: a tuple of `n` operands.
-pub(crate) unsafe extern "C" fn mc_tuple(argv: *const *const Value, n: usize, out: *mut Value) {
-    // SAFETY: `argv` holds `n` pointers to initialised values; `out` is an initialised slot,
-    // distinct from every operand's (it holds the instruction's result).
+/// The operands of instruction `inst` of `f` from their words in `argv` (see `mc_eval`).
+///
+/// # Safety
+/// `argv` holds a word per operand of `inst`: the value itself for a register type, else a
+/// pointer to an initialised value.
+unsafe fn operands(f: &Function, inst: Inst, argv: *const u64) -> smallvec::SmallVec<[Value; 4]> {
+    use crate::codegen::{rep, Rep};
+    let args = f.insts[inst].args();
+    let mut vals = smallvec::SmallVec::with_capacity(args.len());
+    for (k, a) in args.iter().enumerate() {
+        // SAFETY: word `k` exists and is what the operand's representation says.
+        vals.push(unsafe {
+            let w = argv.add(k);
+            match rep(&f.types[*a]) {
+                Rep::I64 => Value::Int(*(w as *const i64)),
+                Rep::F64 => Value::F64(*(w as *const f64)),
+                Rep::F32 => Value::F32(*(w as *const f32)),
+                Rep::Bool => Value::Bool(*(w as *const u8) != 0),
+                Rep::Boxed | Rep::Unit => (*(*w as *const Value)).clone(),
+            }
+        });
+    }
+    vals
+}
+
+/// `*out` = the tuple that instruction `inst` of `meta.func` builds from its operands, given
+/// as words in `argv` (see `mc_eval`).
+pub(crate) unsafe extern "C" fn mc_tuple(
+    meta: *const Meta,
+    inst: u32,
+    argv: *const u64,
+    out: *mut Value,
+) {
+    // SAFETY: `meta` lives as long as the code; `argv` holds the operands' words; `out` is an
+    // initialised slot, distinct from every operand's (it holds the instruction's result, or
+    // the caller's return slot).
     unsafe {
-        let parts: Arc<[Value]> = (0..n).map(|k| (**argv.add(k)).clone()).collect();
-        *out = Value::Tuple(parts);
+        let parts = operands(&(*meta).func, Inst::from_u32(inst), argv);
+        *out = Value::Tuple(parts.into_iter().collect());
     }
 }
 

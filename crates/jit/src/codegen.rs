@@ -148,7 +148,7 @@ pub fn helpers() -> Vec<Helper> {
         h(
             "mc_tuple",
             abi::mc_tuple as *const u8,
-            &[I64, I64, I64],
+            &[I64, I32, I64, I64],
             &[],
         ),
         h(
@@ -384,6 +384,8 @@ struct Gen<'a, 'b> {
     changing: Option<FxHashSet<Value>>,
     /// Array accesses proved in range (`ir::bounds`): no bounds check.
     inbounds: FxHashSet<Inst>,
+    /// Tuples whose only use is being returned: built straight into the caller's return slot.
+    returned_only: FxHashSet<Value>,
     /// The entry block's `rule_stack`s fetched together (see `plan_rule_stacks`): each one's
     /// position in `rule_sites`.
     rule_group: FxHashMap<Inst, u32>,
@@ -555,6 +557,7 @@ pub fn lower(
         rule_group: FxHashMap::default(),
         rule_sites: Vec::new(),
         rule_objs: None,
+        returned_only: returned_tuples(f),
     };
     g.plan_rule_stacks();
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
@@ -764,6 +767,18 @@ impl Gen<'_, '_> {
 
     /// The instruction through `eval_inst`: its result, if a register value.
     fn generic(&mut self, i: Inst) -> Option<cir::Value> {
+        // An instruction of type `Union{}` (a `throw`) never returns: what follows it is dead,
+        // emitted into a block nothing reaches.
+        if self
+            .f
+            .result(i)
+            .is_some_and(|r| self.f.types[r] == Type::Bottom)
+        {
+            self.generic_raising(i);
+            let dead = self.b.create_block();
+            self.b.switch_to_block(dead);
+            return None;
+        }
         let (st, rr) = self.eval_call(i);
         self.check(st);
         let r = rr.filter(|r| is_reg(*r))?;
@@ -780,10 +795,9 @@ impl Gen<'_, '_> {
         self.b.ins().brif(st, self.err, &[], fail, &[]);
     }
 
-    /// Calls `mc_eval` on instruction `i` (operands as words in `argv`: register values
-    /// themselves, others by address); its status, and the representation of its result. A
-    /// register result is left in the `fout` slot, any other in its frame slot.
-    fn eval_call(&mut self, i: Inst) -> (cir::Value, Option<Rep>) {
+    /// Stores the operands of `i` in `argv` as words: register values themselves, any other
+    /// by address (see `abi::mc_eval`).
+    fn store_operands(&mut self, i: Inst) {
         let args = self.f.insts[i].args();
         for (k, a) in args.iter().enumerate() {
             let w = match self.rep(*a) {
@@ -794,6 +808,13 @@ impl Gen<'_, '_> {
                 .ins()
                 .stack_store(ct::I64, w, self.argv, (8 * k) as i32);
         }
+    }
+
+    /// Calls `mc_eval` on instruction `i` (operands as words in `argv`: register values
+    /// themselves, others by address); its status, and the representation of its result. A
+    /// register result is left in the `fout` slot, any other in its frame slot.
+    fn eval_call(&mut self, i: Inst) -> (cir::Value, Option<Rep>) {
+        self.store_operands(i);
         let res = self.f.result(i);
         let rr = res.map(|r| self.rep(r));
         let out = match (res, rr) {
@@ -850,18 +871,19 @@ impl Gen<'_, '_> {
             }
             // A constant tuple is read in place where used, as other boxed constants.
             InstData::Tuple { .. } if self.const_index.contains_key(&i) => {}
-            InstData::Tuple { args } if res.is_some_and(|r| self.rep(r) == Rep::Boxed) => {
+            InstData::Tuple { .. } if res.is_some_and(|r| self.rep(r) == Rep::Boxed) => {
                 let r = res.unwrap_or_else(|| unreachable!());
-                for (k, a) in args.iter().enumerate() {
-                    let p = self.value_ptr(*a, k as u32);
-                    self.b
-                        .ins()
-                        .stack_store(ct::I64, p, self.argv, (8 * k) as i32);
-                }
-                let n = self.b.ins().iconst(ct::I64, args.len() as i64);
-                let out = self.slot_addr(r);
+                self.store_operands(i);
+                // A tuple only returned is built in the caller's return slot.
+                let out = if self.returned_only.contains(&r) {
+                    self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 16)
+                } else {
+                    self.slot_addr(r)
+                };
+                let meta = self.b.ins().iconst(ct::I64, self.meta);
+                let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
                 let argv = self.at(self.argv);
-                self.call("mc_tuple", &[argv, n, out]);
+                self.call("mc_tuple", &[meta, inst, argv, out]);
             }
             InstData::GetField {
                 obj,
@@ -982,6 +1004,8 @@ impl Gen<'_, '_> {
             InstData::Return(v) => {
                 let ret = self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 16);
                 match self.rep(*v) {
+                    // Built in place (see `returned_only`).
+                    Rep::Boxed if self.returned_only.contains(v) => {}
                     Rep::Boxed => {
                         let s = self.slot_addr(*v);
                         self.call("mc_clone", &[ret, s]);
@@ -1844,6 +1868,39 @@ fn packing(f: &Function, order: &[Block], types: &ir::TypeEnv) -> Packing {
 /// The register representation of an array type's elements, if unboxed.
 /// The sine/cosine pairs of `f` (see `Gen::trig_pairs`): `sin(x)` and `cos(x)` of the same
 /// `Float64` in the same block, keyed by the first of the two.
+/// Tuples (not constant, see [`boxed_consts`]) built by a `Tuple` instruction right before
+/// the `return` that is their one use: building one in the caller's return slot saves a copy
+/// (and nothing runs in between that could read the caller's slot).
+fn returned_tuples(f: &Function) -> FxHashSet<Value> {
+    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+    for b in &f.layout {
+        for &i in &f.blocks[*b].insts {
+            f.insts[i].for_each_arg(|a| *uses.entry(a).or_default() += 1);
+        }
+    }
+    let (_, consts, _) = boxed_consts(f);
+    let mut out = FxHashSet::default();
+    for b in &f.layout {
+        let insts = &f.blocks[*b].insts;
+        let Some(&t) = insts.last() else { continue };
+        let InstData::Return(v) = f.insts[t] else {
+            continue;
+        };
+        if uses.get(&v) != Some(&1) {
+            continue;
+        }
+        let def = insts.len().checked_sub(2).map(|k| insts[k]);
+        if def.is_some_and(|d| {
+            f.result(d) == Some(v)
+                && matches!(f.insts[d], InstData::Tuple { .. })
+                && !consts.contains_key(&d)
+        }) {
+            out.insert(v);
+        }
+    }
+    out
+}
+
 fn sin_cos_pairs(f: &Function) -> FxHashMap<Inst, (Value, Value)> {
     let mut pairs = FxHashMap::default();
     for b in &f.layout {
