@@ -29,23 +29,40 @@ impl Pass for ConstProp {
             let mut round_changed = false;
             // Negations moved or absorbed in place: their users are rewritten next round.
             let mut moved = false;
-            let mut used: FxHashSet<Value> = FxHashSet::default();
+            // Values with a use (indexed by value number).
+            let mut used = vec![false; f.values.len()];
             for &b in &f.layout {
                 for &i in &f.blocks[b].insts {
-                    f.insts[i].for_each_arg(|a| {
-                        used.insert(a);
-                    });
+                    f.insts[i].for_each_arg(|a| used[a.as_u32() as usize] = true);
                 }
             }
             for b in f.layout.clone() {
                 let mut new_insts: Vec<Inst> = Vec::with_capacity(f.blocks[b].insts.len());
                 for i in f.blocks[b].insts.clone() {
                     let res = f.result(i);
-                    let data = f.insts[i].clone();
+                    // Only these kinds fold; the others are checked for a singleton result.
+                    let folds = matches!(
+                        f.insts[i],
+                        InstData::Prim { .. }
+                            | InstData::TypeAssert { .. }
+                            | InstData::GetField { .. }
+                            | InstData::Branch { .. }
+                    );
+                    let data = if folds {
+                        f.insts[i].clone()
+                    } else {
+                        InstData::Unreachable
+                    };
                     match &data {
                         InstData::Prim { op, args } => {
-                            let consts: Option<Vec<Const>> =
-                                args.iter().map(|a| f.const_value(*a).cloned()).collect();
+                            let consts: Option<Vec<Const>> = args
+                                .iter()
+                                .all(|a| f.const_value(*a).is_some())
+                                .then(|| {
+                                    args.iter()
+                                        .filter_map(|a| f.const_value(*a).cloned())
+                                        .collect()
+                                });
                             if let Some(cs) = consts {
                                 if let Some(k) = ir::fold::fold_prim(*op, &cs) {
                                     if res.is_some_and(|r| f.types[r] == k.ty()) {
@@ -156,7 +173,9 @@ impl Pass for ConstProp {
                         _ => {}
                     }
                     // A value of singleton type is that constant.
-                    if let Some(r) = res.filter(|r| used.contains(r) && !alias.contains_key(r)) {
+                    if let Some(r) =
+                        res.filter(|r| used[r.as_u32() as usize] && !alias.contains_key(r))
+                    {
                         if !matches!(f.insts[i], InstData::Const(_)) {
                             if let Some(k) = Const::of_singleton(&f.types[r]) {
                                 let (ci, cv) =
@@ -298,17 +317,19 @@ impl Pass for Dce {
     }
 
     fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
-        let mut live: FxHashSet<Value> = FxHashSet::default();
+        // Live values, indexed by value number.
+        let mut live = vec![false; f.values.len()];
         let mut work: Vec<Value> = Vec::new();
+        let mut mark = |a: Value, work: &mut Vec<Value>| {
+            if !std::mem::replace(&mut live[a.as_u32() as usize], true) {
+                work.push(a);
+            }
+        };
         // Roots: operands of effectful instructions and terminators.
         for &b in &f.layout {
             for &i in &f.blocks[b].insts {
                 if !f.insts[i].is_pure() || f.result(i).is_none() {
-                    f.insts[i].for_each_arg(|a| {
-                        if live.insert(a) {
-                            work.push(a);
-                        }
-                    });
+                    f.insts[i].for_each_arg(|a| mark(a, &mut work));
                 }
             }
         }
@@ -317,11 +338,7 @@ impl Pass for Dce {
         let mut preds = None;
         while let Some(v) = work.pop() {
             match f.values[v] {
-                ValueDef::Inst(i) => f.insts[i].for_each_arg(|a| {
-                    if live.insert(a) {
-                        work.push(a);
-                    }
-                }),
+                ValueDef::Inst(i) => f.insts[i].for_each_arg(|a| mark(a, &mut work)),
                 ValueDef::Param(b, k) => {
                     let preds = preds.get_or_insert_with(|| f.predecessors());
                     for &p in &preds[b] {
@@ -329,9 +346,7 @@ impl Pass for Dce {
                             for (dest, args) in f.insts[t].successors() {
                                 if dest == b {
                                     if let Some(&a) = args.get(k as usize) {
-                                        if live.insert(a) {
-                                            work.push(a);
-                                        }
+                                        mark(a, &mut work);
                                     }
                                 }
                             }
@@ -340,21 +355,20 @@ impl Pass for Dce {
                 }
             }
         }
+        let live = |v: Value| live[v.as_u32() as usize];
         let mut changed = false;
         for b in f.layout.clone() {
             let before = f.blocks[b].insts.len();
             let insts = std::mem::take(&mut f.blocks[b].insts);
             let kept: Vec<Inst> = insts
                 .into_iter()
-                .filter(|&i| {
-                    !(f.insts[i].is_pure() && f.result(i).is_some_and(|r| !live.contains(&r)))
-                })
+                .filter(|&i| !(f.insts[i].is_pure() && f.result(i).is_some_and(|r| !live(r))))
                 .collect();
             changed |= kept.len() != before;
             f.blocks[b].insts = kept;
         }
         // Dead block parameters (not live) are removed with their arguments.
-        changed |= remove_params(f, |p| !live.contains(&p));
+        changed |= remove_params(f, |p| !live(p));
         Ok(changed)
     }
 }
