@@ -381,23 +381,30 @@ unsafe fn rule_stack_fast(st: &Value, k: i64, out: *mut Value) -> bool {
 /// `argv` holds a word per operand of `inst`: the value itself for a register type, else a
 /// pointer to an initialised value.
 unsafe fn operands(f: &Function, inst: Inst, argv: *const u64) -> smallvec::SmallVec<[Value; 4]> {
-    use crate::codegen::{rep, Rep};
     let args = f.insts[inst].args();
-    let mut vals = smallvec::SmallVec::with_capacity(args.len());
-    for (k, a) in args.iter().enumerate() {
-        // SAFETY: word `k` exists and is what the operand's representation says.
-        vals.push(unsafe {
-            let w = argv.add(k);
-            match rep(&f.types[*a]) {
-                Rep::I64 => Value::Int(*(w as *const i64)),
-                Rep::F64 => Value::F64(*(w as *const f64)),
-                Rep::F32 => Value::F32(*(w as *const f32)),
-                Rep::Bool => Value::Bool(*(w as *const u8) != 0),
-                Rep::Boxed | Rep::Unit => (*(*w as *const Value)).clone(),
-            }
-        });
+    // SAFETY: as the caller guarantees.
+    (0..args.len())
+        .map(|k| unsafe { operand(f, args[k], argv.add(k)) })
+        .collect()
+}
+
+/// Operand `a` of `f` from its word at `w` (see `mc_eval`).
+///
+/// # Safety
+/// `w` points at `a`'s word: the value itself for a register type, else a pointer to an
+/// initialised value.
+unsafe fn operand(f: &Function, a: ir::Value, w: *const u64) -> Value {
+    use crate::codegen::{rep, Rep};
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        match rep(&f.types[a]) {
+            Rep::I64 => Value::Int(*(w as *const i64)),
+            Rep::F64 => Value::F64(*(w as *const f64)),
+            Rep::F32 => Value::F32(*(w as *const f32)),
+            Rep::Bool => Value::Bool(*(w as *const u8) != 0),
+            Rep::Boxed | Rep::Unit => (*(*w as *const Value)).clone(),
+        }
     }
-    vals
 }
 
 /// `*out` = the tuple that instruction `inst` of `meta.func` builds from its operands, given
@@ -412,8 +419,13 @@ pub(crate) unsafe extern "C" fn mc_tuple(
     // initialised slot, distinct from every operand's (it holds the instruction's result, or
     // the caller's return slot).
     unsafe {
-        let parts = operands(&(*meta).func, Inst::from_u32(inst), argv);
-        *out = Value::Tuple(parts.into_iter().collect());
+        let f = &(*meta).func;
+        let args = f.insts[Inst::from_u32(inst)].args();
+        // Built in place: an exact-size iterator makes the tuple's one allocation.
+        let parts: Arc<[Value]> = (0..args.len())
+            .map(|k| operand(f, args[k], argv.add(k)))
+            .collect();
+        *out = Value::Tuple(parts);
     }
 }
 

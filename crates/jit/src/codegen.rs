@@ -396,7 +396,9 @@ struct Gen<'a, 'b> {
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
 /// address of the function's `abi::Meta`, whose `rule_stacks` must be set to what this
-/// returns before the code runs.
+/// returns before the code runs; `consts` its boxed constants, made by [`boxed_consts`] with
+/// the indices `const_index` and `unit_index`.
+#[allow(clippy::too_many_arguments)]
 pub fn lower(
     f: &Function,
     func: &mut cir::Function,
@@ -404,8 +406,9 @@ pub fn lower(
     env: Env<'_>,
     meta: i64,
     consts: *const runtime::Value,
+    const_index: FxHashMap<Inst, usize>,
+    unit_index: FxHashMap<Type, usize>,
 ) -> Result<Box<[abi::RuleStackSite]>, String> {
-    let (_, const_index, unit_index) = boxed_consts(f);
     let order = f.reverse_postorder();
     // Frame slots: boxed values, then scratch.
     let mut slots = FxHashMap::default();
@@ -557,8 +560,9 @@ pub fn lower(
         rule_group: FxHashMap::default(),
         rule_sites: Vec::new(),
         rule_objs: None,
-        returned_only: returned_tuples(f),
+        returned_only: FxHashSet::default(),
     };
+    g.returned_only = returned_tuples(f, &g.const_index);
     g.plan_rule_stacks();
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
@@ -1871,14 +1875,13 @@ fn packing(f: &Function, order: &[Block], types: &ir::TypeEnv) -> Packing {
 /// Tuples (not constant, see [`boxed_consts`]) built by a `Tuple` instruction right before
 /// the `return` that is their one use: building one in the caller's return slot saves a copy
 /// (and nothing runs in between that could read the caller's slot).
-fn returned_tuples(f: &Function) -> FxHashSet<Value> {
+fn returned_tuples(f: &Function, consts: &FxHashMap<Inst, usize>) -> FxHashSet<Value> {
     let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
     for b in &f.layout {
         for &i in &f.blocks[*b].insts {
             f.insts[i].for_each_arg(|a| *uses.entry(a).or_default() += 1);
         }
     }
-    let (_, consts, _) = boxed_consts(f);
     let mut out = FxHashSet::default();
     for b in &f.layout {
         let insts = &f.blocks[*b].insts;

@@ -219,7 +219,7 @@ fn define_trampoline(
 }
 
 fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled, String> {
-    let (consts, _, _) = codegen::boxed_consts(f);
+    let (consts, const_index, unit_index) = codegen::boxed_consts(f);
     let mut meta = Arc::new(Meta {
         func: Arc::new(f.clone()),
         consts: consts.into_boxed_slice(),
@@ -252,6 +252,8 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
             },
             Arc::as_ptr(&meta) as i64,
             meta.consts.as_ptr(),
+            const_index,
+            unit_index,
         )
     })?;
     // Nothing else holds `meta` yet (the code that points at it has not run).
