@@ -8,7 +8,7 @@ use std::process::ExitCode;
 // Compiling allocates and frees many small objects (IR, types, Cranelift's tables): mimalloc
 // takes about an eighth off the time to a first gradient against the system allocator.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: mooncake_alloc::Allocator = mooncake_alloc::Allocator;
 
 #[derive(Parser)]
 #[command(

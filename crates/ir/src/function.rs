@@ -233,9 +233,10 @@ impl InstData {
         }
     }
 
-    /// All value operands, in order (branch arguments included).
-    pub fn args(&self) -> Vec<Value> {
-        let mut v = Vec::new();
+    /// All value operands, in order (branch arguments included); no heap allocation for up to
+    /// four (native code's helpers call this per execution).
+    pub fn args(&self) -> smallvec::SmallVec<[Value; 4]> {
+        let mut v = smallvec::SmallVec::new();
         self.for_each_arg(|a| v.push(a));
         v
     }

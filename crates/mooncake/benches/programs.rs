@@ -14,7 +14,7 @@ use std::time::Duration;
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: mooncake_alloc::Allocator = mooncake_alloc::Allocator;
 
 mod common;
 use common::*;

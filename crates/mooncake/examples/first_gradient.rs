@@ -7,7 +7,7 @@
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: mooncake_alloc::Allocator = mooncake_alloc::Allocator;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
@@ -24,14 +24,17 @@ fn main() -> Result<(), String> {
     let mut total = std::time::Duration::ZERO;
     let mut compile = std::time::Duration::ZERO;
     let mut acc = std::collections::BTreeMap::new();
+    let mut faults = 0;
     for _ in 0..sessions {
         let mut s = mooncake::Session::new().map_err(|e| e.to_string())?;
         mooncake::timing::take();
+        let f0 = minor_faults();
         let t = std::time::Instant::now();
         let c0 = s.compiler().stats.compile_ns;
         let n0 = s.native_stats().unwrap_or_default().compile_time;
         first_gradient(&mut s, file, &src, call)?;
         total += t.elapsed();
+        faults += minor_faults() - f0;
         compile += std::time::Duration::from_nanos((s.compiler().stats.compile_ns - c0) as u64)
             + (s.native_stats().unwrap_or_default().compile_time - n0);
         for (phase, d) in mooncake::timing::take() {
@@ -40,12 +43,28 @@ fn main() -> Result<(), String> {
     }
     let ms = total.as_secs_f64() * 1e3 / sessions as f64;
     let cms = compile.as_secs_f64() * 1e3 / sessions as f64;
-    println!("{ms:.2} ms per first gradient ({sessions} sessions), of which compiling {cms:.2} ms");
+    let faults = faults / sessions.max(1) as u64;
+    println!(
+        "{ms:.2} ms per first gradient ({sessions} sessions), of which compiling {cms:.2} ms; \
+         {faults} page faults"
+    );
     for (phase, d) in acc {
         let ms = d.as_secs_f64() * 1e3 / sessions as f64;
         println!("  {phase:<20} {ms:.3} ms");
     }
     Ok(())
+}
+
+/// Minor page faults of this process so far (Linux; 0 elsewhere): touching memory or code for
+/// the first time costs one each.
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which is in parentheses): the 8th is minflt.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    rest.split_whitespace()
+        .nth(7)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Loads `src` and takes the gradient of `call`: the part of a session a profiler looks at.

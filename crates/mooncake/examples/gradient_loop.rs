@@ -4,7 +4,7 @@
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: mooncake_alloc::Allocator = mooncake_alloc::Allocator;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
