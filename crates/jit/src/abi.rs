@@ -330,14 +330,12 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
         let meta_ref = &*meta;
         for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
             let out = frame.add(s.slot as usize) as *mut Value;
-            if !rule_stack_fast(&*st, s.k, out) {
-                let ty: *const Value = &meta_ref.consts[s.ty];
-                let argv = [st as u64, s.k as u64, ty as u64];
-                if mc_eval(ctx, meta, s.inst.as_u32(), argv.as_ptr(), out as *mut u8) != OK {
-                    return FAILED;
-                }
+            let ty: *const Value = &meta_ref.consts[s.ty];
+            let obj = mc_rule_stack(ctx, meta, s.inst.as_u32(), st, s.k, ty, out);
+            if obj.is_null() {
+                return FAILED;
             }
-            *objs.add(j) = mc_array_obj(out);
+            *objs.add(j) = obj;
         }
         OK
     }
