@@ -5,7 +5,7 @@ use crate::reverse::{derive_reverse, new_state, AdError, Mode};
 use crate::rules::Context;
 use crate::tangent::{fdata, increment, rdata, tangent_from, zero_tangent};
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
-use interp::Machine;
+use interp::{Machine, Prepared};
 use ir::Function;
 use runtime::Value;
 use rustc_hash::FxHashMap;
@@ -357,7 +357,7 @@ pub fn run_pullback_in(
     all.push(f.clone());
     all.extend(args.iter().cloned());
     let plan = Plan::new(&all, &m.compiler.env);
-    plan.run(m, rule, &all, dy, state)
+    plan.run(m, rule, f, args, dy, state)
 }
 
 /// How the gradient of a call is set up and read out, decided once from the argument types
@@ -426,39 +426,52 @@ impl Plan {
         }
     }
 
-    /// Runs `rule` on `all` (of the plan's types) in rule state `state`, as
+    /// Runs `rule` on `f(args...)` (of the plan's types) in rule state `state`, as
     /// [`run_pullback_in`].
     pub fn run(
         &self,
         m: &mut Machine,
         rule: &Rule,
-        all: &[Value],
+        f: &Value,
+        args: &[Value],
         dy: Option<Value>,
         state: &Value,
     ) -> Result<(Value, Vec<Value>), AdError> {
-        self.run_reusing(m, rule, all, dy, state, &mut Vec::new())
+        // One run: its code is looked up as any call's is, not prepared.
+        let mut reuse = Reuse {
+            state: state.clone(),
+            spare: Vec::new(),
+            code: Some((None, None)),
+        };
+        self.run_reusing(m, rule, f, args, dy, &mut reuse)
     }
 
-    /// As [`Plan::run`], reusing gradient arrays: `spare[k]` holds the float array the last
-    /// run returned as argument `k`'s gradient; if nothing else holds it any more (the caller
-    /// dropped that gradient) and it has the argument's dimensions, it is zeroed and used
-    /// again instead of allocating a new one. On return, `spare` holds this run's arrays.
+    /// As [`Plan::run`], in the rule state of `reuse` and reusing what it kept from the last
+    /// run (see [`Reuse`]). On return, `reuse` holds this run's gradient arrays.
     pub fn run_reusing(
         &self,
         m: &mut Machine,
         rule: &Rule,
-        all: &[Value],
+        f: &Value,
+        args: &[Value],
         dy: Option<Value>,
-        state: &Value,
-        spare: &mut Vec<Option<Value>>,
+        reuse: &mut Reuse,
     ) -> Result<(Value, Vec<Value>), AdError> {
         begin(m);
+        if reuse.code.is_none() {
+            reuse.code = Some((m.prepare_native(&rule.fwd), m.prepare_native(&rule.rvs)));
+        }
+        let Reuse { state, spare, code } = reuse;
         let env = &m.compiler.env;
-        spare.resize(all.len(), None);
-        // The forwards pass's arguments: the state, then each argument and its zero fdata.
-        let mut fwd_args = Vec::with_capacity(2 * all.len() + 1);
-        fwd_args.push(state.clone());
-        for (k, ((x, z), t)) in all.iter().zip(&self.zero).zip(&self.types).enumerate() {
+        let n = args.len() + 1;
+        spare.resize(n, None);
+        // The forwards pass's arguments: the state, then each argument (the function first)
+        // and its zero fdata.
+        let mut fwd_args = Vec::with_capacity(2 * n + 1);
+        // Lent to the run and given back (the run does not keep it).
+        fwd_args.push(std::mem::replace(state, Value::Nothing));
+        let all = std::iter::once(f).chain(args);
+        for (k, ((x, z), t)) in all.zip(&self.zero).zip(&self.types).enumerate() {
             fwd_args.push(x.clone());
             fwd_args.push(match (z, x) {
                 (ZeroFdata::Constant(v), _) => v.clone(),
@@ -469,26 +482,58 @@ impl Plan {
                 _ => fdata(&zero_tangent(x, env), t, env),
             });
         }
-        let (y, rd) = forwards_and_back(m, rule, &fwd_args, dy)?;
+        let code = code.as_ref().map(|(f, r)| (f.as_ref(), r.as_ref()));
+        let r = forwards_and_back(m, rule, code, &mut fwd_args, dy);
+        *state = std::mem::replace(&mut fwd_args[0], Value::Nothing);
+        let (y, rd) = r?;
         for (k, z) in self.zero.iter().enumerate() {
             if let ZeroFdata::Zeros(_) = z {
                 spare[k] = Some(fwd_args[2 * k + 2].clone());
             }
         }
         let env = &m.compiler.env;
-        let fdata_of = |k: usize| &fwd_args[2 * k + 2];
-        let grads = (0..all.len())
+        let grads = (0..n)
             .map(|k| {
                 let r = || rd.field(k).unwrap_or(Value::Nothing);
+                let fdata = &mut fwd_args[2 * k + 2];
                 match &self.assemble[k] {
                     Assemble::Constant(v) => v.clone(),
                     Assemble::Rdata => r(),
-                    Assemble::Fdata => fdata_of(k).clone(),
-                    Assemble::General => tangent_from(&self.types[k], fdata_of(k), &r(), env),
+                    Assemble::Fdata => std::mem::replace(fdata, Value::Nothing),
+                    Assemble::General => tangent_from(&self.types[k], fdata, &r(), env),
                 }
             })
             .collect();
         Ok((y, grads))
+    }
+}
+
+/// What repeated runs of one rule through [`Plan::run_reusing`] keep (a prepared cache has
+/// one): the rule state, whose block and communication stacks keep their buffers (a completed
+/// run leaves it empty; after a failed one, make a new `Reuse`); the float arrays the last
+/// run returned as gradients (`spare[k]` for argument `k`), zeroed and used again when the
+/// caller has dropped them and the dimensions agree; and the native code of the rule's two
+/// passes, looked up on the first run.
+pub struct Reuse {
+    state: Value,
+    spare: Vec<Option<Value>>,
+    code: Option<(Option<Prepared>, Option<Prepared>)>,
+}
+
+impl Reuse {
+    /// Nothing kept yet, in a new rule state.
+    pub fn new() -> Reuse {
+        Reuse {
+            state: new_state(),
+            spare: Vec::new(),
+            code: None,
+        }
+    }
+}
+
+impl Default for Reuse {
+    fn default() -> Reuse {
+        Reuse::new()
     }
 }
 
@@ -536,7 +581,8 @@ pub fn run_pullback_with(
     dy: Option<Value>,
 ) -> Result<(Value, Vec<Value>), AdError> {
     begin(m);
-    let (y, rd) = forwards_and_back(m, rule, &fwd_arguments(new_state(), all, &fdatas), dy)?;
+    let mut fwd_args = fwd_arguments(new_state(), all, &fdatas);
+    let (y, rd) = forwards_and_back(m, rule, None, &mut fwd_args, dy)?;
     let env = &m.compiler.env;
     let grads = all
         .iter()
@@ -576,8 +622,8 @@ pub(crate) fn nested_gradient(
         .iter()
         .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
         .collect();
-    let fwd_args = fwd_arguments(new_state(), &all, &fdatas);
-    let (_, rd) = forwards_and_back(m, &rule, &fwd_args, None)?;
+    let mut fwd_args = fwd_arguments(new_state(), &all, &fdatas);
+    let (_, rd) = forwards_and_back(m, &rule, None, &mut fwd_args, None)?;
     Ok(all
         .iter()
         .zip(&fdatas)
@@ -588,14 +634,19 @@ pub(crate) fn nested_gradient(
 
 /// Runs the forwards pass on `fwd_args` (the rule state, then each argument followed by its
 /// fdata; see [`fwd_arguments`]) and the pullback: (a copy of the output, the pullback's rdata
-/// tuple).
+/// tuple). `code` is the two passes' native code, if prepared; `fwd_args` is as it was on
+/// return (the pullback borrows the state from it).
 fn forwards_and_back(
     m: &mut Machine,
     rule: &Rule,
-    fwd_args: &[Value],
+    code: Option<(Option<&Prepared>, Option<&Prepared>)>,
+    fwd_args: &mut [Value],
     dy: Option<Value>,
 ) -> Result<(Value, Value), AdError> {
-    let out = m.exec_slice(&rule.fwd, fwd_args).map_err(runtime_error)?;
+    let (fwd_code, rvs_code) = code.unwrap_or((None, None));
+    let out = m
+        .exec_prepared(&rule.fwd, fwd_code, fwd_args)
+        .map_err(runtime_error)?;
     let y = out
         .field(0)
         .ok_or_else(|| err("internal error: forwards pass returned no value"))?;
@@ -625,10 +676,10 @@ fn forwards_and_back(
             }
         },
     };
-    let rd = m
-        .exec_slice(&rule.rvs, &[fwd_args[0].clone(), dy])
-        .map_err(runtime_error)?;
-    Ok((y_out, rd))
+    let mut rvs_args = [std::mem::replace(&mut fwd_args[0], Value::Nothing), dy];
+    let rd = m.exec_prepared(&rule.rvs, rvs_code, &rvs_args);
+    fwd_args[0] = std::mem::replace(&mut rvs_args[0], Value::Nothing);
+    Ok((y_out, rd.map_err(runtime_error)?))
 }
 
 /// Runs forward rule `code` (of `lanes.len()` lanes) on `all` (the function first) with

@@ -15,6 +15,7 @@ use crate::tangent::{fdata, rdata, rdata_add, rdata_convert, tangent_from, zero_
 use interp::{AdRuntime, Frame, Machine, RuntimeError};
 use ir::{Prim, Type};
 use runtime::{eval_prim, Exception, Value};
+use std::sync::atomic::Ordering;
 
 /// The AD runtime of a session (installed by [`Ad::install`]).
 pub struct Runtime {
@@ -24,6 +25,9 @@ pub struct Runtime {
     globals: std::sync::Mutex<Vec<(Value, Value)>>,
     /// Forward mode's tangents of globals' values during the current derivative, per lane.
     global_tangents: std::sync::Mutex<Vec<(Value, i64, Value)>>,
+    /// Whether either table may hold entries: `begin` takes no lock when neither does (a
+    /// prepared gradient of a function reading no globals pays nothing for them).
+    recorded: std::sync::atomic::AtomicBool,
 }
 
 impl Runtime {
@@ -32,6 +36,7 @@ impl Runtime {
             ad,
             globals: Default::default(),
             global_tangents: Default::default(),
+            recorded: Default::default(),
         }
     }
 
@@ -49,6 +54,7 @@ impl Runtime {
         }
         let t = crate::tangent::zero_tangent(x, env);
         gs.push((x.clone(), lane, t.clone()));
+        self.recorded.store(true, Ordering::Relaxed);
         t
     }
 
@@ -66,6 +72,7 @@ impl Runtime {
         }
         let f = fdata(&crate::tangent::zero_tangent(x, env), &t, env);
         gs.push((x.clone(), f.clone()));
+        self.recorded.store(true, Ordering::Relaxed);
         f
     }
 }
@@ -128,6 +135,11 @@ fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, Runtim
 
 impl AdRuntime for Runtime {
     fn begin(&self) {
+        // Set by the thread running the derivative (the session's), so a plain load sees it.
+        if !self.recorded.load(Ordering::Relaxed) {
+            return;
+        }
+        self.recorded.store(false, Ordering::Relaxed);
         self.globals
             .lock()
             .unwrap_or_else(|e| e.into_inner())

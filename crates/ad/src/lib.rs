@@ -16,7 +16,7 @@ pub mod testing;
 pub use api::{
     gradient_by_lanes, input_directions, method_instance, run_dual, run_pullback, run_pullback_in,
     value_and_derivative, value_and_gradient, value_and_gradient_forward, value_and_pullback, Ad,
-    Plan, Rule, RuleOptions,
+    Plan, Reuse, Rule, RuleOptions,
 };
 pub use jacobian::{value_and_jacobian_forward, value_and_jacobian_reverse, Jacobian};
 pub use reverse::{derive_reverse, new_state, AdError, Derived, Mode};

@@ -92,6 +92,33 @@ pub trait Native: Send + Sync {
         f: &Function,
         args: &[Value],
     ) -> Option<Result<Value, RuntimeError>>;
+    /// `f`'s native code (compiled now if it is not yet), to be called repeatedly without
+    /// looking it up; `None` when `f` runs in the interpreter.
+    fn prepare(&self, m: &mut Machine, f: &Function) -> Option<Arc<dyn NativeCode>>;
+}
+
+/// The native code of one function, as [`Native::prepare`] gives it.
+pub trait NativeCode: Send + Sync {
+    /// Runs the function on `args` (one per parameter of its entry block).
+    fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError>;
+}
+
+/// A function's native code looked up once, for [`Machine::exec_prepared`]: a prepared
+/// gradient calls the same two functions every time.
+#[derive(Clone)]
+pub struct Prepared {
+    /// The function's id and number of parameters, checked on every call.
+    id: u64,
+    arity: usize,
+    /// The address of the backend that made it: a machine with another backend (another
+    /// session) looks the function up its own way.
+    backend: usize,
+    code: Arc<dyn NativeCode>,
+}
+
+/// The identity of a native backend, for [`Prepared::backend`].
+fn backend_id(n: &Arc<dyn Native>) -> usize {
+    Arc::as_ptr(n) as *const () as usize
 }
 
 /// The run time of reverse mode for values whose tangent is only known at run time (the AD
@@ -644,6 +671,61 @@ impl Machine {
         self.exec_on(f, args, true)
     }
 
+    /// `f`'s native code, compiled now if need be, for [`Machine::exec_prepared`]; `None`
+    /// when there is no native backend or `f` runs in the interpreter.
+    pub fn prepare_native(&mut self, f: &Function) -> Option<Prepared> {
+        let n = self.native.clone()?;
+        if f.id == 0 {
+            return None;
+        }
+        let code = n.prepare(self, f)?;
+        Some(Prepared {
+            id: f.id,
+            arity: f.blocks[f.entry()].params.len(),
+            backend: backend_id(&n),
+            code,
+        })
+    }
+
+    /// As [`Machine::exec_slice`], through `f`'s native code `p` (from
+    /// [`Machine::prepare_native`] for `f`) when this machine's backend made it and no fuel
+    /// limit applies.
+    pub fn exec_prepared(
+        &mut self,
+        f: &Function,
+        p: Option<&Prepared>,
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        let usable = |m: &Machine, p: &Prepared| {
+            p.id == f.id
+                && p.arity == args.len()
+                && m.fuel.is_none()
+                && m.native
+                    .as_ref()
+                    .is_some_and(|n| backend_id(n) == p.backend)
+        };
+        match p {
+            Some(p) if usable(self, p) => self.nested(|m| p.code.call(m, args)),
+            _ => self.exec_on(f, args, true),
+        }
+    }
+
+    /// Runs `body` one call deeper: fails past `MAX_DEPTH` calls, and grows the native stack
+    /// on demand so that recursion depth is limited by `MAX_DEPTH` rather than by the host
+    /// thread's stack.
+    fn nested(
+        &mut self,
+        body: impl FnOnce(&mut Machine) -> Result<Value, RuntimeError>,
+    ) -> Result<Value, RuntimeError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(RuntimeError::new(Exception::StackOverflow));
+        }
+        self.depth += 1;
+        let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || body(self));
+        self.depth -= 1;
+        r
+    }
+
     /// Executes `f` on `args`, natively if `native` allows and a backend is installed.
     fn exec_on(
         &mut self,
@@ -651,24 +733,16 @@ impl Machine {
         args: &[Value],
         native: bool,
     ) -> Result<Value, RuntimeError> {
-        if self.depth >= MAX_DEPTH {
-            return Err(RuntimeError::new(Exception::StackOverflow));
-        }
-        self.depth += 1;
-        // Grow the native stack on demand, so that recursion depth is limited by MAX_DEPTH
-        // rather than by the host thread's stack.
-        let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || {
-            if native && f.id != 0 && self.fuel.is_none() {
-                if let Some(n) = self.native.clone() {
-                    if let Some(r) = n.exec(self, f, args) {
+        self.nested(|m| {
+            if native && f.id != 0 && m.fuel.is_none() {
+                if let Some(n) = m.native.clone() {
+                    if let Some(r) = n.exec(m, f, args) {
                         return r;
                     }
                 }
             }
-            self.exec_inner(f, args)
-        });
-        self.depth -= 1;
-        r
+            m.exec_inner(f, args)
+        })
     }
 
     fn exec_inner(&mut self, f: &Function, args: &[Value]) -> Result<Value, RuntimeError> {

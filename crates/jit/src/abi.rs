@@ -317,6 +317,12 @@ pub(crate) unsafe extern "C" fn mc_rule_stack(
 /// Every `rule_stack` of `meta.rule_stacks` at once, on state `st`: each stack into its slot
 /// of `frame` and its array object (as `mc_array_obj` would give it) into `objs`, in order.
 /// Returns `FAILED` when creating a stack raised an error.
+///
+/// The slots borrow the stacks: they hold the state's own handles, copied without taking a
+/// reference, and the frame's drop leaves them alone. That is sound because the state (an
+/// argument, alive for the call) never lets go of a stack once it has one, and a frame slot is
+/// only ever read, cloned from, or written again by this function (a jump back to the entry
+/// block).
 pub(crate) unsafe extern "C" fn mc_rule_stacks(
     ctx: *mut Ctx,
     meta: *const Meta,
@@ -325,20 +331,61 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
     objs: *mut *const runtime::ArrayObj,
 ) -> u32 {
     // SAFETY: as for `mc_rule_stack`; `frame` is the function's frame, whose slots at the
-    // sites' offsets are initialised, and `objs` has room for one pointer per site.
+    // sites' offsets are borrowed slots (holding `Nothing` or a borrowed handle, so
+    // overwriting without a drop is right), and `objs` has room for one pointer per site.
     unsafe {
         let meta_ref = &*meta;
         for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
-            let out = frame.add(s.slot as usize) as *mut Value;
-            let ty: *const Value = &meta_ref.consts[s.ty];
-            let obj = mc_rule_stack(ctx, meta, s.inst.as_u32(), st, s.k, ty, out);
-            if obj.is_null() {
-                return FAILED;
+            let mut found = state_stack(&*st, s.k);
+            if found.is_none() {
+                // Created (and kept by the state) through the generic instruction.
+                let mut made = Value::Nothing;
+                let ty: *const Value = &meta_ref.consts[s.ty];
+                let argv = [st as u64, s.k as u64, ty as u64];
+                if mc_eval(
+                    ctx,
+                    meta,
+                    s.inst.as_u32(),
+                    argv.as_ptr(),
+                    &mut made as *mut Value as *mut u8,
+                ) != OK
+                {
+                    return FAILED;
+                }
+                found = state_stack(&*st, s.k);
             }
-            *objs.add(j) = obj;
+            let Some(stack) = found else {
+                (*ctx).error = Some(RuntimeError::new(Exception::Error(
+                    "internal error: a rule stack missing from its state".into(),
+                )));
+                return FAILED;
+            };
+            let out = frame.add(s.slot as usize) as *mut Value;
+            std::ptr::copy_nonoverlapping(stack, out, 1);
+            *objs.add(j) = mc_array_obj(out);
         }
         OK
     }
+}
+
+/// Stack `k` of rule state `st`, in place in the state, if it exists.
+fn state_stack(st: &Value, k: i64) -> Option<*const Value> {
+    let Value::Mutable(m) = st else {
+        return None;
+    };
+    let k = usize::try_from(k).ok()?;
+    // The state's stacks are a vector of boxed values.
+    m.with_field(0, |stacks| match stacks {
+        Value::Array(stacks) => stacks.with(|d| match &d.data {
+            ArrayData::Boxed(v) => match v.get(k) {
+                Some(s @ Value::Array(_)) => Some(s as *const Value),
+                _ => None,
+            },
+            _ => None,
+        }),
+        _ => None,
+    })
+    .flatten()
 }
 
 /// Assigns stack `k` of rule state `st` to `*out` if it exists.
@@ -346,27 +393,10 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
 /// # Safety
 /// `out` is an initialised slot.
 unsafe fn rule_stack_fast(st: &Value, k: i64, out: *mut Value) -> bool {
-    let Value::Mutable(m) = st else {
-        return false;
-    };
-    let Ok(k) = usize::try_from(k) else {
-        return false;
-    };
-    // The state's stacks are a vector of boxed values.
-    let stack = m.with_field(0, |stacks| match stacks {
-        Value::Array(stacks) => stacks.with(|d| match &d.data {
-            ArrayData::Boxed(v) => match v.get(k) {
-                Some(s @ Value::Array(_)) => Some(s.clone()),
-                _ => None,
-            },
-            _ => None,
-        }),
-        _ => None,
-    });
-    match stack.flatten() {
+    match state_stack(st, k) {
         Some(v) => {
-            // SAFETY: as above.
-            unsafe { *out = v };
+            // SAFETY: `v` points into the state, alive for this call; `out` as above.
+            unsafe { *out = (*v).clone() };
             true
         }
         None => false,

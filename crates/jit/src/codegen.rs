@@ -392,6 +392,9 @@ struct Gen<'a, 'b> {
     rule_sites: Vec<abi::RuleStackSite>,
     /// Where `mc_rule_stacks` writes the stacks' array objects.
     rule_objs: Option<cir::StackSlot>,
+    /// The number of frame slots, at its start, that borrow rather than own their values
+    /// (the grouped rule stacks): the frame's drop leaves them alone.
+    borrowed: u32,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -442,6 +445,17 @@ pub fn lower(
             }
         }
     }
+    // The entry block's grouped rule stacks come first: their slots borrow the state's
+    // stacks and are left out of the frame's drop (see `abi::mc_rule_stacks`).
+    let mut rule_sites = group_rule_stacks(f, &unit_index);
+    let mut rule_group = FxHashMap::default();
+    for (j, (site, r)) in rule_sites.iter_mut().enumerate() {
+        rule_group.insert(site.inst, j as u32);
+        slots.insert(*r, nslots);
+        site.slot = nslots * VALUE_SIZE;
+        nslots += 1;
+    }
+    let borrowed = nslots;
     // Results nobody reads (the vectors `push!` returns, mostly) share one slot.
     let mut sink = None;
     for &b in &order {
@@ -454,7 +468,10 @@ pub fn lower(
         for &i in &f.blocks[b].insts {
             if let Some(r) = f.result(i) {
                 // Boxed constants are read where they are, in `Meta::consts`.
-                if rep(&f.types[r]) == Rep::Boxed && !const_index.contains_key(&i) {
+                if rep(&f.types[r]) == Rep::Boxed
+                    && !const_index.contains_key(&i)
+                    && !rule_group.contains_key(&i)
+                {
                     let k = if used.contains(&r) {
                         nslots += 1;
                         nslots - 1
@@ -557,13 +574,19 @@ pub fn lower(
         arr_obj: FxHashMap::default(),
         changing: ir::bounds::changing_arrays(f, &order),
         inbounds: ir::bounds::inbounds_accesses(f),
-        rule_group: FxHashMap::default(),
-        rule_sites: Vec::new(),
+        rule_group,
+        rule_sites: rule_sites.into_iter().map(|(site, _)| site).collect(),
         rule_objs: None,
+        borrowed,
         returned_only: FxHashSet::default(),
     };
     g.returned_only = returned_tuples(f, &g.const_index);
-    g.plan_rule_stacks();
+    if !g.rule_sites.is_empty() {
+        let size = 8 * g.rule_sites.len() as u32;
+        let ss =
+            g.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3));
+        g.rule_objs = Some(ss);
+    }
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
     // The IR's entry block continues Cranelift's entry block unless it is a jump target.
@@ -639,8 +662,12 @@ pub fn lower(
     g.b.ins().jump(g.exit, &[BlockArg::Value(one)]);
     g.b.switch_to_block(g.exit);
     let status = g.b.append_block_param(g.exit, ct::I32);
-    let n = g.b.ins().iconst(ct::I64, g.nslots as i64);
-    g.call("mc_frame_drop", &[g.frame, n]);
+    // The borrowed slots at the frame's start are not dropped.
+    let n = g.b.ins().iconst(ct::I64, (g.nslots - g.borrowed) as i64);
+    let owned =
+        g.b.ins()
+            .iadd_imm_s(g.frame, (g.borrowed * VALUE_SIZE) as i64);
+    g.call("mc_frame_drop", &[owned, n]);
     g.b.ins().return_(&[status]);
     g.b.seal_all_blocks();
     let cfg = g.env.module.target_config();
@@ -1435,57 +1462,6 @@ impl Gen<'_, '_> {
         Ok(self.generic(i))
     }
 
-    /// Groups the entry block's `rule_stack`s of one state with constant stack numbers: the
-    /// first of them fetches them all with one `mc_rule_stacks` call (a derived function
-    /// starts by fetching each of its stacks; one call instead of one each keeps the code,
-    /// and Cranelift's work on it, small).
-    fn plan_rule_stacks(&mut self) {
-        let f = self.f;
-        let mut state = None;
-        for &i in &f.blocks[f.entry()].insts {
-            let InstData::Prim {
-                op: Prim::RuleStack,
-                args,
-            } = &f.insts[i]
-            else {
-                continue;
-            };
-            let (Some(r), [st, k, ty]) = (f.result(i), args.as_slice()) else {
-                continue;
-            };
-            let Some(Const::Int(k)) = f.const_value(*k) else {
-                continue;
-            };
-            let (Some(&ty_const), Some(&slot)) =
-                (self.unit_index.get(&f.types[*ty]), self.slots.get(&r))
-            else {
-                continue;
-            };
-            if self.rep(*st) != Rep::Boxed
-                || rep(&f.types[*ty]) != Rep::Unit
-                || *state.get_or_insert(*st) != *st
-            {
-                continue;
-            }
-            self.rule_group.insert(i, self.rule_sites.len() as u32);
-            self.rule_sites.push(abi::RuleStackSite {
-                inst: i,
-                k: *k,
-                ty: ty_const,
-                slot: slot * VALUE_SIZE,
-            });
-        }
-        if !self.rule_sites.is_empty() {
-            let size = 8 * self.rule_sites.len() as u32;
-            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
-                StackSlotKind::ExplicitSlot,
-                size,
-                3,
-            ));
-            self.rule_objs = Some(ss);
-        }
-    }
-
     /// The block that reports reaching code that should be unreachable (a failed internal
     /// fast path, or an operation that should have raised and did not), shared by the whole
     /// function so that each site costs a branch, not a call.
@@ -1869,9 +1845,50 @@ fn packing(f: &Function, order: &[Block], types: &ir::TypeEnv) -> Packing {
     (fused, packed)
 }
 
-/// The register representation of an array type's elements, if unboxed.
-/// The sine/cosine pairs of `f` (see `Gen::trig_pairs`): `sin(x)` and `cos(x)` of the same
-/// `Float64` in the same block, keyed by the first of the two.
+/// The entry block's `rule_stack`s of one state with constant stack numbers and types, with
+/// their results: the first of them fetches them all with one `mc_rule_stacks` call (a
+/// derived function starts by fetching each of its stacks; one call instead of one each keeps
+/// the code, and Cranelift's work on it, small). Each site's `slot` is left for the caller.
+fn group_rule_stacks(
+    f: &Function,
+    unit_index: &FxHashMap<Type, usize>,
+) -> Vec<(abi::RuleStackSite, Value)> {
+    let mut state = None;
+    let mut sites = Vec::new();
+    for &i in &f.blocks[f.entry()].insts {
+        let InstData::Prim {
+            op: Prim::RuleStack,
+            args,
+        } = &f.insts[i]
+        else {
+            continue;
+        };
+        let (Some(r), [st, k, ty]) = (f.result(i), args.as_slice()) else {
+            continue;
+        };
+        let (Some(Const::Int(k)), Some(&ty_const)) =
+            (f.const_value(*k), unit_index.get(&f.types[*ty]))
+        else {
+            continue;
+        };
+        if rep(&f.types[*st]) != Rep::Boxed
+            || rep(&f.types[*ty]) != Rep::Unit
+            || rep(&f.types[r]) != Rep::Boxed
+            || *state.get_or_insert(*st) != *st
+        {
+            continue;
+        }
+        let site = abi::RuleStackSite {
+            inst: i,
+            k: *k,
+            ty: ty_const,
+            slot: 0,
+        };
+        sites.push((site, r));
+    }
+    sites
+}
+
 /// Tuples (not constant, see [`boxed_consts`]) built by a `Tuple` instruction right before
 /// the `return` that is their one use: building one in the caller's return slot saves a copy
 /// (and nothing runs in between that could read the caller's slot).
@@ -1904,6 +1921,8 @@ fn returned_tuples(f: &Function, consts: &FxHashMap<Inst, usize>) -> FxHashSet<V
     out
 }
 
+/// The sine/cosine pairs of `f` (see `Gen::trig_pairs`): `sin(x)` and `cos(x)` of the same
+/// `Float64` in the same block, keyed by the first of the two.
 fn sin_cos_pairs(f: &Function) -> FxHashMap<Inst, (Value, Value)> {
     let mut pairs = FxHashMap::default();
     for b in &f.layout {
@@ -1935,6 +1954,7 @@ fn boxed_storage(t: &Type, types: &ir::TypeEnv) -> bool {
     matches!(t, Type::Array(e, 1) if runtime::ArrayData::stores_boxed(e, types))
 }
 
+/// The register representation of an array type's elements, if unboxed.
 fn elem_rep(t: &Type) -> Option<Rep> {
     match t {
         Type::Array(e, _) => match rep(e) {

@@ -14,7 +14,7 @@ use abi::{Ctx, Entry, Meta};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
-use interp::{Machine, Native, RuntimeError};
+use interp::{Machine, Native, NativeCode, RuntimeError};
 use ir::Function;
 use runtime::{Exception, Value};
 use rustc_hash::FxHashMap;
@@ -318,16 +318,26 @@ impl Native for Jit {
             return None;
         }
         let c = self.code(f, &m.compiler.env)?;
+        Some(c.call(m, args))
+    }
+
+    fn prepare(&self, m: &mut Machine, f: &Function) -> Option<Arc<dyn NativeCode>> {
+        Some(Arc::new(self.code(f, &m.compiler.env)?))
+    }
+}
+
+impl NativeCode for Compiled {
+    fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
         let mut ctx = Ctx {
             machine: m as *mut Machine,
             error: None,
         };
         let mut ret = Value::Nothing;
-        // SAFETY: `entry` is finalised code with the entry signature; `args` has one value per
-        // parameter; `ret` is an initialised value; the machine outlives the call and is only
-        // reached through `ctx` while the code runs.
-        let status = unsafe { (c.entry)(&mut ctx, args.as_ptr(), &mut ret) };
-        Some(if status == abi::OK {
+        // SAFETY: `entry` is finalised code with the entry signature; the callers check that
+        // `args` has one value per parameter; `ret` is an initialised value; the machine
+        // outlives the call and is only reached through `ctx` while the code runs.
+        let status = unsafe { (self.entry)(&mut ctx, args.as_ptr(), &mut ret) };
+        if status == abi::OK {
             Ok(ret)
         } else {
             Err(ctx.error.take().unwrap_or_else(|| {
@@ -335,6 +345,6 @@ impl Native for Jit {
                     "internal error: native code failed without an error".into(),
                 ))
             }))
-        })
+        }
     }
 }

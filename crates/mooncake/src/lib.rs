@@ -104,13 +104,21 @@ pub struct Session {
     jit: Option<Arc<jit::Jit>>,
 }
 
-/// A writer that forwards to standard output.
-struct Stdout;
+/// A writer that forwards to standard output; flushing takes its lock only when something
+/// was written since the last flush (every gradient call flushes).
+#[derive(Default)]
+struct Stdout {
+    written: bool,
+}
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.written = true;
         std::io::stdout().write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
+        if !std::mem::take(&mut self.written) {
+            return Ok(());
+        }
         std::io::stdout().flush()
     }
 }
@@ -149,7 +157,7 @@ impl Write for OutputBuffer {
 impl Session {
     /// A session whose program output goes to standard output.
     pub fn new() -> Result<Session, Error> {
-        Session::with_output(Box::new(Stdout))
+        Session::with_output(Box::<Stdout>::default())
     }
 
     /// A session whose program output goes to `out`.
@@ -592,7 +600,7 @@ impl Session {
             shapes: Shapes(args.iter().map(shape_of).collect()),
             plan: ad::Plan::new(&all, &self.machine.compiler.env),
             rule,
-            state: std::sync::Mutex::new(CacheState::new()),
+            state: std::sync::Mutex::new(ad::Reuse::new()),
         })
     }
 
@@ -901,24 +909,7 @@ pub struct GradientCache {
     /// How zero fdata are made and gradients assembled, decided once from the argument types.
     plan: ad::Plan,
     /// What is reused from call to call; replaced after a failed call.
-    state: std::sync::Mutex<CacheState>,
-}
-
-/// A gradient cache's reused parts: the rule state (its stacks keep their buffers; a failed
-/// call may leave it non-empty) and the gradient arrays of the last call, used again when the
-/// caller has dropped them (see `ad::Plan::run_reusing`).
-struct CacheState {
-    state: Value,
-    spare: Vec<Option<Value>>,
-}
-
-impl CacheState {
-    fn new() -> CacheState {
-        CacheState {
-            state: ad::new_state(),
-            spare: Vec::new(),
-        }
-    }
+    state: std::sync::Mutex<ad::Reuse>,
 }
 
 impl Clone for GradientCache {
@@ -929,7 +920,7 @@ impl Clone for GradientCache {
             shapes: self.shapes.clone(),
             rule: self.rule.clone(),
             plan: self.plan.clone(),
-            state: std::sync::Mutex::new(CacheState::new()),
+            state: std::sync::Mutex::new(ad::Reuse::new()),
         }
     }
 }
@@ -943,15 +934,11 @@ impl GradientCache {
         dy: Option<Value>,
     ) -> Result<(Value, Vec<Value>), Error> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let mut all = Vec::with_capacity(args.len() + 1);
-        all.push(self.f.clone());
-        all.extend(args.iter().cloned());
-        let cs = &mut *st;
         let r = self
             .plan
-            .run_reusing(m, &self.rule, &all, dy, &cs.state, &mut cs.spare);
+            .run_reusing(m, &self.rule, &self.f, args, dy, &mut st);
         if r.is_err() {
-            *st = CacheState::new();
+            *st = ad::Reuse::new();
         }
         Ok(r?)
     }
