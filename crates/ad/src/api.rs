@@ -437,12 +437,7 @@ impl Plan {
         dy: Option<Value>,
         state: &Value,
     ) -> Result<(Value, Vec<Value>), AdError> {
-        // One run: its code is looked up as any call's is, not prepared.
-        let mut reuse = Reuse {
-            state: state.clone(),
-            spare: Vec::new(),
-            code: Some((None, None)),
-        };
+        let mut reuse = Reuse::once(state.clone());
         self.run_reusing(m, rule, f, args, dy, &mut reuse)
     }
 
@@ -458,52 +453,75 @@ impl Plan {
         reuse: &mut Reuse,
     ) -> Result<(Value, Vec<Value>), AdError> {
         begin(m);
-        if reuse.code.is_none() {
-            reuse.code = Some((m.prepare_native(&rule.fwd), m.prepare_native(&rule.rvs)));
-        }
-        let Reuse { state, spare, code } = reuse;
-        let env = &m.compiler.env;
         let n = args.len() + 1;
+        if reuse.outs.is_none() {
+            if reuse.prepare {
+                reuse.code = (m.prepare_native(&rule.fwd), m.prepare_native(&rule.rvs));
+            }
+            reuse.outs = Some(Outs::new(rule, n));
+            // The constant fdata stay in place from run to run.
+            reuse.fwd_args = vec![Value::Nothing; 2 * n + 1];
+            for (k, z) in self.zero.iter().enumerate() {
+                if let ZeroFdata::Constant(v) = z {
+                    reuse.fwd_args[2 * k + 2] = v.clone();
+                }
+            }
+        }
+        let Reuse {
+            state,
+            spare,
+            code,
+            fwd_args,
+            outs,
+            ..
+        } = reuse;
+        let outs = outs.as_mut().unwrap_or_else(|| unreachable!());
+        let env = &m.compiler.env;
         spare.resize(n, None);
-        // The forwards pass's arguments: the state, then each argument (the function first)
-        // and its zero fdata.
-        let mut fwd_args = Vec::with_capacity(2 * n + 1);
-        // Lent to the run and given back (the run does not keep it).
-        fwd_args.push(std::mem::replace(state, Value::Nothing));
+        // The forwards pass's arguments: the state (lent to the run and given back), then
+        // each argument (the function first) and its zero fdata.
+        fwd_args[0] = std::mem::replace(state, Value::Nothing);
         let all = std::iter::once(f).chain(args);
         for (k, ((x, z), t)) in all.zip(&self.zero).zip(&self.types).enumerate() {
-            fwd_args.push(x.clone());
-            fwd_args.push(match (z, x) {
-                (ZeroFdata::Constant(v), _) => v.clone(),
+            fwd_args[2 * k + 1] = x.clone();
+            fwd_args[2 * k + 2] = match (z, x) {
+                (ZeroFdata::Constant(_), _) => continue,
                 (ZeroFdata::Zeros(e), Value::Array(a)) => match spare[k].take() {
                     Some(Value::Array(g)) if reset_to_zeros(&g, a) => Value::Array(g),
                     _ => Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims()))),
                 },
                 _ => fdata(&zero_tangent(x, env), t, env),
-            });
+            };
         }
-        let code = code.as_ref().map(|(f, r)| (f.as_ref(), r.as_ref()));
-        let r = forwards_and_back(m, rule, code, &mut fwd_args, dy);
+        let code = (code.0.as_ref(), code.1.as_ref());
+        let r = forwards_and_back(m, rule, code, fwd_args, dy, outs);
         *state = std::mem::replace(&mut fwd_args[0], Value::Nothing);
-        let (y, rd) = r?;
-        for (k, z) in self.zero.iter().enumerate() {
-            if let ZeroFdata::Zeros(_) = z {
-                spare[k] = Some(fwd_args[2 * k + 2].clone());
-            }
+        // The arguments are the caller's again (the fdata are taken below).
+        for k in 0..n {
+            fwd_args[2 * k + 1] = Value::Nothing;
         }
+        let y = r?;
         let env = &m.compiler.env;
         let grads = (0..n)
             .map(|k| {
-                let r = || rd.field(k).unwrap_or(Value::Nothing);
                 let fdata = &mut fwd_args[2 * k + 2];
-                match &self.assemble[k] {
-                    Assemble::Constant(v) => v.clone(),
-                    Assemble::Rdata => r(),
-                    Assemble::Fdata => std::mem::replace(fdata, Value::Nothing),
-                    Assemble::General => tangent_from(&self.types[k], fdata, &r(), env),
+                if let ZeroFdata::Zeros(_) = self.zero[k] {
+                    spare[k] = Some(fdata.clone());
                 }
+                let rd = &mut outs.rvs()[k];
+                let g = match &self.assemble[k] {
+                    Assemble::Constant(v) => v.clone(),
+                    Assemble::Rdata => std::mem::replace(rd, Value::Nothing),
+                    Assemble::Fdata => std::mem::replace(fdata, Value::Nothing),
+                    Assemble::General => tangent_from(&self.types[k], fdata, rd, env),
+                };
+                if !matches!(self.zero[k], ZeroFdata::Constant(_)) {
+                    *fdata = Value::Nothing;
+                }
+                g
             })
             .collect();
+        outs.clear();
         Ok((y, grads))
     }
 }
@@ -512,21 +530,39 @@ impl Plan {
 /// one): the rule state, whose block and communication stacks keep their buffers (a completed
 /// run leaves it empty; after a failed one, make a new `Reuse`); the float arrays the last
 /// run returned as gradients (`spare[k]` for argument `k`), zeroed and used again when the
-/// caller has dropped them and the dimensions agree; and the native code of the rule's two
-/// passes, looked up on the first run.
+/// caller has dropped them and the dimensions agree; the native code of the rule's two
+/// passes, looked up on the first run; and the passes' argument and result buffers, whose
+/// constant entries (the fdata and rdata of singleton types) stay in place.
 pub struct Reuse {
     state: Value,
     spare: Vec<Option<Value>>,
-    code: Option<(Option<Prepared>, Option<Prepared>)>,
+    /// Whether to look up the passes' native code on the first run.
+    prepare: bool,
+    code: (Option<Prepared>, Option<Prepared>),
+    fwd_args: Vec<Value>,
+    /// Made on the first run.
+    outs: Option<Outs>,
 }
 
 impl Reuse {
     /// Nothing kept yet, in a new rule state.
     pub fn new() -> Reuse {
         Reuse {
-            state: new_state(),
+            prepare: true,
+            ..Reuse::once(new_state())
+        }
+    }
+
+    /// For a single run in rule state `state`: the passes' code is looked up as any call's
+    /// is, not prepared.
+    fn once(state: Value) -> Reuse {
+        Reuse {
+            state,
             spare: Vec::new(),
-            code: None,
+            prepare: false,
+            code: (None, None),
+            fwd_args: Vec::new(),
+            outs: None,
         }
     }
 }
@@ -534,6 +570,58 @@ impl Reuse {
 impl Default for Reuse {
     fn default() -> Reuse {
         Reuse::new()
+    }
+}
+
+/// The result buffers of a rule's two passes (see `Machine::exec_prepared_fields`): the
+/// forwards pass's `(y, fdata of y)`, then the pullback's rdata of each argument (the function
+/// first). A field of a singleton type holds its one value throughout; the others are
+/// `nothing` between runs.
+struct Outs {
+    vals: Vec<Value>,
+    singleton: Vec<bool>,
+}
+
+impl Outs {
+    /// The buffers for `rule` on `n` arguments (the function included).
+    fn new(rule: &Rule, n: usize) -> Outs {
+        let fields = |f: &Function, n: usize| -> Vec<Option<Value>> {
+            match &f.ret_type {
+                ir::Type::Tuple(ts) if ts.len() == n => ts
+                    .iter()
+                    .map(|t| ir::Const::of_singleton(t).map(|c| Value::from_const(&c)))
+                    .collect(),
+                _ => vec![None; n],
+            }
+        };
+        let all: Vec<Option<Value>> = fields(&rule.fwd, 2)
+            .into_iter()
+            .chain(fields(&rule.rvs, n))
+            .collect();
+        Outs {
+            singleton: all.iter().map(Option::is_some).collect(),
+            vals: all
+                .into_iter()
+                .map(|v| v.unwrap_or(Value::Nothing))
+                .collect(),
+        }
+    }
+
+    fn fwd(&mut self) -> &mut [Value] {
+        &mut self.vals[..2]
+    }
+
+    fn rvs(&mut self) -> &mut [Value] {
+        &mut self.vals[2..]
+    }
+
+    /// Lets go of this run's results (keeping the singletons).
+    fn clear(&mut self) {
+        for (v, s) in self.vals.iter_mut().zip(&self.singleton) {
+            if !s {
+                *v = Value::Nothing;
+            }
+        }
     }
 }
 
@@ -581,17 +669,26 @@ pub fn run_pullback_with(
     dy: Option<Value>,
 ) -> Result<(Value, Vec<Value>), AdError> {
     begin(m);
-    let mut fwd_args = fwd_arguments(new_state(), all, &fdatas);
-    let (y, rd) = forwards_and_back(m, rule, None, &mut fwd_args, dy)?;
+    pullback_with(m, rule, all, &fdatas, dy)
+}
+
+/// [`run_pullback_with`] within the current derivative.
+fn pullback_with(
+    m: &mut Machine,
+    rule: &Rule,
+    all: &[Value],
+    fdatas: &[Value],
+    dy: Option<Value>,
+) -> Result<(Value, Vec<Value>), AdError> {
+    let mut fwd_args = fwd_arguments(new_state(), all, fdatas);
+    let mut outs = Outs::new(rule, all.len());
+    let y = forwards_and_back(m, rule, (None, None), &mut fwd_args, dy, &mut outs)?;
     let env = &m.compiler.env;
     let grads = all
         .iter()
-        .zip(fdatas.iter())
-        .enumerate()
-        .map(|(k, (x, fx))| {
-            let r = rd.field(k).unwrap_or(Value::Nothing);
-            tangent_from(&x.ty(), fx, &r, env)
-        })
+        .zip(fdatas)
+        .zip(outs.rvs().iter())
+        .map(|((x, fx), r)| tangent_from(&x.ty(), fx, r, env))
         .collect();
     Ok((y, grads))
 }
@@ -622,38 +719,29 @@ pub(crate) fn nested_gradient(
         .iter()
         .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
         .collect();
-    let mut fwd_args = fwd_arguments(new_state(), &all, &fdatas);
-    let (_, rd) = forwards_and_back(m, &rule, None, &mut fwd_args, None)?;
-    Ok(all
-        .iter()
-        .zip(&fdatas)
-        .enumerate()
-        .map(|(k, (x, fx))| tangent_from(&x.ty(), fx, &rd.field(k).unwrap_or(Value::Nothing), &env))
-        .collect())
+    Ok(pullback_with(m, &rule, &all, &fdatas, None)?.1)
 }
 
 /// Runs the forwards pass on `fwd_args` (the rule state, then each argument followed by its
-/// fdata; see [`fwd_arguments`]) and the pullback: (a copy of the output, the pullback's rdata
-/// tuple). `code` is the two passes' native code, if prepared; `fwd_args` is as it was on
-/// return (the pullback borrows the state from it).
+/// fdata; see [`fwd_arguments`]) and the pullback: a copy of the output, with the pullback's
+/// rdata in `outs` (see [`Outs`]). `code` is the two passes' native code, if prepared;
+/// `fwd_args` is as it was on return (the pullback borrows the state from it).
 fn forwards_and_back(
     m: &mut Machine,
     rule: &Rule,
-    code: Option<(Option<&Prepared>, Option<&Prepared>)>,
+    code: (Option<&Prepared>, Option<&Prepared>),
     fwd_args: &mut [Value],
     dy: Option<Value>,
-) -> Result<(Value, Value), AdError> {
-    let (fwd_code, rvs_code) = code.unwrap_or((None, None));
-    let out = m
-        .exec_prepared(&rule.fwd, fwd_code, fwd_args)
+    outs: &mut Outs,
+) -> Result<Value, AdError> {
+    m.exec_prepared_fields(&rule.fwd, code.0, fwd_args, outs.fwd())
         .map_err(runtime_error)?;
-    let y = out
-        .field(0)
-        .ok_or_else(|| err("internal error: forwards pass returned no value"))?;
-    let fy = out.field(1).unwrap_or(Value::Nothing);
+    let [y, fy] = outs.fwd() else {
+        unreachable!("the forwards pass has two results")
+    };
     // The pullback restores memory the forwards pass wrote, which can include the output's:
     // the caller gets a copy taken now.
-    let y_out = match &y {
+    let y_out = match &*y {
         Value::F64(_) | Value::F32(_) | Value::Int(_) | Value::Bool(_) => y.clone(),
         _ => y.deepcopy(),
     };
@@ -662,10 +750,10 @@ fn forwards_and_back(
         Some(t) => {
             let yt = y.ty();
             let env = &m.compiler.env;
-            increment(&fy, &fdata(&t, &yt, env));
+            increment(fy, &fdata(&t, &yt, env));
             rdata(&t, &yt, env)
         }
-        None => match &y {
+        None => match &*y {
             Value::F64(_) => Value::F64(1.0),
             Value::F32(_) => Value::F32(1.0),
             v => {
@@ -677,9 +765,10 @@ fn forwards_and_back(
         },
     };
     let mut rvs_args = [std::mem::replace(&mut fwd_args[0], Value::Nothing), dy];
-    let rd = m.exec_prepared(&rule.rvs, rvs_code, &rvs_args);
+    let r = m.exec_prepared_fields(&rule.rvs, code.1, &rvs_args, outs.rvs());
     fwd_args[0] = std::mem::replace(&mut rvs_args[0], Value::Nothing);
-    Ok((y_out, rd.map_err(runtime_error)?))
+    r.map_err(runtime_error)?;
+    Ok(y_out)
 }
 
 /// Runs forward rule `code` (of `lanes.len()` lanes) on `all` (the function first) with

@@ -101,9 +101,36 @@ pub trait Native: Send + Sync {
 pub trait NativeCode: Send + Sync {
     /// Runs the function on `args` (one per parameter of its entry block).
     fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError>;
+    /// As `call` for a function returning a tuple of `out.len()` fields: the fields go into
+    /// `out`. Fields of singleton types may be left as they are: the caller sets them to
+    /// their one value beforehand, or does not read them.
+    fn call_fields(
+        &self,
+        m: &mut Machine,
+        args: &[Value],
+        out: &mut [Value],
+    ) -> Result<(), RuntimeError> {
+        let r = self.call(m, args)?;
+        unpack_into(&r, out)
+    }
 }
 
-/// A function's native code looked up once, for [`Machine::exec_prepared`]: a prepared
+/// The fields of tuple `t` into `out` (one per field).
+pub fn unpack_into(t: &Value, out: &mut [Value]) -> Result<(), RuntimeError> {
+    match t {
+        Value::Tuple(parts) if parts.len() == out.len() => {
+            out.clone_from_slice(parts);
+            Ok(())
+        }
+        _ => Err(RuntimeError::new(Exception::Error(format!(
+            "internal error: a tuple of {} fields expected, got a value of type {}",
+            out.len(),
+            t.ty()
+        )))),
+    }
+}
+
+/// A function's native code looked up once, for [`Machine::exec_prepared_fields`]: a prepared
 /// gradient calls the same two functions every time.
 #[derive(Clone)]
 pub struct Prepared {
@@ -687,15 +714,18 @@ impl Machine {
         })
     }
 
-    /// As [`Machine::exec_slice`], through `f`'s native code `p` (from
+    /// Runs `f` on `args` for a function returning a tuple of `out.len()` fields, which go
+    /// into `out` (fields of singleton types may be left as they are: see
+    /// [`NativeCode::call_fields`]): through `f`'s native code `p` (from
     /// [`Machine::prepare_native`] for `f`) when this machine's backend made it and no fuel
-    /// limit applies.
-    pub fn exec_prepared(
+    /// limit applies, else as [`Machine::exec_slice`] would.
+    pub fn exec_prepared_fields(
         &mut self,
         f: &Function,
         p: Option<&Prepared>,
         args: &[Value],
-    ) -> Result<Value, RuntimeError> {
+        out: &mut [Value],
+    ) -> Result<(), RuntimeError> {
         let usable = |m: &Machine, p: &Prepared| {
             p.id == f.id
                 && p.arity == args.len()
@@ -705,18 +735,21 @@ impl Machine {
                     .is_some_and(|n| backend_id(n) == p.backend)
         };
         match p {
-            Some(p) if usable(self, p) => self.nested(|m| p.code.call(m, args)),
-            _ => self.exec_on(f, args, true),
+            Some(p) if usable(self, p) => self.nested(|m| p.code.call_fields(m, args, out)),
+            _ => {
+                let r = self.exec_on(f, args, true)?;
+                unpack_into(&r, out)
+            }
         }
     }
 
     /// Runs `body` one call deeper: fails past `MAX_DEPTH` calls, and grows the native stack
     /// on demand so that recursion depth is limited by `MAX_DEPTH` rather than by the host
     /// thread's stack.
-    fn nested(
+    fn nested<R>(
         &mut self,
-        body: impl FnOnce(&mut Machine) -> Result<Value, RuntimeError>,
-    ) -> Result<Value, RuntimeError> {
+        body: impl FnOnce(&mut Machine) -> Result<R, RuntimeError>,
+    ) -> Result<R, RuntimeError> {
         if self.depth >= MAX_DEPTH {
             return Err(RuntimeError::new(Exception::StackOverflow));
         }

@@ -386,7 +386,7 @@ struct Gen<'a, 'b> {
     inbounds: FxHashSet<Inst>,
     /// Tuples whose only use is being returned: built straight into the caller's return slot.
     returned_only: FxHashSet<Value>,
-    /// The entry block's `rule_stack`s fetched together (see `plan_rule_stacks`): each one's
+    /// The entry block's `rule_stack`s fetched together (see `group_rule_stacks`): each one's
     /// position in `rule_sites`.
     rule_group: FxHashMap<Inst, u32>,
     rule_sites: Vec<abi::RuleStackSite>,
@@ -395,6 +395,9 @@ struct Gen<'a, 'b> {
     /// The number of frame slots, at its start, that borrow rather than own their values
     /// (the grouped rule stacks): the frame's drop leaves them alone.
     borrowed: u32,
+    /// For a function returning a tuple type, which fields the code writes into the
+    /// caller's values (see [`returned_fields`]); `None`: the code returns one value.
+    ret_fields: Option<Vec<bool>>,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -579,6 +582,7 @@ pub fn lower(
         rule_objs: None,
         borrowed,
         returned_only: FxHashSet::default(),
+        ret_fields: returned_fields(f).map(|ts| ts.iter().map(|t| rep(t) != Rep::Unit).collect()),
     };
     g.returned_only = returned_tuples(f, &g.const_index);
     if !g.rule_sites.is_empty() {
@@ -902,6 +906,10 @@ impl Gen<'_, '_> {
             }
             // A constant tuple is read in place where used, as other boxed constants.
             InstData::Tuple { .. } if self.const_index.contains_key(&i) => {}
+            // Its fields go straight into the caller's values at the return.
+            InstData::Tuple { .. }
+                if self.ret_fields.is_some()
+                    && res.is_some_and(|r| self.returned_only.contains(&r)) => {}
             InstData::Tuple { .. } if res.is_some_and(|r| self.rep(r) == Rep::Boxed) => {
                 let r = res.unwrap_or_else(|| unreachable!());
                 self.store_operands(i);
@@ -1031,6 +1039,11 @@ impl Gen<'_, '_> {
                     self.b.switch_to_block(e.0);
                     self.edge(second.0, second.1);
                 }
+            }
+            InstData::Return(v) if self.ret_fields.is_some() => {
+                self.return_fields(*v);
+                let z = self.b.ins().iconst(ct::I32, abi::OK as i64);
+                self.b.ins().jump(self.exit, &[BlockArg::Value(z)]);
             }
             InstData::Return(v) => {
                 let ret = self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 16);
@@ -1490,6 +1503,49 @@ impl Gen<'_, '_> {
     }
 
     /// Writes the value of singleton-typed `v` into the initialised slot at `dst`.
+    /// Returns tuple `v` field by field into the caller's values (see [`returned_fields`]):
+    /// a tuple built right before the return is never built, its operands are returned.
+    fn return_fields(&mut self, v: Value) {
+        let written = self.ret_fields.clone().unwrap_or_default();
+        let ret = self.b.ins().stack_load(ct::I64, ct::I64, self.regs, 16);
+        let f = self.f;
+        let operands = match f.values[v] {
+            ir::ValueDef::Inst(i) if self.returned_only.contains(&v) => match &f.insts[i] {
+                InstData::Tuple { args } if args.len() == written.len() => Some(args),
+                _ => None,
+            },
+            _ => None,
+        };
+        for (k, _) in written.iter().enumerate().filter(|(_, w)| **w) {
+            let dst = self.b.ins().iadd_imm_s(ret, (k as u32 * VALUE_SIZE) as i64);
+            match operands.map(|args| args[k]) {
+                Some(a) => match self.rep(a) {
+                    Rep::Boxed => {
+                        let src = self.slot_addr(a);
+                        self.call("mc_clone", &[dst, src]);
+                    }
+                    Rep::Unit => self.materialize(a, dst),
+                    r => {
+                        let x = self.vals[&a];
+                        self.box_into(r, dst, x);
+                    }
+                },
+                None => {
+                    let src = self.slot_addr(v);
+                    let kv = self.b.ins().iconst(ct::I64, k as i64);
+                    let st = self
+                        .call("mc_getfield", &[src, kv, dst])
+                        .unwrap_or_else(|| unreachable!());
+                    // A tuple of the function's return type has every field.
+                    let fail = self.unreachable_exit();
+                    let cont = self.b.create_block();
+                    self.b.ins().brif(st, fail, &[], cont, &[]);
+                    self.b.switch_to_block(cont);
+                }
+            }
+        }
+    }
+
     fn materialize(&mut self, v: Value, dst: cir::Value) {
         self.const_into(self.unit_index[&self.f.types[v]], dst);
     }
@@ -1887,6 +1943,18 @@ fn group_rule_stacks(
         sites.push((site, r));
     }
     sites
+}
+
+/// The field types of `f`'s return type if it is a tuple type: then the compiled code returns
+/// the fields themselves, `ret` pointing at one initialised value per field. It writes the
+/// fields of other than singleton types; those it leaves as the caller set them (to their
+/// one value), so that returning `(y, NoFData())` neither builds a tuple nor touches a
+/// singleton.
+pub fn returned_fields(f: &Function) -> Option<&[Type]> {
+    match &f.ret_type {
+        Type::Tuple(ts) if rep(&f.ret_type) == Rep::Boxed => Some(ts),
+        _ => None,
+    }
 }
 
 /// Tuples (not constant, see [`boxed_consts`]) built by a `Tuple` instruction right before

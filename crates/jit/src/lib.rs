@@ -24,6 +24,10 @@ use std::time::{Duration, Instant};
 #[derive(Clone)]
 struct Compiled {
     entry: Entry,
+    /// For a function returning a tuple type (see `codegen::returned_fields`): the initial
+    /// value of each field the caller provides, its one value for a singleton type (which
+    /// the code leaves alone), else `nothing`.
+    fields: Option<Arc<[Value]>>,
     /// Keeps the IR and constants the code refers to alive.
     _meta: Arc<Meta>,
 }
@@ -290,7 +294,19 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
     }
     // SAFETY: the function was declared with the entry signature that `Entry` spells out.
     let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(ptr) };
-    Ok(Compiled { entry, _meta: meta })
+    let fields = codegen::returned_fields(f).map(|ts| {
+        ts.iter()
+            .map(|t| match ir::Const::of_singleton(t) {
+                Some(c) => Value::from_const(&c),
+                None => Value::Nothing,
+            })
+            .collect()
+    });
+    Ok(Compiled {
+        entry,
+        fields,
+        _meta: meta,
+    })
 }
 
 /// Appends a line for the function at `ptr` to `/tmp/perf-PID.map`, the file `perf report`
@@ -326,25 +342,58 @@ impl Native for Jit {
     }
 }
 
-impl NativeCode for Compiled {
-    fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
+impl Compiled {
+    /// Runs the code with `ret` pointing at its result: one initialised value, or one per
+    /// field for a function returning a tuple type.
+    fn run(&self, m: &mut Machine, args: &[Value], ret: *mut Value) -> Result<(), RuntimeError> {
         let mut ctx = Ctx {
             machine: m as *mut Machine,
             error: None,
         };
-        let mut ret = Value::Nothing;
         // SAFETY: `entry` is finalised code with the entry signature; the callers check that
-        // `args` has one value per parameter; `ret` is an initialised value; the machine
-        // outlives the call and is only reached through `ctx` while the code runs.
-        let status = unsafe { (self.entry)(&mut ctx, args.as_ptr(), &mut ret) };
+        // `args` has one value per parameter and give `ret` as the code expects it; the
+        // machine outlives the call and is only reached through `ctx` while the code runs.
+        let status = unsafe { (self.entry)(&mut ctx, args.as_ptr(), ret) };
         if status == abi::OK {
-            Ok(ret)
+            Ok(())
         } else {
             Err(ctx.error.take().unwrap_or_else(|| {
                 RuntimeError::new(Exception::Error(
                     "internal error: native code failed without an error".into(),
                 ))
             }))
+        }
+    }
+}
+
+impl NativeCode for Compiled {
+    fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
+        match &self.fields {
+            None => {
+                let mut ret = Value::Nothing;
+                self.run(m, args, &mut ret)?;
+                Ok(ret)
+            }
+            Some(init) => {
+                let mut parts: smallvec::SmallVec<[Value; 4]> = init.iter().cloned().collect();
+                self.run(m, args, parts.as_mut_ptr())?;
+                Ok(Value::Tuple(parts.into_iter().collect()))
+            }
+        }
+    }
+
+    fn call_fields(
+        &self,
+        m: &mut Machine,
+        args: &[Value],
+        out: &mut [Value],
+    ) -> Result<(), RuntimeError> {
+        match &self.fields {
+            Some(init) if init.len() == out.len() => self.run(m, args, out.as_mut_ptr()),
+            _ => {
+                let r = self.call(m, args)?;
+                interp::unpack_into(&r, out)
+            }
         }
     }
 }
