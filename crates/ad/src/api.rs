@@ -697,7 +697,7 @@ fn pullback_with(
 /// tangents of globals). AD inside the language (`derivative`, `gradient` called by user code)
 /// runs within its caller's derivative and does not call this.
 pub(crate) fn begin(m: &Machine) {
-    if let Some(r) = m.ad_runtime.clone() {
+    if let Some(r) = &m.ad_runtime {
         r.begin();
     }
 }

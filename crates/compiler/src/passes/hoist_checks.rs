@@ -269,9 +269,17 @@ impl Emit<'_> {
     /// `n ≤ length(arr) - k`, computed in block `b`.
     fn within(&mut self, b: Block, n: Value, arr: Value, k: i64) -> Value {
         let len = self.prim(b, Prim::ArrayLen, vec![arr], Type::Int64);
-        let kv = self.int(b, k);
-        let lim = self.prim(b, Prim::SubInt, vec![len, kv], Type::Int64);
+        let lim = self.plus(b, len, -k);
         self.prim(b, Prim::SleInt, vec![n, lim], Type::Bool)
+    }
+
+    /// `x + k`, computed in block `b` (`x` itself for 0).
+    fn plus(&mut self, b: Block, x: Value, k: i64) -> Value {
+        if k == 0 {
+            return x;
+        }
+        let kv = self.int(b, k);
+        self.prim(b, Prim::AddInt, vec![x, kv], Type::Int64)
     }
 }
 
@@ -285,35 +293,24 @@ fn insert(f: &mut Function, plan: Plan) {
     } = plan;
     let term = f.blocks[pre].insts.pop().unwrap_or_else(|| unreachable!());
     let mut e = Emit { f, loc };
-    let bad = e.f.add_block();
     // `n ≤ length(A) - k` for each vector, in a chain of blocks each entered from the last.
+    // A failing check's block: the loop's first trip (if it runs) raises the error of its
+    // first out-of-range access, reading only that vector (the others may be empty or too
+    // short in ways their own checks report); if it does not run, on to the exit.
     let mut cur = pre;
-    for (arr, k, _) in &checks {
+    for (arr, k, elem) in &checks {
         let ok = e.within(cur, n, *arr, *k);
         let next = e.f.add_block();
+        let bad = e.f.add_block();
         e.branch(cur, ok, next, (bad, vec![]));
+        let zero = e.int(bad, 0);
+        let runs = e.prim(bad, Prim::SltInt, vec![zero, n], Type::Bool);
+        let raise = e.f.add_block();
+        e.branch(bad, runs, raise, exit.clone());
+        let idx = e.plus(raise, n, *k);
+        e.prim(raise, Prim::ArrayRef, vec![*arr, idx], elem.clone());
+        e.f.append(raise, InstData::Unreachable, Type::Nothing, loc);
         cur = next;
     }
     e.f.blocks[cur].insts.push(term);
-    // A check failed: the loop's first trip (if it runs) raises the error of its first
-    // out-of-range access; if it does not run, on to the exit.
-    let zero = e.int(bad, 0);
-    let runs = e.prim(bad, Prim::SltInt, vec![zero, n], Type::Bool);
-    let mut raise = e.f.add_block();
-    e.branch(bad, runs, raise, exit);
-    for (arr, k, elem) in &checks {
-        // Only the failing check's vector is read (the others may be empty or too short in
-        // ways their own checks report). The checks are made again: a failing one skipped
-        // the later ones.
-        let ok = e.within(raise, n, *arr, *k);
-        let fail = e.f.add_block();
-        let next = e.f.add_block();
-        e.branch(raise, ok, next, (fail, vec![]));
-        let kv = e.int(fail, *k);
-        let idx = e.prim(fail, Prim::AddInt, vec![n, kv], Type::Int64);
-        e.prim(fail, Prim::ArrayRef, vec![*arr, idx], elem.clone());
-        e.f.append(fail, InstData::Unreachable, Type::Nothing, loc);
-        raise = next;
-    }
-    e.f.append(raise, InstData::Unreachable, Type::Nothing, loc);
 }
