@@ -452,9 +452,19 @@ impl Plan {
         dy: Option<Value>,
         reuse: &mut Reuse,
     ) -> Result<(Value, Vec<Value>), AdError> {
+        let n = self.types.len();
+        if args.len() + 1 != n {
+            return Err(err(format!(
+                "the gradient was planned for {} arguments, got {}",
+                n - 1,
+                args.len()
+            )));
+        }
         begin(m);
-        let n = args.len() + 1;
-        if reuse.outs.is_none() {
+        // Set up on the first run (and again should `reuse` come from another rule).
+        let key = (rule.fwd.id, rule.rvs.id, n);
+        if reuse.made_for != Some(key) {
+            reuse.made_for = Some(key);
             if reuse.prepare {
                 reuse.code = (m.prepare_native(&rule.fwd), m.prepare_native(&rule.rvs));
             }
@@ -542,6 +552,9 @@ pub struct Reuse {
     fwd_args: Vec<Value>,
     /// Made on the first run.
     outs: Option<Outs>,
+    /// The rule (its passes' ids) and number of arguments the buffers and code were set up
+    /// for.
+    made_for: Option<(u64, u64, usize)>,
 }
 
 impl Reuse {
@@ -563,6 +576,7 @@ impl Reuse {
             code: (None, None),
             fwd_args: Vec::new(),
             outs: None,
+            made_for: None,
         }
     }
 }

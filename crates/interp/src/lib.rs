@@ -698,7 +698,7 @@ impl Machine {
         self.exec_on(f, args, true)
     }
 
-    /// `f`'s native code, compiled now if need be, for [`Machine::exec_prepared`]; `None`
+    /// `f`'s native code, compiled now if need be, for [`Machine::exec_prepared_fields`]; `None`
     /// when there is no native backend or `f` runs in the interpreter.
     pub fn prepare_native(&mut self, f: &Function) -> Option<Prepared> {
         let n = self.native.clone()?;

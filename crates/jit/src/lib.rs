@@ -24,6 +24,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone)]
 struct Compiled {
     entry: Entry,
+    /// The number of arguments the code reads.
+    arity: usize,
     /// For a function returning a tuple type (see `codegen::returned_fields`): the initial
     /// value of each field the caller provides, its one value for a singleton type (which
     /// the code leaves alone), else `nothing`.
@@ -304,6 +306,7 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
     });
     Ok(Compiled {
         entry,
+        arity: f.blocks[f.entry()].params.len(),
         fields,
         _meta: meta,
     })
@@ -346,12 +349,19 @@ impl Compiled {
     /// Runs the code with `ret` pointing at its result: one initialised value, or one per
     /// field for a function returning a tuple type.
     fn run(&self, m: &mut Machine, args: &[Value], ret: *mut Value) -> Result<(), RuntimeError> {
+        if args.len() != self.arity {
+            return Err(RuntimeError::new(Exception::Error(format!(
+                "internal error: native code of {} arguments called with {}",
+                self.arity,
+                args.len()
+            ))));
+        }
         let mut ctx = Ctx {
             machine: m as *mut Machine,
             error: None,
         };
-        // SAFETY: `entry` is finalised code with the entry signature; the callers check that
-        // `args` has one value per parameter and give `ret` as the code expects it; the
+        // SAFETY: `entry` is finalised code with the entry signature; `args` has one value per
+        // parameter (checked above); the callers give `ret` as the code expects it; the
         // machine outlives the call and is only reached through `ctx` while the code runs.
         let status = unsafe { (self.entry)(&mut ctx, args.as_ptr(), ret) };
         if status == abi::OK {
