@@ -382,11 +382,28 @@ fn prepared_caches_reuse_the_rule_and_validate_arguments() {
     let mut s = session("h(x) = [x[1]^2, x[1] * x[2]]");
     let h = s.eval("h").unwrap();
     let c = s.prepare_pullback_cache(&h, &[vecv(&[3.0, 4.0])]).unwrap();
-    let (y, g) = s
-        .value_and_pullback_cached(&c, &vecv(&[1.0, 10.0]), &[vecv(&[3.0, 4.0])])
-        .unwrap();
-    assert_eq!(mooncake::show(&y), "[9.0, 12.0]");
-    assert_eq!(mooncake::show(&g[1]), "[46.0, 30.0]");
+    for _ in 0..2 {
+        let (y, g) = s
+            .value_and_pullback_cached(&c, &vecv(&[1.0, 10.0]), &[vecv(&[3.0, 4.0])])
+            .unwrap();
+        assert_eq!(mooncake::show(&y), "[9.0, 12.0]");
+        assert_eq!(mooncake::show(&g[1]), "[46.0, 30.0]");
+    }
+    // A call that raises leaves the cache usable.
+    let mut s = session("k(x) = log(x[1]) * x[2]");
+    let k = s.eval("k").unwrap();
+    let c = s.prepare_gradient_cache(&k, &[vecv(&[2.0, 3.0])]).unwrap();
+    let e = s
+        .value_and_gradient_cached(&c, &[vecv(&[-1.0, 3.0])])
+        .unwrap_err();
+    assert!(e.to_string().contains("DomainError"), "{e}");
+    for _ in 0..2 {
+        let (y, g) = s
+            .value_and_gradient_cached(&c, &[vecv(&[1.0, 3.0])])
+            .unwrap();
+        assert_eq!(y.as_f64(), Some(0.0));
+        assert_eq!(mooncake::show(&g[1]), "[3.0, 0.0]");
+    }
 }
 
 #[test]
