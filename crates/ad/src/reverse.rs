@@ -2457,31 +2457,21 @@ fn hoist_rule_stacks(f: &mut Function) {
     let mut dropped: rustc_hash::FxHashSet<Inst> = Default::default();
     for b in f.layout.clone() {
         for &i in &f.blocks[b].insts {
-            let InstData::Prim {
-                op: Prim::RuleStack,
-                args,
-            } = &f.insts[i]
-            else {
+            let Some((r, st, k, ty)) = f.constant_rule_stack(i) else {
                 continue;
             };
-            let (Some(Const::Int(k)), Some(Const::Type(t)), true) = (
-                f.const_value(args[1]),
-                f.const_value(args[2]),
-                args[0] == state,
-            ) else {
+            let (Some(Const::Type(t)), true) = (f.const_value(ty), st == state) else {
                 continue;
             };
-            let (Some(r), Some(ki), Some(ti)) =
-                (f.result(i), f.def_inst(args[1]), f.def_inst(args[2]))
-            else {
+            let (Some(ki), Some(ti)) = (f.def_inst(f.insts[i].args()[1]), f.def_inst(ty)) else {
                 continue;
             };
-            match canon.get(&(*k, t.clone())) {
+            match canon.get(&(k, t.clone())) {
                 Some(c) => {
                     alias.insert(r, *c);
                 }
                 None => {
-                    canon.insert((*k, t.clone()), r);
+                    canon.insert((k, t.clone()), r);
                     hoisted.extend([ki, ti, i]);
                 }
             }

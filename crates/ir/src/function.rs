@@ -612,6 +612,25 @@ impl Function {
         }
     }
 
+    /// `(result, state, k, T)` if `i` is `Core.rule_stack(state, k, T)` with a constant stack
+    /// number `k` (`T` is the operand giving the stack's type).
+    pub fn constant_rule_stack(&self, i: Inst) -> Option<(Value, Value, i64, Value)> {
+        let InstData::Prim {
+            op: Prim::RuleStack,
+            args,
+        } = &self.insts[i]
+        else {
+            return None;
+        };
+        let (Some(r), [st, k, ty]) = (self.result(i), args.as_slice()) else {
+            return None;
+        };
+        let Some(Const::Int(k)) = self.const_value(*k) else {
+            return None;
+        };
+        Some((r, *st, *k, *ty))
+    }
+
     pub fn def_inst(&self, v: Value) -> Option<Inst> {
         match self.values[v] {
             ValueDef::Inst(i) => Some(i),

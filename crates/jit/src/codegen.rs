@@ -1912,31 +1912,22 @@ fn group_rule_stacks(
     let mut state = None;
     let mut sites = Vec::new();
     for &i in &f.blocks[f.entry()].insts {
-        let InstData::Prim {
-            op: Prim::RuleStack,
-            args,
-        } = &f.insts[i]
-        else {
+        let Some((r, st, k, ty)) = f.constant_rule_stack(i) else {
             continue;
         };
-        let (Some(r), [st, k, ty]) = (f.result(i), args.as_slice()) else {
+        let Some(&ty_const) = unit_index.get(&f.types[ty]) else {
             continue;
         };
-        let (Some(Const::Int(k)), Some(&ty_const)) =
-            (f.const_value(*k), unit_index.get(&f.types[*ty]))
-        else {
-            continue;
-        };
-        if rep(&f.types[*st]) != Rep::Boxed
-            || rep(&f.types[*ty]) != Rep::Unit
+        if rep(&f.types[st]) != Rep::Boxed
+            || rep(&f.types[ty]) != Rep::Unit
             || rep(&f.types[r]) != Rep::Boxed
-            || *state.get_or_insert(*st) != *st
+            || *state.get_or_insert(st) != st
         {
             continue;
         }
         let site = abi::RuleStackSite {
             inst: i,
-            k: *k,
+            k,
             ty: ty_const,
             slot: 0,
         };
