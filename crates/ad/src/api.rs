@@ -463,12 +463,11 @@ impl Plan {
         begin(m);
         // Set up on the first run (and again should `reuse` come from another rule).
         let key = (rule.fwd.id, rule.rvs.id, n);
-        if reuse.made_for != Some(key) {
-            reuse.made_for = Some(key);
+        if reuse.outs.as_ref().map(|(k, _)| *k) != Some(key) {
             if reuse.prepare {
                 reuse.code = (m.prepare_native(&rule.fwd), m.prepare_native(&rule.rvs));
             }
-            reuse.outs = Some(Outs::new(rule, n));
+            reuse.outs = Some((key, Outs::new(rule, n)));
             // The constant fdata stay in place from run to run.
             reuse.fwd_args = vec![Value::Nothing; 2 * n + 1];
             for (k, z) in self.zero.iter().enumerate() {
@@ -485,7 +484,7 @@ impl Plan {
             outs,
             ..
         } = reuse;
-        let outs = outs.as_mut().unwrap_or_else(|| unreachable!());
+        let (_, outs) = outs.as_mut().unwrap_or_else(|| unreachable!());
         let env = &m.compiler.env;
         spare.resize(n, None);
         // The forwards pass's arguments: the state (lent to the run and given back), then
@@ -550,11 +549,9 @@ pub struct Reuse {
     prepare: bool,
     code: (Option<Prepared>, Option<Prepared>),
     fwd_args: Vec<Value>,
-    /// Made on the first run.
-    outs: Option<Outs>,
-    /// The rule (its passes' ids) and number of arguments the buffers and code were set up
-    /// for.
-    made_for: Option<(u64, u64, usize)>,
+    /// Made on the first run, with the rule (its passes' ids) and number of arguments the
+    /// buffers and code were set up for.
+    outs: Option<((u64, u64, usize), Outs)>,
 }
 
 impl Reuse {
@@ -576,7 +573,6 @@ impl Reuse {
             code: (None, None),
             fwd_args: Vec::new(),
             outs: None,
-            made_for: None,
         }
     }
 }

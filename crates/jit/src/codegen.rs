@@ -1502,7 +1502,6 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(join);
     }
 
-    /// Writes the value of singleton-typed `v` into the initialised slot at `dst`.
     /// Returns tuple `v` field by field into the caller's values (see [`returned_fields`]):
     /// a tuple built right before the return is never built, its operands are returned.
     fn return_fields(&mut self, v: Value) {
@@ -1546,6 +1545,7 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Writes the value of singleton-typed `v` into the initialised slot at `dst`.
     fn materialize(&mut self, v: Value, dst: cir::Value) {
         self.const_into(self.unit_index[&self.f.types[v]], dst);
     }
