@@ -5,6 +5,9 @@
 //! (identical values, gradients within 1e-12 relative). `test_rule` checks forward mode too;
 //! beyond it, the chunked forward-mode gradient (3 lanes per pass) agrees with reverse mode's
 //! (within 1e-9 relative) and with the interpreter's forward-mode gradient (within 1e-12).
+//! A check line may end in `=> VALUE`: the value Julia prints for the call, which both
+//! backends must print (a wrong value has a consistent wrong gradient, so finite differences
+//! alone cannot catch it).
 
 mod common;
 
@@ -27,7 +30,11 @@ fn gradient_battery() {
             failures.push(format!("{name} (interpreter): {}", si.render_error(&e)));
             continue;
         }
-        for call in src.lines().filter_map(|l| l.strip_prefix("# check: ")) {
+        for line in src.lines().filter_map(|l| l.strip_prefix("# check: ")) {
+            let (call, julia_value) = match line.split_once(" => ") {
+                Some((call, value)) => (call.trim(), Some(value.trim())),
+                None => (line.trim(), None),
+            };
             checked += 1;
             match s.test_rule(call) {
                 Ok(r) if r.passed() => {}
@@ -41,6 +48,9 @@ fn gradient_battery() {
                         && g.iter()
                             .zip(&gi)
                             .all(|(a, b)| tangent_approx_eq(a, b, 1e-12, 1e-300));
+                    if let Some(want) = julia_value.filter(|want| *want != y) {
+                        failures.push(format!("{name}: {call}: value {y}, Julia gives {want}"));
+                    }
                     if y != yi || !close {
                         let show = |g: &[mooncake::Value]| {
                             g.iter().map(mooncake::show).collect::<Vec<_>>().join(", ")

@@ -67,6 +67,19 @@ impl fmt::Display for Exception {
                         );
                     }
                 }
+                // A value of a type with no call methods: `(x + 1)(x - 1)`.
+                if let Some(ty) = func.strip_prefix("(::").and_then(|f| f.strip_suffix(')')) {
+                    if candidates.is_empty() {
+                        write!(f, "MethodError: objects of type {ty} are not callable")?;
+                        if matches!(ty, "Float64" | "Float32" | "Int64" | "Bool") {
+                            write!(
+                                f,
+                                "\nMaybe you forgot to use an operator such as *, ^, %, / etc. ?"
+                            )?;
+                        }
+                        return Ok(());
+                    }
+                }
                 let a: Vec<String> = args.iter().map(|t| format!("::{t}")).collect();
                 write!(
                     f,

@@ -893,7 +893,10 @@ impl<'a> Parser<'a> {
         e
     }
 
-    /// An operator glued to `(` names the operator's function: `+(1, 2)`, `==(a, b)`.
+    /// An operator glued to `(` names the operator's function: `+(1, 2)`, `==(a, b)`. For an
+    /// operator that is also unary (`-`, `+`, `!`), the parentheses are an argument list only
+    /// when they hold a comma, a splat, a `;` or nothing: otherwise they group, and `^` binds
+    /// tighter than the operator, as in Julia (`-(2.0)^2 == -4.0`, `-(a, b)^2 == (a - b)^2`).
     fn operator_call_name(&mut self) -> Option<Expr> {
         let Tok::Op(o) = self.peek() else { return None };
         let o = *o;
@@ -905,8 +908,36 @@ impl<'a> Parser<'a> {
         if next.tok != Tok::Op("(") || next.space_before {
             return None;
         }
+        if matches!(o, "-" | "+" | "!") && !self.paren_is_arglist(i + 1) {
+            return None;
+        }
         let sp = self.bump().span;
         Some(Expr::new(ExprKind::Ident(sym(canonical_op(o))), sp))
+    }
+
+    /// Whether the parenthesised group opening at token `open` is an argument list: it is
+    /// empty or holds a comma, a `;` or a splat `...` at its own nesting level.
+    fn paren_is_arglist(&self, open: usize) -> bool {
+        let mut depth = 0usize;
+        let mut empty = true;
+        for t in self.toks.iter().skip(open) {
+            match &t.tok {
+                Tok::Op("(" | "[" | "{") => depth += 1,
+                Tok::Op(")" | "]" | "}") => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return empty;
+                    }
+                }
+                Tok::Op("," | ";" | "...") if depth == 1 => return true,
+                Tok::Eof => return true,
+                _ => {}
+            }
+            if t.tok != Tok::Newline && !(depth == 1 && t.tok == Tok::Op("(")) {
+                empty = false;
+            }
+        }
+        true
     }
 
     fn parse_unary_inner(&mut self) -> Expr {
@@ -965,23 +996,32 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// `2x`, `3(x + 1)`, `2x^2`: a numeric literal directly followed by a name or `(`.
+    /// Juxtaposition is multiplication, binding tighter than `*` and looser than `^`: a numeric
+    /// literal glued to a name or `(` (`2x`, `3(x + 1)`, `2x^2 == 2 * x^2`), or any operand
+    /// glued to a name (`(x + 1)y`, `x'y`, `(16x^2 - 24x + 5)exp(-x)`). An operand other than a
+    /// literal glued to `(` is a call, as in Julia (`(x + 1)(x - 1)` calls `x + 1`).
     fn parse_juxtapose(&mut self) -> Expr {
-        let lhs = self.parse_power();
-        let is_num = matches!(
-            lhs.kind,
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Float32(_)
-        );
-        if is_num {
+        let mut lhs = self.parse_power();
+        loop {
+            let is_num = matches!(
+                lhs.kind,
+                ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Float32(_)
+            );
+            let is_str = matches!(lhs.kind, ExprKind::Str(_));
             let t = self.peek_token();
             let adjacent = !t.space_before && self.next_index() == self.pos;
-            if adjacent && matches!(t.tok, Tok::Ident(_) | Tok::Op("(")) {
-                let rhs = self.parse_power();
-                let op_span = Span::new(self.file, lhs.span.hi, lhs.span.hi);
-                return self.binop("*", op_span, lhs, rhs);
+            let glued = match t.tok {
+                Tok::Ident(_) => !is_str,
+                Tok::Op("(") => is_num,
+                _ => false,
+            };
+            if !(adjacent && glued) {
+                return lhs;
             }
+            let rhs = self.parse_power();
+            let op_span = Span::new(self.file, lhs.span.hi, lhs.span.hi);
+            lhs = self.binop("*", op_span, lhs, rhs);
         }
-        lhs
     }
 
     fn parse_power(&mut self) -> Expr {
@@ -997,12 +1037,9 @@ impl<'a> Parser<'a> {
             }
             let sp = self.bump().span;
             self.skip_newlines_in_stmt();
-            // The exponent may carry a unary sign: `2^-3`.
-            let exp = if matches!(self.peek(), Tok::Op("-" | "+" | "!")) {
-                self.parse_unary()
-            } else {
-                self.parse_power()
-            };
+            // The exponent is parsed at the level of unary operators and juxtaposition, so
+            // it may carry a sign (`2^-3`) and `2^3x == 2^(3x)`; `^` is right-associative.
+            let exp = self.parse_unary();
             return self.binop(op, sp, base, exp);
         }
         base
@@ -1021,6 +1058,14 @@ impl<'a> Parser<'a> {
                 },
                 span,
             );
+        }
+        // `->` binds tightly on its left and loosely on its right: `2 |> x -> x + 1` is
+        // `2 |> (x -> x + 1)`, `a::T -> body` takes `a::T` as its parameter.
+        if self.at_op("->") {
+            self.bump();
+            self.skip_newlines_in_stmt();
+            let body = self.parse_expr();
+            e = self.lambda_from(e, body);
         }
         e
     }

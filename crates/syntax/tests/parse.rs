@@ -33,6 +33,28 @@ fn precedence() {
 }
 
 #[test]
+fn unary_operators_juxtaposition_and_arrows() {
+    check(
+        "-(2.0)^2\n-(a, b)^2\n+(a)^2\n!(x)\n-(x::Point) = 1\n(x + 1)y\nx'y\n(x - 1)exp(-x)\n(x + 1)(x - 1)\n2^3x\n2(x)\n1e2x\n2 |> x -> x + 1\n",
+        expect![[r#"
+            (call - (call ^ 2.0 2))
+            (call ^ (call - a b) 2)
+            (call + (call ^ a 2))
+            (call ! x)
+            (function - (x::Point) (block 1))
+            (call * (call + x 1) y)
+            (call * (call adjoint x) y)
+            (call * (call - x 1) (call exp (call - x)))
+            (call (call + x 1) (call - x 1))
+            (call ^ 2 (call * 3 x))
+            (call * 2 x)
+            (call * 100.0 x)
+            (call (-> (x) (call + x 1)) 2)
+        "#]],
+    );
+}
+
+#[test]
 fn definitions() {
     check(
         r#"
