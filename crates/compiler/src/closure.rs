@@ -300,6 +300,122 @@ fn assigned_in(e: &Expr, out: &mut FxHashSet<Symbol>) {
     children(e, &mut |c| assigned_in(c, out));
 }
 
+/// What a scope block's own statements bind, as Julia resolves scopes before running anything:
+/// the names assigned or declared `local` directly in the block (in order of first
+/// appearance), and the names declared `global` there. Nested scope blocks (loop bodies,
+/// `let`, functions, anonymous functions, `do` blocks, comprehensions) are not entered; the
+/// parts of them evaluated in this scope (a loop's iterables, a `while` condition, `let`
+/// right-hand sides) are.
+#[derive(Default, Debug)]
+pub struct ScopeNames {
+    pub locals: Vec<Symbol>,
+    pub globals: Vec<Symbol>,
+}
+
+pub fn scope_names(stmts: &[Expr]) -> ScopeNames {
+    fn visit(e: &Expr, out: &mut ScopeNames) {
+        if as_lambda(e).is_some() {
+            return;
+        }
+        let push = |names: Vec<Symbol>, out: &mut ScopeNames| {
+            for n in names {
+                if !out.locals.contains(&n) {
+                    out.locals.push(n);
+                }
+            }
+        };
+        match &e.kind {
+            ExprKind::Assign { lhs, rhs } | ExprKind::OpAssign { lhs, rhs, .. } => {
+                let mut ns = Vec::new();
+                target_names(lhs, &mut ns);
+                push(ns, out);
+                visit(lhs, out);
+                visit(rhs, out);
+            }
+            ExprKind::Local(decls) => {
+                for d in decls {
+                    let mut ns = Vec::new();
+                    target_names(d, &mut ns);
+                    push(ns, out);
+                    if let ExprKind::Assign { rhs, .. } = &d.kind {
+                        visit(rhs, out);
+                    }
+                }
+            }
+            ExprKind::Global(decls) => {
+                for d in decls {
+                    let mut ns = Vec::new();
+                    target_names(d, &mut ns);
+                    for n in ns {
+                        if !out.globals.contains(&n) {
+                            out.globals.push(n);
+                        }
+                    }
+                    if let ExprKind::Assign { rhs, .. } | ExprKind::OpAssign { rhs, .. } = &d.kind {
+                        visit(rhs, out);
+                    }
+                }
+            }
+            ExprKind::For { iters, .. } => iters.iter().for_each(|(_, it)| visit(it, out)),
+            ExprKind::While { cond, .. } => visit(cond, out),
+            ExprKind::Let { bindings, .. } => {
+                for b in bindings {
+                    if let ExprKind::Assign { rhs, .. } = &b.kind {
+                        visit(rhs, out);
+                    }
+                }
+            }
+            ExprKind::Comprehension { iters, .. } => {
+                // The first iterable is evaluated outside the comprehension's scope.
+                if let Some((_, it)) = iters.first() {
+                    visit(it, out);
+                }
+            }
+            ExprKind::Call {
+                func,
+                args,
+                kwargs,
+                do_block: Some(_),
+            } => {
+                visit(func, out);
+                args.iter().for_each(|a| visit(a, out));
+                kwargs.iter().for_each(|k| visit(&k.value, out));
+            }
+            ExprKind::Function(_) | ExprKind::Struct(_) | ExprKind::AbstractType { .. } => {}
+            _ => children(e, &mut |c| visit(c, out)),
+        }
+    }
+    let mut out = ScopeNames::default();
+    for s in stmts {
+        visit(s, &mut out);
+    }
+    out.locals.retain(|n| !out.globals.contains(n));
+    out
+}
+
+/// The names declared with `local` directly in a scope block (not in nested blocks).
+pub fn explicit_locals(stmts: &[Expr]) -> Vec<Symbol> {
+    fn visit(e: &Expr, out: &mut Vec<Symbol>) {
+        match &e.kind {
+            ExprKind::Local(decls) => decls.iter().for_each(|d| target_names(d, out)),
+            ExprKind::For { .. }
+            | ExprKind::While { .. }
+            | ExprKind::Let { .. }
+            | ExprKind::Comprehension { .. }
+            | ExprKind::Lambda(_)
+            | ExprKind::Function(_)
+            | ExprKind::Struct(_) => {}
+            ExprKind::Call {
+                do_block: Some(_), ..
+            } => {}
+            _ => children(e, &mut |c| visit(c, out)),
+        }
+    }
+    let mut out = Vec::new();
+    stmts.iter().for_each(|s| visit(s, &mut out));
+    out
+}
+
 /// The variables of a function body (with parameters `params`) that must be boxed: captured by
 /// some anonymous function and either assigned inside one or assigned more than once outside.
 pub fn boxed_names(params: &[Symbol], body: &[Expr]) -> FxHashSet<Symbol> {

@@ -251,6 +251,41 @@ impl<'a> Lowerer<'a> {
         s
     }
 
+    /// Resolves a scope block before lowering it, as Julia does: every name its own
+    /// statements assign (or declare `local`) is a local of the block from its first line —
+    /// unless it is a local of an enclosing block (then it is that variable, wherever in the
+    /// enclosing block it is assigned), declared `global`, or the block is the global scope.
+    /// So `println(k); k += 1` in a function reads the local `k` (an `UndefVarError`), never a
+    /// global `k`. Each entry into the block (each loop iteration) starts its locals
+    /// unassigned.
+    fn predeclare(&mut self, stmts: &[Expr]) {
+        let names = closure::scope_names(stmts);
+        for g in names.globals {
+            if !self.global_decls.contains(&g) {
+                self.global_decls.push(g);
+            }
+        }
+        if self.toplevel && self.scopes.len() == 1 {
+            return;
+        }
+        let explicit = closure::explicit_locals(stmts);
+        for n in names.locals {
+            if self.global_decls.contains(&n) {
+                continue;
+            }
+            let here = self.scopes.last().is_some_and(|s| s.vars.contains_key(&n));
+            if here || (self.lookup_local(n).is_some() && !explicit.contains(&n)) {
+                continue;
+            }
+            let s = self.declare_local(n);
+            if !self.boxed_slots.contains(&s) {
+                let sp = Span::DUMMY;
+                let undef = self.konst(Const::Undef, sp);
+                self.emit_stmt(InstData::SetSlot(s, undef), sp);
+            }
+        }
+    }
+
     /// `[body for x in itr if cond]` (and a generator `(body for x in itr)`, which is
     /// collected the same way: every consumer in the prelude reads it once, in order) is
     /// `map(x -> body, filter(x -> cond, collect(itr)))`.
@@ -585,6 +620,7 @@ impl<'a> Lowerer<'a> {
         self.scopes.push(Scope {
             vars: FxHashMap::default(),
         });
+        self.predeclare(stmts);
         let r = self.block(stmts);
         self.scopes.pop();
         r
@@ -806,32 +842,31 @@ impl<'a> Lowerer<'a> {
                 Ok(self.nothing(sp))
             }
             ExprKind::Let { bindings, body } => {
-                // Right-hand sides are evaluated in the enclosing scope, in order.
-                let mut binds = Vec::new();
-                for b in bindings {
-                    match &b.kind {
-                        ExprKind::Assign { lhs, rhs } => {
-                            let v = self.expr(rhs)?;
-                            binds.push((lhs.as_ref().clone(), Some(v)));
-                        }
-                        ExprKind::Ident(_) | ExprKind::TypeAssert { .. } => {
-                            binds.push((b.clone(), None))
-                        }
-                        _ => {
-                            return Err(CompileError::invalid(
-                                b.span,
-                                "expected `name` or `name = value` in `let`",
-                            ))
-                        }
-                    }
-                }
+                // Bindings are made in order, each right-hand side evaluated before its own
+                // variable exists but after the earlier ones: `let a = a + 1, b = a` reads
+                // the outer `a`, then gives `b` the new one.
                 self.scopes.push(Scope {
                     vars: FxHashMap::default(),
                 });
                 let r = (|| -> Result<Value, CompileError> {
-                    for (lhs, v) in binds {
-                        self.declare_and_assign(&lhs, v)?;
+                    for b in bindings {
+                        match &b.kind {
+                            ExprKind::Assign { lhs, rhs } => {
+                                let v = self.expr(rhs)?;
+                                self.declare_and_assign(lhs, Some(v))?;
+                            }
+                            ExprKind::Ident(_) | ExprKind::TypeAssert { .. } => {
+                                self.declare_and_assign(b, None)?;
+                            }
+                            _ => {
+                                return Err(CompileError::invalid(
+                                    b.span,
+                                    "expected `name` or `name = value` in `let`",
+                                ))
+                            }
+                        }
                     }
+                    self.predeclare(body);
                     self.block(body)
                 })();
                 self.scopes.pop();
@@ -900,18 +935,33 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The local `name` of the innermost scope: the one its resolution made (see
+    /// `predeclare`), or a new one.
+    fn local_here(&mut self, name: Symbol) -> Slot {
+        match self.scopes.last().and_then(|s| s.vars.get(&name)).copied() {
+            Some(s) => s,
+            None => self.declare_local(name),
+        }
+    }
+
     fn declare_and_assign(&mut self, lhs: &Expr, v: Option<Value>) -> Result<(), CompileError> {
         match &lhs.kind {
             ExprKind::Ident(n) => {
-                let s = self.declare_local(*n);
-                if let Some(v) = v {
-                    self.set_slot(s, v, lhs.span);
+                let s = self.local_here(*n);
+                match v {
+                    Some(v) => self.set_slot(s, v, lhs.span),
+                    None if !self.boxed_slots.contains(&s) => {
+                        // A declaration without a value: unassigned at each entry.
+                        let undef = self.konst(Const::Undef, lhs.span);
+                        self.emit_stmt(InstData::SetSlot(s, undef), lhs.span);
+                    }
+                    None => {}
                 }
                 Ok(())
             }
             ExprKind::TypeAssert { expr, ty } if expr.ident().is_some() => {
                 let n = expr.ident().unwrap_or_else(|| sym("_"));
-                let s = self.declare_local(n);
+                let s = self.local_here(n);
                 self.slot_types.insert(s, (**ty).clone());
                 if let Some(v) = v {
                     let v = self.convert_for_slot(s, v, lhs.span)?;
@@ -1264,6 +1314,7 @@ impl<'a> Lowerer<'a> {
                     brk: exit,
                     cont: latch,
                 });
+                self.predeclare(body);
                 let r = self.block(body);
                 self.loops.pop();
                 r?;
@@ -1757,6 +1808,7 @@ fn lower_method_def(
         let s = l.declare_local(*name);
         l.set_slot(s, v, def.params[i].span);
     }
+    l.predeclare(&def.body);
     let v = l.block(&def.body)?;
     let closures = std::mem::take(&mut l.closures);
     let f = l.finish(v, def.span)?;

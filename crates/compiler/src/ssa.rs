@@ -27,6 +27,15 @@ pub fn construct_ssa(f: &mut Function) {
 
 // ----- definedness -----
 
+/// Whether `i` unassigns its slot: lowering stores the `undef` constant into the locals of a
+/// scope block at each entry into it (see `Lowerer::predeclare`).
+fn unassigns(f: &Function, i: Inst) -> bool {
+    match f.insts[i] {
+        InstData::SetSlot(_, v) => matches!(f.const_value(v), Some(Const::Undef)),
+        _ => false,
+    }
+}
+
 fn insert_undef_checks(f: &mut Function) {
     let nslots = f.slots.len();
     if nslots == 0 {
@@ -41,7 +50,8 @@ fn insert_undef_checks(f: &mut Function) {
     let transfer = |f: &Function, b: Block, mut set: Vec<bool>| -> Vec<bool> {
         for &i in &f.blocks[b].insts {
             match &f.insts[i] {
-                InstData::SetSlot(s, _) | InstData::GetSlot(s) => set[s.as_u32() as usize] = true,
+                InstData::SetSlot(s, _) => set[s.as_u32() as usize] = !unassigns(f, i),
+                InstData::GetSlot(s) => set[s.as_u32() as usize] = true,
                 _ => {}
             }
         }
@@ -80,7 +90,7 @@ fn insert_undef_checks(f: &mut Function) {
         let mut set = meet(b, &out);
         for &i in &f.blocks[b].insts {
             match &f.insts[i] {
-                InstData::SetSlot(s, _) => set[s.as_u32() as usize] = true,
+                InstData::SetSlot(s, _) => set[s.as_u32() as usize] = !unassigns(f, i),
                 InstData::GetSlot(s) => {
                     if !set[s.as_u32() as usize] {
                         needs.push((b, i, *s));
@@ -130,7 +140,8 @@ fn insert_undef_checks(f: &mut Function) {
             if let InstData::SetSlot(s, _) = f.insts[i] {
                 if let Some(&fl) = flags.get(&s) {
                     let loc = f.locs[i];
-                    let (ci, cv) = f.make_inst(InstData::Const(Const::Bool(true)), Type::Any, loc);
+                    let assigned = Const::Bool(!unassigns(f, i));
+                    let (ci, cv) = f.make_inst(InstData::Const(assigned), Type::Any, loc);
                     let (si, _) = f.make_inst(
                         InstData::SetSlot(fl, cv.unwrap_or_else(|| unreachable!())),
                         Type::Any,
@@ -231,6 +242,21 @@ impl<'f> Builder<'f> {
                 preds.entry(s).or_default().push(b);
             }
         }
+        // The markers of unassigned locals store the one `undef` of the function; their own
+        // constants go.
+        let uv = uv.unwrap_or_else(|| unreachable!());
+        for b in f.layout.clone() {
+            let mut insts = std::mem::take(&mut f.blocks[b].insts);
+            insts.retain(|&i| {
+                if let InstData::SetSlot(s, v) = f.insts[i] {
+                    if matches!(f.const_value(v), Some(Const::Undef)) {
+                        f.insts[i] = InstData::SetSlot(s, uv);
+                    }
+                }
+                i == ui || !matches!(f.insts[i], InstData::Const(Const::Undef))
+            });
+            f.blocks[b].insts = insts;
+        }
         let mut last_store = FxHashMap::default();
         for &b in &f.layout {
             for &i in &f.blocks[b].insts {
@@ -245,7 +271,7 @@ impl<'f> Builder<'f> {
             last_store,
             entry_memo: FxHashMap::default(),
             alias: FxHashMap::default(),
-            undef: uv.unwrap_or_else(|| unreachable!()),
+            undef: uv,
         }
     }
 
