@@ -564,6 +564,7 @@ pub fn derive_reverse(
         })
         .collect();
 
+    let mut fwd_returns = 0usize;
     // Blocks that cannot reach a `return` (error paths) need no derivative: the forwards pass
     // runs their primal code as it is, and the pullback never visits them.
     let mut live: rustc_hash::FxHashSet<Block> = returns.iter().copied().collect();
@@ -1692,7 +1693,12 @@ pub fn derive_reverse(
                     tt.clone(),
                 );
                 e.inst(InstData::Return(t), Type::Any);
-                fwd.ret_type = tt;
+                // Returns of different types (a union-typed primal): the union of the pairs.
+                fwd.ret_type = match fwd_returns {
+                    0 => tt,
+                    _ => Type::union_of([fwd.ret_type.clone(), tt]),
+                };
+                fwd_returns += 1;
             }
             InstData::Unreachable => {
                 fwd.append(fb, InstData::Unreachable, Type::Any, loc);

@@ -144,14 +144,16 @@ pub fn reverse_rule(
         AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt | AndInt | OrInt | XorInt
         | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
         | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
-        | Isa | Typeof | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | ArrayNew
-        | ArrayLen | ArraySize | TupleLen | RuleStack | RuleChild | AdCheck | TangentCheck
-        | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat | StringLen
-        | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
-        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
-        | ThrowValue => Rule::NonDifferentiable,
+        | Isa | Typeof | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | VcatType
+        | CatEltype | ArrayNew | ArrayLen | ArraySize | TupleLen | RuleStack | RuleChild
+        | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
+        | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
+        | DualCall | ToString | Repr | StringConcat | StringLen | Print | Show | ThrowError
+        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
+            Rule::NonDifferentiable
+        }
         Floor | Ceil | Round | Trunc => Rule::Scalar(vec![Zero]),
         AddFloat => Rule::Scalar(vec![One, One]),
         SubFloat => Rule::Scalar(vec![One, MinusOne]),
@@ -331,10 +333,10 @@ pub fn is_differentiable(op: Prim) -> bool {
         | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
         | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | PromoteTypejoin
-        | ApplyType | PromoteEltype | ArrayNew | ArrayLen | ArraySize | ArrayUnresize
-        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild
-        | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
-        | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | ApplyType | PromoteEltype | VcatType | CatEltype | ArrayNew | ArrayLen | ArraySize
+        | ArrayUnresize | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar
+        | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
         | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds

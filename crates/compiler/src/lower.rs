@@ -1483,33 +1483,39 @@ impl<'a> Lowerer<'a> {
         rows: &[Vec<Expr>],
         sp: Span,
     ) -> Result<Value, CompileError> {
-        let nr = rows.len();
-        let nc = rows.first().map_or(0, |r| r.len());
-        if rows.iter().any(|r| r.len() != nc) {
-            return Err(CompileError::invalid(
-                sp,
-                "ArgumentError: rows of a matrix literal must have the same number of elements",
-            ));
-        }
+        // As Julia lowers them: `[a b c]` is `hcat(a, b, c)`, `[a; b; c]` is `vcat(a, b, c)`
+        // and `[a b; c d e]` is `hvcat((2, 3), a, b, c, d, e)` (`typed_*` with an element
+        // type, `T[a b]`).
         let mut vs = Vec::new();
         if let Some(t) = ty {
             vs.push(self.type_value(t)?);
         }
-        // `[a; b; c]` is a vertical concatenation.
-        if nc == 1 {
+        let typed = |name: &str| {
+            if ty.is_some() {
+                format!("typed_{name}")
+            } else {
+                name.to_string()
+            }
+        };
+        if rows.len() == 1 {
+            vs.extend(self.args(&rows[0])?);
+            return Ok(self.call(&typed("hcat"), vs, sp));
+        }
+        if rows.iter().all(|r| r.len() == 1) {
             for r in rows {
                 vs.extend(self.args(r)?);
             }
-            return Ok(self.call(if ty.is_some() { "typed_vcat" } else { "vcat" }, vs, sp));
+            return Ok(self.call(&typed("vcat"), vs, sp));
         }
-        let nrv = self.konst(Const::Int(nr as i64), sp);
-        let ncv = self.konst(Const::Int(nc as i64), sp);
-        vs.push(nrv);
-        vs.push(ncv);
+        let counts: Vec<Value> = rows
+            .iter()
+            .map(|r| self.konst(Const::Int(r.len() as i64), sp))
+            .collect();
+        vs.push(self.emit(InstData::Tuple { args: counts }, sp));
         for r in rows {
             vs.extend(self.args(r)?);
         }
-        Ok(self.call(if ty.is_some() { "typed_hvcat" } else { "hvcat" }, vs, sp))
+        Ok(self.call(&typed("hvcat"), vs, sp))
     }
 
     fn macro_call(&mut self, name: Symbol, args: &[Expr], sp: Span) -> Result<Value, CompileError> {

@@ -113,6 +113,13 @@ prims! {
     PromoteTypejoin = "promote_typejoin",
     /// `Core.promote_eltype(t::Tuple)`: the element type of an array literal of t's elements.
     PromoteEltype = "promote_eltype",
+    /// `Core.vcat_type(T, xs::Tuple)`: the array type `vcat` of `xs` makes with element type
+    /// `T`: a vector, unless an element is an array of more dimensions.
+    VcatType = "vcat_type",
+    /// `Core.cat_eltype(xs::Tuple)`: the element type of a concatenation of `xs`: the
+    /// promotion (as for array literals) of the arrays' element types and the other values'
+    /// types.
+    CatEltype = "cat_eltype",
     // Arrays.
     /// `Core.array_new(Array{T,N}, d1, ..., dN)`: uninitialised (zeroed bits) array.
     ArrayNew = "array_new",
@@ -555,6 +562,21 @@ impl Prim {
                     t => Err(format!("`Core.promote_eltype` needs a tuple, got {t}")),
                 }
             }
+            CatEltype => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Tuple(ts) => Ok(Type::type_of_type(cat_eltype(ts))),
+                    t => Err(format!("`Core.cat_eltype` needs a tuple, got {t}")),
+                }
+            }
+            VcatType => {
+                arity(2)?;
+                let t = type_arg(0)?;
+                match &args[1] {
+                    Type::Tuple(ts) => Ok(Type::type_of_type(vcat_type(t, ts))),
+                    t => Err(format!("`Core.vcat_type` needs a tuple, got {t}")),
+                }
+            }
             ApplyType => {
                 if n == 0 {
                     return Err("`Core.apply_type` needs a type".into());
@@ -868,6 +890,34 @@ pub fn promote_eltype(ts: &[Type]) -> Type {
         });
     }
     acc.unwrap_or(Type::Any)
+}
+
+/// The element type of a concatenation of values of types `ts`: array literal promotion of
+/// the arrays' element types and the other values' types.
+pub fn cat_eltype(ts: &[Type]) -> Type {
+    let elems: Vec<Type> = ts
+        .iter()
+        .map(|t| match t {
+            Type::Array(e, _) => (**e).clone(),
+            t => t.clone(),
+        })
+        .collect();
+    promote_eltype(&elems)
+}
+
+/// The type of `vcat` of values of types `ts` with element type `elem`: `Array{elem, N}` with
+/// `N` the most dimensions among the arrays in `ts`, at least 1.
+pub fn vcat_type(elem: Type, ts: &[Type]) -> Type {
+    let nd = ts
+        .iter()
+        .map(|t| match t {
+            Type::Array(_, n) => *n,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    Type::array(elem, nd)
 }
 
 /// Julia's `promote_type` on the numeric types of the subset.

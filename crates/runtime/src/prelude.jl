@@ -702,51 +702,222 @@ function getindex(::Type{T}, xs...) where {T}
     end
     a
 end
-function hvcat(nr::Int64, nc::Int64, xs...)
-    T = Core.promote_eltype(xs)
-    A = Matrix{T}(undef, nr, nc)
-    k = 1
-    for i in 1:nr, j in 1:nc
-        A[i, j] = Core.tuple_getindex(xs, k)
-        k += 1
-    end
-    A
-end
-function typed_hvcat(::Type{T}, nr::Int64, nc::Int64, xs...) where {T}
-    A = Matrix{T}(undef, nr, nc)
-    k = 1
-    for i in 1:nr, j in 1:nc
-        A[i, j] = Core.tuple_getindex(xs, k)
-        k += 1
-    end
-    A
-end
-function vcat(xs::Number...)
-    T = Core.promote_eltype(xs)
-    n = Core.tuple_len(xs)
-    a = Vector{T}(undef, n)
-    for i in 1:n
-        a[i] = Core.tuple_getindex(xs, i)
-    end
-    a
-end
-function vcat(a::Vector{T}, b::Vector{S}) where {T,S}
-    c = Vector{Core.promote_type(T, S)}(undef, length(a) + length(b))
-    for i in 1:length(a)
-        c[i] = a[i]
-    end
-    for i in 1:length(b)
-        c[length(a) + i] = b[i]
+# Concatenation, as Julia's `hcat`, `vcat` and `hvcat` (the syntax `[a b]`, `[a; b]` and
+# `[a b; c d]`): numbers are 1×1 blocks and vectors are columns.
+_cat_rows(x) = 1
+_cat_rows(x::Array) = size(x, 1)
+_cat_cols(x) = 1
+_cat_cols(x::Vector) = 1
+_cat_cols(x::Matrix) = size(x, 2)
+_cat_cols(x::Array) = error("not supported yet: concatenating arrays of more than two dimensions")
+_cat_isnumber(x) = true
+_cat_isnumber(x::Array) = false
+function _cat_count(xs, isnumber::Bool)
+    c = 0
+    for k in 1:Core.tuple_len(xs)
+        if _cat_isnumber(Core.tuple_getindex(xs, k)) == isnumber
+            c += 1
+        end
     end
     c
 end
-function typed_vcat(::Type{T}, xs...) where {T}
+# `(2, 3)`: the size along `d` of each of `xs[lo:hi]`, as a tuple would print.
+function _cat_sizes(xs, d::Int64, lo::Int64, hi::Int64)
+    s = "("
+    for k in lo:hi
+        x = Core.tuple_getindex(xs, k)
+        s = string(s, d == 1 ? _cat_rows(x) : _cat_cols(x), k < hi ? ", " : (lo == hi ? ",)" : ")"))
+    end
+    s
+end
+# Writes the block `x` into `A` with its first element at `(r, c)`.
+function _cat_set!(A::Matrix, r::Int64, c::Int64, x)
+    A[r, c] = x
+    A
+end
+function _cat_set!(A::Matrix, r::Int64, c::Int64, x::Vector)
+    for i in 1:length(x)
+        A[r + i - 1, c] = x[i]
+    end
+    A
+end
+function _cat_set!(A::Matrix, r::Int64, c::Int64, x::Matrix)
+    for j in 1:size(x, 2), i in 1:size(x, 1)
+        A[r + i - 1, c + j - 1] = x[i, j]
+    end
+    A
+end
+# Checks that `xs[lo:hi]` have the same extent along `d` (1: rows, 2: columns), with the
+# messages of Julia's `hcat`/`vcat` of arrays and of its general `cat` when numbers are among
+# them.
+function _cat_check(xs, d::Int64, lo::Int64, hi::Int64)
+    x1 = Core.tuple_getindex(xs, lo)
+    want = d == 1 ? _cat_rows(x1) : _cat_cols(x1)
+    arrays = true
+    for k in lo:hi
+        arrays = arrays && !_cat_isnumber(Core.tuple_getindex(xs, k))
+    end
+    for k in lo:hi
+        x = Core.tuple_getindex(xs, k)
+        got = d == 1 ? _cat_rows(x) : _cat_cols(x)
+        if got != want
+            if arrays
+                what = d == 1 ? "rows" : "columns"
+                throw(DimensionMismatch(string("number of ", what, " of each array must match (got ", _cat_sizes(xs, d, lo, hi), ")")))
+            end
+            throw(DimensionMismatch(string("mismatch in dimension ", d, " (expected ", want, " got ", got, ")")))
+        end
+    end
+    want
+end
+# `hcat(xs[lo:hi]...)` into `A` at row `r`, column `c`; the number of columns written.
+function _hcat_into!(A::Matrix, r::Int64, c::Int64, xs, lo::Int64, hi::Int64)
+    c0 = c
+    for k in lo:hi
+        x = Core.tuple_getindex(xs, k)
+        _cat_set!(A, r, c, x)
+        c += _cat_cols(x)
+    end
+    c - c0
+end
+function _hcat_width(xs, lo::Int64, hi::Int64)
+    w = 0
+    for k in lo:hi
+        w += _cat_cols(Core.tuple_getindex(xs, k))
+    end
+    w
+end
+
+hcat(xs...) = typed_hcat(Core.cat_eltype(xs), xs...)
+typed_hcat(::Type{T}, xs...) where {T} = _hcat(T, xs)
+_hcat(::Type{T}, xs::Tuple{}) where {T} = Vector{T}(undef, 0)
+function _hcat(::Type{T}, xs) where {T}
     n = Core.tuple_len(xs)
-    a = Vector{T}(undef, n)
-    for i in 1:n
-        a[i] = Core.tuple_getindex(xs, i)
+    m = _cat_check(xs, 1, 1, n)
+    A = Matrix{T}(undef, m, _hcat_width(xs, 1, n))
+    _hcat_into!(A, 1, 1, xs, 1, n)
+    A
+end
+
+vcat(xs...) = typed_vcat(Core.cat_eltype(xs), xs...)
+typed_vcat(::Type{T}, xs...) where {T} = _vcat_into(Core.vcat_type(T, xs), xs)
+function _vcat_into(::Type{Vector{T}}, xs) where {T}
+    n = Core.tuple_len(xs)
+    len = 0
+    for k in 1:n
+        len += length(Core.tuple_getindex(xs, k))
+    end
+    a = Vector{T}(undef, len)
+    i = 1
+    for k in 1:n
+        i = _vcat_set!(a, i, Core.tuple_getindex(xs, k))
     end
     a
+end
+function _vcat_set!(a::Vector, i::Int64, x)
+    a[i] = x
+    i + 1
+end
+function _vcat_set!(a::Vector, i::Int64, x::Vector)
+    for j in 1:length(x)
+        a[i + j - 1] = x[j]
+    end
+    i + length(x)
+end
+function _vcat_into(::Type{Matrix{T}}, xs) where {T}
+    n = Core.tuple_len(xs)
+    nc = _cat_check(xs, 2, 1, n)
+    nr = 0
+    for k in 1:n
+        nr += _cat_rows(Core.tuple_getindex(xs, k))
+    end
+    A = Matrix{T}(undef, nr, nc)
+    r = 1
+    for k in 1:n
+        x = Core.tuple_getindex(xs, k)
+        _cat_set!(A, r, 1, x)
+        r += _cat_rows(x)
+    end
+    A
+end
+
+hvcat(rows::Tuple, xs::Number...) = typed_hvcat(Core.cat_eltype(xs), rows, xs...)
+hvcat(rows::Tuple, xs...) = typed_hvcat(Core.cat_eltype(xs), rows, xs...)
+function typed_hvcat(::Type{T}, rows::Tuple, xs::Number...) where {T}
+    nr = length(rows)
+    nc = rows[1]
+    for i in 2:nr
+        if rows[i] != nc
+            throw(DimensionMismatch(string("row ", i, " has mismatched number of columns (expected ", nc, ", got ", rows[i], ")")))
+        end
+    end
+    n = Core.tuple_len(xs)
+    if nr * nc != n
+        throw(ArgumentError(string("argument count ", n, " does not match specified shape (", nr, ", ", nc, ")")))
+    end
+    A = Matrix{T}(undef, nr, nc)
+    k = 1
+    for i in 1:nr, j in 1:nc
+        A[i, j] = Core.tuple_getindex(xs, k)
+        k += 1
+    end
+    A
+end
+# Blocks: each block row is concatenated horizontally, then the rows vertically; with arrays
+# only, the checks and messages of Julia's block method.
+function typed_hvcat(::Type{T}, rows::Tuple, xs...) where {T}
+    nbr = length(rows)
+    n = Core.tuple_len(xs)
+    total = 0
+    for i in 1:nbr
+        total += rows[i]
+    end
+    if total != n
+        throw(ArgumentError(string("argument count ", n, " does not match specified shape (expected ", total, ")")))
+    end
+    arrays = _cat_count(xs, true) == 0
+    nc = _hcat_width(xs, 1, rows[1])
+    nr = 0
+    a = 1
+    widths_differ = false
+    for i in 1:nbr
+        hi = a + rows[i] - 1
+        h = arrays ? _cat_rows(Core.tuple_getindex(xs, a)) : _cat_check(xs, 1, a, hi)
+        w = _hcat_width(xs, a, hi)
+        if arrays
+            for j in a:hi
+                hj = _cat_rows(Core.tuple_getindex(xs, j))
+                if hj != h
+                    throw(DimensionMismatch(string("mismatched height in block row ", i, " (expected ", h, ", got ", hj, ")")))
+                end
+            end
+            if w != nc
+                throw(DimensionMismatch(string("block row ", i, " has mismatched number of columns (expected ", nc, ", got ", w, ")")))
+            end
+        end
+        widths_differ = widths_differ || w != nc
+        nr += h
+        a += rows[i]
+    end
+    if widths_differ
+        # The rows, each concatenated into a matrix, are then concatenated vertically.
+        s = "("
+        a = 1
+        for i in 1:nbr
+            s = string(s, _hcat_width(xs, a, a + rows[i] - 1), i < nbr ? ", " : ")")
+            a += rows[i]
+        end
+        throw(DimensionMismatch(string("number of columns of each array must match (got ", s, ")")))
+    end
+    A = Matrix{T}(undef, nr, nc)
+    a = 1
+    r = 1
+    for i in 1:nbr
+        _hcat_into!(A, r, 1, xs, a, a + rows[i] - 1)
+        r += _cat_rows(Core.tuple_getindex(xs, a))
+        a += rows[i]
+    end
+    A
 end
 
 function ==(a::Array, b::Array)

@@ -289,6 +289,20 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             },
             _ => Err(b()),
         },
+        CatEltype => match args {
+            [x @ Value::Tuple(_)] => match x.ty() {
+                Type::Tuple(ts) => Ok(Value::Type(ir::prim::cat_eltype(&ts))),
+                _ => Err(b()),
+            },
+            _ => Err(b()),
+        },
+        VcatType => match args {
+            [Value::Type(t), x @ Value::Tuple(_)] => match x.ty() {
+                Type::Tuple(ts) => Ok(Value::Type(ir::prim::vcat_type(t.clone(), &ts))),
+                _ => Err(b()),
+            },
+            _ => Err(b()),
+        },
         ApplyType => {
             let [Value::Type(base), rest @ ..] = args else {
                 return Err(b());

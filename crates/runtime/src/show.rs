@@ -205,53 +205,73 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                     show(out, x, Some(&a.elem));
                 }
                 out.push(']');
-            } else if dims.len() == 2 {
-                let (m, n) = (dims[0], dims[1]);
+            } else if elems.is_empty() {
+                // Julia writes e.g. `Matrix{Float64}(undef, 0, 2)`.
+                let ds: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+                out.push_str(&format!(
+                    "{}(undef, {})",
+                    Type::array(a.elem.clone(), dims.len() as u32),
+                    ds.join(", ")
+                ));
+            } else {
                 if prefix {
                     out.push_str(&a.elem.to_string());
                 }
-                out.push('[');
-                for i in 0..m {
-                    if i > 0 {
-                        out.push_str("; ");
-                    }
-                    for j in 0..n {
-                        if j > 0 {
-                            out.push(' ');
-                        }
-                        if let Some(x) = elems.get(j * m + i) {
-                            show(out, x, Some(&a.elem));
-                        }
-                    }
-                }
-                if m == 0 || n == 0 {
-                    // Julia writes e.g. `Matrix{Float64}(undef, 0, 2)`.
-                    out.clear();
-                    out.push_str(&format!("Matrix{{{}}}(undef, {m}, {n})", a.elem));
-                    return;
-                }
-                out.push(']');
-            } else {
-                let dstr: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-                out.push_str(&format!(
-                    "{}-dimensional Array{{{}, {}}}(",
-                    dstr.join("×"),
-                    a.elem,
-                    dims.len()
-                ));
-                out.push('[');
-                for (i, x) in elems.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    show(out, x, Some(&a.elem));
-                }
-                out.push_str("])");
+                show_nd(out, &elems, &dims, &a.elem);
             }
         }
         Value::Func(f) => out.push_str(f.as_str()),
         Value::Type(t) => out.push_str(&t.to_string()),
     }
+}
+
+/// A non-empty array of two or more dimensions as Julia's `show` writes it: rows separated by
+/// `; `, the matrices of the trailing dimensions by `;;;` (`;;;;` when the fourth index
+/// changes, ...), and a column matrix ends in `;;` (`[1.0; 2.0;;]`).
+fn show_nd(out: &mut String, elems: &[Value], dims: &[usize], elem: &Type) {
+    let (m, n) = (dims[0], dims[1]);
+    let tail = &dims[2..];
+    let slices: usize = tail.iter().product();
+    out.push('[');
+    let mut idx = vec![0usize; tail.len()];
+    let mut reached_last = false;
+    for s in 0..slices {
+        if s > 0 {
+            // The highest trailing dimension whose index changed from the previous slice.
+            let mut k = 0;
+            while idx[k] + 1 == tail[k] {
+                idx[k] = 0;
+                k += 1;
+            }
+            idx[k] += 1;
+            let changed = k + 3;
+            reached_last |= changed == dims.len();
+            out.push_str(&";".repeat(changed));
+            out.push(' ');
+        }
+        let base = s * m * n;
+        for i in 0..m {
+            if i > 0 {
+                out.push_str("; ");
+            }
+            for j in 0..n {
+                if j > 0 {
+                    out.push(' ');
+                }
+                if let Some(x) = elems.get(base + j * m + i) {
+                    show(out, x, Some(elem));
+                }
+            }
+        }
+    }
+    if dims.len() == 2 {
+        if n == 1 {
+            out.push_str(";;");
+        }
+    } else if !reached_last {
+        out.push_str(&";".repeat(dims.len()));
+    }
+    out.push(']');
 }
 
 fn show_struct(out: &mut String, ty: &Type, fields: &[Value]) {

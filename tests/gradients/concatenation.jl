@@ -1,0 +1,15 @@
+# check: f([1.0, 2.0], [3.0, 0.5]) => 45.0
+# check: g(0.3, 1.7) => 4.0
+# `[a b]` is hcat (vectors become columns), `[a; b]` vcat, `[A a; 1.0 2.0 b[1]]` a block
+# matrix.
+function f(a, b)
+    M = [a b]
+    v = [a; b; 1.0]
+    B = [M a; 1.0 2.0 b[1]]
+    sum(M .* M) + sum(v .^ 2) + sum(B)
+end
+# A 2×2 matrix literal of scalars.
+function g(x, y)
+    R = [x -y; y x]
+    R[1, 1] + R[2, 1] + R[2, 2] - R[1, 2]
+end

@@ -1,0 +1,2 @@
+# Julia raises the same DimensionMismatch.
+x = [[1.0 2.0]; [1.0 2.0 3.0]]
