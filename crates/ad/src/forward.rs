@@ -337,6 +337,9 @@ pub fn derive_forward(
                 (0..n).map(|l| g(e, l)).collect::<Vec<Value>>()
             };
             let ts: Option<Vec<Value>> = match &data {
+                // An undefined value (a variable not assigned on this path) has an undefined
+                // tangent: read, like the value, only behind a definedness check.
+                InstData::Const(Const::Undef) => Some(vec![e.konst(Const::Undef); n]),
                 InstData::Const(_) => {
                     let r = res.unwrap_or_else(|| unreachable!());
                     let z = zero(&mut e, vmap[&r], &cx.ty(r), env);
@@ -482,7 +485,11 @@ pub fn derive_forward(
                                     e.inst(InstData::Prim { op: *op, args: a }, Type::Any);
                                 }
                             }
-                            None
+                            // The result is the array written: its tangent is the array's.
+                            res.map(|_| match has_t(&args[0]) {
+                                true => (0..n).map(|l| t(&args[0], l)).collect(),
+                                false => vec![e.konst(Const::Singleton(Type::NoTangent)); n],
+                            })
                         }
                         Rule::ArrayPop => {
                             let r = res.unwrap_or_else(|| unreachable!());

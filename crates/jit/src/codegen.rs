@@ -1085,6 +1085,8 @@ impl Gen<'_, '_> {
                 // The same frame slot on both sides: nothing to copy.
                 (Rep::Boxed, Rep::Boxed) if p == a => {}
                 (Rep::Boxed, _) => return None,
+                // An undefined value (read only behind a definedness check) into a register.
+                _ if self.f.types[*a] == Type::Bottom => return None,
                 _ => out.push(BlockArg::Value(self.vals[a])),
             }
         }
@@ -1109,6 +1111,16 @@ impl Gen<'_, '_> {
                 // A register value into a union-typed parameter.
                 (Rep::Boxed, r) => boxes.push((*p, r, self.vals[a])),
                 (Rep::Unit, _) => {}
+                // An undefined value (a variable not assigned on this path, read only behind a
+                // definedness check): any bits of the parameter's register type.
+                (r, _) if self.f.types[*a] == Type::Bottom => {
+                    let zero = match r {
+                        Rep::F64 => self.b.ins().f64const(0.0),
+                        Rep::F32 => self.b.ins().f32const(0.0),
+                        r => self.b.ins().iconst(cl_type(r), 0),
+                    };
+                    native.push(BlockArg::Value(zero));
+                }
                 _ => native.push(BlockArg::Value(self.vals[a])),
             }
         }

@@ -937,16 +937,28 @@ function tuple_eq(a, b)
 end
 
 # Reductions.
+# As Julia's reductions: the first element starts the sum (so `sum(Real[1, 2.5])` needs no
+# `zero(Real)`, and `sum([-0.0]) === -0.0`); a sum of `Bool`s is an `Int64`.
+_sum_first(x) = x
+_sum_first(x::Bool) = Int64(x)
 function sum(a::Array{T,N}) where {T,N}
-    s = zero(T)
-    for i in 1:length(a)
+    n = length(a)
+    if n == 0
+        return _sum_first(zero(T))
+    end
+    s = _sum_first(a[1])
+    for i in 2:n
         s += a[i]
     end
     s
 end
 function prod(a::Array{T,N}) where {T,N}
-    s = one(T)
-    for i in 1:length(a)
+    n = length(a)
+    if n == 0
+        return one(T)
+    end
+    s = a[1]
+    for i in 2:n
         s *= a[i]
     end
     s
