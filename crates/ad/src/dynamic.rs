@@ -276,6 +276,13 @@ fn field_of(x: &Value, name: &Value, env: &ir::TypeEnv) -> Result<(Type, usize),
     let Value::Str(n) = name else {
         return Err(internal("a field name that is not a string"));
     };
+    // A position (`"2"`) for a field read by index.
+    if let Ok(k) = n.parse::<usize>() {
+        let count = env.field_types(&p).map_or(0, |fs| fs.len());
+        if (1..=count).contains(&k) {
+            return Ok((p, k - 1));
+        }
+    }
     let k = env.field_index(&p, syntax::sym(n)).ok_or_else(|| {
         RuntimeError::new(Exception::Error(format!(
             "FieldError: type {p} has no field `{n}`"

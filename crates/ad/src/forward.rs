@@ -254,6 +254,17 @@ fn reverse_code_prim(
     }
 }
 
+/// `product` (a derivative times `factor`), or zero when `factor` is zero: a zero tangent
+/// times an infinite derivative is zero.
+pub(crate) fn strong_zero(e: &mut Emit, factor: Value, product: Value, t: &Type) -> Value {
+    let zero = e.konst(match t {
+        Type::Float32 => Const::F32(0.0),
+        _ => Const::F64(0.0),
+    });
+    let z = e.prim(Prim::EqFloat, vec![factor, zero], Type::Bool);
+    e.prim(Prim::SelectFloat, vec![z, zero, product], t.clone())
+}
+
 /// Derives the forward rule of `primal` with `width` lanes. `names` gives the name under which
 /// a callee's forward rule is invoked (resolved, and derived, when first executed).
 pub fn derive_forward(
@@ -449,6 +460,18 @@ pub fn derive_forward(
                                         Partial::Convert => {
                                             let tc = e.konst(Const::Type(tt.clone()));
                                             e.prim(Prim::Fpconvert, vec![tc, dx], tt.clone())
+                                        }
+                                        Partial::If(c) => {
+                                            let zero = build_static_zero(e, &tt, env);
+                                            e.prim(
+                                                Prim::SelectFloat,
+                                                vec![*c, dx, zero],
+                                                tt.clone(),
+                                            )
+                                        }
+                                        Partial::Singular(v) => {
+                                            let m = e.prim(Prim::MulFloat, vec![*v, dx], tt.clone());
+                                            strong_zero(e, dx, m, &tt)
                                         }
                                     };
                                     acc = Some(match acc {

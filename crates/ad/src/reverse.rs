@@ -314,6 +314,10 @@ enum RevPartial {
     One,
     MinusOne,
     Saved(usize),
+    /// A saved derivative that may be infinite: a zero cotangent times it is zero.
+    SavedSingular(usize),
+    /// The cotangent where a saved `Bool` is true, zero elsewhere.
+    SavedIf(usize),
     Convert,
 }
 
@@ -845,6 +849,10 @@ pub fn derive_reverse(
                                         Partial::MinusOne => RevPartial::MinusOne,
                                         Partial::Convert => RevPartial::Convert,
                                         Partial::Val(v) => RevPartial::Saved(sv.add(v)),
+                                        Partial::Singular(v) => {
+                                            RevPartial::SavedSingular(sv.add(v))
+                                        }
+                                        Partial::If(c) => RevPartial::SavedIf(sv.add(c)),
                                     };
                                     ra.push((*a, rp));
                                 }
@@ -1130,7 +1138,7 @@ pub fn derive_reverse(
                 InstData::GetField {
                     obj,
                     field: FieldRef::Index(k),
-                } if !env.is_mutable(&cx.ty(*obj)) => {
+                } if !env.is_mutable(&cx.ty(*obj)) && cx.ty(*obj).is_concrete() => {
                     let r = res.unwrap_or_else(|| unreachable!());
                     let ft = cx.ft(r);
                     let fv = if ft == Type::NoFData {
@@ -1147,14 +1155,17 @@ pub fn derive_reverse(
                         });
                     }
                 }
-                InstData::GetField {
-                    obj,
-                    field: FieldRef::Name(n),
-                } => {
+                InstData::GetField { obj, field }
+                    if matches!(field, FieldRef::Name(_)) || !cx.ty(*obj).is_concrete() =>
+                {
                     // The object's type is known only at run time: its field's fdata and, in
-                    // the pullback, the cotangent of the object are found by name.
+                    // the pullback, the cotangent of the object are found by name (a position,
+                    // `"2"`, for a field read by index: `a, b = t` of an untyped `t`).
                     let r = res.unwrap_or_else(|| unreachable!());
-                    let name: std::sync::Arc<str> = std::sync::Arc::from(n.as_str());
+                    let name: std::sync::Arc<str> = match field {
+                        FieldRef::Name(n) => std::sync::Arc::from(n.as_str()),
+                        FieldRef::Index(k) => std::sync::Arc::from((k + 1).to_string()),
+                    };
                     let nv = e.konst(Const::Str(name.clone()));
                     let fv = match cx.ft(r) {
                         Type::NoFData => fdata_const(&mut e, &Type::NoFData),
@@ -2728,6 +2739,17 @@ fn emit_reverse(
                     RevPartial::One => a,
                     RevPartial::MinusOne => e.prim(Prim::NegFloat, vec![a], t.clone()),
                     RevPartial::Saved(k) => e.prim(Prim::MulFloat, vec![a, saved[*k]], t.clone()),
+                    RevPartial::SavedIf(k) => {
+                        let zero = e.konst(match &t {
+                            Type::Float32 => Const::F32(0.0),
+                            _ => Const::F64(0.0),
+                        });
+                        e.prim(Prim::SelectFloat, vec![saved[*k], a, zero], t.clone())
+                    }
+                    RevPartial::SavedSingular(k) => {
+                        let m = e.prim(Prim::MulFloat, vec![a, saved[*k]], t.clone());
+                        crate::forward::strong_zero(&mut e, a, m, &t)
+                    }
                     RevPartial::Convert => {
                         let at = cx.rt(*arg);
                         let tt = e.konst(Const::Type(at.clone()));

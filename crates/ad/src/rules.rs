@@ -16,6 +16,13 @@ pub enum Partial {
     Val(Value),
     /// A conversion between float widths: the cotangent converts back to the argument's type.
     Convert,
+    /// A derivative that is infinite (or undefined) where the function is not differentiable
+    /// (`sqrt` and `log` at 0, `x^p` at 0 for p < 1): a zero tangent or cotangent times it is
+    /// zero (a strong zero), so it cannot make other directions' derivatives NaN.
+    Singular(Value),
+    /// The (co)tangent itself where the `Bool` value is true, zero elsewhere: a choice, not a
+    /// product, so that a non-finite (co)tangent on the side not chosen does not leak.
+    If(Value),
 }
 
 /// What the registry knows about a primitive in reverse mode.
@@ -175,28 +182,46 @@ pub fn reverse_rule(
             Rule::Scalar(vec![One, Val(dy)])
         }
         PowFloat => {
-            // ∂x = y x^(y-1), ∂y = out log(x)
+            // ∂x = p x^(p-1), and 0 for p = 0 (x^0 is constant, also at x = 0);
+            // ∂p = x^p log|x|, and 0 at x = 0 for p > 0 (where x^p is 0 around p).
+            let (x, y) = (args[0], args[1]);
             let one = k(e, 1.0);
-            let ym1 = p(e, SubFloat, &[args[1], one]);
-            let pw = p(e, PowFloat, &[args[0], ym1]);
-            let dx = p(e, MulFloat, &[args[1], pw]);
-            let lx = p(e, Log, &[args[0]]);
+            let zero = k(e, 0.0);
+            let ym1 = p(e, SubFloat, &[y, one]);
+            let pw = p(e, PowFloat, &[x, ym1]);
+            let dx = p(e, MulFloat, &[y, pw]);
+            let y0 = e.prim(EqFloat, vec![y, zero], Type::Bool);
+            let dx = p(e, SelectFloat, &[y0, zero, dx]);
+            let ax = p(e, AbsFloat, &[x]);
+            let lx = p(e, Log, &[ax]);
             let dy = p(e, MulFloat, &[out, lx]);
-            Rule::Scalar(vec![Val(dx), Val(dy)])
+            let x0 = e.prim(EqFloat, vec![x, zero], Type::Bool);
+            let ypos = e.prim(LtFloat, vec![zero, y], Type::Bool);
+            let flat = e.prim(AndBool, vec![x0, ypos], Type::Bool);
+            let dy = p(e, SelectFloat, &[flat, zero, dy]);
+            Rule::Scalar(vec![Singular(dx), Singular(dy)])
         }
         PowiFloat => {
-            // ∂x = n x^(n-1); n is an integer.
+            // ∂x = n x^(n-1), and 0 for n = 0; n is an integer.
             let one = e.konst(Const::Int(1));
             let nm1 = e.prim(SubInt, vec![args[1], one], Type::Int64);
             let pw = p(e, PowiFloat, &[args[0], nm1]);
             let ft = e.konst(Const::Type(t.clone()));
             let nf = e.prim(Sitofp, vec![ft, args[1]], t.clone());
             let dx = p(e, MulFloat, &[nf, pw]);
-            Rule::Scalar(vec![Val(dx), Zero])
+            let zero = k(e, 0.0);
+            let izero = e.konst(Const::Int(0));
+            let n0 = e.prim(EqInt, vec![args[1], izero], Type::Bool);
+            let dx = p(e, SelectFloat, &[n0, zero, dx]);
+            Rule::Scalar(vec![Singular(dx), Zero])
+        }
+        SelectFloat => {
+            let not = e.prim(NotBool, vec![args[0]], Type::Bool);
+            Rule::Scalar(vec![Zero, If(args[0]), If(not)])
         }
         Sqrt => {
             let half = k(e, 0.5);
-            Rule::Scalar(vec![Val(p(e, DivFloat, &[half, out]))])
+            Rule::Scalar(vec![Singular(p(e, DivFloat, &[half, out]))])
         }
         Sin => Rule::Scalar(vec![Val(p(e, Cos, &[args[0]]))]),
         Cos => {
@@ -215,12 +240,12 @@ pub fn reverse_rule(
         }
         Log => {
             let one = k(e, 1.0);
-            Rule::Scalar(vec![Val(p(e, DivFloat, &[one, args[0]]))])
+            Rule::Scalar(vec![Singular(p(e, DivFloat, &[one, args[0]]))])
         }
         Log1p => {
             let one = k(e, 1.0);
             let d = p(e, AddFloat, &[one, args[0]]);
-            Rule::Scalar(vec![Val(p(e, DivFloat, &[one, d]))])
+            Rule::Scalar(vec![Singular(p(e, DivFloat, &[one, d]))])
         }
         Log2 | Log10 => {
             let ln = k(
@@ -233,7 +258,7 @@ pub fn reverse_rule(
             );
             let one = k(e, 1.0);
             let d = p(e, MulFloat, &[args[0], ln]);
-            Rule::Scalar(vec![Val(p(e, DivFloat, &[one, d]))])
+            Rule::Scalar(vec![Singular(p(e, DivFloat, &[one, d]))])
         }
         Exp2 => {
             let ln = k(e, std::f64::consts::LN_2);
@@ -258,7 +283,7 @@ pub fn reverse_rule(
             } else {
                 p(e, NegFloat, &[inv])
             };
-            Rule::Scalar(vec![Val(v)])
+            Rule::Scalar(vec![Singular(v)])
         }
         Atan => {
             let one = k(e, 1.0);
@@ -278,8 +303,13 @@ pub fn reverse_rule(
             Rule::Scalar(vec![Val(dy), Val(dx)])
         }
         Hypot => {
-            let dx = p(e, DivFloat, &[args[0], out]);
-            let dy = p(e, DivFloat, &[args[1], out]);
+            // x/h and y/h, and 0 at the origin (dividing by 1 there), as Julia's rules.
+            let one = k(e, 1.0);
+            let zero = k(e, 0.0);
+            let h0 = e.prim(EqFloat, vec![out, zero], Type::Bool);
+            let n = p(e, SelectFloat, &[h0, one, out]);
+            let dx = p(e, DivFloat, &[args[0], n]);
+            let dy = p(e, DivFloat, &[args[1], n]);
             Rule::Scalar(vec![Val(dx), Val(dy)])
         }
         AbsFloat => {
@@ -326,9 +356,9 @@ pub fn is_differentiable(op: Prim) -> bool {
     match op {
         AddFloat | SubFloat | MulFloat | DivFloat | NegFloat | RemFloat | PowFloat | PowiFloat
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
-        | Atan | Atan2 | Hypot | Exp2 | Log2 | Log10 | AbsFloat | Copysign | Fpconvert
-        | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
-        | ArrayResize | TupleGetIndex => true,
+        | Atan | Atan2 | Hypot | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Copysign
+        | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy
+        | ArrayReshape | ArrayResize | TupleGetIndex => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
@@ -378,6 +408,16 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::Log2, "f(x) = Core.log2(x)", "f(0.7)"),
     (Prim::Log10, "f(x) = Core.log10(x)", "f(0.7)"),
     (Prim::AbsFloat, "f(x) = Core.abs_float(x)", "f(-0.7)"),
+    (
+        Prim::SelectFloat,
+        "f(x, y) = Core.select_float(x < y, x * y, x - y)",
+        "f(0.3, 0.7)",
+    ),
+    (
+        Prim::SelectFloat,
+        "f(x, y) = Core.select_float(x < y, x * y, x - y)",
+        "f(1.3, 0.7)",
+    ),
     (Prim::Copysign, "f(x, y) = Core.copysign(x, y)", "f(0.7, -2.0)"),
     (Prim::Fpconvert, "f(x) = Core.fpconvert(Float64, x) * 2.0", "f(0.7f0)"),
     (Prim::ArrayRef, "f(x) = Core.arrayref(x, 2) * 3.0", "f([1.0, 2.0, 3.0])"),

@@ -189,6 +189,12 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round | Trunc => {
             cmath::unary(op).and_then(|(a, b)| f1(args, a, b))
         }
+        SelectFloat => match args {
+            [Const::Bool(c), x @ (Const::F64(_) | Const::F32(_)), y] if x.ty() == y.ty() => {
+                Some(if *c { x.clone() } else { y.clone() })
+            }
+            _ => None,
+        },
         EqFloat => fcmp(args, |x, y| x == y),
         NeFloat => fcmp(args, |x, y| x != y),
         LtFloat => fcmp(args, |x, y| x < y),

@@ -76,6 +76,9 @@ prims! {
     Log2 = "log2",
     Log10 = "log10",
     AbsFloat = "abs_float",
+    /// `Core.select_float(c, x, y)`: `x` if `c` else `y`, for floats of one type (both are
+    /// evaluated; no branch).
+    SelectFloat = "select_float",
     Floor = "floor",
     Ceil = "ceil",
     /// Round to nearest, ties to even.
@@ -462,6 +465,14 @@ impl Prim {
             | Trunc => {
                 arity(1)?;
                 same_float()
+            }
+            SelectFloat => {
+                arity(3)?;
+                if args[0] == Type::Bool && args[1].is_float() && args[1] == args[2] {
+                    Ok(args[1].clone())
+                } else {
+                    Err("`Core.select_float` needs a Bool and two floats of one type".into())
+                }
             }
             NotBool => {
                 arity(1)?;

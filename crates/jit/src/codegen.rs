@@ -1801,6 +1801,7 @@ impl Gen<'_, '_> {
             (DivFloat, [x, y]) => ins.fdiv(*x, *y),
             (NegFloat, [x]) => ins.fneg(*x),
             (AbsFloat, [x]) => ins.fabs(*x),
+            (SelectFloat, [c, x, y]) => ins.select(*c, *x, *y),
             (Copysign, [x, y]) => ins.fcopysign(*x, *y),
             (Sqrt, [x]) => ins.sqrt(*x),
             (Floor, [x]) => ins.floor(*x),

@@ -242,10 +242,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         | NegInt | NotInt | AddFloat | SubFloat | MulFloat | DivFloat | RemFloat | PowFloat
         | Atan2 | Hypot | Copysign | PowiFloat | NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log
         | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos | Atan | Exp2 | Log2 | Log10
-        | AbsFloat | Floor | Ceil | Round | Trunc | EqFloat | NeFloat | LtFloat | LeFloat
-        | NotBool | AndBool | OrBool | XorBool | Sitofp | Fpconvert | BoolToInt | PromoteType => {
-            Err(b())
-        }
+        | AbsFloat | SelectFloat | Floor | Ceil | Round | Trunc | EqFloat | NeFloat | LtFloat
+        | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fpconvert | BoolToInt
+        | PromoteType => Err(b()),
         SdivInt | SremInt => match args {
             [Value::Int(_), Value::Int(_)] => Err(Exception::Divide),
             _ => Err(b()),
