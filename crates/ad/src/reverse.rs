@@ -658,7 +658,10 @@ pub fn derive_reverse(
     let mut comms_tuple: FxHashMap<Block, Vec<Type>> = FxHashMap::default();
     let mut comms_recipes: FxHashMap<Block, Vec<Recipe>> = FxHashMap::default();
 
-    for &b in &layout {
+    // Blocks in reverse postorder, so that every value is mapped before a block it
+    // dominates uses it (the layout need not be in that order).
+    let rpo: Vec<Block> = primal.reverse_postorder();
+    for &b in &rpo {
         let fb = fblocks[&b];
         if doomed(b) {
             // The primal code, on primal values only.

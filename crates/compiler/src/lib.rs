@@ -623,6 +623,10 @@ impl Compiler {
 
     pub fn optimise(&mut self, f: Function) -> Result<Function, CompileError> {
         let mut f = f;
+        if self.options.verify {
+            // What the passes are given must be well formed (inference's and AD's output).
+            self.verify(&f, "before optimisation")?;
+        }
         if self.options.optimise {
             passes::run_default(self, &mut f)?;
         }

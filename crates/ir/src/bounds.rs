@@ -139,6 +139,10 @@ type Upper = (Base, i64);
 const SLACK: i64 = 1 << 40;
 /// Recursion depth of one query.
 const DEPTH: u32 = 24;
+/// Steps (bound computations) one query may take: a query reaching it proves nothing (the
+/// access keeps its check), so the analysis is linear in the number of accesses whatever the
+/// shape of the function.
+const STEPS: u32 = 4096;
 
 /// `(x, c)` if `v` is `x + c` or `x - c` for a small Int64 constant `c`.
 pub fn plus_const(f: &Function, v: Value) -> Option<(Value, i64)> {
@@ -174,6 +178,8 @@ struct Facts<'a> {
     iv_lower: FxHashMap<Value, Option<i64>>,
     /// The extent an access is being checked against (preferred among guards).
     want: std::cell::Cell<Option<Base>>,
+    /// Steps left to the current query (see `STEPS`).
+    steps: std::cell::Cell<u32>,
 }
 
 impl<'a> Facts<'a> {
@@ -198,6 +204,7 @@ impl<'a> Facts<'a> {
             stacks: changing.unwrap_or_default(),
             iv_lower: FxHashMap::default(),
             want: std::cell::Cell::new(None),
+            steps: std::cell::Cell::new(STEPS),
         };
         // Outer loops first: an inner induction variable may start at an outer one.
         for &h in order {
@@ -251,6 +258,7 @@ impl<'a> Facts<'a> {
             if self.back.contains(&(pred, h)) {
                 continue;
             }
+            self.begin();
             let l = self.lower(a, pred, DEPTH)?;
             lo = Some(lo.map_or(l, |m: i64| m.min(l)));
         }
@@ -266,6 +274,7 @@ impl<'a> Facts<'a> {
                 return None;
             }
             let step_at = self.f.def_inst(a).and_then(|i| self.block_of_inst(i))?;
+            self.begin();
             self.upper(p, step_at, Some(lo), DEPTH)?;
         }
         Some(lo)
@@ -387,6 +396,7 @@ impl<'a> Facts<'a> {
             } else {
                 j as u8 + 1
             };
+            self.begin();
             let Some(lo) = self.lower(i, b, DEPTH) else {
                 return false;
             };
@@ -394,6 +404,7 @@ impl<'a> Facts<'a> {
                 return false;
             }
             self.want.set(Some(Base::Extent(a, dim)));
+            self.begin();
             let Some((base, k)) = self.upper(i, b, Some(lo), DEPTH) else {
                 return false;
             };
@@ -432,7 +443,22 @@ impl<'a> Facts<'a> {
     }
 
     /// A constant lower bound of Int64 value `v` at block `at`.
+    /// Starts a query: its steps are counted from here.
+    fn begin(&self) {
+        self.steps.set(STEPS);
+    }
+
+    /// Takes a step of the current query; false once its budget is spent.
+    fn step(&self) -> bool {
+        let s = self.steps.get();
+        self.steps.set(s.saturating_sub(1));
+        s > 0
+    }
+
     fn lower(&self, v: Value, at: Block, depth: u32) -> Option<i64> {
+        if !self.step() {
+            return None;
+        }
         let depth = depth.checked_sub(1)?;
         let from_def = self.lower_def(v, at, depth);
         let from_guards = self.guards(v, at, depth).filter_map(|g| match g {
@@ -482,6 +508,9 @@ impl<'a> Facts<'a> {
 
     /// An upper bound of Int64 value `v` at block `at`, knowing `v ≥ floor`.
     fn upper(&self, v: Value, at: Block, floor: Option<i64>, depth: u32) -> Option<Upper> {
+        if !self.step() {
+            return None;
+        }
         let depth = depth.checked_sub(1)?;
         if let Some(u) = self.upper_def(v, at, floor, depth) {
             return Some(u);
