@@ -663,12 +663,15 @@ impl<'a> Lowerer<'a> {
                 kwargs,
                 do_block,
             } => {
-                let mut all: Vec<Expr> = Vec::new();
-                if let Some(d) = do_block {
-                    // `f(args...) do x ... end` is `f(x -> ..., args...)`.
-                    all.push(mk(ExprKind::Lambda(d.clone()), d.span));
-                }
-                all.extend(args.iter().cloned());
+                // The arguments are borrowed, never cloned: a chain `1 + 1 + ... + 1` nests
+                // calls thousands deep.
+                let lambda = do_block
+                    .as_ref()
+                    .map(|d| mk(ExprKind::Lambda(d.clone()), d.span));
+                let mut all: Vec<&Expr> = Vec::new();
+                // `f(args...) do x ... end` is `f(x -> ..., args...)`.
+                all.extend(lambda.as_ref());
+                all.extend(args.iter());
                 if !kwargs.is_empty() {
                     // `f(args...; k = v)` is `#kwcall((k = v,), f, args...)`: the keyword
                     // arguments travel as a named tuple to the method `f`'s definition made
@@ -695,7 +698,7 @@ impl<'a> Lowerer<'a> {
                         ),
                         kwargs[0].span,
                     );
-                    let mut full = vec![nt, (**func).clone()];
+                    let mut full: Vec<&Expr> = vec![&nt, func];
                     full.extend(all);
                     let kf = self.emit(func_const("#kwcall"), sp);
                     return self.call_with(kf, &full, sp);
@@ -995,7 +998,10 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn args(&mut self, es: &[Expr]) -> Result<Vec<Value>, CompileError> {
+    fn args<'e>(
+        &mut self,
+        es: impl IntoIterator<Item = &'e Expr>,
+    ) -> Result<Vec<Value>, CompileError> {
         let mut vs = Vec::new();
         for e in es {
             if let ExprKind::Splat(_) = e.kind {
@@ -1023,7 +1029,7 @@ impl<'a> Lowerer<'a> {
         Ok(self.call("string", vs, sp))
     }
 
-    fn call_expr(&mut self, func: &Expr, args: &[Expr], sp: Span) -> Result<Value, CompileError> {
+    fn call_expr(&mut self, func: &Expr, args: &[&Expr], sp: Span) -> Result<Value, CompileError> {
         // `Core.name(args)` is a primitive.
         if let ExprKind::Field { obj, name } = &func.kind {
             if obj.ident().is_some_and(|m| m.as_str() == "Core")
@@ -1033,7 +1039,7 @@ impl<'a> Lowerer<'a> {
                     let f = self.emit(func_const("#kw_error"), sp);
                     return self.call_with(f, args, sp);
                 }
-                let vs = self.args(args)?;
+                let vs = self.args(args.iter().copied())?;
                 return match Prim::from_name(name.as_str()) {
                     Some(op) => Ok(self.prim(op, vs, sp)),
                     None => match name.as_str() {
@@ -1060,11 +1066,11 @@ impl<'a> Lowerer<'a> {
                 };
                 let tv = self.type_value(&t)?;
                 let mut vs = vec![tv];
-                vs.extend(self.args(args)?);
+                vs.extend(self.args(args.iter().copied())?);
                 return Ok(self.call("#new", vs, sp));
             }
             if name.as_str() == "throw" && self.lookup_local(name).is_none() && args.len() == 1 {
-                let v = self.expr(&args[0])?;
+                let v = self.expr(args[0])?;
                 let r = self.prim(Prim::ThrowValue, vec![v], sp);
                 self.terminate(InstData::Unreachable, sp);
                 return Ok(r);
@@ -1076,7 +1082,7 @@ impl<'a> Lowerer<'a> {
         {
             if let (2, Some(ExprKind::Int(k))) = (args.len(), args.get(1).map(|a| &a.kind)) {
                 if (-2..=3).contains(k) {
-                    let x = self.expr(&args[0])?;
+                    let x = self.expr(args[0])?;
                     return Ok(match k {
                         0 => self.call("one", vec![x], sp),
                         1 => x,
@@ -1099,7 +1105,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The call of function value `f` on `args` (which may splat).
-    fn call_with(&mut self, f: Value, args: &[Expr], sp: Span) -> Result<Value, CompileError> {
+    fn call_with(&mut self, f: Value, args: &[&Expr], sp: Span) -> Result<Value, CompileError> {
         if args.iter().any(|a| matches!(a.kind, ExprKind::Splat(_))) {
             // `f(a, xs..., b)` is `#apply(f, (a,), xs, (b,))`: inference flattens tuples of
             // known length into a plain call; anything else is flattened at run time.
@@ -1117,7 +1123,7 @@ impl<'a> Lowerer<'a> {
             return Ok(self.call("#apply", pieces, sp));
         }
         let mut all = vec![f];
-        all.extend(self.args(args)?);
+        all.extend(self.args(args.iter().copied())?);
         Ok(self.emit(InstData::Call { args: all }, sp))
     }
 

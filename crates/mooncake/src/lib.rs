@@ -744,6 +744,39 @@ impl Session {
     }
 
     /// `file:line:col` of a span.
+    /// Whether the line holding `sp` is too long to show in an excerpt.
+    fn long_line(&self, sp: Span) -> bool {
+        let Some(fi) = self.files.get(sp.file.0 as usize) else {
+            return false;
+        };
+        let lo = (sp.lo as usize).min(fi.src.len());
+        let start = fi.src[..lo].rfind('\n').map_or(0, |i| i + 1);
+        let end = fi.src[lo..].find('\n').map_or(fi.src.len(), |i| lo + i);
+        end - start > MAX_EXCERPT_LINE
+    }
+
+    /// `at file:line:col: …text around sp…`, for a span on a line too long to show.
+    fn excerpt(&self, sp: Span) -> String {
+        let Some(fi) = self.files.get(sp.file.0 as usize) else {
+            return self.location(sp);
+        };
+        let src: &str = &fi.src;
+        let lo = (sp.lo as usize).min(src.len());
+        let floor = |mut i: usize| {
+            while !src.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let a = floor(lo.saturating_sub(40));
+        let b = floor((lo + 40).min(src.len()));
+        let text: String = src[a..b].chars().filter(|c| *c != '\n').collect();
+        format!(
+            "at {}: …{text}… (the line is too long to show)",
+            self.location(sp)
+        )
+    }
+
     pub fn location(&self, sp: Span) -> String {
         match self.files.get(sp.file.0 as usize) {
             Some(fi) => {
@@ -822,16 +855,36 @@ impl Session {
         let mut diags: Vec<CsDiagnostic<usize>> = Vec::new();
         let label = |sp: Span| -> Option<Label<usize>> {
             let id = *ids.get(sp.file.0 as usize)?;
+            if self.long_line(sp) {
+                return None;
+            }
             Some(Label::primary(id, sp.lo as usize..sp.hi as usize))
+        };
+        // A span on a line too long to show in full: its location and a window around it.
+        let located = |cd: CsDiagnostic<usize>, sp: Span| match self.long_line(sp) {
+            true => cd.with_notes(vec![self.excerpt(sp)]),
+            false => cd,
         };
         match err {
             Error::Syntax(ds) => {
-                for d in ds {
+                for d in ds.iter().take(MAX_SHOWN_SYNTAX_ERRORS) {
                     let mut cd = CsDiagnostic::error().with_message(&d.message);
                     if let Some(l) = label(d.span) {
                         cd = cd.with_labels(vec![l]);
                     }
-                    diags.push(cd);
+                    diags.push(located(cd, d.span));
+                }
+                if ds.len() > MAX_SHOWN_SYNTAX_ERRORS {
+                    let more = ds.len() - MAX_SHOWN_SYNTAX_ERRORS;
+                    let at_least = if ds.len() >= syntax::parser::MAX_DIAGNOSTICS {
+                        "at least "
+                    } else {
+                        ""
+                    };
+                    diags.push(
+                        CsDiagnostic::note()
+                            .with_message(format!("{at_least}{more} more syntax errors")),
+                    );
                 }
             }
             Error::Compile(e) => {
@@ -839,7 +892,7 @@ impl Session {
                 if let Some(l) = label(e.span) {
                     cd = cd.with_labels(vec![l]);
                 }
-                diags.push(cd);
+                diags.push(located(cd, e.span));
             }
             Error::Runtime(e) => {
                 let frames: Vec<(String, Span)> =
@@ -870,6 +923,11 @@ impl Session {
         String::from_utf8_lossy(&buf.into_inner()).into_owned()
     }
 }
+
+/// Syntax errors shown at most (the count of the others follows).
+const MAX_SHOWN_SYNTAX_ERRORS: usize = 10;
+/// Lines longer than this are not shown whole in an error's excerpt.
+const MAX_EXCERPT_LINE: usize = 400;
 
 /// The type and (for arrays) dimensions of an argument.
 fn shape_of(v: &Value) -> (Type, Vec<usize>) {

@@ -57,7 +57,18 @@ struct Parser<'a> {
     depth: u32,
     diags: Vec<Diagnostic>,
     lex_diags: Vec<Diagnostic>,
+    /// Where the last expression started, and how many expressions have started there since a
+    /// token was last consumed: a parser loop that keeps asking for an expression at a token
+    /// nothing can consume is stopped (see `parse_unary`).
+    stall_pos: usize,
+    stalls: u32,
 }
+
+/// The syntax errors a parse reports at most.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
+/// Expressions started at one token before the parser gives up on it and skips it.
+const MAX_STALLS: u32 = 64;
 
 fn is_comparison_op(op: &str) -> bool {
     matches!(
@@ -138,6 +149,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             diags: Vec::new(),
             lex_diags,
+            stall_pos: usize::MAX,
+            stalls: 0,
         }
     }
 
@@ -245,12 +258,14 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, span: Span, msg: impl Into<String>) {
-        let msg = msg.into();
-        // One diagnostic per position is enough.
-        if self.diags.last().is_some_and(|d| d.span.lo == span.lo) {
+        // One diagnostic per position is enough, and past `MAX_DIAGNOSTICS` more say nothing
+        // new (a line of 5,000 stray `end`s).
+        if self.diags.len() >= MAX_DIAGNOSTICS
+            || self.diags.last().is_some_and(|d| d.span.lo == span.lo)
+        {
             return;
         }
-        self.diags.push(Diagnostic::new(span, msg));
+        self.diags.push(Diagnostic::new(span, msg.into()));
     }
 
     fn describe(t: &Tok) -> String {
@@ -880,6 +895,26 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_unary(&mut self) -> Expr {
+        // Every loop of the parser either consumes a token or parses an expression; one that
+        // parses expressions at the same token forever (an error left it there) is broken
+        // here by skipping the token.
+        if self.pos == self.stall_pos {
+            self.stalls += 1;
+            if self.stalls > MAX_STALLS {
+                let sp = self.peek_span();
+                let d = Self::describe(self.peek());
+                self.error(sp, format!("unexpected {d}"));
+                if self.at_eof() {
+                    return Expr::new(ExprKind::Error, sp);
+                }
+                self.bump();
+                self.stalls = 0;
+                return Expr::new(ExprKind::Error, sp);
+            }
+        } else {
+            self.stall_pos = self.pos;
+            self.stalls = 0;
+        }
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             let sp = self.peek_span();
@@ -1660,6 +1695,7 @@ impl<'a> Parser<'a> {
                 if p.at_op("]") || p.at_eof() {
                     break;
                 }
+                let before = p.pos;
                 let e = if saw_comma || is_index {
                     // Commas: newlines are plain whitespace.
                     p.modes.push(Mode::Paren);
@@ -1679,6 +1715,14 @@ impl<'a> Parser<'a> {
                 }
                 if let Some(row) = rows.last_mut() {
                     row.push(e);
+                }
+                if p.pos == before {
+                    // Nothing here is an expression (`[ )`): skip to the closing bracket.
+                    let sp = p.peek_span();
+                    let d = Self::describe(p.peek());
+                    p.error(sp, format!("unexpected {d} in brackets"));
+                    p.recover_in_brackets();
+                    break;
                 }
                 match p.toks[p.pos].tok {
                     Tok::Op(",") => {

@@ -245,3 +245,27 @@ fn never_panics_on_garbage() {
         .iter()
         .any(|d| d.message.contains("nested too deeply")));
 }
+
+/// Every short sequence of tokens that the parser loops over (brackets, separators, keywords
+/// that open or close blocks) parses in time linear in its length: a token nothing can
+/// consume is reported and skipped, never parsed again forever.
+#[test]
+fn token_soup_terminates() {
+    const TOKENS: &[&str] = &[
+        "[", "]", "(", ")", "{", "}", ",", ";", "end", "begin", "if", "for", "x", "1", "+", "-",
+        "'", ":", "=", "->", "@.", "\"", "\n", "::", ".", "...", "where", "?", "in", "do",
+    ];
+    // A fixed linear congruential sequence: the same inputs on every run.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    for _ in 0..20_000 {
+        let n = 1 + next() % 10;
+        let src: Vec<&str> = (0..n).map(|_| TOKENS[next() % TOKENS.len()]).collect();
+        let _ = parse_file(&src.join(" "), FileId(0));
+    }
+}

@@ -17,59 +17,82 @@ impl Pass for Inline {
         "inline"
     }
 
+    /// One sweep over the blocks: after an inlined call, the scan goes on in the callee's
+    /// copy, then in the block that continues after the call. The results' aliases
+    /// are applied once at the end, so the pass is linear in the function's size.
     fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
         let mut changed = false;
-        let start = f.inst_count();
-        let mut skip: Vec<Inst> = Vec::new();
-        'scan: loop {
-            if f.inst_count() > start + MAX_GROWTH {
-                break;
-            }
-            for b in f.layout.clone() {
-                for (pos, &i) in f.blocks[b].insts.clone().iter().enumerate() {
-                    let InstData::Invoke { callee, .. } = &f.insts[i] else {
-                        continue;
-                    };
-                    if skip.contains(&i) {
-                        continue;
-                    }
-                    let key = MiKey {
-                        table: callee.func,
-                        method: callee.method,
-                        sig: callee.sig.clone(),
-                    };
-                    if c.is_optimising(&key) || c.options.no_inline.contains(&key.table) {
-                        skip.push(i);
-                        continue;
-                    }
-                    let body = match c.optimised(&key) {
-                        Ok(b) => b,
-                        Err(_) => {
-                            skip.push(i);
-                            continue;
-                        }
-                    };
-                    let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
-                    if body.inst_count() > c.options.inline_limit || entry_has_preds {
-                        skip.push(i);
-                        continue;
-                    }
-                    inline_at(f, b, pos, &body);
-                    changed = true;
-                    continue 'scan;
+        let mut budget = MAX_GROWTH;
+        let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+        // Each block with the callees it was copied from (a callee is not inlined into its own
+        // copy: recursion is not unrolled).
+        let mut work: Vec<(Block, std::rc::Rc<Vec<MiKey>>)> = f
+            .layout
+            .iter()
+            .rev()
+            .map(|b| (*b, std::rc::Rc::new(Vec::new())))
+            .collect();
+        'blocks: while let Some((b, chain)) = work.pop() {
+            let mut pos = 0;
+            while pos < f.blocks[b].insts.len() {
+                let i = f.blocks[b].insts[pos];
+                pos += 1;
+                let InstData::Invoke { callee, .. } = &f.insts[i] else {
+                    continue;
+                };
+                let key = MiKey {
+                    table: callee.func,
+                    method: callee.method,
+                    sig: callee.sig.clone(),
+                };
+                if c.is_optimising(&key)
+                    || c.options.no_inline.contains(&key.table)
+                    || chain.contains(&key)
+                {
+                    continue;
                 }
+                let Ok(body) = c.optimised(&key) else {
+                    continue;
+                };
+                let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
+                let size = body.inst_count();
+                if size > c.options.inline_limit || entry_has_preds {
+                    continue;
+                }
+                if size > budget {
+                    break 'blocks;
+                }
+                budget -= size;
+                let (copied, k) = inline_at(f, b, pos - 1, &body, &mut alias);
+                changed = true;
+                // Next the callee's copy (calls it could not inline, such as calls back into
+                // this function, are seen again here), then what follows the call.
+                work.push((k, chain.clone()));
+                let mut inner = (*chain).clone();
+                inner.push(key);
+                let inner = std::rc::Rc::new(inner);
+                work.extend(copied.into_iter().rev().map(|cb| (cb, inner.clone())));
+                continue 'blocks;
             }
-            break;
         }
+        apply_aliases(f, &alias);
         Ok(changed)
     }
 }
 
 /// Replaces the `invoke` at `f.blocks[b].insts[pos]` by a copy of `callee`.
-fn inline_at(f: &mut Function, b: Block, pos: usize, callee: &Function) {
+/// Returns the callee's copied blocks and the block that continues after the call; the call's
+/// result becomes an alias (in `alias`) of that block's parameter.
+fn inline_at(
+    f: &mut Function,
+    b: Block,
+    pos: usize,
+    callee: &Function,
+    alias: &mut FxHashMap<Value, Value>,
+) -> (Vec<Block>, Block) {
     let inv = f.blocks[b].insts[pos];
     let InstData::Invoke { args, .. } = f.insts[inv].clone() else {
-        return;
+        unreachable!("inline_at is given an invoke")
     };
     let res = f.result(inv);
     // Inline sites: one for this call, then the callee's own, re-parented under it.
@@ -167,12 +190,11 @@ fn inline_at(f: &mut Function, b: Block, pos: usize, callee: &Function) {
         .iter()
         .position(|x| *x == b)
         .map_or(f.layout.len(), |p| p + 1);
-    let mut ins = new_blocks;
+    let mut ins = new_blocks.clone();
     ins.push(k);
     f.layout.splice(at..at, ins);
     if let (Some(r), Some(kp)) = (res, kp) {
-        let mut alias = FxHashMap::default();
         alias.insert(r, kp);
-        apply_aliases(f, &alias);
     }
+    (new_blocks, k)
 }
