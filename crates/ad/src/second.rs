@@ -169,7 +169,15 @@ pub fn value_gradient_and_hessian(
         match t {
             Value::F64(d) => vec![*d],
             Value::F32(d) => vec![*d as f64],
-            Value::Array(a) => a.to_f64_vec().unwrap_or_default(),
+            Value::Array(a) => a
+                .snapshot()
+                .iter()
+                .map(|v| match v {
+                    Value::F64(d) => *d,
+                    Value::F32(d) => *d as f64,
+                    _ => 0.0,
+                })
+                .collect(),
             _ => vec![0.0; dofs],
         }
     };

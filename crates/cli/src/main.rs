@@ -25,6 +25,63 @@ struct Cli {
     /// Print notices to stderr: functions native code left to the interpreter, and why.
     #[arg(long, global = true)]
     verbose: bool,
+    /// The most memory all arrays together may take, as bytes or with a suffix (`512M`,
+    /// `8G`), or `none`; past it a program raises `OutOfMemoryError()`. Default: three
+    /// quarters of the machine's memory.
+    #[arg(long, global = true, value_parser = parse_memory)]
+    max_memory: Option<MemoryLimit>,
+}
+
+#[derive(Clone, Copy)]
+struct MemoryLimit(Option<usize>);
+
+fn parse_memory(s: &str) -> Result<MemoryLimit, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(MemoryLimit(None));
+    }
+    let (digits, scale) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let scale: u64 = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                'T' => 1 << 40,
+                _ => return Err(format!("unknown unit `{c}` (use K, M, G or T)")),
+            };
+            (&s[..i], scale)
+        }
+        _ => (s, 1),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size such as 512M, 8G or none"))?;
+    let bytes = n
+        .checked_mul(scale)
+        .and_then(|b| usize::try_from(b).ok())
+        .ok_or_else(|| format!("`{s}` is too large"))?;
+    Ok(MemoryLimit(Some(bytes)))
+}
+
+/// Three quarters of the machine's memory (`MemTotal` of /proc/meminfo), if it can be read.
+fn default_memory_limit() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024) / 4 * 3)
+}
+
+/// `--budget`: a positive number of seconds, at most an hour.
+fn parse_budget(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if x.is_finite() && x > 0.0 && x <= 3600.0 {
+        Ok(x)
+    } else {
+        Err(format!(
+            "the budget must be a number of seconds above 0 and at most 3600, not `{s}`"
+        ))
+    }
 }
 
 #[derive(Subcommand)]
@@ -102,8 +159,8 @@ enum Command {
         /// first_gradient_ms, compile_ms, ratio_reverse, ratio_forward.
         #[arg(long)]
         json: bool,
-        /// Seconds to spend on each median (default 0.5).
-        #[arg(long, default_value_t = 0.5)]
+        /// Seconds to spend on each median (default 0.5, at most 3600).
+        #[arg(long, default_value_t = 0.5, value_parser = parse_budget)]
         budget: f64,
     },
     /// Print the IR of the method instance that `--call` runs.
@@ -157,7 +214,25 @@ enum StageArg {
 
 /// Runs the command; on failure returns the rendered error (`error: ...` with locations).
 fn run(cli: Cli) -> Result<(), String> {
-    let mut session = Session::new().map_err(|e| format!("error: {e}\n"))?;
+    let limit = match cli.max_memory {
+        Some(MemoryLimit(l)) => l,
+        None => default_memory_limit(),
+    };
+    mooncake::set_memory_limit(limit);
+    // With --json, standard output holds exactly one JSON object: what the program prints
+    // goes to standard error.
+    let json = match &cli.command {
+        Command::Grad { json, .. }
+        | Command::Hessian { json, .. }
+        | Command::Bench { json, .. } => *json,
+        _ => false,
+    };
+    let session = if json {
+        Session::with_output(Box::new(std::io::stderr()))
+    } else {
+        Session::new()
+    };
+    let mut session = session.map_err(|e| format!("error: {e}\n"))?;
     if cli.interpret {
         session
             .set_backend(Backend::Interpreter)
@@ -329,7 +404,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                 .map_err(|e| format!("error: cannot read {}: {e}\n", file.display()))?;
             let name = file.display().to_string();
             let backend = session.backend();
-            let budget = std::time::Duration::from_secs_f64(budget.clamp(0.01, 60.0));
+            let budget = std::time::Duration::from_secs_f64(budget.max(0.01));
             let r = mooncake::bench::bench(&name, &src, &call, backend, budget)?;
             if json {
                 println!("{}", r.to_json());
@@ -391,11 +466,34 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
     }
 }
 
+/// Exit status: 0 on success; 1 when the program, its derivative or a check fails (the error
+/// is printed to stderr as `error: ...`), also for an internal error; 2 when the command line
+/// itself is wrong (an unknown flag, a missing `--call`, a value out of range).
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Deeply recursive programs need a deep native stack for the interpreter.
+    // Panics are caught where sessions work (and reported as internal errors); any other is
+    // reported below, in the same form, without Rust's panic text.
+    let message: std::sync::Arc<std::sync::Mutex<Option<String>>> = Default::default();
+    let m = message.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut g) = m.lock() {
+            *g = Some(format!("{what}{at}"));
+        }
+    }));
+    // The interpreter and the compiler grow their stacks on demand for deep recursion; this
+    // is only their start.
     let handle = std::thread::Builder::new()
-        .stack_size(1 << 30)
+        .stack_size(64 << 20)
         .spawn(move || match run(cli) {
             Ok(()) => ExitCode::SUCCESS,
             Err(text) => {
@@ -408,8 +506,13 @@ fn main() -> ExitCode {
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("error: internal error (a panic); please report it");
-            ExitCode::from(101)
+            let what = message
+                .lock()
+                .ok()
+                .and_then(|g| g.clone())
+                .unwrap_or_else(|| "a panic".into());
+            eprintln!("error: internal error: {what}\n = this is a bug in mooncake, not in the program; please report it");
+            ExitCode::from(1)
         }
     }
 }

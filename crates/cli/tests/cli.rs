@@ -309,3 +309,118 @@ fn hessian_json_contract_and_bad_input() {
         "{err}"
     );
 }
+
+/// A file in this test run's temporary directory.
+fn temp_program(name: &str, src: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("mooncake-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(name);
+    std::fs::write(&file, src).expect("writable");
+    file.to_str().expect("utf-8 path").to_string()
+}
+
+/// With `--json`, standard output holds exactly one JSON object; what the program prints goes
+/// to standard error.
+#[test]
+fn json_output_is_one_object_and_program_output_goes_to_stderr() {
+    let file = temp_program(
+        "prints.jl",
+        "println(\"loading\")\nf(x) = (println(\"in f\"); x[1]^2)\n",
+    );
+    for args in [
+        vec!["grad", &file, "--call", "f([3.0])", "--json"],
+        vec![
+            "grad", &file, "--call", "f([3.0])", "--json", "--mode", "forward",
+        ],
+        vec!["hessian", &file, "--call", "f([3.0])", "--json"],
+    ] {
+        let (code, out, err) = mooncake(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+        assert!(v.is_object(), "{out}");
+        assert_eq!(out.trim().lines().count(), 1, "{out}");
+        assert!(err.contains("loading") && err.contains("in f"), "{err}");
+    }
+    // Without --json the program prints to standard output.
+    let (_, out, _) = mooncake(&["grad", &file, "--call", "f([3.0])"]);
+    assert!(out.starts_with("loading\n"), "{out}");
+}
+
+/// Exit status 2 for a wrong command line, 1 for an error of the program.
+#[test]
+fn usage_errors_exit_two() {
+    for args in [
+        vec!["run", "examples/rosenbrock.jl", "--no-such-flag"],
+        vec!["grad", "examples/rosenbrock.jl"],
+        vec![
+            "grad",
+            "examples/rosenbrock.jl",
+            "--call",
+            "rosenbrock(x0())",
+            "--chunk",
+            "0",
+        ],
+        vec![
+            "bench",
+            "examples/rosenbrock.jl",
+            "--call",
+            "rosenbrock(x0())",
+            "--budget",
+            "NaN",
+        ],
+        vec![
+            "bench",
+            "examples/rosenbrock.jl",
+            "--call",
+            "rosenbrock(x0())",
+            "--budget=-1",
+        ],
+        vec!["run", "examples/rosenbrock.jl", "--max-memory", "12X"],
+    ] {
+        let (code, _, err) = mooncake(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+}
+
+/// Past `--max-memory`, arrays raise `OutOfMemoryError()`: a large allocation, and a vector
+/// that grows forever (in native code and in the interpreter).
+#[test]
+fn memory_limit_raises_out_of_memory() {
+    let big = temp_program(
+        "big.jl",
+        "x = zeros(10^6)\nprintln(length(x))\ny = zeros(10^8)\n",
+    );
+    let (code, out, err) = mooncake(&["run", &big, "--max-memory", "64M"]);
+    assert_eq!((code, out.as_str()), (1, "1000000\n"), "{err}");
+    assert!(err.starts_with("error: OutOfMemoryError()"), "{err}");
+    assert!(err.contains("big.jl:3:5"), "{err}");
+    let grow = temp_program(
+        "grow.jl",
+        "v = Float64[]\nwhile true\n    push!(v, 1.0)\nend\n",
+    );
+    for extra in [None, Some("--interpret")] {
+        let mut args = vec!["run", &grow, "--max-memory", "32M"];
+        args.extend(extra);
+        let (code, _, err) = mooncake(&args);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.starts_with("error: OutOfMemoryError()"), "{err}");
+    }
+}
+
+/// Inputs that once ran away end quickly with a bounded report: thousands of syntax errors on
+/// one huge line, and a sum of thousands of terms.
+#[test]
+fn huge_inputs_end_with_bounded_reports() {
+    let ends = temp_program("ends.jl", &"end ".repeat(5000));
+    let (code, _, err) = mooncake(&["run", &ends]);
+    assert_eq!(code, 1);
+    assert!(err.lines().count() < 60, "{} lines", err.lines().count());
+    assert!(err.contains("more syntax errors"), "{err}");
+    assert!(err.contains("the line is too long to show"), "{err}");
+    let sum = temp_program(
+        "sum.jl",
+        &format!("x = {}\nprintln(x)\n", vec!["1"; 5000].join(" + ")),
+    );
+    let (code, out, err) = mooncake(&["run", &sum]);
+    assert_eq!((code, out.as_str()), (0, "5000\n"), "{err}");
+}

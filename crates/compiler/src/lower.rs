@@ -627,6 +627,12 @@ impl<'a> Lowerer<'a> {
     }
 
     pub fn expr(&mut self, e: &Expr) -> Result<Value, CompileError> {
+        // Deeply nested expressions (a chain `1 + 1 + ...` of many thousand terms) grow the
+        // stack on demand.
+        stacker::maybe_grow(64 * 1024, 4 << 20, || self.expr_here(e))
+    }
+
+    fn expr_here(&mut self, e: &Expr) -> Result<Value, CompileError> {
         let sp = e.span;
         if crate::broadcast::is_dotted(e) {
             return self.broadcast(e, None, sp);

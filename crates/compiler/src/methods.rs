@@ -222,7 +222,7 @@ impl MethodTable {
                     .iter()
                     .map(|v| b.get(&v.name).cloned().unwrap_or(Type::Any))
                     .collect();
-                let mi_sig = if m.vararg {
+                let mut mi_sig = if m.vararg {
                     let fixed = m.sig.len() - 1;
                     let mut s: Vec<Type> = args[..fixed].to_vec();
                     s.push(Type::tuple(args[fixed..].to_vec()));
@@ -230,6 +230,17 @@ impl MethodTable {
                 } else {
                     args.to_vec()
                 };
+                // As Julia limits the types it specialises on: an argument type nested
+                // deeper than `MAX_SPECIALIZED_DEPTH` (a recursion building ever larger
+                // tuples, `f(x) = f((x, x))`) is compiled for once, as `Any`, so that
+                // inference and compilation end.
+                if m.tvars.is_empty() {
+                    for t in mi_sig.iter_mut().skip(1) {
+                        if type_depth(t) > MAX_SPECIALIZED_DEPTH {
+                            *t = Type::Any;
+                        }
+                    }
+                }
                 Dispatch::Found {
                     index: m.index,
                     sparams,
@@ -238,6 +249,21 @@ impl MethodTable {
             }
             None => Dispatch::Ambiguous(minimal.iter().map(|&i| cands[i].0.index).collect()),
         }
+    }
+}
+
+/// Type parameters nested deeper than this are not specialised on (see `dispatch`).
+const MAX_SPECIALIZED_DEPTH: usize = 8;
+
+/// How deeply `t`'s parameters nest (1 for a type without parameters).
+fn type_depth(t: &Type) -> usize {
+    let inner = |ts: &[Type]| ts.iter().map(type_depth).max().unwrap_or(0);
+    1 + match t {
+        Type::Tuple(ts) | Type::NamedTuple(_, ts) | Type::Struct(_, ts) | Type::Union(ts) => {
+            inner(ts)
+        }
+        Type::Array(e, _) | Type::Type(e) => type_depth(e),
+        _ => 0,
     }
 }
 

@@ -56,6 +56,9 @@ impl From<compiler::CompileError> for RuntimeError {
 /// Maximum depth of nested calls before a `StackOverflowError`.
 pub const MAX_DEPTH: usize = 100_000;
 
+/// How deeply dispatch looks into the types of tuple arguments.
+const DISPATCH_DEPTH: usize = 10;
+
 /// Supplies code for method-instance keys the compiler's tables do not know (derived AD
 /// functions): `None` if the key is not its.
 pub type Resolver = Box<
@@ -373,7 +376,9 @@ impl Machine {
             Some(n) => n,
             None => return Err(self.method_error(args, None)),
         };
-        let types: Vec<Type> = args.iter().map(|a| a.ty()).collect();
+        // Dispatch sees argument types to a bounded depth (methods are not specialised on
+        // deeper ones; see `compiler::methods`).
+        let types: Vec<Type> = args.iter().map(|a| a.ty_limited(DISPATCH_DEPTH)).collect();
         let cache_key = (table, types);
         let entry = match self.dyn_cache.get(&cache_key) {
             Some(k) => k.clone(),

@@ -204,6 +204,13 @@ pub(crate) unsafe extern "C" fn mc_unreachable(ctx: *mut Ctx) -> u32 {
     FAILED
 }
 
+/// `OutOfMemoryError()`: a push the array memory budget or the system refused.
+pub(crate) unsafe extern "C" fn mc_out_of_memory(ctx: *mut Ctx) -> u32 {
+    // SAFETY: `ctx` is the live context.
+    unsafe { (*ctx).error = Some(RuntimeError::new(Exception::OutOfMemory)) };
+    FAILED
+}
+
 /// `length(A)` of an array value.
 pub(crate) unsafe extern "C" fn mc_arraylen(a: *const Value) -> i64 {
     // SAFETY: `a` is an initialised value of array type.
@@ -220,37 +227,43 @@ pub(crate) unsafe extern "C" fn mc_arraylen(a: *const Value) -> i64 {
 pub(crate) unsafe extern "C" fn mc_push_i64(a: *const Value, x: i64) -> u32 {
     // SAFETY: `a` is an initialised value.
     unsafe {
-        with_vector(a, |d| match d {
-            ArrayData::I64(v) => {
-                v.push(x);
-                true
+        with_vector(a, |d| {
+            // Growth the budget refuses leaves it to the generic path, which raises.
+            if !matches!(d, ArrayData::I64(_)) || d.try_reserve(1).is_err() {
+                return false;
             }
-            _ => false,
+            d.push(Value::Int(x))
         })
     }
 }
 pub(crate) unsafe extern "C" fn mc_push_f64(a: *const Value, x: f64) -> u32 {
     // SAFETY: `a` is an initialised value.
     unsafe {
-        with_vector(a, |d| match d {
-            ArrayData::F64(v) => {
-                v.push(x);
-                true
+        with_vector(a, |d| {
+            if !matches!(d, ArrayData::F64(_)) || d.try_reserve(1).is_err() {
+                return false;
             }
-            _ => false,
+            d.push(Value::F64(x))
         })
     }
 }
 pub(crate) unsafe extern "C" fn mc_push_bytes(a: *const Value, buf: *const u8, size: usize) -> u32 {
     // SAFETY: `a` is an initialised value; `buf` holds `size` initialised bytes.
     unsafe {
-        with_vector(a, |d| match d {
-            ArrayData::Bits { layout, bytes, len } if layout.size == size => {
-                bytes.extend_from_slice(std::slice::from_raw_parts(buf, size));
-                *len += 1;
-                true
+        with_vector(a, |d| {
+            if !matches!(d, ArrayData::Bits { layout, .. } if layout.size == size)
+                || d.try_reserve(1).is_err()
+            {
+                return false;
             }
-            _ => false,
+            match d {
+                ArrayData::Bits { bytes, len, .. } => {
+                    bytes.extend_from_slice(std::slice::from_raw_parts(buf, size));
+                    *len += 1;
+                    true
+                }
+                _ => false,
+            }
         })
     }
 }
@@ -490,13 +503,13 @@ pub(crate) unsafe extern "C" fn mc_push_value(a: *const Value, x: *const Value) 
         return FAILED;
     }
     let x = x.clone();
-    a.with_mut(|inner| match &mut inner.data {
-        ArrayData::Boxed(v) => {
-            v.push(x);
-            inner.dims[0] += 1;
-            OK
+    a.with_mut(|inner| {
+        if !matches!(inner.data, ArrayData::Boxed(_)) || inner.data.try_reserve(1).is_err() {
+            return FAILED;
         }
-        _ => FAILED,
+        inner.data.push(x);
+        inner.dims[0] += 1;
+        OK
     })
 }
 

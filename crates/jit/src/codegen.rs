@@ -144,6 +144,12 @@ pub fn helpers() -> Vec<Helper> {
             &[I64],
             &[I32],
         ),
+        h(
+            "mc_out_of_memory",
+            abi::mc_out_of_memory as *const u8,
+            &[I64],
+            &[I32],
+        ),
         h("mc_arraylen", abi::mc_arraylen as *const u8, &[I64], &[I64]),
         h(
             "mc_tuple",
@@ -332,6 +338,9 @@ struct Gen<'a, 'b> {
     /// The function's one block that reports an internal error ("unreachable code reached")
     /// and leaves through `err`, created on first use.
     unreachable: Option<cir::Block>,
+    /// The function's one block that raises `OutOfMemoryError()` (a push the memory budget or
+    /// the system refused) and leaves through `err`, created on first use.
+    out_of_memory: Option<cir::Block>,
     /// The function's one return: drops the frame and returns its parameter (the status).
     exit: cir::Block,
     /// Address of the boxed constants of `meta` (see [`boxed_consts`]), which live as long
@@ -547,6 +556,7 @@ pub fn lower(
         meta,
         consts: consts as i64,
         unreachable: None,
+        out_of_memory: None,
         exit,
         const_index,
         unit_index,
@@ -658,6 +668,12 @@ pub fn lower(
         g.b.switch_to_block(u);
         let c = g.ctx();
         g.call("mc_unreachable", &[c]);
+        g.b.ins().jump(err, &[]);
+    }
+    if let Some(u) = g.out_of_memory {
+        g.b.switch_to_block(u);
+        let c = g.ctx();
+        g.call("mc_out_of_memory", &[c]);
         g.b.ins().jump(err, &[]);
     }
     // The error exit reports failure; every return drops the frame in one place.
@@ -1356,8 +1372,9 @@ impl Gen<'_, '_> {
                 let size = self.b.ins().iconst(ct::I64, p.size as i64);
                 let buf = self.at(self.pack_buf);
                 let st = self.call_preserving("mc_push_bytes", &[a, buf, size]);
-                // A vector of isbits tuples always stores bytes: failing is an internal error.
-                let fail = self.unreachable_exit();
+                // A vector of isbits tuples always stores bytes: it fails only for want of
+                // memory.
+                let fail = self.out_of_memory_exit();
                 self.b.ins().brif(st, fail, &[], join, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
@@ -1388,9 +1405,9 @@ impl Gen<'_, '_> {
                 };
                 let a = self.slot_addr(args[0]);
                 let st = self.call_preserving(helper, &[a, xv]);
-                // A vector of floats or integers stores them unboxed: failing is an internal
-                // error.
-                let fail = self.unreachable_exit();
+                // A vector of floats or integers stores them unboxed: it fails only for want
+                // of memory.
+                let fail = self.out_of_memory_exit();
                 self.b.ins().brif(st, fail, &[], join, &[]);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
@@ -1490,6 +1507,16 @@ impl Gen<'_, '_> {
     /// The block that reports reaching code that should be unreachable (a failed internal
     /// fast path, or an operation that should have raised and did not), shared by the whole
     /// function so that each site costs a branch, not a call.
+    fn out_of_memory_exit(&mut self) -> cir::Block {
+        if let Some(u) = self.out_of_memory {
+            return u;
+        }
+        let u = self.b.create_block();
+        self.b.set_cold_block(u);
+        self.out_of_memory = Some(u);
+        u
+    }
+
     fn unreachable_exit(&mut self) -> cir::Block {
         if let Some(u) = self.unreachable {
             return u;

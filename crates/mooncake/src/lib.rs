@@ -10,6 +10,7 @@
 //! ```
 
 pub mod bench;
+mod guard;
 pub mod json;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
@@ -49,6 +50,10 @@ pub enum Error {
     /// Differentiation failed (an unsupported construct, a missing rule, a non-float output).
     #[error("{}", .0.message)]
     Ad(ad::AdError),
+    /// A bug in mooncake (a panic, caught): where it happened in mooncake, and the user's code
+    /// it was working on.
+    #[error("internal error: {message}")]
+    Internal { message: String, span: Option<Span> },
 }
 
 impl From<ad::AdError> for Error {
@@ -102,6 +107,8 @@ pub struct Session {
     files: Vec<SourceInfo>,
     ad: ad::Ad,
     jit: Option<Arc<jit::Jit>>,
+    /// The `--call` expression being worked on: where an internal error is reported.
+    call_span: Option<Span>,
 }
 
 /// A writer that forwards to standard output; flushing takes its lock only when something
@@ -173,6 +180,7 @@ impl Session {
             files: Vec::new(),
             ad: ad::Ad::new(),
             jit: None,
+            call_span: None,
         };
         s.ad.install(&mut s.machine);
         // Native code by default; where Cranelift does not support the host, the interpreter.
@@ -283,6 +291,23 @@ impl Session {
     }
 
     fn run_toplevel(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
+        self.guarded(Some(item.span), |s| s.run_toplevel_unguarded(item, file))
+    }
+
+    /// Runs `f`, turning a panic (a bug) into an internal error located at `span`.
+    fn guarded<T>(
+        &mut self,
+        span: Option<Span>,
+        f: impl FnOnce(&mut Self) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        guard::install();
+        match guard::catch(|| f(self)) {
+            Ok(r) => r,
+            Err(message) => Err(Error::Internal { message, span }),
+        }
+    }
+
+    fn run_toplevel_unguarded(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
         let src = self.src_of(file);
         let r = self.machine.compiler.toplevel(item, &src)?;
         match r {
@@ -329,23 +354,29 @@ impl Session {
 
     /// Calls a function (or any callable value) with the given arguments.
     pub fn call_value(&mut self, f: Value, args: Vec<Value>) -> Result<Value, Error> {
-        let mut all = vec![f];
-        all.extend(args);
-        let r = self.machine.call_dynamic(all)?;
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let mut all = vec![f];
+            all.extend(args);
+            let r = s.machine.call_dynamic(all)?;
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// Prepares repeated calls of `f` at arguments of the types of `args`: the method is
     /// resolved and compiled once; [`Session::call_prepared`] then checks only the argument
     /// types.
     pub fn prepare_call(&mut self, f: &Value, args: &[Value]) -> Result<PreparedCall, Error> {
-        let key = self.method_instance(f, args)?;
-        let func = self.machine.compiler.optimised(&key)?;
-        Ok(PreparedCall {
-            f: f.clone(),
-            types: args.iter().map(|a| a.ty()).collect(),
-            func,
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let key = s.method_instance(f, args)?;
+            let func = s.machine.compiler.optimised(&key)?;
+            Ok(PreparedCall {
+                f: f.clone(),
+                types: args.iter().map(|a| a.ty()).collect(),
+                func,
+            })
         })
     }
 
@@ -377,8 +408,11 @@ impl Session {
 
     /// Calls the global function `name` with the given arguments.
     pub fn call(&mut self, name: &str, args: Vec<Value>) -> Result<Value, Error> {
-        let f = self.callable(name)?;
-        self.call_value(f, args)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let f = s.callable(name)?;
+            s.call_value(f, args)
+        })
     }
 
     fn callable(&mut self, name: &str) -> Result<Value, Error> {
@@ -400,6 +434,7 @@ impl Session {
         if !diags.is_empty() {
             return Err(Error::Syntax(diags));
         }
+        self.call_span = Some(e.span);
         let ExprKind::Call {
             func, args, kwargs, ..
         } = &e.kind
@@ -428,9 +463,12 @@ impl Session {
         f: &Value,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        let r = ad::value_and_gradient(&mut self.machine, &self.ad, f, args)?;
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let r = ad::value_and_gradient(&mut s.machine, &s.ad, f, args)?;
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// Forward mode: `(f(args...), ḟ)` for the tangent given with each argument (`(x, ẋ)`
@@ -440,9 +478,12 @@ impl Session {
         f: &Value,
         args: &[(Value, Value)],
     ) -> Result<(Value, Value), Error> {
-        let r = ad::value_and_derivative(&mut self.machine, &self.ad, f, args)?;
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let r = ad::value_and_derivative(&mut s.machine, &s.ad, f, args)?;
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// The gradient of `f` (returning a float) by forward mode: chunks of `width` input
@@ -454,9 +495,12 @@ impl Session {
         args: &[Value],
         width: usize,
     ) -> Result<(Value, Vec<Value>), Error> {
-        let r = ad::value_and_gradient_forward(&mut self.machine, &self.ad, f, args, width)?;
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let r = ad::value_and_gradient_forward(&mut s.machine, &s.ad, f, args, width)?;
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// The value, gradient and Hessian of `f(x)` for `x` a float or an array of floats, by
@@ -468,9 +512,12 @@ impl Session {
         x: &Value,
         width: usize,
     ) -> Result<ad::Hessian, Error> {
-        let r = ad::value_gradient_and_hessian(&mut self.machine, &self.ad, f, x, width)?;
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let r = ad::value_gradient_and_hessian(&mut s.machine, &s.ad, f, x, width)?;
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// The value and Jacobian of `f(x)` (`x` a float or float array, `f` returning a float or
@@ -483,13 +530,16 @@ impl Session {
         forward: bool,
         width: usize,
     ) -> Result<ad::Jacobian, Error> {
-        let r = if forward {
-            ad::value_and_jacobian_forward(&mut self.machine, &self.ad, f, x, width)?
-        } else {
-            ad::value_and_jacobian_reverse(&mut self.machine, &self.ad, f, x)?
-        };
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let r = if forward {
+                ad::value_and_jacobian_forward(&mut s.machine, &s.ad, f, x, width)?
+            } else {
+                ad::value_and_jacobian_reverse(&mut s.machine, &s.ad, f, x)?
+            };
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// Hessian-vector products by forward-over-reverse: the gradient of `f(args...)` (a float)
@@ -501,9 +551,12 @@ impl Session {
         args: &[Value],
         dirs: &[Vec<Value>],
     ) -> Result<ad::Hvps, Error> {
-        let r = ad::gradient_and_hvps(&mut self.machine, &self.ad, f, args, dirs)?;
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let r = ad::gradient_and_hvps(&mut s.machine, &s.ad, f, args, dirs)?;
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// Prepares repeated forward-mode derivatives and gradients of `f` at arguments like
@@ -516,18 +569,21 @@ impl Session {
         args: &[Value],
         width: usize,
     ) -> Result<DerivativeCache, Error> {
-        let key = self.method_instance(f, args)?;
-        let n = width
-            .clamp(1, 8)
-            .min(ad::input_directions(f, args, &self.machine.compiler.env).max(1));
-        let one = self.ad.dual_rule(&mut self.machine.compiler, &key, 1)?;
-        let lanes = self.ad.dual_rule(&mut self.machine.compiler, &key, n)?;
-        Ok(DerivativeCache {
-            f: f.clone(),
-            shapes: Shapes(args.iter().map(shape_of).collect()),
-            one,
-            lanes,
-            width: n,
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let key = s.method_instance(f, args)?;
+            let n = width
+                .clamp(1, 8)
+                .min(ad::input_directions(f, args, &s.machine.compiler.env).max(1));
+            let one = s.ad.dual_rule(&mut s.machine.compiler, &key, 1)?;
+            let lanes = s.ad.dual_rule(&mut s.machine.compiler, &key, n)?;
+            Ok(DerivativeCache {
+                f: f.clone(),
+                shapes: Shapes(args.iter().map(shape_of).collect()),
+                one,
+                lanes,
+                width: n,
+            })
         })
     }
 
@@ -563,9 +619,12 @@ impl Session {
 
     /// The forward-mode IR (one lane) derived from the method instance `call` runs.
     pub fn dual_ir(&mut self, call: &str) -> Result<String, Error> {
-        let (f, args) = self.eval_call_parts(call)?;
-        let code = self.build_frule(&f, &args, 1)?;
-        Ok(self.write_ir(&code))
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let (f, args) = s.eval_call_parts(call)?;
+            let code = s.build_frule(&f, &args, 1)?;
+            Ok(s.write_ir(&code))
+        })
     }
 
     /// The forward rule of `f(args...)` with `width` lanes (derived once and cached).
@@ -575,14 +634,20 @@ impl Session {
         args: &[Value],
         width: usize,
     ) -> Result<Arc<Function>, Error> {
-        let key = self.method_instance(f, args)?;
-        Ok(self.ad.dual_rule(&mut self.machine.compiler, &key, width)?)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let key = s.method_instance(f, args)?;
+            Ok(s.ad.dual_rule(&mut s.machine.compiler, &key, width)?)
+        })
     }
 
     /// The reverse-mode rule of `f(args...)` (derived once per method instance and cached).
     pub fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
-        let key = self.method_instance(f, args)?;
-        Ok(self.ad.rule(&mut self.machine.compiler, &key)?)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let key = s.method_instance(f, args)?;
+            Ok(s.ad.rule(&mut s.machine.compiler, &key)?)
+        })
     }
 
     /// Prepares repeated gradients of `f` at arguments like `args`: the rule is derived once,
@@ -592,15 +657,18 @@ impl Session {
         f: &Value,
         args: &[Value],
     ) -> Result<GradientCache, Error> {
-        let rule = self.build_rrule(f, args)?;
-        let mut all = vec![f.clone()];
-        all.extend(args.iter().cloned());
-        Ok(GradientCache {
-            f: f.clone(),
-            shapes: Shapes(args.iter().map(shape_of).collect()),
-            plan: ad::Plan::new(&all, &self.machine.compiler.env),
-            rule,
-            state: std::sync::Mutex::new(ad::Reuse::new()),
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let rule = s.build_rrule(f, args)?;
+            let mut all = vec![f.clone()];
+            all.extend(args.iter().cloned());
+            Ok(GradientCache {
+                f: f.clone(),
+                shapes: Shapes(args.iter().map(shape_of).collect()),
+                plan: ad::Plan::new(&all, &s.machine.compiler.env),
+                rule,
+                state: std::sync::Mutex::new(ad::Reuse::new()),
+            })
         })
     }
 
@@ -611,7 +679,8 @@ impl Session {
         f: &Value,
         args: &[Value],
     ) -> Result<GradientCache, Error> {
-        self.prepare_gradient_cache(f, args)
+        let span = self.call_span;
+        self.guarded(span, |s| s.prepare_gradient_cache(f, args))
     }
 
     /// `value_and_gradient` through a prepared cache.
@@ -646,21 +715,30 @@ impl Session {
         dy: &Value,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        let r = ad::value_and_pullback(&mut self.machine, &self.ad, f, dy, args)?;
-        let _ = self.machine.out.flush();
-        Ok(r)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let r = ad::value_and_pullback(&mut s.machine, &s.ad, f, dy, args)?;
+            let _ = s.machine.out.flush();
+            Ok(r)
+        })
     }
 
     /// Runs `test_rule` on the reverse-mode rule of the call `call` (its arguments evaluated).
     pub fn test_rule(&mut self, call: &str) -> Result<ad::RuleReport, Error> {
-        let (f, args) = self.eval_call_parts(call)?;
-        Ok(ad::test_rule(&mut self.machine, &self.ad, &f, &args, 1234)?)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let (f, args) = s.eval_call_parts(call)?;
+            Ok(ad::test_rule(&mut s.machine, &s.ad, &f, &args, 1234)?)
+        })
     }
 
     /// Evaluates the arguments of the call expression `call` and differentiates the call.
     pub fn gradient_of_call(&mut self, call: &str) -> Result<(Value, Vec<Value>), Error> {
-        let (f, args) = self.eval_call_parts(call)?;
-        self.value_and_gradient(&f, &args)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let (f, args) = s.eval_call_parts(call)?;
+            s.value_and_gradient(&f, &args)
+        })
     }
 
     /// `{"value": v, "gradient": g, "hessian": H}` (the CLI's `hessian --json` output): `g` and
@@ -685,10 +763,13 @@ impl Session {
 
     /// The forwards-pass or pullback IR derived from the method instance `call` runs.
     pub fn derived_ir(&mut self, call: &str, pullback: bool) -> Result<String, Error> {
-        let (f, args) = self.eval_call_parts(call)?;
-        let key = self.method_instance(&f, &args)?;
-        let r = self.ad.rule(&mut self.machine.compiler, &key)?;
-        Ok(self.write_ir(if pullback { &r.rvs } else { &r.fwd }))
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let (f, args) = s.eval_call_parts(call)?;
+            let key = s.method_instance(&f, &args)?;
+            let r = s.ad.rule(&mut s.machine.compiler, &key)?;
+            Ok(s.write_ir(if pullback { &r.rvs } else { &r.fwd }))
+        })
     }
 
     /// The method instance a call would run.
@@ -717,24 +798,30 @@ impl Session {
     /// The IR of the method instance that `call` (e.g. `"f(1.0, 2)"`) runs, at `stage`, as
     /// text with source locations.
     pub fn ir(&mut self, call: &str, stage: Stage) -> Result<String, Error> {
-        let func = self.function_ir(call, stage)?;
-        Ok(self.write_ir(&func))
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let func = s.function_ir(call, stage)?;
+            Ok(s.write_ir(&func))
+        })
     }
 
     /// The IR of the method instance that `call` runs, at `stage`.
     pub fn function_ir(&mut self, call: &str, stage: Stage) -> Result<Arc<Function>, Error> {
-        let (f, args) = self.eval_call_parts(call)?;
-        let key = self.method_instance(&f, &args)?;
-        let func = match stage {
-            Stage::Lowered => self
-                .machine
-                .compiler
-                .lowered(&key)
-                .ok_or_else(|| Error::Usage("no lowered code".into()))?,
-            Stage::Typed => self.machine.compiler.typed(&key)?,
-            Stage::Optimised => self.machine.compiler.optimised(&key)?,
-        };
-        Ok(func)
+        let span = self.call_span;
+        self.guarded(span, |s| {
+            let (f, args) = s.eval_call_parts(call)?;
+            let key = s.method_instance(&f, &args)?;
+            let func = match stage {
+                Stage::Lowered => s
+                    .machine
+                    .compiler
+                    .lowered(&key)
+                    .ok_or_else(|| Error::Usage("no lowered code".into()))?,
+                Stage::Typed => s.machine.compiler.typed(&key)?,
+                Stage::Optimised => s.machine.compiler.optimised(&key)?,
+            };
+            Ok(func)
+        })
     }
 
     /// Prints IR with source locations as `file:line:col` comments.
@@ -907,6 +994,17 @@ impl Session {
             Error::Ad(e) => {
                 diags.push(self.traced(e.message.clone(), Some(e.span), &e.trace, &label));
             }
+            Error::Internal { message, span } => {
+                let mut cd = CsDiagnostic::error()
+                    .with_message(format!("internal error: {message}"))
+                    .with_notes(vec![
+                        "this is a bug in mooncake, not in the program; please report it".into(),
+                    ]);
+                if let Some(l) = span.and_then(label) {
+                    cd = cd.with_labels(vec![l]);
+                }
+                diags.push(cd);
+            }
             Error::Usage(m) | Error::Io { message: m, .. } => {
                 let msg = match err {
                     Error::Io { path, .. } => format!("cannot read {path}: {m}"),
@@ -1040,6 +1138,14 @@ impl Shapes {
         }
         Ok(())
     }
+}
+
+/// Limits the storage of all live arrays, in every session of the process, to `bytes`
+/// (`None`: no limit but the system's). Growing an array past it raises Julia's
+/// `OutOfMemoryError()`, as does an allocation the system refuses (the process never
+/// aborts for want of memory).
+pub fn set_memory_limit(bytes: Option<usize>) {
+    runtime::memory::set_limit(bytes)
 }
 
 /// Julia's `show` formatting of a value (what `repr` returns).

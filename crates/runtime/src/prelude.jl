@@ -595,6 +595,10 @@ function getindex(a::Vector{T}, r::UnitRange{Int64}) where {T}
 end
 function getindex(a::Vector{T}, r::StepRange{Int64,Int64}) where {T}
     n = length(r)
+    # Checked before allocating, as Julia does (`x[1:2:typemax(Int)]` is a BoundsError).
+    if n > 0 && (min(r.start, r.stop) < 1 || max(r.start, r.stop) > length(a))
+        Core.throw_bounds(a, r)
+    end
     b = Vector{T}(undef, n)
     k = 1
     for i in r

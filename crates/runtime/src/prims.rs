@@ -41,6 +41,8 @@ pub enum Exception {
         msg: String,
     },
     StackOverflow,
+    /// The array memory budget is spent, or the system has no memory to give.
+    OutOfMemory,
     /// `throw(x)` of a value.
     Thrown(Value),
 }
@@ -109,6 +111,7 @@ impl fmt::Display for Exception {
             Exception::DimensionMismatch(m) => write!(f, "DimensionMismatch: {m}"),
             Exception::Domain { value, msg } => write!(f, "DomainError with {value}:\n{msg}"),
             Exception::StackOverflow => write!(f, "StackOverflowError: the call stack is too deep"),
+            Exception::OutOfMemory => write!(f, "OutOfMemoryError()"),
             Exception::Thrown(v) => write!(f, "{}", show_string(v)),
         }
     }
@@ -131,6 +134,7 @@ impl Exception {
             Exception::DimensionMismatch(_) => "DimensionMismatch",
             Exception::Domain { .. } => "DomainError",
             Exception::StackOverflow => "StackOverflowError",
+            Exception::OutOfMemory => "OutOfMemoryError",
             Exception::Thrown(_) => "Exception",
         }
     }
@@ -327,16 +331,14 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 return Err(b());
             };
             let ds = ints(dims, op)?;
-            if let Some(d) = ds.iter().find(|d| **d < 0) {
-                return Err(Exception::Argument(format!(
-                    "invalid Array dimensions: negative dimension {d}"
-                )));
-            }
+            let empty = ArrayData::zeros_in(elem, 0, env);
+            let n = crate::memory::checked_length(&ds, empty.elem_size())?;
+            let data = ArrayData::try_zeros_in(elem, n, env)?;
             let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
-            Ok(Value::Array(Arc::new(ArrayObj::zeros_in(
+            Ok(Value::Array(Arc::new(ArrayObj::new(
                 (**elem).clone(),
                 dims,
-                env,
+                data,
             ))))
         }
         ArrayRef => {
@@ -394,9 +396,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     return Err(b());
                 }
                 a.with_mut(|inner| {
-                    inner.data.push(v.clone());
+                    inner.data.try_push(v.clone())?;
                     inner.dims[0] += 1;
-                });
+                    Ok::<(), Exception>(())
+                })?;
                 Ok(args[0].clone())
             }
             _ => Err(b()),
@@ -417,10 +420,13 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 if *n < 0 {
                     return Err(Exception::Argument("new length must be ≥ 0".to_string()));
                 }
+                let elem_size = a.with(|inner| inner.data.elem_size());
+                let n = crate::memory::checked_length(&[*n], elem_size)?;
                 a.with_mut(|inner| {
-                    inner.data.resize(*n as usize);
-                    inner.dims[0] = *n as usize;
-                });
+                    inner.data.try_resize(n)?;
+                    inner.dims[0] = n;
+                    Ok::<(), Exception>(())
+                })?;
                 Ok(args[0].clone())
             }
             _ => Err(b()),
@@ -444,7 +450,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ArrayCopy => match args {
-            [Value::Array(a)] => Ok(Value::Array(Arc::new(a.deep_copy()))),
+            [Value::Array(a)] => Ok(Value::Array(Arc::new(a.try_copy()?))),
             _ => Err(b()),
         },
         ArrayReshape => {
@@ -452,16 +458,21 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 return Err(b());
             };
             let ds = ints(dims, op)?;
-            let n: i64 = ds.iter().product();
-            if ds.iter().any(|d| *d < 0) || n as usize != a.len() {
+            let n = ds
+                .iter()
+                .try_fold(1i64, |p, d| if *d < 0 { None } else { p.checked_mul(*d) });
+            if n != Some(a.len() as i64) {
                 let dstr: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
-                return Err(Exception::Argument(format!(
-                    "DimensionMismatch: new dimensions ({}) must be consistent with array length {}",
-                    dstr.join(", "),
+                let shape = match dstr.len() {
+                    1 => format!("({},)", dstr[0]),
+                    _ => format!("({})", dstr.join(", ")),
+                };
+                return Err(Exception::DimensionMismatch(format!(
+                    "new dimensions {shape} must be consistent with array length {}",
                     a.len()
                 )));
             }
-            let copy = a.deep_copy();
+            let copy = a.try_copy()?;
             copy.with_mut(|inner| inner.dims = ds.iter().map(|d| *d as usize).collect());
             Ok(Value::Array(Arc::new(copy)))
         }
@@ -488,11 +499,14 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ArrayZeroLike => match args {
-            [Value::Array(a)] => Ok(Value::Array(Arc::new(ArrayObj::zeros_in(
-                a.elem.clone(),
-                a.dims(),
-                env,
-            )))),
+            [Value::Array(a)] => {
+                let data = ArrayData::try_zeros_in(&a.elem, a.len(), env)?;
+                Ok(Value::Array(Arc::new(ArrayObj::new(
+                    a.elem.clone(),
+                    a.dims(),
+                    data,
+                ))))
+            }
             _ => Err(b()),
         },
         // The pullbacks' whole-array updates, on the unboxed storage (`c` is read first, so

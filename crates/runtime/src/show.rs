@@ -2,6 +2,7 @@
 
 use crate::value::Value;
 use ir::Type;
+use std::sync::Arc;
 
 /// Julia's shortest round-trip float formatting: plain notation for decimal exponents in
 /// `-5 < e < 6`, scientific (`1.0e-5`, `1.234567e6`) otherwise.
@@ -136,6 +137,33 @@ fn needs_prefix(elem: &Type) -> bool {
     ) || matches!(elem, Type::Struct(n, _) if n.as_str() == "UnitRange")
 }
 
+thread_local! {
+    /// The containers being shown, outermost first (`0` for immutable ones, which cannot be
+    /// reached again): Julia's `:SHOWN_SET`.
+    static SHOWN: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Writes `#= circular reference @-d =#` and returns true if the object `id` is being shown
+/// `d` containers up, as Julia does.
+fn circular(out: &mut String, id: usize) -> bool {
+    let up = SHOWN.with(|s| s.borrow().iter().rev().position(|x| *x == id && id != 0));
+    match up {
+        Some(d) => {
+            out.push_str(&format!("#= circular reference @-{} =#", d + 1));
+            true
+        }
+        None => false,
+    }
+}
+
+/// Runs `f` (showing the parts of container `id`) with `id` on the shown stack.
+fn inside<R>(id: usize, f: impl FnOnce() -> R) -> R {
+    SHOWN.with(|s| s.borrow_mut().push(id));
+    let r = f();
+    SHOWN.with(|s| s.borrow_mut().pop());
+    r
+}
+
 /// `show` with `ctx` the element type of an enclosing array (which makes Float32 elements
 /// print without the `f0` suffix).
 fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
@@ -161,12 +189,14 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
         Value::Str(s) => out.push_str(&escape(s)),
         Value::Tuple(vs) => {
             out.push('(');
-            for (i, x) in vs.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
+            inside(0, || {
+                for (i, x) in vs.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    show(out, x, None);
                 }
-                show(out, x, None);
-            }
+            });
             if vs.len() == 1 {
                 out.push(',');
             }
@@ -187,22 +217,27 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
             }
             out.push(')');
         }
-        Value::Struct(s) => show_struct(out, &s.ty, &s.fields),
-        Value::Mutable(m) => show_struct(out, &m.ty, &m.snapshot()),
+        Value::Struct(s) => show_struct(out, &s.ty, &s.fields, 0),
+        Value::Mutable(m) => show_struct(out, &m.ty, &m.snapshot(), Arc::as_ptr(m) as usize),
         Value::Array(a) => {
             let dims = a.dims();
             let elems = a.snapshot();
             let prefix = needs_prefix(&a.elem) || elems.is_empty();
+            let id = Arc::as_ptr(a) as usize;
             if dims.len() == 1 {
                 if prefix {
                     out.push_str(&a.elem.to_string());
                 }
                 out.push('[');
-                for (i, x) in elems.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    show(out, x, Some(&a.elem));
+                if !circular(out, id) {
+                    inside(id, || {
+                        for (i, x) in elems.iter().enumerate() {
+                            if i > 0 {
+                                out.push_str(", ");
+                            }
+                            show(out, x, Some(&a.elem));
+                        }
+                    });
                 }
                 out.push(']');
             } else if elems.is_empty() {
@@ -213,11 +248,11 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                     Type::array(a.elem.clone(), dims.len() as u32),
                     ds.join(", ")
                 ));
-            } else {
+            } else if !circular(out, id) {
                 if prefix {
                     out.push_str(&a.elem.to_string());
                 }
-                show_nd(out, &elems, &dims, &a.elem);
+                inside(id, || show_nd(out, &elems, &dims, &a.elem));
             }
         }
         Value::Func(f) => out.push_str(f.as_str()),
@@ -274,7 +309,7 @@ fn show_nd(out: &mut String, elems: &[Value], dims: &[usize], elem: &Type) {
     out.push(']');
 }
 
-fn show_struct(out: &mut String, ty: &Type, fields: &[Value]) {
+fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
     if let Type::Struct(name, _) = ty {
         match (name.as_str(), fields) {
             ("UnitRange", [a, b]) => {
@@ -302,11 +337,15 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value]) {
     }
     out.push_str(&ty.to_string());
     out.push('(');
-    for (i, x) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        show(out, x, None);
+    if !fields.is_empty() && !circular(out, id) {
+        inside(id, || {
+            for (i, x) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                show(out, x, None);
+            }
+        });
     }
     out.push(')');
 }

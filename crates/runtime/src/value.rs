@@ -3,6 +3,8 @@
 //! Arrays of `Float64`, `Float32`, `Int64` and `Bool` store unboxed elements contiguously in
 //! column-major order, the layout native code uses.
 
+use crate::memory;
+use crate::prims::Exception;
 use ir::Type;
 use std::cell::UnsafeCell;
 use std::sync::Arc;
@@ -430,6 +432,116 @@ impl ArrayData {
             ArrayData::Boxed(v) => v.pop()?,
         })
     }
+    /// Bytes per element.
+    pub fn elem_size(&self) -> usize {
+        match self {
+            ArrayData::F64(_) | ArrayData::I64(_) => 8,
+            ArrayData::F32(_) => 4,
+            ArrayData::Bool(_) => 1,
+            ArrayData::Bits { layout, .. } => layout.size,
+            ArrayData::Boxed(_) => std::mem::size_of::<Value>(),
+        }
+    }
+
+    /// Bytes of storage held (the capacity, not only the length).
+    pub fn capacity_bytes(&self) -> usize {
+        match self {
+            ArrayData::F64(v) => v.capacity() * 8,
+            ArrayData::I64(v) => v.capacity() * 8,
+            ArrayData::F32(v) => v.capacity() * 4,
+            ArrayData::Bool(v) => v.capacity(),
+            ArrayData::Bits { bytes, .. } => bytes.capacity(),
+            ArrayData::Boxed(v) => v.capacity() * std::mem::size_of::<Value>(),
+        }
+    }
+
+    /// Room for `additional` more elements, within the array memory budget, or
+    /// `OutOfMemoryError()` (never an abort).
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), Exception> {
+        let len = self.len();
+        let cap = match self {
+            ArrayData::Bits { bytes, layout, .. } => bytes.capacity() / layout.size.max(1),
+            _ => self.capacity_bytes() / self.elem_size().max(1),
+        };
+        if len + additional <= cap {
+            return Ok(());
+        }
+        // Amortised growth: at least double, as `Vec` does.
+        let want = (len.checked_add(additional).ok_or(Exception::OutOfMemory)?).max(2 * cap);
+        let extra = want - len;
+        let es = self.elem_size();
+        memory::grow(extra, es, || match self {
+            ArrayData::F64(v) => v.try_reserve_exact(extra),
+            ArrayData::I64(v) => v.try_reserve_exact(extra),
+            ArrayData::F32(v) => v.try_reserve_exact(extra),
+            ArrayData::Bool(v) => v.try_reserve_exact(extra),
+            ArrayData::Bits { bytes, layout, .. } => {
+                bytes.try_reserve_exact(extra.saturating_mul(layout.size))
+            }
+            ArrayData::Boxed(v) => v.try_reserve_exact(extra),
+        })
+    }
+
+    /// `push`, after making room within the budget.
+    pub fn try_push(&mut self, x: Value) -> Result<bool, Exception> {
+        self.try_reserve(1)?;
+        Ok(self.push(x))
+    }
+
+    /// `resize`, after making room within the budget.
+    pub fn try_resize(&mut self, n: usize) -> Result<(), Exception> {
+        let len = self.len();
+        if n > len {
+            self.try_reserve(n - len)?;
+        }
+        self.resize(n);
+        Ok(())
+    }
+
+    /// A copy, within the budget.
+    pub fn try_clone(&self) -> Result<ArrayData, Exception> {
+        let mut c = match self {
+            ArrayData::Bits { layout, .. } => ArrayData::Bits {
+                layout: layout.clone(),
+                bytes: Vec::new(),
+                len: 0,
+            },
+            ArrayData::F64(_) => ArrayData::F64(Vec::new()),
+            ArrayData::I64(_) => ArrayData::I64(Vec::new()),
+            ArrayData::F32(_) => ArrayData::F32(Vec::new()),
+            ArrayData::Bool(_) => ArrayData::Bool(Vec::new()),
+            ArrayData::Boxed(_) => ArrayData::Boxed(Vec::new()),
+        };
+        c.try_reserve(self.len())?;
+        match (&mut c, self) {
+            (ArrayData::F64(d), ArrayData::F64(s)) => d.extend_from_slice(s),
+            (ArrayData::I64(d), ArrayData::I64(s)) => d.extend_from_slice(s),
+            (ArrayData::F32(d), ArrayData::F32(s)) => d.extend_from_slice(s),
+            (ArrayData::Bool(d), ArrayData::Bool(s)) => d.extend_from_slice(s),
+            (ArrayData::Boxed(d), ArrayData::Boxed(s)) => d.extend_from_slice(s),
+            (
+                ArrayData::Bits {
+                    bytes: d, len: dl, ..
+                },
+                ArrayData::Bits {
+                    bytes: s, len: sl, ..
+                },
+            ) => {
+                d.extend_from_slice(s);
+                *dl = *sl;
+            }
+            _ => {}
+        }
+        Ok(c)
+    }
+
+    /// `n` zero elements of type `elem` (see `zeros_in`), within the budget.
+    pub fn try_zeros_in(elem: &Type, n: usize, env: &ir::TypeEnv) -> Result<ArrayData, Exception> {
+        let mut d = ArrayData::zeros_in(elem, 0, env);
+        d.try_resize(n)?;
+        Ok(d)
+    }
+
     pub fn resize(&mut self, n: usize) {
         match self {
             ArrayData::F64(v) => v.resize(n, 0.0),
@@ -452,6 +564,8 @@ pub struct ArrayObj {
     pub view: ArrayView,
     pub elem: Type,
     inner: UnsafeCell<ArrayInner>,
+    /// Bytes of storage charged to the array memory budget (see `memory`).
+    charged: std::cell::Cell<usize>,
 }
 
 /// What native code reads and writes directly in an array: the element buffer of a
@@ -505,6 +619,7 @@ pub fn live_arrays() -> usize {
 impl Drop for ArrayObj {
     fn drop(&mut self) {
         LIVE_ARRAYS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        memory::charge(self.charged.get(), 0);
     }
 }
 
@@ -527,6 +642,7 @@ impl ArrayObj {
             },
             elem,
             inner: UnsafeCell::new(ArrayInner { dims, data }),
+            charged: std::cell::Cell::new(0),
         };
         // SAFETY: `a` is not shared yet.
         a.refresh(unsafe { &mut *a.inner.get() });
@@ -619,6 +735,11 @@ impl ArrayObj {
         self.view.d1.set(d1);
         self.view.d2.set(d2);
         self.view.cap.set(cap);
+        let bytes = inner.data.capacity_bytes();
+        if bytes != self.charged.get() {
+            memory::charge(self.charged.get(), bytes);
+            self.charged.set(bytes);
+        }
     }
     pub fn dims(&self) -> Vec<usize> {
         self.with(|a| a.dims.clone())
@@ -650,6 +771,12 @@ impl ArrayObj {
     pub fn deep_copy(&self) -> ArrayObj {
         let inner = self.with(|a| a.clone());
         ArrayObj::new(self.elem.clone(), inner.dims, inner.data)
+    }
+    /// `deep_copy` within the array memory budget.
+    pub fn try_copy(&self) -> Result<ArrayObj, Exception> {
+        let (dims, data) =
+            self.with(|a| Ok::<_, Exception>((a.dims.clone(), a.data.try_clone()?)))?;
+        Ok(ArrayObj::new(self.elem.clone(), dims, data))
     }
     /// The `Float64` elements, if that is the element type.
     pub fn to_f64_vec(&self) -> Option<Vec<f64>> {
@@ -736,6 +863,41 @@ impl Value {
             | (Value::Array(_), _) => false,
             _ => self.ty() == *t,
         }
+    }
+
+    /// The value's type with tuples nested deeper than `depth` typed `Any` below that depth:
+    /// what dispatch looks at. A part shared by several places (`(x, x)` built again and
+    /// again) is typed once, and its type shared, so the work is bounded by the distinct parts.
+    pub fn ty_limited(&self, depth: usize) -> Type {
+        self.ty_limited_in(depth, &mut Vec::new())
+    }
+
+    fn ty_limited_in(&self, depth: usize, seen: &mut Vec<(usize, usize, Type)>) -> Type {
+        let parts: &[Value] = match self {
+            Value::Tuple(vs) => vs,
+            Value::NamedTuple(nt) => &nt.values,
+            v => return v.ty(),
+        };
+        if parts.is_empty() {
+            return self.ty();
+        }
+        if depth == 0 {
+            return Type::Any;
+        }
+        let key = parts.as_ptr() as usize;
+        if let Some((_, _, t)) = seen.iter().find(|(k, d, _)| *k == key && *d == depth) {
+            return t.clone();
+        }
+        let ts: Vec<Type> = parts
+            .iter()
+            .map(|v| v.ty_limited_in(depth - 1, seen))
+            .collect();
+        let t = match self {
+            Value::NamedTuple(nt) => Type::NamedTuple(nt.names.clone(), ts.into()),
+            _ => Type::tuple(ts),
+        };
+        seen.push((key, depth, t.clone()));
+        t
     }
 
     pub fn ty(&self) -> Type {

@@ -1,0 +1,1 @@
+x = fill(2.5, typemax(Int))

@@ -1,0 +1,1 @@
+x = Vector{Float64}(undef, -1)

@@ -1,0 +1,1 @@
+x = zeros(typemax(Int))
