@@ -1,15 +1,30 @@
 //! No input may panic: every test program, cut at many points (mostly into syntax errors,
-//! sometimes into shorter valid programs), loads without a panic, and so does assorted garbage.
+//! sometimes into shorter valid programs), loads without a panic, and so does assorted garbage;
+//! so do programs mutated at random (a fixed seed, a few seconds' worth), loaded and, for the
+//! gradient battery's programs, differentiated in both modes. A panic the session caught
+//! (an internal error) counts as a panic.
 
-use mooncake::Session;
+use mooncake::{Error, Session};
 use std::path::PathBuf;
 
-fn try_load(src: &str) {
+/// Loads `src`; `Err` describes a panic or an internal error.
+fn load(src: &str) -> Result<Session, String> {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude loads");
     s.set_fuel(Some(200_000));
-    if let Err(e) = s.load_source("fuzz.jl", src) {
-        // Rendering must not panic either.
-        let _ = s.render_error(&e);
+    match s.load_source("fuzz.jl", src) {
+        Err(e @ Error::Internal { .. }) => Err(s.render_error(&e)),
+        Err(e) => {
+            // Rendering must not panic either.
+            let _ = s.render_error(&e);
+            Ok(s)
+        }
+        Ok(()) => Ok(s),
+    }
+}
+
+fn try_load(src: &str) {
+    if let Err(e) = load(src) {
+        panic!("{e}");
     }
 }
 
@@ -93,5 +108,194 @@ fn garbage_does_not_panic() {
             .expect("spawn")
             .join();
         assert!(r.is_ok(), "panic on {src:?}");
+    }
+}
+
+/// A fixed pseudo-random sequence (the same mutations on every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize
+    }
+    fn below(&mut self, n: usize) -> usize {
+        self.next() % n.max(1)
+    }
+}
+
+fn programs(dir: &str) -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests")
+        .join(dir);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("directory exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jl"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+            (
+                name.to_string(),
+                std::fs::read_to_string(p).expect("readable"),
+            )
+        })
+        .collect()
+}
+
+/// One random edit of `src`: a span deleted, a line repeated or swapped with the next, a
+/// token inserted, an operator or digit replaced.
+fn mutate(src: &str, rng: &mut Lcg) -> String {
+    const TOKENS: &[&str] = &[
+        "end", "(", ")", "[", "]", ",", ";", "x", "1", "0.0", "-", "^", "'", ".", "::Int", "...",
+        "nothing", "\"s\"", "\n", " ", "=", "->", "[1, 2]", "begin", "if true",
+    ];
+    const SWAPS: &[char] = &[
+        '+', '-', '*', '/', '^', '<', '>', '=', '0', '1', '2', '9', '.',
+    ];
+    let chars: Vec<char> = src.chars().collect();
+    let at = rng.below(chars.len() + 1);
+    let mut out: Vec<char> = chars.clone();
+    match rng.below(6) {
+        0 => {
+            let len = 1 + rng.below(8);
+            let end = (at + len).min(out.len());
+            out.drain(at..end);
+        }
+        1 | 2 => {
+            let tok: Vec<char> = TOKENS[rng.below(TOKENS.len())].chars().collect();
+            out.splice(at..at, tok);
+        }
+        3 => {
+            if let Some(c) = out.get_mut(at) {
+                if SWAPS.contains(c) || c.is_ascii_digit() {
+                    *c = SWAPS[rng.below(SWAPS.len())];
+                } else {
+                    *c = ' ';
+                }
+            }
+        }
+        _ => {
+            let mut lines: Vec<&str> = src.lines().collect();
+            if !lines.is_empty() {
+                let k = rng.below(lines.len());
+                if rng.below(2) == 0 {
+                    lines.insert(k, lines[k]);
+                } else if k + 1 < lines.len() {
+                    lines.swap(k, k + 1);
+                }
+            }
+            return lines.join("\n");
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Only the numbers of `src` change (so that a program more often stays valid and reaches
+/// differentiation): a digit replaced, or a sign added.
+fn mutate_numbers(src: &str, rng: &mut Lcg) -> String {
+    let mut lines: Vec<Vec<char>> = src.lines().map(|l| l.chars().collect()).collect();
+    // Digits outside comments (the `# check:` lines stay as they are).
+    let digits: Vec<(usize, usize)> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.first() != Some(&'#'))
+        .flat_map(|(k, l)| {
+            l.iter()
+                .enumerate()
+                .filter(|(_, c)| c.is_ascii_digit())
+                .map(move |(i, _)| (k, i))
+        })
+        .collect();
+    if !digits.is_empty() {
+        for _ in 0..2 {
+            let (k, i) = digits[rng.below(digits.len())];
+            lines[k][i] = char::from(b'0' + rng.below(10) as u8);
+        }
+    }
+    lines
+        .into_iter()
+        .map(|l| l.into_iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `n`, or `MOONCAKE_FUZZ_ROUNDS` when set (for longer runs by hand).
+fn rounds(n: usize) -> usize {
+    std::env::var("MOONCAKE_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
+
+#[test]
+fn mutated_programs_do_not_panic() {
+    let mut rng = Lcg(0x9e37_79b9_7f4a_7c15);
+    let corpus = programs("programs");
+    for round in 0..rounds(120) {
+        let (name, src) = &corpus[rng.below(corpus.len())];
+        let mut m = src.clone();
+        for _ in 0..1 + rng.below(3) {
+            m = mutate(&m, &mut rng);
+        }
+        let piece = m.clone();
+        let r = std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(move || load(&piece))
+            .expect("spawn")
+            .join();
+        match r {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("round {round}, {name} mutated to:\n{m}\n{e}"),
+            Err(_) => panic!("round {round}: panic on {name} mutated to:\n{m}"),
+        }
+    }
+}
+
+#[test]
+fn mutated_gradient_programs_do_not_panic() {
+    let mut rng = Lcg(0x2545_f491_4f6c_dd1d);
+    let corpus = programs("gradients");
+    for round in 0..rounds(60) {
+        let (name, src) = &corpus[rng.below(corpus.len())];
+        let calls: Vec<String> = src
+            .lines()
+            .filter_map(|l| l.strip_prefix("# check: "))
+            .map(|c| c.split(" => ").next().unwrap_or(c).to_string())
+            .collect();
+        let m = mutate_numbers(src, &mut rng);
+        let piece = m.clone();
+        let r = std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(move || -> Result<(), String> {
+                let mut s = load(&piece)?;
+                for call in &calls {
+                    let results = [
+                        s.gradient_of_call(call).map(|_| ()),
+                        s.eval_call_parts(call)
+                            .and_then(|(f, args)| s.value_and_gradient_forward(&f, &args, 3))
+                            .map(|_| ()),
+                    ];
+                    for r in results {
+                        if let Err(e @ Error::Internal { .. }) = r {
+                            return Err(format!("{call}: {}", s.render_error(&e)));
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .expect("spawn")
+            .join();
+        match r {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => panic!("round {round}, {name} mutated to:\n{m}\n{e}"),
+            Err(_) => panic!("round {round}: panic on {name} mutated to:\n{m}"),
+        }
     }
 }
