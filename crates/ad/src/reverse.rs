@@ -617,8 +617,15 @@ pub fn derive_reverse(
     // ---------------- forwards pass ----------------
     let mut fwd = Function::new(format!("fwd {}", primal.name), Phase::Typed);
     let mut site_marks = crate::emit::SiteMarks::new(&mut fwd, primal);
+    // A function that never returns (its entry is on an error path) still takes the calling
+    // convention of forwards passes: an entry of its own takes the rule state and each
+    // argument with its fdata, and jumps to the primal code with the arguments alone.
+    let doomed_entry = doomed(layout[0]).then(|| fwd.add_block());
     let fblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, fwd.add_block())).collect();
-    let state = fwd.add_block_param(fblocks[&layout[0]], rule_state_type());
+    let state = fwd.add_block_param(
+        doomed_entry.unwrap_or(fblocks[&layout[0]]),
+        rule_state_type(),
+    );
     let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
     let mut fmap: FxHashMap<Value, Value> = FxHashMap::default();
     for &b in &layout {
@@ -630,6 +637,23 @@ pub fn derive_reverse(
                 fmap.insert(p, pf);
             }
         }
+    }
+    if let Some(entry) = doomed_entry {
+        let mut args = Vec::new();
+        for &p in &primal.blocks[layout[0]].params {
+            args.push(fwd.add_block_param(entry, cx.ty(p)));
+            fwd.add_block_param(entry, cx.ft(p));
+        }
+        let loc = primal.locs[primal.blocks[layout[0]].insts[0]];
+        fwd.append(
+            entry,
+            InstData::Jump {
+                dest: fblocks[&layout[0]],
+                args,
+            },
+            Type::Any,
+            loc,
+        );
     }
     // Each counted loop's header takes its iteration count last.
     let counter: FxHashMap<Block, Value> = loops

@@ -303,9 +303,12 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             }
             let result = match mode {
                 ModeArg::Reverse => session.gradient_of_call(&call),
-                ModeArg::Forward => session.eval_call_parts(&call).and_then(|(f, args)| {
-                    session.value_and_gradient_forward(&f, &args, chunk as usize)
-                }),
+                ModeArg::Forward => session
+                    .eval_call_parts(&call)
+                    .and_then(|(f, args)| {
+                        session.value_and_gradient_forward(&f, &args, chunk as usize)
+                    })
+                    .map_err(|e| session.primal_error(&call, e)),
             };
             match result {
                 Ok((v, g)) => {
@@ -369,6 +372,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             let scalar = matches!(x, mooncake::Value::F64(_) | mooncake::Value::F32(_));
             let r = session
                 .value_gradient_and_hessian(&f, x, chunk as usize)
+                .map_err(|e| session.primal_error(&call, e))
                 .map_err(|e| fail(session, e))?;
             let (v, g, h) = (r.value, r.gradient, r.hessian);
             if json {

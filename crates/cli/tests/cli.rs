@@ -424,3 +424,73 @@ fn huge_inputs_end_with_bounded_reports() {
     let (code, out, err) = mooncake(&["run", &sum]);
     assert_eq!((code, out.as_str()), (0, "5000\n"), "{err}");
 }
+
+/// A mistake in differentiated code reads exactly as `run` reports it (error type, primal
+/// types, candidates, line, stack trace) under `grad` (both modes), `check` and `hessian`.
+#[test]
+fn errors_under_differentiation_read_as_run() {
+    let file = temp_program(
+        "mistakes.jl",
+        r#"minus_string(x) = x - "a"
+copy_minus(x) = copy(x) - x
+boom(xs) = (length(xs); error("boom"))
+function typo(x)
+    total = 0.0
+    for v in x
+        total += v
+    end
+    return totl
+end
+function unpack(θ)
+    w, b = θ
+    w * b
+end
+first_sq(x) = x[end]^2
+x0() = [1.0, 2.0]
+"#,
+    );
+    let calls = [
+        "minus_string(1.0)",
+        "copy_minus([1.0])",
+        "boom([1.0])",
+        "typo([1.0])",
+        "unpack(2.0)",
+        "first_sq(x0)",
+        "first_sq(x0(), 1.0)",
+    ];
+    for call in calls {
+        let (code, _, want) = mooncake(&["run", &file, "--call", call]);
+        assert_eq!(code, 1, "{call}: {want}");
+        let mut commands = vec![
+            vec!["grad", &file, "--call", call],
+            vec!["grad", &file, "--call", call, "--mode", "forward"],
+            vec!["grad", &file, "--call", call, "--interpret"],
+            vec!["check", &file, "--call", call],
+        ];
+        if !call.contains(',') {
+            commands.push(vec!["hessian", &file, "--call", call]);
+        }
+        for args in commands {
+            let (code, _, err) = mooncake(&args);
+            assert_eq!(code, 1, "{args:?}");
+            assert_eq!(err, want, "{args:?}");
+        }
+    }
+    // Programs that fail while loading fail the same way whatever the command.
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/programs"));
+    let mut errs: Vec<String> = std::fs::read_dir(dir)
+        .expect("tests/programs")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "err"))
+        .map(|p| p.with_extension("jl").display().to_string())
+        .collect();
+    errs.sort();
+    for prog in &errs {
+        let (_, _, want) = mooncake(&["run", prog]);
+        for cmd in ["grad", "check"] {
+            let (code, _, err) = mooncake(&[cmd, prog, "--call", "identity(1.0)"]);
+            assert_eq!(code, 1, "{cmd} {prog}");
+            assert_eq!(err, want, "{cmd} {prog}");
+        }
+    }
+}

@@ -759,7 +759,7 @@ impl Machine {
             return Err(RuntimeError::new(Exception::StackOverflow));
         }
         self.depth += 1;
-        let r = stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, || body(self));
+        let r = stacker::maybe_grow(512 * 1024, 8 * 1024 * 1024, || body(self));
         self.depth -= 1;
         r
     }

@@ -726,19 +726,40 @@ impl Session {
     /// Runs `test_rule` on the reverse-mode rule of the call `call` (its arguments evaluated).
     pub fn test_rule(&mut self, call: &str) -> Result<ad::RuleReport, Error> {
         let span = self.call_span;
-        self.guarded(span, |s| {
+        let r = self.guarded(span, |s| {
             let (f, args) = s.eval_call_parts(call)?;
             Ok(ad::test_rule(&mut s.machine, &s.ad, &f, &args, 1234)?)
-        })
+        });
+        r.map_err(|e| self.primal_error(call, e))
     }
 
-    /// Evaluates the arguments of the call expression `call` and differentiates the call.
+    /// Evaluates the arguments of the call expression `call` and differentiates the call. A
+    /// mistake in the program is reported as running the call reports it (see
+    /// [`Session::primal_error`]).
     pub fn gradient_of_call(&mut self, call: &str) -> Result<(Value, Vec<Value>), Error> {
         let span = self.call_span;
-        self.guarded(span, |s| {
+        let r = self.guarded(span, |s| {
             let (f, args) = s.eval_call_parts(call)?;
             s.value_and_gradient(&f, &args)
-        })
+        });
+        r.map_err(|e| self.primal_error(call, e))
+    }
+
+    /// The error to report for `err`, raised while differentiating the call expression `call`:
+    /// the error the call itself raises when run (its type, message, candidates, line and
+    /// stack trace exactly as `mooncake run` prints them), if it raises one; else `err`. The
+    /// call runs again without printing, on arguments evaluated again.
+    pub fn primal_error(&mut self, call: &str, err: Error) -> Error {
+        if matches!(err, Error::Syntax(_) | Error::Usage(_) | Error::Io { .. }) {
+            return err;
+        }
+        let out = std::mem::replace(&mut self.machine.out, Box::new(std::io::sink()));
+        let r = self.eval(call);
+        self.machine.out = out;
+        match r {
+            Err(e) => e,
+            Ok(_) => err,
+        }
     }
 
     /// `{"value": v, "gradient": g, "hessian": H}` (the CLI's `hessian --json` output): `g` and

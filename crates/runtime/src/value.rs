@@ -57,6 +57,75 @@ pub struct MutableVal {
 unsafe impl Sync for MutableVal {}
 unsafe impl Send for MutableVal {}
 
+// Values nest as deeply as a program makes them (a linked list of a million nodes, the rule
+// state of a recursion 100,000 calls deep); dropping them must not recurse as deeply. A
+// container's drop moves the parts it owns alone into a work list and drops them one by one,
+// each emptied of its own parts first.
+impl Drop for MutableVal {
+    fn drop(&mut self) {
+        let fields = std::mem::take(self.fields.get_mut());
+        drop_all(fields.into_vec());
+    }
+}
+
+impl Drop for StructVal {
+    fn drop(&mut self) {
+        drop_all(std::mem::take(&mut self.fields).into_vec());
+    }
+}
+
+impl Drop for NamedTupleVal {
+    fn drop(&mut self) {
+        drop_all(std::mem::take(&mut self.values).into_vec());
+    }
+}
+
+/// Drops `stack` without recursing into nested containers.
+fn drop_all(mut stack: Vec<Value>) {
+    while let Some(mut v) = stack.pop() {
+        take_parts(&mut v, &mut stack);
+    }
+}
+
+/// Moves the parts of `v` onto `stack` if `v` is the only owner of its container (which is
+/// then dropped empty).
+fn take_parts(v: &mut Value, stack: &mut Vec<Value>) {
+    match v {
+        Value::Mutable(m) => {
+            if let Some(mv) = Arc::get_mut(m) {
+                stack.extend(std::mem::take(mv.fields.get_mut()).into_vec());
+            }
+        }
+        Value::Struct(st) => {
+            if let Some(sv) = Arc::get_mut(st) {
+                stack.extend(std::mem::take(&mut sv.fields).into_vec());
+            }
+        }
+        Value::NamedTuple(nt) => {
+            if let Some(nv) = Arc::get_mut(nt) {
+                stack.extend(std::mem::take(&mut nv.values).into_vec());
+            }
+        }
+        Value::Tuple(t) => {
+            if let Some(parts) = Arc::get_mut(t) {
+                stack.extend(
+                    parts
+                        .iter_mut()
+                        .map(|p| std::mem::replace(p, Value::Nothing)),
+                );
+            }
+        }
+        Value::Array(a) => {
+            if let Some(ao) = Arc::get_mut(a) {
+                if let ArrayData::Boxed(vs) = &mut ao.inner.get_mut().data {
+                    stack.append(vs);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 impl std::fmt::Debug for MutableVal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "MutableVal({})", self.ty)
@@ -620,6 +689,9 @@ impl Drop for ArrayObj {
     fn drop(&mut self) {
         LIVE_ARRAYS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         memory::charge(self.charged.get(), 0);
+        if let ArrayData::Boxed(vs) = &mut self.inner.get_mut().data {
+            drop_all(std::mem::take(vs));
+        }
     }
 }
 
