@@ -529,7 +529,7 @@ pub fn derive_forward(
                                 }))
                             }
                         }
-                        Rule::ArrayCopy => {
+                        Rule::ArrayCopy | Rule::ArrayShare => {
                             let r = res.unwrap_or_else(|| unreachable!());
                             let tt = cx.tt(r);
                             if tt == Type::NoTangent {

@@ -1053,6 +1053,20 @@ pub fn derive_reverse(
                                 });
                             }
                         }
+                        Rule::ArrayShare => {
+                            // The reshape shares the array's memory: its fdata is the same
+                            // reshape of the array's fdata (a cotangent added through either
+                            // is the other's).
+                            let arr = args[0];
+                            let fv = if cx.ft(arr) == Type::NoFData {
+                                fdata_const(&mut e, &ft)
+                            } else {
+                                let mut a = vec![fmap[&arr]];
+                                a.extend(margs[1..].iter().copied());
+                                e.prim(*op, a, ft.clone())
+                            };
+                            fmap.insert(r, fv);
+                        }
                         Rule::ArrayCopy => {
                             let arr = args[0];
                             if cx.ft(arr) == Type::NoFData {

@@ -40,9 +40,11 @@ pub enum Rule {
     ArrayPush,
     /// `array_pop(A)`.
     ArrayPop,
-    /// `array_copy(A)` and `array_reshape(A, dims...)`: a new array whose cotangent
-    /// accumulates into A's.
+    /// `array_copy(A)`: a new array whose cotangent accumulates into A's.
     ArrayCopy,
+    /// `array_reshape(A, dims...)`: an array sharing A's memory, whose tangent (and fdata) is
+    /// the same reshape of A's.
+    ArrayShare,
     /// `tuple_getindex(t, i)` with a run-time index: the cotangent goes to element i.
     TupleIndex,
     /// `array_resize(A, n)`: saves A and its fdata; the pullback gives both their old length
@@ -337,7 +339,8 @@ pub fn reverse_rule(
         ArraySet => Rule::ArrayWrite,
         ArrayPush => Rule::ArrayPush,
         ArrayPop => Rule::ArrayPop,
-        ArrayCopy | ArrayReshape => Rule::ArrayCopy,
+        ArrayCopy => Rule::ArrayCopy,
+        ArrayReshape => Rule::ArrayShare,
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize => {
             Rule::NonDifferentiable
@@ -430,5 +433,6 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::ArrayPop, "function f(x)\n    v = Core.array_pop(x)\n    Core.array_push(x, 0.0)\n    v * Core.arrayref(x, 1)\nend", "f([1.0, 2.0, 3.0])"),
     (Prim::ArrayCopy, "function f(x)\n    y = Core.array_copy(x)\n    Core.arrayset(y, 0.0, 1)\n    Core.arrayref(y, 2) * Core.arrayref(x, 1)\nend", "f([1.0, 2.0])"),
     (Prim::ArrayReshape, "function f(x)\n    A = Core.array_reshape(x, 2, 2)\n    Core.arrayref(A, 1, 2) * Core.arrayref(A, 2, 1)\nend", "f([1.0, 2.0, 3.0, 4.0])"),
+    (Prim::ArrayReshape, "function f(x)\n    A = Core.array_reshape(x, 2, 2)\n    Core.arrayset(A, Core.arrayref(x, 4) * 3.0, 1, 1)\n    Core.arrayref(x, 1) * Core.arrayref(A, 2, 1)\nend", "f([1.0, 2.0, 3.0, 4.0])"),
     (Prim::TupleGetIndex, "function f(x, y)\n    t = (x, y, x * y)\n    s = 0.0\n    for i in 1:3\n        s += Core.tuple_getindex(t, i) * i\n    end\n    s\nend", "f(0.3, 0.8)"),
 ];

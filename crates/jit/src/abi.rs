@@ -275,6 +275,10 @@ unsafe fn with_vector(a: *const Value, f: impl FnOnce(&mut ArrayData) -> bool) -
     let Value::Array(a) = (unsafe { &*a }) else {
         return FAILED;
     };
+    // A shared array cannot be resized: the generic path raises.
+    if a.is_shared() {
+        return FAILED;
+    }
     let ok = a.with_mut(|inner| {
         if inner.dims.len() != 1 {
             return false;
@@ -499,7 +503,7 @@ pub(crate) unsafe extern "C" fn mc_push_value(a: *const Value, x: *const Value) 
     let (Value::Array(a), x) = (unsafe { &*a }, unsafe { &*x }) else {
         return FAILED;
     };
-    if a.ndims() != 1 {
+    if a.ndims() != 1 || a.is_shared() {
         return FAILED;
     }
     let x = x.clone();
@@ -520,7 +524,7 @@ pub(crate) unsafe extern "C" fn mc_pop_value(a: *const Value, out: *mut Value) -
     let Value::Array(a) = (unsafe { &*a }) else {
         return FAILED;
     };
-    if a.ndims() != 1 {
+    if a.ndims() != 1 || a.is_shared() {
         return FAILED;
     }
     let v = a.with_mut(|inner| match &mut inner.data {

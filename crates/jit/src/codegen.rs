@@ -1406,9 +1406,12 @@ impl Gen<'_, '_> {
                 let a = self.slot_addr(args[0]);
                 let st = self.call_preserving(helper, &[a, xv]);
                 // A vector of floats or integers stores them unboxed: it fails only for want
-                // of memory.
-                let fail = self.out_of_memory_exit();
+                // of memory, or because it shares its memory; the generic path raises.
+                let fail = self.b.create_block();
+                self.b.set_cold_block(fail);
                 self.b.ins().brif(st, fail, &[], join, &[]);
+                self.b.switch_to_block(fail);
+                self.generic_raising(i);
                 self.b.switch_to_block(join);
                 self.array_result(res, args[0]);
                 return Ok(None);
@@ -1656,14 +1659,16 @@ impl Gen<'_, '_> {
         use runtime::value::ArrayView as AV;
         let fl = MemFlagsData::trusted();
         let len = self.b.ins().load(ct::I64, fl, o, AV::LEN);
+        let cap = self.b.ins().load(ct::I64, fl, o, AV::CAP);
         let fast = self.b.create_block();
         let helper = self.b.create_block();
         self.b.set_cold_block(helper);
-        // The cold block first (see `stack_push`).
-        let empty = self.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
-        self.b.ins().brif(empty, helper, &[], fast, &[]);
-        self.b.switch_to_block(fast);
+        // The cold block first (see `stack_push`). Out of line when empty (`len - 1` wraps)
+        // or when the view shows no capacity (a shared array, which cannot shrink).
         let n = self.b.ins().iadd_imm_s(len, -1);
+        let out_of_line = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, n, cap);
+        self.b.ins().brif(out_of_line, helper, &[], fast, &[]);
+        self.b.switch_to_block(fast);
         let ptr = self.b.ins().load(ct::I64, fl, o, AV::PTR);
         let off = self.b.ins().imul_imm_s(n, size as i64);
         let addr = self.b.ins().iadd(ptr, off);

@@ -657,6 +657,7 @@ similar(a::Array{T,2}) where {T} = Matrix{T}(undef, size(a, 1), size(a, 2))
 similar(a::Array{T,1}, ::Type{S}) where {T,S} = Vector{S}(undef, length(a))
 reshape(a::Array, m::Int64, n::Int64) = Core.array_reshape(a, m, n)
 reshape(a::Array, n::Int64) = Core.array_reshape(a, n)
+vec(a::Vector) = a
 vec(a::Array) = Core.array_reshape(a, length(a))
 
 function fill!(a::Array{T,N}, x) where {T,N}

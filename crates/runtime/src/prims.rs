@@ -142,6 +142,16 @@ impl Exception {
 
 type R = Result<Value, Exception>;
 
+/// An error for resizing an array that shares its memory with another.
+pub fn not_shared(a: &ArrayObj) -> Result<(), Exception> {
+    if a.is_shared() {
+        return Err(Exception::Error(
+            "not supported yet: resizing an array that shares its memory with another (made by `reshape` or `vec`, or one they were made from)".into(),
+        ));
+    }
+    Ok(())
+}
+
 fn bad(op: Prim, args: &[Value]) -> Exception {
     let ts: Vec<String> = args.iter().map(|a| a.ty().to_string()).collect();
     Exception::Error(format!(
@@ -395,6 +405,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 if a.ndims() != 1 || !fits(&a.elem, v) {
                     return Err(b());
                 }
+                not_shared(a)?;
                 a.with_mut(|inner| {
                     inner.data.try_push(v.clone())?;
                     inner.dims[0] += 1;
@@ -406,6 +417,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         ArrayPop => match args {
             [Value::Array(a)] => {
+                not_shared(a)?;
                 let r = a.with_mut(|inner| {
                     let v = inner.data.pop()?;
                     inner.dims[0] -= 1;
@@ -417,6 +429,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         ArrayResize => match args {
             [Value::Array(a), Value::Int(n)] => {
+                not_shared(a)?;
                 if *n < 0 {
                     return Err(Exception::Argument("new length must be ≥ 0".to_string()));
                 }
@@ -472,9 +485,13 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     a.len()
                 )));
             }
-            let copy = a.try_copy()?;
-            copy.with_mut(|inner| inner.dims = ds.iter().map(|d| *d as usize).collect());
-            Ok(Value::Array(Arc::new(copy)))
+            // As Julia's arrays: the same array for its own shape, else one sharing its
+            // memory.
+            let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
+            if dims == a.dims() {
+                return Ok(args[0].clone());
+            }
+            Ok(Value::Array(Arc::new(ArrayObj::share(a, dims))))
         }
         RuleStack => match args {
             [Value::Mutable(st), Value::Int(k), Value::Type(Type::Array(elem, 1))] => {

@@ -501,6 +501,22 @@ impl ArrayData {
             ArrayData::Boxed(v) => v.pop()?,
         })
     }
+    /// Empty storage of the same kind.
+    pub fn clone_empty(&self) -> ArrayData {
+        match self {
+            ArrayData::F64(_) => ArrayData::F64(Vec::new()),
+            ArrayData::I64(_) => ArrayData::I64(Vec::new()),
+            ArrayData::F32(_) => ArrayData::F32(Vec::new()),
+            ArrayData::Bool(_) => ArrayData::Bool(Vec::new()),
+            ArrayData::Bits { layout, .. } => ArrayData::Bits {
+                layout: layout.clone(),
+                bytes: Vec::new(),
+                len: 0,
+            },
+            ArrayData::Boxed(_) => ArrayData::Boxed(Vec::new()),
+        }
+    }
+
     /// Bytes per element.
     pub fn elem_size(&self) -> usize {
         match self {
@@ -635,6 +651,14 @@ pub struct ArrayObj {
     inner: UnsafeCell<ArrayInner>,
     /// Bytes of storage charged to the array memory budget (see `memory`).
     charged: std::cell::Cell<usize>,
+    /// The array whose storage this one shares (`reshape`, `vec`), as Julia's arrays share
+    /// their memory: then this array's own `inner.data` is an empty placeholder and its
+    /// `inner.dims` its own shape. Always the owner of the storage, never another sharer.
+    parent: Option<Arc<ArrayObj>>,
+    /// How many arrays share this one's storage. While any does, neither can be resized
+    /// (native code's view shows a capacity of 0, so its inline push and pop take the
+    /// checked path).
+    sharers: std::cell::Cell<usize>,
 }
 
 /// What native code reads and writes directly in an array: the element buffer of a
@@ -689,6 +713,13 @@ impl Drop for ArrayObj {
     fn drop(&mut self) {
         LIVE_ARRAYS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         memory::charge(self.charged.get(), 0);
+        if let Some(p) = &self.parent {
+            p.sharers.set(p.sharers.get() - 1);
+            if p.sharers.get() == 0 {
+                // The owner may grow again.
+                p.touch();
+            }
+        }
         if let ArrayData::Boxed(vs) = &mut self.inner.get_mut().data {
             drop_all(std::mem::take(vs));
         }
@@ -715,6 +746,8 @@ impl ArrayObj {
             elem,
             inner: UnsafeCell::new(ArrayInner { dims, data }),
             charged: std::cell::Cell::new(0),
+            parent: None,
+            sharers: std::cell::Cell::new(0),
         };
         // SAFETY: `a` is not shared yet.
         a.refresh(unsafe { &mut *a.inner.get() });
@@ -742,8 +775,62 @@ impl ArrayObj {
         let n = v.len();
         ArrayObj::new(Type::Float64, vec![n], ArrayData::F64(v))
     }
+    /// An array of shape `dims` sharing the storage of `a` (Julia's `reshape` of an `Array`):
+    /// writes through either are seen by both. `dims` must hold `a`'s length.
+    pub fn share(a: &Arc<ArrayObj>, dims: Vec<usize>) -> ArrayObj {
+        let owner = a.parent.clone().unwrap_or_else(|| a.clone());
+        owner.sharers.set(owner.sharers.get() + 1);
+        // The owner's view now shows no spare capacity.
+        owner.touch();
+        let placeholder = owner.with(|i| {
+            let mut d = i.data.clone_empty();
+            d.resize(0);
+            d
+        });
+        LIVE_ARRAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let c = ArrayObj {
+            view: ArrayView {
+                ptr: std::cell::Cell::new(std::ptr::null_mut()),
+                len: std::cell::Cell::new(0),
+                d1: std::cell::Cell::new(0),
+                d2: std::cell::Cell::new(0),
+                cap: std::cell::Cell::new(0),
+            },
+            elem: a.elem.clone(),
+            inner: UnsafeCell::new(ArrayInner {
+                dims,
+                data: placeholder,
+            }),
+            charged: std::cell::Cell::new(0),
+            parent: Some(owner),
+            sharers: std::cell::Cell::new(0),
+        };
+        c.touch();
+        c
+    }
+
+    /// Brings the view up to date (after its storage or its sharing changed).
+    fn touch(&self) {
+        // SAFETY: see the `Sync` impl.
+        let inner = unsafe { &mut *self.inner.get() };
+        if self.parent.is_none() {
+            self.sync(inner);
+        }
+        self.refresh(inner);
+    }
+
+    /// Whether this array shares its storage with another (so cannot be resized).
+    pub fn is_shared(&self) -> bool {
+        self.parent.is_some() || self.sharers.get() > 0
+    }
+
     /// Reads the array state for the duration of `f`.
     pub fn with<R>(&self, f: impl FnOnce(&ArrayInner) -> R) -> R {
+        if let Some(p) = &self.parent {
+            // SAFETY: see the `Sync` impl; only this array's shape is read.
+            let dims = unsafe { &mut (*self.inner.get()).dims };
+            return p.with_shape(dims, |inner| f(inner));
+        }
         // SAFETY: see the `Sync` impl; `sync` only changes lengths within the capacity.
         let inner = unsafe { &mut *self.inner.get() };
         self.sync(inner);
@@ -751,11 +838,31 @@ impl ArrayObj {
     }
     /// Mutates the array state for the duration of `f` (then brings the view up to date).
     pub fn with_mut<R>(&self, f: impl FnOnce(&mut ArrayInner) -> R) -> R {
+        if let Some(p) = &self.parent {
+            // SAFETY: see the `Sync` impl.
+            let dims = unsafe { &mut (*self.inner.get()).dims };
+            let r = p.with_shape(dims, f);
+            // The owner's view (its elements may have changed) and this one's.
+            p.touch();
+            // SAFETY: as above.
+            self.refresh(unsafe { &mut *self.inner.get() });
+            return r;
+        }
         // SAFETY: see the `Sync` impl.
         let inner = unsafe { &mut *self.inner.get() };
         self.sync(inner);
         let r = f(inner);
         self.refresh(inner);
+        r
+    }
+    /// `f` on this array's state with `dims` (a sharer's shape) in place of its own.
+    fn with_shape<R>(&self, dims: &mut Vec<usize>, f: impl FnOnce(&mut ArrayInner) -> R) -> R {
+        // SAFETY: see the `Sync` impl.
+        let inner = unsafe { &mut *self.inner.get() };
+        self.sync(inner);
+        std::mem::swap(&mut inner.dims, dims);
+        let r = f(inner);
+        std::mem::swap(&mut inner.dims, dims);
         r
     }
     /// Brings the storage's length up to the view's (native code pushed or popped).
@@ -788,6 +895,17 @@ impl ArrayObj {
     }
     /// Brings the view up to date with the storage.
     fn refresh(&self, inner: &mut ArrayInner) {
+        if let Some(p) = &self.parent {
+            // The owner's storage, this array's shape.
+            self.view.ptr.set(p.view.ptr.get());
+            self.view.len.set(p.view.len.get());
+            let d1 = inner.dims.first().copied().unwrap_or(0);
+            let d2 = inner.dims.iter().skip(1).product::<usize>();
+            self.view.d1.set(d1);
+            self.view.d2.set(if inner.dims.len() > 1 { d2 } else { 1 });
+            self.view.cap.set(0);
+            return;
+        }
         let (ptr, len, cap) = match &mut inner.data {
             ArrayData::F64(v) => (v.as_mut_ptr() as *mut u8, v.len(), v.capacity()),
             ArrayData::I64(v) => (v.as_mut_ptr() as *mut u8, v.len(), v.capacity()),
@@ -806,7 +924,9 @@ impl ArrayObj {
         self.view.len.set(len);
         self.view.d1.set(d1);
         self.view.d2.set(d2);
-        self.view.cap.set(cap);
+        self.view
+            .cap
+            .set(if self.sharers.get() > 0 { 0 } else { cap });
         let bytes = inner.data.capacity_bytes();
         if bytes != self.charged.get() {
             memory::charge(self.charged.get(), bytes);
