@@ -402,6 +402,52 @@ impl<'a> Lowerer<'a> {
         self.expr(&call_ast(ident(sym(name), sp), args, sp))
     }
 
+    /// `y[I...] .= rhs` (and `.op=`), as Julia's `broadcast!` into `dotview(y, I...)`: the
+    /// selection's current values (`_dotview`) are broadcast into, then written into `y`'s
+    /// selected places (`_dotview_set!`). `y` and the indices are evaluated once.
+    fn indexed_dot_assign(
+        &mut self,
+        op: Symbol,
+        lhs: &Expr,
+        rhs: &Expr,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let ExprKind::Index { obj, indices } = &lhs.kind else {
+            return Err(CompileError::invalid(
+                lhs.span,
+                "expected an indexed target",
+            ));
+        };
+        let o = self.expr(obj)?;
+        let n = indices.len();
+        let mut args = vec![o];
+        for (k, i) in indices.iter().enumerate() {
+            self.index_ctx.push((o, k, n));
+            let iv = self.expr(i);
+            self.index_ctx.pop();
+            args.push(iv?);
+        }
+        let view = self.call("_dotview", args.clone(), lhs.span);
+        // The selection is a variable the fused broadcast writes into (and, for `.op=`,
+        // reads).
+        self.tmp_counter += 1;
+        let name = sym(&format!("#dotview{}", self.tmp_counter));
+        let s = self.declare_local(name);
+        self.set_slot(s, view, lhs.span);
+        let dest = ident(name, lhs.span);
+        let rhs = if op.as_str() == ".=" {
+            rhs.clone()
+        } else {
+            call_ast(ident(op, sp), vec![dest.clone(), rhs.clone()], sp)
+        };
+        self.broadcast(&rhs, Some(&dest), sp)?;
+        let v = self.get_slot(s, sp);
+        let mut set = vec![o, v];
+        set.extend(args[1..].iter().copied());
+        self.call("_dotview_set!", set, sp);
+        Ok(v)
+    }
+
     /// An anonymous function: a closure type with one field per captured variable, a call
     /// method whose body reads the captures from the object, and here the construction of the
     /// object (see `closure`).
@@ -724,6 +770,9 @@ impl<'a> Lowerer<'a> {
                 Ok(v)
             }
             ExprKind::OpAssign { op, lhs, rhs } => self.op_assign(*op, lhs, rhs, sp),
+            ExprKind::DotAssign { op, lhs, rhs } if matches!(lhs.kind, ExprKind::Index { .. }) => {
+                self.indexed_dot_assign(*op, lhs, rhs, sp)
+            }
             ExprKind::DotAssign { op, lhs, rhs } => {
                 // `x .op= y` is `x .= x .op y`.
                 let rhs = if op.as_str() == ".=" {

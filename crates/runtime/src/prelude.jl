@@ -608,44 +608,153 @@ function getindex(a::Vector{T}, r::StepRange{Int64,Int64}) where {T}
     b
 end
 getindex(a::Vector, ::Colon) = copy(a)
-function getindex(A::Matrix{T}, ::Colon, j::Int64) where {T}
-    m = size(A, 1)
-    b = Vector{T}(undef, m)
-    for i in 1:m
-        b[i] = A[i, j]
+
+# Indexing with ranges, colons, vectors of indices and logical masks, as Julia's
+# `to_indices`: the positions an index selects along a dimension of extent `n`.
+_to_index(i::Int64, n::Int64) = i:i
+_to_index(::Colon, n::Int64) = 1:n
+_to_index(r::UnitRange{Int64}, n::Int64) = r
+_to_index(r::StepRange{Int64,Int64}, n::Int64) = r
+_to_index(v::Vector{Int64}, n::Int64) = v
+function _to_index(mask::Vector{Bool}, n::Int64)
+    out = Int64[]
+    for k in 1:length(mask)
+        if mask[k]
+            push!(out, k)
+        end
+    end
+    out
+end
+# Whether positions `idx` (or the mask `I`) fit in a dimension of extent `n`.
+function _in_bounds(I, idx, n::Int64)
+    for p in idx
+        if p < 1 || p > n
+            return false
+        end
+    end
+    true
+end
+_in_bounds(mask::Vector{Bool}, idx, n::Int64) = length(mask) == n
+
+# The array `A[I, J]` makes: a scalar index drops its dimension.
+_selection(::Type{T}, I::Int64, J, m::Int64, n::Int64) where {T} = Vector{T}(undef, n)
+_selection(::Type{T}, I, J::Int64, m::Int64, n::Int64) where {T} = Vector{T}(undef, m)
+_selection(::Type{T}, I, J, m::Int64, n::Int64) where {T} = Matrix{T}(undef, m, n)
+
+function getindex(a::Vector{T}, I::Vector{Int64}) where {T}
+    _in_bounds(I, I, length(a)) || Core.throw_bounds(a, I)
+    b = Vector{T}(undef, length(I))
+    for k in 1:length(I)
+        b[k] = a[I[k]]
     end
     b
 end
-function getindex(A::Matrix{T}, i::Int64, ::Colon) where {T}
-    n = size(A, 2)
-    b = Vector{T}(undef, n)
-    for j in 1:n
-        b[j] = A[i, j]
-    end
-    b
+function getindex(a::Vector{T}, mask::Vector{Bool}) where {T}
+    length(mask) == length(a) || Core.throw_bounds(a, mask)
+    getindex(a, _to_index(mask, length(a)))
 end
-function getindex(A::Matrix{T}, ri::UnitRange{Int64}, rj::UnitRange{Int64}) where {T}
-    B = Matrix{T}(undef, length(ri), length(rj))
-    for j in 1:length(rj), i in 1:length(ri)
-        B[i, j] = A[ri.start + i - 1, rj.start + j - 1]
+getindex(A::Matrix, i::Int64, j::Int64) = Core.arrayref(A, i, j)
+function getindex(A::Matrix{T}, I, J) where {T}
+    ii = _to_index(I, size(A, 1))
+    jj = _to_index(J, size(A, 2))
+    if !_in_bounds(I, ii, size(A, 1)) || !_in_bounds(J, jj, size(A, 2))
+        Core.throw_bounds(A, (I, J))
+    end
+    B = _selection(T, I, J, length(ii), length(jj))
+    k = 1
+    for j in jj, i in ii
+        B[k] = A[i, j]
+        k += 1
     end
     B
 end
-function setindex!(a::Vector{T}, v::Vector, r::UnitRange{Int64}) where {T}
-    if length(v) != length(r)
-        Core.throw_argument(string("DimensionMismatch: tried to assign ", length(v), " elements to ", length(r), " destinations"))
+
+# `A[I...] = X`: the elements of X, in order, into the selected places; X's shape must be the
+# selection's up to singleton dimensions (Julia's `setindex_shape_check`).
+function _setindex_shape_check(X, lens)
+    n = 1
+    for l in lens
+        n *= l
     end
-    for k in 1:length(r)
-        a[r.start + k - 1] = v[k]
+    ok = length(X) == n
+    if ok && ndims(X) > 1
+        # Non-singleton extents must agree in order.
+        xs = Int64[]
+        for d in 1:ndims(X)
+            size(X, d) == 1 || push!(xs, size(X, d))
+        end
+        ls = Int64[]
+        for l in lens
+            l == 1 || push!(ls, l)
+        end
+        ok = xs == ls
+    end
+    if !ok
+        if length(lens) == 1
+            throw(DimensionMismatch(string("tried to assign ", length(X), " elements to ", lens[1], " destinations")))
+        end
+        throw(DimensionMismatch(string("tried to assign ", _dims_string(size(X)), " array to ", _dims_string(lens), " destination")))
+    end
+end
+function _dims_string(d)
+    if length(d) == 1
+        return string(d[1], "-element")
+    end
+    s = string(d[1])
+    for k in 2:length(d)
+        s = string(s, "×", d[k])
+    end
+    s
+end
+_single_value_error() = throw(ArgumentError("indexed assignment with a single value to possibly many locations is not supported; perhaps use broadcasting `.=` instead?"))
+
+setindex!(a::Vector, x, I::AbstractRange) = _setindex_selection!(a, x, I)
+setindex!(a::Vector, x, I::Vector) = _setindex_selection!(a, x, I)
+setindex!(a::Vector, x, I::Colon) = _setindex_selection!(a, x, I)
+_setindex_selection!(a::Vector, x, I) = _single_value_error()
+function _setindex_selection!(a::Vector, X::Array, I)
+    idx = _to_index(I, length(a))
+    _in_bounds(I, idx, length(a)) || Core.throw_bounds(a, I)
+    _setindex_shape_check(X, (length(idx),))
+    k = 1
+    for p in idx
+        a[p] = X[k]
+        k += 1
     end
     a
 end
-function setindex!(A::Matrix{T}, v::Vector, ::Colon, j::Int64) where {T}
-    for i in 1:size(A, 1)
-        A[i, j] = v[i]
+# `A[I, J] = X`, dropping the extents of scalar indices from the shape X must have.
+_lens(I::Int64, J::Int64, m::Int64, n::Int64) = ()
+_lens(I::Int64, J, m::Int64, n::Int64) = (n,)
+_lens(I, J::Int64, m::Int64, n::Int64) = (m,)
+_lens(I, J, m::Int64, n::Int64) = (m, n)
+setindex!(A::Matrix{T}, x, i::Int64, j::Int64) where {T} = Core.arrayset(A, convert(T, x), i, j)
+setindex!(A::Matrix, x, I, J) = _setindex_selection!(A, x, I, J)
+_setindex_selection!(A::Matrix, x, I, J) = _single_value_error()
+function _setindex_selection!(A::Matrix, X::Array, I, J)
+    ii = _to_index(I, size(A, 1))
+    jj = _to_index(J, size(A, 2))
+    if !_in_bounds(I, ii, size(A, 1)) || !_in_bounds(J, jj, size(A, 2))
+        Core.throw_bounds(A, (I, J))
+    end
+    _setindex_shape_check(X, _lens(I, J, length(ii), length(jj)))
+    k = 1
+    for j in jj, i in ii
+        A[i, j] = X[k]
+        k += 1
     end
     A
 end
+
+# `y[I...] .= rhs` broadcasts into the selected places of `y`, as Julia's `dotview`: the
+# selection's current values (a one-element vector for scalar indices), broadcast into, then
+# written back.
+_dotview(y, I...) = getindex(y, I...)
+_dotview(y::Vector{T}, i::Int64) where {T} = T[y[i]]
+_dotview(y::Matrix{T}, i::Int64, j::Int64) where {T} = T[y[i, j]]
+_dotview_set!(y, v, I...) = setindex!(y, v, I...)
+_dotview_set!(y::Vector, v, i::Int64) = (y[i] = v[1]; y)
+_dotview_set!(y::Matrix, v, i::Int64, j::Int64) = (y[i, j] = v[1]; y)
 
 iterate_start(a::Array) = 1
 iterate_done(a::Array, i::Int64) = i > Core.arraylen(a)
@@ -1258,9 +1367,15 @@ _bproto(a::Matrix, b::Array) = a
 _bproto(a::Vector, b::Matrix) = b
 _balloc(p::Vector, ::Type{T}, d1, d2) where {T} = Vector{T}(undef, d1)
 _balloc(p::Matrix, ::Type{T}, d1, d2) where {T} = Matrix{T}(undef, d1, d2)
-function _bcheck(dest::Array, d1, d2)
-    if _bd1(dest) != d1 || _bd2(dest) != d2
-        throw(DimensionMismatch(string("cannot broadcast a result of size (", d1, ", ", d2, ") into a destination of size ", size(dest))))
+# Each argument of `broadcast!` must fit the destination's shape (extent equal, or 1), with
+# Julia's messages.
+_bmatch(dest::Array, x::Number) = nothing
+function _bmatch(dest::Array, x::Array)
+    if ndims(dest) == 1 && _bd2(x) != 1
+        throw(DimensionMismatch("cannot broadcast array to have fewer non-singleton dimensions"))
+    end
+    if !(_bd1(x) == _bd1(dest) || _bd1(x) == 1) || !(_bd2(x) == _bd2(dest) || _bd2(x) == 1)
+        throw(DimensionMismatch("array could not be broadcast to match destination"))
     end
 end
 
@@ -1305,7 +1420,7 @@ end
 function broadcast!(f, dest::Array, a0)
     a = _bprep(a0)
     d1, d2 = _bd1(dest), _bd2(dest)
-    _bcheck(dest, _bcomb(d1, _bd1(a)), _bcomb(d2, _bd2(a)))
+    _bmatch(dest, a)
     a1, a2 = _bs1(a), _bs2(a)
     k = 0
     for j in 1:d2, i in 1:d1
@@ -1317,7 +1432,8 @@ end
 function broadcast!(f, dest::Array, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
     d1, d2 = _bd1(dest), _bd2(dest)
-    _bcheck(dest, _bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bcomb(_bcomb(d2, _bd2(a)), _bd2(b)))
+    _bmatch(dest, a)
+    _bmatch(dest, b)
     a1, a2 = _bs1(a), _bs2(a)
     b1, b2 = _bs1(b), _bs2(b)
     k = 0
@@ -1330,8 +1446,9 @@ end
 function broadcast!(f, dest::Array, a0, b0, c0)
     a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
     d1, d2 = _bd1(dest), _bd2(dest)
-    _bcheck(dest, _bcomb(_bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bd1(c)),
-        _bcomb(_bcomb(_bcomb(d2, _bd2(a)), _bd2(b)), _bd2(c)))
+    _bmatch(dest, a)
+    _bmatch(dest, b)
+    _bmatch(dest, c)
     a1, a2 = _bs1(a), _bs2(a)
     b1, b2 = _bs1(b), _bs2(b)
     c1, c2 = _bs1(c), _bs2(c)
@@ -1345,8 +1462,10 @@ end
 function broadcast!(f, dest::Array, a0, b0, c0, e0)
     a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
     d1, d2 = _bd1(dest), _bd2(dest)
-    _bcheck(dest, _bcomb(_bcomb(_bcomb(_bcomb(d1, _bd1(a)), _bd1(b)), _bd1(c)), _bd1(e)),
-        _bcomb(_bcomb(_bcomb(_bcomb(d2, _bd2(a)), _bd2(b)), _bd2(c)), _bd2(e)))
+    _bmatch(dest, a)
+    _bmatch(dest, b)
+    _bmatch(dest, c)
+    _bmatch(dest, e)
     a1, a2 = _bs1(a), _bs2(a)
     b1, b2 = _bs1(b), _bs2(b)
     c1, c2 = _bs1(c), _bs2(c)

@@ -716,9 +716,16 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     }
                     v => show_string(v),
                 };
-                let index = match idx {
-                    Value::Tuple(vs) => vs.iter().map(show_string).collect::<Vec<_>>().join(", "),
+                // As Julia's `show_index`: a colon prints as `:`.
+                let show_index = |v: &Value| match v {
+                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "Colon") => {
+                        ":".to_string()
+                    }
                     v => show_string(v),
+                };
+                let index = match idx {
+                    Value::Tuple(vs) => vs.iter().map(show_index).collect::<Vec<_>>().join(", "),
+                    v => show_index(v),
                 };
                 Err(Exception::Bounds { what, index })
             }

@@ -1,0 +1,1 @@
+A = zeros(2, 3); println(A[:, 5])
