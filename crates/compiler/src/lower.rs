@@ -623,6 +623,7 @@ impl<'a> Lowerer<'a> {
                 for p in params {
                     let v = match &p.kind {
                         ExprKind::Int(n) => self.konst(Const::Type(Type::Val(*n)), p.span),
+                        ExprKind::Bool(b) => self.konst(Const::Type(Type::ValBool(*b)), p.span),
                         ExprKind::SubtypeBound(_) => {
                             return Err(CompileError::unsupported(
                                 p.span,

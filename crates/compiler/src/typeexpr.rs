@@ -87,6 +87,7 @@ impl TypeExprCtx<'_> {
             ExprKind::Ident(name) => self.name(*name, e),
             ExprKind::Nothing => Ok(TypePat::Ty(Type::Nothing)),
             ExprKind::Int(n) => Ok(TypePat::Ty(Type::Val(*n))),
+            ExprKind::Bool(b) => Ok(TypePat::Ty(Type::ValBool(*b))),
             ExprKind::Field { obj, name } if obj.ident().is_some_and(is_module) => {
                 self.name(*name, e)
             }

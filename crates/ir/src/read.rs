@@ -245,6 +245,9 @@ impl<'a> Cursor<'a> {
             return Ok(Type::NamedTuple(names.into(), tys.into()));
         }
         let name = self.ident()?;
+        if name == "true" || name == "false" {
+            return Ok(Type::ValBool(name == "true"));
+        }
         if name == "typeof" {
             self.expect('(')?;
             let f = self.ident()?;

@@ -39,6 +39,7 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
         | Type::Type(_)
         | Type::UnionAll(_)
         | Type::Val(_)
+        | Type::ValBool(_)
         | Type::NoTangent
         | Type::NoFData
         | Type::NoRData => Type::NoTangent,

@@ -36,6 +36,8 @@ pub enum Type {
     UnionAll(Symbol),
     /// An integer type parameter (the `N` of `Array{T, N}`).
     Val(i64),
+    /// A `Bool` type parameter (the `L` of `SubArray{T, N, P, I, L}`).
+    ValBool(bool),
     /// `Union{A, B, ...}`: at least two members, flattened, sorted, no duplicates.
     Union(Arc<[Type]>),
     /// The tangent of a value that has no derivative (integers, strings, ...).
@@ -81,7 +83,12 @@ impl Type {
     /// Whether a value can have exactly this type.
     pub fn is_concrete(&self) -> bool {
         match self {
-            Type::Bottom | Type::Any | Type::Abstract(..) | Type::Union(_) | Type::Val(_) => false,
+            Type::Bottom
+            | Type::Any
+            | Type::Abstract(..)
+            | Type::Union(_)
+            | Type::Val(_)
+            | Type::ValBool(_) => false,
             Type::Int64
             | Type::Float64
             | Type::Float32
@@ -274,6 +281,10 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
                     return write!(f, "}}");
                 }
             }
+            // Types of Base that Julia does not export print qualified.
+            if !ir && matches!(n.as_str(), "OneTo" | "Slice") {
+                write!(f, "Base.")?;
+            }
             write!(f, "{n}")?;
             params(f, ps)
         }
@@ -286,6 +297,7 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
         Type::UnionAll(n) if ir => write!(f, "UnionAll{{{n}}}"),
         Type::UnionAll(n) => write!(f, "{n}"),
         Type::Val(v) => write!(f, "{v}"),
+        Type::ValBool(v) => write!(f, "{v}"),
         Type::Union(ts) => {
             write!(f, "Union")?;
             params(f, ts)

@@ -15,8 +15,8 @@ struct UnitRange{T} <: AbstractRange{T}
     stop::T
 end
 
-struct OneTo <: AbstractRange{Int64}
-    stop::Int64
+struct OneTo{T} <: AbstractRange{T}
+    stop::T
 end
 
 struct StepRange{T,S} <: AbstractRange{T}
@@ -491,7 +491,7 @@ iterate_next(r::UnitRange{Int64}, i::Int64) = (i, i + 1)
 iterate_start(r::StepRange{Int64,Int64}) = r.start
 iterate_done(r::StepRange{Int64,Int64}, i::Int64) = r.step > 0 ? i > r.stop : i < r.stop
 iterate_next(r::StepRange{Int64,Int64}, i::Int64) = (i, i + r.step)
-OneTo(n::Int64) = Core.new(OneTo, max(n, 0))
+OneTo(n::Int64) = Core.new(OneTo{Int64}, max(n, 0))
 function collect(r::AbstractRange)
     n = length(r)
     a = Vector{Int64}(undef, n)
