@@ -154,9 +154,9 @@ pub fn reverse_rule(
         | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
         | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
         | Isa | Typeof | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | VcatType
-        | CatEltype | ArrayNew | ArrayLen | ArraySize | TupleLen | RuleStack | RuleChild
-        | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
-        | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | SubarrayType | CatEltype | ArrayNew | ArrayLen | ArraySize | SameMemory | TupleLen
+        | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | ToString | Repr | StringConcat | StringLen | Print | Show | ThrowError
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
@@ -366,15 +366,15 @@ pub fn is_differentiable(op: Prim) -> bool {
         | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
         | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | PromoteTypejoin
-        | ApplyType | PromoteEltype | VcatType | CatEltype | ArrayNew | ArrayLen | ArraySize
-        | ArrayUnresize | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar
-        | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
-        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
-        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
-        | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
-        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue => false,
+        | ApplyType | PromoteEltype | VcatType | CatEltype | SubarrayType | ArrayNew | ArrayLen
+        | ArraySize | SameMemory | ArrayUnresize | ArrayZeroLike | ArrayAccumulate | ArrayAxpy
+        | ArrayAddScalar | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd
+        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
+        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
+        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | TupleLen | ToString
+        | Repr | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert
+        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
+        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }
 }
 

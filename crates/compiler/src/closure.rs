@@ -548,7 +548,7 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
 }
 
 /// `children`, mutably.
-fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+pub(crate) fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     use ExprKind::*;
     match &mut e.kind {
         Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | End | Colon | Break

@@ -11,6 +11,7 @@ pub mod methods;
 pub mod passes;
 pub mod ssa;
 pub mod typeexpr;
+pub mod views;
 
 pub use error::{CompileError, ErrorKind};
 pub use methods::{Dispatch, Method, MethodTable};
@@ -333,6 +334,14 @@ impl Compiler {
                 Ok(TopLevel::Defined)
             }
             ExprKind::Using(_) => Ok(TopLevel::Defined),
+            ExprKind::Macro { name, args }
+                if name.as_str() == "views"
+                    && matches!(args.as_slice(), [d] if is_definition(d)) =>
+            {
+                let mut d = args[0].clone();
+                views::viewify(&mut d);
+                self.toplevel_inner(&d, src)
+            }
             ExprKind::Macro { name, args }
                 if name.as_str() == "inline" || name.as_str() == "noinline" =>
             {
@@ -692,4 +701,9 @@ impl Compiler {
     pub fn lowered(&self, key: &MiKey) -> Option<Arc<Function>> {
         self.method_body(self.method(key.table, key.method)?).ok()
     }
+}
+
+/// Whether a top-level statement is a named function definition (`@views` keeps it one).
+fn is_definition(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Function(d) if !matches!(d.name, syntax::ast::FnName::Anonymous))
 }

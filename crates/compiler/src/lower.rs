@@ -816,18 +816,7 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Matrix(rows) => self.matrix(None, rows, sp),
             ExprKind::TypedMatrix(t, rows) => self.matrix(Some(t), rows, sp),
-            ExprKind::Index { obj, indices } => {
-                let o = self.expr(obj)?;
-                let mut args = vec![o];
-                let n = indices.len();
-                for (k, i) in indices.iter().enumerate() {
-                    self.index_ctx.push((o, k, n));
-                    let v = self.expr(i);
-                    self.index_ctx.pop();
-                    args.push(v?);
-                }
-                Ok(self.call("getindex", args, sp))
-            }
+            ExprKind::Index { obj, indices } => self.index_call("getindex", obj, indices, sp),
             ExprKind::Field { obj, name } => {
                 if let Some(m) = obj.ident() {
                     if m.as_str() == "Core" {
@@ -1580,8 +1569,54 @@ impl<'a> Lowerer<'a> {
         Ok(self.call(&typed("hvcat"), vs, sp))
     }
 
+    /// `f(obj, indices...)` for `obj[indices...]`, with `end` in an index meaning
+    /// `lastindex(obj, k)` (`getindex`, or `view` for `@view`).
+    fn index_call(
+        &mut self,
+        f: &str,
+        obj: &Expr,
+        indices: &[Expr],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let o = self.expr(obj)?;
+        let mut args = vec![o];
+        let n = indices.len();
+        for (k, i) in indices.iter().enumerate() {
+            self.index_ctx.push((o, k, n));
+            let v = self.expr(i);
+            self.index_ctx.pop();
+            args.push(v?);
+        }
+        Ok(self.call(f, args, sp))
+    }
+
     fn macro_call(&mut self, name: Symbol, args: &[Expr], sp: Span) -> Result<Value, CompileError> {
         match name.as_str() {
+            "view" | "#maybeview" => match args {
+                [Expr {
+                    kind: ExprKind::Index { obj, indices },
+                    ..
+                }] => {
+                    let f = if name.as_str() == "view" {
+                        "view"
+                    } else {
+                        "_maybeview"
+                    };
+                    self.index_call(f, obj, indices, sp)
+                }
+                _ => Err(CompileError::invalid(
+                    sp,
+                    "Invalid use of @view macro: argument must be a reference expression A[...].",
+                )),
+            },
+            "views" => match args {
+                [e] => {
+                    let mut e = e.clone();
+                    crate::views::viewify(&mut e);
+                    self.expr(&e)
+                }
+                _ => Err(CompileError::invalid(sp, "`@views` takes one expression")),
+            },
             "assert" => {
                 if args.is_empty() || args.len() > 2 {
                     return Err(CompileError::invalid(

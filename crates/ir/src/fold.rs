@@ -254,16 +254,16 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         },
         // Everything else touches memory, allocates, prints, throws, or needs the type
         // environment.
-        Isa | Typeof | ApplyType | PromoteEltype | VcatType | CatEltype | PromoteTypejoin
-        | ArrayNew | ArrayRef | ArrayRefRaw | ArraySet | ArrayLen | ArraySize | ArrayPush
-        | ArrayPop | ArrayResize | ArrayUnresize | ArrayCopy | ArrayReshape | TupleLen
-        | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar
-        | AdCheck | TangentCheck | TupleGetIndex | ToString | Repr | StringConcat | StringLen
-        | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
-        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
-        | ThrowValue | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
-        | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd
-        | DynRvs | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply
-        | GradApply => None,
+        Isa | Typeof | ApplyType | PromoteEltype | VcatType | CatEltype | SubarrayType
+        | PromoteTypejoin | ArrayNew | ArrayRef | ArrayRefRaw | ArraySet | ArrayLen | ArraySize
+        | SameMemory | ArrayPush | ArrayPop | ArrayResize | ArrayUnresize | ArrayCopy
+        | ArrayReshape | TupleLen | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate
+        | ArrayAxpy | ArrayAddScalar | AdCheck | TangentCheck | TupleGetIndex | ToString | Repr
+        | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
+        | DualCall | DualApply | GradApply => None,
     }
 }

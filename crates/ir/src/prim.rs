@@ -123,6 +123,9 @@ prims! {
     /// promotion (as for array literals) of the arrays' element types and the other values'
     /// types.
     CatEltype = "cat_eltype",
+    /// `Core.subarray_type(parent, indices::Tuple)`: the type of the view of `parent` at
+    /// `indices`, as Julia's `SubArray{T, N, P, I, L}`.
+    SubarrayType = "subarray_type",
     // Arrays.
     /// `Core.array_new(Array{T,N}, d1, ..., dN)`: uninitialised (zeroed bits) array.
     ArrayNew = "array_new",
@@ -134,6 +137,9 @@ prims! {
     /// `Core.arrayset(A, v, i1, ..., ik)`: returns `A`.
     ArraySet = "arrayset",
     ArrayLen = "arraylen",
+    /// `Core.same_memory(a::Array, b::Array)`: whether the two arrays read and write the same
+    /// storage (one is the other, or a `reshape`/`vec` of it or of the same array).
+    SameMemory = "same_memory",
     /// `Core.arraysize(A, d)`
     ArraySize = "arraysize",
     /// `Core.array_push(A, v)`: for vectors; returns `A`.
@@ -294,6 +300,7 @@ impl Prim {
             ArrayNew => (true, false, false),
             ArrayRef | ArrayRefRaw => (true, false, true),
             ArraySet | ArrayPush | ArrayPop | ArrayResize | ArrayUnresize => (true, true, true),
+            SameMemory => (false, false, true),
             ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
             ArrayAccumulate | ArrayAxpy | ArrayAddScalar => (true, true, true),
             RuleStack | RuleChild => (true, true, true),
@@ -537,6 +544,14 @@ impl Prim {
                 arity(2)?;
                 Ok(Type::Bool)
             }
+            SameMemory => {
+                arity(2)?;
+                if args.iter().all(|t| matches!(t, Type::Array(..))) {
+                    Ok(Type::Bool)
+                } else {
+                    Err("`Core.same_memory` needs two arrays".into())
+                }
+            }
             Isa => {
                 arity(2)?;
                 type_arg(1)?;
@@ -572,6 +587,12 @@ impl Prim {
                     Type::Tuple(ts) => Ok(Type::type_of_type(promote_eltype(ts))),
                     t => Err(format!("`Core.promote_eltype` needs a tuple, got {t}")),
                 }
+            }
+            SubarrayType => {
+                arity(2)?;
+                subarray_type(&args[0], &args[1])
+                    .map(Type::type_of_type)
+                    .ok_or_else(|| format!("no view of a {} at indices {}", args[0], args[1]))
             }
             CatEltype => {
                 arity(1)?;
@@ -901,6 +922,55 @@ pub fn promote_eltype(ts: &[Type]) -> Type {
         });
     }
     acc.unwrap_or(Type::Any)
+}
+
+/// `SubArray{T, N, P, I, L}` for a view of an array of type `parent` at indices of tuple
+/// type `indices` (integers, `UnitRange`s, `StepRange`s, `Base.Slice`s and vectors of
+/// integers): `N` counts the non-scalar indices and `L` is Julia's `viewindexing`, whether the
+/// view's elements are evenly spaced in the parent (fast linear indexing).
+pub fn subarray_type(parent: &Type, indices: &Type) -> Option<Type> {
+    let Type::Array(elem, _) = parent else {
+        return None;
+    };
+    let Type::Tuple(ix) = indices else {
+        return None;
+    };
+    let is = |t: &Type, name: &str| matches!(t, Type::Struct(n, _) if n.as_str() == name);
+    let scalar = |t: &Type| *t == Type::Int64;
+    let unit = |t: &Type| is(t, "UnitRange") || is(t, "Slice") || is(t, "OneTo");
+    let range = |t: &Type| unit(t) || is(t, "StepRange");
+    // Julia's `viewindexing`: leading scalars skipped; slices may begin a section followed by
+    // a unit range and scalars; any range followed only by scalars.
+    fn linear(
+        ix: &[Type],
+        scalar: &dyn Fn(&Type) -> bool,
+        unit: &dyn Fn(&Type) -> bool,
+        range: &dyn Fn(&Type) -> bool,
+        slice: &dyn Fn(&Type) -> bool,
+    ) -> bool {
+        match ix {
+            [] => true,
+            [s, rest @ ..] if scalar(s) => linear(rest, scalar, unit, range, slice),
+            [a, b, ..] if slice(a) && slice(b) => linear(&ix[1..], scalar, unit, range, slice),
+            [a, b, rest @ ..] if slice(a) && unit(b) && rest.iter().all(scalar) => true,
+            [r, rest @ ..] if range(r) && rest.iter().all(scalar) => true,
+            _ => false,
+        }
+    }
+    let slice = |t: &Type| is(t, "Slice");
+    let l = linear(ix, &scalar, &unit, &range, &slice);
+    let n = ix.iter().filter(|t| !scalar(t)).count() as i64;
+    Some(Type::Struct(
+        syntax::sym("SubArray"),
+        vec![
+            (**elem).clone(),
+            Type::Val(n),
+            parent.clone(),
+            indices.clone(),
+            Type::ValBool(l),
+        ]
+        .into(),
+    ))
 }
 
 /// The element type of a concatenation of values of types `ts`: array literal promotion of

@@ -613,6 +613,7 @@ getindex(a::Vector, ::Colon) = copy(a)
 # `to_indices`: the positions an index selects along a dimension of extent `n`.
 _to_index(i::Int64, n::Int64) = i:i
 _to_index(::Colon, n::Int64) = 1:n
+_to_index(::typeof(:), n::Int64) = 1:n
 _to_index(r::UnitRange{Int64}, n::Int64) = r
 _to_index(r::StepRange{Int64,Int64}, n::Int64) = r
 _to_index(v::Vector{Int64}, n::Int64) = v
@@ -1109,9 +1110,9 @@ function in(x, a)
 end
 
 # LinearAlgebra.
-function dot(x::Vector, y::Vector)
+function dot(x::AbstractVector, y::AbstractVector)
     if length(x) != length(y)
-        Core.throw_argument(string("DimensionMismatch: first array has length ", length(x), " which does not match the length of the second, ", length(y), "."))
+        throw(DimensionMismatch(string("first array has length ", length(x), " which does not match the length of the second, ", length(y), ".")))
     end
     s = zero(eltype(x)) * zero(eltype(y))
     for i in 1:length(x)
@@ -1119,12 +1120,12 @@ function dot(x::Vector, y::Vector)
     end
     s
 end
-norm(x::Vector) = sqrt(dot(x, x))
-function *(A::Matrix, x::Vector)
+norm(x::AbstractVector) = sqrt(dot(x, x))
+function *(A::Matrix, x::AbstractVector)
     m = size(A, 1)
     n = size(A, 2)
     if n != length(x)
-        Core.throw_argument(string("DimensionMismatch: matrix A has dimensions (", m, ",", n, "), vector B has length ", length(x)))
+        throw(DimensionMismatch(string("matrix A has dimensions (", m, ",", n, "), vector B has length ", length(x))))
     end
     y = zeros(Core.promote_type(eltype(A), eltype(x)), m)
     for j in 1:n
@@ -1139,7 +1140,7 @@ function *(A::Matrix, B::Matrix)
     k = size(A, 2)
     n = size(B, 2)
     if k != size(B, 1)
-        Core.throw_argument(string("DimensionMismatch: matrix A has dimensions (", m, ",", k, "), matrix B has dimensions (", size(B, 1), ",", n, ")"))
+        throw(DimensionMismatch(string("matrix A has dimensions (", m, ",", k, "), matrix B has dimensions (", size(B, 1), ",", n, ")")))
     end
     C = zeros(Core.promote_type(eltype(A), eltype(B)), m, n)
     for j in 1:n
@@ -1161,6 +1162,235 @@ function transpose(A::Matrix{T}) where {T}
     B
 end
 adjoint(A::Matrix) = transpose(A)
+
+# ---------------------------------------------------------------------------------------------
+# Views: arrays that read and write their parent's memory, as Julia's `SubArray` (`view`,
+# `@view`, `@views`, `selectdim`, `eachcol`, `eachrow`). A colon becomes `Base.Slice`, the
+# index of a whole dimension.
+
+struct Slice{T} <: AbstractRange{Int64}
+    indices::T
+end
+length(s::Slice) = length(s.indices)
+first(s::Slice) = 1
+last(s::Slice) = length(s.indices)
+step(s::Slice) = 1
+getindex(s::Slice, i::Int64) = i
+iterate_start(s::Slice) = 1
+iterate_done(s::Slice, i::Int64) = i > length(s.indices)
+iterate_next(s::Slice, i::Int64) = (i, i + 1)
+
+size(a::AbstractArray{T,N}, d::Int64) where {T,N} = d <= N ? size(a)[d] : 1
+ndims(a::AbstractArray{T,N}) where {T,N} = N
+eltype(a::AbstractArray{T}) where {T} = T
+
+struct SubArray{T,N,P,I,L} <: AbstractArray{T,N}
+    parent::P
+    indices::I
+    offset1::Int64
+    stride1::Int64
+end
+
+_view_index(::Colon, n::Int64) = Slice(OneTo(n))
+_view_index(::typeof(:), n::Int64) = Slice(OneTo(n))
+_view_index(i::Int64, n::Int64) = i
+_view_index(r::UnitRange{Int64}, n::Int64) = r
+_view_index(r::StepRange{Int64,Int64}, n::Int64) = r
+_view_index(v::Vector{Int64}, n::Int64) = v
+_view_index(m::Vector{Bool}, n::Int64) = error("not supported yet: views with logical indices (index with the mask to copy, or use findall(mask))")
+_view_first(i::Int64) = i
+_view_first(r) = first(r)
+_view_step(r) = step(r)
+# The parent's position of element k along an index.
+_pidx(i::Int64, k::Int64) = i
+_pidx(r::UnitRange{Int64}, k::Int64) = r.start + k - 1
+_pidx(r::StepRange{Int64,Int64}, k::Int64) = r.start + (k - 1) * r.step
+_pidx(s::Slice, k::Int64) = k
+_pidx(v::Vector{Int64}, k::Int64) = v[k]
+_view_len(i::Int64) = 1
+_view_len(r) = length(r)
+
+# `offset1` and `stride1` of a view whose elements are evenly spaced in the parent: element k
+# is the parent's element `offset1 + stride1 * k` (Julia's fields; zero otherwise).
+_view_layout(P::Vector, I, linear::Bool) = linear ? (_view_first(I[1]) - _view_step(I[1]), _view_step(I[1])) : (0, 0)
+function _view_layout(P::Matrix, I, linear::Bool)
+    if !linear
+        return (0, 0)
+    end
+    m = size(P, 1)
+    i, j = I
+    lin = _view_first(i) + (_view_first(j) - 1) * m
+    st = i isa Int64 ? m * _view_step(j) : _view_step(i)
+    (lin - st, st)
+end
+_view_linear(::SubArray{T,N,P,I,true}) where {T,N,P,I} = true
+_view_linear(::SubArray{T,N,P,I,false}) where {T,N,P,I} = false
+
+function _subarray(P, I)
+    S = Core.subarray_type(P, I)
+    v = Core.new(S, P, I, 0, 0)
+    off, st = _view_layout(P, I, _view_linear(v))
+    Core.new(S, P, I, off, st)
+end
+
+function view(a::Vector, i)
+    I = (_view_index(i, length(a)),)
+    idx = _to_index(i, length(a))
+    _in_bounds(i, idx, length(a)) || Core.throw_bounds(a, i)
+    _subarray(a, I)
+end
+view(a::Vector, i::Int64) = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
+function view(A::Matrix, i, j)
+    I = (_view_index(i, size(A, 1)), _view_index(j, size(A, 2)))
+    ii = _to_index(i, size(A, 1))
+    jj = _to_index(j, size(A, 2))
+    if !_in_bounds(i, ii, size(A, 1)) || !_in_bounds(j, jj, size(A, 2))
+        Core.throw_bounds(A, (i, j))
+    end
+    _subarray(A, I)
+end
+view(A::Matrix, i::Int64, j::Int64) = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
+# `A[...]` under `@views`: a view of an array unless every index is a number; `getindex`
+# otherwise (other containers, typed array literals `T[...]`).
+_maybeview(a, I...) = getindex(a, I...)
+_maybeview(a::AbstractArray, I...) = view(a, I...)
+_maybeview(a::AbstractArray, i::Number) = a[i]
+_maybeview(a::AbstractArray, i::Number, j::Number) = a[i, j]
+_maybeview(a::AbstractArray, i::Number, j::Number, k::Number) = a[i, j, k]
+
+parent(V::SubArray) = V.parent
+parentindices(V::SubArray) = V.indices
+size(V::SubArray{T,1}) where {T} = (_view_len(_nonscalar(V.indices)),)
+function size(V::SubArray{T,2}) where {T}
+    I = V.indices
+    (_view_len(I[1]), _view_len(I[2]))
+end
+length(V::SubArray{T,1}) where {T} = _view_len(_nonscalar(V.indices))
+length(V::SubArray{T,2}) where {T} = _view_len(V.indices[1]) * _view_len(V.indices[2])
+axes(V::SubArray{T,1}) where {T} = (OneTo(length(V)),)
+axes(V::SubArray{T,2}) where {T} = (OneTo(size(V, 1)), OneTo(size(V, 2)))
+axes(V::SubArray, d::Int64) = OneTo(size(V, d))
+eachindex(V::SubArray) = OneTo(length(V))
+lastindex(V::SubArray) = length(V)
+lastindex(V::SubArray, d::Int64) = size(V, d)
+firstindex(V::SubArray) = 1
+isempty(V::SubArray) = length(V) == 0
+first(V::SubArray) = V[1]
+last(V::SubArray) = V[length(V)]
+_nonscalar(I::Tuple{Any}) = I[1]
+_nonscalar(I::Tuple{Int64,Any}) = I[2]
+_nonscalar(I::Tuple{Any,Int64}) = I[1]
+
+# The parent's linear position of element k of a one-dimensional view.
+_plin(P::Vector, I, k::Int64) = _pidx(I[1], k)
+_plin(A::Matrix, I::Tuple{Int64,Any}, k::Int64) = I[1] + (_pidx(I[2], k) - 1) * size(A, 1)
+_plin(A::Matrix, I::Tuple{Any,Int64}, k::Int64) = _pidx(I[1], k) + (I[2] - 1) * size(A, 1)
+_vlin(V::SubArray{T,1,P,I,true}, k::Int64) where {T,P,I} = V.offset1 + V.stride1 * k
+_vlin(V::SubArray{T,1,P,I,false}, k::Int64) where {T,P,I} = _plin(V.parent, V.indices, k)
+function _vcheck(V::SubArray, k::Int64)
+    if k < 1 || k > length(V)
+        Core.throw_bounds(V, k)
+    end
+end
+function getindex(V::SubArray{T,1}, k::Int64) where {T}
+    _vcheck(V, k)
+    Core.arrayref(V.parent, _vlin(V, k))
+end
+function setindex!(V::SubArray{T,1}, x, k::Int64) where {T}
+    _vcheck(V, k)
+    V.parent[_vlin(V, k)] = x
+    V
+end
+function getindex(V::SubArray{T,2}, i::Int64, j::Int64) where {T}
+    if i < 1 || j < 1 || i > size(V, 1) || j > size(V, 2)
+        Core.throw_bounds(V, (i, j))
+    end
+    Core.arrayref(V.parent, _pidx(V.indices[1], i), _pidx(V.indices[2], j))
+end
+function setindex!(V::SubArray{T,2}, x, i::Int64, j::Int64) where {T}
+    if i < 1 || j < 1 || i > size(V, 1) || j > size(V, 2)
+        Core.throw_bounds(V, (i, j))
+    end
+    V.parent[_pidx(V.indices[1], i), _pidx(V.indices[2], j)] = x
+    V
+end
+function getindex(V::SubArray{T,2}, k::Int64) where {T}
+    _vcheck(V, k)
+    m = size(V, 1)
+    V[1 + rem(k - 1, m), 1 + div(k - 1, m)]
+end
+function setindex!(V::SubArray{T,2}, x, k::Int64) where {T}
+    _vcheck(V, k)
+    m = size(V, 1)
+    V[1 + rem(k - 1, m), 1 + div(k - 1, m)] = x
+end
+getindex(V::SubArray{T,1}, ::Colon) where {T} = copy(V)
+iterate_start(V::SubArray) = 1
+iterate_done(V::SubArray, k::Int64) = k > length(V)
+iterate_next(V::SubArray, k::Int64) = (V[k], k + 1)
+function copy(V::SubArray{T,1}) where {T}
+    out = Vector{T}(undef, length(V))
+    for k in 1:length(V)
+        out[k] = V[k]
+    end
+    out
+end
+function copy(V::SubArray{T,2}) where {T}
+    out = Matrix{T}(undef, size(V, 1), size(V, 2))
+    for k in 1:length(V)
+        out[k] = V[k]
+    end
+    out
+end
+collect(V::SubArray) = copy(V)
+similar(V::SubArray{T,1}) where {T} = Vector{T}(undef, length(V))
+similar(V::SubArray{T,2}) where {T} = Matrix{T}(undef, size(V, 1), size(V, 2))
+similar(V::SubArray{T,1}, ::Type{S}) where {T,S} = Vector{S}(undef, length(V))
+similar(V::SubArray{T,2}, ::Type{S}) where {T,S} = Matrix{S}(undef, size(V, 1), size(V, 2))
+function fill!(V::SubArray, x)
+    for k in 1:length(V)
+        V[k] = x
+    end
+    V
+end
+sum(V::SubArray) = sum(copy(V))
+prod(V::SubArray) = prod(copy(V))
+maximum(V::SubArray) = maximum(copy(V))
+minimum(V::SubArray) = minimum(copy(V))
+==(a::SubArray, b::SubArray) = copy(a) == copy(b)
+==(a::SubArray, b::Array) = copy(a) == b
+==(a::Array, b::SubArray) = a == copy(b)
+
+selectdim(A::Vector, d::Int64, i) = d == 1 ? view(A, i) : error("selectdim: dimension out of range")
+function selectdim(A::Matrix, d::Int64, i)
+    if d == 1
+        return view(A, i, :)
+    end
+    view(A, :, i)
+end
+# `eachcol(A)` and `eachrow(A)`: the columns and rows of a matrix, as views.
+struct ColumnSlices{P,AX,S} <: AbstractArray{S,1}
+    parent::P
+end
+struct RowSlices{P,AX,S} <: AbstractArray{S,1}
+    parent::P
+end
+eachcol(A::Matrix{T}) where {T} = Core.new(ColumnSlices{Matrix{T},Tuple{OneTo{Int64}},SubArray{T,1,Matrix{T},Tuple{Slice{OneTo{Int64}},Int64},true}}, A)
+eachrow(A::Matrix{T}) where {T} = Core.new(RowSlices{Matrix{T},Tuple{OneTo{Int64}},SubArray{T,1,Matrix{T},Tuple{Int64,Slice{OneTo{Int64}}},true}}, A)
+length(c::ColumnSlices) = size(c.parent, 2)
+length(r::RowSlices) = size(r.parent, 1)
+size(c::ColumnSlices) = (length(c),)
+size(r::RowSlices) = (length(r),)
+getindex(c::ColumnSlices, j::Int64) = view(c.parent, :, j)
+getindex(r::RowSlices, i::Int64) = view(r.parent, i, :)
+iterate_start(c::ColumnSlices) = 1
+iterate_done(c::ColumnSlices, j::Int64) = j > length(c)
+iterate_next(c::ColumnSlices, j::Int64) = (c[j], j + 1)
+iterate_start(r::RowSlices) = 1
+iterate_done(r::RowSlices, i::Int64) = i > length(r)
+iterate_next(r::RowSlices, i::Int64) = (r[i], i + 1)
+eachindex(c::ColumnSlices) = OneTo(length(c))
+eachindex(r::RowSlices) = OneTo(length(r))
 
 # ---------------------------------------------------------------------------------------------
 # Higher-order functions. A result's element type is the type of the first result; for an
@@ -1336,10 +1566,10 @@ eltype(x::Number) = typeof(x)
 _bprep(x::AbstractRange) = collect(x)
 _bprep(x) = x
 _bd1(x::Number) = 1
-_bd1(x::Array) = size(x, 1)
+_bd1(x::AbstractArray) = size(x, 1)
 _bd2(x::Number) = 1
-_bd2(x::Vector) = 1
-_bd2(x::Matrix) = size(x, 2)
+_bd2(x::AbstractVector) = 1
+_bd2(x::AbstractMatrix) = size(x, 2)
 function _bcomb(a::Int64, b::Int64)
     if a == b || b == 1
         return a
@@ -1351,26 +1581,26 @@ end
 # An argument's stride along dimension 1 or 2: 0 where it is expanded (size 1), else 1; the
 # loops below index it at `1 + (i - 1) * stride` (no branch per element).
 _bs1(x::Number) = 0
-_bs1(x::Array) = size(x, 1) == 1 ? 0 : 1
+_bs1(x::AbstractArray) = size(x, 1) == 1 ? 0 : 1
 _bs2(x::Number) = 0
-_bs2(x::Vector) = 0
-_bs2(x::Matrix) = size(x, 2) == 1 ? 0 : 1
+_bs2(x::AbstractVector) = 0
+_bs2(x::AbstractMatrix) = size(x, 2) == 1 ? 0 : 1
 _bat(x::Number, i, j) = x
-_bat(x::Vector, i, j) = x[i]
-_bat(x::Matrix, i, j) = x[i, j]
+_bat(x::AbstractVector, i, j) = x[i]
+_bat(x::AbstractMatrix, i, j) = x[i, j]
 # A value with the result's number of dimensions: a matrix if any argument is one.
 _bproto(a::Number, b::Number) = a
-_bproto(a::Array, b::Number) = a
-_bproto(a::Number, b::Array) = b
-_bproto(a::Vector, b::Vector) = a
-_bproto(a::Matrix, b::Array) = a
-_bproto(a::Vector, b::Matrix) = b
-_balloc(p::Vector, ::Type{T}, d1, d2) where {T} = Vector{T}(undef, d1)
-_balloc(p::Matrix, ::Type{T}, d1, d2) where {T} = Matrix{T}(undef, d1, d2)
+_bproto(a::AbstractArray, b::Number) = a
+_bproto(a::Number, b::AbstractArray) = b
+_bproto(a::AbstractVector, b::AbstractVector) = a
+_bproto(a::AbstractMatrix, b::AbstractArray) = a
+_bproto(a::AbstractVector, b::AbstractMatrix) = b
+_balloc(p::AbstractVector, ::Type{T}, d1, d2) where {T} = Vector{T}(undef, d1)
+_balloc(p::AbstractMatrix, ::Type{T}, d1, d2) where {T} = Matrix{T}(undef, d1, d2)
 # Each argument of `broadcast!` must fit the destination's shape (extent equal, or 1), with
 # Julia's messages.
-_bmatch(dest::Array, x::Number) = nothing
-function _bmatch(dest::Array, x::Array)
+_bmatch(dest::AbstractArray, x::Number) = nothing
+function _bmatch(dest::AbstractArray, x::AbstractArray)
     if ndims(dest) == 1 && _bd2(x) != 1
         throw(DimensionMismatch("cannot broadcast array to have fewer non-singleton dimensions"))
     end
@@ -1378,6 +1608,20 @@ function _bmatch(dest::Array, x::Array)
         throw(DimensionMismatch("array could not be broadcast to match destination"))
     end
 end
+# As Julia's `broadcast!`, an argument that may share memory with the destination (a view of
+# the same array, a reshape of it) is copied first, unless it is the destination itself, so
+# that every element is computed from the argument's values before the call.
+_bunalias(dest, x) = x
+function _bunalias(dest::AbstractArray, x::AbstractArray)
+    if x === dest || !_mightalias(dest, x)
+        return x
+    end
+    copy(x)
+end
+_mightalias(a, b) = false
+_mightalias(a::Array, b::Array) = Core.same_memory(a, b)
+_mightalias(a::SubArray, b) = _mightalias(a.parent, b)
+_mightalias(a::Array, b::SubArray) = _mightalias(a, b.parent)
 
 broadcast(f, a::Number) = f(a)
 broadcast(f, a::Number, b::Number) = f(a, b)
@@ -1387,13 +1631,13 @@ function broadcast(f, a0)
     a = _bprep(a0)
     d1, d2 = _bd1(a), _bd2(a)
     out = _balloc(a, Core.return_type(f, eltype(a)), d1, d2)
-    broadcast!(f, out, a)
+    _bfill!(f, out, a)
 end
 function broadcast(f, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
     d1, d2 = _bcomb(_bd1(a), _bd1(b)), _bcomb(_bd2(a), _bd2(b))
     out = _balloc(_bproto(a, b), Core.return_type(f, eltype(a), eltype(b)), d1, d2)
-    broadcast!(f, out, a, b)
+    _bfill!(f, out, a, b)
 end
 function broadcast(f, a0, b0, c0)
     a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
@@ -1401,7 +1645,7 @@ function broadcast(f, a0, b0, c0)
     d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
     T = Core.return_type(f, eltype(a), eltype(b), eltype(c))
     out = _balloc(_bproto(_bproto(a, b), c), T, d1, d2)
-    broadcast!(f, out, a, b, c)
+    _bfill!(f, out, a, b, c)
 end
 function broadcast(f, a0, b0, c0, e0)
     a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
@@ -1409,16 +1653,28 @@ function broadcast(f, a0, b0, c0, e0)
     d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))
     T = Core.return_type(f, eltype(a), eltype(b), eltype(c), eltype(e))
     out = _balloc(_bproto(_bproto(_bproto(a, b), c), e), T, d1, d2)
-    broadcast!(f, out, a, b, c, e)
+    _bfill!(f, out, a, b, c, e)
 end
-function broadcast!(f, dest::Array)
+broadcast!(f, dest::AbstractArray) = _bfill!(f, dest)
+broadcast!(f, dest::AbstractArray, a) = _bfill!(f, dest, _bunalias(dest, _bprep(a)))
+function broadcast!(f, dest::AbstractArray, a, b)
+    _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)))
+end
+function broadcast!(f, dest::AbstractArray, a, b, c)
+    _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)), _bunalias(dest, _bprep(c)))
+end
+function broadcast!(f, dest::AbstractArray, a, b, c, e)
+    _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)), _bunalias(dest, _bprep(c)), _bunalias(dest, _bprep(e)))
+end
+# The loops: `dest`'s elements in memory order, each argument read at the matching (or
+# expanded) position.
+function _bfill!(f, dest)
     for k in 1:length(dest)
         dest[k] = f()
     end
     dest
 end
-function broadcast!(f, dest::Array, a0)
-    a = _bprep(a0)
+function _bfill!(f, dest, a)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bmatch(dest, a)
     a1, a2 = _bs1(a), _bs2(a)
@@ -1429,8 +1685,7 @@ function broadcast!(f, dest::Array, a0)
     end
     dest
 end
-function broadcast!(f, dest::Array, a0, b0)
-    a, b = _bprep(a0), _bprep(b0)
+function _bfill!(f, dest, a, b)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bmatch(dest, a)
     _bmatch(dest, b)
@@ -1443,8 +1698,7 @@ function broadcast!(f, dest::Array, a0, b0)
     end
     dest
 end
-function broadcast!(f, dest::Array, a0, b0, c0)
-    a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
+function _bfill!(f, dest, a, b, c)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bmatch(dest, a)
     _bmatch(dest, b)
@@ -1459,8 +1713,7 @@ function broadcast!(f, dest::Array, a0, b0, c0)
     end
     dest
 end
-function broadcast!(f, dest::Array, a0, b0, c0, e0)
-    a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
+function _bfill!(f, dest, a, b, c, e)
     d1, d2 = _bd1(dest), _bd2(dest)
     _bmatch(dest, a)
     _bmatch(dest, b)

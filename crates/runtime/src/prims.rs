@@ -283,6 +283,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x, y] => Ok(Value::Bool(egal(x, y))),
             _ => Err(b()),
         },
+        SameMemory => match args {
+            [Value::Array(x), Value::Array(y)] => Ok(Value::Bool(x.same_memory(y))),
+            _ => Err(b()),
+        },
         Isa => match args {
             [x, Value::Type(t)] => Ok(Value::Bool(env.subtype(&x.ty(), t))),
             _ => Err(b()),
@@ -300,6 +304,12 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 Type::Tuple(ts) => Ok(Value::Type(ir::prim::promote_eltype(&ts))),
                 _ => Err(b()),
             },
+            _ => Err(b()),
+        },
+        SubarrayType => match args {
+            [p, i] => ir::prim::subarray_type(&p.ty(), &i.ty())
+                .map(Value::Type)
+                .ok_or_else(b),
             _ => Err(b()),
         },
         CatEltype => match args {
@@ -699,6 +709,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x, idx] => {
                 let what = match x {
                     Value::Array(a) => array_summary(&a.dims(), &a.ty()),
+                    v @ Value::Struct(_) if crate::show::view_summary(v).is_some() => {
+                        crate::show::view_summary(v).unwrap_or_default()
+                    }
                     Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "UnitRange") =>
                     {
                         let n = match (s.fields.first(), s.fields.get(1)) {

@@ -217,7 +217,14 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
             }
             out.push(')');
         }
-        Value::Struct(s) => show_struct(out, &s.ty, &s.fields, 0),
+        Value::Struct(s) => match view_parts(v) {
+            // Views and slices print as the arrays they show.
+            Some((elem, dims, elems)) => {
+                let a = crate::value::ArrayObj::from_values(elem, dims, elems);
+                show(out, &Value::Array(Arc::new(a)), ctx);
+            }
+            None => show_struct(out, &s.ty, &s.fields, 0),
+        },
         Value::Mutable(m) => show_struct(out, &m.ty, &m.snapshot(), Arc::as_ptr(m) as usize),
         Value::Array(a) => {
             let dims = a.dims();
@@ -307,6 +314,163 @@ fn show_nd(out: &mut String, elems: &[Value], dims: &[usize], elem: &Type) {
         out.push_str(&";".repeat(dims.len()));
     }
     out.push(']');
+}
+
+/// The positions an index of a view selects (1-based), or `None` for a scalar index.
+fn view_positions(i: &Value) -> Option<Vec<i64>> {
+    match i {
+        Value::Int(_) => None,
+        Value::Struct(s) => match (&s.ty, &s.fields[..]) {
+            (Type::Struct(n, _), [Value::Int(a), Value::Int(b)]) if n.as_str() == "UnitRange" => {
+                Some((*a..=*b).collect())
+            }
+            (Type::Struct(n, _), [Value::Int(a), Value::Int(st), Value::Int(b)])
+                if n.as_str() == "StepRange" && *st != 0 =>
+            {
+                let count = ((b - a) / st + 1).max(0);
+                Some((0..count).map(|k| a + k * st).collect())
+            }
+            (Type::Struct(n, _), [Value::Struct(o)]) if n.as_str() == "Slice" => {
+                match o.fields.first() {
+                    Some(Value::Int(m)) => Some((1..=*m).collect()),
+                    _ => Some(vec![]),
+                }
+            }
+            _ => Some(vec![]),
+        },
+        Value::Array(a) => Some(
+            a.snapshot()
+                .iter()
+                .map(|v| match v {
+                    Value::Int(k) => *k,
+                    _ => 0,
+                })
+                .collect(),
+        ),
+        _ => Some(vec![]),
+    }
+}
+
+/// For a view (`SubArray`) or the slices of a matrix (`eachcol`, `eachrow`): its element
+/// type, dimensions and elements, read from its parent.
+pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
+    let Value::Struct(s) = v else { return None };
+    let Type::Struct(name, params) = &s.ty else {
+        return None;
+    };
+    match (name.as_str(), &s.fields[..]) {
+        ("SubArray", [Value::Array(p), Value::Tuple(ix), ..]) => {
+            let pdims = p.dims();
+            let sel: Vec<Option<Vec<i64>>> = ix.iter().map(view_positions).collect();
+            let dims: Vec<usize> = sel.iter().flatten().map(|v| v.len()).collect();
+            let elem = params.first().cloned().unwrap_or(Type::Any);
+            // Column-major over the non-scalar indices.
+            let mut elems = Vec::new();
+            let fixed = |k: usize| match &ix[k] {
+                Value::Int(i) => *i,
+                _ => 1,
+            };
+            let lin = |idx: &[i64]| -> usize {
+                let mut l = 0usize;
+                let mut stride = 1usize;
+                for (d, i) in idx.iter().enumerate() {
+                    l += (*i as usize).saturating_sub(1) * stride;
+                    stride *= pdims.get(d).copied().unwrap_or(1);
+                }
+                l
+            };
+            match (&sel[..], ix.len()) {
+                ([Some(a)], 1) => {
+                    for i in a {
+                        elems.extend(p.get(lin(&[*i])));
+                    }
+                }
+                ([Some(a), None], 2) => {
+                    for i in a {
+                        elems.extend(p.get(lin(&[*i, fixed(1)])));
+                    }
+                }
+                ([None, Some(b)], 2) => {
+                    for j in b {
+                        elems.extend(p.get(lin(&[fixed(0), *j])));
+                    }
+                }
+                ([Some(a), Some(b)], 2) => {
+                    for j in b {
+                        for i in a {
+                            elems.extend(p.get(lin(&[*i, *j])));
+                        }
+                    }
+                }
+                _ => return None,
+            }
+            Some((elem, dims, elems))
+        }
+        ("ColumnSlices" | "RowSlices", [Value::Array(p)]) => {
+            let dims = p.dims();
+            let (m, n) = (dims.first().copied()?, dims.get(1).copied()?);
+            let elem = params.get(2).cloned().unwrap_or(Type::Any);
+            let (count, len) = if name.as_str() == "ColumnSlices" {
+                (n, m)
+            } else {
+                (m, n)
+            };
+            let mut out = Vec::new();
+            for k in 0..count {
+                let mut part = Vec::new();
+                for l in 0..len {
+                    let at = if name.as_str() == "ColumnSlices" {
+                        l + k * m
+                    } else {
+                        k + l * m
+                    };
+                    part.extend(p.get(at));
+                }
+                out.push(Value::Array(Arc::new(crate::value::ArrayObj::from_values(
+                    p.elem.clone(),
+                    vec![len],
+                    part,
+                ))));
+            }
+            Some((elem, vec![count], out))
+        }
+        _ => None,
+    }
+}
+
+/// `view(::Vector{Float64}, 1:2)`: how Julia summarises a view in errors.
+pub fn view_summary(v: &Value) -> Option<String> {
+    let Value::Struct(s) = v else { return None };
+    let (Type::Struct(name, params), [Value::Array(p), Value::Tuple(ix), ..]) =
+        (&s.ty, &s.fields[..])
+    else {
+        return None;
+    };
+    if name.as_str() != "SubArray" {
+        return None;
+    }
+    let (_, dims, _) = view_parts(v)?;
+    let shape = match dims.len() {
+        1 => format!("{}-element", dims[0]),
+        _ => dims
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("×"),
+    };
+    let index = |i: &Value| match i {
+        Value::Struct(st) if matches!(&st.ty, Type::Struct(n, _) if n.as_str() == "Slice") => {
+            ":".to_string()
+        }
+        i => show_string(i),
+    };
+    let ixs: Vec<String> = ix.iter().map(index).collect();
+    Some(format!(
+        "{shape} view(::{}, {}) with eltype {}",
+        p.ty(),
+        ixs.join(", "),
+        params.first().cloned().unwrap_or(Type::Any)
+    ))
 }
 
 fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {

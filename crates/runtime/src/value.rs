@@ -819,6 +819,16 @@ impl ArrayObj {
         self.refresh(inner);
     }
 
+    /// Whether the two arrays read and write the same storage.
+    pub fn same_memory(&self, other: &ArrayObj) -> bool {
+        let root = |a: &ArrayObj| -> *const ArrayObj {
+            a.parent
+                .as_deref()
+                .map_or(a as *const ArrayObj, |p| p as *const ArrayObj)
+        };
+        std::ptr::eq(root(self), root(other))
+    }
+
     /// Whether this array shares its storage with another (so cannot be resized).
     pub fn is_shared(&self) -> bool {
         self.parent.is_some() || self.sharers.get() > 0
