@@ -50,25 +50,43 @@ pub fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>
         for i in &f.blocks[*b].insts {
             match &f.insts[*i] {
                 InstData::Invoke { .. } | InstData::Call { .. } => return None,
-                InstData::Prim {
-                    op:
-                        op
-                        @ (Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize),
-                    args,
-                } => {
-                    if !stacks.contains(&args[0]) {
+                InstData::Prim { op, args } => {
+                    let e = op.effects();
+                    // User code (a derivative or gradient call) may resize any array.
+                    if e.runs_user_code {
                         return None;
                     }
-                    // `push!` and `resize!` return the stack itself; `pop!` returns an element
-                    // (a saved array is not a stack).
-                    if *op != Prim::ArrayPop {
-                        stacks.extend(
-                            f.result(*i)
-                                .filter(|r| matches!(f.types[*r], Type::Array(..))),
-                        );
+                    if e.resizes {
+                        if !stacks.contains(&args[0]) {
+                            return None;
+                        }
+                        // `push!` and `resize!` return the stack itself; `pop!` returns an
+                        // element (a saved array is not a stack).
+                        if *op != Prim::ArrayPop {
+                            stacks.extend(
+                                f.result(*i)
+                                    .filter(|r| matches!(f.types[*r], Type::Array(..))),
+                            );
+                        }
                     }
                 }
-                _ => {}
+                // Nothing else changes an array's length (a field or global assignment may
+                // replace an array, never resize one).
+                InstData::Const(_)
+                | InstData::New { .. }
+                | InstData::Tuple { .. }
+                | InstData::GetField { .. }
+                | InstData::SetField { .. }
+                | InstData::TypeAssert { .. }
+                | InstData::GetGlobal(_)
+                | InstData::SetGlobal(..)
+                | InstData::StaticParam(_)
+                | InstData::GetSlot(_)
+                | InstData::SetSlot(..)
+                | InstData::Jump { .. }
+                | InstData::Branch { .. }
+                | InstData::Return(_)
+                | InstData::Unreachable => {}
             }
         }
     }
@@ -115,11 +133,22 @@ pub fn inbounds_accesses(f: &Function) -> FxHashSet<Inst> {
 fn resizes(d: &InstData) -> bool {
     match d {
         InstData::Invoke { .. } | InstData::Call { .. } => true,
-        InstData::Prim { op, .. } => matches!(
-            op,
-            Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize | Prim::ArrayUnresize
-        ),
-        _ => false,
+        InstData::Prim { op, .. } => op.effects().resizes,
+        InstData::Const(_)
+        | InstData::New { .. }
+        | InstData::Tuple { .. }
+        | InstData::GetField { .. }
+        | InstData::SetField { .. }
+        | InstData::TypeAssert { .. }
+        | InstData::GetGlobal(_)
+        | InstData::SetGlobal(..)
+        | InstData::StaticParam(_)
+        | InstData::GetSlot(_)
+        | InstData::SetSlot(..)
+        | InstData::Jump { .. }
+        | InstData::Branch { .. }
+        | InstData::Return(_)
+        | InstData::Unreachable => false,
     }
 }
 
@@ -710,6 +739,43 @@ end
 ",
             expect![[r#"
                 arrayref(v1, v31): in range
+            "#]],
+        );
+    }
+
+    /// `derivative(t -> (pop!(x); t * t), 1.0)` in the loop body: user code run by a primitive
+    /// may shrink the array, so the read after it keeps its check.
+    #[test]
+    fn user_code_in_the_loop_keeps_checks() {
+        check(
+            r"
+function shrink(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(shrink), v1: Vector{Float64}):
+    v2: Float64 = const 0.0
+    v35: Int64 = prim arraylen(v1)
+    v36: Int64 = const 0
+    v37: Bool = prim slt_int(v35, v36)
+    br v37, block9(v36), block9(v35)
+block9(v34: Int64):
+    v40: Int64 = const 1
+    jump block2(v2, v40)
+block1:
+    return v30
+block2(v30: Float64, v31: Int64):
+    v43: Bool = prim slt_int(v34, v31)
+    br v43, block1, block15
+block15:
+    v45: Int64 = const 1
+    v46: Int64 = prim add_int(v31, v45)
+    v61: Float64 = const 1.0
+    v62: Any = prim dual_apply(v1, v1, v61, v61)
+    v49: Float64 = prim arrayref(v1, v31)
+    v55: Float64 = prim add_float(v30, v49)
+    jump block2(v55, v46)
+end
+",
+            expect![[r#"
+                arrayref(v1, v31): checked
             "#]],
         );
     }

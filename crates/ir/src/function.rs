@@ -321,7 +321,22 @@ impl InstData {
                 (*then_dest, then_args.as_slice()),
                 (*else_dest, else_args.as_slice()),
             ],
-            _ => Successors::new(),
+            InstData::Return(_)
+            | InstData::Unreachable
+            | InstData::Const(_)
+            | InstData::Prim { .. }
+            | InstData::Invoke { .. }
+            | InstData::Call { .. }
+            | InstData::New { .. }
+            | InstData::Tuple { .. }
+            | InstData::GetField { .. }
+            | InstData::SetField { .. }
+            | InstData::TypeAssert { .. }
+            | InstData::GetGlobal(_)
+            | InstData::SetGlobal(..)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_)
+            | InstData::SetSlot(..) => Successors::new(),
         }
     }
 
@@ -336,7 +351,22 @@ impl InstData {
                 *then_dest = f(*then_dest);
                 *else_dest = f(*else_dest);
             }
-            _ => {}
+            InstData::Return(_)
+            | InstData::Unreachable
+            | InstData::Const(_)
+            | InstData::Prim { .. }
+            | InstData::Invoke { .. }
+            | InstData::Call { .. }
+            | InstData::New { .. }
+            | InstData::Tuple { .. }
+            | InstData::GetField { .. }
+            | InstData::SetField { .. }
+            | InstData::TypeAssert { .. }
+            | InstData::GetGlobal(_)
+            | InstData::SetGlobal(..)
+            | InstData::StaticParam(_)
+            | InstData::GetSlot(_)
+            | InstData::SetSlot(..) => {}
         }
     }
 

@@ -6,7 +6,7 @@ use crate::types::{Type, TypeEnv};
 use std::fmt;
 
 macro_rules! prims {
-    ($( $(#[doc = $doc:literal])* $variant:ident = $name:literal ),* $(,)?) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident = $name:literal : $effects:ident ),* $(,)?) => {
         /// A primitive operation.
         #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
         pub enum Prim { $( $(#[doc = $doc])* $variant ),* }
@@ -19,259 +19,264 @@ macro_rules! prims {
             pub fn from_name(s: &str) -> Option<Prim> {
                 match s { $( $name => Some(Prim::$variant), )* _ => None }
             }
+            /// What the primitive may do besides computing its result (declared with it in
+            /// the table below).
+            pub fn effects(self) -> Effects {
+                match self { $( Prim::$variant => Effects::$effects ),* }
+            }
         }
     };
 }
 
 prims! {
     // Int64 arithmetic (wrapping, as Julia's).
-    AddInt = "add_int",
-    SubInt = "sub_int",
-    MulInt = "mul_int",
-    NegInt = "neg_int",
+    AddInt = "add_int": PURE,
+    SubInt = "sub_int": PURE,
+    MulInt = "mul_int": PURE,
+    NegInt = "neg_int": PURE,
     /// Truncated division; throws `DivideError` on zero.
-    SdivInt = "sdiv_int",
+    SdivInt = "sdiv_int": MAY_THROW,
     /// Remainder with the sign of the dividend; throws `DivideError` on zero.
-    SremInt = "srem_int",
-    AndInt = "and_int",
-    OrInt = "or_int",
-    XorInt = "xor_int",
-    NotInt = "not_int",
-    EqInt = "eq_int",
-    NeInt = "ne_int",
-    SltInt = "slt_int",
-    SleInt = "sle_int",
+    SremInt = "srem_int": MAY_THROW,
+    AndInt = "and_int": PURE,
+    OrInt = "or_int": PURE,
+    XorInt = "xor_int": PURE,
+    NotInt = "not_int": PURE,
+    EqInt = "eq_int": PURE,
+    NeInt = "ne_int": PURE,
+    SltInt = "slt_int": PURE,
+    SleInt = "sle_int": PURE,
     // Float arithmetic, for Float64 and Float32 alike (operands of one type).
-    AddFloat = "add_float",
-    SubFloat = "sub_float",
-    MulFloat = "mul_float",
-    DivFloat = "div_float",
-    NegFloat = "neg_float",
-    RemFloat = "rem_float",
-    EqFloat = "eq_float",
-    NeFloat = "ne_float",
-    LtFloat = "lt_float",
-    LeFloat = "le_float",
+    AddFloat = "add_float": PURE,
+    SubFloat = "sub_float": PURE,
+    MulFloat = "mul_float": PURE,
+    DivFloat = "div_float": PURE,
+    NegFloat = "neg_float": PURE,
+    RemFloat = "rem_float": PURE,
+    EqFloat = "eq_float": PURE,
+    NeFloat = "ne_float": PURE,
+    LtFloat = "lt_float": PURE,
+    LeFloat = "le_float": PURE,
     /// `x^y` for floats.
-    PowFloat = "pow_float",
+    PowFloat = "pow_float": PURE,
     /// `x^n` for a float and an Int64.
-    PowiFloat = "powi_float",
-    Sqrt = "sqrt",
-    Sin = "sin",
-    Cos = "cos",
-    Tan = "tan",
-    Exp = "exp",
-    Log = "log",
-    Log1p = "log1p",
-    Expm1 = "expm1",
-    Tanh = "tanh",
-    Sinh = "sinh",
-    Cosh = "cosh",
-    Asin = "asin",
-    Acos = "acos",
-    Atan = "atan",
-    Atan2 = "atan2",
-    Hypot = "hypot",
-    Exp2 = "exp2",
-    Log2 = "log2",
-    Log10 = "log10",
-    AbsFloat = "abs_float",
+    PowiFloat = "powi_float": PURE,
+    Sqrt = "sqrt": PURE,
+    Sin = "sin": PURE,
+    Cos = "cos": PURE,
+    Tan = "tan": PURE,
+    Exp = "exp": PURE,
+    Log = "log": PURE,
+    Log1p = "log1p": PURE,
+    Expm1 = "expm1": PURE,
+    Tanh = "tanh": PURE,
+    Sinh = "sinh": PURE,
+    Cosh = "cosh": PURE,
+    Asin = "asin": PURE,
+    Acos = "acos": PURE,
+    Atan = "atan": PURE,
+    Atan2 = "atan2": PURE,
+    Hypot = "hypot": PURE,
+    Exp2 = "exp2": PURE,
+    Log2 = "log2": PURE,
+    Log10 = "log10": PURE,
+    AbsFloat = "abs_float": PURE,
     /// `Core.select_float(c, x, y)`: `x` if `c` else `y`, for floats of one type (both are
     /// evaluated; no branch).
-    SelectFloat = "select_float",
-    Floor = "floor",
-    Ceil = "ceil",
+    SelectFloat = "select_float": PURE,
+    Floor = "floor": PURE,
+    Ceil = "ceil": PURE,
     /// Round to nearest, ties to even.
-    Round = "round",
-    Trunc = "trunc",
-    Copysign = "copysign",
+    Round = "round": PURE,
+    Trunc = "trunc": PURE,
+    Copysign = "copysign": PURE,
     // Bool.
-    NotBool = "not_bool",
-    AndBool = "and_bool",
-    OrBool = "or_bool",
-    XorBool = "xor_bool",
+    NotBool = "not_bool": PURE,
+    AndBool = "and_bool": PURE,
+    OrBool = "or_bool": PURE,
+    XorBool = "xor_bool": PURE,
     // Conversions. The target type is the first argument (a type constant).
     /// `Core.sitofp(Float64, i)`
-    Sitofp = "sitofp",
+    Sitofp = "sitofp": PURE,
     /// `Core.fptosi(Int64, x)`: throws `InexactError` unless `x` is integral and in range.
-    Fptosi = "fptosi",
+    Fptosi = "fptosi": MAY_THROW,
     /// `Core.fpconvert(Float32, x)`: between float widths (rounding).
-    Fpconvert = "fpconvert",
+    Fpconvert = "fpconvert": PURE,
     /// `Core.bool_to_int(b)`
-    BoolToInt = "bool_to_int",
+    BoolToInt = "bool_to_int": PURE,
     /// `Core.int_to_bool(i)`: throws `InexactError` unless 0 or 1.
-    IntToBool = "int_to_bool",
+    IntToBool = "int_to_bool": MAY_THROW,
     // Generic.
     /// `x === y`
-    Egal = "egal",
+    Egal = "egal": PURE,
     /// `isa(x, T)`
-    Isa = "isa",
+    Isa = "isa": PURE,
     /// `typeof(x)`
-    Typeof = "typeof",
+    Typeof = "typeof": PURE,
     /// `Core.promote_type(S, T)` on type constants.
-    PromoteType = "promote_type",
+    PromoteType = "promote_type": MAY_THROW,
     /// `Core.apply_type(Vector, Float64)`: builds a type from constants.
-    ApplyType = "apply_type",
+    ApplyType = "apply_type": MAY_THROW,
     /// `Core.promote_typejoin(S, T)`: Julia's `Base.promote_typejoin` of two types.
-    PromoteTypejoin = "promote_typejoin",
+    PromoteTypejoin = "promote_typejoin": PURE,
     /// `Core.promote_eltype(t::Tuple)`: the element type of an array literal of t's elements.
-    PromoteEltype = "promote_eltype",
+    PromoteEltype = "promote_eltype": PURE,
     /// `Core.vcat_type(T, xs::Tuple)`: the array type `vcat` of `xs` makes with element type
     /// `T`: a vector, unless an element is an array of more dimensions.
-    VcatType = "vcat_type",
+    VcatType = "vcat_type": PURE,
     /// `Core.cat_eltype(xs::Tuple)`: the element type of a concatenation of `xs`: the
     /// promotion (as for array literals) of the arrays' element types and the other values'
     /// types.
-    CatEltype = "cat_eltype",
+    CatEltype = "cat_eltype": PURE,
     /// `Core.subarray_type(parent, indices::Tuple)`: the type of the view of `parent` at
     /// `indices`, as Julia's `SubArray{T, N, P, I, L}`.
-    SubarrayType = "subarray_type",
+    SubarrayType = "subarray_type": PURE,
     // Arrays.
     /// `Core.array_new(Array{T,N}, d1, ..., dN)`: uninitialised (zeroed bits) array.
-    ArrayNew = "array_new",
+    ArrayNew = "array_new": MAY_THROW,
     /// `Core.arrayref(A, i1, ..., ik)`: bounds-checked, 1-based, column-major.
-    ArrayRef = "arrayref",
+    ArrayRef = "arrayref": READS,
     /// `Core.arrayref_raw(A, i1, ..., ik)`: like `arrayref`, but an unassigned slot reads as
     /// `#undef` instead of throwing (reverse mode saves an overwritten slot with it).
-    ArrayRefRaw = "arrayref_raw",
+    ArrayRefRaw = "arrayref_raw": READS,
     /// `Core.arrayset(A, v, i1, ..., ik)`: returns `A`.
-    ArraySet = "arrayset",
-    ArrayLen = "arraylen",
+    ArraySet = "arrayset": WRITES,
+    ArrayLen = "arraylen": READS,
     /// `Core.same_memory(a::Array, b::Array)`: whether the two arrays read and write the same
     /// storage (one is the other, or a `reshape`/`vec` of it or of the same array).
-    SameMemory = "same_memory",
+    SameMemory = "same_memory": INSPECTS,
     /// `Core.arraysize(A, d)`
-    ArraySize = "arraysize",
+    ArraySize = "arraysize": READS,
     /// `Core.array_push(A, v)`: for vectors; returns `A`.
-    ArrayPush = "array_push",
+    ArrayPush = "array_push": RESIZES,
     /// `Core.array_pop(A)`: throws `ArgumentError` on an empty vector.
-    ArrayPop = "array_pop",
+    ArrayPop = "array_pop": RESIZES,
     /// `Core.array_resize(A, n)`: returns `A`.
-    ArrayResize = "array_resize",
+    ArrayResize = "array_resize": RESIZES,
     /// `Core.array_unresize(A, saved, n)`: undoes `array_resize(A, n)` given a copy `saved`
     /// of `A` from before it: `A` gets `saved`'s length back, and the slots after `n` its
     /// contents (slots up to `n` are kept). Reverse mode's undo of `resize!`.
-    ArrayUnresize = "array_unresize",
+    ArrayUnresize = "array_unresize": RESIZES,
     /// `Core.array_copy(A)`: a shallow copy.
-    ArrayCopy = "array_copy",
+    ArrayCopy = "array_copy": READS,
     /// `Core.array_reshape(A, d1, ..., dN)`: a copy with the new shape.
-    ArrayReshape = "array_reshape",
+    ArrayReshape = "array_reshape": READS,
     /// `Core.array_zero_like(A)`: a zero-filled array of A's type and dimensions (AD fdata).
-    ArrayZeroLike = "array_zero_like",
+    ArrayZeroLike = "array_zero_like": READS,
     /// `Core.array_accumulate(A, B)`: `A[i] += B[i]` for every linear index (AD rules); returns A.
-    ArrayAccumulate = "array_accumulate",
+    ArrayAccumulate = "array_accumulate": WRITES,
     /// `Core.array_axpy(A, a, B)`: `A[i] += a * B[i]` for every linear index (AD rules);
     /// returns A.
-    ArrayAxpy = "array_axpy",
+    ArrayAxpy = "array_axpy": WRITES,
     /// `Core.array_add_scalar(A, a)`: `A[i] += a` for every linear index (AD rules); returns A.
-    ArrayAddScalar = "array_add_scalar",
+    ArrayAddScalar = "array_add_scalar": WRITES,
     // AD rule state (a `RuleState`: lazily created stacks and child states).
     /// `Core.rule_stack(state, k, Vector{T})`: stack `k` of the state (created empty on first
     /// use), a `Vector{T}`.
-    RuleStack = "rule_stack",
+    RuleStack = "rule_stack": WRITES,
     /// `Core.rule_child(state, k)`: the state of the rule called at call site `k` (created on
     /// first use).
-    RuleChild = "rule_child",
+    RuleChild = "rule_child": WRITES,
     /// `Core.ad_check(x, fx, what)`: debug mode: throws unless `fx` is fdata of `x`'s type with
     /// the same array sizes (`what` names the checked value).
-    AdCheck = "ad_check",
+    AdCheck = "ad_check": WRITES,
     /// `Core.tangent_check(x, tx, what)`: forward mode's debug mode: throws unless `tx` is a
     /// tangent of `x`'s type with the same array sizes.
-    TangentCheck = "tangent_check",
+    TangentCheck = "tangent_check": WRITES,
     // AD of values whose tangent type is only known at run time (`Any`, abstract types,
     // unions whose members have different reverse data). Their fdata and rdata are typed
     // `Any`; `NoRData` stands for a zero rdata of any type (Mooncake's `ZeroRData`) and never
     // reaches a rule: `rdata_convert` turns it into a typed zero. Evaluated by the AD runtime.
     /// `Core.rdata_add(a, b)`: the sum of two reverse data (`NoRData` is zero).
-    RdataAdd = "rdata_add",
+    RdataAdd = "rdata_add": MAY_THROW,
     /// `Core.rdata_convert(r, T)`: reverse data `r` as type `T` (`NoRData` becomes T's zero).
-    RdataConvert = "rdata_convert",
+    RdataConvert = "rdata_convert": MAY_THROW,
     /// `Core.rdata_add_at(t, i, r)`: reverse data `t` of a tuple with `r` added to element `i`
     /// (the reverse of reading a tuple at a run-time index whose element types differ).
-    RdataAddAt = "rdata_add_at",
+    RdataAddAt = "rdata_add_at": MAY_THROW,
     /// `Core.tangent_fdata(x, t)`: the forward data of tangent `t` of primal `x`.
-    TangentFdata = "tangent_fdata",
+    TangentFdata = "tangent_fdata": MAY_THROW,
     /// `Core.tangent_rdata(x, t)`: the reverse data of tangent `t` of primal `x`.
-    TangentRdata = "tangent_rdata",
+    TangentRdata = "tangent_rdata": MAY_THROW,
     /// `Core.tangent_add_rdata(x, t, r)`: tangent `t` of primal `x` with `r` added to its
     /// reverse data (its forward data, which has identity, is kept).
-    TangentAddRdata = "tangent_add_rdata",
+    TangentAddRdata = "tangent_add_rdata": MAY_THROW,
     /// `Core.tangent_of(x, fx)`: the tangent of primal `x` whose forward data is `fx` and whose
     /// reverse data is zero.
-    TangentOf = "tangent_of",
+    TangentOf = "tangent_of": MAY_THROW,
     /// `Core.field_fdata(x, fx, name)`: the forward data of field `name` (a string) of `x`, whose
     /// forward data is `fx` (a field read whose object's type is known only at run time).
-    FieldFdata = "field_fdata",
+    FieldFdata = "field_fdata": MAY_THROW,
     /// `Core.global_fdata(x)`: the forward data of the value `x` of a global, the same for
     /// every read of that value during one gradient (the global's tangent).
-    GlobalFdata = "global_fdata",
+    GlobalFdata = "global_fdata": MAY_THROW,
     /// `Core.zero_tangent(x)`: a zero tangent of `x` (forward mode: a value whose tangent type
     /// needs the value's shape, or is known only at run time).
-    ZeroTangent = "zero_tangent",
+    ZeroTangent = "zero_tangent": READS,
     /// `Core.tangent_field(x, tx, name)`: the tangent of field `name` (a string) of `x`, whose
     /// tangent is `tx` (forward mode's field read by name).
-    TangentField = "tangent_field",
+    TangentField = "tangent_field": READS,
     /// `Core.global_tangent(x, lane)`: the tangent of the value `x` of a global in forward
     /// mode's lane `lane`, the same for every read during one derivative.
-    GlobalTangent = "global_tangent",
+    GlobalTangent = "global_tangent": READS,
     /// `Core.dual_call(width, opts, f, tf_1, ..., tf_N, x1, t1_1, ...)`: a dynamic call in
     /// forward mode with `N = width` lanes: runs the forward rule of the method the run-time
     /// types select; returns `(y, ty_1, ..., ty_N)`.
-    DualCall = "dual_call",
+    DualCall = "dual_call": RUNS_USER_CODE,
     /// `Core.dual_apply(f, tf, x1, t1, ...)`: AD inside the language (the prelude's
     /// `derivative`): the tangent of `f(x1, ...)` by forward mode, for the tangents given.
-    DualApply = "dual_apply",
+    DualApply = "dual_apply": RUNS_USER_CODE,
     /// `Core.grad_apply(f, x)`: AD inside the language (the prelude's `gradient`): the tangent
     /// of `x` in the gradient of `f(x)` (a float) by reverse mode.
-    GradApply = "grad_apply",
+    GradApply = "grad_apply": RUNS_USER_CODE,
     /// `Core.field_cotangent(x, fx, name, r)`: the reverse data of `x` for cotangent `r` of its
     /// field `name` (`NoRData` for a mutable `x`, whose tangent's field is incremented).
-    FieldCotangent = "field_cotangent",
+    FieldCotangent = "field_cotangent": WRITES,
     /// `Core.dyn_fwd(state, opts, f, ff, x1, fx1, ...)`: a dynamic call's forwards pass: the
     /// rule of the method the run-time types select (derived on first use, with options
     /// `opts`) runs in a child state of `state` kept per callee; returns `(y, fy)`.
-    DynFwd = "dyn_fwd",
+    DynFwd = "dyn_fwd": RUNS_USER_CODE,
     /// `Core.dyn_rvs(state, dy, T)`: the pullback of the latest `dyn_fwd` on `state`: the
     /// reverse data of the function and of each argument, as a `T` (a tuple of `Any`).
-    DynRvs = "dyn_rvs",
+    DynRvs = "dyn_rvs": RUNS_USER_CODE,
     // Tuples.
-    TupleLen = "tuple_len",
+    TupleLen = "tuple_len": PURE,
     /// `Core.tuple_getindex(t, i)`: dynamic index (bounds-checked).
-    TupleGetIndex = "tuple_getindex",
+    TupleGetIndex = "tuple_getindex": MAY_THROW,
     // Strings and output.
     /// `Core.string(x)`: `print` formatting to a string.
-    ToString = "string",
+    ToString = "string": INSPECTS,
     /// `Core.repr(x)`: `show` formatting to a string.
-    Repr = "repr",
-    StringConcat = "string_concat",
-    StringLen = "string_len",
+    Repr = "repr": INSPECTS,
+    StringConcat = "string_concat": PURE,
+    StringLen = "string_len": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
-    Print = "print",
+    Print = "print": OUTPUT,
     /// `Core.show(x)`: writes `show` formatting.
-    Show = "show",
+    Show = "show": OUTPUT,
     // Errors. Each builds the error and throws it; the result type is `Union{}`.
     /// `Core.throw_error(msg)`: ErrorException.
-    ThrowError = "throw_error",
+    ThrowError = "throw_error": RAISES,
     /// `Core.throw_assert(msg)`: AssertionError.
-    ThrowAssert = "throw_assert",
+    ThrowAssert = "throw_assert": RAISES,
     /// `Core.throw_argument(msg)`: ArgumentError.
-    ThrowArgument = "throw_argument",
+    ThrowArgument = "throw_argument": RAISES,
     /// `Core.throw_bounds(x, i)`: BoundsError for x at index i (a tuple of indices).
-    ThrowBounds = "throw_bounds",
+    ThrowBounds = "throw_bounds": RAISES,
     /// `Core.throw_domain(x, msg)`: DomainError.
-    ThrowDomain = "throw_domain",
+    ThrowDomain = "throw_domain": RAISES,
     /// `Core.throw_inexact(T, x)`: InexactError.
-    ThrowInexact = "throw_inexact",
+    ThrowInexact = "throw_inexact": RAISES,
     /// `Core.throw_undefvar(name)`: UndefVarError (the name is a string constant).
-    ThrowUndefVar = "throw_undefvar",
+    ThrowUndefVar = "throw_undefvar": RAISES,
     /// `Core.throw_method_error(f, args...)`: MethodError for a call no method matches.
-    ThrowMethodError = "throw_method_error",
+    ThrowMethodError = "throw_method_error": RAISES,
     /// `Core.throw_type_error(expected, got)`: TypeError of a failed `::T`.
-    ThrowTypeError = "throw_type_error",
+    ThrowTypeError = "throw_type_error": RAISES,
     /// `Core.throw_divide()`: DivideError.
-    ThrowDivide = "throw_divide",
+    ThrowDivide = "throw_divide": RAISES,
     /// `Core.throw_value(x)`: `throw(x)` of any value.
-    ThrowValue = "throw_value",
+    ThrowValue = "throw_value": RAISES,
 }
 
 impl fmt::Display for Prim {
@@ -280,7 +285,8 @@ impl fmt::Display for Prim {
     }
 }
 
-/// What a primitive may do besides computing its result.
+/// What a primitive may do besides computing its result. Optimisations and native code rely
+/// on these: a primitive that does not declare an effect is moved, merged or removed freely.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Effects {
     /// May throw an error.
@@ -289,45 +295,67 @@ pub struct Effects {
     pub writes: bool,
     /// Reads mutable memory (must not be moved across writes).
     pub reads: bool,
+    /// May change the length of an array (so cached lengths and buffers are stale after it).
+    pub resizes: bool,
+    /// Runs user code (a derivative or gradient of a user function): may do anything any
+    /// call may do, to any array reachable from anywhere.
+    pub runs_user_code: bool,
+}
+
+impl Effects {
+    /// Computes its result from its arguments only.
+    pub const PURE: Effects = Effects {
+        throws: false,
+        writes: false,
+        reads: false,
+        resizes: false,
+        runs_user_code: false,
+    };
+    /// Pure, but may throw.
+    pub const MAY_THROW: Effects = Effects {
+        throws: true,
+        ..Effects::PURE
+    };
+    /// Reads mutable memory and never throws.
+    pub const INSPECTS: Effects = Effects {
+        reads: true,
+        ..Effects::PURE
+    };
+    /// Reads mutable memory, may throw.
+    pub const READS: Effects = Effects {
+        reads: true,
+        ..Effects::MAY_THROW
+    };
+    /// Writes memory (not array lengths), may throw.
+    pub const WRITES: Effects = Effects {
+        writes: true,
+        ..Effects::READS
+    };
+    /// Writes memory and may change array lengths.
+    pub const RESIZES: Effects = Effects {
+        resizes: true,
+        ..Effects::WRITES
+    };
+    /// Writes output (never throws).
+    pub const OUTPUT: Effects = Effects {
+        writes: true,
+        reads: true,
+        ..Effects::PURE
+    };
+    /// Throws, always (ordered like a write, reads nothing).
+    pub const RAISES: Effects = Effects {
+        throws: true,
+        writes: true,
+        ..Effects::PURE
+    };
+    /// Anything a call may do.
+    pub const RUNS_USER_CODE: Effects = Effects {
+        runs_user_code: true,
+        ..Effects::RESIZES
+    };
 }
 
 impl Prim {
-    pub fn effects(self) -> Effects {
-        use Prim::*;
-        let (throws, writes, reads) = match self {
-            SdivInt | SremInt => (true, false, false),
-            Fptosi | IntToBool => (true, false, false),
-            ArrayNew => (true, false, false),
-            ArrayRef | ArrayRefRaw => (true, false, true),
-            ArraySet | ArrayPush | ArrayPop | ArrayResize | ArrayUnresize => (true, true, true),
-            SameMemory => (false, false, true),
-            ArrayLen | ArraySize | ArrayCopy | ArrayReshape | ArrayZeroLike => (true, false, true),
-            ArrayAccumulate | ArrayAxpy | ArrayAddScalar => (true, true, true),
-            RuleStack | RuleChild => (true, true, true),
-            AdCheck | TangentCheck => (true, true, true),
-            RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
-            | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata => (true, false, false),
-            ZeroTangent | TangentField | GlobalTangent => (true, false, true),
-            DualCall | DualApply | GradApply => (true, true, true),
-            FieldCotangent => (true, true, true),
-            DynFwd | DynRvs => (true, true, true),
-            TupleGetIndex => (true, false, false),
-            Print | Show => (false, true, true),
-            ToString | Repr => (false, false, true),
-            ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-            | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
-                (true, true, false)
-            }
-            ApplyType | PromoteType => (true, false, false),
-            _ => (false, false, false),
-        };
-        Effects {
-            throws,
-            writes,
-            reads,
-        }
-    }
-
     /// Whether the instruction can be removed when its result is unused.
     pub fn is_removable(self) -> bool {
         let e = self.effects();

@@ -53,11 +53,25 @@ fn movable(d: &InstData) -> bool {
         // Constants stay where they are: Cranelift materialises them at their uses, and a
         // hoisted one only lengthens a live range.
         InstData::Const(_) => false,
-        InstData::Prim { op, .. } => {
-            let e = op.effects();
-            !e.throws && !e.reads && !e.writes
-        }
-        _ => false,
+        InstData::Prim { op, .. } => op.effects() == ir::prim::Effects::PURE,
+        // Calls, memory, slots, globals and terminators stay; aggregates are cheap to rebuild
+        // and keep their values' live ranges short.
+        InstData::Invoke { .. }
+        | InstData::Call { .. }
+        | InstData::New { .. }
+        | InstData::Tuple { .. }
+        | InstData::GetField { .. }
+        | InstData::SetField { .. }
+        | InstData::TypeAssert { .. }
+        | InstData::GetGlobal(_)
+        | InstData::SetGlobal(..)
+        | InstData::StaticParam(_)
+        | InstData::GetSlot(_)
+        | InstData::SetSlot(..)
+        | InstData::Jump { .. }
+        | InstData::Branch { .. }
+        | InstData::Return(_)
+        | InstData::Unreachable => false,
     }
 }
 
