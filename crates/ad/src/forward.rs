@@ -85,6 +85,23 @@ fn narrow(e: &mut Emit, x: Value, from: &Type, to: &Type) -> Value {
 
 /// Whether the zero of tangent type `t` can be built without the primal (no arrays, no
 /// run-time types).
+/// The tangents (one per lane) of a value shared by every read of it in one run (a global, a
+/// global's fdata): zero at first and the same object at every read, so a write through one
+/// read is seen by the others.
+fn shared_tangent(e: &mut Emit, primal: Value, tt: &Type, n: usize, env: &TypeEnv) -> Vec<Value> {
+    if static_zero(tt, env) {
+        let z = build_static_zero(e, tt, env);
+        return vec![z; n];
+    }
+    (0..n)
+        .map(|l| {
+            let lv = e.konst(Const::Int(l as i64));
+            let x = e.prim(Prim::GlobalTangent, vec![primal, lv], Type::Any);
+            narrow(e, x, &Type::Any, tt)
+        })
+        .collect()
+}
+
 fn static_zero(t: &Type, env: &TypeEnv) -> bool {
     match t {
         Type::NoTangent | Type::Float64 | Type::Float32 => true,
@@ -382,6 +399,15 @@ pub fn derive_forward(
                     let z = narrow(&mut e, z, &Type::Any, &tt);
                     Some(vec![z; n])
                 }
+                // In reverse-mode code, the fdata of a global (one object per gradient, shared
+                // by every read of the global), like a global's value.
+                InstData::Prim {
+                    op: Prim::GlobalFdata,
+                    ..
+                } => {
+                    let r = res.unwrap_or_else(|| unreachable!());
+                    Some(shared_tangent(&mut e, vmap[&r], &cx.tt(r), n, env))
+                }
                 InstData::Prim { op, args } if is_reverse_code_prim(*op) => {
                     reverse_code_prim(&mut e, &cx, *op, args, res, &vmap, &tmap, n)
                 }
@@ -396,6 +422,12 @@ pub fn derive_forward(
                 InstData::Prim { op, args } => {
                     // The AD runtime's primitives for values known only at run time (those
                     // forward mode emits itself have their own arms above).
+                    if matches!(op, Prim::DynFwd | Prim::DynRvs) {
+                        return Err(cx.err(
+                            i,
+                            "second-order AD (hessian, forward mode over a gradient) of a call whose argument types are known only at run time is not supported yet: a value read from a non-constant global, or from a field or container of abstract type, is such a value (declare the global `const`, or give the value a concrete type)".into(),
+                        ));
+                    }
                     if op.is_ad_runtime() {
                         return Err(cx.err(
                             i,
@@ -763,17 +795,7 @@ pub fn derive_forward(
                 }
                 InstData::GetGlobal(_) => {
                     let r = res.unwrap_or_else(|| unreachable!());
-                    let tt = cx.tt(r);
-                    if static_zero(&tt, env) {
-                        let z = build_static_zero(&mut e, &tt, env);
-                        Some(vec![z; n])
-                    } else {
-                        Some(lanes(&mut e, &mut |e, l| {
-                            let lv = e.konst(Const::Int(l as i64));
-                            let x = e.prim(Prim::GlobalTangent, vec![vmap[&r], lv], Type::Any);
-                            narrow(e, x, &Type::Any, &tt)
-                        }))
-                    }
+                    Some(shared_tangent(&mut e, vmap[&r], &cx.tt(r), n, env))
                 }
                 InstData::SetGlobal(..) => {
                     return Err(cx.err(

@@ -41,6 +41,9 @@ pub(crate) enum Resolution {
     Apply(Box<Resolution>),
     /// `SetField` that needs `convert(T, v)` first, through this method instance.
     SetFieldConvert(u32, MiKey),
+    /// `SetField` of a value whose type is known only at run time: `convert(T, v)` by a
+    /// dynamic call, asserted to be a `T` (the field's type), as Julia's `setproperty!`.
+    SetFieldDynamicConvert(u32, Type),
     Constant(Const),
 }
 
@@ -416,7 +419,8 @@ impl Compiler {
                                     fr.res.insert(i, Resolution::Error(format!("MethodError: Cannot `convert` an object of type {vt} to an object of type {ft}")));
                                     return Ok(Type::Bottom);
                                 }
-                                fr.res.insert(i, Resolution::Dynamic);
+                                fr.res
+                                    .insert(i, Resolution::SetFieldDynamicConvert(idx as u32, ft));
                             }
                         }
                     }
@@ -1005,6 +1009,48 @@ impl Compiler {
                             obj: *obj,
                             field: FieldRef::Index(k),
                             val: v,
+                        };
+                    }
+                    (
+                        InstData::SetField { obj, val, .. },
+                        Some(Resolution::SetFieldDynamicConvert(k, ft)),
+                    ) => {
+                        let (obj, val) = (*obj, *val);
+                        let conv = sym("convert");
+                        let (fi, fv) = f.make_inst(
+                            InstData::Const(Const::Func(conv)),
+                            Type::Function(conv),
+                            loc,
+                        );
+                        let (ti, tv) = f.make_inst(
+                            InstData::Const(Const::Type(ft.clone())),
+                            Type::type_of_type(ft.clone()),
+                            loc,
+                        );
+                        let (ci, cv) = f.make_inst(
+                            InstData::Call {
+                                args: vec![
+                                    fv.unwrap_or_else(|| unreachable!()),
+                                    tv.unwrap_or_else(|| unreachable!()),
+                                    val,
+                                ],
+                            },
+                            Type::Any,
+                            loc,
+                        );
+                        let (ai, av) = f.make_inst(
+                            InstData::TypeAssert {
+                                val: cv.unwrap_or_else(|| unreachable!()),
+                                ty: ft.clone(),
+                            },
+                            ft,
+                            loc,
+                        );
+                        out.extend([fi, ti, ci, ai]);
+                        f.insts[i] = InstData::SetField {
+                            obj,
+                            field: FieldRef::Index(k),
+                            val: av.unwrap_or_else(|| unreachable!()),
                         };
                     }
                     (_, Some(Resolution::Constant(c))) => {

@@ -187,3 +187,16 @@ fn hessian_of_a_non_float_argument_is_a_clear_error() {
         s.render_error(&e)
     );
 }
+
+#[test]
+fn hessian_of_a_call_on_a_non_constant_global_is_a_clear_error() {
+    let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+    s.load_source("t.jl", "c = 3.0\nf(x) = c * x[1]^3")
+        .expect("loads");
+    let f = s.eval("f").expect("f");
+    let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, 2.0])));
+    let e = s.value_gradient_and_hessian(&f, &x, 2).unwrap_err();
+    let msg = s.render_error(&e);
+    assert!(msg.contains("declare the global `const`"), "{msg}");
+    assert!(msg.contains("t.jl:2"), "{msg}");
+}

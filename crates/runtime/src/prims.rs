@@ -82,12 +82,28 @@ impl fmt::Display for Exception {
                         return Ok(());
                     }
                 }
-                let a: Vec<String> = args.iter().map(|t| format!("::{t}")).collect();
-                write!(
-                    f,
-                    "MethodError: no method matching {func}({})",
-                    a.join(", ")
-                )?;
+                let target = match args.as_slice() {
+                    [Type::Type(t), from] if func == "convert" => {
+                        Some((t.to_string(), from.to_string()))
+                    }
+                    _ => None,
+                };
+                if let Some((t, from)) = target {
+                    // As Julia: on one line when the two types have different names.
+                    let head = |s: &str| s.split('{').next().unwrap_or("").to_string();
+                    let sep = if head(&t) != head(&from) { "" } else { "\n  " };
+                    write!(
+                        f,
+                        "MethodError: Cannot `convert` an object of type {sep}{from} to an object of type {sep}{t}"
+                    )?;
+                } else {
+                    let a: Vec<String> = args.iter().map(|t| format!("::{t}")).collect();
+                    write!(
+                        f,
+                        "MethodError: no method matching {func}({})",
+                        a.join(", ")
+                    )?;
+                }
                 if !candidates.is_empty() {
                     write!(
                         f,
