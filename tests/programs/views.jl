@@ -97,3 +97,7 @@ end
 println(x)
 t = (1, 2, 3)
 println(@views t[2])
+# Broadcasting into an indexed place broadcasts into a view, which is the expression's value.
+yv = zeros(4)
+rv = (yv[2:3] .= 1.5)
+println(typeof(rv), " ", rv, " ", yv)

@@ -418,15 +418,9 @@ impl<'a> Lowerer<'a> {
                 "expected an indexed target",
             ));
         };
-        let o = self.expr(obj)?;
-        let n = indices.len();
+        let (o, idx) = self.index_operands(obj, indices)?;
         let mut args = vec![o];
-        for (k, i) in indices.iter().enumerate() {
-            self.index_ctx.push((o, k, n));
-            let iv = self.expr(i);
-            self.index_ctx.pop();
-            args.push(iv?);
-        }
+        args.extend(idx);
         let view = self.call("_dotview", args.clone(), lhs.span);
         // The selection is a variable the fused broadcast writes into (and, for `.op=`,
         // reads).
@@ -1436,15 +1430,9 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             ExprKind::Index { obj, indices } => {
-                let o = self.expr(obj)?;
+                let (o, idx) = self.index_operands(obj, indices)?;
                 let mut args = vec![o, v];
-                let n = indices.len();
-                for (k, i) in indices.iter().enumerate() {
-                    self.index_ctx.push((o, k, n));
-                    let iv = self.expr(i);
-                    self.index_ctx.pop();
-                    args.push(iv?);
-                }
+                args.extend(idx);
                 self.call("setindex!", args, sp);
                 Ok(())
             }
@@ -1474,15 +1462,7 @@ impl<'a> Lowerer<'a> {
         match &lhs.kind {
             ExprKind::Index { obj, indices } => {
                 // Evaluate the array and the indices once.
-                let o = self.expr(obj)?;
-                let n = indices.len();
-                let mut idx = Vec::new();
-                for (k, i) in indices.iter().enumerate() {
-                    self.index_ctx.push((o, k, n));
-                    let iv = self.expr(i);
-                    self.index_ctx.pop();
-                    idx.push(iv?);
-                }
+                let (o, idx) = self.index_operands(obj, indices)?;
                 let mut gargs = vec![o];
                 gargs.extend(idx.iter().copied());
                 let old = self.call("getindex", gargs, lhs.span);
@@ -1569,8 +1549,26 @@ impl<'a> Lowerer<'a> {
         Ok(self.call(&typed("hvcat"), vs, sp))
     }
 
-    /// `f(obj, indices...)` for `obj[indices...]`, with `end` in an index meaning
-    /// `lastindex(obj, k)` (`getindex`, or `view` for `@view`).
+    /// The array and the indices of `obj[indices...]`, each evaluated once, with `end` in an
+    /// index meaning `lastindex(obj, k)`.
+    fn index_operands(
+        &mut self,
+        obj: &Expr,
+        indices: &[Expr],
+    ) -> Result<(Value, Vec<Value>), CompileError> {
+        let o = self.expr(obj)?;
+        let n = indices.len();
+        let mut idx = Vec::with_capacity(n);
+        for (k, i) in indices.iter().enumerate() {
+            self.index_ctx.push((o, k, n));
+            let v = self.expr(i);
+            self.index_ctx.pop();
+            idx.push(v?);
+        }
+        Ok((o, idx))
+    }
+
+    /// `f(obj, indices...)` for `obj[indices...]` (`getindex`, or `view` for `@view`).
     fn index_call(
         &mut self,
         f: &str,
@@ -1578,15 +1576,9 @@ impl<'a> Lowerer<'a> {
         indices: &[Expr],
         sp: Span,
     ) -> Result<Value, CompileError> {
-        let o = self.expr(obj)?;
+        let (o, idx) = self.index_operands(obj, indices)?;
         let mut args = vec![o];
-        let n = indices.len();
-        for (k, i) in indices.iter().enumerate() {
-            self.index_ctx.push((o, k, n));
-            let v = self.expr(i);
-            self.index_ctx.pop();
-            args.push(v?);
-        }
+        args.extend(idx);
         Ok(self.call(f, args, sp))
     }
 

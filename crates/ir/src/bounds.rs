@@ -49,7 +49,6 @@ pub fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>
     for b in order {
         for i in &f.blocks[*b].insts {
             match &f.insts[*i] {
-                InstData::Invoke { .. } | InstData::Call { .. } => return None,
                 InstData::Prim { op, args } => {
                     let e = op.effects();
                     // User code (a derivative or gradient call) may resize any array.
@@ -70,23 +69,12 @@ pub fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>
                         }
                     }
                 }
-                // Nothing else changes an array's length (a field or global assignment may
-                // replace an array, never resize one).
-                InstData::Const(_)
-                | InstData::New { .. }
-                | InstData::Tuple { .. }
-                | InstData::GetField { .. }
-                | InstData::SetField { .. }
-                | InstData::TypeAssert { .. }
-                | InstData::GetGlobal(_)
-                | InstData::SetGlobal(..)
-                | InstData::StaticParam(_)
-                | InstData::GetSlot(_)
-                | InstData::SetSlot(..)
-                | InstData::Jump { .. }
-                | InstData::Branch { .. }
-                | InstData::Return(_)
-                | InstData::Unreachable => {}
+                // A call may resize anything.
+                d => {
+                    if resizes(d) {
+                        return None;
+                    }
+                }
             }
         }
     }
@@ -129,7 +117,8 @@ pub fn inbounds_accesses(f: &Function) -> FxHashSet<Inst> {
     out
 }
 
-/// Whether an instruction may change the size of some array.
+/// Whether the instruction may change some array's length (a field or global assignment may
+/// replace an array, never resize one).
 fn resizes(d: &InstData) -> bool {
     match d {
         InstData::Invoke { .. } | InstData::Call { .. } => true,

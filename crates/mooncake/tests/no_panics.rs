@@ -4,8 +4,9 @@
 //! gradient battery's programs, differentiated in both modes. A panic the session caught
 //! (an internal error) counts as a panic.
 
+mod common;
+
 use mooncake::{Error, Session};
-use std::path::PathBuf;
 
 /// Loads `src`; `Err` describes a panic or an internal error.
 fn load(src: &str) -> Result<Session, String> {
@@ -30,15 +31,7 @@ fn try_load(src: &str) {
 
 #[test]
 fn truncated_programs_do_not_panic() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/programs exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jl"))
-        .collect();
-    paths.sort();
-    for p in paths {
-        let src = std::fs::read_to_string(&p).expect("readable");
+    for (name, src) in common::jl_programs("programs") {
         let cuts: Vec<usize> = (1..6).map(|k| src.len() * k / 6).collect();
         for cut in cuts {
             let mut c = cut;
@@ -46,7 +39,7 @@ fn truncated_programs_do_not_panic() {
                 c -= 1;
             }
             let piece = src[..c].to_string();
-            let name = p.display().to_string();
+            let name = name.clone();
             let r = std::thread::Builder::new()
                 .stack_size(16 << 20)
                 .spawn(move || try_load(&piece))
@@ -125,28 +118,6 @@ impl Lcg {
     fn below(&mut self, n: usize) -> usize {
         self.next() % n.max(1)
     }
-}
-
-fn programs(dir: &str) -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests")
-        .join(dir);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("directory exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jl"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("?");
-            (
-                name.to_string(),
-                std::fs::read_to_string(p).expect("readable"),
-            )
-        })
-        .collect()
 }
 
 /// One random edit of `src`: a span deleted, a line repeated or swapped with the next, a
@@ -237,7 +208,7 @@ fn rounds(n: usize) -> usize {
 #[test]
 fn mutated_programs_do_not_panic() {
     let mut rng = Lcg(0x9e37_79b9_7f4a_7c15);
-    let corpus = programs("programs");
+    let corpus = common::jl_programs("programs");
     for round in 0..rounds(120) {
         let (name, src) = &corpus[rng.below(corpus.len())];
         let mut m = src.clone();
@@ -261,7 +232,7 @@ fn mutated_programs_do_not_panic() {
 #[test]
 fn mutated_gradient_programs_do_not_panic() {
     let mut rng = Lcg(0x2545_f491_4f6c_dd1d);
-    let corpus = programs("gradients");
+    let corpus = common::jl_programs("gradients");
     for round in 0..rounds(60) {
         let (name, src) = &corpus[rng.below(corpus.len())];
         let calls: Vec<String> = src

@@ -747,15 +747,19 @@ function _setindex_selection!(A::Matrix, X::Array, I, J)
     A
 end
 
-# `y[I...] .= rhs` broadcasts into the selected places of `y`, as Julia's `dotview`: the
-# selection's current values (a one-element vector for scalar indices), broadcast into, then
-# written back.
-_dotview(y, I...) = getindex(y, I...)
-_dotview(y::Vector{T}, i::Int64) where {T} = T[y[i]]
-_dotview(y::Matrix{T}, i::Int64, j::Int64) where {T} = T[y[i, j]]
-_dotview_set!(y, v, I...) = setindex!(y, v, I...)
-_dotview_set!(y::Vector, v, i::Int64) = (y[i] = v[1]; y)
-_dotview_set!(y::Matrix, v, i::Int64, j::Int64) = (y[i, j] = v[1]; y)
+# `y[I...] .= rhs` broadcasts into the selected places of `y`, as Julia's `dotview`: into a
+# view of `y` (into the element itself for one number per dimension: an error unless the
+# element is an array). A logical mask selects a copy, broadcast into, then written back.
+_dotview(y, I...) = _maybeview(y, I...)
+_dotview(y::AbstractArray, m::Vector{Bool}) = getindex(y, m)
+_dotview(y::AbstractArray, m::Vector{Bool}, j) = getindex(y, m, j)
+_dotview(y::AbstractArray, i, m::Vector{Bool}) = getindex(y, i, m)
+_dotview(y::AbstractArray, m::Vector{Bool}, n::Vector{Bool}) = getindex(y, m, n)
+_dotview_set!(y, v, I...) = v
+_dotview_set!(y::AbstractArray, v, m::Vector{Bool}) = (setindex!(y, v, m); v)
+_dotview_set!(y::AbstractArray, v, m::Vector{Bool}, j) = (setindex!(y, v, m, j); v)
+_dotview_set!(y::AbstractArray, v, i, m::Vector{Bool}) = (setindex!(y, v, i, m); v)
+_dotview_set!(y::AbstractArray, v, m::Vector{Bool}, n::Vector{Bool}) = (setindex!(y, v, m, n); v)
 
 iterate_start(a::Array) = 1
 iterate_done(a::Array, i::Int64) = i > Core.arraylen(a)
@@ -1655,6 +1659,13 @@ function broadcast(f, a0, b0, c0, e0)
     out = _balloc(_bproto(_bproto(_bproto(a, b), c), e), T, d1, d2)
     _bfill!(f, out, a, b, c, e)
 end
+# `.=` into a value that is not an array (`x[1] .= 2` for a vector of numbers).
+_unwritable(dest) = throw(ArgumentError(string("cannot broadcast-assign (`.=`) into a value of type ", typeof(dest))))
+broadcast!(f, dest) = _unwritable(dest)
+broadcast!(f, dest, a) = _unwritable(dest)
+broadcast!(f, dest, a, b) = _unwritable(dest)
+broadcast!(f, dest, a, b, c) = _unwritable(dest)
+broadcast!(f, dest, a, b, c, e) = _unwritable(dest)
 broadcast!(f, dest::AbstractArray) = _bfill!(f, dest)
 broadcast!(f, dest::AbstractArray, a) = _bfill!(f, dest, _bunalias(dest, _bprep(a)))
 function broadcast!(f, dest::AbstractArray, a, b)
