@@ -3,6 +3,7 @@
 # check: h([0.5, 1.5, -2.0, 3.0])
 # check: colnorms([1.0 2.0 3.0; 4.0 5.0 6.0])
 # check: scale_head!([1.0, -2.0, 3.0], 0.5) => 5.25
+# check: shift([1.0, 2.0, 3.0]) => 9.0
 # Views read and write their parent: cotangents reach the parent's elements.
 function f(x)
     v = view(x, 2:3)
@@ -42,4 +43,10 @@ function scale_head!(x, a)
     v .*= a
     x[3] += v[2]
     sum(x .^ 2)
+end
+# Assigning a view of the same array reads it before the write.
+function shift(x)
+    y = copy(x)
+    y[2:3] = view(y, 1:2)
+    sum(y .* x)
 end

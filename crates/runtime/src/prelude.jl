@@ -616,7 +616,7 @@ _to_index(::Colon, n::Int64) = 1:n
 _to_index(::typeof(:), n::Int64) = 1:n
 _to_index(r::UnitRange{Int64}, n::Int64) = r
 _to_index(r::StepRange{Int64,Int64}, n::Int64) = r
-_to_index(v::Vector{Int64}, n::Int64) = v
+_to_index(v::AbstractVector{Int64}, n::Int64) = v
 function _to_index(mask::Vector{Bool}, n::Int64)
     out = Int64[]
     for k in 1:length(mask)
@@ -642,7 +642,7 @@ _selection(::Type{T}, I::Int64, J, m::Int64, n::Int64) where {T} = Vector{T}(und
 _selection(::Type{T}, I, J::Int64, m::Int64, n::Int64) where {T} = Vector{T}(undef, m)
 _selection(::Type{T}, I, J, m::Int64, n::Int64) where {T} = Matrix{T}(undef, m, n)
 
-function getindex(a::Vector{T}, I::Vector{Int64}) where {T}
+function getindex(a::Vector{T}, I::AbstractVector{Int64}) where {T}
     _in_bounds(I, I, length(a)) || Core.throw_bounds(a, I)
     b = Vector{T}(undef, length(I))
     for k in 1:length(I)
@@ -713,10 +713,11 @@ setindex!(a::Vector, x, I::AbstractRange) = _setindex_selection!(a, x, I)
 setindex!(a::Vector, x, I::Vector) = _setindex_selection!(a, x, I)
 setindex!(a::Vector, x, I::Colon) = _setindex_selection!(a, x, I)
 _setindex_selection!(a::Vector, x, I) = _single_value_error()
-function _setindex_selection!(a::Vector, X::Array, I)
+function _setindex_selection!(a::Vector, X0::AbstractArray, I)
     idx = _to_index(I, length(a))
     _in_bounds(I, idx, length(a)) || Core.throw_bounds(a, I)
-    _setindex_shape_check(X, (length(idx),))
+    _setindex_shape_check(X0, (length(idx),))
+    X = _unalias(a, X0)
     k = 1
     for p in idx
         a[p] = X[k]
@@ -732,13 +733,14 @@ _lens(I, J, m::Int64, n::Int64) = (m, n)
 setindex!(A::Matrix{T}, x, i::Int64, j::Int64) where {T} = Core.arrayset(A, convert(T, x), i, j)
 setindex!(A::Matrix, x, I, J) = _setindex_selection!(A, x, I, J)
 _setindex_selection!(A::Matrix, x, I, J) = _single_value_error()
-function _setindex_selection!(A::Matrix, X::Array, I, J)
+function _setindex_selection!(A::Matrix, X0::AbstractArray, I, J)
     ii = _to_index(I, size(A, 1))
     jj = _to_index(J, size(A, 2))
     if !_in_bounds(I, ii, size(A, 1)) || !_in_bounds(J, jj, size(A, 2))
         Core.throw_bounds(A, (I, J))
     end
-    _setindex_shape_check(X, _lens(I, J, length(ii), length(jj)))
+    _setindex_shape_check(X0, _lens(I, J, length(ii), length(jj)))
+    X = _unalias(A, X0)
     k = 1
     for j in jj, i in ii
         A[i, j] = X[k]
@@ -1200,7 +1202,7 @@ _view_index(::typeof(:), n::Int64) = Slice(OneTo(n))
 _view_index(i::Int64, n::Int64) = i
 _view_index(r::UnitRange{Int64}, n::Int64) = r
 _view_index(r::StepRange{Int64,Int64}, n::Int64) = r
-_view_index(v::Vector{Int64}, n::Int64) = v
+_view_index(v::AbstractVector{Int64}, n::Int64) = v
 _view_index(m::Vector{Bool}, n::Int64) = error("not supported yet: views with logical indices (index with the mask to copy, or use findall(mask))")
 _view_first(i::Int64) = i
 _view_first(r) = first(r)
@@ -1210,7 +1212,7 @@ _pidx(i::Int64, k::Int64) = i
 _pidx(r::UnitRange{Int64}, k::Int64) = r.start + k - 1
 _pidx(r::StepRange{Int64,Int64}, k::Int64) = r.start + (k - 1) * r.step
 _pidx(s::Slice, k::Int64) = k
-_pidx(v::Vector{Int64}, k::Int64) = v[k]
+_pidx(v::AbstractVector{Int64}, k::Int64) = v[k]
 _view_len(i::Int64) = 1
 _view_len(r) = length(r)
 
@@ -1261,6 +1263,9 @@ _maybeview(a::AbstractArray, I...) = view(a, I...)
 _maybeview(a::AbstractArray, i::Number) = a[i]
 _maybeview(a::AbstractArray, i::Number, j::Number) = a[i, j]
 _maybeview(a::AbstractArray, i::Number, j::Number, k::Number) = a[i, j, k]
+
+# A view of integers as an index.
+setindex!(a::Vector, x, I::SubArray) = _setindex_selection!(a, x, I)
 
 parent(V::SubArray) = V.parent
 parentindices(V::SubArray) = V.indices
@@ -1622,6 +1627,8 @@ function _bunalias(dest::AbstractArray, x::AbstractArray)
     end
     copy(x)
 end
+# `A[I...] = X` reads `X` as it was before the assignment (Julia's `unalias`).
+_unalias(dest, x) = _mightalias(dest, x) ? copy(x) : x
 _mightalias(a, b) = false
 _mightalias(a::Array, b::Array) = Core.same_memory(a, b)
 _mightalias(a::SubArray, b) = _mightalias(a.parent, b)

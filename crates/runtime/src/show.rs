@@ -336,7 +336,19 @@ fn view_positions(i: &Value) -> Option<Vec<i64>> {
                     _ => Some(vec![]),
                 }
             }
-            _ => Some(vec![]),
+            // A view used as an index: its elements.
+            _ => Some(
+                view_parts(i)
+                    .map(|(_, _, els)| {
+                        els.iter()
+                            .map(|v| match v {
+                                Value::Int(k) => *k,
+                                _ => 0,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            ),
         },
         Value::Array(a) => Some(
             a.snapshot()
