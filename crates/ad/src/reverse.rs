@@ -2332,11 +2332,11 @@ fn writes_primal(fwd: &Function, d: &InstData) -> bool {
         })
     };
     match d {
-        InstData::Prim { op, args } => match op {
-            Prim::RuleStack | Prim::RuleChild | Prim::AdCheck => false,
-            Prim::ArrayPush | Prim::ArrayPop if on_stack(args[0]) => false,
-            _ => op.effects().writes,
-        },
+        InstData::Prim { op, args } => {
+            let own_state = matches!(op, Prim::RuleStack | Prim::RuleChild | Prim::AdCheck)
+                || (matches!(op, Prim::ArrayPush | Prim::ArrayPop) && on_stack(args[0]));
+            !own_state && op.effects().writes
+        }
         d => d.may_write(),
     }
 }
@@ -2412,7 +2412,23 @@ fn recompute_plan(
                         return None;
                     }
                 }
-                _ => return None,
+                // Not recomputed: calls, memory, aggregates, control flow.
+                InstData::Invoke { .. }
+                | InstData::Call { .. }
+                | InstData::New { .. }
+                | InstData::Tuple { .. }
+                | InstData::GetField { .. }
+                | InstData::SetField { .. }
+                | InstData::TypeAssert { .. }
+                | InstData::GetGlobal(_)
+                | InstData::SetGlobal(..)
+                | InstData::StaticParam(_)
+                | InstData::GetSlot(_)
+                | InstData::SetSlot(..)
+                | InstData::Jump { .. }
+                | InstData::Branch { .. }
+                | InstData::Return(_)
+                | InstData::Unreachable => return None,
             }
             self.plan.push(i);
             Some(())
