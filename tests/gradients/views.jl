@@ -4,6 +4,7 @@
 # check: colnorms([1.0 2.0 3.0; 4.0 5.0 6.0])
 # check: scale_head!([1.0, -2.0, 3.0], 0.5) => 5.25
 # check: shift([1.0, 2.0, 3.0]) => 9.0
+# check: masked([1.0, -1.5, 2.0, -0.5]) => 6.5
 # Views read and write their parent: cotangents reach the parent's elements.
 function f(x)
     v = view(x, 2:3)
@@ -48,5 +49,13 @@ end
 function shift(x)
     y = copy(x)
     y[2:3] = view(y, 1:2)
+    sum(y .* x)
+end
+# Logical masks: broadcasting into the selected places, and a masked view written through.
+function masked(x)
+    y = copy(x)
+    y[y .> 0] .*= 2
+    v = view(y, y .< 0)
+    v .= v .^ 2
     sum(y .* x)
 end

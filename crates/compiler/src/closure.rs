@@ -309,6 +309,8 @@ fn assigned_in(e: &Expr, out: &mut FxHashSet<Symbol>) {
 #[derive(Default, Debug)]
 pub struct ScopeNames {
     pub locals: Vec<Symbol>,
+    /// Where each of `locals` is first bound (its assignment or `local` declaration).
+    pub local_spans: Vec<Span>,
     pub globals: Vec<Symbol>,
 }
 
@@ -317,10 +319,11 @@ pub fn scope_names(stmts: &[Expr]) -> ScopeNames {
         if as_lambda(e).is_some() {
             return;
         }
-        let push = |names: Vec<Symbol>, out: &mut ScopeNames| {
+        let push = |names: Vec<Symbol>, span: Span, out: &mut ScopeNames| {
             for n in names {
                 if !out.locals.contains(&n) {
                     out.locals.push(n);
+                    out.local_spans.push(span);
                 }
             }
         };
@@ -328,7 +331,7 @@ pub fn scope_names(stmts: &[Expr]) -> ScopeNames {
             ExprKind::Assign { lhs, rhs } | ExprKind::OpAssign { lhs, rhs, .. } => {
                 let mut ns = Vec::new();
                 target_names(lhs, &mut ns);
-                push(ns, out);
+                push(ns, e.span, out);
                 visit(lhs, out);
                 visit(rhs, out);
             }
@@ -336,7 +339,7 @@ pub fn scope_names(stmts: &[Expr]) -> ScopeNames {
                 for d in decls {
                     let mut ns = Vec::new();
                     target_names(d, &mut ns);
-                    push(ns, out);
+                    push(ns, d.span, out);
                     if let ExprKind::Assign { rhs, .. } = &d.kind {
                         visit(rhs, out);
                     }
@@ -389,8 +392,18 @@ pub fn scope_names(stmts: &[Expr]) -> ScopeNames {
     for s in stmts {
         visit(s, &mut out);
     }
-    out.locals.retain(|n| !out.globals.contains(n));
-    out
+    let (locals, local_spans) = out
+        .locals
+        .iter()
+        .zip(&out.local_spans)
+        .filter(|(n, _)| !out.globals.contains(n))
+        .map(|(n, s)| (*n, *s))
+        .unzip();
+    ScopeNames {
+        locals,
+        local_spans,
+        globals: out.globals,
+    }
 }
 
 /// The names declared with `local` directly in a scope block (not in nested blocks).

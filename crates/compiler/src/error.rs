@@ -47,3 +47,26 @@ impl CompileError {
         CompileError::new(ErrorKind::Invalid, span, message)
     }
 }
+
+/// Something legal but likely unintended, reported as Julia reports it, without stopping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub message: String,
+    pub span: Span,
+}
+
+impl Warning {
+    /// Julia's warning for a loop at top level that assigns a name a global already has: in a
+    /// file the assignment makes a local of the loop, leaving the global unchanged.
+    pub fn ambiguous_soft_scope(name: syntax::Symbol, span: Span) -> Warning {
+        Warning {
+            message: format!(
+                "Assignment to `{name}` in soft scope is ambiguous because a global variable by \
+                 the same name exists: `{name}` will be treated as a new local. Disambiguate by \
+                 using `local {name}` to suppress this warning or `global {name}` to assign to \
+                 the existing global variable."
+            ),
+            span,
+        }
+    }
+}

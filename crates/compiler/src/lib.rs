@@ -13,7 +13,7 @@ pub mod ssa;
 pub mod typeexpr;
 pub mod views;
 
-pub use error::{CompileError, ErrorKind};
+pub use error::{CompileError, ErrorKind, Warning};
 pub use methods::{Dispatch, Method, MethodTable};
 
 use ir::{Const, Function, InstData, Phase, Type, TypeEnv};
@@ -125,6 +125,8 @@ pub struct Compiler {
     pub prelude_file: Option<syntax::FileId>,
     /// Types declared by the prelude (a user variable may shadow them, not redefine them).
     prelude_types: FxHashSet<Symbol>,
+    /// Warnings about the statements compiled so far, not yet taken.
+    warnings: Vec<Warning>,
 }
 
 impl Default for Compiler {
@@ -150,6 +152,7 @@ impl Compiler {
             timing_depth: 0,
             prelude_file: None,
             prelude_types: FxHashSet::default(),
+            warnings: Vec::new(),
         };
         c.define_core_box();
         c
@@ -354,8 +357,15 @@ impl Compiler {
                 }
             }
             _ => {
-                let (mut f, closures) = lower::lower_toplevel(stmt, src)?;
-                self.define_closures(closures, src)?;
+                let lowered = lower::lower_toplevel(stmt, src)?;
+                for &(name, span) in &lowered.soft_scope_locals {
+                    if self.is_user_variable(name) || self.is_user_definition(name) {
+                        self.warnings
+                            .push(Warning::ambiguous_soft_scope(name, span));
+                    }
+                }
+                let mut f = lowered.thunk;
+                self.define_closures(lowered.closures, src)?;
                 // Globals assigned here are untyped variables from now on.
                 for (inst, data) in f.insts.iter() {
                     if let InstData::SetGlobal(name, _) = data {
@@ -383,6 +393,11 @@ impl Compiler {
                 Ok(TopLevel::Run(Arc::new(opt)))
             }
         }
+    }
+
+    /// The warnings about statements compiled since the last call, in source order.
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Whether `name` is a function or type defined outside the prelude.

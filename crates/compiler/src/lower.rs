@@ -39,6 +39,8 @@ pub struct LoweredMethod {
 
 struct Scope {
     vars: FxHashMap<Symbol, Slot>,
+    /// A hard scope (`let`, a function body); loops open soft ones.
+    hard: bool,
 }
 
 struct LoopTargets {
@@ -68,6 +70,9 @@ pub struct Lowerer<'a> {
     boxed_slots: rustc_hash::FxHashSet<Slot>,
     /// Closures made for the anonymous functions lowered so far.
     closures: Vec<ClosureDef>,
+    /// In a top-level statement: names its loops made local by assignment (see
+    /// [`LoweredToplevel::soft_scope_locals`]).
+    soft_scope_locals: Vec<(Symbol, Span)>,
 }
 
 /// Numbers closure types, process-wide (their names must not collide across sessions that
@@ -92,6 +97,7 @@ impl<'a> Lowerer<'a> {
             cur: entry,
             scopes: vec![Scope {
                 vars: FxHashMap::default(),
+                hard: !toplevel,
             }],
             loops: vec![],
             sparams: vec![],
@@ -106,6 +112,7 @@ impl<'a> Lowerer<'a> {
             boxed_names: Default::default(),
             boxed_slots: Default::default(),
             closures: vec![],
+            soft_scope_locals: vec![],
         }
     }
 
@@ -269,13 +276,18 @@ impl<'a> Lowerer<'a> {
             return;
         }
         let explicit = closure::explicit_locals(stmts);
-        for n in names.locals {
+        // Soft scopes (loops) of a top-level statement, not inside a `let`.
+        let soft_toplevel = self.toplevel && self.scopes.iter().skip(1).all(|s| !s.hard);
+        for (n, span) in names.locals.into_iter().zip(names.local_spans) {
             if self.global_decls.contains(&n) {
                 continue;
             }
             let here = self.scopes.last().is_some_and(|s| s.vars.contains_key(&n));
             if here || (self.lookup_local(n).is_some() && !explicit.contains(&n)) {
                 continue;
+            }
+            if soft_toplevel && !explicit.contains(&n) {
+                self.soft_scope_locals.push((n, span));
             }
             let s = self.declare_local(n);
             if !self.boxed_slots.contains(&s) {
@@ -402,9 +414,8 @@ impl<'a> Lowerer<'a> {
         self.expr(&call_ast(ident(sym(name), sp), args, sp))
     }
 
-    /// `y[I...] .= rhs` (and `.op=`), as Julia's `broadcast!` into `dotview(y, I...)`: the
-    /// selection's current values (`_dotview`) are broadcast into, then written into `y`'s
-    /// selected places (`_dotview_set!`). `y` and the indices are evaluated once.
+    /// `y[I...] .= rhs` (and `.op=`), as Julia's `broadcast!` into `dotview(y, I...)` (a view
+    /// of `y`, the expression's value). `y` and the indices are evaluated once.
     fn indexed_dot_assign(
         &mut self,
         op: Symbol,
@@ -435,11 +446,7 @@ impl<'a> Lowerer<'a> {
             call_ast(ident(op, sp), vec![dest.clone(), rhs.clone()], sp)
         };
         self.broadcast(&rhs, Some(&dest), sp)?;
-        let v = self.get_slot(s, sp);
-        let mut set = vec![o, v];
-        set.extend(args[1..].iter().copied());
-        self.call("_dotview_set!", set, sp);
-        Ok(v)
+        Ok(self.get_slot(s, sp))
     }
 
     /// An anonymous function: a closure type with one field per captured variable, a call
@@ -660,6 +667,7 @@ impl<'a> Lowerer<'a> {
     fn scoped_block(&mut self, stmts: &[Expr]) -> Result<Value, CompileError> {
         self.scopes.push(Scope {
             vars: FxHashMap::default(),
+            hard: false,
         });
         self.predeclare(stmts);
         let r = self.block(stmts);
@@ -889,6 +897,7 @@ impl<'a> Lowerer<'a> {
                 // the outer `a`, then gives `b` the new one.
                 self.scopes.push(Scope {
                     vars: FxHashMap::default(),
+                    hard: true,
                 });
                 let r = (|| -> Result<Value, CompileError> {
                     for b in bindings {
@@ -1330,6 +1339,7 @@ impl<'a> Lowerer<'a> {
         self.cur = bodyb;
         self.scopes.push(Scope {
             vars: FxHashMap::default(),
+            hard: false,
         });
         let r = (|| -> Result<(), CompileError> {
             let st = self.get_slot(st_slot, sp);
@@ -1672,15 +1682,31 @@ impl<'a> Lowerer<'a> {
 // Entry points.
 
 /// Lowers one top-level statement into a thunk (a function of no arguments besides itself).
-/// Also returns the closures of the anonymous functions in it.
-pub fn lower_toplevel(stmt: &Expr, src: &str) -> Result<(Function, Vec<ClosureDef>), CompileError> {
+/// Also returns the closures of the anonymous functions in it, and the names its loops make
+/// local by assignment (with where each is first assigned): Julia warns when such a name is
+/// also a global, since in a file the assignment does not update the global.
+pub fn lower_toplevel(stmt: &Expr, src: &str) -> Result<LoweredToplevel, CompileError> {
     let mut l = Lowerer::new("top-level".into(), src, true);
     l.boxed_names = closure::boxed_names(&[], std::slice::from_ref(stmt));
     let self_v = l.f.add_block_param(l.cur, Type::Any);
     l.f.names[self_v] = Some(sym("#self"));
     let v = l.expr(stmt)?;
     let closures = std::mem::take(&mut l.closures);
-    Ok((l.finish(v, stmt.span)?, closures))
+    let soft_scope_locals = std::mem::take(&mut l.soft_scope_locals);
+    Ok(LoweredToplevel {
+        thunk: l.finish(v, stmt.span)?,
+        closures,
+        soft_scope_locals,
+    })
+}
+
+/// A lowered top-level statement.
+pub struct LoweredToplevel {
+    pub thunk: Function,
+    pub closures: Vec<ClosureDef>,
+    /// Names assigned in a top-level loop that became locals of the loop, with the place of
+    /// the first assignment.
+    pub soft_scope_locals: Vec<(Symbol, Span)>,
 }
 
 /// Lowers a function definition into methods (several when there are default arguments).

@@ -78,18 +78,18 @@ pub mod cmath {
         MulFloat mul_ |x, y| x * y;
         DivFloat div_ |x, y| x / y;
         RemFloat rem_ |x, y| x % y;
-        PowFloat pow_ |x, y| x.powf(y);
+        PowFloat pow_ |x, y| crate::pow::JuliaPow::julia_pow(x, y);
         Atan2 atan2_ |x, y| x.atan2(y);
         Hypot hypot_ |x, y| x.hypot(y);
         Copysign copysign_ |x, y| x.copysign(y);
     }
 
-    /// Julia's `x^n` for a float and an integer (see [`super::powi`]).
+    /// Julia's `x^n` for a float and an integer (see [`crate::pow`]).
     pub extern "C" fn powi64(x: f64, n: i64) -> f64 {
-        super::powi(x, n)
+        crate::pow::powi64(x, n)
     }
     pub extern "C" fn powi32(x: f32, n: i64) -> f32 {
-        super::powi(x as f64, n) as f32
+        crate::pow::powi32(x, n)
     }
 }
 
@@ -114,23 +114,6 @@ fn fcmp(args: &[Const], f: fn(f64, f64) -> bool) -> Option<Const> {
         [Const::F64(x), Const::F64(y)] => Some(Const::Bool(f(*x, *y))),
         [Const::F32(x), Const::F32(y)] => Some(Const::Bool(f(*x as f64, *y as f64))),
         _ => None,
-    }
-}
-
-/// Julia's `x^n` for a float and an integer: exact products for the small exponents that
-/// `literal_pow` and `power_by_squaring` handle exactly, `powf` otherwise.
-pub fn powi(x: f64, n: i64) -> f64 {
-    match n {
-        0 => 1.0,
-        1 => x,
-        2 => x * x,
-        3 => x * x * x,
-        -1 => 1.0 / x,
-        -2 => {
-            let y = 1.0 / x;
-            y * y
-        }
-        _ => x.powf(n as f64),
     }
 }
 

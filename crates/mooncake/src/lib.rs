@@ -109,6 +109,8 @@ pub struct Session {
     jit: Option<Arc<jit::Jit>>,
     /// The `--call` expression being worked on: where an internal error is reported.
     call_span: Option<Span>,
+    /// Where warnings go (standard error unless redirected).
+    warnings: Box<dyn Write + Send>,
 }
 
 /// A writer that forwards to standard output; flushing takes its lock only when something
@@ -181,6 +183,7 @@ impl Session {
             ad: ad::Ad::new(),
             jit: None,
             call_span: None,
+            warnings: Box::new(std::io::stderr()),
         };
         s.ad.install(&mut s.machine);
         // Native code by default; where Cranelift does not support the host, the interpreter.
@@ -309,8 +312,15 @@ impl Session {
 
     fn run_toplevel_unguarded(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
         let src = self.src_of(file);
-        let r = self.machine.compiler.toplevel(item, &src)?;
-        match r {
+        let r = self.machine.compiler.toplevel(item, &src);
+        // Warnings come before the statement runs (and before a compile error), as Julia
+        // prints them when it lowers the statement.
+        for w in self.machine.compiler.take_warnings() {
+            let text = self.render_warning(&w);
+            let _ = self.machine.out.flush();
+            let _ = self.warnings.write_all(text.as_bytes());
+        }
+        match r? {
             TopLevel::Defined => {
                 self.machine.invalidate();
                 self.ad.clear();
@@ -883,6 +893,21 @@ impl Session {
             "at {}: …{text}… (the line is too long to show)",
             self.location(sp)
         )
+    }
+
+    /// Sends warnings (Julia's, such as an ambiguous assignment in a top-level loop) to `out`
+    /// instead of standard error.
+    pub fn set_warning_output(&mut self, out: Box<dyn Write + Send>) {
+        self.warnings = out;
+    }
+
+    /// A warning as Julia's logger prints it: the message, then `@ file:line`.
+    pub fn render_warning(&self, w: &compiler::Warning) -> String {
+        let place = match self.files.get(w.span.file.0 as usize) {
+            Some(fi) => format!("{}:{}", fi.name, fi.lines.line_col(&fi.src, w.span.lo).0),
+            None => "none:0".into(),
+        };
+        format!("┌ Warning: {}\n└ @ {place}\n", w.message)
     }
 
     pub fn location(&self, sp: Span) -> String {

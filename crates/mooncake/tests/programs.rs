@@ -1,6 +1,6 @@
 //! End-to-end programs: each `tests/programs/NAME.jl` runs in a fresh session; its standard
-//! output must equal `NAME.out`, and, for a program that fails, the rendered error must equal
-//! `NAME.err`, on both backends (native code and the interpreter). `BLESS=1 cargo test`
+//! output must equal `NAME.out`, and what it writes to standard error (warnings, then the
+//! rendered error of a program that fails) must equal `NAME.err`, on both backends (native code and the interpreter). `BLESS=1 cargo test`
 //! rewrites the expectation files (from the interpreter, the reference).
 
 use mooncake::{Backend, OutputBuffer, Session};
@@ -10,10 +10,12 @@ fn programs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs")
 }
 
-/// Runs one program; returns (stdout, rendered error if any).
+/// Runs one program; returns (stdout, stderr if anything was written there).
 fn run_program(path: &Path, backend: Backend) -> (String, Option<String>) {
     let out = OutputBuffer::new();
+    let warnings = OutputBuffer::new();
     let mut s = Session::with_output(Box::new(out.clone())).expect("prelude loads");
+    s.set_warning_output(Box::new(warnings.clone()));
     s.set_backend(backend).expect("backend available");
     let src = std::fs::read_to_string(path).expect("readable program");
     let name = path
@@ -22,7 +24,8 @@ fn run_program(path: &Path, backend: Backend) -> (String, Option<String>) {
         .unwrap_or("program.jl")
         .to_string();
     let err = s.load_source(&name, &src).err().map(|e| s.render_error(&e));
-    (out.contents(), err)
+    let stderr = warnings.contents() + &err.unwrap_or_default();
+    (out.contents(), (!stderr.is_empty()).then_some(stderr))
 }
 
 fn check(path: &Path, bless: bool, backend: Backend) -> Result<(), String> {

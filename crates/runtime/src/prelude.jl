@@ -751,17 +751,8 @@ end
 
 # `y[I...] .= rhs` broadcasts into the selected places of `y`, as Julia's `dotview`: into a
 # view of `y` (into the element itself for one number per dimension: an error unless the
-# element is an array). A logical mask selects a copy, broadcast into, then written back.
+# element is an array).
 _dotview(y, I...) = _maybeview(y, I...)
-_dotview(y::AbstractArray, m::Vector{Bool}) = getindex(y, m)
-_dotview(y::AbstractArray, m::Vector{Bool}, j) = getindex(y, m, j)
-_dotview(y::AbstractArray, i, m::Vector{Bool}) = getindex(y, i, m)
-_dotview(y::AbstractArray, m::Vector{Bool}, n::Vector{Bool}) = getindex(y, m, n)
-_dotview_set!(y, v, I...) = v
-_dotview_set!(y::AbstractArray, v, m::Vector{Bool}) = (setindex!(y, v, m); v)
-_dotview_set!(y::AbstractArray, v, m::Vector{Bool}, j) = (setindex!(y, v, m, j); v)
-_dotview_set!(y::AbstractArray, v, i, m::Vector{Bool}) = (setindex!(y, v, i, m); v)
-_dotview_set!(y::AbstractArray, v, m::Vector{Bool}, n::Vector{Bool}) = (setindex!(y, v, m, n); v)
 
 iterate_start(a::Array) = 1
 iterate_done(a::Array, i::Int64) = i > Core.arraylen(a)
@@ -1203,7 +1194,8 @@ _view_index(i::Int64, n::Int64) = i
 _view_index(r::UnitRange{Int64}, n::Int64) = r
 _view_index(r::StepRange{Int64,Int64}, n::Int64) = r
 _view_index(v::AbstractVector{Int64}, n::Int64) = v
-_view_index(m::Vector{Bool}, n::Int64) = error("not supported yet: views with logical indices (index with the mask to copy, or use findall(mask))")
+# A logical mask becomes the positions it selects (Julia collects its `LogicalIndex`).
+_view_index(m::Vector{Bool}, n::Int64) = _to_index(m, n)
 _view_first(i::Int64) = i
 _view_first(r) = first(r)
 _view_step(r) = step(r)
