@@ -1,5 +1,5 @@
-# The benchmark programs of the README's performance table (DESIGN §8): the seeds' programs A
-# and B, Rosenbrock and a naive matrix multiply. Inputs: `xs(n)` (a vector of n values in
+# The benchmark programs of the README's performance table: A (`s += cos(exp(x[n]))`), B
+# (`s += 5 * x[n]`), Rosenbrock and a naive matrix multiply. Inputs: `xs(n)` (a vector of n values in
 # [-0.5, 0.5]) and `ms(n)` (an n×n matrix).
 #   mooncake bench examples/bench.jl --call 'program_a(xs(1024))'
 
@@ -64,7 +64,7 @@ function ms(n)
     A
 end
 
-# Dynamic dispatch (issue 5): a loop over a `Vector{Any}` of floats, each call of `sq`
+# Dynamic dispatch: a loop over a `Vector{Any}` of floats, each call of `sq`
 # dispatched at run time, beside the same loop over a `Vector{Float64}`.
 sq(x) = x * x
 function dyn_sum(xs)
@@ -86,7 +86,7 @@ function fused_loop(x)
     s
 end
 
-# Forward mode (issue 6): a function of 16 inputs, whose gradient takes two passes of 8-lane
+# Forward mode: a function of 16 inputs, whose gradient takes two passes of 8-lane
 # duals; Rosenbrock's Hessian (forward over reverse) at n = 16 and 256.
 function sixteen(x)
     s = 0.0

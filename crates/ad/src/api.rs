@@ -23,6 +23,7 @@ pub(crate) fn runtime_error(e: interp::RuntimeError) -> AdError {
         message: e.exception.to_string(),
         span: e.trace.first().map(|f| f.span).unwrap_or(Span::DUMMY),
         trace: e.trace.into_iter().map(|f| (f.func, f.span)).collect(),
+        internal: false,
     }
 }
 
@@ -144,11 +145,7 @@ impl Ad {
         {
             return Ok(r.clone());
         }
-        let internal = |e: CompileError| AdError {
-            message: e.message,
-            span: e.span,
-            trace: e.trace,
-        };
+        let internal = AdError::from_compile;
         // A derived function (forward mode over a reverse-mode rule, or over another forward
         // rule) is found by the name it is invoked by.
         let derived = self
@@ -176,6 +173,7 @@ impl Ad {
                 )
             })?
         };
+        verify_derived(compiler, &d)?;
         let f = compiler.optimise(d).map_err(internal)?;
         verify_derived(compiler, &f)?;
         let f = Arc::new(f);
@@ -235,9 +233,16 @@ impl Ad {
                 Mode::Forward => ad.rule_with(compiler, &primal, opts).map(|r| r.fwd),
                 Mode::Pullback => ad.rule_with(compiler, &primal, opts).map(|r| r.rvs),
             };
-            Some(code.map_err(|e| CompileError {
-                trace: e.trace,
-                ..CompileError::new(ErrorKind::Inference, e.span, e.message)
+            Some(code.map_err(|e| {
+                let kind = if e.internal {
+                    ErrorKind::Internal
+                } else {
+                    ErrorKind::Inference
+                };
+                CompileError {
+                    trace: e.trace,
+                    ..CompileError::new(kind, e.span, e.message)
+                }
             }))
         }));
     }
@@ -264,11 +269,7 @@ impl Ad {
         {
             return Ok(r.clone());
         }
-        let internal = |e: CompileError| AdError {
-            message: e.message,
-            span: e.span,
-            trace: e.trace,
-        };
+        let internal = AdError::from_compile;
         let primal = compiler.optimised(key).map_err(internal)?;
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -281,8 +282,10 @@ impl Ad {
                 )
             })?
         };
-        // The derived functions go through the same optimiser as user code (which verifies
-        // after every pass when verification is on).
+        // Derived IR is checked as it comes out of the transform, then goes through the same
+        // optimiser as user code (which verifies after every pass when verification is on).
+        verify_derived(compiler, &d.fwd)?;
+        verify_derived(compiler, &d.rvs)?;
         let fwd = compiler.optimise(d.fwd).map_err(internal)?;
         let rvs = compiler.optimise(d.rvs).map_err(internal)?;
         verify_derived(compiler, &fwd)?;
@@ -304,12 +307,13 @@ impl Ad {
 fn verify_derived(compiler: &Compiler, f: &Function) -> Result<(), AdError> {
     if compiler.options.verify {
         if let Err(es) = ir::verify(f, &compiler.env) {
-            let msgs: Vec<String> = es.into_iter().map(|e| e.message).collect();
-            return Err(err(format!(
-                "internal error: derived IR does not verify:\n{}\n{}",
-                msgs.join("\n"),
-                ir::write_function(f, None)
-            )));
+            return Err(AdError::internal(
+                format!(
+                    "derived IR does not verify:\n{}",
+                    ir::verify::write_with_errors(f, &es)
+                ),
+                Span::DUMMY,
+            ));
         }
     }
     Ok(())
@@ -803,7 +807,10 @@ pub fn run_dual(
         Value::Tuple(parts) if parts.len() == lanes.len() + 1 => {
             Ok((parts[0].clone(), parts[1..].to_vec()))
         }
-        _ => Err(err("internal error: a forward rule returned no tuple")),
+        _ => Err(AdError::internal(
+            "a forward rule returned no tuple",
+            Span::DUMMY,
+        )),
     }
 }
 

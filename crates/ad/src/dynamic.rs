@@ -82,7 +82,7 @@ fn error(msg: String) -> RuntimeError {
 }
 
 fn internal(what: &str) -> RuntimeError {
-    error(format!("internal error: {what}"))
+    RuntimeError::new(Exception::Internal(what.to_string()))
 }
 
 /// Runs a primitive of the runtime crate on values (the rule-state stacks).

@@ -39,9 +39,15 @@ impl Cx<'_> {
     }
     fn err(&self, i: Inst, what: String) -> AdError {
         AdError {
-            message: what,
-            span: self.p.locs[i],
             trace: self.p.source_chain(i),
+            ..AdError::new(what, self.p.locs[i])
+        }
+    }
+
+    fn internal(&self, i: Inst, what: String) -> AdError {
+        AdError {
+            internal: true,
+            ..self.err(i, what)
         }
     }
 }
@@ -672,10 +678,10 @@ pub fn derive_forward(
                     } else {
                         let fts = env.field_types(&tt).unwrap_or_default();
                         if fts.len() != args.len() {
-                            return Err(cx.err(
+                            return Err(cx.internal(
                                 i,
                                 format!(
-                                    "internal error: the tangent of {ty} has {} fields",
+                                    "the tangent of {ty} has {} fields",
                                     fts.len()
                                 ),
                             ));
@@ -804,7 +810,7 @@ pub fn derive_forward(
                     ))
                 }
                 InstData::StaticParam(_) | InstData::GetSlot(_) | InstData::SetSlot(..) => {
-                    return Err(cx.err(i, "internal error: forward mode of untyped IR".into()))
+                    return Err(cx.internal(i, "forward mode of untyped IR".into()))
                 }
                 InstData::Jump { dest, args } => {
                     let a = with_tangents(args, &vmap, &tmap);

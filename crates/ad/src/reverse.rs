@@ -35,6 +35,8 @@ pub struct AdError {
     /// (function, span) pairs from `span` outwards through inlined and calling functions, to
     /// the function being differentiated (empty when only `span` is known).
     pub trace: Vec<(String, Span)>,
+    /// A broken invariant of mooncake itself (a bug), not a limitation or the program's error.
+    pub internal: bool,
 }
 
 impl AdError {
@@ -43,6 +45,25 @@ impl AdError {
             message: message.into(),
             span,
             trace: Vec::new(),
+            internal: false,
+        }
+    }
+
+    /// A bug in mooncake found while differentiating at `span`.
+    pub fn internal(message: impl Into<String>, span: Span) -> AdError {
+        AdError {
+            internal: true,
+            ..AdError::new(message, span)
+        }
+    }
+
+    /// A compile error met while deriving (internal if the compiler says so).
+    pub fn from_compile(e: compiler::CompileError) -> AdError {
+        AdError {
+            internal: e.kind == compiler::ErrorKind::Internal,
+            message: e.message,
+            span: e.span,
+            trace: e.trace,
         }
     }
 }
@@ -345,9 +366,8 @@ impl Ctx<'_> {
     }
     fn err(&self, i: Inst, what: String) -> AdError {
         AdError {
-            message: what,
-            span: self.p.locs[i],
             trace: self.p.source_chain(i),
+            ..AdError::new(what, self.p.locs[i])
         }
     }
 }

@@ -59,7 +59,7 @@ fn fconst(t: &Type, x: f64) -> Const {
     }
 }
 
-/// Which rules the transform may use (DESIGN §6.3). `Minimal` has the rules needed for
+/// Which rules the transform may use. `Minimal` has the rules needed for
 /// correctness (every primitive of the runtime); `Default` adds rules that exist only for
 /// speed, for prelude functions that would otherwise be differentiated through their code.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -100,7 +100,7 @@ pub(crate) fn hvps_in(
     let y = out
         .field(0)
         .and_then(|p| p.field(0))
-        .ok_or_else(|| err("internal error: forwards pass returned no value"))?;
+        .ok_or_else(|| AdError::internal("forwards pass returned no value", Span::DUMMY))?;
     let seed = match &y {
         Value::F64(_) => Value::F64(1.0),
         Value::F32(_) => Value::F32(1.0),

@@ -1,4 +1,4 @@
-//! Tangent values and the operations every tangent supports (DESIGN §6.1): zero, random,
+//! Tangent values and the operations every tangent supports: zero, random,
 //! increment (in place for mutable parts, safe under aliasing and cycles), scale, dot,
 //! add-to-primal, difference of primals, and the split into fdata and rdata with its inverse.
 //!

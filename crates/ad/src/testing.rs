@@ -1,4 +1,4 @@
-//! `test_rule` (DESIGN §6.5): checks a reverse-mode rule's interface, its correctness against
+//! `test_rule`: checks a reverse-mode rule's interface, its correctness against
 //! central finite differences, that the pullback increments (does not overwrite) cotangents,
 //! that arguments are restored after the forwards pass and pullback, and that reusing the rule
 //! gives the same answers; and the forward-mode rule's interface, its correctness against the

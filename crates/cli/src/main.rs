@@ -455,9 +455,9 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                 StageArg::Lowered => session.ir(&call, Stage::Lowered),
                 StageArg::Typed => session.ir(&call, Stage::Typed),
                 StageArg::Optimised => session.ir(&call, Stage::Optimised),
-                StageArg::Forward => session.derived_ir(&call, false),
-                StageArg::Pullback => session.derived_ir(&call, true),
-                StageArg::Dual => session.dual_ir(&call),
+                StageArg::Forward => session.ir(&call, Stage::Forward),
+                StageArg::Pullback => session.ir(&call, Stage::Pullback),
+                StageArg::Dual => session.ir(&call, Stage::Dual),
             };
             match r {
                 Ok(text) => {

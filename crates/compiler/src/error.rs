@@ -14,6 +14,9 @@ pub enum ErrorKind {
     UndefType,
     /// Inference could not finish (e.g. unbounded recursion of signatures).
     Inference,
+    /// A broken invariant of mooncake itself (IR that does not verify): a bug, not the
+    /// program's mistake.
+    Internal,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -223,14 +223,12 @@ impl Compiler {
             return Ok(());
         }
         if let Err(es) = ir::verify(f, &self.env) {
-            let msgs: Vec<String> = es.iter().map(|e| e.message.clone()).collect();
-            let dump = ir::write_function(f, None);
             return Err(CompileError::new(
-                ErrorKind::Inference,
+                ErrorKind::Internal,
                 Span::DUMMY,
                 format!(
-                    "internal error: IR verification failed {what}:\n{}\n{dump}",
-                    msgs.join("\n")
+                    "IR verification failed {what}:\n{}",
+                    ir::verify::write_with_errors(f, &es)
                 ),
             ));
         }
@@ -495,7 +493,7 @@ impl Compiler {
             .cloned()
         else {
             return Err(CompileError::new(
-                ErrorKind::Inference,
+                ErrorKind::Internal,
                 Span::DUMMY,
                 format!("no method for {}", key.display()),
             ));
@@ -606,7 +604,7 @@ impl Compiler {
             .and_then(|m| m.typed.clone())
             .ok_or_else(|| {
                 CompileError::new(
-                    ErrorKind::Inference,
+                    ErrorKind::Internal,
                     Span::DUMMY,
                     format!("{} was not inferred", key.display()),
                 )

@@ -125,8 +125,8 @@ pub fn unpack_into(t: &Value, out: &mut [Value]) -> Result<(), RuntimeError> {
             out.clone_from_slice(parts);
             Ok(())
         }
-        _ => Err(RuntimeError::new(Exception::Error(format!(
-            "internal error: a tuple of {} fields expected, got a value of type {}",
+        _ => Err(RuntimeError::new(Exception::Internal(format!(
+            "a tuple of {} fields expected, got a value of type {}",
             out.len(),
             t.ty()
         )))),
@@ -677,16 +677,16 @@ impl Machine {
                 return Ok(None);
             }
             InstData::StaticParam(_) | InstData::GetSlot(_) | InstData::SetSlot(..) => {
-                return Err(fail(RuntimeError::new(Exception::Error(
-                    "internal error: untyped instruction reached the interpreter".into(),
+                return Err(fail(RuntimeError::new(Exception::Internal(
+                    "untyped instruction reached the interpreter".into(),
                 ))))
             }
             InstData::Jump { .. }
             | InstData::Branch { .. }
             | InstData::Return(_)
             | InstData::Unreachable => {
-                return Err(fail(RuntimeError::new(Exception::Error(
-                    "internal error: eval_inst on a terminator".into(),
+                return Err(fail(RuntimeError::new(Exception::Internal(
+                    "eval_inst on a terminator".into(),
                 ))))
             }
         };
@@ -848,8 +848,8 @@ impl Machine {
                     }
                     InstData::Return(v) => return Ok(get(&regs, *v)),
                     InstData::Unreachable => {
-                        return Err(fail(RuntimeError::new(Exception::Error(
-                            "internal error: reached unreachable code".into(),
+                        return Err(fail(RuntimeError::new(Exception::Internal(
+                            "reached unreachable code".into(),
                         ))))
                     }
                     InstData::Const(c) => {
@@ -879,8 +879,8 @@ impl Machine {
                     }
                 }
             }
-            return Err(RuntimeError::new(Exception::Error(format!(
-                "internal error: block {b} fell through"
+            return Err(RuntimeError::new(Exception::Internal(format!(
+                "block {b} fell through"
             ))));
         }
     }

@@ -1,4 +1,4 @@
-//! Tangent types (Mooncake's rules, DESIGN §6.1): one tangent type per primal type, and its
+//! Tangent types (Mooncake's rules): one tangent type per primal type, and its
 //! split into forward data (parts identified by address: arrays, mutable tangents) and reverse
 //! data (parts identified by value: floats, immutable aggregates).
 //!

@@ -17,24 +17,41 @@
 use crate::dominators::DomTree;
 use crate::function::{Block, FieldRef, Function, Inst, InstData, Phase, Value, ValueDef};
 use crate::types::{IrType, Type, TypeEnv};
+pub use crate::write::Place;
 use cranelift_entity::SecondaryMap;
 
+/// A broken invariant: the function, the block or instruction it is about, and what is wrong.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VerifyError {
+    pub function: String,
+    pub place: Place,
     pub message: String,
 }
 
 impl std::fmt::Display for VerifyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        write!(f, "{}: {}", self.function, self.message)
     }
 }
 
+/// The IR text of `func` with each error printed under the block or instruction it is about.
+pub fn write_with_errors(func: &Function, errs: &[VerifyError]) -> String {
+    crate::write::write_annotated(func, None, &|place| {
+        errs.iter()
+            .filter(|e| e.place == place)
+            .map(|e| format!("error: {}", e.message))
+            .collect()
+    })
+}
+
+/// Errors found so far, each with its place.
+type Errs = Vec<(Place, String)>;
+
 /// Checks `func`; returns every problem found.
 pub fn verify(func: &Function, env: &TypeEnv) -> Result<(), Vec<VerifyError>> {
-    let mut errs: Vec<String> = Vec::new();
+    let mut errs: Errs = Vec::new();
     if func.layout.is_empty() {
-        errs.push("function has no blocks".into());
+        errs.push((Place::Function, "function has no blocks".into()));
         return Err(wrap(func, errs));
     }
     // 1. Layout shape.
@@ -43,36 +60,48 @@ pub fn verify(func: &Function, env: &TypeEnv) -> Result<(), Vec<VerifyError>> {
     let mut inst_pos: SecondaryMap<Inst, usize> = SecondaryMap::new();
     for &b in &func.layout {
         if in_layout[b] {
-            errs.push(format!("{b} appears twice in the layout"));
+            errs.push((Place::Block(b), format!("{b} appears twice in the layout")));
         }
         in_layout[b] = true;
         let insts = &func.blocks[b].insts;
         if insts.is_empty() {
-            errs.push(format!("{b} is empty"));
+            errs.push((Place::Block(b), format!("{b} is empty")));
         }
         for (k, &i) in insts.iter().enumerate() {
             if inst_block[i].is_some() {
-                errs.push(format!("{i} is placed twice"));
+                errs.push((Place::Inst(i), format!("{b}: {i} is placed twice")));
             }
             inst_block[i] = Some(b);
             inst_pos[i] = k;
             let is_last = k + 1 == insts.len();
             let term = func.insts[i].is_terminator();
             if term && !is_last {
-                errs.push(format!("{b}: terminator before the end of the block"));
+                errs.push((
+                    Place::Inst(i),
+                    format!("{b}: terminator before the end of the block"),
+                ));
             }
             if !term && is_last {
-                errs.push(format!("{b} does not end with a terminator"));
+                errs.push((
+                    Place::Block(b),
+                    format!("{b} does not end with a terminator"),
+                ));
             }
             // 4.
             if func.insts[i].has_result() != func.result(i).is_some() {
-                errs.push(format!("{b}: result of {i} does not match its kind"));
+                errs.push((
+                    Place::Inst(i),
+                    format!("{b}: result of {i} does not match its kind"),
+                ));
             }
         }
     }
     for (k, &p) in func.blocks[func.entry()].params.iter().enumerate() {
         if func.values[p] != ValueDef::Param(func.entry(), k as u32) {
-            errs.push(format!("entry parameter {p} is not defined as one"));
+            errs.push((
+                Place::Block(func.entry()),
+                format!("entry parameter {p} is not defined as one"),
+            ));
         }
     }
     if !errs.is_empty() {
@@ -125,36 +154,47 @@ pub fn verify(func: &Function, env: &TypeEnv) -> Result<(), Vec<VerifyError>> {
                     }
                 }
             });
-            errs.extend(bad);
+            errs.extend(bad.into_iter().map(|m| (Place::Inst(i), m)));
             // 3. Branch shape.
             for (dest, args) in data.successors() {
                 if !in_layout.get(dest).copied().unwrap_or(false) {
-                    errs.push(format!("{b}: branch to {dest}, which is not in the layout"));
+                    errs.push((
+                        Place::Inst(i),
+                        format!("{b}: branch to {dest}, which is not in the layout"),
+                    ));
                     continue;
                 }
                 let params = &func.blocks[dest].params;
                 if params.len() != args.len() {
-                    errs.push(format!(
-                        "{b}: branch to {dest} passes {} arguments for {} parameters",
-                        args.len(),
-                        params.len()
+                    errs.push((
+                        Place::Inst(i),
+                        format!(
+                            "{b}: branch to {dest} passes {} arguments for {} parameters",
+                            args.len(),
+                            params.len()
+                        ),
                     ));
                 } else if typed {
                     for (a, p) in args.iter().zip(params) {
                         if !env.subtype(&func.types[*a], &func.types[*p]) {
-                            errs.push(format!(
-                                "{b}: {a}: {} flows into {p}: {}",
-                                IrType(&func.types[*a]),
-                                IrType(&func.types[*p])
+                            errs.push((
+                                Place::Inst(i),
+                                format!(
+                                    "{b}: {a}: {} flows into {p}: {}",
+                                    IrType(&func.types[*a]),
+                                    IrType(&func.types[*p])
+                                ),
                             ));
                         }
                     }
                 }
             }
             match data {
-                InstData::GetSlot(_) | InstData::SetSlot(..) if func.phase >= Phase::Ssa => {
-                    errs.push(format!("{b}: slot access in phase {}", func.phase.name()))
-                }
+                InstData::GetSlot(_) | InstData::SetSlot(..) if func.phase >= Phase::Ssa => errs
+                    .push((
+                        Place::Inst(i),
+                        format!("{b}: slot access in phase {}", func.phase.name()),
+                    )),
                 _ => {}
             }
             if typed {
@@ -169,15 +209,23 @@ pub fn verify(func: &Function, env: &TypeEnv) -> Result<(), Vec<VerifyError>> {
     }
 }
 
-fn wrap(func: &Function, errs: Vec<String>) -> Vec<VerifyError> {
+fn wrap(func: &Function, errs: Errs) -> Vec<VerifyError> {
     errs.into_iter()
-        .map(|m| VerifyError {
-            message: format!("{}: {m}", func.name),
+        .map(|(place, message)| VerifyError {
+            function: func.name.clone(),
+            place,
+            message,
         })
         .collect()
 }
 
-fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec<String>) {
+fn check_typed(func: &Function, env: &TypeEnv, b: Block, i: Inst, out: &mut Errs) {
+    let mut errs: Vec<String> = Vec::new();
+    check_typed_inst(func, env, b, i, &mut errs);
+    out.extend(errs.into_iter().map(|m| (Place::Inst(i), m)));
+}
+
+fn check_typed_inst(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mut Vec<String>) {
     let ty = |v: Value| func.types[v].clone();
     let res = func.result(i);
     match &func.insts[i] {

@@ -10,7 +10,7 @@
 //! ```
 //! Untyped phases omit the `: T` annotations. A `;` starts a comment (source locations).
 
-use crate::function::{Const, FieldRef, Function, Inst, InstData, Phase, Value};
+use crate::function::{Block, Const, FieldRef, Function, Inst, InstData, Phase, Value};
 use crate::types::IrType;
 use std::fmt::Write;
 use syntax::Span;
@@ -65,7 +65,32 @@ fn field(out: &mut String, f: &FieldRef) {
 
 /// Prints `func`. `loc` renders a source span as a comment (`None` omits locations).
 pub fn write_function(func: &Function, loc: Option<&dyn Fn(Span) -> String>) -> String {
+    write_annotated(func, loc, &|_| Vec::new())
+}
+
+/// What a note printed with the IR is about (see [`write_annotated`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// The function as a whole: notes go after its header line.
+    Function,
+    /// A block: notes go after its header line.
+    Block(Block),
+    /// An instruction: notes go on the lines after it.
+    Inst(Inst),
+}
+
+/// The IR text of `func` with `notes(place)` printed as `; note` lines under each place.
+pub fn write_annotated(
+    func: &Function,
+    loc: Option<&dyn Fn(Span) -> String>,
+    notes: &dyn Fn(Place) -> Vec<String>,
+) -> String {
     let mut out = String::new();
+    let note = |out: &mut String, place: Place| {
+        for n in notes(place) {
+            let _ = writeln!(out, "    ; {n}");
+        }
+    };
     let typed = func.phase >= Phase::Typed;
     let _ = writeln!(
         out,
@@ -75,6 +100,7 @@ pub fn write_function(func: &Function, loc: Option<&dyn Fn(Span) -> String>) -> 
         func.phase.name(),
         if func.nsz { ", nsz" } else { "" }
     );
+    note(&mut out, Place::Function);
     for (s, data) in func.slots.iter() {
         let _ = writeln!(out, "    slot {s} {}", data.name);
     }
@@ -96,6 +122,7 @@ pub fn write_function(func: &Function, loc: Option<&dyn Fn(Span) -> String>) -> 
             out.push(')');
         }
         out.push_str(":\n");
+        note(&mut out, Place::Block(b));
         for &inst in &func.blocks[b].insts {
             out.push_str("    ");
             write_inst(&mut out, func, inst, typed);
@@ -106,6 +133,7 @@ pub fn write_function(func: &Function, loc: Option<&dyn Fn(Span) -> String>) -> 
                 }
             }
             out.push('\n');
+            note(&mut out, Place::Inst(inst));
         }
     }
     out.push_str("end\n");

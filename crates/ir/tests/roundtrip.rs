@@ -132,3 +132,34 @@ end
     );
     assert!(errs.iter().any(|e| e.contains("not dominated")), "{errs:?}");
 }
+
+#[test]
+fn verifier_errors_print_under_their_instruction() {
+    let env = TypeEnv::new();
+    let f = read_function(
+        "function bad(Int64) -> Int64 [typed]
+block0(v0: typeof(bad), v1: Int64):
+    br v1, block1, block1
+block1:
+    v2: Float64 = const 1
+    return v2
+end
+",
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let errs = verify(&f, &env).expect_err("the function is ill-typed");
+    expect_test::expect![[r#"
+        function bad(Int64) -> Int64 [typed]
+        block0(v0: typeof(bad), v1: Int64):
+            br v1, block1, block1
+            ; error: block0: branch condition v1 has type Int64
+        block1:
+            v2: Float64 = const 1
+            ; error: block1: constant of type Int64 in v2: Float64
+            return v2
+            ; error: block1: returns v2: Float64 from a function returning Int64
+        end
+    "#]]
+    .assert_eq(&mooncake_ir::verify::write_with_errors(&f, &errs));
+}

@@ -197,8 +197,8 @@ pub(crate) unsafe extern "C" fn mc_const(meta: *const Meta, k: usize, dst: *mut 
 pub(crate) unsafe extern "C" fn mc_unreachable(ctx: *mut Ctx) -> u32 {
     // SAFETY: `ctx` is the live context.
     unsafe {
-        (*ctx).error = Some(RuntimeError::new(Exception::Error(
-            "internal error: reached unreachable code".into(),
+        (*ctx).error = Some(RuntimeError::new(Exception::Internal(
+            "reached unreachable code".into(),
         )))
     };
     FAILED
@@ -372,8 +372,8 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
                 found = state_stack(&*st, s.k);
             }
             let Some(stack) = found else {
-                (*ctx).error = Some(RuntimeError::new(Exception::Error(
-                    "internal error: a rule stack missing from its state".into(),
+                (*ctx).error = Some(RuntimeError::new(Exception::Internal(
+                    "a rule stack missing from its state".into(),
                 )));
                 return FAILED;
             };

@@ -66,198 +66,162 @@ pub struct Helper {
     pub returns: Vec<ct::Type>,
 }
 
+/// A Rust type that crosses the native-code boundary as one Cranelift value.
+pub trait AbiType {
+    const CLIF: ct::Type;
+}
+
+macro_rules! abi_types {
+    ($($t:ty => $c:ident),* $(,)?) => {
+        $(impl AbiType for $t {
+            const CLIF: ct::Type = ct::$c;
+        })*
+    };
+}
+
+abi_types! {
+    i64 => I64, u64 => I64, usize => I64, isize => I64,
+    i32 => I32, u32 => I32, u8 => I8, i8 => I8,
+    f64 => F64, f32 => F32,
+}
+
+impl<T> AbiType for *const T {
+    const CLIF: ct::Type = ct::I64;
+}
+
+impl<T> AbiType for *mut T {
+    const CLIF: ct::Type = ct::I64;
+}
+
+/// What a helper returns: nothing or one value.
+pub trait AbiReturn {
+    fn clif() -> Vec<ct::Type>;
+}
+
+impl AbiReturn for () {
+    fn clif() -> Vec<ct::Type> {
+        Vec::new()
+    }
+}
+
+impl<T: AbiType> AbiReturn for T {
+    fn clif() -> Vec<ct::Type> {
+        vec![T::CLIF]
+    }
+}
+
+/// An `extern "C"` function pointer: its address and the Cranelift signature its Rust
+/// signature implies, so a helper's declaration in native code cannot disagree with its
+/// definition.
+pub trait HelperFn: Copy {
+    fn addr(self) -> *const u8;
+    fn params() -> Vec<ct::Type>;
+    fn returns() -> Vec<ct::Type>;
+}
+
+macro_rules! helper_fns {
+    ($($a:ident)*) => {
+        impl<R: AbiReturn, $($a: AbiType),*> HelperFn for unsafe extern "C" fn($($a),*) -> R {
+            fn addr(self) -> *const u8 {
+                self as *const u8
+            }
+            fn params() -> Vec<ct::Type> {
+                vec![$($a::CLIF),*]
+            }
+            fn returns() -> Vec<ct::Type> {
+                R::clif()
+            }
+        }
+        impl<R: AbiReturn, $($a: AbiType),*> HelperFn for extern "C" fn($($a),*) -> R {
+            fn addr(self) -> *const u8 {
+                self as *const u8
+            }
+            fn params() -> Vec<ct::Type> {
+                vec![$($a::CLIF),*]
+            }
+            fn returns() -> Vec<ct::Type> {
+                R::clif()
+            }
+        }
+    };
+}
+
+helper_fns!();
+helper_fns!(A);
+helper_fns!(A B);
+helper_fns!(A B C);
+helper_fns!(A B C D);
+helper_fns!(A B C D E);
+helper_fns!(A B C D E F);
+helper_fns!(A B C D E F G);
+
+impl Helper {
+    /// The helper `f` under the symbol `name`, its signature taken from its type.
+    pub fn new<F: HelperFn>(name: &str, f: F) -> Helper {
+        Helper {
+            name: name.to_string(),
+            addr: f.addr(),
+            params: F::params(),
+            returns: F::returns(),
+        }
+    }
+}
+
+/// A helper of `abi` under its own name: `helper!(mc_clone(_, _))` (one `_` per parameter;
+/// the types come from the function's definition).
+macro_rules! helper {
+    ($f:ident($($p:tt),*)) => {
+        Helper::new(stringify!($f), abi::$f as unsafe extern "C" fn($($p),*) -> _)
+    };
+}
+
 /// Helpers also available as register-preserving trampolines (`NAME_pa`; see
 /// `define_trampoline`): the slow paths that rejoin a loop.
 pub const PRESERVING: &[&str] = &["mc_push_i64", "mc_push_f64", "mc_push_bytes"];
 
 /// Every helper, by name (registered with the JIT builder and declared in the module once).
 pub fn helpers() -> Vec<Helper> {
-    use ct::{F32, F64, I32, I64, I8};
-    let h = |name: &str, addr: *const u8, params: &[ct::Type], returns: &[ct::Type]| Helper {
-        name: name.to_string(),
-        addr,
-        params: params.to_vec(),
-        returns: returns.to_vec(),
-    };
+    type Powi64 = extern "C" fn(f64, i64) -> f64;
+    type Powi32 = extern "C" fn(f32, i64) -> f32;
     let mut v = vec![
-        h(
-            "mc_frame_init",
-            abi::mc_frame_init as *const u8,
-            &[I64, I64],
-            &[],
-        ),
-        h(
-            "mc_frame_drop",
-            abi::mc_frame_drop as *const u8,
-            &[I64, I64],
-            &[],
-        ),
-        h("mc_clone", abi::mc_clone as *const u8, &[I64, I64], &[]),
-        h("mc_box_i64", abi::mc_box_i64 as *const u8, &[I64, I64], &[]),
-        h("mc_box_f64", abi::mc_box_f64 as *const u8, &[I64, F64], &[]),
-        h("mc_box_f32", abi::mc_box_f32 as *const u8, &[I64, F32], &[]),
-        h(
-            "mc_box_bool",
-            abi::mc_box_bool as *const u8,
-            &[I64, I8],
-            &[],
-        ),
-        h(
-            "mc_unbox_i64",
-            abi::mc_unbox_i64 as *const u8,
-            &[I64],
-            &[I64],
-        ),
-        h(
-            "mc_unbox_f64",
-            abi::mc_unbox_f64 as *const u8,
-            &[I64],
-            &[F64],
-        ),
-        h(
-            "mc_unbox_f32",
-            abi::mc_unbox_f32 as *const u8,
-            &[I64],
-            &[F32],
-        ),
-        h(
-            "mc_unbox_bool",
-            abi::mc_unbox_bool as *const u8,
-            &[I64],
-            &[I8],
-        ),
-        h(
-            "mc_eval",
-            abi::mc_eval as *const u8,
-            &[I64, I64, I32, I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_const",
-            abi::mc_const as *const u8,
-            &[I64, I64, I64],
-            &[],
-        ),
-        h(
-            "mc_unreachable",
-            abi::mc_unreachable as *const u8,
-            &[I64],
-            &[I32],
-        ),
-        h(
-            "mc_out_of_memory",
-            abi::mc_out_of_memory as *const u8,
-            &[I64],
-            &[I32],
-        ),
-        h("mc_arraylen", abi::mc_arraylen as *const u8, &[I64], &[I64]),
-        h(
-            "mc_tuple",
-            abi::mc_tuple as *const u8,
-            &[I64, I32, I64, I64],
-            &[],
-        ),
-        h(
-            "mc_sincos_f64",
-            abi::mc_sincos_f64 as *const u8,
-            &[F64, I64],
-            &[],
-        ),
-        h(
-            "mc_getfield",
-            abi::mc_getfield as *const u8,
-            &[I64, I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_push_value",
-            abi::mc_push_value as *const u8,
-            &[I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_pop_value",
-            abi::mc_pop_value as *const u8,
-            &[I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_rule_stack",
-            abi::mc_rule_stack as *const u8,
-            &[I64, I64, I32, I64, I64, I64, I64],
-            &[I64],
-        ),
-        h(
-            "mc_rule_stacks",
-            abi::mc_rule_stacks as *const u8,
-            &[I64, I64, I64, I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_array_obj",
-            abi::mc_array_obj as *const u8,
-            &[I64],
-            &[I64],
-        ),
-        h(
-            "mc_push_i64",
-            abi::mc_push_i64 as *const u8,
-            &[I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_push_f64",
-            abi::mc_push_f64 as *const u8,
-            &[I64, F64],
-            &[I32],
-        ),
-        h(
-            "mc_push_bytes",
-            abi::mc_push_bytes as *const u8,
-            &[I64, I64, I64],
-            &[I32],
-        ),
-        h(
-            "mc_powi_f64",
-            ir::fold::cmath::powi64 as *const u8,
-            &[F64, I64],
-            &[F64],
-        ),
-        h(
-            "mc_powi_f32",
-            ir::fold::cmath::powi32 as *const u8,
-            &[F32, I64],
-            &[F32],
-        ),
+        helper!(mc_frame_init(_, _)),
+        helper!(mc_frame_drop(_, _)),
+        helper!(mc_clone(_, _)),
+        helper!(mc_box_i64(_, _)),
+        helper!(mc_box_f64(_, _)),
+        helper!(mc_box_f32(_, _)),
+        helper!(mc_box_bool(_, _)),
+        helper!(mc_unbox_i64(_)),
+        helper!(mc_unbox_f64(_)),
+        helper!(mc_unbox_f32(_)),
+        helper!(mc_unbox_bool(_)),
+        helper!(mc_eval(_, _, _, _, _)),
+        helper!(mc_const(_, _, _)),
+        helper!(mc_unreachable(_)),
+        helper!(mc_out_of_memory(_)),
+        helper!(mc_arraylen(_)),
+        helper!(mc_tuple(_, _, _, _)),
+        helper!(mc_sincos_f64(_, _)),
+        helper!(mc_getfield(_, _, _)),
+        helper!(mc_push_value(_, _)),
+        helper!(mc_pop_value(_, _)),
+        helper!(mc_rule_stack(_, _, _, _, _, _, _)),
+        helper!(mc_rule_stacks(_, _, _, _, _)),
+        helper!(mc_array_obj(_)),
+        helper!(mc_push_i64(_, _)),
+        helper!(mc_push_f64(_, _)),
+        helper!(mc_push_bytes(_, _, _)),
+        Helper::new("mc_powi_f64", ir::fold::cmath::powi64 as Powi64),
+        Helper::new("mc_powi_f32", ir::fold::cmath::powi32 as Powi32),
     ];
     for op in Prim::ALL {
         if let Some((a, b)) = ir::fold::cmath::unary(*op) {
-            v.push(h(
-                &format!("mc_{}_f64", op.name()),
-                a as *const u8,
-                &[F64],
-                &[F64],
-            ));
-            v.push(h(
-                &format!("mc_{}_f32", op.name()),
-                b as *const u8,
-                &[F32],
-                &[F32],
-            ));
+            v.push(Helper::new(&format!("mc_{}_f64", op.name()), a));
+            v.push(Helper::new(&format!("mc_{}_f32", op.name()), b));
         }
         if let Some((a, b)) = ir::fold::cmath::binary(*op) {
-            v.push(h(
-                &format!("mc_{}_f64", op.name()),
-                a as *const u8,
-                &[F64, F64],
-                &[F64],
-            ));
-            v.push(h(
-                &format!("mc_{}_f32", op.name()),
-                b as *const u8,
-                &[F32, F32],
-                &[F32],
-            ));
+            v.push(Helper::new(&format!("mc_{}_f64", op.name()), a));
+            v.push(Helper::new(&format!("mc_{}_f32", op.name()), b));
         }
     }
     v
@@ -2069,12 +2033,18 @@ fn elem_rep(t: &Type) -> Option<Rep> {
     }
 }
 
-/// The uniform entry signature.
+/// The uniform entry signature (of [`abi::Entry`]).
 pub fn entry_signature(module: &impl Module) -> cir::Signature {
     let mut sig = module.make_signature();
-    sig.params.push(AbiParam::new(ct::I64));
-    sig.params.push(AbiParam::new(ct::I64));
-    sig.params.push(AbiParam::new(ct::I64));
-    sig.returns.push(AbiParam::new(ct::I32));
+    sig.params.extend(
+        <abi::Entry as HelperFn>::params()
+            .into_iter()
+            .map(AbiParam::new),
+    );
+    sig.returns.extend(
+        <abi::Entry as HelperFn>::returns()
+            .into_iter()
+            .map(AbiParam::new),
+    );
     sig
 }

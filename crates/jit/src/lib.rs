@@ -350,8 +350,8 @@ impl Compiled {
     /// field for a function returning a tuple type.
     fn run(&self, m: &mut Machine, args: &[Value], ret: *mut Value) -> Result<(), RuntimeError> {
         if args.len() != self.arity {
-            return Err(RuntimeError::new(Exception::Error(format!(
-                "internal error: native code of {} arguments called with {}",
+            return Err(RuntimeError::new(Exception::Internal(format!(
+                "native code of {} arguments called with {}",
                 self.arity,
                 args.len()
             ))));
@@ -368,8 +368,8 @@ impl Compiled {
             Ok(())
         } else {
             Err(ctx.error.take().unwrap_or_else(|| {
-                RuntimeError::new(Exception::Error(
-                    "internal error: native code failed without an error".into(),
+                RuntimeError::new(Exception::Internal(
+                    "native code failed without an error".into(),
                 ))
             }))
         }

@@ -1,6 +1,6 @@
 //! The README's performance table, from one run: `cargo bench -p mooncake --bench programs`.
 //!
-//! For the seeds' programs A (`s += cos(exp(x[n]))`) and B (`s += 5 * x[n]`), Rosenbrock and a
+//! For programs A (`s += cos(exp(x[n]))`) and B (`s += 5 * x[n]`), Rosenbrock and a
 //! naive matrix multiply (`examples/bench.jl`), it measures our primal and reverse-mode
 //! value+gradient (prepared cache, native code) with `mooncake::bench`, and a hand-written Rust
 //! primal and hand-written value+gradient of the same loops with the same median timer, and
@@ -123,7 +123,7 @@ fn main() {
             rg,
         );
     }
-    // Issue 5's programs: dynamic dispatch and a fused broadcast, each beside the same
+    // Dynamic dispatch and a fused broadcast, each beside the same
     // computation written with static types (in the language), from the same run.
     let pairs = [
         (
@@ -151,7 +151,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("{static_call}: {e}"));
         dynamic_rows.push((name, r, s));
     }
-    // Issue 6's programs: the forward-mode gradient of a 16-input function (two 8-lane
+    // The forward-mode gradient of a 16-input function (two 8-lane
     // passes), and Rosenbrock's Hessian by forward over reverse, beside the reverse gradient.
     let sixteen = bench(
         "examples/bench.jl",

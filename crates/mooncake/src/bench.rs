@@ -39,7 +39,7 @@ impl BenchReport {
         self.forward_ns.map(|f| f / self.primal_ns)
     }
 
-    /// The JSON object of `mooncake bench --json` (DESIGN §7.1).
+    /// The JSON object of `mooncake bench --json`.
     pub fn to_json(&self) -> String {
         let num = |x: Option<f64>| match x {
             Some(x) if x.is_finite() => serde_json::json!(x),

@@ -1,4 +1,4 @@
-//! The JSON encoding of values and tangents used by `mooncake grad --json` (DESIGN §7.1):
+//! The JSON encoding of values and tangents used by `mooncake grad --json`:
 //! floats as numbers (`"NaN"`, `"Inf"`, `"-Inf"` as strings), integers and booleans as
 //! themselves, `nothing` and `NoTangent` (and `NoFData`/`NoRData`) as `null`, vectors as arrays,
 //! a matrix as an array of its rows (higher dimensions nest the same way, first index

@@ -33,6 +33,9 @@ pub use ir::timing;
 pub use ir::Function;
 pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
 
+/// The note under every internal error.
+const BUG_NOTE: &str = "this is a bug in mooncake, not in the program; please report it";
+
 /// An error from loading or running a program.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
@@ -58,12 +61,24 @@ pub enum Error {
 
 impl From<ad::AdError> for Error {
     fn from(e: ad::AdError) -> Error {
+        if e.internal {
+            return Error::Internal {
+                message: e.message,
+                span: (!e.span.is_dummy()).then_some(e.span),
+            };
+        }
         Error::Ad(e)
     }
 }
 
 impl From<CompileError> for Error {
     fn from(e: CompileError) -> Error {
+        if e.kind == compiler::ErrorKind::Internal {
+            return Error::Internal {
+                message: e.message,
+                span: (!e.span.is_dummy()).then_some(e.span),
+            };
+        }
         Error::Compile(e)
     }
 }
@@ -83,6 +98,12 @@ pub enum Stage {
     Typed,
     /// Typed IR after the optimisation passes.
     Optimised,
+    /// The forwards pass of the reverse-mode rule (optimised).
+    Forward,
+    /// The pullback of the reverse-mode rule (optimised).
+    Pullback,
+    /// The one-lane forward-mode rule (optimised): each value followed by its tangent.
+    Dual,
 }
 
 struct SourceInfo {
@@ -241,7 +262,7 @@ impl Session {
         self.ad.opts.debug = on;
     }
 
-    /// Chooses the rule context (DESIGN §6.3) for rules derived from now on: `Default` (the
+    /// Chooses the rule context for rules derived from now on: `Default` (the
     /// default) also uses rules that exist only for speed (`sum`, `dot` of float vectors);
     /// `Minimal` differentiates those through their prelude code.
     pub fn set_ad_context(&mut self, ctx: ad::rules::Context) {
@@ -627,16 +648,6 @@ impl Session {
         Ok(r)
     }
 
-    /// The forward-mode IR (one lane) derived from the method instance `call` runs.
-    pub fn dual_ir(&mut self, call: &str) -> Result<String, Error> {
-        let span = self.call_span;
-        self.guarded(span, |s| {
-            let (f, args) = s.eval_call_parts(call)?;
-            let code = s.build_frule(&f, &args, 1)?;
-            Ok(s.write_ir(&code))
-        })
-    }
-
     /// The forward rule of `f(args...)` with `width` lanes (derived once and cached).
     pub fn build_frule(
         &mut self,
@@ -792,17 +803,6 @@ impl Session {
         serde_json::json!({ "value": json::to_json(value, env), "gradient": g }).to_string()
     }
 
-    /// The forwards-pass or pullback IR derived from the method instance `call` runs.
-    pub fn derived_ir(&mut self, call: &str, pullback: bool) -> Result<String, Error> {
-        let span = self.call_span;
-        self.guarded(span, |s| {
-            let (f, args) = s.eval_call_parts(call)?;
-            let key = s.method_instance(&f, &args)?;
-            let r = s.ad.rule(&mut s.machine.compiler, &key)?;
-            Ok(s.write_ir(if pullback { &r.rvs } else { &r.fwd }))
-        })
-    }
-
     /// The method instance a call would run.
     pub fn method_instance(&mut self, f: &Value, args: &[Value]) -> Result<MiKey, Error> {
         let table = compiler::typeexpr::callee_table(&f.ty())
@@ -836,13 +836,20 @@ impl Session {
         })
     }
 
-    /// The IR of the method instance that `call` runs, at `stage`.
+    /// The IR of the method instance that `call` runs, at `stage` (for the derived stages,
+    /// the functions derived from it).
     pub fn function_ir(&mut self, call: &str, stage: Stage) -> Result<Arc<Function>, Error> {
         let span = self.call_span;
         self.guarded(span, |s| {
             let (f, args) = s.eval_call_parts(call)?;
+            if stage == Stage::Dual {
+                return s.build_frule(&f, &args, 1);
+            }
             let key = s.method_instance(&f, &args)?;
             let func = match stage {
+                Stage::Forward => s.ad.rule(&mut s.machine.compiler, &key)?.fwd,
+                Stage::Pullback => s.ad.rule(&mut s.machine.compiler, &key)?.rvs,
+                Stage::Dual => s.build_frule(&f, &args, 1)?,
                 Stage::Lowered => s
                     .machine
                     .compiler
@@ -1030,12 +1037,16 @@ impl Session {
             Error::Runtime(e) => {
                 let frames: Vec<(String, Span)> =
                     e.trace.iter().map(|f| (f.func.clone(), f.span)).collect();
-                diags.push(self.traced(
+                let mut d = self.traced(
                     e.exception.to_string(),
                     e.trace.first().map(|f| f.span),
                     &frames,
                     &label,
-                ));
+                );
+                if matches!(e.exception, Exception::Internal(_)) {
+                    d = d.with_notes(vec![BUG_NOTE.into()]);
+                }
+                diags.push(d);
             }
             Error::Ad(e) => {
                 diags.push(self.traced(e.message.clone(), Some(e.span), &e.trace, &label));
@@ -1043,9 +1054,7 @@ impl Session {
             Error::Internal { message, span } => {
                 let mut cd = CsDiagnostic::error()
                     .with_message(format!("internal error: {message}"))
-                    .with_notes(vec![
-                        "this is a bug in mooncake, not in the program; please report it".into(),
-                    ]);
+                    .with_notes(vec![BUG_NOTE.into()]);
                 if let Some(l) = span.and_then(label) {
                     cd = cd.with_labels(vec![l]);
                 }

@@ -117,8 +117,8 @@ fn loops_with_mutually_dependent_phis() {
 }
 
 #[test]
-fn array_reads_and_seeds_programs() {
-    // The seeds' program A and B, and Rosenbrock.
+fn array_reads_in_the_benchmark_programs() {
+    // Programs A and B of the benchmarks, and Rosenbrock.
     let a = "function a(x)\n  s = 0.0\n  for n in eachindex(x)\n    s += cos(exp(x[n]))\n  end\n  s\nend";
     let b = "function b(x)\n  s = 0.0\n  for n in eachindex(x)\n    s += 5 * x[n]\n  end\n  s\nend";
     let r = "function rosen(x)\n  s = 0.0\n  for i in 1:length(x)-1\n    s += 100 * (x[i+1] - x[i]^2)^2 + (1 - x[i])^2\n  end\n  s\nend";
@@ -410,7 +410,7 @@ fn prepared_caches_reuse_the_rule_and_validate_arguments() {
 fn debug_mode_checks_fdata_at_boundaries() {
     let mut s = session("h(x) = sum(x) * 2.0 + x[1]");
     s.set_ad_debug(true);
-    let ir = s.derived_ir("h([1.0, 2.0])", false).unwrap();
+    let ir = s.ir("h([1.0, 2.0])", mooncake::Stage::Forward).unwrap();
     assert!(ir.contains("prim ad_check"), "{ir}");
     let (y, g) = s.gradient_of_call("h([1.0, 2.0])").unwrap();
     assert_eq!(y.as_f64(), Some(7.0));

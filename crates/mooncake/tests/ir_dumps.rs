@@ -1,11 +1,13 @@
 //! Source-to-IR snapshots: each `tests/ir/NAME.jl` starts with `# call: EXPR` and
-//! `# stages: lowered typed optimised`; `NAME.ir` holds the dumps of the method instance the
+//! `# stages: lowered typed optimised` (or the derived `forward pullback dual`: the
+//! reverse-mode rule's two functions and the forward-mode rule); `NAME.ir` holds the dumps of the method instance the
 //! call runs (locations omitted). `BLESS=1` rewrites them. Every dump also passes the verifier.
+//! One test per file.
 
 use mooncake::{Session, Stage};
-use std::path::PathBuf;
+use std::path::Path;
 
-fn dump(path: &PathBuf) -> Result<String, String> {
+fn dump(path: &Path) -> Result<String, String> {
     let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let call = src
         .lines()
@@ -26,6 +28,9 @@ fn dump(path: &PathBuf) -> Result<String, String> {
             "lowered" => Stage::Lowered,
             "typed" => Stage::Typed,
             "optimised" => Stage::Optimised,
+            "forward" => Stage::Forward,
+            "pullback" => Stage::Pullback,
+            "dual" => Stage::Dual,
             other => return Err(format!("unknown stage {other}")),
         };
         let f = s
@@ -36,37 +41,10 @@ fn dump(path: &PathBuf) -> Result<String, String> {
     Ok(out)
 }
 
-#[test]
-fn ir_dumps() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/ir");
-    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/ir exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jl"))
-        .collect();
-    paths.sort();
-    let mut failures = Vec::new();
-    for p in &paths {
-        let got = match dump(p) {
-            Ok(g) => g,
-            Err(e) => {
-                failures.push(format!("{}: {e}", p.display()));
-                continue;
-            }
-        };
-        let want_path = p.with_extension("ir");
-        if bless {
-            std::fs::write(&want_path, &got).expect("write");
-            continue;
-        }
-        let want = std::fs::read_to_string(&want_path).unwrap_or_default();
-        if want != got {
-            failures.push(format!(
-                "{}: differs (BLESS=1 to accept)\n{got}",
-                p.display()
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+fn check(path: &Path) -> Result<(), String> {
+    testkit::expect_file(&path.with_extension("ir"), &dump(path)?, false)
+}
+
+fn main() {
+    testkit::run_suite("ir", "jl", check)
 }

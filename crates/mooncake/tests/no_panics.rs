@@ -11,6 +11,7 @@ use mooncake::{Error, Session};
 /// Loads `src`; `Err` describes a panic or an internal error.
 fn load(src: &str) -> Result<Session, String> {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude loads");
+    s.set_warning_output(Box::new(std::io::sink()));
     s.set_fuel(Some(200_000));
     match s.load_source("fuzz.jl", src) {
         Err(e @ Error::Internal { .. }) => Err(s.render_error(&e)),

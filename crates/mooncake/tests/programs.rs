@@ -1,17 +1,14 @@
 //! End-to-end programs: each `tests/programs/NAME.jl` runs in a fresh session; its standard
 //! output must equal `NAME.out`, and what it writes to standard error (warnings, then the
-//! rendered error of a program that fails) must equal `NAME.err`, on both backends (native code and the interpreter). `BLESS=1 cargo test`
+//! rendered error of a program that fails) must equal `NAME.err`, on both backends (native
+//! code and the interpreter). One test per program; `BLESS=1 cargo test --test programs`
 //! rewrites the expectation files (from the interpreter, the reference).
 
 use mooncake::{Backend, OutputBuffer, Session};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn programs_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs")
-}
-
-/// Runs one program; returns (stdout, stderr if anything was written there).
-fn run_program(path: &Path, backend: Backend) -> (String, Option<String>) {
+/// Runs one program; returns (stdout, stderr).
+fn run_program(path: &Path, backend: Backend) -> (String, String) {
     let out = OutputBuffer::new();
     let warnings = OutputBuffer::new();
     let mut s = Session::with_output(Box::new(out.clone())).expect("prelude loads");
@@ -24,85 +21,49 @@ fn run_program(path: &Path, backend: Backend) -> (String, Option<String>) {
         .unwrap_or("program.jl")
         .to_string();
     let err = s.load_source(&name, &src).err().map(|e| s.render_error(&e));
-    let stderr = warnings.contents() + &err.unwrap_or_default();
-    (out.contents(), (!stderr.is_empty()).then_some(stderr))
+    (
+        out.contents(),
+        warnings.contents() + &err.unwrap_or_default(),
+    )
 }
 
-fn check(path: &Path, bless: bool, backend: Backend) -> Result<(), String> {
-    let (stdout, err) = run_program(path, backend);
-    let out_path = path.with_extension("out");
-    let err_path = path.with_extension("err");
-    if bless {
-        std::fs::write(&out_path, &stdout).map_err(|e| e.to_string())?;
-        match &err {
-            Some(e) => std::fs::write(&err_path, e).map_err(|e| e.to_string())?,
-            None => {
-                let _ = std::fs::remove_file(&err_path);
+fn check_backend(path: &Path, backend: Backend) -> Result<(), String> {
+    let (stdout, stderr) = run_program(path, backend);
+    let on = |r: Result<(), String>| r.map_err(|e| format!("{backend:?}: {e}"));
+    let a = on(testkit::expect_file(
+        &path.with_extension("out"),
+        &stdout,
+        false,
+    ));
+    let b = on(testkit::expect_file(
+        &path.with_extension("err"),
+        &stderr,
+        true,
+    ));
+    match (a, b) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(e1), Err(e2)) => Err(format!("{e1}\n{e2}")),
+    }
+}
+
+fn check(path: &Path) -> Result<(), String> {
+    let p = path.to_path_buf();
+    // Deeply recursive programs need more stack than a test thread has.
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(move || {
+            check_backend(&p, Backend::Interpreter)?;
+            if !testkit::blessing() {
+                check_backend(&p, Backend::Native)?;
             }
-        }
-        return Ok(());
-    }
-    let want_out = std::fs::read_to_string(&out_path).unwrap_or_default();
-    let want_err = std::fs::read_to_string(&err_path).ok();
-    let mut problems = Vec::new();
-    if stdout != want_out {
-        problems.push(format!(
-            "{backend:?}: stdout differs:\n--- expected\n{want_out}\n--- actual\n{stdout}"
-        ));
-    }
-    if err != want_err {
-        problems.push(format!(
-            "{backend:?}: error differs:\n--- expected\n{}\n--- actual\n{}",
-            want_err.unwrap_or_else(|| "(no error)".into()),
-            err.unwrap_or_else(|| "(no error)".into())
-        ));
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n"))
-    }
+            Ok(())
+        })
+        .expect("spawn")
+        .join()
+        .unwrap_or_else(|_| Err("panicked".into()))
 }
 
-#[test]
-fn programs() {
-    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(programs_dir())
-        .expect("tests/programs exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jl"))
-        .collect();
-    paths.sort();
-    assert!(
-        paths.len() >= 40,
-        "expected at least 40 programs, found {}",
-        paths.len()
-    );
-    let mut failures = Vec::new();
-    for p in &paths {
-        let p2 = p.clone();
-        let r = std::thread::Builder::new()
-            .stack_size(16 << 20)
-            .spawn(move || {
-                check(&p2, bless, Backend::Interpreter)?;
-                if !bless {
-                    check(&p2, false, Backend::Native)?;
-                }
-                Ok::<(), String>(())
-            })
-            .expect("spawn")
-            .join();
-        match r {
-            Ok(Ok(())) => {}
-            Ok(Err(msg)) => failures.push(format!("{}: {msg}", p.display())),
-            Err(_) => failures.push(format!("{}: panicked", p.display())),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} programs failed:\n\n{}",
-        failures.len(),
-        paths.len(),
-        failures.join("\n\n")
-    );
+fn main() {
+    testkit::run_suite("programs", "jl", check)
 }

@@ -61,7 +61,7 @@ fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
             s.compiler().options.verify = true;
             s.set_ad_context(ctx);
             s.load_source("rule.jl", defs).expect("case loads");
-            let ir = s.derived_ir(call, true).expect("pullback IR");
+            let ir = s.ir(call, mooncake::Stage::Pullback).expect("pullback IR");
             let marker = match rule {
                 FastRule::Sum => "array_add_scalar",
                 FastRule::Dot => "array_axpy",

@@ -45,6 +45,8 @@ pub enum Exception {
     OutOfMemory,
     /// `throw(x)` of a value.
     Thrown(Value),
+    /// A broken invariant of mooncake itself (a bug, not the program's error).
+    Internal(String),
 }
 
 impl fmt::Display for Exception {
@@ -129,6 +131,7 @@ impl fmt::Display for Exception {
             Exception::StackOverflow => write!(f, "StackOverflowError: the call stack is too deep"),
             Exception::OutOfMemory => write!(f, "OutOfMemoryError()"),
             Exception::Thrown(v) => write!(f, "{}", show_string(v)),
+            Exception::Internal(m) => write!(f, "internal error: {m}"),
         }
     }
 }
@@ -152,6 +155,7 @@ impl Exception {
             Exception::StackOverflow => "StackOverflowError",
             Exception::OutOfMemory => "OutOfMemoryError",
             Exception::Thrown(_) => "Exception",
+            Exception::Internal(_) => "InternalError",
         }
     }
 }
@@ -170,8 +174,8 @@ pub fn not_shared(a: &ArrayObj) -> Result<(), Exception> {
 
 fn bad(op: Prim, args: &[Value]) -> Exception {
     let ts: Vec<String> = args.iter().map(|a| a.ty().to_string()).collect();
-    Exception::Error(format!(
-        "internal error: primitive `{}` applied to ({})",
+    Exception::Internal(format!(
+        "primitive `{}` applied to ({})",
         op.name(),
         ts.join(", ")
     ))
@@ -633,10 +637,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
         | TangentField | GlobalTangent | DualCall | DualApply | GradApply => {
-            Err(Exception::Error(format!(
-            "internal error: `Core.{}` runs only in derived code, with the AD runtime installed",
-            op.name()
-        )))
+            Err(Exception::Internal(format!(
+                "`Core.{}` runs only in derived code, with the AD runtime installed",
+                op.name()
+            )))
         }
         AdCheck | TangentCheck => match args {
             [x, fx, what] => match if op == AdCheck {

@@ -7,6 +7,7 @@ use crate::memory;
 use crate::prims::Exception;
 use ir::Type;
 use std::cell::UnsafeCell;
+use std::fmt;
 use std::sync::Arc;
 use syntax::Symbol;
 
@@ -1318,5 +1319,126 @@ mod tests {
             panic!("field")
         };
         assert!(Arc::ptr_eq(&next, m2));
+    }
+}
+
+/// Conversions from Rust data, so values go in and out of the API without building arrays by
+/// hand: `Value::from(2.0)`, `Value::from(vec![1.0, 2.0])` (a `Vector{Float64}`),
+/// `Value::matrix_from_rows(&[vec![1.0, 2.0], vec![3.0, 4.0]])` (a `Matrix{Float64}`).
+impl From<f64> for Value {
+    fn from(x: f64) -> Value {
+        Value::F64(x)
+    }
+}
+
+impl From<f32> for Value {
+    fn from(x: f32) -> Value {
+        Value::F32(x)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(x: i64) -> Value {
+        Value::Int(x)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(x: bool) -> Value {
+        Value::Bool(x)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::Str(s.into())
+    }
+}
+
+impl From<Vec<f64>> for Value {
+    fn from(v: Vec<f64>) -> Value {
+        Value::Array(Arc::new(ArrayObj::vector_f64(v)))
+    }
+}
+
+impl From<&[f64]> for Value {
+    fn from(v: &[f64]) -> Value {
+        Value::from(v.to_vec())
+    }
+}
+
+impl Value {
+    /// A `Matrix{Float64}` from its columns (each of the same length; `None` otherwise).
+    pub fn matrix_from_columns(cols: &[Vec<f64>]) -> Option<Value> {
+        let m = cols.first().map_or(0, |c| c.len());
+        if cols.iter().any(|c| c.len() != m) {
+            return None;
+        }
+        let data: Vec<f64> = cols.iter().flatten().copied().collect();
+        Some(Value::Array(Arc::new(ArrayObj::new(
+            Type::Float64,
+            vec![m, cols.len()],
+            ArrayData::F64(data),
+        ))))
+    }
+
+    /// A `Matrix{Float64}` from its rows (each of the same length; `None` otherwise).
+    pub fn matrix_from_rows(rows: &[Vec<f64>]) -> Option<Value> {
+        let n = rows.first().map_or(0, |r| r.len());
+        if rows.iter().any(|r| r.len() != n) {
+            return None;
+        }
+        let cols: Vec<Vec<f64>> = (0..n)
+            .map(|j| rows.iter().map(|r| r[j]).collect())
+            .collect();
+        if rows.is_empty() {
+            return Value::matrix_from_columns(&[]);
+        }
+        Value::matrix_from_columns(&cols)
+    }
+
+    /// The elements of a `Float64` array, in memory (column-major) order.
+    pub fn to_f64_vec(&self) -> Option<Vec<f64>> {
+        match self {
+            Value::Array(a) => a.to_f64_vec(),
+            _ => None,
+        }
+    }
+
+    /// The rows of a `Matrix{Float64}`.
+    pub fn to_f64_rows(&self) -> Option<Vec<Vec<f64>>> {
+        let Value::Array(a) = self else { return None };
+        let dims = a.dims();
+        let [m, n] = dims[..] else { return None };
+        let data = a.to_f64_vec()?;
+        Some(
+            (0..m)
+                .map(|i| (0..n).map(|j| data[i + j * m]).collect())
+                .collect(),
+        )
+    }
+}
+
+/// Julia's `show`: `[1.0, 2.0]`, `(1, 2.5)`, `Point(1.0, 2.0)`.
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::show::show_string(self))
+    }
+}
+
+#[cfg(test)]
+mod conversion_tests {
+    use super::*;
+
+    #[test]
+    fn values_from_rust_data_show_as_julia() {
+        assert_eq!(Value::from(vec![1.0, 2.0]).to_string(), "[1.0, 2.0]");
+        assert_eq!(Value::from(2.5).to_string(), "2.5");
+        assert_eq!(Value::from(3i64).to_string(), "3");
+        let m = Value::matrix_from_rows(&[vec![1.0, 2.0], vec![3.0, 4.0]]).unwrap();
+        assert_eq!(m.to_string(), "[1.0 2.0; 3.0 4.0]");
+        assert_eq!(m.to_f64_vec(), Some(vec![1.0, 3.0, 2.0, 4.0]));
+        assert_eq!(m.to_f64_rows(), Some(vec![vec![1.0, 2.0], vec![3.0, 4.0]]));
+        assert!(Value::matrix_from_rows(&[vec![1.0], vec![1.0, 2.0]]).is_none());
     }
 }

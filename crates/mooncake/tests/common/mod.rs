@@ -1,6 +1,18 @@
-//! Shared by the batteries of `tests/`: the `.jl` programs of a directory.
+//! Shared by the test binaries of this crate: the `.jl` programs of a directory, the floats of
+//! a value. (Each binary uses part of it.)
+#![allow(dead_code)]
 
+use mooncake::Value;
 use std::path::PathBuf;
+
+/// The floats of a float or a float array (empty for anything else).
+pub fn floats(v: &Value) -> Vec<f64> {
+    match v {
+        Value::F64(x) => vec![*x],
+        Value::Array(a) => a.to_f64_vec().unwrap_or_default(),
+        _ => vec![],
+    }
+}
 
 /// `(file name, source)` of every `.jl` file in `tests/<dir>` at the repository root, sorted by
 /// name.

@@ -9,14 +9,15 @@
 //! ```
 //!
 //! The verifier checks the input and the output; `; run:` lines execute the input and the
-//! output on the interpreter and must both give the result. `BLESS=1` rewrites the expectation.
+//! output on the interpreter and in native code, which must all give the result. `BLESS=1`
+//! rewrites the expectation. One test per file.
 
 use compiler::passes::{inline::Inline, run_passes, simplify, Pass};
 use compiler::Compiler;
-use ir::{read_functions, verify, write_function, Function, Type};
-use mooncake_interp::Machine;
+use interp::{Machine, Native};
+use ir::{read_functions, verify, write_function, Function};
 use runtime::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
@@ -54,17 +55,27 @@ fn parse_value(s: &str) -> Value {
     )
 }
 
-fn run(f: &Function, args: &[Value]) -> String {
+/// The result of `f(args...)` (or its error) as text, in the interpreter or in native code.
+fn run(f: &Function, args: &[Value], native: bool) -> Result<String, String> {
     let mut m = Machine::new(Compiler::new(), Box::new(std::io::sink()));
     let mut all = vec![Value::Nothing];
     all.extend(args.iter().cloned());
-    match m.exec(f, all) {
+    let r = if native {
+        let jit = mooncake_jit::Jit::new()?;
+        let mut f = f.clone();
+        f.assign_id();
+        jit.exec(&mut m, &f, &all)
+            .ok_or("native code could not compile the function")?
+    } else {
+        m.exec(f, all)
+    };
+    Ok(match r {
         Ok(v) => runtime::show::show_string(&v),
         Err(e) => format!("error: {}", e.exception),
-    }
+    })
 }
 
-fn check_file(path: &Path, bless: bool) -> Result<(), String> {
+fn check(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let (input, _expected) = match text.split_once("; expect:\n") {
         Some((a, b)) => (a.to_string(), Some(b.to_string())),
@@ -103,25 +114,19 @@ fn check_file(path: &Path, bless: bool) -> Result<(), String> {
         verify(&g, &compiler.env).map_err(|es| format!("output does not verify: {es:?}"))?;
         for (args, want) in &runs {
             for (which, func) in [("input", &f), ("output", &g)] {
-                let got = run(func, args);
-                if &got != want {
-                    return Err(format!("run on the {which}: expected {want}, got {got}"));
+                for (backend, native) in [("the interpreter", false), ("native code", true)] {
+                    let got = run(func, args, native)?;
+                    if &got != want {
+                        return Err(format!(
+                            "run on the {which} in {backend}: expected {want}, got {got}"
+                        ));
+                    }
                 }
             }
         }
         out.push_str(&write_function(&g, None));
     }
-    let new_text = format!("{input}; expect:\n{out}");
-    if bless {
-        std::fs::write(path, new_text).map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    if new_text != text {
-        return Err(format!(
-            "output differs (run with BLESS=1 to accept):\n{out}"
-        ));
-    }
-    Ok(())
+    testkit::expect_file(path, &format!("{input}; expect:\n{out}"), false)
 }
 
 fn split_args(s: &str) -> Vec<String> {
@@ -146,25 +151,6 @@ fn split_args(s: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn filetests() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/filetests");
-    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/filetests exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
-        .collect();
-    paths.sort();
-    assert!(!paths.is_empty());
-    let _ = Type::Any;
-    let failures: Vec<String> = paths
-        .iter()
-        .filter_map(|p| {
-            check_file(p, bless)
-                .err()
-                .map(|e| format!("{}: {e}", p.display()))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+fn main() {
+    testkit::run_suite("filetests", "ir", check)
 }
