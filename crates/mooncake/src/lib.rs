@@ -33,6 +33,11 @@ pub use ir::timing;
 pub use ir::Function;
 pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
 
+/// The README's Rust examples, compiled and run as doctests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// The note under every internal error.
 const BUG_NOTE: &str = "this is a bug in mooncake, not in the program; please report it";
 
