@@ -121,18 +121,11 @@ pub trait HelperFn: Copy {
 
 macro_rules! helper_fns {
     ($($a:ident)*) => {
-        impl<R: AbiReturn, $($a: AbiType),*> HelperFn for unsafe extern "C" fn($($a),*) -> R {
-            fn addr(self) -> *const u8 {
-                self as *const u8
-            }
-            fn params() -> Vec<ct::Type> {
-                vec![$($a::CLIF),*]
-            }
-            fn returns() -> Vec<ct::Type> {
-                R::clif()
-            }
-        }
-        impl<R: AbiReturn, $($a: AbiType),*> HelperFn for extern "C" fn($($a),*) -> R {
+        helper_fns!(@impl [$($a)*] unsafe extern "C" fn($($a),*) -> R);
+        helper_fns!(@impl [$($a)*] extern "C" fn($($a),*) -> R);
+    };
+    (@impl [$($a:ident)*] $fn_ty:ty) => {
+        impl<R: AbiReturn, $($a: AbiType),*> HelperFn for $fn_ty {
             fn addr(self) -> *const u8 {
                 self as *const u8
             }

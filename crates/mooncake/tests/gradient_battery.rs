@@ -14,12 +14,7 @@ use std::path::Path;
 
 /// Runs every `# check:` line of one battery program; the failures, if any, in one message.
 fn check(path: &Path) -> Result<(), String> {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("?")
-        .to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let (name, src) = testkit::read(path)?;
     let mut failures = Vec::new();
     let mut checked = 0;
     {

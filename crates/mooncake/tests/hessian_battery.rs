@@ -89,12 +89,7 @@ fn check_call(s: &mut Session, si: &mut Session, call: &str) -> Result<usize, St
 
 /// Checks every `# hessian:` line of one program.
 fn check(path: &Path) -> Result<(), String> {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("?")
-        .to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let (name, src) = testkit::read(path)?;
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
     s.compiler().options.verify = true;
     let mut si = Session::with_output(Box::new(std::io::sink())).expect("prelude");

@@ -14,12 +14,7 @@ fn run_program(path: &Path, backend: Backend) -> (String, String) {
     let mut s = Session::with_output(Box::new(out.clone())).expect("prelude loads");
     s.set_warning_output(Box::new(warnings.clone()));
     s.set_backend(backend).expect("backend available");
-    let src = std::fs::read_to_string(path).expect("readable program");
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("program.jl")
-        .to_string();
+    let (name, src) = testkit::read(path).expect("readable program");
     let err = s.load_source(&name, &src).err().map(|e| s.render_error(&e));
     (
         out.contents(),

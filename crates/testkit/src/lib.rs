@@ -34,6 +34,17 @@ pub fn stem(path: &Path) -> String {
         .to_string()
 }
 
+/// The file's name (as error messages show it) and its text.
+pub fn read(path: &Path) -> Result<(String, String), String> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("?")
+        .to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((name, src))
+}
+
 /// Whether expectation files are being rewritten (`BLESS=1`).
 pub fn blessing() -> bool {
     std::env::var("BLESS").is_ok_and(|v| v == "1")
