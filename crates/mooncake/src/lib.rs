@@ -16,22 +16,26 @@ pub mod json;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::NoColor};
-use compiler::{CompileError, Compiler, Dispatch, MiKey, TopLevel};
-use interp::{Machine, RuntimeError};
+use compiler::{Dispatch, MiKey, TopLevel};
+use interp::Machine;
 use ir::Type;
 use std::io::Write;
 use std::sync::Arc;
 use syntax::ast::{Expr, ExprKind};
-use syntax::{Diagnostic, FileId, LineIndex, Span};
+use syntax::{FileId, LineIndex};
 
 /// The reverse rules' registry data (test cases, differentiability), for rule tests.
 pub use ad::rules as ad_rules;
 pub use ad::tangent::{no_tangent, tangent_approx_eq};
-pub use ad::{Hessian, Hvps, Jacobian};
+pub use ad::{Hessian, Hvps, Jacobian, RuleReport};
+pub use compiler::{CompileError, Compiler, Warning};
 pub use interp::Frame;
+pub use interp::RuntimeError;
 pub use ir::timing;
 pub use ir::Function;
+pub use jit::Stats as NativeStats;
 pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
+pub use syntax::{Diagnostic, Span};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[doc = include_str!("../../../README.md")]
@@ -128,6 +132,15 @@ pub enum Backend {
 }
 
 /// A program being run: the prelude plus user sources, their globals and compiled code.
+///
+/// ```
+/// use mooncake::{Session, Value};
+/// let mut s = Session::new()?;
+/// s.load_source("model.jl", "loss(w, x) = sum(abs2, w .* x .- 1.0)")?;
+/// let y = s.eval("loss([1.0, 2.0], [0.5, 1.5])")?;
+/// assert_eq!(y.to_string(), "4.25");
+/// # Ok::<(), mooncake::Error>(())
+/// ```
 pub struct Session {
     machine: Machine,
     files: Vec<SourceInfo>,
@@ -494,6 +507,18 @@ impl Session {
 
     /// `(f(args...), (∂f, ∂args...))` by reverse mode, for `f` returning a float. The gradient
     /// has the tangent of `f` itself first (`NoTangent` for a plain function), as in Mooncake.
+    ///
+    /// ```
+    /// use mooncake::{Session, Value};
+    /// let mut s = Session::new()?;
+    /// s.load_source("m.jl", "f(w, x) = sum(w .* x)^2")?;
+    /// let f = s.eval("f")?;
+    /// let (y, g) = s.value_and_gradient(&f, &[Value::from(vec![1.0, 2.0]), Value::from(vec![3.0, 4.0])])?;
+    /// assert_eq!(y.as_f64(), Some(121.0));
+    /// assert_eq!(g[1].to_f64_vec(), Some(vec![66.0, 88.0])); // 2 (w ⋅ x) x
+    /// assert_eq!(g[2].to_f64_vec(), Some(vec![22.0, 44.0])); // 2 (w ⋅ x) w
+    /// # Ok::<(), mooncake::Error>(())
+    /// ```
     pub fn value_and_gradient(
         &mut self,
         f: &Value,
@@ -542,6 +567,17 @@ impl Session {
     /// The value, gradient and Hessian of `f(x)` for `x` a float or an array of floats, by
     /// forward-over-reverse with `width` (1 to 8) Hessian columns per pass: `H[i][j]` is
     /// `∂²f/∂x_i∂x_j` (entries of an array in linear order).
+    ///
+    /// ```
+    /// use mooncake::{Session, Value};
+    /// let mut s = Session::new()?;
+    /// s.load_source("m.jl", "f(x) = x[1]^2 * x[2]")?;
+    /// let f = s.eval("f")?;
+    /// let h = s.value_gradient_and_hessian(&f, &Value::from(vec![1.0, 3.0]), 2)?;
+    /// assert_eq!(h.gradient, vec![6.0, 1.0]);
+    /// assert_eq!(h.hessian, vec![vec![6.0, 2.0], vec![2.0, 0.0]]);
+    /// # Ok::<(), mooncake::Error>(())
+    /// ```
     pub fn value_gradient_and_hessian(
         &mut self,
         f: &Value,
@@ -654,7 +690,7 @@ impl Session {
     }
 
     /// The forward rule of `f(args...)` with `width` lanes (derived once and cached).
-    pub fn build_frule(
+    pub(crate) fn build_frule(
         &mut self,
         f: &Value,
         args: &[Value],
@@ -668,7 +704,7 @@ impl Session {
     }
 
     /// The reverse-mode rule of `f(args...)` (derived once per method instance and cached).
-    pub fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
+    pub(crate) fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
         let span = self.call_span;
         self.guarded(span, |s| {
             let key = s.method_instance(f, args)?;
@@ -678,6 +714,19 @@ impl Session {
 
     /// Prepares repeated gradients of `f` at arguments like `args`: the rule is derived once,
     /// and later calls check that the arguments have the same types and array sizes.
+    ///
+    /// ```
+    /// use mooncake::{Session, Value};
+    /// let mut s = Session::new()?;
+    /// s.load_source("m.jl", "f(x) = sum(sin, x)")?;
+    /// let f = s.eval("f")?;
+    /// let cache = s.prepare_gradient_cache(&f, &[Value::from(vec![0.0, 0.0])])?;
+    /// for k in 0..3 {
+    ///     let (_, g) = s.value_and_gradient_cached(&cache, &[Value::from(vec![0.0, k as f64])])?;
+    ///     assert_eq!(g[1].to_f64_vec().unwrap()[0], 1.0); // cos(0)
+    /// }
+    /// # Ok::<(), mooncake::Error>(())
+    /// ```
     pub fn prepare_gradient_cache(
         &mut self,
         f: &Value,
@@ -809,7 +858,7 @@ impl Session {
     }
 
     /// The method instance a call would run.
-    pub fn method_instance(&mut self, f: &Value, args: &[Value]) -> Result<MiKey, Error> {
+    pub(crate) fn method_instance(&mut self, f: &Value, args: &[Value]) -> Result<MiKey, Error> {
         let table = compiler::typeexpr::callee_table(&f.ty())
             .ok_or_else(|| Error::Usage(format!("a value of type {} is not callable", f.ty())))?;
         let mut types: Vec<Type> = vec![f.ty()];
@@ -922,7 +971,7 @@ impl Session {
         format!("┌ Warning: {}\n└ @ {place}\n", w.message)
     }
 
-    pub fn location(&self, sp: Span) -> String {
+    pub(crate) fn location(&self, sp: Span) -> String {
         match self.files.get(sp.file.0 as usize) {
             Some(fi) => {
                 let (l, c) = fi.lines.line_col(&fi.src, sp.lo);
@@ -1102,8 +1151,6 @@ pub struct PreparedCall {
     func: Arc<Function>,
 }
 
-/// A prepared gradient (or pullback) computation: the derived rule of one method instance and
-/// the argument shapes it was prepared for. Also serves `prepare_pullback_cache`.
 /// A prepared forward-mode derivative (see [`Session::prepare_derivative_cache`]).
 #[derive(Clone)]
 pub struct DerivativeCache {
@@ -1118,6 +1165,9 @@ pub struct DerivativeCache {
 #[derive(Clone)]
 struct Shapes(Vec<(Type, Vec<usize>)>);
 
+/// A prepared gradient (or pullback) computation: the derived rule of one method instance and
+/// the argument shapes it was prepared for (see [`Session::prepare_gradient_cache`] and
+/// [`Session::prepare_pullback_cache`]).
 pub struct GradientCache {
     f: Value,
     shapes: Shapes,
