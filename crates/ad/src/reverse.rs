@@ -2902,20 +2902,11 @@ fn emit_reverse(
             let Some((a, _)) = take(&mut e, *out) else {
                 return;
             };
-            let arr = |k: usize| (saved[arrays[k].0], saved[arrays[k].1]);
-            match rule {
-                crate::rules::FastRule::Sum => {
-                    let (_, fx) = arr(0);
-                    let t = e.f.types[fx].clone();
-                    e.prim(Prim::ArrayAddScalar, vec![fx, a], t);
-                }
-                crate::rules::FastRule::Dot => {
-                    let ((x, fx), (y, fy)) = (arr(0), arr(1));
-                    let t = e.f.types[fx].clone();
-                    e.prim(Prim::ArrayAxpy, vec![fx, a, y], t.clone());
-                    e.prim(Prim::ArrayAxpy, vec![fy, a, x], t);
-                }
-            }
+            let arrays: Vec<(Value, Value)> = arrays
+                .iter()
+                .map(|&(x, fx)| (saved[x], saved[fx]))
+                .collect();
+            rule.pullback(&mut e, a, &arrays);
         }
         Rev::ArrayPush {
             val,

@@ -95,6 +95,25 @@ pub enum FastRule {
     Dot,
 }
 
+impl FastRule {
+    /// Emits the pullback: with `ybar` the output's cotangent and `arrays` the (primal, fdata)
+    /// of each array argument, adds each argument's cotangent into its fdata in place.
+    pub fn pullback(self, e: &mut Emit, ybar: Value, arrays: &[(Value, Value)]) {
+        match (self, arrays) {
+            (FastRule::Sum, &[(_, fx)]) => {
+                let t = e.f.types[fx].clone();
+                e.prim(Prim::ArrayAddScalar, vec![fx, ybar], t);
+            }
+            (FastRule::Dot, &[(x, fx), (y, fy)]) => {
+                let t = e.f.types[fx].clone();
+                e.prim(Prim::ArrayAxpy, vec![fx, ybar, y], t.clone());
+                e.prim(Prim::ArrayAxpy, vec![fy, ybar, x], t);
+            }
+            (rule, _) => unreachable!("{rule:?} with {} array arguments", arrays.len()),
+        }
+    }
+}
+
 /// The functions `fast_rule` may give a rule for (the compiler never inlines their calls).
 pub const FAST_FUNCTIONS: &[&str] = &["sum", "dot"];
 
