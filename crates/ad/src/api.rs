@@ -1,9 +1,8 @@
 //! Entry points: derive rules (caching them per method instance), resolve derived callees
 //! lazily for the interpreter, and run a rule on values.
 
-use crate::reverse::{derive_reverse, new_state, AdError, Mode};
-use crate::rules::Context;
 use crate::tangent::{fdata, increment, rdata, tangent_from, zero_tangent};
+use ad_transform::{derive_reverse, rule_state_type, AdError, DerivedKey, Mode, RuleOptions};
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::{Machine, Prepared};
 use ir::Function;
@@ -36,9 +35,8 @@ pub struct Rule {
 
 #[derive(Default)]
 struct Cache {
-    /// The names derived functions are invoked by, to the method instance, mode and debug flag
-    /// they derive.
-    names: FxHashMap<Symbol, (MiKey, Mode, RuleOptions)>,
+    /// The names derived functions are invoked by, to the derived function each names.
+    names: FxHashMap<Symbol, DerivedKey>,
     /// Rules per (method instance, options).
     rules: FxHashMap<(MiKey, RuleOptions), Rule>,
     /// The rules dynamic calls ran, by id (see `dynamic`), and the id of each.
@@ -46,32 +44,6 @@ struct Cache {
     dyn_ids: FxHashMap<(MiKey, RuleOptions), usize>,
     /// Forward rules per (method instance, options, lanes).
     duals: FxHashMap<(MiKey, RuleOptions, usize), Arc<Function>>,
-}
-
-/// How rules are derived: debug mode (run-time fdata checks at argument and call boundaries)
-/// and the rule context (`Default` uses the speed-only rules of `rules::fast_rule`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RuleOptions {
-    pub debug: bool,
-    pub context: Context,
-}
-
-impl RuleOptions {
-    /// The options as an integer (a constant operand of `Core.dyn_fwd`).
-    pub fn to_bits(self) -> i64 {
-        (self.debug as i64) | (((self.context == Context::Minimal) as i64) << 1)
-    }
-
-    pub fn from_bits(b: i64) -> RuleOptions {
-        RuleOptions {
-            debug: b & 1 != 0,
-            context: if b & 2 != 0 {
-                Context::Minimal
-            } else {
-                Context::Default
-            },
-        }
-    }
 }
 
 /// The AD engine of a session: derived rules shared by all uses (compiled code is shared;
@@ -82,19 +54,11 @@ pub struct Ad {
     pub opts: RuleOptions,
 }
 
-fn name_for(c: &mut Cache, key: &MiKey, mode: Mode, opts: RuleOptions) -> Symbol {
-    let which = match mode {
-        Mode::Forward => "fwd".to_string(),
-        Mode::Pullback => "rvs".to_string(),
-        Mode::Dual(n) => format!("dual{n}"),
-    };
-    let debug = if opts.debug { "-debug" } else { "" };
-    let ctx = match opts.context {
-        Context::Default => "",
-        Context::Minimal => "-minimal",
-    };
-    let name = sym(&format!("#{which}{debug}{ctx} {}", key.display()));
-    c.names.insert(name, (key.clone(), mode, opts));
+/// The name under which derived code invokes the derived function `key` (the interned
+/// symbol is the handle; `names` maps it back to the typed key).
+fn name_for(c: &mut Cache, key: DerivedKey) -> Symbol {
+    let name = sym(&key.display());
+    c.names.insert(name, key);
     name
 }
 
@@ -129,10 +93,10 @@ impl Ad {
         opts: RuleOptions,
         width: usize,
     ) -> Result<Arc<Function>, AdError> {
-        if width == 0 || width > crate::forward::MAX_WIDTH {
+        if width == 0 || width > ad_transform::MAX_WIDTH {
             return Err(err(format!(
                 "forward mode computes 1 to {} lanes at once, not {width}",
-                crate::forward::MAX_WIDTH
+                ad_transform::MAX_WIDTH
             )));
         }
         let ckey = (key.clone(), opts, width);
@@ -156,19 +120,17 @@ impl Ad {
             .get(&key.table)
             .cloned();
         let primal = match derived {
-            Some((pk, Mode::Forward, po)) => self.rule_with(compiler, &pk, po)?.fwd,
-            Some((pk, Mode::Pullback, po)) => self.rule_with(compiler, &pk, po)?.rvs,
-            Some((pk, Mode::Dual(w), po)) => self.dual_rule_with(compiler, &pk, po, w as usize)?,
+            Some(d) => self.derived_function(compiler, &d)?,
             None => compiler.optimised(key).map_err(internal)?,
         };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             ir::timing::phase("derive", || {
-                crate::forward::derive_forward(
+                ad_transform::derive_forward(
                     &primal,
                     &compiler.env,
                     width,
-                    &mut |k, m| name_for(&mut c, k, m, opts),
+                    &mut |k| name_for(&mut c, k),
                     opts,
                 )
             })?
@@ -196,7 +158,14 @@ impl Ad {
     ) -> MiKey {
         let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         MiKey {
-            table: name_for(&mut c, key, mode, opts),
+            table: name_for(
+                &mut c,
+                DerivedKey {
+                    primal: key.clone(),
+                    mode,
+                    opts,
+                },
+            ),
             method: 0,
             sig: sig.into(),
         }
@@ -224,16 +193,11 @@ impl Ad {
         m.ad_runtime = Some(Arc::new(crate::dynamic::Runtime::new(self.clone())));
         let ad = self.clone();
         m.resolver = Some(Box::new(move |key: &MiKey, compiler: &mut Compiler| {
-            let (primal, mode, opts) = {
+            let derived = {
                 let c = ad.cache.lock().unwrap_or_else(|e| e.into_inner());
                 c.names.get(&key.table).cloned()?
             };
-            let code = match mode {
-                Mode::Dual(n) => ad.dual_rule_with(compiler, &primal, opts, n as usize),
-                Mode::Forward => ad.rule_with(compiler, &primal, opts).map(|r| r.fwd),
-                Mode::Pullback => ad.rule_with(compiler, &primal, opts).map(|r| r.rvs),
-            };
-            Some(code.map_err(|e| {
+            Some(ad.derived_function(compiler, &derived).map_err(|e| {
                 let kind = if e.internal {
                     ErrorKind::Internal
                 } else {
@@ -245,6 +209,19 @@ impl Ad {
                 }
             }))
         }));
+    }
+
+    /// The code of a derived function (derived on first use).
+    fn derived_function(
+        &self,
+        compiler: &mut Compiler,
+        d: &DerivedKey,
+    ) -> Result<Arc<Function>, AdError> {
+        match d.mode {
+            Mode::Dual(n) => self.dual_rule_with(compiler, &d.primal, d.opts, n as usize),
+            Mode::Forward => self.rule_with(compiler, &d.primal, d.opts).map(|r| r.fwd),
+            Mode::Pullback => self.rule_with(compiler, &d.primal, d.opts).map(|r| r.rvs),
+        }
     }
 
     /// The reverse-mode rule of a method instance with this engine's options, derived on first
@@ -274,12 +251,7 @@ impl Ad {
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             ir::timing::phase("derive", || {
-                derive_reverse(
-                    &primal,
-                    &compiler.env,
-                    &mut |k, m| name_for(&mut c, k, m, opts),
-                    opts,
-                )
+                derive_reverse(&primal, &compiler.env, &mut |k| name_for(&mut c, k), opts)
             })?
         };
         // Derived IR is checked as it comes out of the transform, then goes through the same
@@ -872,7 +844,7 @@ pub fn value_and_gradient_forward(
 ) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
     let n = width
-        .clamp(1, crate::forward::MAX_WIDTH)
+        .clamp(1, ad_transform::MAX_WIDTH)
         .min(input_directions(f, args, &m.compiler.env).max(1));
     let code = ad.dual_rule(&mut m.compiler, &key, n)?;
     gradient_by_lanes(m, &code, n, f, args)
@@ -1089,4 +1061,9 @@ pub fn value_and_pullback(
     let key = method_instance(m, f, args)?;
     let rule = ad.rule(&mut m.compiler, &key)?;
     run_pullback(m, &rule, f, args, Some(dy.clone()))
+}
+
+/// A fresh state for a derived rule (its stacks and child states are created when first used).
+pub fn new_state() -> runtime::Value {
+    runtime::prims::new_rule_state(&rule_state_type())
 }

@@ -10,8 +10,9 @@
 //! pullback. A call site whose callee changes from one execution to the next (a loop over a
 //! `Vector{Any}`) therefore gets the right pullback for each execution.
 
-use crate::api::{Ad, RuleOptions};
+use crate::api::Ad;
 use crate::tangent::{fdata, rdata, rdata_add, rdata_convert, tangent_from, zero_rdata_of};
+use ad_transform::{DualCallKind, DualCallOp, RuleOptions};
 use interp::{AdRuntime, Frame, Machine, RuntimeError};
 use ir::{Prim, Type};
 use runtime::{eval_prim, Exception, Value};
@@ -112,7 +113,7 @@ fn apply_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
 const APPLY: i64 = -1;
 
 /// An error of deriving or running a rule, as a run-time error with its frames.
-fn ad_error(e: crate::reverse::AdError) -> RuntimeError {
+fn ad_error(e: ad_transform::AdError) -> RuntimeError {
     RuntimeError {
         exception: Exception::Error(e.message),
         trace: e
@@ -121,12 +122,6 @@ fn ad_error(e: crate::reverse::AdError) -> RuntimeError {
             .map(|(func, span)| Frame { func, span })
             .collect(),
     }
-}
-
-/// The function operand (a string) `Core.dual_call` gets for forward mode of
-/// `Core.dual_apply` and `Core.grad_apply` (AD inside the language, differentiated again).
-pub(crate) fn nested_marker(op: Prim) -> String {
-    format!("Core.{}", op.name())
 }
 
 fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
@@ -487,22 +482,22 @@ impl Runtime {
     /// forward rule of the method the run-time types select (derived on first use); splatted
     /// pieces (`#apply`) are flattened with their tangents first.
     fn dual_call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
-        let (Some(n), Some(opts)) = (args[0].as_int(), args[1].as_int()) else {
+        let (Some(n), Some(op)) = (
+            args[0].as_int(),
+            args[1].as_int().and_then(DualCallOp::from_bits),
+        ) else {
             return Err(internal("dual_call needs a width and options"));
         };
-        let (n, opts) = (n as usize, RuleOptions::from_bits(opts));
+        let (n, opts) = (n as usize, op.opts);
         // (primal, its tangent in each lane) of the function and each argument.
         let mut items: Vec<(Value, Vec<Value>)> = args[2..]
             .chunks(n + 1)
             .map(|c| (c[0].clone(), c[1..].to_vec()))
             .collect();
-        if let Value::Str(s) = &items[0].0 {
-            if **s == *nested_marker(Prim::DualApply) {
-                return self.dual_of_dual_apply(m, n, opts, &items[1..]);
-            }
-            if **s == *nested_marker(Prim::GradApply) {
-                return self.dual_of_grad_apply(m, n, &items[1..]);
-            }
+        match op.kind {
+            DualCallKind::DualApply => return self.dual_of_dual_apply(m, n, opts, &items),
+            DualCallKind::GradApply => return self.dual_of_grad_apply(m, n, &items),
+            DualCallKind::Call => {}
         }
         if interp::builtin(&items[0].0) == Some("#apply") {
             let mut flat = vec![items[1].clone()];
@@ -600,7 +595,7 @@ impl Runtime {
             .collect();
         let dkey = self
             .ad
-            .derived_key(&key, crate::reverse::Mode::Dual(1), opts, sig);
+            .derived_key(&key, ad_transform::Mode::Dual(1), opts, sig);
         let code = self
             .ad
             .dual_rule_with(&mut m.compiler, &dkey, opts, n)

@@ -3,8 +3,8 @@
 //! mode (a row per pullback, one rule and one rule state reused).
 
 use crate::api::{method_instance, run_dual, run_pullback, runtime_error, Ad};
-use crate::reverse::AdError;
 use crate::tangent::zero_tangent;
+use ad_transform::AdError;
 use interp::Machine;
 use ir::Type;
 use runtime::{ArrayData, ArrayObj, Value};
@@ -90,7 +90,7 @@ pub fn value_and_jacobian_forward(
 ) -> Result<Jacobian, AdError> {
     let n = check_input(x)?;
     let key = method_instance(m, f, std::slice::from_ref(x))?;
-    let w = width.clamp(1, crate::forward::MAX_WIDTH).min(n.max(1));
+    let w = width.clamp(1, ad_transform::MAX_WIDTH).min(n.max(1));
     let code = ad.dual_rule(&mut m.compiler, &key, w)?;
     let tf = zero_tangent(f, &m.compiler.env);
     let mut cols: Vec<Vec<f64>> = Vec::with_capacity(n);

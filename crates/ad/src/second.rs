@@ -5,9 +5,10 @@
 //! directions as tangents gives, besides the gradient, the gradient's directional derivatives:
 //! Hessian-vector products, one per lane.
 
+use crate::api::new_state;
 use crate::api::{method_instance, runtime_error, Ad};
-use crate::reverse::{new_state, rule_state_type, AdError, Mode};
 use crate::tangent::{fdata, tangent_from, zero_tangent};
+use ad_transform::{rule_state_type, AdError, Mode};
 use interp::Machine;
 use ir::tangent::{fdata_type, rdata_type};
 use ir::Type;
@@ -200,7 +201,7 @@ pub fn value_gradient_and_hessian(
             _ => Value::Nothing,
         }
     };
-    let n = width.clamp(1, crate::forward::MAX_WIDTH).min(dofs.max(1));
+    let n = width.clamp(1, ad_transform::MAX_WIDTH).min(dofs.max(1));
     let tf = zero_tangent(f, &env);
     let mut cols: Vec<Vec<f64>> = vec![vec![0.0; dofs]; dofs];
     let mut first = None;

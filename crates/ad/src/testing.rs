@@ -6,10 +6,10 @@
 //! that forward and reverse mode agree with each other.
 
 use crate::api::{method_instance, run_dual, run_pullback, run_pullback_with, Ad};
-use crate::reverse::AdError;
 use crate::tangent::{
     add_to_primal, difference, dot, fdata, increment, random_tangent, scale, tangent_approx_eq,
 };
+use ad_transform::AdError;
 use interp::Machine;
 use ir::{Type, TypeEnv};
 use rand::{rngs::StdRng, SeedableRng};

@@ -14,8 +14,8 @@
 //!   dynamic call (`Core.dual_call`) derives the rule of the method the run-time types select.
 
 use crate::emit::Emit;
-use crate::reverse::{AdError, Mode};
 use crate::rules::{reverse_rule, Partial, Rule};
+use crate::{AdError, DerivedKey, DualCallKind, DualCallOp, Mode, RuleOptions};
 use compiler::MiKey;
 use ir::tangent::tangent_type;
 use ir::{Callee, Const, FieldRef, Function, Inst, InstData, Phase, Prim, Type, TypeEnv, Value};
@@ -294,8 +294,8 @@ pub fn derive_forward(
     primal: &Function,
     env: &TypeEnv,
     width: usize,
-    names: &mut dyn FnMut(&MiKey, Mode) -> syntax::Symbol,
-    opts: crate::api::RuleOptions,
+    names: &mut dyn FnMut(DerivedKey) -> syntax::Symbol,
+    opts: RuleOptions,
 ) -> Result<Function, AdError> {
     let n = width;
     let cx = Cx { p: primal, env };
@@ -387,12 +387,12 @@ pub fn derive_forward(
                     // forward rule of its forward (or reverse) rule (see `dynamic`).
                     // The primal result is recomputed by the nested rule: its value is used.
                     let r = res.unwrap_or_else(|| unreachable!());
-                    let mk = e.konst(Const::Str(std::sync::Arc::from(
-                        crate::dynamic::nested_marker(*op).as_str(),
-                    )));
-                    let nt = e.konst(Const::Singleton(Type::NoTangent));
-                    let head = [vec![mk], vec![nt; n]].concat();
-                    Some(dual_call(&mut e, &cx, r, head, args, &mut vmap, &tmap, n, opts))
+                    let kind = match op {
+                        Prim::DualApply => DualCallKind::DualApply,
+                        _ => DualCallKind::GradApply,
+                    };
+                    let call = DualCallOp { opts, kind };
+                    Some(dual_call(&mut e, &cx, r, args, &mut vmap, &tmap, n, call))
                 }
                 InstData::Prim {
                     op: Prim::ZeroTangent,
@@ -643,7 +643,11 @@ pub fn derive_forward(
                     rts.extend((0..n).map(|_| cx.tt(r)));
                     let rt = Type::tuple(rts);
                     let fcallee = Callee {
-                        func: names(&key, Mode::Dual(n as u8)),
+                        func: names(DerivedKey {
+                            primal: key.clone(),
+                            mode: Mode::Dual(n as u8),
+                            opts,
+                        }),
                         method: 0,
                         sig: fsig.into(),
                     };
@@ -669,7 +673,19 @@ pub fn derive_forward(
                 }
                 InstData::Call { args } => {
                     let r = res.unwrap_or_else(|| unreachable!());
-                    Some(dual_call(&mut e, &cx, r, vec![], args, &mut vmap, &tmap, n, opts))
+                    Some(dual_call(
+                        &mut e,
+                        &cx,
+                        r,
+                        args,
+                        &mut vmap,
+                        &tmap,
+                        n,
+                        DualCallOp {
+                            opts,
+                            kind: DualCallKind::Call,
+                        },
+                    ))
                 }
                 InstData::New { ty, args } => {
                     let tt = tangent_of(ty, env);
@@ -859,25 +875,23 @@ pub fn derive_forward(
     Ok(f)
 }
 
-/// `r = call(args...)` through `Core.dual_call(n, opts, head..., a1, ȧ1..., ...)` (`head`: a
-/// marker and its lanes for AD inside the language, empty for a dynamic call): maps `r` to the
-/// call's value and returns its tangents.
+/// `r = call(args...)` through `Core.dual_call(n, op, a1, ȧ1..., ...)` (`op` says what the call
+/// runs: a dynamic call, or AD inside the language): maps `r` to the call's value and returns
+/// its tangents.
 #[allow(clippy::too_many_arguments)]
 fn dual_call(
     e: &mut Emit,
     cx: &Cx,
     r: Value,
-    head: Vec<Value>,
     args: &[Value],
     vmap: &mut FxHashMap<Value, Value>,
     tmap: &FxHashMap<Value, Vec<Value>>,
     n: usize,
-    opts: crate::api::RuleOptions,
+    call: DualCallOp,
 ) -> Vec<Value> {
     let w = e.konst(Const::Int(n as i64));
-    let o = e.konst(Const::Int(opts.to_bits()));
+    let o = e.konst(Const::Int(call.to_bits()));
     let mut dargs = vec![w, o];
-    dargs.extend(head);
     dargs.extend(with_tangents(args, vmap, tmap));
     let any = e.prim(Prim::DualCall, dargs, Type::Any);
     let tup = narrow(e, any, &Type::Any, &Type::tuple(vec![Type::Any; n + 1]));

@@ -18,6 +18,7 @@
 
 use crate::emit::Emit;
 use crate::rules::{reverse_rule, Partial, Rule};
+use crate::{AdError, DerivedKey, Mode, RuleOptions};
 use compiler::MiKey;
 use ir::tangent::{fdata_type, rdata_type};
 use ir::{
@@ -26,53 +27,6 @@ use ir::{
 };
 use rustc_hash::FxHashMap;
 use syntax::{sym, Span};
-
-/// An error of the AD transform: what is not supported (or has no rule) and where.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AdError {
-    pub message: String,
-    pub span: Span,
-    /// (function, span) pairs from `span` outwards through inlined and calling functions, to
-    /// the function being differentiated (empty when only `span` is known).
-    pub trace: Vec<(String, Span)>,
-    /// A broken invariant of mooncake itself (a bug), not a limitation or the program's error.
-    pub internal: bool,
-}
-
-impl AdError {
-    pub fn new(message: impl Into<String>, span: Span) -> AdError {
-        AdError {
-            message: message.into(),
-            span,
-            trace: Vec::new(),
-            internal: false,
-        }
-    }
-
-    /// A bug in mooncake found while differentiating at `span`.
-    pub fn internal(message: impl Into<String>, span: Span) -> AdError {
-        AdError {
-            internal: true,
-            ..AdError::new(message, span)
-        }
-    }
-
-    /// A compile error met while deriving (internal if the compiler says so).
-    pub fn from_compile(e: compiler::CompileError) -> AdError {
-        AdError {
-            internal: e.kind == compiler::ErrorKind::Internal,
-            message: e.message,
-            span: e.span,
-            trace: e.trace,
-        }
-    }
-}
-
-impl std::fmt::Display for AdError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
 
 /// A derived rule: the two functions and the types of the state's stacks.
 #[derive(Debug, Clone)]
@@ -537,15 +491,6 @@ fn tangent_plus_rdata(
     rdata_build(tt, built, e)
 }
 
-/// Which derived function of a method instance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    Forward,
-    Pullback,
-    /// Forward mode's rule with this many lanes (see `forward`).
-    Dual(u8),
-}
-
 /// Derives the forwards pass and pullback of `primal` (typed or optimised IR). `names` gives
 /// the name under which the derived function of a callee is invoked (resolved, and derived, when
 /// first executed). With `debug`, the forwards pass checks (`Core.ad_check`) that each argument's
@@ -553,8 +498,8 @@ pub enum Mode {
 pub fn derive_reverse(
     primal: &Function,
     env: &TypeEnv,
-    names: &mut dyn FnMut(&MiKey, Mode) -> syntax::Symbol,
-    opts: crate::api::RuleOptions,
+    names: &mut dyn FnMut(DerivedKey) -> syntax::Symbol,
+    opts: RuleOptions,
 ) -> Result<Derived, AdError> {
     let debug = opts.debug;
     let mut sites: u32 = 0;
@@ -1493,7 +1438,11 @@ pub fn derive_reverse(
                     }
                     let rt = Type::tuple(vec![cx.ty(r), cx.ft(r)]);
                     let fcallee = Callee {
-                        func: names(&key, Mode::Forward),
+                        func: names(DerivedKey {
+                            primal: key.clone(),
+                            mode: Mode::Forward,
+                            opts,
+                        }),
                         method: 0,
                         sig: fsig.into(),
                     };
@@ -1520,7 +1469,11 @@ pub fn derive_reverse(
                     let rsig: Vec<Type> = vec![rule_state_type(), cx.rt(r)];
                     let rret = Type::tuple(args.iter().map(|a| cx.rt(*a)).collect());
                     let rcallee = Callee {
-                        func: names(&key, Mode::Pullback),
+                        func: names(DerivedKey {
+                            primal: key.clone(),
+                            mode: Mode::Pullback,
+                            opts,
+                        }),
                         method: 0,
                         sig: rsig.into(),
                     };
@@ -3217,9 +3170,4 @@ fn emit_reverse(
             }
         }
     }
-}
-
-/// A fresh state for a derived rule (its stacks and child states are created when first used).
-pub fn new_state() -> runtime::Value {
-    runtime::prims::new_rule_state(&rule_state_type())
 }
