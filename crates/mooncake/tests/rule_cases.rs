@@ -1,7 +1,7 @@
-//! Every differentiable primitive has test cases in `crates/ad/src/rules.rs`, and each passes
+//! Every differentiable primitive has test cases in `crates/ad-transform/src/rules/`, and each passes
 //! `test_rule` (interface, finite differences, increments, restoration, reuse).
 
-use ad_rules::{is_differentiable, CASES};
+use ad_rules::{cases, is_differentiable};
 use ir::Prim;
 use mooncake::Session;
 
@@ -13,7 +13,7 @@ mod ad_rules {
 fn every_differentiable_primitive_has_cases() {
     let missing: Vec<&str> = Prim::ALL
         .iter()
-        .filter(|p| is_differentiable(**p) && !CASES.iter().any(|c| c.0 == **p))
+        .filter(|p| is_differentiable(**p) && !cases().any(|c| c.0 == **p))
         .map(|p| p.name())
         .collect();
     assert!(
@@ -25,9 +25,9 @@ fn every_differentiable_primitive_has_cases() {
 #[test]
 fn rule_cases_pass_test_rule() {
     let mut failures = Vec::new();
-    for (p, defs, call) in CASES {
+    for (p, defs, call) in cases() {
         let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-        s.compiler().options.verify = true;
+        s.set_verify(true);
         if let Err(e) = s.load_source("rule.jl", defs) {
             failures.push(format!("{}: {}", p.name(), s.render_error(&e)));
             continue;
@@ -58,7 +58,7 @@ fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
         let mut grads = Vec::new();
         for ctx in [Context::Default, Context::Minimal] {
             let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-            s.compiler().options.verify = true;
+            s.set_verify(true);
             s.set_ad_context(ctx);
             s.load_source("rule.jl", defs).expect("case loads");
             let ir = s.ir(call, mooncake::Stage::Pullback).expect("pullback IR");

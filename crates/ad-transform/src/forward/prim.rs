@@ -1,0 +1,322 @@
+//! Forward mode of primitives: the partial derivatives of the rule registry applied to each
+//! lane's tangents, memory primitives done to the tangents as to the primal, and the
+//! primitives of reverse-mode code (forward over reverse).
+
+use super::tangents::{build_static_zero, elem_tangent, lanes, narrow, strong_zero, zero};
+use super::Dual;
+use crate::emit::Emit;
+use crate::rules::{reverse_rule, Partial, Rule};
+use crate::AdError;
+use ir::{Const, Inst, InstData, Prim, Type, Value};
+
+impl Dual<'_> {
+    /// A primitive, by its rule.
+    pub(super) fn prim(
+        &mut self,
+        e: &mut Emit,
+        i: Inst,
+        op: Prim,
+        args: &[Value],
+        res: Option<Value>,
+    ) -> Result<Option<Vec<Value>>, AdError> {
+        let (cx, n, env) = (self.cx, self.n, self.cx.env);
+        let tmap = &self.tmap;
+        let t = |v: &Value, l: usize| tmap[v][l];
+        // The AD runtime's primitives for values known only at run time (those
+        // forward mode emits itself have their own arms above).
+        if matches!(op, Prim::DynFwd | Prim::DynRvs) {
+            return Err(cx.err(
+                i,
+                "second-order AD (hessian, forward mode over a gradient) of a call whose argument types are known only at run time is not supported yet: a value read from a non-constant global, or from a field or container of abstract type, is such a value (declare the global `const`, or give the value a concrete type)".into(),
+            ));
+        }
+        if op.is_ad_runtime() {
+            return Err(cx.err(
+                i,
+                format!(
+                    "forward mode of AD code for values known only at run time (`Core.{}`) is not supported yet",
+                    op.name()
+                ),
+            ));
+        }
+        let margs: Vec<Value> = args.iter().map(|a| self.vmap[a]).collect();
+        let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();
+        let out = res.map(|r| self.vmap[&r]);
+        let rt = res.map(|r| cx.ty(r)).unwrap_or_default();
+        let has_t = |a: &Value| cx.tt(*a) != Type::NoTangent;
+        let rule = match out {
+            Some(o) => reverse_rule(op, &margs, &ats, o, &rt, e),
+            None => reverse_rule(op, &margs, &ats, margs[0], &rt, e),
+        };
+        let Some(rule) = rule else {
+            return Err(cx.err(i, format!("`Core.{}` has no forward rule yet", op.name())));
+        };
+        Ok(match rule {
+            Rule::NonDifferentiable => match res {
+                Some(r) if op == Prim::ArrayNew => {
+                    let tt = cx.tt(r);
+                    if tt == Type::NoTangent {
+                        Some(vec![e.konst(Const::Singleton(Type::NoTangent)); n])
+                    } else {
+                        let tc = e.konst(Const::Type(tt.clone()));
+                        let mut targs = vec![tc];
+                        targs.extend(margs[1..].iter().copied());
+                        Some(lanes(n, e, &mut |e, _| {
+                            e.prim(Prim::ArrayNew, targs.clone(), tt.clone())
+                        }))
+                    }
+                }
+                Some(r) => {
+                    let z = zero(e, self.vmap[&r], &rt, env);
+                    let _ = r;
+                    Some(vec![z; n])
+                }
+                None => None,
+            },
+            Rule::Scalar(parts) => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let tt = cx.tt(r);
+                Some(lanes(n, e, &mut |e, l| {
+                    let mut acc: Option<Value> = None;
+                    for (j, p) in parts.iter().enumerate() {
+                        let dx = tmap[&args[j]][l];
+                        let term = match p {
+                            Partial::Zero => continue,
+                            Partial::One => dx,
+                            Partial::MinusOne => e.prim(Prim::NegFloat, vec![dx], tt.clone()),
+                            Partial::Val(v) => e.prim(Prim::MulFloat, vec![*v, dx], tt.clone()),
+                            Partial::Convert => {
+                                let tc = e.konst(Const::Type(tt.clone()));
+                                e.prim(Prim::Fpconvert, vec![tc, dx], tt.clone())
+                            }
+                            Partial::If(c) => {
+                                let zero = build_static_zero(e, &tt, env);
+                                e.prim(Prim::SelectFloat, vec![*c, dx, zero], tt.clone())
+                            }
+                            Partial::Singular(v) => {
+                                let m = e.prim(Prim::MulFloat, vec![*v, dx], tt.clone());
+                                strong_zero(e, dx, m, &tt)
+                            }
+                        };
+                        acc = Some(match acc {
+                            None => term,
+                            Some(a) => e.prim(Prim::AddFloat, vec![a, term], tt.clone()),
+                        });
+                    }
+                    acc.unwrap_or_else(|| build_static_zero(e, &tt, env))
+                }))
+            }
+            Rule::ArrayRead => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let tt = cx.tt(r);
+                if !has_t(&args[0]) || tt == Type::NoTangent {
+                    let z = zero(e, self.vmap[&r], &cx.ty(r), env);
+                    Some(vec![z; n])
+                } else {
+                    let et = elem_tangent(&cx.tt(args[0]));
+                    Some(lanes(n, e, &mut |e, l| {
+                        let mut a = vec![t(&args[0], l)];
+                        a.extend(margs[1..].iter().copied());
+                        let x = e.prim(op, a, et.clone());
+                        narrow(e, x, &et, &tt)
+                    }))
+                }
+            }
+            Rule::ArrayWrite | Rule::ArrayPush => {
+                if has_t(&args[0]) {
+                    for l in 0..n {
+                        let mut a = vec![t(&args[0], l), t(&args[1], l)];
+                        a.extend(margs[2..].iter().copied());
+                        e.inst(InstData::Prim { op, args: a }, Type::Any);
+                    }
+                }
+                // The result is the array written: its tangent is the array's.
+                res.map(|_| match has_t(&args[0]) {
+                    true => (0..n).map(|l| t(&args[0], l)).collect(),
+                    false => vec![e.konst(Const::Singleton(Type::NoTangent)); n],
+                })
+            }
+            Rule::ArrayPop => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let tt = cx.tt(r);
+                if !has_t(&args[0]) || tt == Type::NoTangent {
+                    let z = zero(e, self.vmap[&r], &cx.ty(r), env);
+                    Some(vec![z; n])
+                } else {
+                    let et = elem_tangent(&cx.tt(args[0]));
+                    Some(lanes(n, e, &mut |e, l| {
+                        let x = e.prim(Prim::ArrayPop, vec![t(&args[0], l)], et.clone());
+                        narrow(e, x, &et, &tt)
+                    }))
+                }
+            }
+            Rule::ArrayCopy | Rule::ArrayShare => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let tt = cx.tt(r);
+                if tt == Type::NoTangent {
+                    Some(vec![e.konst(Const::Singleton(Type::NoTangent)); n])
+                } else {
+                    Some(lanes(n, e, &mut |e, l| {
+                        let mut a = vec![t(&args[0], l)];
+                        a.extend(margs[1..].iter().copied());
+                        e.prim(op, a, tt.clone())
+                    }))
+                }
+            }
+            Rule::ArrayResize => {
+                if has_t(&args[0]) {
+                    for l in 0..n {
+                        let mut a = vec![t(&args[0], l)];
+                        a.extend(margs[1..].iter().copied());
+                        e.inst(InstData::Prim { op, args: a }, Type::Any);
+                    }
+                }
+                None
+            }
+            Rule::TupleIndex => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let tt = cx.tt(r);
+                match cx.tt(args[0]) {
+                    Type::NoTangent => {
+                        let z = zero(e, self.vmap[&r], &cx.ty(r), env);
+                        Some(vec![z; n])
+                    }
+                    Type::Tuple(ets) | Type::NamedTuple(_, ets) => {
+                        // The element's tangent: one of the tuple's (a union of
+                        // them), narrowed to the result's tangent type.
+                        let ut = Type::union_of(ets.iter().cloned());
+                        Some(lanes(n, e, &mut |e, l| {
+                            let x = e.prim(
+                                Prim::TupleGetIndex,
+                                vec![t(&args[0], l), margs[1]],
+                                ut.clone(),
+                            );
+                            narrow(e, x, &ut, &tt)
+                        }))
+                    }
+                    _ => {
+                        // A tuple whose tangent is known only at run time.
+                        return Err(cx.err(
+                            i,
+                            "run-time indexing of a tuple whose tangent is known only at run time is not supported by forward mode yet".into(),
+                        ));
+                    }
+                }
+            }
+        })
+    }
+
+    /// The tangents of a primitive of reverse-mode code (forward-over-reverse): rule states and
+    /// their stacks have tangent states and stacks; the pullback's updates of fdata arrays are
+    /// linear, so their tangents update the tangent arrays the same way.
+    pub(super) fn reverse_code_prim(
+        &self,
+        e: &mut Emit,
+        op: Prim,
+        args: &[Value],
+        res: Option<Value>,
+    ) -> Option<Vec<Value>> {
+        let (cx, n) = (self.cx, self.n);
+        let (vmap, tmap) = (&self.vmap, &self.tmap);
+        let t = |v: &Value, l: usize| tmap[v][l];
+        let none = |e: &mut Emit| vec![e.konst(Const::Singleton(Type::NoTangent)); n];
+        let has_t = |v: &Value| cx.tt(*v) != Type::NoTangent;
+        let same_as_first = |e: &mut Emit| {
+            if has_t(&args[0]) {
+                (0..n).map(|l| t(&args[0], l)).collect()
+            } else {
+                none(e)
+            }
+        };
+        match op {
+            Prim::RuleChild => Some(
+                (0..n)
+                    .map(|l| {
+                        e.prim(
+                            Prim::RuleChild,
+                            vec![t(&args[0], l), vmap[&args[1]]],
+                            crate::rule_state_type(),
+                        )
+                    })
+                    .collect(),
+            ),
+            Prim::RuleStack => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let tt = cx.tt(r);
+                if tt == Type::NoTangent {
+                    Some(none(e))
+                } else {
+                    let tc = e.konst(Const::Type(tt.clone()));
+                    Some(
+                        (0..n)
+                            .map(|l| {
+                                e.prim(
+                                    Prim::RuleStack,
+                                    vec![t(&args[0], l), vmap[&args[1]], tc],
+                                    tt.clone(),
+                                )
+                            })
+                            .collect(),
+                    )
+                }
+            }
+            Prim::AdCheck | Prim::TangentCheck => None,
+            Prim::ArrayZeroLike => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                if cx.tt(r) == Type::NoTangent {
+                    Some(none(e))
+                } else {
+                    let tt = cx.tt(r);
+                    Some(
+                        (0..n)
+                            .map(|l| e.prim(Prim::ArrayZeroLike, vec![t(&args[0], l)], tt.clone()))
+                            .collect(),
+                    )
+                }
+            }
+            Prim::ArrayAccumulate
+            | Prim::ArrayAddScalar
+            | Prim::ArrayAxpy
+            | Prim::ArrayUnresize => {
+                // In place on the tangent array, per lane: Ȧ += Ḃ; Ȧ += ȧ; for `A += a B`,
+                // Ȧ += ȧ B + a Ḃ; `array_unresize` undoes the tangent's `resize!` from its copy.
+                if has_t(&args[0]) {
+                    for l in 0..n {
+                        let calls = match op {
+                            Prim::ArrayAxpy => vec![
+                                vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]],
+                                vec![t(&args[0], l), vmap[&args[1]], t(&args[2], l)],
+                            ],
+                            Prim::ArrayUnresize => {
+                                vec![vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]]]
+                            }
+                            _ => vec![vec![t(&args[0], l), t(&args[1], l)]],
+                        };
+                        for a in calls {
+                            e.inst(InstData::Prim { op, args: a }, Type::Any);
+                        }
+                    }
+                }
+                res.map(|_| same_as_first(e))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The primitives [`reverse_code_prim`] handles.
+pub(super) fn is_reverse_code_prim(op: Prim) -> bool {
+    use Prim::*;
+    matches!(
+        op,
+        RuleChild
+            | RuleStack
+            | AdCheck
+            | TangentCheck
+            | ArrayZeroLike
+            | ArrayAccumulate
+            | ArrayAddScalar
+            | ArrayAxpy
+            | ArrayUnresize
+    )
+}
