@@ -1,0 +1,863 @@
+//! Call resolution: which method a call reaches for the inferred argument types (splitting
+//! small unions into one branch per member), and the typed IR it becomes.
+
+use super::*;
+
+/// How a call (or field access) was resolved.
+#[derive(Clone, Debug)]
+pub(crate) enum Resolution {
+    /// A static call of a method instance (`pack` = number of fixed arguments when the
+    /// remaining ones are packed into a vararg tuple).
+    Invoke {
+        key: MiKey,
+        pack: Option<usize>,
+    },
+    Dynamic,
+    /// A call with no applicable method: throws `MethodError` at run time.
+    NoMethod,
+    /// A call with several equally specific methods.
+    Ambiguous(String),
+    /// Always throws an `ErrorException` with this message (e.g. a primitive misused).
+    Error(String),
+    New(Type),
+    /// `new` whose arguments need `convert(field_type, x)` first (per argument, if any).
+    NewConvert(Type, Vec<Option<MiKey>>),
+    TypeAssert(Type),
+    /// Union splitting: a call whose arguments are small unions, compiled to a type test per
+    /// combination of member types, each followed by a static call of that combination's
+    /// method instance (the last combination needs no test).
+    Split(Vec<SplitCase>),
+    FieldIndex(u32),
+    /// `#apply(f, pieces...)` of tuples of known length: the plain call of `f` on their
+    /// elements, resolved as given.
+    Apply(Box<Resolution>),
+    /// `SetField` that needs `convert(T, v)` first, through this method instance.
+    SetFieldConvert(u32, MiKey),
+    /// `SetField` of a value whose type is known only at run time: `convert(T, v)` by a
+    /// dynamic call, asserted to be a `T` (the field's type), as Julia's `setproperty!`.
+    SetFieldDynamicConvert(u32, Type),
+    Constant(Const),
+}
+
+/// One combination of argument member types of a union-split call.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitCase {
+    /// Argument types (function first) of this combination.
+    pub types: Vec<Type>,
+    pub key: MiKey,
+    pub ret: Type,
+}
+
+/// Most combinations a call is union-split into; beyond this it dispatches at run time.
+pub(super) const MAX_SPLIT: usize = 4;
+
+/// Argument type combinations of a call with small-union arguments (`None` if too many).
+pub(super) fn combinations(ts: &[Type]) -> Option<Vec<Vec<Type>>> {
+    let mut out: Vec<Vec<Type>> = vec![vec![]];
+    for t in ts {
+        let ms = match t {
+            Type::Union(ms) => ms.to_vec(),
+            t if t.is_concrete() => vec![t.clone()],
+            Type::Bottom => return Some(vec![]),
+            _ => return None,
+        };
+        let mut next = Vec::new();
+        for prefix in &out {
+            for m in &ms {
+                let mut p = prefix.clone();
+                p.push(m.clone());
+                next.push(p);
+            }
+        }
+        out = next;
+        if out.len() > 16 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Emits a union-split call at the end of `from`: for each case but the last, a chain of
+/// `isa` tests on the union-typed arguments; on success the arguments are narrowed and the
+/// case's method instance is invoked; every case jumps to a new join block whose one
+/// parameter is the call's result (of the result type of `r`). Returns the join block; the
+/// blocks created are recorded in `added` in order.
+pub(super) fn split_call(
+    f: &mut Function,
+    from: Block,
+    args: &[Value],
+    cases: &[SplitCase],
+    r: Value,
+    loc: syntax::Span,
+    added: &mut Vec<Block>,
+) -> Block {
+    let join = f.add_block();
+    let rt = f.types[r].clone();
+    f.add_block_param(join, rt);
+    let mut at = from;
+    for (k, case) in cases.iter().enumerate() {
+        let next = if k + 1 < cases.len() {
+            let n = f.add_block();
+            added.push(n);
+            Some(n)
+        } else {
+            None
+        };
+        let mut narrowed = Vec::with_capacity(args.len());
+        for (a, t) in args.iter().zip(&case.types) {
+            if f.types[*a] == *t {
+                narrowed.push(*a);
+                continue;
+            }
+            if let Some(n) = next {
+                let tc = f
+                    .append(
+                        at,
+                        InstData::Const(Const::Type(t.clone())),
+                        Type::type_of_type(t.clone()),
+                        loc,
+                    )
+                    .unwrap_or_else(|| unreachable!());
+                let cond = f
+                    .append(
+                        at,
+                        InstData::Prim {
+                            op: Prim::Isa,
+                            args: vec![*a, tc],
+                        },
+                        Type::Bool,
+                        loc,
+                    )
+                    .unwrap_or_else(|| unreachable!());
+                let pass = f.add_block();
+                added.push(pass);
+                f.append(
+                    at,
+                    InstData::Branch {
+                        cond,
+                        then_dest: pass,
+                        then_args: vec![],
+                        else_dest: n,
+                        else_args: vec![],
+                    },
+                    Type::Bottom,
+                    loc,
+                );
+                at = pass;
+            }
+            let nv = f
+                .append(
+                    at,
+                    InstData::TypeAssert {
+                        val: *a,
+                        ty: t.clone(),
+                    },
+                    t.clone(),
+                    loc,
+                )
+                .unwrap_or_else(|| unreachable!());
+            narrowed.push(nv);
+        }
+        let callee = Callee {
+            func: case.key.table,
+            method: case.key.method,
+            sig: case.key.sig.clone(),
+        };
+        let res = f.append(
+            at,
+            InstData::Invoke {
+                callee,
+                args: narrowed,
+            },
+            case.ret.clone(),
+            loc,
+        );
+        if case.ret == Type::Bottom {
+            f.append(at, InstData::Unreachable, Type::Bottom, loc);
+        } else {
+            let res = res.unwrap_or_else(|| unreachable!());
+            f.append(
+                at,
+                InstData::Jump {
+                    dest: join,
+                    args: vec![res],
+                },
+                Type::Bottom,
+                loc,
+            );
+        }
+        if let Some(n) = next {
+            at = n;
+        }
+    }
+    added.push(join);
+    join
+}
+
+/// Emits `convert(T, v)` through the method instance `key` (whose signature is
+/// `(typeof(convert), Type{T}, typeof(v))`) and returns the converted value.
+pub(super) fn emit_convert(
+    c: &Compiler,
+    f: &mut Function,
+    out: &mut Vec<Inst>,
+    key: &MiKey,
+    v: Value,
+    loc: syntax::Span,
+) -> Value {
+    let (fi, fv) = f.make_inst(
+        InstData::Const(Const::Func(sym("convert"))),
+        Type::Function(sym("convert")),
+        loc,
+    );
+    out.push(fi);
+    let target = match &key.sig[1] {
+        Type::Type(t) => (**t).clone(),
+        _ => Type::Any,
+    };
+    let (ti, tv) = f.make_inst(
+        InstData::Const(Const::Type(target.clone())),
+        Type::type_of_type(target),
+        loc,
+    );
+    out.push(ti);
+    let rt = c.mis.get(key).map(|m| m.ret.clone()).unwrap_or(Type::Any);
+    let (ci, cv) = f.make_inst(
+        InstData::Invoke {
+            callee: Callee {
+                func: key.table,
+                method: key.method,
+                sig: key.sig.clone(),
+            },
+            args: vec![
+                fv.unwrap_or_else(|| unreachable!()),
+                tv.unwrap_or_else(|| unreachable!()),
+                v,
+            ],
+        },
+        rt,
+        loc,
+    );
+    out.push(ci);
+    cv.unwrap_or_else(|| unreachable!())
+}
+
+/// Instructions that throw an `ErrorException` with `msg`.
+pub(super) fn throw_error(f: &mut Function, msg: &str, loc: syntax::Span) -> [Inst; 2] {
+    let (ci, cv) = f.make_inst(
+        InstData::Const(Const::Str(Arc::from(msg))),
+        Type::String,
+        loc,
+    );
+    let (ti, _) = f.make_inst(
+        InstData::Prim {
+            op: Prim::ThrowError,
+            args: vec![cv.unwrap_or_else(|| unreachable!())],
+        },
+        Type::Bottom,
+        loc,
+    );
+    [ci, ti]
+}
+
+pub(super) fn head_name(t: &Type) -> String {
+    match t {
+        Type::Struct(n, _) => n.to_string(),
+        t => t.to_string(),
+    }
+}
+
+pub(super) fn fname_of(t: &Type) -> String {
+    match t {
+        Type::Function(n) => n.to_string(),
+        Type::Type(t) => t.to_string(),
+        t => format!("(::{t})"),
+    }
+}
+
+/// Julia's message for a call with keyword arguments no method takes; `tys` are the types of
+/// `#kwcall`'s arguments (`#kwcall`, the named tuple, the function, the positional ones).
+pub(super) fn runtime_kw_message(tys: &[Type]) -> String {
+    format!(
+        "{}\nThis method does not support all of the given keyword arguments (and may not support any).",
+        ir::types::kwcall_signature(&tys[1..]).unwrap_or_default()
+    )
+}
+
+impl Compiler {
+    /// Dispatches `table` on concrete `args` and infers the method instance.
+    pub(crate) fn dispatch_and_infer(
+        &mut self,
+        table: Symbol,
+        args: &[Type],
+    ) -> Result<Option<(MiKey, usize, Type)>, CompileError> {
+        if !self.tables.contains_key(&table) {
+            return Ok(None);
+        }
+        match self.dispatch(table, args) {
+            Dispatch::Found {
+                index,
+                sparams: _,
+                mi_sig,
+            } => {
+                let fixed = mi_sig.len();
+                let key = MiKey {
+                    table,
+                    method: index,
+                    sig: mi_sig.into(),
+                };
+                let rt = self.infer_mi(&key)?;
+                Ok(Some((key, fixed, rt)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Infers a call; returns its result type and how to resolve it.
+    pub(super) fn infer_call(
+        &mut self,
+        fr: &mut Frame,
+        args: &[Value],
+        ats: &[Type],
+        span: syntax::Span,
+    ) -> Result<(Type, Resolution), CompileError> {
+        let _ = span;
+        let ft = &ats[0];
+        // Builtins.
+        if let Type::Function(name) = ft {
+            match name.as_str() {
+                // `Core.return_type(f, T)`: the inferred type of `f(::T)` (`Any` when
+                // inference cannot tell), a constant; `map` uses it for empty inputs.
+                "#return_type" => {
+                    let mut t = Type::Any;
+                    let mut sig: Vec<Type> = ats.get(1).cloned().into_iter().collect();
+                    for a in ats.iter().skip(2) {
+                        match a {
+                            Type::Type(at) => sig.push((**at).clone()),
+                            _ => sig.push(Type::Any),
+                        }
+                    }
+                    let table = sig.first().and_then(crate::typeexpr::callee_table);
+                    if let Some(table) = table.filter(|_| sig.iter().all(|t| t.is_concrete())) {
+                        if let Some((_, _, rt)) = self.dispatch_and_infer(table, &sig)? {
+                            if rt.is_concrete() {
+                                t = rt;
+                            }
+                        }
+                    }
+                    return Ok((
+                        Type::type_of_type(t.clone()),
+                        Resolution::Constant(Const::Type(t)),
+                    ));
+                }
+                // `Core.kw_has(kw, "k")`: whether named tuple `kw` has field `k`.
+                "#kw_has" => {
+                    if let (Some(Type::NamedTuple(names, _)), Some(Const::Str(n))) =
+                        (ats.get(1), args.get(2).and_then(|a| fr.f.const_value(*a)))
+                    {
+                        let has = names.iter().any(|x| x.as_str() == &**n);
+                        return Ok((Type::Bool, Resolution::Constant(Const::Bool(has))));
+                    }
+                    return Ok((Type::Bool, Resolution::Dynamic));
+                }
+                // `Core.kw_extra(kw, "k1", ...)`: whether `kw` has a field not listed.
+                "#kw_extra" => {
+                    let listed: Option<Vec<String>> = args[2..]
+                        .iter()
+                        .map(|a| match fr.f.const_value(*a) {
+                            Some(Const::Str(n)) => Some(n.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let (Some(Type::NamedTuple(names, _)), Some(listed)) = (ats.get(1), listed) {
+                        let extra = names
+                            .iter()
+                            .any(|x| !listed.iter().any(|l| l == x.as_str()));
+                        return Ok((Type::Bool, Resolution::Constant(Const::Bool(extra))));
+                    }
+                    return Ok((Type::Bool, Resolution::Dynamic));
+                }
+                // `Core.kw_error(kw, f, args...)`: the call had a keyword the method lacks.
+                "#kw_error" => {
+                    let mut tys = vec![Type::Function(sym("#kwcall"))];
+                    tys.extend(ats[1..].iter().cloned());
+                    let msg = runtime_kw_message(&tys);
+                    return Ok((Type::Bottom, Resolution::Error(msg)));
+                }
+                // `#apply(f, pieces...)`: a call whose arguments are the pieces' elements.
+                "#apply" => {
+                    let mut flat_ts = vec![ats[1].clone()];
+                    let mut flat_args = vec![args[1]];
+                    for (k, t) in ats[2..].iter().enumerate() {
+                        let Type::Tuple(ts) = t else {
+                            return Ok((Type::Any, Resolution::Dynamic));
+                        };
+                        flat_ts.extend(ts.iter().cloned());
+                        match fr.f.def_inst(args[k + 2]).map(|d| &fr.f.insts[d]) {
+                            Some(InstData::Tuple { args: elems }) if elems.len() == ts.len() => {
+                                flat_args.extend(elems.iter().copied())
+                            }
+                            // Elements read at run time: no constant known.
+                            _ => flat_args.extend(std::iter::repeat_n(args[k + 2], ts.len())),
+                        }
+                    }
+                    let (t, r) = self.infer_call(fr, &flat_args, &flat_ts, span)?;
+                    return Ok((t, Resolution::Apply(Box::new(r))));
+                }
+                "#typeassert" => {
+                    return Ok(match ats.get(2) {
+                        Some(Type::Type(t)) if ats.len() == 3 => {
+                            let rt = self.assert_type(&ats[1], t);
+                            (rt, Resolution::TypeAssert((**t).clone()))
+                        }
+                        _ => (
+                            Type::Bottom,
+                            Resolution::Error("typeassert: expected a type".into()),
+                        ),
+                    });
+                }
+                "#new" => {
+                    return Ok(match ats.get(1) {
+                        Some(Type::Type(t))
+                            if t.is_concrete() && matches!(**t, Type::Struct(..)) =>
+                        {
+                            let fts = self.env.field_types(t).unwrap_or_default();
+                            if fts.len() != ats.len() - 2 {
+                                (
+                                    Type::Bottom,
+                                    Resolution::Error(format!(
+                                        "new: {} has {} fields, got {} values",
+                                        t,
+                                        fts.len(),
+                                        ats.len() - 2
+                                    )),
+                                )
+                            } else {
+                                // `new` converts each argument to its field's type.
+                                let mut convs = Vec::new();
+                                let mut failed = None;
+                                for (a, ft) in ats[2..].iter().zip(fts.iter()) {
+                                    if self.env.subtype(a, ft) || !a.is_concrete() {
+                                        convs.push(None);
+                                        continue;
+                                    }
+                                    let cargs = vec![
+                                        Type::Function(sym("convert")),
+                                        Type::type_of_type(ft.clone()),
+                                        a.clone(),
+                                    ];
+                                    match self.dispatch_and_infer(sym("convert"), &cargs)? {
+                                        Some((key, _, rt)) if self.env.subtype(&rt, ft) => {
+                                            convs.push(Some(key))
+                                        }
+                                        _ => {
+                                            failed = Some(format!(
+                                                "MethodError: Cannot `convert` an object of type {a} to an object of type {ft}"
+                                            ));
+                                            break;
+                                        }
+                                    }
+                                }
+                                match failed {
+                                    Some(m) => (Type::Bottom, Resolution::Error(m)),
+                                    None if convs.iter().any(|c| c.is_some()) => (
+                                        (**t).clone(),
+                                        Resolution::NewConvert((**t).clone(), convs),
+                                    ),
+                                    None => ((**t).clone(), Resolution::New((**t).clone())),
+                                }
+                            }
+                        }
+                        Some(Type::Type(t)) => (
+                            Type::Bottom,
+                            Resolution::Error(format!("new: cannot construct a value of type {t}")),
+                        ),
+                        _ => (Type::Any, Resolution::Dynamic),
+                    });
+                }
+                "getindex"
+                    if ats.len() == 3
+                        && matches!(ats[1], Type::Tuple(_) | Type::NamedTuple(..)) =>
+                {
+                    if let Some(Const::Int(k)) = fr.f.const_value(args[2]) {
+                        let n = match &ats[1] {
+                            Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.len() as i64,
+                            _ => 0,
+                        };
+                        if *k >= 1 && *k <= n {
+                            let fts = self.env.field_types(&ats[1]).unwrap_or_default();
+                            return Ok((
+                                fts[(*k - 1) as usize].clone(),
+                                Resolution::FieldIndex((*k - 1) as u32),
+                            ));
+                        }
+                        return Ok((
+                            Type::Bottom,
+                            Resolution::Error(format!(
+                                "BoundsError: attempt to access {} at index [{k}]",
+                                ats[1]
+                            )),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let table = match crate::typeexpr::callee_table(ft) {
+            Some(n) => n,
+            None if ft.is_concrete() || matches!(ft, Type::Type(_)) => {
+                return Ok((Type::Bottom, Resolution::NoMethod))
+            }
+            None => return Ok((Type::Any, Resolution::Dynamic)),
+        };
+        if !self.tables.contains_key(&table) {
+            return Ok((Type::Bottom, Resolution::NoMethod));
+        }
+        if ats.iter().all(|t| t.is_concrete()) {
+            let disp = self.dispatch(table, ats);
+            return Ok(match disp {
+                Dispatch::Found { index, mi_sig, .. } => {
+                    let m = &self.tables[&table].methods[index as usize];
+                    let pack = if m.vararg {
+                        Some(m.sig.len() - 1)
+                    } else {
+                        None
+                    };
+                    let key = MiKey {
+                        table,
+                        method: index,
+                        sig: mi_sig.into(),
+                    };
+                    let rt = self.infer_mi(&key)?;
+                    (rt, Resolution::Invoke { key, pack })
+                }
+                Dispatch::NoMethod => (Type::Bottom, Resolution::NoMethod),
+                Dispatch::Ambiguous(ms) => {
+                    let list: Vec<String> = ms
+                        .iter()
+                        .map(|&k| self.tables[&table].methods[k as usize].signature_string())
+                        .collect();
+                    (Type::Bottom, Resolution::Ambiguous(list.join("\n  ")))
+                }
+            });
+        }
+        // Small unions: infer each combination; the call dispatches at run time.
+        match combinations(ats) {
+            Some(combos) => {
+                let mut t = Type::Bottom;
+                let mut cases = Vec::new();
+                let mut splittable = combos.len() <= MAX_SPLIT;
+                for c in combos {
+                    match self.dispatch(table, &c) {
+                        Dispatch::Found { index, mi_sig, .. } => {
+                            if self.tables[&table].methods[index as usize].vararg {
+                                splittable = false;
+                            }
+                            let key = MiKey {
+                                table,
+                                method: index,
+                                sig: mi_sig.into(),
+                            };
+                            let rt = self.infer_mi(&key)?;
+                            t = t.join(&rt);
+                            cases.push(SplitCase {
+                                types: c,
+                                key,
+                                ret: rt,
+                            });
+                        }
+                        Dispatch::NoMethod | Dispatch::Ambiguous(_) => splittable = false,
+                    }
+                }
+                if splittable && t != Type::Bottom && !cases.is_empty() {
+                    Ok((t, Resolution::Split(cases)))
+                } else {
+                    Ok((t, Resolution::Dynamic))
+                }
+            }
+            None => Ok((Type::Any, Resolution::Dynamic)),
+        }
+    }
+
+    /// Builds the typed function from the inference results.
+    pub(super) fn resolve(&mut self, fr: &Frame, name: String) -> Function {
+        let src = fr.f;
+        let mut f = src.clone();
+        f.name = name;
+        f.phase = Phase::Typed;
+        f.layout.retain(|b| fr.reached.contains(b));
+        for (v, _) in src.values.iter() {
+            f.types[v] = fr.ty(v);
+        }
+        f.ret_type = fr.ret.clone();
+        // Blocks created by union splitting, placed after the block they were split from.
+        let mut extra: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
+        // Results of split calls, replaced by the join block's parameter at the end.
+        let mut split_results: FxHashMap<Value, Value> = FxHashMap::default();
+        for b in f.layout.clone() {
+            let insts = std::mem::take(&mut f.blocks[b].insts);
+            let mut out: Vec<Inst> = Vec::with_capacity(insts.len());
+            let mut cur = b;
+            let mut ended = false;
+            for i in insts {
+                if ended {
+                    break;
+                }
+                let loc = f.locs[i];
+                let mut data = f.insts[i].clone();
+                let rt = f.result(i).map(|v| f.types[v].clone());
+                let mut res = fr.res.get(&i).cloned();
+                if let (InstData::Call { args }, Some(Resolution::Apply(inner))) = (&data, &res) {
+                    // The pieces' elements: those of tuples built here, else read.
+                    let mut flat = vec![args[1]];
+                    for &piece in &args[2..] {
+                        let ts = match &f.types[piece] {
+                            Type::Tuple(ts) => ts.clone(),
+                            _ => unreachable!("inference flattens tuples only"),
+                        };
+                        match src.def_inst(piece).map(|d| &src.insts[d]) {
+                            Some(InstData::Tuple { args: elems }) if elems.len() == ts.len() => {
+                                flat.extend(elems.iter().copied())
+                            }
+                            _ => {
+                                for (k, t) in ts.iter().enumerate() {
+                                    let (gi, gv) = f.make_inst(
+                                        InstData::GetField {
+                                            obj: piece,
+                                            field: FieldRef::Index(k as u32),
+                                        },
+                                        t.clone(),
+                                        loc,
+                                    );
+                                    out.push(gi);
+                                    flat.push(gv.unwrap_or_else(|| unreachable!()));
+                                }
+                            }
+                        }
+                    }
+                    let inner = (**inner).clone();
+                    f.insts[i] = InstData::Call { args: flat };
+                    data = f.insts[i].clone();
+                    res = Some(inner);
+                }
+                match (&data, res) {
+                    (_, Some(Resolution::Error(msg))) => {
+                        out.extend(throw_error(&mut f, &msg, loc));
+                        ended = true;
+                        continue;
+                    }
+                    (InstData::Call { args }, Some(Resolution::NoMethod)) => {
+                        let (ti, _) = f.make_inst(
+                            InstData::Prim {
+                                op: Prim::ThrowMethodError,
+                                args: args.clone(),
+                            },
+                            Type::Bottom,
+                            loc,
+                        );
+                        out.push(ti);
+                        ended = true;
+                        continue;
+                    }
+                    (InstData::Call { .. }, Some(Resolution::Ambiguous(list))) => {
+                        let fname = fr.ty(data.args()[0]);
+                        let msg = format!(
+                            "MethodError: {} is ambiguous. Candidates:\n  {list}",
+                            fname_of(&fname)
+                        );
+                        out.extend(throw_error(&mut f, &msg, loc));
+                        ended = true;
+                        continue;
+                    }
+                    (InstData::Call { args }, Some(Resolution::Invoke { key, pack })) => {
+                        let mut new_args = args.clone();
+                        if let Some(fixed) = pack {
+                            let rest: Vec<Value> = new_args.split_off(fixed);
+                            let tt =
+                                Type::tuple(rest.iter().map(|a| f.types[*a].clone()).collect());
+                            let (ti, tv) = f.make_inst(InstData::Tuple { args: rest }, tt, loc);
+                            out.push(ti);
+                            new_args.push(tv.unwrap_or_else(|| unreachable!()));
+                        }
+                        f.insts[i] = InstData::Invoke {
+                            callee: Callee {
+                                func: key.table,
+                                method: key.method,
+                                sig: key.sig.clone(),
+                            },
+                            args: new_args,
+                        };
+                    }
+                    (InstData::Call { args }, Some(Resolution::Split(cases))) => {
+                        let r = f.result(i).unwrap_or_else(|| unreachable!());
+                        f.blocks[cur].insts = std::mem::take(&mut out);
+                        let added = extra.entry(b).or_default();
+                        let join = split_call(&mut f, cur, args, &cases, r, loc, added);
+                        split_results.insert(r, f.blocks[join].params[0]);
+                        cur = join;
+                        continue;
+                    }
+                    (InstData::Call { args }, Some(Resolution::TypeAssert(t))) => {
+                        f.insts[i] = InstData::TypeAssert {
+                            val: args[1],
+                            ty: t,
+                        };
+                    }
+                    (InstData::Call { args }, Some(Resolution::New(t))) => {
+                        f.insts[i] = InstData::New {
+                            ty: t,
+                            args: args[2..].to_vec(),
+                        };
+                    }
+                    (InstData::Call { args }, Some(Resolution::NewConvert(t, convs))) => {
+                        let mut vals = Vec::new();
+                        for (a, conv) in args[2..].iter().zip(convs) {
+                            match conv {
+                                None => vals.push(*a),
+                                Some(key) => {
+                                    vals.push(emit_convert(self, &mut f, &mut out, &key, *a, loc))
+                                }
+                            }
+                        }
+                        f.insts[i] = InstData::New { ty: t, args: vals };
+                    }
+                    (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
+                        f.insts[i] = InstData::GetField {
+                            obj: args[1],
+                            field: FieldRef::Index(k),
+                        };
+                    }
+                    (InstData::New { args, .. }, Some(Resolution::New(t))) => {
+                        f.insts[i] = InstData::New {
+                            ty: t,
+                            args: args.clone(),
+                        };
+                    }
+                    (InstData::GetField { obj, .. }, Some(Resolution::FieldIndex(k))) => {
+                        f.insts[i] = InstData::GetField {
+                            obj: *obj,
+                            field: FieldRef::Index(k),
+                        };
+                    }
+                    (InstData::SetField { obj, val, .. }, Some(Resolution::FieldIndex(k))) => {
+                        f.insts[i] = InstData::SetField {
+                            obj: *obj,
+                            field: FieldRef::Index(k),
+                            val: *val,
+                        };
+                    }
+                    (
+                        InstData::SetField { obj, val, .. },
+                        Some(Resolution::SetFieldConvert(k, key)),
+                    ) => {
+                        let v = emit_convert(self, &mut f, &mut out, &key, *val, loc);
+                        f.insts[i] = InstData::SetField {
+                            obj: *obj,
+                            field: FieldRef::Index(k),
+                            val: v,
+                        };
+                    }
+                    (
+                        InstData::SetField { obj, val, .. },
+                        Some(Resolution::SetFieldDynamicConvert(k, ft)),
+                    ) => {
+                        let (obj, val) = (*obj, *val);
+                        let conv = sym("convert");
+                        let (fi, fv) = f.make_inst(
+                            InstData::Const(Const::Func(conv)),
+                            Type::Function(conv),
+                            loc,
+                        );
+                        let (ti, tv) = f.make_inst(
+                            InstData::Const(Const::Type(ft.clone())),
+                            Type::type_of_type(ft.clone()),
+                            loc,
+                        );
+                        let (ci, cv) = f.make_inst(
+                            InstData::Call {
+                                args: vec![
+                                    fv.unwrap_or_else(|| unreachable!()),
+                                    tv.unwrap_or_else(|| unreachable!()),
+                                    val,
+                                ],
+                            },
+                            Type::Any,
+                            loc,
+                        );
+                        let (ai, av) = f.make_inst(
+                            InstData::TypeAssert {
+                                val: cv.unwrap_or_else(|| unreachable!()),
+                                ty: ft.clone(),
+                            },
+                            ft,
+                            loc,
+                        );
+                        out.extend([fi, ti, ci, ai]);
+                        f.insts[i] = InstData::SetField {
+                            obj,
+                            field: FieldRef::Index(k),
+                            val: av.unwrap_or_else(|| unreachable!()),
+                        };
+                    }
+                    (_, Some(Resolution::Constant(c))) => {
+                        f.insts[i] = InstData::Const(c);
+                    }
+                    (InstData::StaticParam(_), None) => {
+                        f.insts[i] = InstData::Const(Const::Undef);
+                    }
+                    (
+                        InstData::Branch {
+                            cond,
+                            then_dest,
+                            then_args,
+                            else_dest,
+                            else_args,
+                        },
+                        _,
+                    ) => match src.const_value(*cond).or_else(|| fr.known.get(cond)) {
+                        Some(Const::Bool(true)) => {
+                            f.insts[i] = InstData::Jump {
+                                dest: *then_dest,
+                                args: then_args.clone(),
+                            };
+                        }
+                        Some(Const::Bool(false)) => {
+                            f.insts[i] = InstData::Jump {
+                                dest: *else_dest,
+                                args: else_args.clone(),
+                            };
+                        }
+                        _ => {}
+                    },
+                    _ => {}
+                }
+                out.push(i);
+                let never_returns = matches!(rt, Some(Type::Bottom))
+                    && !matches!(f.insts[i], InstData::Const(Const::Undef));
+                if never_returns && !f.insts[i].is_terminator() {
+                    ended = true;
+                }
+            }
+            if ended {
+                let (u, _) = f.make_inst(
+                    InstData::Unreachable,
+                    Type::Bottom,
+                    out.last().map(|i| f.locs[*i]).unwrap_or_default(),
+                );
+                out.push(u);
+            }
+            f.blocks[cur].insts.extend(out);
+        }
+        if !split_results.is_empty() {
+            f.map_all_args(|v| split_results.get(&v).copied().unwrap_or(v));
+            // `add_block` appended the new blocks to the layout; move each after its origin.
+            let moved: FxHashSet<Block> = extra.values().flatten().copied().collect();
+            let mut layout = Vec::with_capacity(f.layout.len());
+            for b in f.layout.iter().filter(|b| !moved.contains(b)) {
+                layout.push(*b);
+                layout.extend(extra.get(b).into_iter().flatten().copied());
+            }
+            f.layout = layout;
+        }
+        f
+    }
+}

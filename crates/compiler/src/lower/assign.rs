@@ -1,0 +1,150 @@
+//! Assignment forms: to names, fields, indices and tuples; updating operators (`+=`); and
+//! broadcasting assignment into an indexed location (`x[i] .= v`).
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn assign(&mut self, lhs: &Expr, v: Value, sp: Span) -> Result<(), CompileError> {
+        match &lhs.kind {
+            ExprKind::Ident(n) => self.assign_name(*n, v, sp),
+            ExprKind::TypeAssert { expr, ty } if expr.ident().is_some() => {
+                let n = expr.ident().unwrap_or_else(|| sym("_"));
+                let s = match self.scopes.last().and_then(|s| s.vars.get(&n)).copied() {
+                    Some(s) => s,
+                    None => {
+                        if self.toplevel && self.scopes.len() == 1 {
+                            return Err(CompileError::unsupported(
+                                lhs.span,
+                                "type declarations on global variables",
+                            ));
+                        }
+                        self.declare_local(n)
+                    }
+                };
+                self.slot_types.insert(s, (**ty).clone());
+                let v = self.convert_for_slot(s, v, sp)?;
+                self.set_slot(s, v, sp);
+                Ok(())
+            }
+            ExprKind::Tuple(elems) => {
+                for (i, el) in elems.iter().enumerate() {
+                    let k = self.konst(Const::Int(i as i64 + 1), el.span);
+                    let x = self.call("getindex", vec![v, k], el.span);
+                    self.assign(el, x, sp)?;
+                }
+                Ok(())
+            }
+            ExprKind::Index { obj, indices } => {
+                let (o, idx) = self.index_operands(obj, indices)?;
+                let mut args = vec![o, v];
+                args.extend(idx);
+                self.call("setindex!", args, sp);
+                Ok(())
+            }
+            ExprKind::Field { obj, name } => {
+                let o = self.expr(obj)?;
+                self.emit_stmt(
+                    InstData::SetField {
+                        obj: o,
+                        field: FieldRef::Name(*name),
+                        val: v,
+                    },
+                    sp,
+                );
+                Ok(())
+            }
+            _ => Err(CompileError::invalid(lhs.span, "invalid assignment target")),
+        }
+    }
+
+    pub(super) fn op_assign(
+        &mut self,
+        op: Symbol,
+        lhs: &Expr,
+        rhs: &Expr,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        match &lhs.kind {
+            ExprKind::Index { obj, indices } => {
+                // Evaluate the array and the indices once.
+                let (o, idx) = self.index_operands(obj, indices)?;
+                let mut gargs = vec![o];
+                gargs.extend(idx.iter().copied());
+                let old = self.call("getindex", gargs, lhs.span);
+                let r = self.expr(rhs)?;
+                let new = self.call(op.as_str(), vec![old, r], sp);
+                let mut sargs = vec![o, new];
+                sargs.extend(idx);
+                self.call("setindex!", sargs, sp);
+                Ok(new)
+            }
+            ExprKind::Field { obj, name } => {
+                let o = self.expr(obj)?;
+                let old = self.emit(
+                    InstData::GetField {
+                        obj: o,
+                        field: FieldRef::Name(*name),
+                    },
+                    lhs.span,
+                );
+                let r = self.expr(rhs)?;
+                let new = self.call(op.as_str(), vec![old, r], sp);
+                self.emit_stmt(
+                    InstData::SetField {
+                        obj: o,
+                        field: FieldRef::Name(*name),
+                        val: new,
+                    },
+                    sp,
+                );
+                Ok(new)
+            }
+            ExprKind::Ident(_) => {
+                let old = self.expr(lhs)?;
+                let r = self.expr(rhs)?;
+                let new = self.call(op.as_str(), vec![old, r], sp);
+                self.assign(lhs, new, sp)?;
+                Ok(new)
+            }
+            _ => Err(CompileError::invalid(
+                lhs.span,
+                "invalid target of an updating operator",
+            )),
+        }
+    }
+
+    /// `y[I...] .= rhs` (and `.op=`), as Julia's `broadcast!` into `dotview(y, I...)` (a view
+    /// of `y`, the expression's value). `y` and the indices are evaluated once.
+    pub(super) fn indexed_dot_assign(
+        &mut self,
+        op: Symbol,
+        lhs: &Expr,
+        rhs: &Expr,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let ExprKind::Index { obj, indices } = &lhs.kind else {
+            return Err(CompileError::invalid(
+                lhs.span,
+                "expected an indexed target",
+            ));
+        };
+        let (o, idx) = self.index_operands(obj, indices)?;
+        let mut args = vec![o];
+        args.extend(idx);
+        let view = self.call("_dotview", args.clone(), lhs.span);
+        // The selection is a variable the fused broadcast writes into (and, for `.op=`,
+        // reads).
+        self.tmp_counter += 1;
+        let name = sym(&format!("#dotview{}", self.tmp_counter));
+        let s = self.declare_local(name);
+        self.set_slot(s, view, lhs.span);
+        let dest = ident(name, lhs.span);
+        let rhs = if op.as_str() == ".=" {
+            rhs.clone()
+        } else {
+            call_ast(ident(op, sp), vec![dest.clone(), rhs.clone()], sp)
+        };
+        self.broadcast(&rhs, Some(&dest), sp)?;
+        Ok(self.get_slot(s, sp))
+    }
+}

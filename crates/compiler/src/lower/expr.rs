@@ -1,0 +1,544 @@
+//! Expressions: the dispatch over expression kinds, blocks, calls and their arguments,
+//! strings, indexing and matrix literals.
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    /// A condition: must be a `Bool` (a `TypeError` otherwise).
+    pub(super) fn cond(&mut self, e: &Expr) -> Result<Value, CompileError> {
+        let v = self.expr(e)?;
+        Ok(self.emit(
+            InstData::TypeAssert {
+                val: v,
+                ty: Type::Bool,
+            },
+            e.span,
+        ))
+    }
+
+    pub(super) fn block(&mut self, stmts: &[Expr]) -> Result<Value, CompileError> {
+        let mut last = None;
+        for s in stmts {
+            last = Some(self.expr(s)?);
+        }
+        Ok(match last {
+            Some(v) => v,
+            None => {
+                let sp = stmts.first().map(|s| s.span).unwrap_or_default();
+                self.nothing(sp)
+            }
+        })
+    }
+
+    pub(super) fn scoped_block(&mut self, stmts: &[Expr]) -> Result<Value, CompileError> {
+        self.scopes.push(Scope {
+            vars: FxHashMap::default(),
+            hard: false,
+        });
+        self.predeclare(stmts);
+        let r = self.block(stmts);
+        self.scopes.pop();
+        r
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> Result<Value, CompileError> {
+        // Deeply nested expressions (a chain `1 + 1 + ...` of many thousand terms) grow the
+        // stack on demand.
+        stacker::maybe_grow(64 * 1024, 4 << 20, || self.expr_here(e))
+    }
+
+    pub(super) fn expr_here(&mut self, e: &Expr) -> Result<Value, CompileError> {
+        let sp = e.span;
+        if crate::broadcast::is_dotted(e) {
+            return self.broadcast(e, None, sp);
+        }
+        match &e.kind {
+            ExprKind::Int(i) => Ok(self.konst(Const::Int(*i), sp)),
+            ExprKind::Float(x) => Ok(self.konst(Const::F64(*x), sp)),
+            ExprKind::Float32(x) => Ok(self.konst(Const::F32(*x), sp)),
+            ExprKind::Bool(b) => Ok(self.konst(Const::Bool(*b), sp)),
+            ExprKind::Nothing => Ok(self.nothing(sp)),
+            ExprKind::Str(segs) => self.string(segs, sp),
+            ExprKind::Ident(name) => self.read_name(*name, sp),
+            ExprKind::End => match self.index_ctx.last().copied() {
+                Some((obj, dim, n)) => {
+                    if n == 1 {
+                        Ok(self.call("lastindex", vec![obj], sp))
+                    } else {
+                        let d = self.konst(Const::Int(dim as i64 + 1), sp);
+                        Ok(self.call("size", vec![obj, d], sp))
+                    }
+                }
+                None => Err(CompileError::invalid(
+                    sp,
+                    "`end` outside an index expression",
+                )),
+            },
+            ExprKind::Colon => {
+                let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
+                Ok(self.emit(InstData::Call { args: vec![c] }, sp))
+            }
+            ExprKind::Call {
+                func,
+                args,
+                kwargs,
+                do_block,
+            } => self.call_syntax(func, args, kwargs, do_block, sp),
+            ExprKind::DotCall { .. } => self.broadcast(e, None, sp),
+            ExprKind::And(a, b) => self.short_circuit(a, b, true, sp),
+            ExprKind::Or(a, b) => self.short_circuit(a, b, false, sp),
+            ExprKind::Comparison { first, rest } => self.comparison(first, rest, sp),
+            ExprKind::Ternary { cond, then, else_ } => {
+                self.if_expr(cond, |l| l.expr(then), |l| l.expr(else_), sp)
+            }
+            ExprKind::Assign { lhs, rhs } => {
+                let v = self.expr(rhs)?;
+                self.assign(lhs, v, sp)?;
+                Ok(v)
+            }
+            ExprKind::OpAssign { op, lhs, rhs } => self.op_assign(*op, lhs, rhs, sp),
+            ExprKind::DotAssign { op, lhs, rhs } if matches!(lhs.kind, ExprKind::Index { .. }) => {
+                self.indexed_dot_assign(*op, lhs, rhs, sp)
+            }
+            ExprKind::DotAssign { op, lhs, rhs } => {
+                // `x .op= y` is `x .= x .op y`.
+                let rhs = if op.as_str() == ".=" {
+                    (**rhs).clone()
+                } else {
+                    call_ast(ident(*op, sp), vec![(**lhs).clone(), (**rhs).clone()], sp)
+                };
+                self.broadcast(&rhs, Some(lhs), sp)
+            }
+            ExprKind::Tuple(elems) => {
+                let mut vs = Vec::new();
+                for el in elems {
+                    if let ExprKind::Splat(_) = el.kind {
+                        return Err(CompileError::unsupported(el.span, "splatting into a tuple"));
+                    }
+                    vs.push(self.expr(el)?);
+                }
+                Ok(self.emit(InstData::Tuple { args: vs }, sp))
+            }
+            ExprKind::NamedTuple(fields) => {
+                let mut vs = Vec::new();
+                let mut names = Vec::new();
+                for (n, v) in fields {
+                    if names.contains(n) {
+                        return Err(CompileError::invalid(
+                            sp,
+                            format!("field name `{n}` repeated in a named tuple"),
+                        ));
+                    }
+                    names.push(*n);
+                    vs.push(self.expr(v)?);
+                }
+                // Element types are filled in by inference.
+                let ty = Type::NamedTuple(names.into(), vec![Type::Any; vs.len()].into());
+                Ok(self.emit(InstData::New { ty, args: vs }, sp))
+            }
+            ExprKind::Vect(elems) => {
+                let vs = self.args(elems)?;
+                Ok(self.call("vect", vs, sp))
+            }
+            ExprKind::Matrix(rows) => self.matrix(None, rows, sp),
+            ExprKind::TypedMatrix(t, rows) => self.matrix(Some(t), rows, sp),
+            ExprKind::Index { obj, indices } => self.index_call("getindex", obj, indices, sp),
+            ExprKind::Field { obj, name } => {
+                if let Some(m) = obj.ident() {
+                    if m.as_str() == "Core" {
+                        return Ok(self.emit(InstData::GetGlobal(*name), sp));
+                    }
+                    if is_module(m) && self.lookup_local(m).is_none() {
+                        return self.read_name(*name, sp);
+                    }
+                }
+                let o = self.expr(obj)?;
+                Ok(self.emit(
+                    InstData::GetField {
+                        obj: o,
+                        field: FieldRef::Name(*name),
+                    },
+                    sp,
+                ))
+            }
+            ExprKind::Curly { .. } => self.type_value(e),
+            ExprKind::SubtypeBound(_) => Err(CompileError::invalid(
+                sp,
+                "`<:T` is only valid inside `{...}` of a type",
+            )),
+            ExprKind::TypeAssert { expr, ty } => {
+                let v = self.expr(expr)?;
+                let t = self.type_value(ty)?;
+                Ok(self.call("#typeassert", vec![v, t], sp))
+            }
+            ExprKind::Where { .. } => Err(CompileError::invalid(
+                sp,
+                "`where` outside a method signature",
+            )),
+            ExprKind::Splat(_) => Err(CompileError::invalid(
+                sp,
+                "`...` is only valid in a call or a signature",
+            )),
+            ExprKind::Lambda(l) => self.lambda(&l.params, &[&l.body], sp),
+            ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
+                let body: Vec<&Expr> = def.body.iter().collect();
+                self.lambda(&def.params, &body, sp)
+            }
+            ExprKind::Block(stmts) => self.block(stmts),
+            ExprKind::If { cond, then, else_ } => self.if_expr(
+                cond,
+                |l| l.block(then),
+                |l| match else_ {
+                    Some(e) => l.expr(e),
+                    None => Ok(l.nothing(sp)),
+                },
+                sp,
+            ),
+            ExprKind::While { cond, body } => self.while_loop(cond, body, sp),
+            ExprKind::For { iters, body } => {
+                let exit = self.f.add_block();
+                self.for_loop(iters, body, exit, sp)?;
+                self.jump(exit, sp);
+                self.cur = exit;
+                Ok(self.nothing(sp))
+            }
+            ExprKind::Break => self.loop_exit(true, sp),
+            ExprKind::Continue => self.loop_exit(false, sp),
+            ExprKind::Return(v) => {
+                if self.toplevel {
+                    return Err(CompileError::invalid(sp, "`return` outside a function"));
+                }
+                let val = match v {
+                    Some(v) => self.expr(v)?,
+                    None => self.nothing(sp),
+                };
+                self.ret(val, sp)?;
+                Ok(self.nothing(sp))
+            }
+            ExprKind::Let { bindings, body } => self.let_block(bindings, body),
+            ExprKind::Local(decls) => {
+                for d in decls {
+                    match &d.kind {
+                        ExprKind::Assign { lhs, rhs } => {
+                            let v = self.expr(rhs)?;
+                            self.declare_and_assign(lhs, Some(v))?;
+                        }
+                        _ => self.declare_and_assign(d, None)?,
+                    }
+                }
+                Ok(self.nothing(sp))
+            }
+            ExprKind::Global(decls) => {
+                for d in decls {
+                    let name = match &d.kind {
+                        ExprKind::Ident(n) => Some(*n),
+                        ExprKind::Assign { lhs, .. } | ExprKind::OpAssign { lhs, .. } => {
+                            lhs.ident()
+                        }
+                        _ => None,
+                    };
+                    let Some(name) = name else {
+                        return Err(CompileError::invalid(
+                            d.span,
+                            "expected a name after `global`",
+                        ));
+                    };
+                    self.global_decls.push(name);
+                    if !matches!(d.kind, ExprKind::Ident(_)) {
+                        self.expr(d)?;
+                    }
+                }
+                Ok(self.nothing(sp))
+            }
+            ExprKind::Const(inner) => {
+                if !self.toplevel || self.scopes.len() > 1 {
+                    return Err(CompileError::invalid(
+                        sp,
+                        "`const` is only allowed at top level",
+                    ));
+                }
+                self.expr(inner)
+            }
+            ExprKind::Function(_) => Err(CompileError::unsupported(
+                sp,
+                "defining a function inside a function (closures)",
+            )),
+            ExprKind::Struct(_) | ExprKind::AbstractType { .. } => Err(CompileError::invalid(
+                sp,
+                "type definitions are only allowed at top level",
+            )),
+            ExprKind::Macro { name, args } => self.macro_call(*name, args, sp),
+            ExprKind::Comprehension {
+                body,
+                iters,
+                cond,
+                generator,
+            } => self.comprehension(body, iters, cond.as_deref(), *generator, sp),
+            ExprKind::Using(_) => Ok(self.nothing(sp)),
+            ExprKind::Error => Err(CompileError::new(ErrorKind::Syntax, sp, "syntax error")),
+        }
+    }
+
+    /// A call written `f(args...; kwargs...)`, possibly with a `do` block.
+    fn call_syntax(
+        &mut self,
+        func: &Expr,
+        args: &[Expr],
+        kwargs: &[KwArg],
+        do_block: &Option<Box<Lambda>>,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        // The arguments are borrowed, never cloned: a chain `1 + 1 + ... + 1` nests
+        // calls thousands deep.
+        let lambda = do_block
+            .as_ref()
+            .map(|d| mk(ExprKind::Lambda(d.clone()), d.span));
+        let mut all: Vec<&Expr> = Vec::new();
+        // `f(args...) do x ... end` is `f(x -> ..., args...)`.
+        all.extend(lambda.as_ref());
+        all.extend(args.iter());
+        if !kwargs.is_empty() {
+            // `f(args...; k = v)` is `#kwcall((k = v,), f, args...)`: the keyword
+            // arguments travel as a named tuple to the method `f`'s definition made
+            // for them (see `keyword_methods`).
+            let mut names: Vec<Symbol> = Vec::new();
+            for k in kwargs {
+                if let Some(t) = &k.ty {
+                    return Err(CompileError::invalid(
+                        t.span,
+                        "a keyword argument of a call has no type",
+                    ));
+                }
+                if names.contains(&k.name) {
+                    return Err(CompileError::invalid(
+                        k.span,
+                        format!("keyword argument `{}` repeated", k.name),
+                    ));
+                }
+                names.push(k.name);
+            }
+            let nt = mk(
+                ExprKind::NamedTuple(kwargs.iter().map(|k| (k.name, k.value.clone())).collect()),
+                kwargs[0].span,
+            );
+            let mut full: Vec<&Expr> = vec![&nt, func];
+            full.extend(all);
+            let kf = self.emit(func_const("#kwcall"), sp);
+            return self.call_with(kf, &full, sp);
+        }
+        self.call_expr(func, &all, sp)
+    }
+
+    pub(super) fn args<'e>(
+        &mut self,
+        es: impl IntoIterator<Item = &'e Expr>,
+    ) -> Result<Vec<Value>, CompileError> {
+        let mut vs = Vec::new();
+        for e in es {
+            if let ExprKind::Splat(_) = e.kind {
+                return Err(CompileError::unsupported(e.span, "splatting `f(xs...)`"));
+            }
+            vs.push(self.expr(e)?);
+        }
+        Ok(vs)
+    }
+
+    pub(super) fn string(&mut self, segs: &[StrSeg], sp: Span) -> Result<Value, CompileError> {
+        if let [StrSeg::Lit(s)] = segs {
+            return Ok(self.konst(Const::Str(Arc::from(s.as_str())), sp));
+        }
+        if segs.is_empty() {
+            return Ok(self.konst(Const::Str(Arc::from("")), sp));
+        }
+        let mut vs = Vec::new();
+        for s in segs {
+            vs.push(match s {
+                StrSeg::Lit(l) => self.konst(Const::Str(Arc::from(l.as_str())), sp),
+                StrSeg::Expr(e) => self.expr(e)?,
+            });
+        }
+        Ok(self.call("string", vs, sp))
+    }
+
+    pub(super) fn call_expr(
+        &mut self,
+        func: &Expr,
+        args: &[&Expr],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        // `Core.name(args)` is a primitive.
+        if let ExprKind::Field { obj, name } = &func.kind {
+            if obj.ident().is_some_and(|m| m.as_str() == "Core")
+                && self.lookup_local(sym("Core")).is_none()
+            {
+                if name.as_str() == "kw_error" {
+                    let f = self.emit(func_const("#kw_error"), sp);
+                    return self.call_with(f, args, sp);
+                }
+                let vs = self.args(args.iter().copied())?;
+                return match Prim::from_name(name.as_str()) {
+                    Some(op) => Ok(self.prim(op, vs, sp)),
+                    None => match name.as_str() {
+                        "typeassert" => Ok(self.call("#typeassert", vs, sp)),
+                        "new" => Ok(self.call("#new", vs, sp)),
+                        "return_type" => Ok(self.call("#return_type", vs, sp)),
+                        "kw_has" => Ok(self.call("#kw_has", vs, sp)),
+                        "kw_extra" => Ok(self.call("#kw_extra", vs, sp)),
+                        _ => Err(CompileError::invalid(
+                            func.span,
+                            format!("`Core.{name}` is not a primitive"),
+                        )),
+                    },
+                };
+            }
+        }
+        if let Some(name) = func.ident() {
+            if name.as_str() == "new" && self.lookup_local(name).is_none() {
+                let Some(t) = self.new_type.clone() else {
+                    return Err(CompileError::invalid(
+                        func.span,
+                        "`new` is only available inside a constructor",
+                    ));
+                };
+                let tv = self.type_value(&t)?;
+                let mut vs = vec![tv];
+                vs.extend(self.args(args.iter().copied())?);
+                return Ok(self.call("#new", vs, sp));
+            }
+            if name.as_str() == "throw" && self.lookup_local(name).is_none() && args.len() == 1 {
+                let v = self.expr(args[0])?;
+                let r = self.prim(Prim::ThrowValue, vec![v], sp);
+                self.terminate(InstData::Unreachable, sp);
+                return Ok(r);
+            }
+        }
+        // `x^k` with a literal k in -2..=3 is Julia's `literal_pow`: x*x for k = 2, inv(x)
+        // for k = -1, and so on (so `2^-1 == 0.5`).
+        if func.ident().is_some_and(|f| f.as_str() == "^") && self.lookup_local(sym("^")).is_none()
+        {
+            if let (2, Some(ExprKind::Int(k))) = (args.len(), args.get(1).map(|a| &a.kind)) {
+                if (-2..=3).contains(k) {
+                    let x = self.expr(args[0])?;
+                    return Ok(match k {
+                        0 => self.call("one", vec![x], sp),
+                        1 => x,
+                        2 => self.call("*", vec![x, x], sp),
+                        3 => {
+                            let x2 = self.call("*", vec![x, x], sp);
+                            self.call("*", vec![x2, x], sp)
+                        }
+                        -1 => self.call("inv", vec![x], sp),
+                        _ => {
+                            let i = self.call("inv", vec![x], sp);
+                            self.call("*", vec![i, i], sp)
+                        }
+                    });
+                }
+            }
+        }
+        let f = self.expr(func)?;
+        self.call_with(f, args, sp)
+    }
+
+    /// The call of function value `f` on `args` (which may splat).
+    pub(super) fn call_with(
+        &mut self,
+        f: Value,
+        args: &[&Expr],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        if args.iter().any(|a| matches!(a.kind, ExprKind::Splat(_))) {
+            // `f(a, xs..., b)` is `#apply(f, (a,), xs, (b,))`: inference flattens tuples of
+            // known length into a plain call; anything else is flattened at run time.
+            let mut pieces = vec![f];
+            for a in args {
+                let v = match &a.kind {
+                    ExprKind::Splat(inner) => self.expr(inner)?,
+                    _ => {
+                        let v = self.expr(a)?;
+                        self.emit(InstData::Tuple { args: vec![v] }, a.span)
+                    }
+                };
+                pieces.push(v);
+            }
+            return Ok(self.call("#apply", pieces, sp));
+        }
+        let mut all = vec![f];
+        all.extend(self.args(args.iter().copied())?);
+        Ok(self.emit(InstData::Call { args: all }, sp))
+    }
+
+    pub(super) fn matrix(
+        &mut self,
+        ty: Option<&Expr>,
+        rows: &[Vec<Expr>],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        // As Julia lowers them: `[a b c]` is `hcat(a, b, c)`, `[a; b; c]` is `vcat(a, b, c)`
+        // and `[a b; c d e]` is `hvcat((2, 3), a, b, c, d, e)` (`typed_*` with an element
+        // type, `T[a b]`).
+        let mut vs = Vec::new();
+        if let Some(t) = ty {
+            vs.push(self.type_value(t)?);
+        }
+        let typed = |name: &str| {
+            if ty.is_some() {
+                format!("typed_{name}")
+            } else {
+                name.to_string()
+            }
+        };
+        if rows.len() == 1 {
+            vs.extend(self.args(&rows[0])?);
+            return Ok(self.call(&typed("hcat"), vs, sp));
+        }
+        if rows.iter().all(|r| r.len() == 1) {
+            for r in rows {
+                vs.extend(self.args(r)?);
+            }
+            return Ok(self.call(&typed("vcat"), vs, sp));
+        }
+        let counts: Vec<Value> = rows
+            .iter()
+            .map(|r| self.konst(Const::Int(r.len() as i64), sp))
+            .collect();
+        vs.push(self.emit(InstData::Tuple { args: counts }, sp));
+        for r in rows {
+            vs.extend(self.args(r)?);
+        }
+        Ok(self.call(&typed("hvcat"), vs, sp))
+    }
+
+    /// The array and the indices of `obj[indices...]`, each evaluated once, with `end` in an
+    /// index meaning `lastindex(obj, k)`.
+    pub(super) fn index_operands(
+        &mut self,
+        obj: &Expr,
+        indices: &[Expr],
+    ) -> Result<(Value, Vec<Value>), CompileError> {
+        let o = self.expr(obj)?;
+        let n = indices.len();
+        let mut idx = Vec::with_capacity(n);
+        for (k, i) in indices.iter().enumerate() {
+            self.index_ctx.push((o, k, n));
+            let v = self.expr(i);
+            self.index_ctx.pop();
+            idx.push(v?);
+        }
+        Ok((o, idx))
+    }
+
+    /// `f(obj, indices...)` for `obj[indices...]` (`getindex`, or `view` for `@view`).
+    pub(super) fn index_call(
+        &mut self,
+        f: &str,
+        obj: &Expr,
+        indices: &[Expr],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let (o, idx) = self.index_operands(obj, indices)?;
+        let mut args = vec![o];
+        args.extend(idx);
+        Ok(self.call(f, args, sp))
+    }
+}

@@ -1,0 +1,199 @@
+//! Syntactic sugar lowered to calls and loops: comprehensions and generators, fused
+//! broadcasting, and macros.
+
+use super::*;
+
+impl<'a> Lowerer<'a> {
+    /// `[body for x in itr if cond]` (and a generator `(body for x in itr)`, which is
+    /// collected the same way: every consumer in the prelude reads it once, in order) is
+    /// `map(x -> body, filter(x -> cond, collect(itr)))`.
+    pub(super) fn comprehension(
+        &mut self,
+        body: &Expr,
+        iters: &[(Expr, Expr)],
+        cond: Option<&Expr>,
+        generator: bool,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let [(var, itr)] = iters else {
+            return Err(CompileError::unsupported(
+                sp,
+                if generator {
+                    "generators over several iterators"
+                } else {
+                    "comprehensions over several iterators"
+                },
+            ));
+        };
+        // `#c -> let var = #c; e end`, so that `var` may be a tuple of names.
+        let arg = sym("#c");
+        let lambda = |e: &Expr| {
+            let bind = mk(
+                ExprKind::Assign {
+                    lhs: Box::new(var.clone()),
+                    rhs: Box::new(ident(arg, var.span)),
+                },
+                var.span,
+            );
+            let l = Lambda {
+                params: vec![Param {
+                    name: Some(arg),
+                    ty: None,
+                    default: None,
+                    vararg: false,
+                    destructure: None,
+                    span: var.span,
+                }],
+                body: mk(
+                    ExprKind::Let {
+                        bindings: vec![bind],
+                        body: vec![e.clone()],
+                    },
+                    e.span,
+                ),
+                span: e.span,
+            };
+            mk(ExprKind::Lambda(Box::new(l)), e.span)
+        };
+        let mut source = itr.clone();
+        if let Some(c) = cond {
+            let collected = call_ast(ident(sym("collect"), itr.span), vec![itr.clone()], itr.span);
+            source = call_ast(
+                ident(sym("filter"), c.span),
+                vec![lambda(c), collected],
+                c.span,
+            );
+        }
+        let m = call_ast(ident(sym("map"), sp), vec![lambda(body), source], sp);
+        self.expr(&m)
+    }
+
+    /// A fused dotted expression: `broadcast(fused, args...)`, or with a destination
+    /// `broadcast!(fused, dest, args...)`, where `fused` applies the whole expression to one
+    /// element of each argument (see `broadcast`).
+    pub(super) fn broadcast(
+        &mut self,
+        e: &Expr,
+        dest: Option<&Expr>,
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let (body, leaves) = crate::broadcast::fuse(e);
+        if leaves.len() > crate::broadcast::MAX_ARGS {
+            return Err(CompileError::unsupported(
+                sp,
+                &format!(
+                    "a fused broadcast over more than {} arrays or scalars",
+                    crate::broadcast::MAX_ARGS
+                ),
+            ));
+        }
+        if leaves.is_empty() && dest.is_none() {
+            return self.expr(&body);
+        }
+        let params: Vec<Param> = (0..leaves.len())
+            .map(|k| Param {
+                name: Some(crate::broadcast::arg_name(k)),
+                ty: None,
+                default: None,
+                vararg: false,
+                destructure: None,
+                span: sp,
+            })
+            .collect();
+        let fused = mk(
+            ExprKind::Lambda(Box::new(Lambda {
+                params,
+                body,
+                span: sp,
+            })),
+            sp,
+        );
+        let mut args = vec![fused];
+        let name = match dest {
+            Some(d) => {
+                args.push(d.clone());
+                "broadcast!"
+            }
+            None => "broadcast",
+        };
+        args.extend(leaves);
+        self.expr(&call_ast(ident(sym(name), sp), args, sp))
+    }
+
+    pub(super) fn macro_call(
+        &mut self,
+        name: Symbol,
+        args: &[Expr],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        match name.as_str() {
+            "view" | "#maybeview" => match args {
+                [Expr {
+                    kind: ExprKind::Index { obj, indices },
+                    ..
+                }] => {
+                    let f = if name.as_str() == "view" {
+                        "view"
+                    } else {
+                        "_maybeview"
+                    };
+                    self.index_call(f, obj, indices, sp)
+                }
+                _ => Err(CompileError::invalid(
+                    sp,
+                    "Invalid use of @view macro: argument must be a reference expression A[...].",
+                )),
+            },
+            "views" => match args {
+                [e] => {
+                    let mut e = e.clone();
+                    crate::views::viewify(&mut e);
+                    self.expr(&e)
+                }
+                _ => Err(CompileError::invalid(sp, "`@views` takes one expression")),
+            },
+            "assert" => {
+                if args.is_empty() || args.len() > 2 {
+                    return Err(CompileError::invalid(
+                        sp,
+                        "`@assert` takes a condition and an optional message",
+                    ));
+                }
+                let c = self.cond(&args[0])?;
+                let ok = self.f.add_block();
+                let fail = self.f.add_block();
+                self.branch(c, ok, fail, sp);
+                self.cur = fail;
+                let msg = match args.get(1) {
+                    Some(m) => {
+                        let v = self.expr(m)?;
+                        self.call("string", vec![v], m.span)
+                    }
+                    None => {
+                        let text = self.source_text(args[0].span);
+                        self.konst(Const::Str(Arc::from(text.as_str())), sp)
+                    }
+                };
+                self.prim(Prim::ThrowAssert, vec![msg], sp);
+                self.emit_stmt(InstData::Unreachable, sp);
+                self.cur = ok;
+                Ok(self.nothing(sp))
+            }
+            "." => match args {
+                [e] => self.expr(&crate::broadcast::dotify(e)),
+                _ => Err(CompileError::invalid(sp, "`@.` takes one expression")),
+            },
+            "inbounds" | "inline" | "noinline" | "fastmath" | "simd" => match args {
+                [e] => self.expr(e),
+                _ => Err(CompileError::invalid(
+                    sp,
+                    format!("`@{name}` takes one expression"),
+                )),
+            },
+            _ => Err(CompileError::unsupported(
+                sp,
+                &format!("the macro `@{name}`"),
+            )),
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! Struct and abstract type definitions: the type, its fields, and its default and inner
+//! constructors.
+
+use super::*;
+
+pub(super) fn mk(kind: ExprKind, span: Span) -> Expr {
+    Expr::new(kind, span)
+}
+
+pub(super) fn ident(name: Symbol, span: Span) -> Expr {
+    mk(ExprKind::Ident(name), span)
+}
+
+pub(super) fn call_ast(f: Expr, args: Vec<Expr>, span: Span) -> Expr {
+    mk(
+        ExprKind::Call {
+            func: Box::new(f),
+            args,
+            kwargs: vec![],
+            do_block: None,
+        },
+        span,
+    )
+}
+
+/// Evaluates a struct definition: adds the type to `env` and returns its constructors.
+pub fn define_struct(
+    def: &StructDef,
+    src: &str,
+    env: &mut TypeEnv,
+) -> Result<Vec<LoweredMethod>, CompileError> {
+    let pnames: Vec<Symbol> = def.params.iter().map(|p| p.name).collect();
+    let sp = def.span;
+    if crate::typeexpr::builtin_type(def.name.as_str()).is_some()
+        || crate::typeexpr::builtin_unionall(def.name.as_str())
+    {
+        return Err(CompileError::invalid(
+            def.name_span,
+            format!("cannot redefine the built-in type `{}`", def.name),
+        ));
+    }
+    if let Some(old) = env.struct_def(def.name) {
+        // Julia allows an identical redefinition only.
+        if old.fields.len() != def.fields.len() || old.mutable != def.mutable {
+            return Err(CompileError::invalid(
+                def.name_span,
+                format!("invalid redefinition of constant `{}`", def.name),
+            ));
+        }
+    }
+    let (params, supertype, fields) = {
+        let tctx = TypeExprCtx { env, vars: &pnames };
+        let mut params = Vec::new();
+        for p in &def.params {
+            let upper = match &p.upper {
+                Some(u) => tctx.eval(u)?,
+                None => TypePat::any(),
+            };
+            params.push(TypeVar {
+                name: p.name,
+                upper,
+            });
+        }
+        let supertype = match &def.supertype {
+            Some(s) => {
+                let pat = tctx.eval(s)?;
+                match &pat {
+                    TypePat::Ty(Type::Abstract(..))
+                    | TypePat::App(Head::Abstract(_), _)
+                    | TypePat::Ty(Type::Any) => pat,
+                    _ => {
+                        return Err(CompileError::invalid(
+                            s.span,
+                            "a struct can only subtype an abstract type",
+                        ))
+                    }
+                }
+            }
+            None => TypePat::any(),
+        };
+        let mut fields = Vec::new();
+        for f in &def.fields {
+            if fields.iter().any(|(n, _)| *n == f.name) {
+                return Err(CompileError::invalid(
+                    f.span,
+                    format!("duplicate field name `{}`", f.name),
+                ));
+            }
+            let t = match &f.ty {
+                Some(t) => tctx.eval(t)?,
+                None => TypePat::any(),
+            };
+            fields.push((f.name, t));
+        }
+        (params, supertype, fields)
+    };
+    env.add_struct(ir::StructDef {
+        name: def.name,
+        params,
+        fields,
+        mutable: def.mutable,
+        supertype,
+    });
+    let name_e = ident(def.name, def.name_span);
+    let param_exprs: Vec<Expr> = pnames.iter().map(|p| ident(*p, sp)).collect();
+    let applied = if pnames.is_empty() {
+        name_e.clone()
+    } else {
+        mk(
+            ExprKind::Curly {
+                base: Box::new(name_e.clone()),
+                params: param_exprs.clone(),
+            },
+            sp,
+        )
+    };
+    let mut methods = Vec::new();
+    if !def.constructors.is_empty() {
+        for c in &def.constructors {
+            methods.extend(lower_constructor(c, applied.clone(), src, env)?);
+        }
+        return Ok(methods);
+    }
+    let where_vars: Vec<TypeVarDecl> = def.params.clone();
+    let field_params: Vec<Param> = def
+        .fields
+        .iter()
+        .map(|f| Param {
+            name: Some(f.name),
+            ty: None,
+            default: None,
+            vararg: false,
+            destructure: None,
+            span: f.span,
+        })
+        .collect();
+    // new(convert(FT, f), ...) for typed fields.
+    let new_args: Vec<Expr> = def
+        .fields
+        .iter()
+        .map(|f| match &f.ty {
+            Some(t) => call_ast(
+                ident(sym("convert"), f.span),
+                vec![t.clone(), ident(f.name, f.span)],
+                f.span,
+            ),
+            None => ident(f.name, f.span),
+        })
+        .collect();
+    let body = vec![call_ast(ident(sym("new"), sp), new_args, sp)];
+    let full = FunctionDef {
+        name: if pnames.is_empty() {
+            FnName::Name(def.name)
+        } else {
+            FnName::Type(applied.clone())
+        },
+        name_span: def.name_span,
+        params: field_params.clone(),
+        kwparams: vec![],
+        where_vars: where_vars.clone(),
+        ret_type: None,
+        body,
+        declaration_only: false,
+        span: sp,
+    };
+    methods.extend(lower_constructor(&full, applied.clone(), src, env)?);
+    if !pnames.is_empty() {
+        // Point(x::T, y::T) where T = Point{T}(x, y), when every parameter is a field's type.
+        let determined = pnames.iter().all(|p| {
+            def.fields
+                .iter()
+                .any(|f| f.ty.as_ref().is_some_and(|t| t.ident() == Some(*p)))
+        });
+        if determined {
+            let typed_params: Vec<Param> = def
+                .fields
+                .iter()
+                .map(|f| Param {
+                    name: Some(f.name),
+                    ty: f.ty.clone(),
+                    default: None,
+                    vararg: false,
+                    destructure: None,
+                    span: f.span,
+                })
+                .collect();
+            let fwd = call_ast(
+                applied.clone(),
+                def.fields.iter().map(|f| ident(f.name, f.span)).collect(),
+                sp,
+            );
+            let outer = FunctionDef {
+                name: FnName::Name(def.name),
+                name_span: def.name_span,
+                params: typed_params,
+                kwparams: vec![],
+                where_vars,
+                ret_type: None,
+                body: vec![fwd],
+                declaration_only: false,
+                span: sp,
+            };
+            methods.extend(lower_function(&outer, src, env)?);
+        }
+    }
+    Ok(methods)
+}
+
+/// Evaluates an abstract type definition into `env`.
+pub fn define_abstract(
+    name: Symbol,
+    params: &[TypeVarDecl],
+    supertype: Option<&Expr>,
+    span: Span,
+    env: &mut TypeEnv,
+) -> Result<(), CompileError> {
+    if crate::typeexpr::builtin_type(name.as_str()).is_some() {
+        return Err(CompileError::invalid(
+            span,
+            format!("cannot redefine the built-in type `{name}`"),
+        ));
+    }
+    let pnames: Vec<Symbol> = params.iter().map(|p| p.name).collect();
+    let tctx = TypeExprCtx { env, vars: &pnames };
+    let mut tvs = Vec::new();
+    for p in params {
+        let upper = match &p.upper {
+            Some(u) => tctx.eval(u)?,
+            None => TypePat::any(),
+        };
+        tvs.push(TypeVar {
+            name: p.name,
+            upper,
+        });
+    }
+    let st = match supertype {
+        Some(s) => tctx.eval(s)?,
+        None => TypePat::any(),
+    };
+    env.add_abstract(ir::AbstractDef {
+        name,
+        params: tvs,
+        supertype: st,
+    });
+    Ok(())
+}
