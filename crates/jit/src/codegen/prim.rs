@@ -1,0 +1,625 @@
+//! Emission of primitives: native scalar arithmetic, array access with its checks, rule
+//! stacks, and the helpers the rest call.
+
+use super::*;
+
+impl Gen<'_, '_> {
+    /// A primitive: native code where the operands are registers, fast paths for arrays of
+    /// unboxed elements, else `eval_inst`.
+    pub(super) fn prim(
+        &mut self,
+        i: Inst,
+        op: Prim,
+        args: &[Value],
+    ) -> Result<Option<cir::Value>, String> {
+        let f = self.f;
+        let res = f.result(i);
+        let rr = res.map(|r| self.rep(r));
+        let reps: Vec<Rep> = args.iter().map(|a| self.rep(*a)).collect();
+        let all_native = reps.iter().all(|r| is_reg(*r));
+        let x = |g: &Self, k: usize| g.vals[&args[k]];
+        // The second of a sine/cosine pair: computed with the first.
+        if let Some(v) = res.and_then(|r| self.vals.get(&r)) {
+            return Ok(Some(*v));
+        }
+        if let Some(&(s, c)) = self.trig_pairs.get(&i) {
+            let a = x(self, 0);
+            let buf = self.at(self.trig_buf);
+            self.call("mc_sincos_f64", &[a, buf]);
+            let sv = self.b.ins().stack_load(ct::I64, ct::F64, self.trig_buf, 0);
+            let cv = self.b.ins().stack_load(ct::I64, ct::F64, self.trig_buf, 8);
+            self.vals.insert(s, sv);
+            self.vals.insert(c, cv);
+            return Ok(Some(if op == Prim::Sin { sv } else { cv }));
+        }
+        if all_native && rr.is_some_and(is_reg) {
+            if let Some(v) = self.native_prim(op, args, &reps) {
+                return Ok(Some(v));
+            }
+        }
+        use Prim::*;
+        match op {
+            Sitofp if reps.len() == 2 && reps[1] == Rep::I64 => {
+                if let Some(t @ (Rep::F64 | Rep::F32)) = rr {
+                    let a1 = x(self, 1);
+                    let v = self.b.ins().fcvt_from_sint(cl_type(t), a1);
+                    return Ok(Some(v));
+                }
+            }
+            Fpconvert if reps.len() == 2 => match (rr, reps[1]) {
+                (Some(Rep::F64), Rep::F32) => {
+                    let a1 = x(self, 1);
+                    return Ok(Some(self.b.ins().fpromote(ct::F64, a1)));
+                }
+                (Some(Rep::F32), Rep::F64) => {
+                    let a1 = x(self, 1);
+                    return Ok(Some(self.b.ins().fdemote(ct::F32, a1)));
+                }
+                (Some(a), b) if a == b && is_reg(a) => return Ok(Some(x(self, 1))),
+                _ => {}
+            },
+            RuleStack if self.rule_group.contains_key(&i) => {
+                let r = res.ok_or("rule_stack without a result")?;
+                let j = self.rule_group[&i];
+                let objs = self
+                    .rule_objs
+                    .ok_or("grouped rule stacks without a buffer")?;
+                // The first of the group fetches them all.
+                if j == 0 {
+                    let ctx = self.ctx();
+                    let meta = self.b.ins().iconst(ct::I64, self.meta);
+                    let st = self.slot_addr(args[0]);
+                    let frame = self.at(self.frame_ss);
+                    let out = self.at(objs);
+                    let failed = self
+                        .call("mc_rule_stacks", &[ctx, meta, st, frame, out])
+                        .unwrap_or_else(|| unreachable!());
+                    self.check(failed);
+                }
+                if self.tracks_array(r) {
+                    let o = self
+                        .b
+                        .ins()
+                        .stack_load(ct::I64, ct::I64, objs, (8 * j) as i32);
+                    self.arr_obj.insert(r, o);
+                }
+                return Ok(None);
+            }
+            RuleStack if reps.len() == 3 && reps[0] == Rep::Boxed && reps[1] == Rep::I64 => {
+                let r = res.ok_or("rule_stack without a result")?;
+                let st = self.slot_addr(args[0]);
+                let k = x(self, 1);
+                let ty = self.value_ptr(args[2], 0);
+                let out = self.slot_addr(r);
+                let ctx = self.ctx();
+                let meta = self.b.ins().iconst(ct::I64, self.meta);
+                let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
+                let o = self
+                    .call("mc_rule_stack", &[ctx, meta, inst, st, k, ty, out])
+                    .unwrap_or_else(|| unreachable!());
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, o, 0);
+                self.check(failed);
+                // The stack's object comes with it: no `mc_array_obj` call for it.
+                if self.tracks_array(r) {
+                    self.arr_obj.insert(r, o);
+                }
+                return Ok(None);
+            }
+            ArrayLen if self.arr_obj.contains_key(&args[0]) => {
+                let o = self.arr_obj[&args[0]];
+                let fl = self.view_flags(args[0]);
+                let v = self
+                    .b
+                    .ins()
+                    .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
+                return Ok(Some(v));
+            }
+            // `size(A, d)` with a constant d, of a vector or matrix: the view's extents.
+            ArraySize
+                if self.arr_obj.contains_key(&args[0])
+                    && matches!(f.types[args[0]], Type::Array(_, 1 | 2))
+                    && matches!(f.const_value(args[1]), Some(Const::Int(d)) if *d >= 1) =>
+            {
+                let Some(Const::Int(d)) = f.const_value(args[1]) else {
+                    unreachable!()
+                };
+                let nd = match f.types[args[0]] {
+                    Type::Array(_, n) => n,
+                    _ => unreachable!(),
+                };
+                let o = self.arr_obj[&args[0]];
+                let fl = self.view_flags(args[0]);
+                let v = match (*d, nd) {
+                    (1, _) => self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::D1),
+                    (2, 2) => self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::D2),
+                    _ => self.b.ins().iconst(ct::I64, 1),
+                };
+                return Ok(Some(v));
+            }
+            ArrayRef
+                if (args.len() == 2 || args.len() == 3)
+                    && self.arr_obj.contains_key(&args[0])
+                    && reps[1..].iter().all(|r| *r == Rep::I64)
+                    && matches!(rr, Some(Rep::F64 | Rep::I64)) =>
+            {
+                let r = rr.unwrap_or(Rep::F64);
+                let o = self.arr_obj[&args[0]];
+                let idx: Vec<cir::Value> = (1..args.len()).map(|k| x(self, k)).collect();
+                let fl = self.view_flags(args[0]);
+                let addr = self.checked_elem(i, o, &idx, fl);
+                let v = self
+                    .b
+                    .ins()
+                    .load(cl_type(r), MemFlagsData::trusted(), addr, 0);
+                return Ok(Some(v));
+            }
+            ArraySet
+                if (args.len() == 3 || args.len() == 4)
+                    && self.arr_obj.contains_key(&args[0])
+                    && reps[2..].iter().all(|r| *r == Rep::I64)
+                    && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
+            {
+                let o = self.arr_obj[&args[0]];
+                let idx: Vec<cir::Value> = (2..args.len()).map(|k| x(self, k)).collect();
+                let fl = self.view_flags(args[0]);
+                let addr = self.checked_elem(i, o, &idx, fl);
+                let v = x(self, 1);
+                self.b.ins().store(MemFlagsData::trusted(), v, addr, 0);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
+            ArrayLen if reps.len() == 1 && reps[0] == Rep::Boxed => {
+                let p = self.slot_addr(args[0]);
+                return Ok(self.call("mc_arraylen", &[p]));
+            }
+            ArrayPush if reps[0] == Rep::Boxed && self.fused.contains_key(&args[1]) => {
+                let p = self.fused[&args[1]].clone();
+                let tup = f
+                    .def_inst(args[1])
+                    .ok_or("a fused tuple without a definition")?;
+                let elems = f.insts[tup].args();
+                let vals: Vec<cir::Value> = elems.iter().map(|e| self.vals[e]).collect();
+                let join = self.b.create_block();
+                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                    let helper = self.stack_push(
+                        o,
+                        p.size,
+                        |g, addr| {
+                            for (v, off) in vals.iter().zip(&p.offsets) {
+                                g.b.ins()
+                                    .store(MemFlagsData::trusted(), *v, addr, *off as i32);
+                            }
+                        },
+                        join,
+                    );
+                    self.b.switch_to_block(helper);
+                }
+                for (v, off) in vals.iter().zip(&p.offsets) {
+                    self.b
+                        .ins()
+                        .stack_store(ct::I64, *v, self.pack_buf, *off as i32);
+                }
+                let a = self.slot_addr(args[0]);
+                let size = self.b.ins().iconst(ct::I64, p.size as i64);
+                let buf = self.at(self.pack_buf);
+                let st = self.call_preserving("mc_push_bytes", &[a, buf, size]);
+                // A vector of isbits tuples always stores bytes: it fails only for want of
+                // memory.
+                let fail = self.out_of_memory_exit();
+                self.b.ins().brif(st, fail, &[], join, &[]);
+                self.b.switch_to_block(join);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
+            ArrayPush
+                if reps[0] == Rep::Boxed
+                    && matches!(reps[1], Rep::F64 | Rep::I64)
+                    && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
+            {
+                let xv = x(self, 1);
+                let join = self.b.create_block();
+                if let Some(o) = self.arr_obj.get(&args[0]).copied() {
+                    let helper = self.stack_push(
+                        o,
+                        8,
+                        |g, addr| {
+                            g.b.ins().store(MemFlagsData::trusted(), xv, addr, 0);
+                        },
+                        join,
+                    );
+                    self.b.switch_to_block(helper);
+                }
+                let helper = if reps[1] == Rep::F64 {
+                    "mc_push_f64"
+                } else {
+                    "mc_push_i64"
+                };
+                let a = self.slot_addr(args[0]);
+                let st = self.call_preserving(helper, &[a, xv]);
+                // A vector of floats or integers stores them unboxed: it fails only for want
+                // of memory, or because it shares its memory; the generic path raises.
+                let fail = self.b.create_block();
+                self.b.set_cold_block(fail);
+                self.b.ins().brif(st, fail, &[], join, &[]);
+                self.b.switch_to_block(fail);
+                self.generic_raising(i);
+                self.b.switch_to_block(join);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
+            ArrayPop if res.is_some_and(|r| self.packed.contains_key(&r)) => {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let (p, buf) = self.packed[&r].clone();
+                let Type::Tuple(ts) = f.types[r].clone() else {
+                    return Err("a packed value that is not a tuple".into());
+                };
+                // Every vector of register tuples has its object fetched (`track_array`).
+                let o = *self
+                    .arr_obj
+                    .get(&args[0])
+                    .ok_or("a popped tuple whose vector has no array object")?;
+                let join = self.b.create_block();
+                {
+                    let helper = self.stack_pop(
+                        o,
+                        p.size,
+                        |g, addr| {
+                            for (t, off) in ts.iter().zip(&p.offsets) {
+                                let ty = cl_type(rep(t));
+                                let fl = MemFlagsData::trusted();
+                                let v = g.b.ins().load(ty, fl, addr, *off as i32);
+                                g.b.ins().store(fl, v, buf, *off as i32);
+                            }
+                            vec![]
+                        },
+                        join,
+                    );
+                    // An empty vector: raise the error, never rejoining (no spills).
+                    self.b.switch_to_block(helper);
+                    self.generic_raising(i);
+                    self.b.switch_to_block(join);
+                    return Ok(None);
+                }
+            }
+            ArrayPop
+                if self.arr_obj.contains_key(&args[0])
+                    && matches!(rr, Some(Rep::F64 | Rep::I64))
+                    && elem_rep(&f.types[args[0]]) == rr =>
+            {
+                let r = rr.unwrap_or(Rep::F64);
+                let join = self.b.create_block();
+                let jv = self.b.append_block_param(join, cl_type(r));
+                let o = self.arr_obj[&args[0]];
+                {
+                    let helper = self.stack_pop(
+                        o,
+                        8,
+                        |g, addr| {
+                            vec![g.b.ins().load(cl_type(r), MemFlagsData::trusted(), addr, 0)]
+                        },
+                        join,
+                    );
+                    // An empty vector: raise the error, never rejoining (no spills).
+                    self.b.switch_to_block(helper);
+                    self.generic_raising(i);
+                    self.b.switch_to_block(join);
+                    return Ok(Some(jv));
+                }
+            }
+            // Vectors of boxed values (the reverse pass's stacks of saved aggregates).
+            ArrayPush
+                if reps[0] == Rep::Boxed && boxed_storage(&f.types[args[0]], self.env.types) =>
+            {
+                let a = self.slot_addr(args[0]);
+                let xp = self.value_ptr(args[1], 0);
+                let st = self
+                    .call("mc_push_value", &[a, xp])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
+            ArrayPop
+                if reps[0] == Rep::Boxed
+                    && rr == Some(Rep::Boxed)
+                    && boxed_storage(&f.types[args[0]], self.env.types) =>
+            {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let a = self.slot_addr(args[0]);
+                let out = self.slot_addr(r);
+                let st = self
+                    .call("mc_pop_value", &[a, out])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
+                return Ok(None);
+            }
+            _ => {}
+        }
+        Ok(self.generic(i))
+    }
+
+    /// The result of a write that returns its array: the array itself (copied only if used).
+    pub(super) fn array_result(&mut self, res: Option<Value>, arr: Value) {
+        if let Some(r) = res.filter(|r| self.used.contains(r)) {
+            let src = self.slot_addr(arr);
+            let dst = self.slot_addr(r);
+            self.call("mc_clone", &[dst, src]);
+            if let Some(o) = self.arr_obj.get(&arr).copied() {
+                self.arr_obj.insert(r, o);
+            }
+        }
+    }
+
+    /// Pushes inline onto the vector with object `o` when its capacity allows: `write` stores
+    /// the `size`-byte element at the address it is given, then the fast path jumps to `join`.
+    /// Returns the (cold) block to emit the out-of-line push in, which must end at `join`.
+    pub(super) fn stack_push(
+        &mut self,
+        o: cir::Value,
+        size: u32,
+        write: impl FnOnce(&mut Self, cir::Value),
+        join: cir::Block,
+    ) -> cir::Block {
+        use runtime::value::ArrayView as AV;
+        let fl = MemFlagsData::trusted();
+        let len = self.b.ins().load(ct::I64, fl, o, AV::LEN);
+        let cap = self.b.ins().load(ct::I64, fl, o, AV::CAP);
+        let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, len, cap);
+        let fast = self.b.create_block();
+        let helper = self.b.create_block();
+        self.b.set_cold_block(helper);
+        // The cold block as the branch's first target: Cranelift's lowering order (a
+        // reverse postorder visiting first targets first) then places it after the loop's
+        // hot blocks, so that the calls in it do not end live ranges inside the loop.
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
+        self.b.ins().brif(full, helper, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        let ptr = self.b.ins().load(ct::I64, fl, o, AV::PTR);
+        let off = self.b.ins().imul_imm_s(len, size as i64);
+        let addr = self.b.ins().iadd(ptr, off);
+        write(self, addr);
+        let n1 = self.b.ins().iadd_imm_s(len, 1);
+        self.b.ins().store(fl, n1, o, AV::LEN);
+        self.b.ins().store(fl, n1, o, AV::D1);
+        self.b.ins().jump(join, &[]);
+        helper
+    }
+
+    /// Pops inline from a non-empty vector with object `o`: `read` loads the `size`-byte
+    /// element at the address it is given and returns `join`'s arguments. Returns the (cold)
+    /// block for the out-of-line pop, which must end at `join`.
+    pub(super) fn stack_pop(
+        &mut self,
+        o: cir::Value,
+        size: u32,
+        read: impl FnOnce(&mut Self, cir::Value) -> Vec<cir::Value>,
+        join: cir::Block,
+    ) -> cir::Block {
+        use runtime::value::ArrayView as AV;
+        let fl = MemFlagsData::trusted();
+        let len = self.b.ins().load(ct::I64, fl, o, AV::LEN);
+        let cap = self.b.ins().load(ct::I64, fl, o, AV::CAP);
+        let fast = self.b.create_block();
+        let helper = self.b.create_block();
+        self.b.set_cold_block(helper);
+        // The cold block first (see `stack_push`). Out of line when empty (`len - 1` wraps)
+        // or when the view shows no capacity (a shared array, which cannot shrink).
+        let n = self.b.ins().iadd_imm_s(len, -1);
+        let out_of_line = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, n, cap);
+        self.b.ins().brif(out_of_line, helper, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        let ptr = self.b.ins().load(ct::I64, fl, o, AV::PTR);
+        let off = self.b.ins().imul_imm_s(n, size as i64);
+        let addr = self.b.ins().iadd(ptr, off);
+        let vals = read(self, addr);
+        self.b.ins().store(fl, n, o, AV::LEN);
+        self.b.ins().store(fl, n, o, AV::D1);
+        let args: Vec<BlockArg> = vals.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(join, &args);
+        helper
+    }
+
+    /// Flags for loads from the view of array `arr`: read-only unless its storage may change.
+    pub(super) fn view_flags(&self, arr: Value) -> MemFlagsData {
+        match &self.changing {
+            Some(c) if !c.contains(&arr) => MemFlagsData::trusted().with_readonly().with_can_move(),
+            _ => MemFlagsData::trusted(),
+        }
+    }
+
+    /// Fetches the array object of `v` if it is an array of `Float64`, `Int64` or tuples of
+    /// register values (the element storages native code reads and writes in place).
+    /// Whether native code keeps the array object of `v` at hand for inline element access:
+    /// arrays of unboxed floats, integers or packed tuples.
+    pub(super) fn tracks_array(&self, v: Value) -> bool {
+        let t = &self.f.types[v];
+        let packed_elems = match t {
+            Type::Array(e, 1) => packed_layout(e, self.env.types).is_some(),
+            _ => false,
+        };
+        self.rep(v) == Rep::Boxed
+            && (matches!(elem_rep(t), Some(Rep::F64 | Rep::I64)) || packed_elems)
+    }
+
+    pub(super) fn track_array(&mut self, v: Value) {
+        if self.tracks_array(v) {
+            let s = self.slot_addr(v);
+            let o = self
+                .call("mc_array_obj", &[s])
+                .unwrap_or_else(|| unreachable!());
+            self.arr_obj.insert(v, o);
+        }
+    }
+
+    /// The address of element `idx` of the array object `o`, continuing on the in-bounds path;
+    /// out of bounds, instruction `i` runs in the interpreter to raise the error and the code
+    /// leaves through the error exit (never rejoining, so values in registers need not survive
+    /// the call). Accesses proved in range have no check.
+    pub(super) fn checked_elem(
+        &mut self,
+        i: Inst,
+        o: cir::Value,
+        idx: &[cir::Value],
+        fl: MemFlagsData,
+    ) -> cir::Value {
+        if self.inbounds.contains(&i) {
+            let k = self.linear_index(o, idx, fl);
+            return self.elem_addr(o, k, fl);
+        }
+        let (k, ok) = self.inline_index(o, idx, fl);
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let fast = self.b.create_block();
+        // The cold block first (see `stack_push`).
+        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
+        self.b.ins().brif(bad, slow, &[], fast, &[]);
+        self.b.switch_to_block(slow);
+        self.generic_raising(i);
+        self.b.switch_to_block(fast);
+        self.elem_addr(o, k, fl)
+    }
+
+    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
+    /// `obj`, known to be in bounds.
+    pub(super) fn linear_index(
+        &mut self,
+        obj: cir::Value,
+        idx: &[cir::Value],
+        flags: MemFlagsData,
+    ) -> cir::Value {
+        let i1 = self.b.ins().iadd_imm_s(idx[0], -1);
+        if idx.len() == 1 {
+            return i1;
+        }
+        let j1 = self.b.ins().iadd_imm_s(idx[1], -1);
+        let d1 = self
+            .b
+            .ins()
+            .load(ct::I64, flags, obj, runtime::value::ArrayView::D1);
+        let col = self.b.ins().imul(j1, d1);
+        self.b.ins().iadd(i1, col)
+    }
+
+    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
+    /// `obj`, and whether it is in bounds.
+    pub(super) fn inline_index(
+        &mut self,
+        obj: cir::Value,
+        idx: &[cir::Value],
+        flags: MemFlagsData,
+    ) -> (cir::Value, cir::Value) {
+        use runtime::value::ArrayView;
+        let i1 = self.b.ins().iadd_imm_s(idx[0], -1);
+        if idx.len() == 1 {
+            let len = self.b.ins().load(ct::I64, flags, obj, ArrayView::LEN);
+            let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, i1, len);
+            (i1, ok)
+        } else {
+            let j1 = self.b.ins().iadd_imm_s(idx[1], -1);
+            let d1 = self.b.ins().load(ct::I64, flags, obj, ArrayView::D1);
+            let d2 = self.b.ins().load(ct::I64, flags, obj, ArrayView::D2);
+            let oki = self.b.ins().icmp(IntCC::UnsignedLessThan, i1, d1);
+            let okj = self.b.ins().icmp(IntCC::UnsignedLessThan, j1, d2);
+            let ok = self.b.ins().band(oki, okj);
+            let col = self.b.ins().imul(j1, d1);
+            let k = self.b.ins().iadd(i1, col);
+            (k, ok)
+        }
+    }
+
+    /// The address of element `k` (0-based) of the array with object `obj`.
+    pub(super) fn elem_addr(
+        &mut self,
+        obj: cir::Value,
+        k: cir::Value,
+        flags: MemFlagsData,
+    ) -> cir::Value {
+        let ptr = self
+            .b
+            .ins()
+            .load(ct::I64, flags, obj, runtime::value::ArrayView::PTR);
+        let off = self.b.ins().ishl_imm_u(k, 3);
+        self.b.ins().iadd(ptr, off)
+    }
+
+    /// Scalar primitives on register operands (`None`: not handled natively).
+    pub(super) fn native_prim(
+        &mut self,
+        op: Prim,
+        args: &[Value],
+        reps: &[Rep],
+    ) -> Option<cir::Value> {
+        use Prim::*;
+        let mut a: Vec<cir::Value> = args.iter().map(|v| self.vals[v]).collect();
+        // A constant operand of a commutative float operation goes second, where x86 code
+        // reads it from the constant pool instead of materialising it in a register (in a
+        // loop: every iteration). `x * c` and `c * x` are the same float.
+        if matches!(op, AddFloat | MulFloat)
+            && self.f.const_value(args[0]).is_some()
+            && self.f.const_value(args[1]).is_none()
+        {
+            a.swap(0, 1);
+        }
+        let ins = self.b.ins();
+        let v = match (op, a.as_slice()) {
+            (AddInt, [x, y]) => ins.iadd(*x, *y),
+            (SubInt, [x, y]) => ins.isub(*x, *y),
+            (MulInt, [x, y]) => ins.imul(*x, *y),
+            (AndInt | AndBool, [x, y]) => ins.band(*x, *y),
+            (OrInt | OrBool, [x, y]) => ins.bor(*x, *y),
+            (XorInt | XorBool, [x, y]) => ins.bxor(*x, *y),
+            (NegInt, [x]) => ins.ineg(*x),
+            (NotInt, [x]) => ins.bnot(*x),
+            (NotBool, [x]) => ins.bxor_imm_s(*x, 1),
+            (EqInt, [x, y]) => ins.icmp(IntCC::Equal, *x, *y),
+            (NeInt, [x, y]) => ins.icmp(IntCC::NotEqual, *x, *y),
+            (SltInt, [x, y]) => ins.icmp(IntCC::SignedLessThan, *x, *y),
+            (SleInt, [x, y]) => ins.icmp(IntCC::SignedLessThanOrEqual, *x, *y),
+            (BoolToInt, [x]) => ins.uextend(ct::I64, *x),
+            (AddFloat, [x, y]) => ins.fadd(*x, *y),
+            (SubFloat, [x, y]) => ins.fsub(*x, *y),
+            (MulFloat, [x, y]) => ins.fmul(*x, *y),
+            (DivFloat, [x, y]) => ins.fdiv(*x, *y),
+            (NegFloat, [x]) => ins.fneg(*x),
+            (AbsFloat, [x]) => ins.fabs(*x),
+            (SelectFloat, [c, x, y]) => ins.select(*c, *x, *y),
+            (Copysign, [x, y]) => ins.fcopysign(*x, *y),
+            (Sqrt, [x]) => ins.sqrt(*x),
+            (Floor, [x]) => ins.floor(*x),
+            (Ceil, [x]) => ins.ceil(*x),
+            (Trunc, [x]) => ins.trunc(*x),
+            (Round, [x]) => ins.nearest(*x),
+            (EqFloat, [x, y]) => ins.fcmp(FloatCC::Equal, *x, *y),
+            (NeFloat, [x, y]) => ins.fcmp(FloatCC::NotEqual, *x, *y),
+            (LtFloat, [x, y]) => ins.fcmp(FloatCC::LessThan, *x, *y),
+            (LeFloat, [x, y]) => ins.fcmp(FloatCC::LessThanOrEqual, *x, *y),
+            (PowiFloat, [x, n]) if reps[1] == Rep::I64 => {
+                let name = if reps[0] == Rep::F64 {
+                    "mc_powi_f64"
+                } else {
+                    "mc_powi_f32"
+                };
+                return self.call(name, &[*x, *n]);
+            }
+            _ => {
+                let float = |r: &Rep| matches!(r, Rep::F64 | Rep::F32);
+                if reps.iter().all(float)
+                    && (ir::fold::cmath::unary(op).is_some() && a.len() == 1
+                        || ir::fold::cmath::binary(op).is_some() && a.len() == 2)
+                {
+                    let sfx = if reps[0] == Rep::F64 { "f64" } else { "f32" };
+                    let name = format!("mc_{}_{sfx}", op.name());
+                    return self.call(&name, &a);
+                }
+                return None;
+            }
+        };
+        Some(v)
+    }
+}

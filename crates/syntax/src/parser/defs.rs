@@ -1,0 +1,386 @@
+//! Definitions: `function`, signatures and parameters, `struct`, `abstract type`.
+
+use super::*;
+
+pub(super) fn is_call_signature(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call { func, .. } => matches!(
+            func.kind,
+            ExprKind::Ident(_) | ExprKind::Curly { .. } | ExprKind::TypeAssert { .. }
+        ),
+        ExprKind::Where { expr, .. } => is_call_signature(expr),
+        ExprKind::TypeAssert { expr, .. } => {
+            matches!(&expr.kind, ExprKind::Call { .. } | ExprKind::Where { .. })
+                && is_call_signature(expr)
+        }
+        _ => false,
+    }
+}
+
+impl<'a> Parser<'a> {
+    pub(super) fn parse_function(&mut self) -> Expr {
+        let sp = self.bump().span;
+        // `function f end`
+        if let Tok::Ident(_) = self.peek() {
+            if matches!(self.peek_nth(1), Tok::Keyword(Kw::End)) {
+                let (name, nsp) = self.ident_sym("a function name").unwrap_or((sym("_"), sp));
+                self.bump();
+                return Expr::new(
+                    ExprKind::Function(Box::new(FunctionDef {
+                        name: FnName::Name(name),
+                        name_span: nsp,
+                        params: vec![],
+                        kwparams: vec![],
+                        where_vars: vec![],
+                        ret_type: None,
+                        body: vec![],
+                        declaration_only: true,
+                        span: sp.to(self.prev_span()),
+                    })),
+                    sp.to(self.prev_span()),
+                );
+            }
+        }
+        let sig = self.with_mode(Mode::Statement, |p| p.parse_expr_no_assign());
+        let body = self.parse_block(&[Kw::End]);
+        self.expect_end("function", sp);
+        let span = sp.to(self.prev_span());
+        match self.signature_to_def(sig, body, span) {
+            Some(def) => Expr::new(ExprKind::Function(Box::new(def)), span),
+            None => Expr::new(ExprKind::Error, span),
+        }
+    }
+
+    /// Turns a parsed signature expression (`f(x::T)::R where T`) into a definition.
+    pub(super) fn signature_to_def(
+        &mut self,
+        sig: Expr,
+        body: Vec<Expr>,
+        span: Span,
+    ) -> Option<FunctionDef> {
+        let mut sig = sig;
+        let mut where_vars = Vec::new();
+        let mut ret_type = None;
+        loop {
+            match sig.kind {
+                ExprKind::Where { expr, vars } => {
+                    let mut vs = vars;
+                    vs.extend(where_vars);
+                    where_vars = vs;
+                    sig = *expr;
+                }
+                ExprKind::TypeAssert { expr, ty } if ret_type.is_none() => {
+                    ret_type = Some(*ty);
+                    sig = *expr;
+                }
+                _ => break,
+            }
+        }
+        let sig_span = sig.span;
+        match sig.kind {
+            ExprKind::Call {
+                func, args, kwargs, ..
+            } => {
+                let name_span = func.span;
+                let name = match func.kind {
+                    ExprKind::Ident(s) => FnName::Name(s),
+                    ExprKind::Curly { .. } => FnName::Type(*func),
+                    ExprKind::TypeAssert { .. } => FnName::Type(*func),
+                    _ => {
+                        self.error(func.span, "expected a function name");
+                        return None;
+                    }
+                };
+                let mut params = Vec::new();
+                for a in args {
+                    params.push(self.expr_to_param(a)?);
+                }
+                // `y = 1` before the `;` is a positional parameter with a default: after the
+                // ones without, before a final `xs...`.
+                let at = if params.last().is_some_and(|p: &Param| p.vararg) {
+                    params.len() - 1
+                } else {
+                    params.len()
+                };
+                let (positional, kwargs): (Vec<KwArg>, Vec<KwArg>) =
+                    kwargs.into_iter().partition(|k| !k.after_semicolon);
+                let defaults: Vec<Param> = positional
+                    .into_iter()
+                    .map(|k| Param {
+                        name: Some(k.name),
+                        ty: k.ty,
+                        default: Some(k.value),
+                        vararg: false,
+                        destructure: None,
+                        span: k.span,
+                    })
+                    .collect();
+                params.splice(at..at, defaults);
+                let mut kwparams = Vec::new();
+                for k in kwargs {
+                    kwparams.push(Param {
+                        name: Some(k.name),
+                        ty: k.ty,
+                        default: (!k.bare).then_some(k.value),
+                        vararg: false,
+                        destructure: None,
+                        span: k.span,
+                    });
+                }
+                Some(FunctionDef {
+                    name,
+                    name_span,
+                    params,
+                    kwparams,
+                    where_vars,
+                    ret_type,
+                    body,
+                    declaration_only: false,
+                    span,
+                })
+            }
+            ExprKind::Tuple(elems) => {
+                // `function (x, y) ... end`
+                let mut params = Vec::new();
+                for a in elems {
+                    params.push(self.expr_to_param(a)?);
+                }
+                Some(FunctionDef {
+                    name: FnName::Anonymous,
+                    name_span: sig_span,
+                    params,
+                    kwparams: vec![],
+                    where_vars,
+                    ret_type,
+                    body,
+                    declaration_only: false,
+                    span,
+                })
+            }
+            ExprKind::Ident(_) => {
+                let p = self.expr_to_param(sig)?;
+                Some(FunctionDef {
+                    name: FnName::Anonymous,
+                    name_span: sig_span,
+                    params: vec![p],
+                    kwparams: vec![],
+                    where_vars,
+                    ret_type,
+                    body,
+                    declaration_only: false,
+                    span,
+                })
+            }
+            _ => {
+                self.error(sig_span, "expected a function signature like `f(x, y)`");
+                None
+            }
+        }
+    }
+
+    /// Converts an argument expression of a signature into a parameter.
+    pub(super) fn expr_to_param(&mut self, e: Expr) -> Option<Param> {
+        let span = e.span;
+        match e.kind {
+            ExprKind::Ident(s) => Some(Param {
+                name: Some(s),
+                ty: None,
+                default: None,
+                vararg: false,
+                destructure: None,
+                span,
+            }),
+            ExprKind::TypeAssert { expr, ty } => {
+                let name = match expr.kind {
+                    ExprKind::Ident(s) if s.as_str() == "_" => None,
+                    ExprKind::Ident(s) => Some(s),
+                    _ => {
+                        self.error(expr.span, "expected a parameter name before `::`");
+                        return None;
+                    }
+                };
+                // `xs::T...` parses as `xs::(T...)`.
+                let (ty, vararg) = match ty.kind {
+                    ExprKind::Splat(inner) => (*inner, true),
+                    _ => (*ty, false),
+                };
+                Some(Param {
+                    name,
+                    ty: Some(ty),
+                    default: None,
+                    vararg,
+                    destructure: None,
+                    span,
+                })
+            }
+            ExprKind::Assign { lhs, rhs } => {
+                let mut p = self.expr_to_param(*lhs)?;
+                p.default = Some(*rhs);
+                p.span = span;
+                Some(p)
+            }
+            ExprKind::Splat(inner) => {
+                let mut p = self.expr_to_param(*inner)?;
+                p.vararg = true;
+                p.span = span;
+                Some(p)
+            }
+            ExprKind::Tuple(elems) => {
+                let mut names = Vec::new();
+                for el in elems {
+                    match el.ident() {
+                        Some(s) => names.push(s),
+                        None => {
+                            self.error(el.span, "expected a name in a destructuring parameter");
+                            return None;
+                        }
+                    }
+                }
+                Some(Param {
+                    name: None,
+                    ty: None,
+                    default: None,
+                    vararg: false,
+                    destructure: Some(names),
+                    span,
+                })
+            }
+            _ => {
+                self.error(
+                    span,
+                    "expected a parameter (`x`, `x::T`, `x = default` or `xs...`)",
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn parse_struct(&mut self, mutable: bool) -> Expr {
+        let sp = self.bump().span; // struct
+        let Some((name, name_span)) = self.ident_sym("a struct name") else {
+            self.recover();
+            return Expr::new(ExprKind::Error, sp);
+        };
+        let params = self.parse_type_params();
+        let supertype = if self.eat_op("<:") {
+            Some(self.parse_postfix())
+        } else {
+            None
+        };
+        let mut fields = Vec::new();
+        let mut constructors = Vec::new();
+        self.with_mode(Mode::Statement, |p| loop {
+            p.skip_terminators();
+            match p.peek().clone() {
+                Tok::Keyword(Kw::End) | Tok::Eof => break,
+                Tok::Keyword(Kw::Function) => {
+                    let e = p.parse_function();
+                    if let ExprKind::Function(def) = e.kind {
+                        constructors.push(*def);
+                    }
+                }
+                Tok::Ident(fname) => {
+                    let e = p.parse_expr_stmt();
+                    match e.kind {
+                        ExprKind::Ident(_) => fields.push(FieldDecl {
+                            name: fname,
+                            ty: None,
+                            span: e.span,
+                        }),
+                        ExprKind::TypeAssert { expr, ty } if expr.ident().is_some() => {
+                            fields.push(FieldDecl {
+                                name: expr.ident().unwrap_or(fname),
+                                ty: Some(*ty),
+                                span: e.span,
+                            })
+                        }
+                        ExprKind::Function(def) => constructors.push(*def),
+                        _ => p.error(e.span, "expected a field `name` or `name::Type`"),
+                    }
+                }
+                t => {
+                    let s = p.peek_span();
+                    let d = Self::describe(&t);
+                    p.error(s, format!("expected a field declaration, found {d}"));
+                    p.recover();
+                    if p.at_eof() {
+                        break;
+                    }
+                    if !p.at_kw(Kw::End) {
+                        p.bump();
+                    }
+                }
+            }
+        });
+        self.expect_end("struct", sp);
+        let span = sp.to(self.prev_span());
+        Expr::new(
+            ExprKind::Struct(Box::new(StructDef {
+                name,
+                name_span,
+                params,
+                supertype,
+                fields,
+                mutable,
+                constructors,
+                span,
+            })),
+            span,
+        )
+    }
+
+    pub(super) fn parse_type_params(&mut self) -> Vec<TypeVarDecl> {
+        let mut params = Vec::new();
+        if self.at_op("{") && self.adjacent() {
+            self.bump();
+            self.with_mode(Mode::Paren, |p| {
+                while !p.at_op("}") && !p.at_eof() {
+                    match p.parse_type_var() {
+                        Some(v) => params.push(v),
+                        None => break,
+                    }
+                    if !p.eat_op(",") {
+                        break;
+                    }
+                }
+                p.expect_op("}", "to close the type parameters");
+            });
+        }
+        params
+    }
+
+    pub(super) fn parse_abstract(&mut self) -> Expr {
+        let sp = self.bump().span;
+        match self.peek() {
+            Tok::Ident(s) if s.as_str() == "type" => {
+                self.bump();
+            }
+            _ => {
+                let s = self.peek_span();
+                self.error(s, "expected `type` after `abstract`");
+                self.recover();
+                return Expr::new(ExprKind::Error, sp);
+            }
+        }
+        let Some((name, _)) = self.ident_sym("an abstract type name") else {
+            self.recover();
+            return Expr::new(ExprKind::Error, sp);
+        };
+        let params = self.parse_type_params();
+        let supertype = if self.eat_op("<:") {
+            Some(Box::new(self.parse_postfix()))
+        } else {
+            None
+        };
+        self.skip_terminators();
+        self.expect_end("abstract type", sp);
+        Expr::new(
+            ExprKind::AbstractType {
+                name,
+                params,
+                supertype,
+            },
+            sp.to(self.prev_span()),
+        )
+    }
+}
