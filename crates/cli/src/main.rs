@@ -257,7 +257,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
     match command {
         Command::Run { file, call, time } => {
             let start = std::time::Instant::now();
-            let before = session.compiler().stats.clone();
+            let before = session.compile_stats();
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(session, e));
             }
@@ -269,7 +269,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             }
             if time {
                 let total = start.elapsed().as_secs_f64() * 1e3;
-                let st = session.compiler().stats.clone();
+                let st = session.compile_stats();
                 let compile = (st.compile_ns - before.compile_ns) as f64 / 1e6;
                 let backend = match session.native_stats() {
                     Some(n) if session.backend() == Backend::Native => format!(

@@ -9,7 +9,9 @@
 //! ```
 //!
 //! The verifier checks the input and the output; `; run:` lines execute the input and the
-//! output on the interpreter and in native code, which must all give the result. `BLESS=1`
+//! output on the interpreter and in native code, which must all give the result. With
+//! `; test: verify-errors` the input must fail verification instead, and the expectation is
+//! the input with each error (`; error: ...`) under the entity it is about. `BLESS=1`
 //! rewrites the expectation. One test per file.
 
 use compiler::passes::{inline::Inline, run_passes, simplify, Pass};
@@ -83,10 +85,15 @@ fn check(path: &Path) -> Result<(), String> {
     };
     let mut passes = Vec::new();
     let mut runs = Vec::new();
+    let mut expect_errors = false;
     for line in input.lines() {
         if let Some(t) = line.strip_prefix("; test:") {
             for name in t.split_whitespace() {
                 if name == "verify" {
+                    continue;
+                }
+                if name == "verify-errors" {
+                    expect_errors = true;
                     continue;
                 }
                 passes.push(pass_by_name(name).ok_or_else(|| format!("unknown pass `{name}`"))?);
@@ -108,6 +115,13 @@ fn check(path: &Path) -> Result<(), String> {
     let funcs = read_functions(&input, &compiler.env).map_err(|e| e.to_string())?;
     let mut out = String::new();
     for f in funcs {
+        if expect_errors {
+            match verify(&f, &compiler.env) {
+                Ok(()) => return Err(format!("`{}` verifies; errors were expected", f.name)),
+                Err(es) => out.push_str(&ir::verify::write_with_errors(&f, &es)),
+            }
+            continue;
+        }
         verify(&f, &compiler.env).map_err(|es| format!("input does not verify: {es:?}"))?;
         let mut g = f.clone();
         run_passes(&mut compiler, &mut g, &passes, None).map_err(|e| e.message)?;

@@ -17,7 +17,7 @@ fn program_a_gradient_over_primal() {
     for backend in [Backend::Native, Backend::Interpreter] {
         let mut s = Session::with_output(Box::new(std::io::sink())).unwrap();
         s.set_backend(backend).unwrap();
-        s.compiler().options.verify = false;
+        s.set_verify(false);
         s.load_source("a.jl", PROGRAM_A).unwrap();
         let f = s.eval("a").unwrap();
         let x = Value::Array(Arc::new(ArrayObj::vector_f64(
@@ -52,7 +52,7 @@ fn time_to_first_gradient() {
     for _ in 0..5 {
         let t = Instant::now();
         let mut s = Session::with_output(Box::new(std::io::sink())).unwrap();
-        s.compiler().options.verify = false;
+        s.set_verify(false);
         let after_prelude = t.elapsed().as_secs_f64();
         s.load_source("f.jl", src).unwrap();
         let (_, _g) = s.gradient_of_call("f([0.5, -1.0, 2.0], 0.7)").unwrap();

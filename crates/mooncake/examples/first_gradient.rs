@@ -30,12 +30,12 @@ fn main() -> Result<(), String> {
         mooncake::timing::take();
         let f0 = minor_faults();
         let t = std::time::Instant::now();
-        let c0 = s.compiler().stats.compile_ns;
+        let c0 = s.compile_stats().compile_ns;
         let n0 = s.native_stats().unwrap_or_default().compile_time;
         first_gradient(&mut s, file, &src, call)?;
         total += t.elapsed();
         faults += minor_faults() - f0;
-        compile += std::time::Duration::from_nanos((s.compiler().stats.compile_ns - c0) as u64)
+        compile += std::time::Duration::from_nanos((s.compile_stats().compile_ns - c0) as u64)
             + (s.native_stats().unwrap_or_default().compile_time - n0);
         for (phase, d) in mooncake::timing::take() {
             *acc.entry(phase).or_insert(std::time::Duration::ZERO) += d;

@@ -28,7 +28,8 @@ use syntax::{FileId, LineIndex};
 pub use ad::rules as ad_rules;
 pub use ad::tangent::{no_tangent, tangent_approx_eq};
 pub use ad::{Hessian, Hvps, Jacobian, RuleReport};
-pub use compiler::{CompileError, Compiler, Warning};
+use compiler::Compiler;
+pub use compiler::{CompileError, CompileStats, Warning};
 pub use interp::Frame;
 pub use interp::RuntimeError;
 pub use ir::timing;
@@ -287,7 +288,19 @@ impl Session {
         self.ad.opts.context = ctx;
     }
 
-    pub fn compiler(&mut self) -> &mut Compiler {
+    /// Checks the IR with the verifier after every compiler pass and every AD derivation
+    /// (slower; a debugging aid when writing rules or changing mooncake).
+    pub fn set_verify(&mut self, on: bool) {
+        self.machine.compiler.options.verify = on;
+    }
+
+    /// What the compiler has done so far: method instances inferred, and the time spent
+    /// lowering, inferring and optimising.
+    pub fn compile_stats(&self) -> CompileStats {
+        self.machine.compiler.stats.clone()
+    }
+
+    pub(crate) fn compiler(&mut self) -> &mut Compiler {
         &mut self.machine.compiler
     }
 

@@ -19,7 +19,7 @@ fn check(path: &Path) -> Result<(), String> {
     let mut checked = 0;
     {
         let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-        s.compiler().options.verify = true;
+        s.set_verify(true);
         if let Err(e) = s.load_source(&name, &src) {
             return Err(s.render_error(&e));
         }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 fn session(src: &str) -> Session {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-    s.compiler().options.verify = true;
+    s.set_verify(true);
     s.load_source("t.jl", src)
         .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));
     s

@@ -91,7 +91,7 @@ fn check_call(s: &mut Session, si: &mut Session, call: &str) -> Result<usize, St
 fn check(path: &Path) -> Result<(), String> {
     let (name, src) = testkit::read(path)?;
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-    s.compiler().options.verify = true;
+    s.set_verify(true);
     let mut si = Session::with_output(Box::new(std::io::sink())).expect("prelude");
     si.set_backend(Backend::Interpreter).expect("interpreter");
     if let Err(e) = s

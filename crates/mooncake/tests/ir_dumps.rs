@@ -19,7 +19,7 @@ fn dump(path: &Path) -> Result<String, String> {
         .find_map(|l| l.strip_prefix("# stages: "))
         .unwrap_or("lowered typed optimised");
     let mut s = Session::with_output(Box::new(std::io::sink())).map_err(|e| e.to_string())?;
-    s.compiler().options.verify = true;
+    s.set_verify(true);
     s.load_source("input.jl", &src)
         .map_err(|e| s.render_error(&e))?;
     let mut out = String::new();
