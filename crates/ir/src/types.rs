@@ -719,10 +719,11 @@ impl TypeEnv {
                 xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| self.subtype(x, y))
             }
             (Type::Type(_), Type::Type(_)) => false,
-            (Type::Array(..), Type::UnionAll(n)) | (Type::Struct(..), Type::UnionAll(n)) => {
+            (Type::Array(..) | Type::Struct(..) | Type::Abstract(..), Type::UnionAll(n)) => {
                 self.head_name(a) == Some(*n)
                     || (n.as_str() == "Vector" && matches!(a, Type::Array(_, 1)))
                     || (n.as_str() == "Matrix" && matches!(a, Type::Array(_, 2)))
+                    || self.below_abstract_unionall(a, *n)
             }
             (_, Type::Abstract(..)) => {
                 let mut cur = self.supertype(a);
@@ -741,6 +742,36 @@ impl TypeEnv {
             }
             _ => false,
         }
+    }
+
+    /// Whether `t` (or one of its supertypes) is an instance of the parametric abstract type
+    /// `n` (`AbstractArray`, `AbstractRange`, a declared one) or of Julia's aliases
+    /// `AbstractVector`/`AbstractMatrix` (`AbstractArray{T,1}`/`AbstractArray{T,2}` for any
+    /// `T`).
+    fn below_abstract_unionall(&self, t: &Type, n: Symbol) -> bool {
+        let (head, dims) = match n.as_str() {
+            "AbstractVector" => (sym("AbstractArray"), Some(1)),
+            "AbstractMatrix" => (sym("AbstractArray"), Some(2)),
+            _ => (n, None),
+        };
+        let mut cur = Some(t.clone());
+        let mut guard = 0;
+        while let Some(c) = cur {
+            if let Type::Abstract(cn, ps) = &c {
+                if *cn == head {
+                    return match dims {
+                        Some(d) => ps.get(1) == Some(&Type::Val(d)),
+                        None => true,
+                    };
+                }
+            }
+            guard += 1;
+            if guard > 64 {
+                break;
+            }
+            cur = self.supertype(&c);
+        }
+        false
     }
 
     fn head_name(&self, t: &Type) -> Option<Symbol> {
