@@ -357,6 +357,10 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
                         (TypePat::App(Head::Struct(_), _), TypePat::App(Head::Abstract(_), _)) => {
                             true
                         }
+                        (
+                            TypePat::App(Head::Abstract(n1), _),
+                            TypePat::App(Head::Abstract(n2), _),
+                        ) => abstract_below(*n1, *n2, env),
                         (TypePat::Ty(_), TypePat::App(..)) => {
                             let mut b = FxHashMap::default();
                             if let TypePat::Ty(t) = p {
@@ -372,6 +376,27 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
             }
         }
     }
+}
+
+/// Whether the abstract type named `a` is declared below the one named `b` (through its
+/// chain of declared supertypes: `AbstractRange` is below `AbstractArray`).
+fn abstract_below(a: Symbol, b: Symbol, env: &TypeEnv) -> bool {
+    let mut cur = a;
+    for _ in 0..64 {
+        let Some(def) = env.abstract_def(cur) else {
+            return false;
+        };
+        let up = match &def.supertype {
+            TypePat::App(Head::Abstract(n), _) => *n,
+            TypePat::Ty(Type::Abstract(n, _)) => *n,
+            _ => return false,
+        };
+        if up == b {
+            return true;
+        }
+        cur = up;
+    }
+    false
 }
 
 /// Comparison of parameters in invariant position: `q` accepts everything `p` does.

@@ -37,6 +37,8 @@ pub fn builtin_unionall(name: &str) -> bool {
             | "AbstractMatrix"
             | "AbstractRange"
             | "NamedTuple"
+            | "VecOrMat"
+            | "AbstractVecOrMat"
     )
 }
 
@@ -73,6 +75,18 @@ pub fn constructor_table_name(t: &Type) -> Option<Symbol> {
         Type::Any => sym("Any"),
         _ => return None,
     })
+}
+
+/// `VecOrMat{T}` (`Union{Vector{T}, Matrix{T}}`) or `AbstractVecOrMat{T}` with element
+/// pattern `elem`.
+fn vec_or_mat(name: &str, elem: TypePat) -> TypePat {
+    let head = if name == "VecOrMat" {
+        Head::Array
+    } else {
+        Head::Abstract(sym("AbstractArray"))
+    };
+    let dims = |n| TypePat::App(head, vec![elem.clone(), TypePat::Ty(Type::Val(n))]);
+    TypePat::App(Head::Union, vec![dims(1), dims(2)])
 }
 
 pub struct TypeExprCtx<'a> {
@@ -165,6 +179,8 @@ impl TypeExprCtx<'_> {
                 ))
             }
             "Tuple" | "NamedTuple" => return Ok(TypePat::Ty(Type::abstract_(name.as_str()))),
+            // Julia's aliases `Union{Vector{T}, Matrix{T}} where T` and the abstract one.
+            "VecOrMat" | "AbstractVecOrMat" => return Ok(vec_or_mat(name.as_str(), any())),
             _ => {}
         }
         if let Some(def) = self.env.struct_def(name) {
@@ -251,6 +267,10 @@ impl TypeExprCtx<'_> {
                 arity(2)?;
                 TypePat::App(Head::Abstract(sym("AbstractArray")), ps)
             }
+            "VecOrMat" | "AbstractVecOrMat" => {
+                arity(1)?;
+                vec_or_mat(name.as_str(), ps[0].clone())
+            }
             "Tuple" => TypePat::App(Head::Tuple, ps),
             "Union" => TypePat::App(Head::Union, ps),
             "Type" => {
@@ -283,10 +303,4 @@ impl TypeExprCtx<'_> {
     }
 }
 
-/// Module names whose members are plain globals here (`Base.sum`, `LinearAlgebra.dot`).
-pub fn is_module(s: Symbol) -> bool {
-    matches!(
-        s.as_str(),
-        "Base" | "LinearAlgebra" | "Random" | "Math" | "Statistics"
-    )
-}
+pub use syntax::ast::is_module;

@@ -91,10 +91,17 @@ fn errors_are_values_with_locations() {
     let e = s.call("nope", vec![]).unwrap_err();
     assert!(e.to_string().contains("`nope` not defined"));
 
+    // A number is a container of itself: index 10 is out of its bounds.
     let e = s.call("g", vec![Value::F64(1.0)]).unwrap_err();
     assert!(
         e.to_string()
-            .contains("MethodError: no method matching getindex(::Float64, ::Int64)"),
+            .contains("BoundsError: attempt to access Float64 at index [10]"),
+        "{e}"
+    );
+    let e = s.call("g", vec![Value::Nothing]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("MethodError: no method matching getindex(::Nothing, ::Int64)"),
         "{e}"
     );
 }

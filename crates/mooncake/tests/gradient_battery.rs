@@ -1,4 +1,5 @@
-//! The derived-program battery: every `tests/gradients/*.jl` program's `# check: CALL` lines
+//! The derived-program battery: every `tests/gradients/*.jl` program's (and every example
+//! model's, `examples/models/*.jl`) `# check: CALL` lines
 //! run `test_rule` on that call (interface, central finite differences, increments, argument
 //! restoration, reuse) with the verifier on after every pass, in native code (the default);
 //! and the value and gradient of each call from native code and from the interpreter agree
@@ -112,5 +113,7 @@ fn check(path: &Path) -> Result<(), String> {
 }
 
 fn main() {
-    testkit::run_suite("gradients", "jl", check)
+    // The example models are checked the same way: each has a `# check:` line for the call
+    // its header shows.
+    testkit::run_paths(&["tests/gradients", "examples/models"], "jl", check)
 }

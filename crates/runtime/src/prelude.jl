@@ -214,6 +214,8 @@ end
 isnan(x::AbstractFloat) = x != x
 isinf(x::AbstractFloat) = !isnan(x) & isnan(x - x)
 isfinite(x::AbstractFloat) = !isnan(x - x)
+isfinite(x::Integer) = true
+isnan(x::Integer) = false
 isinteger(x::AbstractFloat) = isfinite(x) && Core.trunc(x) == x
 isinteger(x::Int64) = true
 signbit(x::Float64) = Core.copysign(1.0, x) < 0.0
@@ -519,6 +521,17 @@ iterate_start(x::Number) = false
 iterate_done(x::Number, done::Bool) = done
 iterate_next(x::Number, done::Bool) = (x, true)
 length(x::Number) = 1
+# A number is a zero-dimensional container of itself (`x[1] == x`).
+size(x::Number) = ()
+ndims(x::Number) = 0
+isempty(x::Number) = false
+first(x::Number) = x
+last(x::Number) = x
+getindex(x::Number) = x
+function getindex(x::Number, i::Int64)
+    i == 1 || Core.throw_bounds(x, i)
+    x
+end
 
 enumerate(x) = Enumerate(x)
 iterate_start(e::Enumerate) = (1, iterate_start(e.itr))
@@ -783,6 +796,15 @@ zeros(a::Int64, b::Int64, c::Int64) = fill!(Array{Float64,3}(undef, a, b, c), 0.
 zeros(::Type{T}, m::Int64, n::Int64) where {T} = fill!(Matrix{T}(undef, m, n), zero(T))
 ones(n::Int64) = fill!(Vector{Float64}(undef, n), 1.0)
 ones(m::Int64, n::Int64) = fill!(Matrix{Float64}(undef, m, n), 1.0)
+# Dimensions as a tuple.
+fill(x, d::Tuple{Int64}) = fill(x, d[1])
+fill(x, d::Tuple{Int64,Int64}) = fill(x, d[1], d[2])
+zeros(d::Tuple{Int64}) = zeros(d[1])
+zeros(d::Tuple{Int64,Int64}) = zeros(d[1], d[2])
+zeros(::Type{T}, d::Tuple{Int64}) where {T} = zeros(T, d[1])
+zeros(::Type{T}, d::Tuple{Int64,Int64}) where {T} = zeros(T, d[1], d[2])
+ones(d::Tuple{Int64}) = ones(d[1])
+ones(d::Tuple{Int64,Int64}) = ones(d[1], d[2])
 ones(::Type{T}, n::Int64) where {T} = fill!(Vector{T}(undef, n), one(T))
 ones(::Type{T}, m::Int64, n::Int64) where {T} = fill!(Matrix{T}(undef, m, n), one(T))
 
@@ -1053,7 +1075,7 @@ end
 # `zero(Real)`, and `sum([-0.0]) === -0.0`); a sum of `Bool`s is an `Int64`.
 _sum_first(x) = x
 _sum_first(x::Bool) = Int64(x)
-function sum(a::Array{T,N}) where {T,N}
+function _sum_all(a::AbstractArray{T,N}) where {T,N}
     n = length(a)
     if n == 0
         return _sum_first(zero(T))
@@ -1064,7 +1086,7 @@ function sum(a::Array{T,N}) where {T,N}
     end
     s
 end
-function prod(a::Array{T,N}) where {T,N}
+function _prod_all(a::AbstractArray{T,N}) where {T,N}
     n = length(a)
     if n == 0
         return one(T)
@@ -1075,7 +1097,7 @@ function prod(a::Array{T,N}) where {T,N}
     end
     s
 end
-function maximum(a::Array)
+function _maximum_all(a::AbstractArray)
     isempty(a) && Core.throw_argument("reducing over an empty collection is not allowed; consider supplying `init` to the reducer")
     m = a[1]
     for i in 2:length(a)
@@ -1083,7 +1105,7 @@ function maximum(a::Array)
     end
     m
 end
-function minimum(a::Array)
+function _minimum_all(a::AbstractArray)
     isempty(a) && Core.throw_argument("reducing over an empty collection is not allowed; consider supplying `init` to the reducer")
     m = a[1]
     for i in 2:length(a)
@@ -1118,6 +1140,14 @@ function dot(x::AbstractVector, y::AbstractVector)
     s
 end
 norm(x::AbstractVector) = sqrt(dot(x, x))
+# The Frobenius norm of a matrix.
+function norm(A::AbstractMatrix)
+    s = zero(eltype(A)) * zero(eltype(A))
+    for k in 1:length(A)
+        s += A[k] * A[k]
+    end
+    sqrt(s)
+end
 function *(A::Matrix, x::AbstractVector)
     m = size(A, 1)
     n = size(A, 2)
@@ -1149,16 +1179,557 @@ function *(A::Matrix, B::Matrix)
     end
     C
 end
-function transpose(A::Matrix{T}) where {T}
+
+# Generic fallbacks of the array interface for array types defined by `size` and `getindex`
+# (views, adjoints, user-defined arrays): Julia's `AbstractArray` methods.
+length(a::AbstractArray) = _prod_dims(size(a))
+_prod_dims(d::Tuple{Int64}) = d[1]
+_prod_dims(d::Tuple{Int64,Int64}) = d[1] * d[2]
+_prod_dims(d::Tuple{Int64,Int64,Int64}) = d[1] * d[2] * d[3]
+isempty(a::AbstractArray) = length(a) == 0
+axes(a::AbstractArray{T,1}) where {T} = (OneTo(size(a, 1)),)
+axes(a::AbstractArray{T,2}) where {T} = (OneTo(size(a, 1)), OneTo(size(a, 2)))
+axes(a::AbstractArray, d::Int64) = OneTo(size(a, d))
+eachindex(a::AbstractArray) = OneTo(length(a))
+firstindex(a::AbstractArray) = 1
+lastindex(a::AbstractArray) = length(a)
+lastindex(a::AbstractArray, d::Int64) = size(a, d)
+first(a::AbstractArray) = a[1]
+last(a::AbstractArray) = a[length(a)]
+iterate_start(a::AbstractArray) = 1
+iterate_done(a::AbstractArray, k::Int64) = k > length(a)
+iterate_next(a::AbstractArray, k::Int64) = (a[k], k + 1)
+# Linear indexing of a two-dimensional array: column-major.
+function getindex(A::AbstractMatrix, k::Int64)
+    if k < 1 || k > length(A)
+        Core.throw_bounds(A, k)
+    end
+    m = size(A, 1)
+    A[1 + rem(k - 1, m), 1 + div(k - 1, m)]
+end
+function setindex!(A::AbstractMatrix, x, k::Int64)
+    if k < 1 || k > length(A)
+        Core.throw_bounds(A, k)
+    end
+    m = size(A, 1)
+    A[1 + rem(k - 1, m), 1 + div(k - 1, m)] = x
+end
+function collect(a::AbstractArray{T,1}) where {T}
+    out = Vector{T}(undef, length(a))
+    for k in 1:length(a)
+        out[k] = a[k]
+    end
+    out
+end
+function collect(a::AbstractArray{T,2}) where {T}
+    out = Matrix{T}(undef, size(a, 1), size(a, 2))
+    for k in 1:length(a)
+        out[k] = a[k]
+    end
+    out
+end
+similar(a::AbstractArray{T,1}) where {T} = Vector{T}(undef, size(a, 1))
+similar(a::AbstractArray{T,2}) where {T} = Matrix{T}(undef, size(a, 1), size(a, 2))
+similar(a::AbstractArray{T,1}, ::Type{S}) where {T,S} = Vector{S}(undef, size(a, 1))
+similar(a::AbstractArray{T,2}, ::Type{S}) where {T,S} = Matrix{S}(undef, size(a, 1), size(a, 2))
+function ==(a::AbstractArray, b::AbstractArray)
+    size(a) == size(b) || return false
+    for i in 1:length(a)
+        a[i] == b[i] || return false
+    end
+    true
+end
+
+# Adjoint and transpose (LinearAlgebra): lazy wrappers. `x'` of a vector is its 1×n row, `A'`
+# of a matrix its transpose; both read and write their parent's memory.
+struct Adjoint{T,S} <: AbstractMatrix{T}
+    parent::S
+end
+struct Transpose{T,S} <: AbstractMatrix{T}
+    parent::S
+end
+adjoint(x::AbstractVector{T}) where {T} = Adjoint{T,typeof(x)}(x)
+adjoint(A::AbstractMatrix{T}) where {T} = Adjoint{T,typeof(A)}(A)
+adjoint(A::Adjoint) = A.parent
+transpose(x::AbstractVector{T}) where {T} = Transpose{T,typeof(x)}(x)
+transpose(A::AbstractMatrix{T}) where {T} = Transpose{T,typeof(A)}(A)
+transpose(A::Transpose) = A.parent
+parent(A::Adjoint) = A.parent
+parent(A::Transpose) = A.parent
+size(A::Adjoint{T,S}) where {T,S<:AbstractVector} = (1, length(A.parent))
+size(A::Adjoint{T,S}) where {T,S<:AbstractMatrix} = (size(A.parent, 2), size(A.parent, 1))
+size(A::Transpose{T,S}) where {T,S<:AbstractVector} = (1, length(A.parent))
+size(A::Transpose{T,S}) where {T,S<:AbstractMatrix} = (size(A.parent, 2), size(A.parent, 1))
+size(A::Adjoint, d::Int64) = d <= 2 ? size(A)[d] : 1
+size(A::Transpose, d::Int64) = d <= 2 ? size(A)[d] : 1
+function _adj_check(A, i::Int64, j::Int64)
+    if i < 1 || j < 1 || i > size(A, 1) || j > size(A, 2)
+        Core.throw_bounds(A, (i, j))
+    end
+end
+function getindex(A::Adjoint{T,S}, i::Int64, j::Int64) where {T,S<:AbstractVector}
+    _adj_check(A, i, j)
+    adjoint(A.parent[j])
+end
+function getindex(A::Adjoint{T,S}, i::Int64, j::Int64) where {T,S<:AbstractMatrix}
+    _adj_check(A, i, j)
+    adjoint(A.parent[j, i])
+end
+function getindex(A::Transpose{T,S}, i::Int64, j::Int64) where {T,S<:AbstractVector}
+    _adj_check(A, i, j)
+    transpose(A.parent[j])
+end
+function getindex(A::Transpose{T,S}, i::Int64, j::Int64) where {T,S<:AbstractMatrix}
+    _adj_check(A, i, j)
+    transpose(A.parent[j, i])
+end
+function setindex!(A::Adjoint{T,S}, x, i::Int64, j::Int64) where {T,S<:AbstractVector}
+    _adj_check(A, i, j)
+    A.parent[j] = adjoint(x)
+    A
+end
+function setindex!(A::Adjoint{T,S}, x, i::Int64, j::Int64) where {T,S<:AbstractMatrix}
+    _adj_check(A, i, j)
+    A.parent[j, i] = adjoint(x)
+    A
+end
+function setindex!(A::Transpose{T,S}, x, i::Int64, j::Int64) where {T,S<:AbstractVector}
+    _adj_check(A, i, j)
+    A.parent[j] = transpose(x)
+    A
+end
+function setindex!(A::Transpose{T,S}, x, i::Int64, j::Int64) where {T,S<:AbstractMatrix}
+    _adj_check(A, i, j)
+    A.parent[j, i] = transpose(x)
+    A
+end
+# A row vector indexed linearly reads its parent's element.
+function _adj_check(A, k::Int64)
+    if k < 1 || k > length(A)
+        Core.throw_bounds(A, k)
+    end
+end
+function getindex(A::Adjoint{T,S}, k::Int64) where {T,S<:AbstractVector}
+    _adj_check(A, k)
+    adjoint(A.parent[k])
+end
+function getindex(A::Transpose{T,S}, k::Int64) where {T,S<:AbstractVector}
+    _adj_check(A, k)
+    transpose(A.parent[k])
+end
+# `copy` of a row vector is a row vector of a copy; of a matrix, the transposed matrix.
+copy(A::Adjoint{T,S}) where {T,S<:AbstractVector} = adjoint(copy(A.parent))
+copy(A::Transpose{T,S}) where {T,S<:AbstractVector} = transpose(copy(A.parent))
+copy(A::Adjoint{T,S}) where {T,S<:AbstractMatrix} = collect(A)
+copy(A::Transpose{T,S}) where {T,S<:AbstractMatrix} = collect(A)
+
+# Products. A row vector times a vector is their dot product; a vector times a row vector
+# their outer product; the rest are matrix products, computed from the elements.
+*(x::Adjoint{T,S}, y::AbstractVector) where {T,S<:AbstractVector} = dot(x.parent, y)
+*(x::Transpose{T,S}, y::AbstractVector) where {T,S<:AbstractVector} = dot(x.parent, y)
+*(x::Adjoint{T,S}, A::AbstractMatrix) where {T,S<:AbstractVector} = adjoint(adjoint(A) * x.parent)
+*(x::Transpose{T,S}, A::AbstractMatrix) where {T,S<:AbstractVector} = transpose(transpose(A) * x.parent)
+function _mul_mismatch(A, B)
+    throw(DimensionMismatch(string("matrix A has dimensions (", size(A, 1), ",", size(A, 2), "), matrix B has dimensions (", size(B, 1), ",", size(B, 2), ")")))
+end
+function *(A::AbstractMatrix, x::AbstractVector)
     m = size(A, 1)
     n = size(A, 2)
-    B = Matrix{T}(undef, n, m)
-    for j in 1:n, i in 1:m
-        B[j, i] = A[i, j]
+    if n != length(x)
+        throw(DimensionMismatch(string("matrix A has dimensions (", m, ",", n, "), vector B has length ", length(x))))
+    end
+    y = zeros(Core.promote_type(eltype(A), eltype(x)), m)
+    for j in 1:n
+        for i in 1:m
+            y[i] += A[i, j] * x[j]
+        end
+    end
+    y
+end
+function *(A::AbstractMatrix, B::AbstractMatrix)
+    m = size(A, 1)
+    k = size(A, 2)
+    n = size(B, 2)
+    k == size(B, 1) || _mul_mismatch(A, B)
+    C = zeros(Core.promote_type(eltype(A), eltype(B)), m, n)
+    for j in 1:n
+        for l in 1:k
+            for i in 1:m
+                C[i, j] += A[i, l] * B[l, j]
+            end
+        end
+    end
+    C
+end
+# A vector is an n×1 matrix here.
+function *(x::AbstractVector, B::AbstractMatrix)
+    m = length(x)
+    n = size(B, 2)
+    if size(B, 1) != 1
+        throw(DimensionMismatch(string("matrix A has dimensions (", m, ",1), matrix B has dimensions (", size(B, 1), ",", n, ")")))
+    end
+    C = Matrix{Core.promote_type(eltype(x), eltype(B))}(undef, m, n)
+    for j in 1:n
+        for i in 1:m
+            C[i, j] = x[i] * B[1, j]
+        end
+    end
+    C
+end
+
+# Whole-array arithmetic (Julia's arraymath.jl): `+` and `-` of arrays of one shape (trailing
+# dimensions of length 1 aside), negation, and multiples and quotients by a number, each an
+# elementwise broadcast.
+function _axes_string(a::AbstractArray)
+    n = ndims(a)
+    s = "("
+    for d in 1:n
+        s = string(s, "Base.OneTo(", size(a, d), ")", d < n ? ", " : "")
+    end
+    n == 1 ? string(s, ",)") : string(s, ")")
+end
+function _promote_shape(a::AbstractArray, b::AbstractArray)
+    if ndims(a) < ndims(b)
+        return _promote_shape(b, a)
+    end
+    for i in 1:ndims(b)
+        if size(a, i) != size(b, i)
+            throw(DimensionMismatch(string("dimensions must match: a has dims ", _axes_string(a), ", b has dims ", _axes_string(b), ", mismatch at ", i)))
+        end
+    end
+    for i in (ndims(b) + 1):ndims(a)
+        if size(a, i) != 1
+            throw(DimensionMismatch(string("dimensions must match: a has dims ", _axes_string(a), ", must have singleton at dim ", i)))
+        end
+    end
+    nothing
+end
+function +(A::AbstractArray, B::AbstractArray)
+    _promote_shape(A, B)
+    broadcast(+, A, B)
+end
+function -(A::AbstractArray, B::AbstractArray)
+    _promote_shape(A, B)
+    broadcast(-, A, B)
+end
+-(A::AbstractArray) = broadcast(-, A)
+*(a::Number, B::AbstractArray) = broadcast(*, a, B)
+*(B::AbstractArray, a::Number) = broadcast(*, B, a)
+/(B::AbstractArray, a::Number) = broadcast(/, B, a)
+# (`a \ b` is `b / a` for real numbers.)
+\(a::Number, B::AbstractArray) = broadcast(/, B, a)
+# Row vectors stay row vectors.
++(x::Adjoint{T,S}, y::Adjoint{U,V}) where {T,S<:AbstractVector,U,V<:AbstractVector} = adjoint(x.parent + y.parent)
+-(x::Adjoint{T,S}, y::Adjoint{U,V}) where {T,S<:AbstractVector,U,V<:AbstractVector} = adjoint(x.parent - y.parent)
+-(x::Adjoint{T,S}) where {T,S<:AbstractVector} = adjoint(-x.parent)
+*(a::Number, x::Adjoint{T,S}) where {T,S<:AbstractVector} = adjoint(a * x.parent)
+*(x::Adjoint{T,S}, a::Number) where {T,S<:AbstractVector} = adjoint(x.parent * a)
+/(x::Adjoint{T,S}, a::Number) where {T,S<:AbstractVector} = adjoint(x.parent / a)
++(x::Transpose{T,S}, y::Transpose{U,V}) where {T,S<:AbstractVector,U,V<:AbstractVector} = transpose(x.parent + y.parent)
+-(x::Transpose{T,S}, y::Transpose{U,V}) where {T,S<:AbstractVector,U,V<:AbstractVector} = transpose(x.parent - y.parent)
+-(x::Transpose{T,S}) where {T,S<:AbstractVector} = transpose(-x.parent)
+*(a::Number, x::Transpose{T,S}) where {T,S<:AbstractVector} = transpose(a * x.parent)
+*(x::Transpose{T,S}, a::Number) where {T,S<:AbstractVector} = transpose(x.parent * a)
+/(x::Transpose{T,S}, a::Number) where {T,S<:AbstractVector} = transpose(x.parent / a)
+# Integer ranges stay ranges, as in Julia (`2 * (1:3) == 2:2:6`).
+function _int_range(start::Int64, st::Int64, n::Int64)
+    if st == 0
+        error("not supported yet: range arithmetic giving a step of zero")
+    end
+    Core.new(StepRange{Int64,Int64}, start, st, start + (n - 1) * st)
+end
+_range_step(r::UnitRange{Int64}) = 1
+_range_step(r::OneTo{Int64}) = 1
+_range_step(r::StepRange{Int64,Int64}) = r.step
+-(r::AbstractRange{Int64}) = _int_range(-first(r), -_range_step(r), length(r))
+*(a::Int64, r::AbstractRange{Int64}) = _int_range(a * first(r), a * _range_step(r), length(r))
+*(r::AbstractRange{Int64}, a::Int64) = _int_range(first(r) * a, _range_step(r) * a, length(r))
+function _range_lengths(a::AbstractRange, b::AbstractRange)
+    if length(a) != length(b)
+        throw(DimensionMismatch("argument dimensions must match"))
+    end
+end
+function +(a::AbstractRange{Int64}, b::AbstractRange{Int64})
+    _range_lengths(a, b)
+    _int_range(first(a) + first(b), _range_step(a) + _range_step(b), length(a))
+end
+function -(a::AbstractRange{Int64}, b::AbstractRange{Int64})
+    _range_lengths(a, b)
+    _int_range(first(a) - first(b), _range_step(a) - _range_step(b), length(a))
+end
+_float_range_arith(r) = error("not supported yet: arithmetic on ranges that gives a range of floats (collect the range first)")
+*(a::AbstractFloat, r::AbstractRange) = _float_range_arith(r)
+*(r::AbstractRange, a::AbstractFloat) = _float_range_arith(r)
+/(r::AbstractRange, a::Number) = _float_range_arith(r)
+
+# Linear systems (LinearAlgebra's `\` and `/`): LU factorisation with partial pivoting
+# (LAPACK's `getrf`/`getrs` order of operations, unblocked), which for a diagonal or upper
+# triangular matrix does exactly what Julia's substitution does. Julia solves a lower
+# triangular matrix by forward substitution, which can differ in the last bits; it is not
+# special-cased here because a solve that reads only one triangle has no derivative with
+# respect to the other triangle's entries, even where they vary and are zero only at the
+# point. A zero pivot (or a zero on a triangular matrix's diagonal) is a `SingularException`.
+struct SingularException <: Exception
+    info::Int64
+end
+function istril(A::AbstractMatrix)
+    for j in 2:size(A, 2), i in 1:min(j - 1, size(A, 1))
+        A[i, j] == 0 || return false
+    end
+    true
+end
+function istriu(A::AbstractMatrix)
+    for j in 1:size(A, 2), i in (j + 1):size(A, 1)
+        A[i, j] == 0 || return false
+    end
+    true
+end
+_solve_eltype(A, B) = Core.promote_type(typeof(one(eltype(A)) / one(eltype(A))), eltype(B))
+function _solve_copy(B::AbstractVector, ::Type{T}) where {T}
+    X = Vector{T}(undef, length(B))
+    for i in 1:length(B)
+        X[i] = B[i]
+    end
+    X
+end
+function _solve_copy(B::AbstractMatrix, ::Type{T}) where {T}
+    X = Matrix{T}(undef, size(B, 1), size(B, 2))
+    for k in 1:length(B)
+        X[k] = B[k]
+    end
+    X
+end
+function \(A::AbstractMatrix, B::AbstractVecOrMat)
+    m = size(A, 1)
+    n = size(A, 2)
+    if m != n
+        error("not supported yet: `\\` with a non-square matrix (least squares)")
+    end
+    if size(B, 1) != n
+        throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", n)))
+    end
+    T = _solve_eltype(A, B)
+    X = _solve_copy(B, T)
+    if istril(A) || istriu(A)
+        for i in 1:n
+            A[i, i] == 0 && throw(SingularException(i))
+        end
+    end
+    F = _solve_copy(A, T)
+    piv, info = _lu_factor!(F)
+    info > 0 && throw(SingularException(info))
+    for c in 1:size(X, 2)
+        for k in 1:n
+            p = piv[k]
+            if p != k
+                t = X[k, c]
+                X[k, c] = X[p, c]
+                X[p, c] = t
+            end
+        end
+        _forward_subst!(F, X, c)
+        _back_subst!(F, X, c)
+    end
+    X
+end
+# Column `c` of `X` overwritten by the solution of `L y = x` (`L` the strict lower triangle of
+# `A` with a unit diagonal), column by column as BLAS `trsv`; `_back_subst!` likewise with the
+# upper triangle. (BLAS skips a column whose entry is zero; that changes no value but would
+# change derivatives, so every column is used.)
+function _forward_subst!(A, X, c::Int64)
+    n = size(A, 1)
+    for j in 1:n
+        t = X[j, c]
+        for i in (j + 1):n
+            X[i, c] -= t * A[i, j]
+        end
+    end
+    X
+end
+function _back_subst!(A, X, c::Int64)
+    n = size(A, 1)
+    for j in n:-1:1
+        X[j, c] = X[j, c] / A[j, j]
+        t = X[j, c]
+        for i in (j - 1):-1:1
+            X[i, c] -= t * A[i, j]
+        end
+    end
+    X
+end
+# LU factorisation with partial pivoting in place (LAPACK's unblocked `getf2`): the row
+# chosen at each step, and the first step with a zero pivot (0 if none; the factorisation then
+# goes on, as LAPACK's does).
+function _lu_factor!(A::Matrix{T}) where {T}
+    n = size(A, 1)
+    piv = Vector{Int64}(undef, n)
+    info = 0
+    for k in 1:n
+        p = k
+        amax = abs(A[k, k])
+        for i in (k + 1):n
+            if abs(A[i, k]) > amax
+                amax = abs(A[i, k])
+                p = i
+            end
+        end
+        piv[k] = p
+        if A[p, k] == 0
+            info == 0 && (info = k)
+            continue
+        end
+        if p != k
+            for j in 1:n
+                t = A[k, j]
+                A[k, j] = A[p, j]
+                A[p, j] = t
+            end
+        end
+        r = one(T) / A[k, k]
+        for i in (k + 1):n
+            A[i, k] *= r
+        end
+        for j in (k + 1):n
+            akj = A[k, j]
+            for i in (k + 1):n
+                A[i, j] -= A[i, k] * akj
+            end
+        end
+    end
+    piv, info
+end
+/(A::AbstractMatrix, B::AbstractMatrix) = copy(adjoint(adjoint(B) \ adjoint(A)))
+
+# Determinants and inverses from the same LU factorisation, as LinearAlgebra computes them for
+# a general matrix: `det` is the product of the pivots, negated once per row exchange (zero
+# for a singular matrix); `logabsdet` their log-magnitudes and sign; `logdet` its logarithm (a
+# `DomainError` for a negative determinant); `inv` the solution of `A X = I`.
+function _checksquare(A::AbstractMatrix)
+    m = size(A, 1)
+    n = size(A, 2)
+    if m != n
+        throw(DimensionMismatch(string("matrix is not square: dimensions are (", m, ", ", n, ")")))
+    end
+    n
+end
+function _lu_of(A::AbstractMatrix)
+    _checksquare(A)
+    F = _solve_copy(A, typeof(one(eltype(A)) / one(eltype(A))))
+    piv, info = _lu_factor!(F)
+    F, piv, info
+end
+function det(A::AbstractMatrix)
+    F, piv, info = _lu_of(A)
+    T = eltype(F)
+    info > 0 && return zero(T)
+    P = one(T)
+    c = 0
+    for i in 1:size(F, 1)
+        P *= F[i, i]
+        if piv[i] != i
+            c += 1
+        end
+    end
+    P * (isodd(c) ? -one(T) : one(T))
+end
+function logabsdet(A::AbstractMatrix)
+    F, piv, info = _lu_of(A)
+    T = eltype(F)
+    c = 0
+    for i in 1:size(F, 1)
+        if piv[i] != i
+            c += 1
+        end
+    end
+    s = iseven(c) ? one(T) : -one(T)
+    d = zero(T)
+    for i in 1:size(F, 1)
+        u = F[i, i]
+        if u < 0
+            s = -s
+        end
+        d += log(abs(u))
+    end
+    (d, s)
+end
+function logdet(A::AbstractMatrix)
+    d, s = logabsdet(A)
+    d + log(s)
+end
+function inv(A::AbstractMatrix)
+    n = _checksquare(A)
+    T = typeof(one(eltype(A)) / one(eltype(A)))
+    E = zeros(T, n, n)
+    for i in 1:n
+        E[i, i] = one(T)
+    end
+    A \ E
+end
+function tr(A::AbstractMatrix)
+    n = _checksquare(A)
+    s = zero(eltype(A))
+    for i in 1:n
+        s += A[i, i]
+    end
+    s
+end
+function diag(A::AbstractMatrix)
+    n = min(size(A, 1), size(A, 2))
+    d = Vector{eltype(A)}(undef, n)
+    for i in 1:n
+        d[i] = A[i, i]
+    end
+    d
+end
+/(x::Adjoint{T,S}, B::AbstractMatrix) where {T,S<:AbstractVector} = adjoint(adjoint(B) \ x.parent)
+
+# The identity of any size (LinearAlgebra's `I`): `A + λ*I` adds λ to the diagonal.
+struct UniformScaling{T<:Number}
+    λ::T
+end
+const I = UniformScaling(true)
+*(a::Number, J::UniformScaling) = UniformScaling(a * J.λ)
+*(J::UniformScaling, a::Number) = UniformScaling(J.λ * a)
+/(J::UniformScaling, a::Number) = UniformScaling(J.λ / a)
+-(J::UniformScaling) = UniformScaling(-J.λ)
++(J::UniformScaling, K::UniformScaling) = UniformScaling(J.λ + K.λ)
+-(J::UniformScaling, K::UniformScaling) = UniformScaling(J.λ - K.λ)
+*(J::UniformScaling, A::AbstractArray) = J.λ * A
+*(A::AbstractArray, J::UniformScaling) = A * J.λ
+function +(A::AbstractMatrix, J::UniformScaling)
+    m = size(A, 1)
+    n = size(A, 2)
+    if m != n
+        throw(DimensionMismatch(string("matrix is not square: dimensions are (", m, ", ", n, ")")))
+    end
+    B = _solve_copy(A, Core.promote_type(eltype(A), typeof(J.λ)))
+    for i in 1:n
+        B[i, i] += J.λ
     end
     B
 end
-adjoint(A::Matrix) = transpose(A)
++(J::UniformScaling, A::AbstractMatrix) = A + J
+-(A::AbstractMatrix, J::UniformScaling) = A + (-J)
+-(J::UniformScaling, A::AbstractMatrix) = (-A) + J
+
+# `x ≈ y`: Julia's `isapprox` (relative tolerance √eps by default; for arrays, in norm).
+_rtol_default(::Type{T}) where {T<:AbstractFloat} = sqrt(eps(T))
+_rtol_default(::Type{T}) where {T<:Real} = 0
+function isapprox(x::Number, y::Number; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(typeof(float(x))), _rtol_default(typeof(float(y)))), nans::Bool = false)
+    x == y || (isfinite(x) && isfinite(y) && abs(x - y) <= max(atol, rtol * max(abs(x), abs(y)))) || (nans && isnan(x) && isnan(y))
+end
+function isapprox(x::AbstractArray, y::AbstractArray; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(typeof(float(zero(eltype(x))))), _rtol_default(typeof(float(zero(eltype(y)))))), nans::Bool = false)
+    d = norm(x - y)
+    if isfinite(d)
+        return d <= max(atol, rtol * max(norm(x), norm(y)))
+    end
+    for k in 1:length(x)
+        isapprox(x[k], y[k]; atol = atol, rtol = rtol, nans = nans) || return false
+    end
+    true
+end
+≈(x, y) = isapprox(x, y)
+⋅(x, y) = dot(x, y)
 
 # ---------------------------------------------------------------------------------------------
 # Views: arrays that read and write their parent's memory, as Julia's `SubArray` (`view`,
@@ -1354,13 +1925,6 @@ function fill!(V::SubArray, x)
     end
     V
 end
-sum(V::SubArray) = sum(copy(V))
-prod(V::SubArray) = prod(copy(V))
-maximum(V::SubArray) = maximum(copy(V))
-minimum(V::SubArray) = minimum(copy(V))
-==(a::SubArray, b::SubArray) = copy(a) == copy(b)
-==(a::SubArray, b::Array) = copy(a) == b
-==(a::Array, b::SubArray) = a == copy(b)
 
 selectdim(A::Vector, d::Int64, i) = d == 1 ? view(A, i) : error("selectdim: dimension out of range")
 function selectdim(A::Matrix, d::Int64, i)
@@ -1435,6 +1999,40 @@ function _widen(out, T, n)
     new
 end
 map(f, r::AbstractRange) = map(f, collect(r))
+# `[f(x, y) for x in a, y in b]`: a matrix over the product of two collections, `x` varying
+# fastest; the element type as `map`'s.
+function _product_collect(f, a0, b0)
+    a = collect(a0)
+    b = collect(b0)
+    m = length(a)
+    n = length(b)
+    if m == 0 || n == 0
+        return Matrix{Core.return_type(f, eltype(a), eltype(b))}(undef, m, n)
+    end
+    y = f(a[1], b[1])
+    out = Matrix{typeof(y)}(undef, m, n)
+    out[1] = y
+    for k in 2:(m * n)
+        y = f(a[1 + rem(k - 1, m)], b[1 + div(k - 1, m)])
+        if !(y isa eltype(out))
+            out = _widen(out, typeof(y), k)
+        end
+        out[k] = y
+    end
+    out
+end
+# `[f(x, y) for x in a, y in b if c(x, y)]`: the vector of the pairs that pass, in the same order.
+function _product_filter(f, c, a0, b0)
+    a = collect(a0)
+    b = collect(b0)
+    pairs = Vector{Tuple{eltype(a),eltype(b)}}(undef, 0)
+    for j in 1:length(b), i in 1:length(a)
+        if c(a[i], b[j])
+            push!(pairs, (a[i], b[j]))
+        end
+    end
+    map(p -> f(p[1], p[2]), pairs)
+end
 function map(f, a::Array, b::Array)
     n = min(length(a), length(b))
     if n == 0
@@ -1512,6 +2110,212 @@ sum(f, itr) = mapreduce(f, +, itr)
 prod(f, itr) = mapreduce(f, *, itr)
 maximum(f, itr) = mapreduce(f, max, itr)
 minimum(f, itr) = mapreduce(f, min, itr)
+
+# Reductions of arrays with Julia's keywords: `dims` (the reduced dimensions keep length 1:
+# `sum(A; dims = 1)` is a 1×n matrix) and `init` (the value the reduction starts from).
+struct _NoInit end
+const _noinit = _NoInit()
+sum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, +, a, dims, init)
+sum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, +, a, dims, init)
+prod(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, *, a, dims, init)
+prod(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, *, a, dims, init)
+maximum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, max, a, dims, init)
+maximum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, max, a, dims, init)
+minimum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, min, a, dims, init)
+minimum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, min, a, dims, init)
+_reduce(f::typeof(identity), op::typeof(+), a, ::Colon, ::_NoInit) = _sum_all(a)
+_reduce(f::typeof(identity), op::typeof(*), a, ::Colon, ::_NoInit) = _prod_all(a)
+_reduce(f::typeof(identity), op::typeof(max), a, ::Colon, ::_NoInit) = _maximum_all(a)
+_reduce(f::typeof(identity), op::typeof(min), a, ::Colon, ::_NoInit) = _minimum_all(a)
+_reduce(f, op, a, ::Colon, ::_NoInit) = mapreduce(f, op, a)
+function _reduce(f, op, a, ::Colon, init)
+    acc = init
+    for x in a
+        acc = op(acc, f(x))
+    end
+    acc
+end
+_in_dims(d::Int64, dims::Int64) = d == dims
+_in_dims(d::Int64, dims::Tuple) = d in dims
+function _check_dims(dims)
+    for d in dims
+        d >= 1 || throw(ArgumentError(string("region dimension(s) must be ≥ 1, got ", d)))
+    end
+end
+# The value a reduction over a dimension starts from: zero for `+`, one for `*`, the first
+# element of the slice for `max` and `min`.
+_dims_start(op::typeof(+), f, T, A, k::Int64) = zero(T) + zero(T)
+_dims_start(op::typeof(*), f, T, A, k::Int64) = one(T) * one(T)
+_dims_start(op, f, T, A, k::Int64) = f(A[k])
+# (Chosen by dispatch on `init`, so that the result's type is known when compiling.)
+_dims_init(op, f, T, A, k::Int64, init::_NoInit) = _dims_start(op, f, T, A, k)
+_dims_init(op, f, T, A, k::Int64, init) = init
+_dims_init_type(T, init::_NoInit) = typeof(zero(T) + zero(T))
+_dims_init_type(T, init) = typeof(init)
+_check_nonempty(op::typeof(+), init::_NoInit, empty::Bool) = nothing
+_check_nonempty(op::typeof(*), init::_NoInit, empty::Bool) = nothing
+function _check_nonempty(op, init::_NoInit, empty::Bool)
+    if empty
+        throw(ArgumentError("reducing over an empty collection is not allowed; consider supplying `init` to the reducer"))
+    end
+end
+_check_nonempty(op, init, empty::Bool) = nothing
+_reduce(f, op, a, dims, init) = _reduce_dims(f, op, a, dims, init)
+function _reduce_dims(f, op, A::AbstractVector, dims, init)
+    _check_dims(dims)
+    if !_in_dims(1, dims)
+        return map(f, A)
+    end
+    T = Core.return_type(f, eltype(A))
+    _check_nonempty(op, init, length(A) == 0)
+    acc = _dims_init(op, f, T, A, 1, init)
+    for i in 1:length(A)
+        acc = op(acc, f(A[i]))
+    end
+    R = Vector{typeof(acc)}(undef, 1)
+    R[1] = acc
+    R
+end
+function _reduce_dims(f, op, A::AbstractMatrix, dims, init)
+    _check_dims(dims)
+    m = size(A, 1)
+    n = size(A, 2)
+    r1 = _in_dims(1, dims)
+    r2 = _in_dims(2, dims)
+    rm = r1 ? 1 : m
+    rn = r2 ? 1 : n
+    T = Core.return_type(f, eltype(A))
+    _check_nonempty(op, init, m == 0 || n == 0)
+    R = Matrix{Core.promote_type(_dims_init_type(T, init), T)}(undef, rm, rn)
+    for j in 1:rn, i in 1:rm
+        R[i, j] = _dims_init(op, f, T, A, i + (j - 1) * m, init)
+    end
+    for j in 1:n, i in 1:m
+        ri = r1 ? 1 : i
+        rj = r2 ? 1 : j
+        R[ri, rj] = op(R[ri, rj], f(A[i, j]))
+    end
+    R
+end
+
+# Running sums and products, differences, extremes and their positions (vectors).
+function cumsum(x::AbstractVector)
+    out = Vector{typeof(zero(eltype(x)) + zero(eltype(x)))}(undef, length(x))
+    length(x) == 0 && return out
+    s = x[1] + zero(eltype(x))
+    out[1] = s
+    for i in 2:length(x)
+        s += x[i]
+        out[i] = s
+    end
+    out
+end
+function cumprod(x::AbstractVector)
+    out = Vector{typeof(one(eltype(x)) * one(eltype(x)))}(undef, length(x))
+    length(x) == 0 && return out
+    s = x[1] * one(eltype(x))
+    out[1] = s
+    for i in 2:length(x)
+        s *= x[i]
+        out[i] = s
+    end
+    out
+end
+function diff(x::AbstractVector)
+    n = length(x)
+    out = Vector{typeof(x[1] - x[1])}(undef, max(n - 1, 0))
+    for i in 1:n-1
+        out[i] = x[i + 1] - x[i]
+    end
+    out
+end
+function reverse(x::AbstractVector)
+    n = length(x)
+    out = Vector{eltype(x)}(undef, n)
+    for i in 1:n
+        out[i] = x[n + 1 - i]
+    end
+    out
+end
+# Julia's `findmax`/`findmin` order by `isless`: NaN beats every number, and the first of equal
+# values wins.
+function findmax(x::AbstractVector)
+    isempty(x) && throw(ArgumentError("collection must be non-empty"))
+    m = x[1]
+    k = 1
+    for i in 2:length(x)
+        if _isless_num(m, x[i])
+            m = x[i]
+            k = i
+        end
+    end
+    (m, k)
+end
+function findmin(x::AbstractVector)
+    isempty(x) && throw(ArgumentError("collection must be non-empty"))
+    m = x[1]
+    k = 1
+    for i in 2:length(x)
+        if _isgreater_num(m, x[i])
+            m = x[i]
+            k = i
+        end
+    end
+    (m, k)
+end
+_isless_num(a::AbstractFloat, b::AbstractFloat) = isnan(b) ? !isnan(a) : (isnan(a) ? false : (a < b || (a == b && signbit(a) && !signbit(b))))
+_isless_num(a, b) = a < b
+# `isgreater`: `isless` reversed for numbers, with NaN still the extreme.
+_isgreater_num(a::AbstractFloat, b::AbstractFloat) = (isnan(a) || isnan(b)) ? _isless_num(a, b) : _isless_num(b, a)
+_isgreater_num(a, b) = b < a
+argmax(x::AbstractVector) = findmax(x)[2]
+argmin(x::AbstractVector) = findmin(x)[2]
+extrema(x::AbstractArray) = (minimum(x), maximum(x))
+zero(A::AbstractArray{T}) where {T} = fill!(similar(A, typeof(zero(T))), zero(T))
+
+# Statistics: `mean`, `var`, `std` (with `dims` and `corrected`), as Statistics.jl computes them.
+mean(a::AbstractArray; dims = Colon()) = _mean(identity, a, dims)
+mean(f, a::AbstractArray; dims = Colon()) = _mean(f, a, dims)
+_mean(f, a, ::Colon) = sum(f, a) / length(a)
+function _mean(f, a, dims)
+    R = sum(f, a; dims = dims)
+    n = div(length(a), length(R))
+    R ./ n
+end
+function mean(itr)
+    st = iterate_start(itr)
+    if iterate_done(itr, st)
+        throw(ArgumentError("mean of empty collection undefined: " * repr(itr)))
+    end
+    x, st = iterate_next(itr, st)
+    total = x
+    count = 1
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        total += x
+        count += 1
+    end
+    total / count
+end
+function var(a::AbstractArray; corrected::Bool = true, mean = nothing, dims = Colon())
+    _var(a, corrected, mean, dims)
+end
+function _var(a, corrected::Bool, m, ::Colon)
+    n = length(a)
+    c = m === nothing ? mean(a) : m
+    if n == 0
+        return 0.0 / 0.0
+    end
+    s = mapreduce(x -> abs2(x - c), +, a)
+    s / (n - Int64(corrected))
+end
+function _var(a, corrected::Bool, m, dims)
+    c = m === nothing ? mean(a; dims = dims) : m
+    n = div(length(a), length(c))
+    s = sum(abs2, a .- c; dims = dims)
+    s ./ (n - Int64(corrected))
+end
+std(a::AbstractArray; corrected::Bool = true, mean = nothing, dims = Colon()) = sqrt.(var(a; corrected = corrected, mean = mean, dims = dims))
 +(a, b, c, xs...) = +(a + b, c, xs...)
 *(a, b, c, xs...) = *(a * b, c, xs...)
 max(a, b, c, xs...) = max(max(a, b), c, xs...)

@@ -418,6 +418,27 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
             }
             Some((elem, dims, elems))
         }
+        ("Adjoint" | "Transpose", [parent]) => {
+            // Real elements are their own adjoint: the parent's elements, transposed.
+            let (pelem, pdims, pelems) = match parent {
+                Value::Array(p) => (p.elem.clone(), p.dims(), p.snapshot()),
+                other => view_parts(other)?,
+            };
+            let elem = params.first().cloned().unwrap_or(pelem);
+            match pdims.as_slice() {
+                [n] => Some((elem, vec![1, *n], pelems)),
+                [m, n] => {
+                    let mut out = Vec::with_capacity(m * n);
+                    for i in 0..*m {
+                        for j in 0..*n {
+                            out.push(pelems.get(i + j * m)?.clone());
+                        }
+                    }
+                    Some((elem, vec![*n, *m], out))
+                }
+                _ => None,
+            }
+        }
         ("ColumnSlices" | "RowSlices", [Value::Array(p)]) => {
             let dims = p.dims();
             let (m, n) = (dims.first().copied()?, dims.get(1).copied()?);
@@ -450,9 +471,24 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
     }
 }
 
-/// `view(::Vector{Float64}, 1:2)`: how Julia summarises a view in errors.
+/// `view(::Vector{Float64}, 1:2)`, `adjoint(::Vector{Float64})`: how Julia summarises a view or
+/// an adjoint in errors.
 pub fn view_summary(v: &Value) -> Option<String> {
     let Value::Struct(s) = v else { return None };
+    if let (Type::Struct(name, params), [parent]) = (&s.ty, &s.fields[..]) {
+        if matches!(name.as_str(), "Adjoint" | "Transpose") {
+            // `1×3 adjoint(::Vector{Float64}) with eltype Float64`
+            let (_, dims, _) = view_parts(v)?;
+            return Some(format!(
+                "{}×{} {}(::{}) with eltype {}",
+                dims.first()?,
+                dims.get(1)?,
+                name.as_str().to_lowercase(),
+                parent.ty(),
+                params.first().cloned().unwrap_or(Type::Any)
+            ));
+        }
+    }
     let (Type::Struct(name, params), [Value::Array(p), Value::Tuple(ix), ..]) =
         (&s.ty, &s.fields[..])
     else {

@@ -257,3 +257,12 @@ pub struct StructDef {
 pub struct SourceFile {
     pub items: Vec<Expr>,
 }
+
+/// Module names whose members are plain globals (`Base.sum`, `LinearAlgebra.dot`): methods may
+/// be defined through them (`Base.size(a::A) = ...`).
+pub fn is_module(s: Symbol) -> bool {
+    matches!(
+        s.as_str(),
+        "Base" | "LinearAlgebra" | "Random" | "Math" | "Statistics"
+    )
+}

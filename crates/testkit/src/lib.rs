@@ -6,18 +6,27 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 
+/// `<path>` relative to the repository root.
+pub fn repo_path(path: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path);
+    p.canonicalize().unwrap_or(p)
+}
+
 /// `tests/<dir>` at the repository root.
 pub fn suite_dir(dir: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests")
-        .join(dir);
-    p.canonicalize().unwrap_or(p)
+    repo_path(&format!("tests/{dir}"))
 }
 
 /// The files of `tests/<dir>` whose name ends in `.<ext>`, sorted by name.
 pub fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
-    let dir = suite_dir(dir);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+    files_in(&suite_dir(dir), ext)
+}
+
+/// The files of directory `dir` whose name ends in `.<ext>`, sorted by name.
+pub fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == ext))
@@ -84,9 +93,16 @@ pub fn diff(expected: &str, actual: &str) -> String {
 /// One test per file of `tests/<dir>` ending in `.<ext>`, named after the file, each running
 /// `check` on its path; then runs them as `cargo test` would (filters, `--list`, `--exact`).
 pub fn run_suite(dir: &str, ext: &str, check: fn(&Path) -> Result<(), String>) -> ! {
+    run_paths(&[&format!("tests/{dir}")], ext, check)
+}
+
+/// Like [`run_suite`], over several directories given from the repository root
+/// (`tests/gradients`, `examples/models`).
+pub fn run_paths(dirs: &[&str], ext: &str, check: fn(&Path) -> Result<(), String>) -> ! {
     let args = Arguments::from_args();
-    let trials = files(dir, ext)
-        .into_iter()
+    let trials = dirs
+        .iter()
+        .flat_map(|d| files_in(&repo_path(d), ext))
         .map(|p| Trial::test(stem(&p), move || check(&p).map_err(Failed::from)))
         .collect();
     libtest_mimic::run(&args, trials).exit()

@@ -7,7 +7,7 @@ use super::rev::{ArrayPush, ArrayWrite, MutableWrite, Rev, RevPartial};
 use super::saved::{rule_state_type, IvSpec};
 use super::{ad_check, field_tangent, inst_kind, new_tangent_array_ok, tangent_elem};
 use crate::emit::Emit;
-use crate::rules::{reverse_rule, Partial, Rule};
+use crate::rules::{returns_type_value, reverse_rule, Partial, Rule};
 use crate::{AdError, DerivedKey, Mode};
 use compiler::MiKey;
 use ir::tangent::{fdata_type, rdata_type};
@@ -253,8 +253,9 @@ impl Forwards<'_> {
         let at_ty = self.cx.ty(p.r);
         let env = self.cx.env;
         let mut e = emit!(self, p.at);
-        let fv = if ft == Type::NoFData {
-            fdata_const(&mut e, &ft)
+        let fv = if ft == Type::NoFData || (ft == Type::Any && returns_type_value(p.op)) {
+            // (A type known only at run time still has no fdata.)
+            fdata_const(&mut e, &Type::NoFData)
         } else if p.op == Prim::ArrayNew && new_tangent_array_ok(&at_ty, &ft, env) {
             // A new array's fdata is a new array of zero tangents (float arrays are
             // zero-filled when allocated; slots of other arrays are unassigned, as are the

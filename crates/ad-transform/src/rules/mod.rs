@@ -131,6 +131,23 @@ pub fn reverse_rule(
     }
 }
 
+/// Whether a primitive's result is always a type (whose static type may still be `Any`): it
+/// has no fdata, whatever inference knows of it.
+pub fn returns_type_value(op: Prim) -> bool {
+    use Prim::*;
+    matches!(
+        op,
+        Typeof
+            | ApplyType
+            | PromoteType
+            | PromoteTypejoin
+            | PromoteEltype
+            | VcatType
+            | SubarrayType
+            | CatEltype
+    )
+}
+
 /// Whether a primitive carries derivatives (and so needs test cases below).
 pub fn is_differentiable(op: Prim) -> bool {
     use Prim::*;

@@ -6,7 +6,10 @@ use super::*;
 impl<'a> Lowerer<'a> {
     /// `[body for x in itr if cond]` (and a generator `(body for x in itr)`, which is
     /// collected the same way: every consumer in the prelude reads it once, in order) is
-    /// `map(x -> body, filter(x -> cond, collect(itr)))`.
+    /// `map(x -> body, filter(x -> cond, collect(itr)))`. Over two iterators,
+    /// `[body for x in a, y in b]` is the matrix `_product_collect((x, y) -> body, a, b)` (`x`
+    /// varying fastest); with a condition, the vector `_product_filter(...)` of the pairs that
+    /// pass it, in the same order.
     pub(super) fn comprehension(
         &mut self,
         body: &Expr,
@@ -15,38 +18,44 @@ impl<'a> Lowerer<'a> {
         generator: bool,
         sp: Span,
     ) -> Result<Value, CompileError> {
-        let [(var, itr)] = iters else {
+        if iters.is_empty() || iters.len() > 2 {
             return Err(CompileError::unsupported(
                 sp,
                 if generator {
-                    "generators over several iterators"
+                    "generators over more than two iterators"
                 } else {
-                    "comprehensions over several iterators"
+                    "comprehensions over more than two iterators"
                 },
             ));
-        };
-        // `#c -> let var = #c; e end`, so that `var` may be a tuple of names.
-        let arg = sym("#c");
+        }
+        // `(#c1, ...) -> let var1 = #c1, ...; e end`, so that a variable may be a tuple of
+        // names.
         let lambda = |e: &Expr| {
-            let bind = mk(
-                ExprKind::Assign {
-                    lhs: Box::new(var.clone()),
-                    rhs: Box::new(ident(arg, var.span)),
-                },
-                var.span,
-            );
-            let l = Lambda {
-                params: vec![Param {
+            let mut params = Vec::new();
+            let mut binds = Vec::new();
+            for (k, (var, _)) in iters.iter().enumerate() {
+                let arg = sym(&format!("#c{}", k + 1));
+                binds.push(mk(
+                    ExprKind::Assign {
+                        lhs: Box::new(var.clone()),
+                        rhs: Box::new(ident(arg, var.span)),
+                    },
+                    var.span,
+                ));
+                params.push(Param {
                     name: Some(arg),
                     ty: None,
                     default: None,
                     vararg: false,
                     destructure: None,
                     span: var.span,
-                }],
+                });
+            }
+            let l = Lambda {
+                params,
                 body: mk(
                     ExprKind::Let {
-                        bindings: vec![bind],
+                        bindings: binds,
                         body: vec![e.clone()],
                     },
                     e.span,
@@ -55,16 +64,29 @@ impl<'a> Lowerer<'a> {
             };
             mk(ExprKind::Lambda(Box::new(l)), e.span)
         };
-        let mut source = itr.clone();
-        if let Some(c) = cond {
-            let collected = call_ast(ident(sym("collect"), itr.span), vec![itr.clone()], itr.span);
-            source = call_ast(
-                ident(sym("filter"), c.span),
-                vec![lambda(c), collected],
-                c.span,
-            );
-        }
-        let m = call_ast(ident(sym("map"), sp), vec![lambda(body), source], sp);
+        let call = |name: &str, args: Vec<Expr>, at: Span| call_ast(ident(sym(name), at), args, at);
+        let m = if let [(_, itr)] = iters {
+            let mut source = itr.clone();
+            if let Some(c) = cond {
+                let collected = call("collect", vec![itr.clone()], itr.span);
+                source = call("filter", vec![lambda(c), collected], c.span);
+            }
+            call("map", vec![lambda(body), source], sp)
+        } else {
+            let sources: Vec<Expr> = iters.iter().map(|(_, itr)| itr.clone()).collect();
+            match cond {
+                Some(c) => call(
+                    "_product_filter",
+                    [vec![lambda(body), lambda(c)], sources].concat(),
+                    sp,
+                ),
+                None => call(
+                    "_product_collect",
+                    [vec![lambda(body)], sources].concat(),
+                    sp,
+                ),
+            }
+        };
         self.expr(&m)
     }
 

@@ -165,11 +165,12 @@ pub fn define_struct(
     };
     methods.extend(lower_constructor(&full, applied.clone(), src, env)?);
     if !pnames.is_empty() {
-        // Point(x::T, y::T) where T = Point{T}(x, y), when every parameter is a field's type.
+        // Point(x::T, y::T) where T = Point{T}(x, y), when every parameter occurs in a field's
+        // type (`data::Vector{T}` determines `T` as well), so the arguments' types bind it.
         let determined = pnames.iter().all(|p| {
             def.fields
                 .iter()
-                .any(|f| f.ty.as_ref().is_some_and(|t| t.ident() == Some(*p)))
+                .any(|f| f.ty.as_ref().is_some_and(|t| mentions(t, *p)))
         });
         if determined {
             let typed_params: Vec<Param> = def
@@ -204,6 +205,17 @@ pub fn define_struct(
         }
     }
     Ok(methods)
+}
+
+/// Whether the type expression `t` mentions the name `p` (`Vector{T}` mentions `T`).
+fn mentions(t: &Expr, p: Symbol) -> bool {
+    match &t.kind {
+        ExprKind::Ident(n) => *n == p,
+        ExprKind::Curly { base, params } => {
+            mentions(base, p) || params.iter().any(|q| mentions(q, p))
+        }
+        _ => false,
+    }
 }
 
 /// Evaluates an abstract type definition into `env`.

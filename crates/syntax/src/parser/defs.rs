@@ -4,10 +4,12 @@ use super::*;
 
 pub(super) fn is_call_signature(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Call { func, .. } => matches!(
-            func.kind,
-            ExprKind::Ident(_) | ExprKind::Curly { .. } | ExprKind::TypeAssert { .. }
-        ),
+        ExprKind::Call { func, .. } => match &func.kind {
+            ExprKind::Ident(_) | ExprKind::Curly { .. } | ExprKind::TypeAssert { .. } => true,
+            // `Base.size(...) = ...`
+            ExprKind::Field { obj, .. } => obj.ident().is_some(),
+            _ => false,
+        },
         ExprKind::Where { expr, .. } => is_call_signature(expr),
         ExprKind::TypeAssert { expr, .. } => {
             matches!(&expr.kind, ExprKind::Call { .. } | ExprKind::Where { .. })
@@ -84,6 +86,17 @@ impl<'a> Parser<'a> {
                 let name_span = func.span;
                 let name = match func.kind {
                     ExprKind::Ident(s) => FnName::Name(s),
+                    // `Base.size(...) = ...`: a method of a function of a known module.
+                    ExprKind::Field { ref obj, name } if obj.ident().is_some_and(is_module) => {
+                        FnName::Name(name)
+                    }
+                    ExprKind::Field { .. } => {
+                        self.error(
+                            func.span,
+                            "not supported yet: methods of functions of modules other than Base, LinearAlgebra, Statistics, Random and Math",
+                        );
+                        return None;
+                    }
                     ExprKind::Curly { .. } => FnName::Type(*func),
                     ExprKind::TypeAssert { .. } => FnName::Type(*func),
                     _ => {

@@ -11,6 +11,7 @@ mod primary;
 mod stmt;
 
 use defs::*;
+use ops::is_operator_name;
 
 use crate::ast::*;
 use crate::lexer::{Kw, Lexer, StrPart, Tok, Token};
@@ -274,6 +275,22 @@ impl<'a> Parser<'a> {
                 None
             }
         }
+    }
+
+    /// `:op` right after a `.` (`Base.:+`): the operator's name.
+    fn quoted_operator(&mut self) -> Option<(Symbol, Span)> {
+        if !self.at_op(":") {
+            return None;
+        }
+        let Tok::Op(op) = self.peek_nth(1).clone() else {
+            return None;
+        };
+        if !is_operator_name(op) {
+            return None;
+        }
+        let start = self.bump().span;
+        let end = self.bump().span;
+        Some((sym(canonical_op(op)), start.to(end)))
     }
 
     fn with_mode<T>(&mut self, m: Mode, f: impl FnOnce(&mut Self) -> T) -> T {

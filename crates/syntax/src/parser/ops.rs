@@ -19,6 +19,7 @@ pub(super) fn is_comparison_op(op: &str) -> bool {
             | "<:"
             | ">:"
             | "∈"
+            | "≈"
             | ".=="
             | ".!="
             | ".<"
@@ -55,6 +56,8 @@ pub(super) fn is_operator_name(op: &str) -> bool {
             | "≠"
             | "<:"
             | "∈"
+            | "≈"
+            | "⋅"
     )
 }
 
@@ -369,7 +372,7 @@ impl<'a> Parser<'a> {
 
     pub(super) fn parse_times(&mut self) -> Expr {
         let mut lhs = self.parse_unary();
-        while let Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | ".*" | "./" | ".÷")) =
+        while let Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | "⋅" | ".*" | "./" | ".÷")) =
             self.peek()
         {
             let op = *o;

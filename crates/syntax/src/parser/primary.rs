@@ -71,6 +71,16 @@ impl<'a> Parser<'a> {
                     } else {
                         e = call;
                     }
+                } else if let Some((name, sp)) = self.quoted_operator() {
+                    // `Base.:+`: the function named by an operator.
+                    let span = e.span.to(sp);
+                    e = Expr::new(
+                        ExprKind::Field {
+                            obj: Box::new(e),
+                            name,
+                        },
+                        span,
+                    );
                 } else {
                     match self.ident_sym("a field name after `.`") {
                         Some((name, sp)) => {

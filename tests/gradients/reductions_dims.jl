@@ -1,0 +1,22 @@
+# check: softmax_loss([1.0 2.0 0.5; 3.0 0.5 1.0])
+# check: standardise([1.0, 2.0, 4.0, 3.5])
+# check: kernel_sum([0.3, -1.2, 2.0])
+# check: row_norms([1.0 2.0; 3.0 -4.0])
+# check: helpers([1.0, -0.5, 2.0, 0.25])
+# Reductions over dimensions, Statistics and comprehensions, as models write them.
+using Statistics
+function softmax_loss(Z)
+    e = exp.(Z .- maximum(Z, dims = 1))
+    p = e ./ sum(e, dims = 1)
+    -sum(log.(p[1, :]))
+end
+function standardise(x)
+    z = (x .- mean(x)) ./ std(x)
+    sum(z .^ 3) + var(x; corrected = false)
+end
+function kernel_sum(x)
+    K = [exp(-(a - b)^2 / 2) for a in x, b in x]
+    sum(K * x) + sum(abs2, K; dims = 2)[1]
+end
+row_norms(A) = sum(sqrt.(sum(abs2, A; dims = 2))) + mean(A; dims = 1)[2]
+helpers(x) = sum(cumsum(x) .* reverse(x)) + sum(diff(x) .^ 2) + findmax(x)[1] + extrema(x)[1] + cumprod(x)[3]

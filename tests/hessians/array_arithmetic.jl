@@ -1,0 +1,19 @@
+# Second derivatives of whole-array arithmetic, adjoints, solves and reductions over dimensions.
+# hessian: quadratic([0.5, -0.2, 1.0])
+# hessian: solved([1.0, 2.0])
+# hessian: softmax_first([0.3, -1.0, 2.0])
+using LinearAlgebra
+function quadratic(x)
+    A = [2.0 1.0 0.0; 1.0 3.0 0.5; 0.0 0.5 1.0]
+    x' * A * x + sum((x - 2x) .^ 3) / 3
+end
+function solved(b)
+    K = [4.0 1.0; 2.0 3.0] + I
+    u = K \ (b .* b)
+    u ⋅ u
+end
+function softmax_first(z)
+    Z = [z z]
+    e = exp.(Z .- maximum(Z, dims = 1))
+    (e ./ sum(e, dims = 1))[1, 1]
+end
