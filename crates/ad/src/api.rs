@@ -188,27 +188,29 @@ impl Ad {
         c.dyn_keys.get(id).cloned()
     }
 
-    /// Lets `m` run derived callees (derived when first executed) and the AD runtime.
-    pub fn install(&self, m: &mut Machine) {
-        m.ad_runtime = Some(Arc::new(crate::dynamic::Runtime::new(self.clone())));
-        let ad = self.clone();
-        m.resolver = Some(Box::new(move |key: &MiKey, compiler: &mut Compiler| {
-            let derived = {
-                let c = ad.cache.lock().unwrap_or_else(|e| e.into_inner());
-                c.names.get(&key.table).cloned()?
+    /// The code of the derived function `key` names (derived on first use), or `None` if
+    /// `key` names no derived function: how the interpreter and native code resolve derived
+    /// callees (see `Ad::install`).
+    pub(crate) fn resolve_derived(
+        &self,
+        compiler: &mut Compiler,
+        key: &MiKey,
+    ) -> Option<Result<Arc<Function>, CompileError>> {
+        let derived = {
+            let c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            c.names.get(&key.table).cloned()?
+        };
+        Some(self.derived_function(compiler, &derived).map_err(|e| {
+            let kind = if e.internal {
+                ErrorKind::Internal
+            } else {
+                ErrorKind::Inference
             };
-            Some(ad.derived_function(compiler, &derived).map_err(|e| {
-                let kind = if e.internal {
-                    ErrorKind::Internal
-                } else {
-                    ErrorKind::Inference
-                };
-                CompileError {
-                    trace: e.trace,
-                    ..CompileError::new(kind, e.span, e.message)
-                }
-            }))
-        }));
+            CompileError {
+                trace: e.trace,
+                ..CompileError::new(kind, e.span, e.message)
+            }
+        }))
     }
 
     /// The code of a derived function (derived on first use).

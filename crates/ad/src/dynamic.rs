@@ -124,6 +124,17 @@ fn ad_error(e: ad_transform::AdError) -> RuntimeError {
     }
 }
 
+impl Ad {
+    /// Lets `m` run derived callees (derived when first executed) and the AD runtime.
+    pub fn install(&self, m: &mut Machine) {
+        m.ad_runtime = Some(std::sync::Arc::new(Runtime::new(self.clone())));
+        let ad = self.clone();
+        m.resolver = Some(Box::new(
+            move |key: &compiler::MiKey, c: &mut compiler::Compiler| ad.resolve_derived(c, key),
+        ));
+    }
+}
+
 fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
     prim(m, Prim::RuleChild, &[site.clone(), Value::Int(id as i64)])
 }
