@@ -5,6 +5,7 @@
 # check: shifted([1.5, -0.5, 2.0, 1.0])
 # check: adjoint_write([1.0, 2.0, 3.0])
 # check: triangular_at_the_point([0.0, 1.0])
+# check: determinants([2.0, 0.5, -0.3, 1.5])
 # Whole-array arithmetic as a model writes it: residuals, quadratic forms, adjoints, solves.
 using LinearAlgebra
 function residual(w)
@@ -45,4 +46,8 @@ end
 function triangular_at_the_point(p)
     M = [2.0 p[1]; 0.5 3.0]
     sum(M \ [1.0, p[2]])
+end
+function determinants(p)
+    M = [p[1] p[2]; p[3] p[4]]
+    det(M) + logdet(M' * M + I) + tr(inv(M + 3I)) + norm(p, 1) + norm(triu(M), 3) + sum(diagm(p) * p)
 end

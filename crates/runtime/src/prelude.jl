@@ -1681,6 +1681,65 @@ function diag(A::AbstractMatrix)
     end
     d
 end
+# The upper (`triu`) or lower (`tril`) triangle from the k-th diagonal on, the rest zero.
+function triu(A::AbstractMatrix, k::Int64 = 0)
+    B = _solve_copy(A, eltype(A))
+    for j in 1:size(B, 2), i in 1:size(B, 1)
+        if j - i < k
+            B[i, j] = zero(eltype(A))
+        end
+    end
+    B
+end
+function tril(A::AbstractMatrix, k::Int64 = 0)
+    B = _solve_copy(A, eltype(A))
+    for j in 1:size(B, 2), i in 1:size(B, 1)
+        if j - i > k
+            B[i, j] = zero(eltype(A))
+        end
+    end
+    B
+end
+# The square matrix with `v` on its diagonal.
+function diagm(v::AbstractVector)
+    n = length(v)
+    D = zeros(eltype(v), n, n)
+    for i in 1:n
+        D[i, i] = v[i]
+    end
+    D
+end
+# The Kronecker product.
+function kron(A::AbstractMatrix, B::AbstractMatrix)
+    m, n = size(A, 1), size(A, 2)
+    p, q = size(B, 1), size(B, 2)
+    K = Matrix{Core.promote_type(eltype(A), eltype(B))}(undef, m * p, n * q)
+    for j in 1:n, l in 1:q, i in 1:m, k in 1:p
+        K[(i - 1) * p + k, (j - 1) * q + l] = A[i, j] * B[k, l]
+    end
+    K
+end
+# `norm(x, p)`: the p-norm of the elements (p = 1: sum of magnitudes; Inf: the largest; 2: the
+# Euclidean norm).
+function norm(x::AbstractArray, p::Real)
+    if p == 2
+        return norm(x)
+    elseif p == 1
+        s = zero(typeof(float(abs(zero(eltype(x))))))
+        for v in x
+            s += abs(v)
+        end
+        return s
+    elseif p == Inf
+        isempty(x) && return zero(typeof(float(abs(zero(eltype(x))))))
+        return maximum(abs, x)
+    end
+    s = zero(typeof(float(abs(zero(eltype(x))))))
+    for v in x
+        s += abs(v)^p
+    end
+    s^inv(p)
+end
 /(x::Adjoint{T,S}, B::AbstractMatrix) where {T,S<:AbstractVector} = adjoint(adjoint(B) \ x.parent)
 
 # The identity of any size (LinearAlgebra's `I`): `A + λ*I` adds λ to the diagonal.
