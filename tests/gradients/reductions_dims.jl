@@ -3,6 +3,7 @@
 # check: kernel_sum([0.3, -1.2, 2.0])
 # check: row_norms([1.0 2.0; 3.0 -4.0])
 # check: helpers([1.0, -0.5, 2.0, 0.25])
+# check: robust([1.0, 3.0, 2.5, 5.0, 4.2, 0.3])
 # Reductions over dimensions, Statistics and comprehensions, as models write them.
 using Statistics
 function softmax_loss(Z)
@@ -20,3 +21,4 @@ function kernel_sum(x)
 end
 row_norms(A) = sum(sqrt.(sum(abs2, A; dims = 2))) + mean(A; dims = 1)[2]
 helpers(x) = sum(cumsum(x) .* reverse(x)) + sum(diff(x) .^ 2) + findmax(x)[1] + extrema(x)[1] + cumprod(x)[3]
+robust(x) = sum(abs.(x .- median(x))) + median(x .^ 2)

@@ -23,3 +23,7 @@ println([i + j for i in 1:3, j in 1:3 if i != j])
 println(sum(i * j for i in 1:3, j in 1:2))
 println(sum(zeros(0, 3), dims = 1), " ", sum(Float64[]; init = 1.5))
 println(mean(Float64[]))
+println(median([3.0, 1.0, 2.0]), " ", median([4, 1, 3, 2]), " ", median([1.0, NaN, 2.0]), " ", median([0.0, -0.0, 1.0]), " ", median([5]))
+println(median([2.0 1.0; 4.0 3.0]), " ", middle(1, 2), " ", middle(3))
+x = [9.0, 1.0, 8.0, 2.0, 7.0, 3.0, 6.0, 4.0, 5.0, 5.0, 0.5]
+println(median(x), " ", median(x[1:10]), " ", x[1])

@@ -2375,6 +2375,68 @@ function _var(a, corrected::Bool, m, dims)
     s ./ (n - Int64(corrected))
 end
 std(a::AbstractArray; corrected::Bool = true, mean = nothing, dims = Colon()) = sqrt.(var(a; corrected = corrected, mean = mean, dims = dims))
+# `median` (Statistics): the middle order statistic, or the `middle` of the two middle ones,
+# found by selection (linear time on average), with Julia's order (`-0.0` before `0.0`); NaN if
+# any element is NaN.
+middle(x::AbstractFloat) = x
+middle(x::Number) = (x + zero(x)) / 1
+middle(x::Number, y::Number) = x / 2 + y / 2
+function median(v::AbstractArray)
+    isempty(v) && throw(ArgumentError(string("median of an empty array is undefined, ", repr(v))))
+    w = Vector{eltype(v)}(undef, length(v))
+    for k in 1:length(v)
+        x = v[k]
+        _isnan_any(x) && return convert(eltype(v), NaN)
+        w[k] = x
+    end
+    n = length(w)
+    mid = div(1 + n, 2)
+    a = _select!(w, mid)
+    isodd(n) && return middle(a)
+    b = w[mid + 1]
+    for k in (mid + 2):n
+        if _isless_num(w[k], b)
+            b = w[k]
+        end
+    end
+    middle(a, b)
+end
+_isnan_any(x::AbstractFloat) = isnan(x)
+_isnan_any(x) = false
+# The k-th smallest element of `w` (rearranged so that the elements after position k are not
+# smaller): Hoare's selection.
+function _select!(w::Vector, k::Int64)
+    lo = 1
+    hi = length(w)
+    while lo < hi
+        p = w[div(lo + hi, 2)]
+        i = lo
+        j = hi
+        while i <= j
+            while _isless_num(w[i], p)
+                i += 1
+            end
+            while _isless_num(p, w[j])
+                j -= 1
+            end
+            if i <= j
+                t = w[i]
+                w[i] = w[j]
+                w[j] = t
+                i += 1
+                j -= 1
+            end
+        end
+        if k <= j
+            hi = j
+        elseif k >= i
+            lo = i
+        else
+            return w[k]
+        end
+    end
+    w[k]
+end
 +(a, b, c, xs...) = +(a + b, c, xs...)
 *(a, b, c, xs...) = *(a * b, c, xs...)
 max(a, b, c, xs...) = max(max(a, b), c, xs...)
