@@ -1260,8 +1260,13 @@ size(A::Adjoint{T,S}) where {T,S<:AbstractVector} = (1, length(A.parent))
 size(A::Adjoint{T,S}) where {T,S<:AbstractMatrix} = (size(A.parent, 2), size(A.parent, 1))
 size(A::Transpose{T,S}) where {T,S<:AbstractVector} = (1, length(A.parent))
 size(A::Transpose{T,S}) where {T,S<:AbstractMatrix} = (size(A.parent, 2), size(A.parent, 1))
-size(A::Adjoint, d::Int64) = d <= 2 ? size(A)[d] : 1
-size(A::Transpose, d::Int64) = d <= 2 ? size(A)[d] : 1
+# (Without building the size tuple: indexing checks bounds through these.)
+size(A::Adjoint{T,S}, d::Int64) where {T,S<:AbstractVector} = d == 2 ? length(A.parent) : 1
+size(A::Adjoint{T,S}, d::Int64) where {T,S<:AbstractMatrix} = d == 1 ? size(A.parent, 2) : (d == 2 ? size(A.parent, 1) : 1)
+size(A::Transpose{T,S}, d::Int64) where {T,S<:AbstractVector} = d == 2 ? length(A.parent) : 1
+size(A::Transpose{T,S}, d::Int64) where {T,S<:AbstractMatrix} = d == 1 ? size(A.parent, 2) : (d == 2 ? size(A.parent, 1) : 1)
+length(A::Adjoint) = length(A.parent)
+length(A::Transpose) = length(A.parent)
 function _adj_check(A, i::Int64, j::Int64)
     if i < 1 || j < 1 || i > size(A, 1) || j > size(A, 2)
         Core.throw_bounds(A, (i, j))
