@@ -1148,37 +1148,6 @@ function norm(A::AbstractMatrix)
     end
     sqrt(s)
 end
-function *(A::Matrix, x::AbstractVector)
-    m = size(A, 1)
-    n = size(A, 2)
-    if n != length(x)
-        throw(DimensionMismatch(string("matrix A has dimensions (", m, ",", n, "), vector B has length ", length(x))))
-    end
-    y = zeros(Core.promote_type(eltype(A), eltype(x)), m)
-    for j in 1:n
-        for i in 1:m
-            y[i] += A[i, j] * x[j]
-        end
-    end
-    y
-end
-function *(A::Matrix, B::Matrix)
-    m = size(A, 1)
-    k = size(A, 2)
-    n = size(B, 2)
-    if k != size(B, 1)
-        throw(DimensionMismatch(string("matrix A has dimensions (", m, ",", k, "), matrix B has dimensions (", size(B, 1), ",", n, ")")))
-    end
-    C = zeros(Core.promote_type(eltype(A), eltype(B)), m, n)
-    for j in 1:n
-        for l in 1:k
-            for i in 1:m
-                C[i, j] += A[i, l] * B[l, j]
-            end
-        end
-    end
-    C
-end
 
 # Generic fallbacks of the array interface for array types defined by `size` and `getindex`
 # (views, adjoints, user-defined arrays): Julia's `AbstractArray` methods.
