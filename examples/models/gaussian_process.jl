@@ -14,8 +14,9 @@ function nlml(θ)
     ℓ = exp(θ[1])
     σ2 = exp(θ[2])
     K = [kernel(a, b, ℓ, σ2) for a in xs, b in xs] + 0.01I
-    α = K \ ys
-    0.5 * ys' * α + 0.5 * logdet(K) + 0.5 * length(xs) * log(2π)
+    C = cholesky(K)
+    α = C \ ys
+    0.5 * ys' * α + 0.5 * logdet(C) + 0.5 * length(xs) * log(2π)
 end
 
 println("nlml(θ0) = ", nlml(θ0()))

@@ -40,16 +40,30 @@ pub fn is_dotted(e: &Expr) -> bool {
     }
 }
 
+/// The operands of a fused expression, with whether each is an operand of arithmetic
+/// (`+`, `-`, `*`, `/`, `\`, directly or through unary minus): Julia evaluates such arithmetic
+/// on a range as range arithmetic, not element by element.
+#[derive(Default)]
+pub struct Leaves {
+    pub exprs: Vec<Expr>,
+    pub arith: Vec<bool>,
+}
+
 /// The scalar expression of the fused dotted expression `e` over `#b1, #b2, ...`, and the
 /// operands those names stand for (a variable used twice is one operand; literals stay in the
 /// expression).
-pub fn fuse(e: &Expr) -> (Expr, Vec<Expr>) {
-    let mut leaves = Vec::new();
-    let body = fuse_in(e, &mut leaves);
+pub fn fuse(e: &Expr) -> (Expr, Leaves) {
+    let mut leaves = Leaves::default();
+    let body = fuse_in(e, &mut leaves, false);
     (body, leaves)
 }
 
-fn fuse_in(e: &Expr, leaves: &mut Vec<Expr>) -> Expr {
+/// Whether `op` (undotted) is arithmetic that Julia performs on ranges as a whole.
+fn is_range_arith(op: Symbol, nargs: usize) -> bool {
+    matches!(op.as_str(), "+" | "-" | "*" | "/" | "\\") && nargs == 2
+}
+
+fn fuse_in(e: &Expr, leaves: &mut Leaves, arith: bool) -> Expr {
     let sp = e.span;
     let call = |func: Expr, args: Vec<Expr>| {
         Expr::new(
@@ -64,7 +78,7 @@ fn fuse_in(e: &Expr, leaves: &mut Vec<Expr>) -> Expr {
     };
     match &e.kind {
         ExprKind::DotCall { func, args } => {
-            let args = args.iter().map(|a| fuse_in(a, leaves)).collect();
+            let args = args.iter().map(|a| fuse_in(a, leaves, false)).collect();
             call((**func).clone(), args)
         }
         ExprKind::Call {
@@ -74,15 +88,23 @@ fn fuse_in(e: &Expr, leaves: &mut Vec<Expr>) -> Expr {
             do_block: None,
         } if kwargs.is_empty() && func.ident().and_then(undotted).is_some() => {
             let op = func.ident().and_then(undotted).unwrap_or_else(|| sym("?"));
-            let args = args.iter().map(|a| fuse_in(a, leaves)).collect();
+            let unary_minus = op.as_str() == "-" && args.len() == 1;
+            let arith = is_range_arith(op, args.len()) || (unary_minus && arith);
+            let args = args.iter().map(|a| fuse_in(a, leaves, arith)).collect();
             call(Expr::new(ExprKind::Ident(op), func.span), args)
         }
         ExprKind::Comparison { first, rest } if is_dotted(e) => Expr::new(
             ExprKind::Comparison {
-                first: Box::new(fuse_in(first, leaves)),
+                first: Box::new(fuse_in(first, leaves, false)),
                 rest: rest
                     .iter()
-                    .map(|(op, osp, x)| (undotted(*op).unwrap_or(*op), *osp, fuse_in(x, leaves)))
+                    .map(|(op, osp, x)| {
+                        (
+                            undotted(*op).unwrap_or(*op),
+                            *osp,
+                            fuse_in(x, leaves, false),
+                        )
+                    })
                     .collect(),
             },
             sp,
@@ -93,14 +115,16 @@ fn fuse_in(e: &Expr, leaves: &mut Vec<Expr>) -> Expr {
         | ExprKind::Bool(_)
         | ExprKind::Nothing => e.clone(),
         _ => {
-            let same = leaves.iter().position(|l| match (&l.kind, &e.kind) {
+            let same = leaves.exprs.iter().position(|l| match (&l.kind, &e.kind) {
                 (ExprKind::Ident(a), ExprKind::Ident(b)) => a == b,
                 _ => false,
             });
             let k = same.unwrap_or_else(|| {
-                leaves.push(e.clone());
-                leaves.len() - 1
+                leaves.exprs.push(e.clone());
+                leaves.arith.push(false);
+                leaves.exprs.len() - 1
             });
+            leaves.arith[k] |= arith;
             Expr::new(ExprKind::Ident(arg_name(k)), sp)
         }
     }

@@ -461,13 +461,31 @@ pub fn boxed_names(params: &[Symbol], body: &[Expr]) -> FxHashSet<Symbol> {
             _ => {}
         }
     }
+    let mut self_ref = FxHashSet::default();
+    for e in body {
+        self_referencing(e, &mut self_ref);
+    }
     captured
         .into_iter()
         .filter(|n| {
             let c = counts.get(n).copied().unwrap_or(0);
-            c >= 1 && (c >= 2 || assigned_inside.contains(n))
+            c >= 1 && (c >= 2 || assigned_inside.contains(n) || self_ref.contains(n))
         })
         .collect()
+}
+
+/// Names assigned a closure that refers to the name itself (`fib = n -> ... fib(n - 1)`, a
+/// recursive local function): the closure must capture the variable, not its value, which
+/// is not yet assigned when the closure is made.
+fn self_referencing(e: &Expr, out: &mut FxHashSet<Symbol>) {
+    if let ExprKind::Assign { lhs, rhs } = &e.kind {
+        if let (ExprKind::Ident(n), Some((params, body))) = (&lhs.kind, as_lambda(rhs)) {
+            if free_names(params, &body).contains(n) {
+                out.insert(*n);
+            }
+        }
+    }
+    children(e, &mut |c| self_referencing(c, out));
 }
 
 /// `e` with each free occurrence of a name in `map` replaced by `map[name]` (given the span of

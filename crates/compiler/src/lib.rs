@@ -121,8 +121,9 @@ pub struct Compiler {
     pub stats: CompileStats,
     /// Nesting of timed compiler entry points (only the outermost is timed).
     timing_depth: usize,
-    /// Files whose definitions count as the prelude.
-    pub prelude_file: Option<syntax::FileId>,
+    /// How many files, loaded first, make up the prelude (0: no prelude, as in unit tests of
+    /// the compiler alone).
+    pub prelude_files: u32,
     /// Types declared by the prelude (a user variable may shadow them, not redefine them).
     prelude_types: FxHashSet<Symbol>,
     /// Warnings about the statements compiled so far, not yet taken.
@@ -150,7 +151,7 @@ impl Compiler {
             options: Options::default(),
             stats: CompileStats::default(),
             timing_depth: 0,
-            prelude_file: None,
+            prelude_files: 0,
             prelude_types: FxHashSet::default(),
             warnings: Vec::new(),
         };
@@ -244,7 +245,7 @@ impl Compiler {
 
     /// Adds a lowered method to its table.
     pub fn define_method(&mut self, lm: lower::LoweredMethod) -> Result<(), CompileError> {
-        let in_prelude = self.prelude_file.is_some_and(|p| lm.span.file == p);
+        let in_prelude = self.in_prelude(lm.span.file);
         let m = Method {
             table: lm.table,
             index: 0,
@@ -311,7 +312,7 @@ impl Compiler {
                         format!("invalid redefinition of constant {}", def.name),
                     ));
                 }
-                if self.prelude_file.is_some_and(|p| stmt.span.file == p) {
+                if self.in_prelude(stmt.span.file) {
                     self.prelude_types.insert(def.name);
                 }
                 let ms = lower::define_struct(def, src, &mut self.env)?;
@@ -387,7 +388,13 @@ impl Compiler {
                 self.verify(&f, "after SSA construction")?;
                 let typed = self.infer_function(&f, &[Type::Any], &[], "top-level".into())?;
                 self.verify(&typed, "after inference")?;
-                let opt = self.optimise(typed)?;
+                let mut opt = self.optimise(typed)?;
+                // A statement with a loop (its own, or one inlined from a function it calls)
+                // is worth compiling, as Julia compiles such top-level code: an id lets the
+                // machine run it natively. Loop-free statements stay interpreted.
+                if ir::dominators::has_cycle(&opt) {
+                    opt.assign_id();
+                }
                 Ok(TopLevel::Run(Arc::new(opt)))
             }
         }
@@ -398,6 +405,11 @@ impl Compiler {
         std::mem::take(&mut self.warnings)
     }
 
+    /// Whether `file` is one of the prelude's files.
+    pub fn in_prelude(&self, file: syntax::FileId) -> bool {
+        file.0 < self.prelude_files
+    }
+
     /// Whether `name` is a function or type defined outside the prelude.
     fn is_user_definition(&self, name: Symbol) -> bool {
         let user_method = self
@@ -406,7 +418,7 @@ impl Compiler {
             .is_some_and(|t| t.methods.iter().any(|m| !m.in_prelude));
         let user_type =
             self.env.struct_def(name).is_some() || self.env.abstract_def(name).is_some();
-        let prelude_type = self.prelude_file.is_some() && self.prelude_types.contains(&name);
+        let prelude_type = self.prelude_files > 0 && self.prelude_types.contains(&name);
         user_method || (user_type && !prelude_type)
     }
 
@@ -681,7 +693,7 @@ impl Compiler {
             Some(t) => t
                 .methods
                 .iter()
-                .filter(|m| !m.in_prelude || self.prelude_file.is_none())
+                .filter(|m| !m.in_prelude || self.prelude_files == 0)
                 .map(|m| m.signature_string())
                 .collect(),
             None => vec![],

@@ -214,10 +214,11 @@ impl Machine {
         self.dyn_cache.clear();
     }
 
-    /// Runs a top-level thunk (in the interpreter: it runs once, so compiling it would not
-    /// pay; the functions it calls run natively).
+    /// Runs a top-level thunk: natively if the compiler gave it an id (it has a loop), else
+    /// in the interpreter (it runs once, so compiling it would not pay; the functions it calls
+    /// run natively).
     pub fn run_thunk(&mut self, f: &Arc<Function>) -> Result<Value, RuntimeError> {
-        self.exec_on(f, &[Value::Nothing], false)
+        self.exec_on(f, &[Value::Nothing], f.id != 0)
     }
 
     fn code_for(&mut self, key: &MiKey) -> Result<Arc<Function>, RuntimeError> {

@@ -84,6 +84,13 @@ pub mod cmath {
         Copysign copysign_ |x, y| x.copysign(y);
     }
 
+    /// `x * y + z` rounded once.
+    pub extern "C" fn fma64(x: f64, y: f64, z: f64) -> f64 {
+        x.mul_add(y, z)
+    }
+    pub extern "C" fn fma32(x: f32, y: f32, z: f32) -> f32 {
+        x.mul_add(y, z)
+    }
     /// Julia's `x^n` for a float and an integer (see [`crate::pow`]).
     pub extern "C" fn powi64(x: f64, n: i64) -> f64 {
         crate::pow::powi64(x, n)
@@ -139,6 +146,9 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         AndInt => ii(|x, y| x & y),
         OrInt => ii(|x, y| x | y),
         XorInt => ii(|x, y| x ^ y),
+        ShlInt => ii(|x, n| x.wrapping_shl((n & 63) as u32)),
+        AshrInt => ii(|x, n| x.wrapping_shr((n & 63) as u32)),
+        LshrInt => ii(|x, n| ((x as u64).wrapping_shr((n & 63) as u32)) as i64),
         EqInt => ib(|x, y| x == y),
         NeInt => ib(|x, y| x != y),
         SltInt => ib(|x, y| x < y),
@@ -172,6 +182,15 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round | Trunc => {
             cmath::unary(op).and_then(|(a, b)| f1(args, a, b))
         }
+        Fma => match args {
+            [Const::F64(x), Const::F64(y), Const::F64(z)] => {
+                Some(Const::F64(cmath::fma64(*x, *y, *z)))
+            }
+            [Const::F32(x), Const::F32(y), Const::F32(z)] => {
+                Some(Const::F32(cmath::fma32(*x, *y, *z)))
+            }
+            _ => None,
+        },
         SelectFloat => match args {
             [Const::Bool(c), x @ (Const::F64(_) | Const::F32(_)), y] if x.ty() == y.ty() => {
                 Some(if *c { x.clone() } else { y.clone() })
@@ -192,6 +211,13 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         Sitofp => match args {
             [Const::Type(Type::Float64), Const::Int(i)] => Some(Const::F64(*i as f64)),
             [Const::Type(Type::Float32), Const::Int(i)] => Some(Const::F32(*i as f32)),
+            _ => None,
+        },
+        Bitcast => match args {
+            [Const::Type(Type::Int64), Const::F64(x)] => Some(Const::Int(x.to_bits() as i64)),
+            [Const::Type(Type::Float64), Const::Int(i)] => {
+                Some(Const::F64(f64::from_bits(*i as u64)))
+            }
             _ => None,
         },
         Fpconvert => match args {

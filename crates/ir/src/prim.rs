@@ -41,6 +41,12 @@ prims! {
     AndInt = "and_int": PURE,
     OrInt = "or_int": PURE,
     XorInt = "xor_int": PURE,
+    /// `x << n` for a shift amount `n` in `0:63` (the prelude handles other amounts).
+    ShlInt = "shl_int": PURE,
+    /// Arithmetic `x >> n` for `n` in `0:63`.
+    AshrInt = "ashr_int": PURE,
+    /// Logical `x >>> n` for `n` in `0:63`.
+    LshrInt = "lshr_int": PURE,
     NotInt = "not_int": PURE,
     EqInt = "eq_int": PURE,
     NeInt = "ne_int": PURE,
@@ -77,6 +83,8 @@ prims! {
     Atan = "atan": PURE,
     Atan2 = "atan2": PURE,
     Hypot = "hypot": PURE,
+    /// `fma(x, y, z)`: `x * y + z` rounded once, for floats of one type.
+    Fma = "fma": PURE,
     Exp2 = "exp2": PURE,
     Log2 = "log2": PURE,
     Log10 = "log10": PURE,
@@ -102,6 +110,8 @@ prims! {
     Fptosi = "fptosi": MAY_THROW,
     /// `Core.fpconvert(Float32, x)`: between float widths (rounding).
     Fpconvert = "fpconvert": PURE,
+    /// `Core.bitcast(Int64, x::Float64)`, `Core.bitcast(Float64, i::Int64)`: the same 64 bits.
+    Bitcast = "bitcast": PURE,
     /// `Core.bool_to_int(b)`
     BoolToInt = "bool_to_int": PURE,
     /// `Core.int_to_bool(i)`: throws `InexactError` unless 0 or 1.
@@ -446,7 +456,8 @@ impl Prim {
             }
         };
         match self {
-            AddInt | SubInt | MulInt | SdivInt | SremInt | AndInt | OrInt | XorInt => {
+            AddInt | SubInt | MulInt | SdivInt | SremInt | AndInt | OrInt | XorInt | ShlInt
+            | AshrInt | LshrInt => {
                 arity(2)?;
                 if all(&Type::Int64) {
                     Ok(Type::Int64)
@@ -501,6 +512,10 @@ impl Prim {
                 arity(1)?;
                 same_float()
             }
+            Fma => {
+                arity(3)?;
+                same_float()
+            }
             SelectFloat => {
                 arity(3)?;
                 if args[0] == Type::Bool && args[1].is_float() && args[1] == args[2] {
@@ -532,6 +547,14 @@ impl Prim {
                     Ok(t)
                 } else {
                     Err("`Core.sitofp` converts an Int64 to Float64 or Float32".into())
+                }
+            }
+            Bitcast => {
+                arity(2)?;
+                match (type_arg(0)?, &args[1]) {
+                    (Type::Int64, Type::Float64) => Ok(Type::Int64),
+                    (Type::Float64, Type::Int64) => Ok(Type::Float64),
+                    _ => Err("`Core.bitcast` reinterprets a Float64 as an Int64 or back".into()),
                 }
             }
             Fptosi => {

@@ -282,7 +282,12 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
                 }
             }
             // Types of Base that Julia does not export print qualified.
-            if !ir && matches!(n.as_str(), "OneTo" | "Slice") {
+            if !ir
+                && matches!(
+                    n.as_str(),
+                    "OneTo" | "Slice" | "TwicePrecision" | "RefValue"
+                )
+            {
                 write!(f, "Base.")?;
             }
             write!(f, "{n}")?;

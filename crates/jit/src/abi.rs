@@ -483,6 +483,16 @@ pub(crate) unsafe extern "C" fn mc_getfield(obj: *const Value, k: i64, out: *mut
     let v = match (unsafe { &*obj }, usize::try_from(k)) {
         (Value::Tuple(t), Ok(k)) => t.get(k),
         (Value::Struct(s), Ok(k)) => s.fields.get(k).filter(|v| !matches!(v, Value::Undef)),
+        (Value::Mutable(m), Ok(k)) => {
+            return match m.get(k).filter(|v| !matches!(v, Value::Undef)) {
+                Some(v) => {
+                    // SAFETY: as above.
+                    unsafe { *out = v };
+                    OK
+                }
+                None => FAILED,
+            };
+        }
         _ => None,
     };
     match v {
@@ -493,6 +503,79 @@ pub(crate) unsafe extern "C" fn mc_getfield(obj: *const Value, k: i64, out: *mut
             OK
         }
         None => FAILED,
+    }
+}
+
+/// Fast path of a read of a scalar field (`Int64`, `Float64`, `Float32`, `Bool`) of a tuple,
+/// struct or mutable struct: its bits in `*out` (little-endian, as the field's machine type
+/// loads them) and `OK`, or `FAILED` (no error) for anything else.
+pub(crate) unsafe extern "C" fn mc_getfield_bits(obj: *const Value, k: i64, out: *mut u64) -> u32 {
+    let Ok(k) = usize::try_from(k) else {
+        return FAILED;
+    };
+    let bits = |v: &Value| match v {
+        Value::Int(x) => Some(*x as u64),
+        Value::F64(x) => Some(x.to_bits()),
+        Value::F32(x) => Some(x.to_bits() as u64),
+        Value::Bool(x) => Some(*x as u64),
+        _ => None,
+    };
+    // SAFETY: `obj` is an initialised value.
+    let b = match unsafe { &*obj } {
+        Value::Tuple(t) => t.get(k).and_then(bits),
+        Value::Struct(s) => s.fields.get(k).and_then(bits),
+        Value::Mutable(m) => m.with_field(k, bits).flatten(),
+        _ => None,
+    };
+    match b {
+        Some(b) => {
+            // SAFETY: `out` is an 8-byte slot.
+            unsafe { *out = b };
+            OK
+        }
+        None => FAILED,
+    }
+}
+
+/// As [`mc_setfield`] for a scalar given by its bits and kind (0: `Int64`, 1: `Float64`,
+/// 2: `Float32`, 3: `Bool`), without boxing it first.
+pub(crate) unsafe extern "C" fn mc_setfield_bits(
+    obj: *const Value,
+    k: i64,
+    bits: i64,
+    kind: i64,
+) -> u32 {
+    // SAFETY: `obj` is an initialised value.
+    let (Value::Mutable(m), Ok(k)) = (unsafe { &*obj }, usize::try_from(k)) else {
+        return FAILED;
+    };
+    let x = match kind {
+        0 => Value::Int(bits),
+        1 => Value::F64(f64::from_bits(bits as u64)),
+        2 => Value::F32(f32::from_bits(bits as u32)),
+        _ => Value::Bool(bits & 1 != 0),
+    };
+    if m.set(k, x) {
+        OK
+    } else {
+        FAILED
+    }
+}
+
+/// Fast path of a store into field `k` of a mutable struct, of a value the field's type
+/// already holds (the code generator checked the types): `OK`, or `FAILED` (no error) for
+/// anything else (the generic instruction handles it).
+pub(crate) unsafe extern "C" fn mc_setfield(obj: *const Value, k: i64, x: *const Value) -> u32 {
+    // SAFETY: `obj` and `x` are initialised values.
+    let (Value::Mutable(m), Ok(k)) = (unsafe { &*obj }, usize::try_from(k)) else {
+        return FAILED;
+    };
+    // SAFETY: as above.
+    let x = unsafe { &*x }.clone();
+    if m.set(k, x) {
+        OK
+    } else {
+        FAILED
     }
 }
 

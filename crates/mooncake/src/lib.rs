@@ -212,7 +212,7 @@ impl Session {
     /// A session whose program output goes to `out`.
     pub fn with_output(out: Box<dyn Write + Send>) -> Result<Session, Error> {
         let mut compiler = Compiler::new();
-        compiler.prelude_file = Some(FileId(0));
+        compiler.prelude_files = runtime::PRELUDE.len() as u32;
         compiler.options.no_inline = ad::rules::FAST_FUNCTIONS
             .iter()
             .map(|n| syntax::sym(n))
@@ -230,11 +230,13 @@ impl Session {
         if s.set_backend(Backend::Native).is_err() {
             s.set_backend(Backend::Interpreter)?;
         }
-        if let Err(e) = s.load_source("prelude.jl", runtime::PRELUDE) {
-            return Err(Error::Usage(format!(
-                "internal error while loading the prelude:\n{}",
-                s.render_error(&e)
-            )));
+        for (name, source) in runtime::PRELUDE {
+            if let Err(e) = s.load_source(name, source) {
+                return Err(Error::Usage(format!(
+                    "internal error while loading the prelude:\n{}",
+                    s.render_error(&e)
+                )));
+            }
         }
         Ok(s)
     }
@@ -1047,7 +1049,9 @@ impl Session {
     }
 
     fn is_user_span(&self, sp: Span) -> bool {
-        !sp.is_dummy() && sp.file.0 != 0 && (sp.file.0 as usize) < self.files.len()
+        !sp.is_dummy()
+            && !self.machine.compiler.in_prelude(sp.file)
+            && (sp.file.0 as usize) < self.files.len()
     }
 
     /// Renders an error as the CLI prints it: `error: message`, the `file:line:col` of the
@@ -1287,10 +1291,19 @@ fn ad_frame_name(name: &str) -> String {
     };
     match name.strip_prefix('#').unwrap_or(name).split_once(' ') {
         Some((kind, mi)) if derived(kind) => ad_frame_name(mi),
-        // The body of a function with keyword arguments (`#f#kw`, keywords first) shows as `f`.
-        _ => match name.strip_prefix('#').and_then(|n| n.split_once("#kw(")) {
-            Some((f, rest)) => format!("{f}({rest}"),
-            None => name.to_string(),
-        },
+        // The body of a function with keyword arguments (`#f#kwF_N`, keywords first) shows as
+        // `f`.
+        _ => {
+            let body = name
+                .strip_prefix('#')
+                .and_then(|n| n.split_once("#kw"))
+                .and_then(|(f, rest)| {
+                    let (tag, args) = rest.split_once('(')?;
+                    tag.bytes()
+                        .all(|b| b.is_ascii_digit() || b == b'_')
+                        .then(|| format!("{f}({args}"))
+                });
+            body.unwrap_or_else(|| name.to_string())
+        }
     }
 }

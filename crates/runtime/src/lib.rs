@@ -10,5 +10,42 @@ pub mod value;
 pub use prims::{eval_prim, Exception};
 pub use value::{egal, live_arrays, ArrayData, ArrayObj, Value};
 
-/// The prelude, loaded into every session before user code.
-pub const PRELUDE: &str = include_str!("prelude.jl");
+macro_rules! prelude_file {
+    ($name:literal) => {
+        (
+            concat!("prelude/", $name, ".jl"),
+            include_str!(concat!("prelude/", $name, ".jl")),
+        )
+    };
+}
+
+/// The prelude: Julia's Base written in the language itself on top of the primitives
+/// (`Core.name(...)`, see `ir::prim`), as (file name, source) in the order a session loads
+/// them before user code. Reverse- and forward-mode AD differentiate this code like user code,
+/// so only the primitives need derivative rules.
+pub const PRELUDE: &[(&str, &str)] = &[
+    prelude_file!("types"),
+    prelude_file!("generic"),
+    prelude_file!("conversion"),
+    prelude_file!("int"),
+    prelude_file!("bool"),
+    prelude_file!("float"),
+    prelude_file!("math"),
+    prelude_file!("strings"),
+    prelude_file!("tuples"),
+    prelude_file!("refs"),
+    prelude_file!("ranges"),
+    prelude_file!("float_ranges"),
+    prelude_file!("iteration"),
+    prelude_file!("arrays"),
+    prelude_file!("array_math"),
+    prelude_file!("linear_algebra"),
+    prelude_file!("views"),
+    prelude_file!("higher_order"),
+    prelude_file!("reductions"),
+    prelude_file!("sorting"),
+    prelude_file!("broadcast"),
+    prelude_file!("random"),
+    prelude_file!("ad"),
+    prelude_file!("constants"),
+];

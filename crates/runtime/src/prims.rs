@@ -130,7 +130,19 @@ impl fmt::Display for Exception {
             Exception::Domain { value, msg } => write!(f, "DomainError with {value}:\n{msg}"),
             Exception::StackOverflow => write!(f, "StackOverflowError: the call stack is too deep"),
             Exception::OutOfMemory => write!(f, "OutOfMemoryError()"),
-            Exception::Thrown(v) => write!(f, "{}", show_string(v)),
+            Exception::Thrown(v) => match posdef_info(v) {
+                // LinearAlgebra's message for a failed Cholesky factorisation.
+                Some(info) => write!(
+                    f,
+                    "PosDefException: matrix is not {}; Cholesky factorization failed.",
+                    if info == -1 {
+                        "Hermitian"
+                    } else {
+                        "positive definite"
+                    }
+                ),
+                None => write!(f, "{}", show_string(v)),
+            },
             Exception::Internal(m) => write!(f, "internal error: {m}"),
         }
     }
@@ -272,13 +284,13 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
     }
     match op {
         // Scalar primitives that reach here were misapplied or throw.
-        AddInt | SubInt | MulInt | AndInt | OrInt | XorInt | EqInt | NeInt | SltInt | SleInt
-        | NegInt | NotInt | AddFloat | SubFloat | MulFloat | DivFloat | RemFloat | PowFloat
-        | Atan2 | Hypot | Copysign | PowiFloat | NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log
-        | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos | Atan | Exp2 | Log2 | Log10
-        | AbsFloat | SelectFloat | Floor | Ceil | Round | Trunc | EqFloat | NeFloat | LtFloat
-        | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fpconvert | BoolToInt
-        | PromoteType => Err(b()),
+        AddInt | SubInt | MulInt | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | EqInt
+        | NeInt | SltInt | SleInt | NegInt | NotInt | AddFloat | SubFloat | MulFloat | DivFloat
+        | RemFloat | PowFloat | Atan2 | Hypot | Fma | Copysign | PowiFloat | NegFloat | Sqrt
+        | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos | Atan
+        | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Floor | Ceil | Round | Trunc | EqFloat
+        | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Bitcast
+        | Fpconvert | BoolToInt | PromoteType => Err(b()),
         SdivInt | SremInt => match args {
             [Value::Int(_), Value::Int(_)] => Err(Exception::Divide),
             _ => Err(b()),
@@ -881,6 +893,19 @@ fn slot_or_create(v: &ArrayObj, k: usize, make: impl FnOnce() -> Value) -> Value
 }
 
 /// `throw(x)`: prelude exception structs map to the built-in exceptions.
+/// The `info` of a thrown `PosDefException`.
+fn posdef_info(v: &Value) -> Option<i64> {
+    match v {
+        Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "PosDefException") => {
+            match s.fields.first() {
+                Some(Value::Int(i)) => Some(*i),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 pub fn exception_of_value(x: &Value) -> Exception {
     if let Value::Struct(s) = x {
         if let Type::Struct(n, _) = &s.ty {

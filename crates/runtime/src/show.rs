@@ -521,6 +521,39 @@ pub fn view_summary(v: &Value) -> Option<String> {
     ))
 }
 
+/// The first element, step and last element of a float range whose reference value and step
+/// are twice-precision numbers (`hi + lo`), computed as the range computes its elements.
+fn float_range_ends(
+    reference: &Value,
+    step: &Value,
+    len: &Value,
+    offset: &Value,
+) -> Option<(f64, f64, f64)> {
+    let pair = |v: &Value| match (v.field(0), v.field(1)) {
+        (Some(Value::F64(hi)), Some(Value::F64(lo))) => Some((hi, lo)),
+        _ => None,
+    };
+    let (r_hi, r_lo) = pair(reference)?;
+    let (s_hi, s_lo) = pair(step)?;
+    let (Value::Int(len), Value::Int(offset)) = (len, offset) else {
+        return None;
+    };
+    let at = |i: i64| {
+        let u = (i - offset) as f64;
+        let (shift_hi, shift_lo) = (u * s_hi, u * s_lo);
+        // Two-sum of the reference and the step's leading part, larger magnitude first.
+        let (big, little) = if shift_hi.abs() > r_hi.abs() {
+            (shift_hi, r_hi)
+        } else {
+            (r_hi, shift_hi)
+        };
+        let x_hi = big + little;
+        let x_lo = (big - x_hi) + little;
+        x_hi + (x_lo + (shift_lo + r_lo))
+    };
+    Some((at(1), s_hi + s_lo, at(*len)))
+}
+
 fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
     if let Type::Struct(name, _) = ty {
         match (name.as_str(), fields) {
@@ -533,6 +566,28 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
             ("OneTo", [n]) => {
                 out.push_str("Base.OneTo(");
                 show(out, n, None);
+                out.push(')');
+                return;
+            }
+            ("StepRangeLen", [reference, step, len, offset]) => {
+                if let Some((first, step, last)) = float_range_ends(reference, step, len, offset) {
+                    show(out, &Value::F64(first), None);
+                    out.push(':');
+                    show(out, &Value::F64(step), None);
+                    out.push(':');
+                    show(out, &Value::F64(last), None);
+                    return;
+                }
+            }
+            ("LinRange", [a, b, len, _]) => {
+                out.push_str("LinRange{");
+                out.push_str(&a.ty().to_string());
+                out.push_str("}(");
+                show(out, a, None);
+                out.push_str(", ");
+                show(out, b, None);
+                out.push_str(", ");
+                show(out, len, None);
                 out.push(')');
                 return;
             }

@@ -103,18 +103,17 @@ pub fn reverse_rule(
     match op {
         // Integer, boolean, comparison and bookkeeping primitives carry no derivative.
         AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt | AndInt | OrInt | XorInt
-        | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat
-        | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi | BoolToInt | IntToBool | Egal
-        | Isa | Typeof | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | VcatType
-        | SubarrayType | CatEltype | ArrayNew | ArrayLen | ArraySize | SameMemory | TupleLen
-        | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
-        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
-        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
-        | DualCall | ToString | Repr | StringConcat | StringLen | Print | Show | ThrowError
-        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
-            Some(Rule::NonDifferentiable)
-        }
+        | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
+        | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Bitcast
+        | Fptosi | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | PromoteTypejoin
+        | ApplyType | PromoteEltype | VcatType | SubarrayType | CatEltype | ArrayNew | ArrayLen
+        | ArraySize | SameMemory | TupleLen | RuleStack | RuleChild | AdCheck | TangentCheck
+        | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
+        | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat | StringLen
+        | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
+        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
+        | ThrowValue => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize => {
             Some(Rule::NonDifferentiable)
@@ -122,7 +121,7 @@ pub fn reverse_rule(
         Floor | Ceil | Round | Trunc | AddFloat | SubFloat | NegFloat | MulFloat | DivFloat
         | RemFloat | PowFloat | PowiFloat | SelectFloat | Sqrt | Sin | Cos | Tan | Exp | Expm1
         | Log | Log1p | Log2 | Log10 | Exp2 | Tanh | Sinh | Cosh | Asin | Acos | Atan | Atan2
-        | Hypot | AbsFloat | Copysign | Fpconvert => scalar::rule(op, args, out, rt, e),
+        | Hypot | Fma | AbsFloat | Copysign | Fpconvert => scalar::rule(op, args, out, rt, e),
         ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
         | TupleGetIndex | ArrayResize => array::rule(op),
         // AD inside the language: differentiated by forward mode (`forward`), not yet by
@@ -154,22 +153,23 @@ pub fn is_differentiable(op: Prim) -> bool {
     match op {
         AddFloat | SubFloat | MulFloat | DivFloat | NegFloat | RemFloat | PowFloat | PowiFloat
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
-        | Atan | Atan2 | Hypot | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Copysign
+        | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Copysign
         | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy
         | ArrayReshape | ArrayResize | TupleGetIndex => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
-        | AndInt | OrInt | XorInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
-        | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Fptosi
-        | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | PromoteTypejoin
-        | ApplyType | PromoteEltype | VcatType | CatEltype | SubarrayType | ArrayNew | ArrayLen
-        | ArraySize | SameMemory | ArrayUnresize | ArrayZeroLike | ArrayAccumulate | ArrayAxpy
-        | ArrayAddScalar | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd
-        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
-        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | TupleLen | ToString
-        | Repr | StringConcat | StringLen | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
+        | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt
+        | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool
+        | XorBool | Sitofp | Bitcast | Fptosi | BoolToInt | IntToBool | Egal | Isa | Typeof
+        | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | VcatType | CatEltype
+        | SubarrayType | ArrayNew | ArrayLen | ArraySize | SameMemory | ArrayUnresize
+        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild
+        | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
+        | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
+        | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
+        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue => false,
     }
 }
 

@@ -27,6 +27,7 @@ pub(super) fn rule(op: Prim, args: &[Value], out: Value, rt: &Type, e: &mut Emit
         SubFloat => Rule::Scalar(vec![One, MinusOne]),
         NegFloat => Rule::Scalar(vec![MinusOne]),
         MulFloat => Rule::Scalar(vec![Val(args[1]), Val(args[0])]),
+        Fma => Rule::Scalar(vec![Val(args[1]), Val(args[0]), One]),
         DivFloat => {
             // ∂x = 1/y, ∂y = -out/y
             let one = k(e, 1.0);
@@ -248,6 +249,11 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::Atan, "f(x) = Core.atan(x)", "f(0.7)"),
     (Prim::Atan2, "f(y, x) = Core.atan2(y, x)", "f(0.7, -0.4)"),
     (Prim::Hypot, "f(x, y) = Core.hypot(x, y)", "f(0.7, -0.4)"),
+    (
+        Prim::Fma,
+        "f(x, y, z) = Core.fma(x, y, z)",
+        "f(0.7, -0.4, 1.3)",
+    ),
     (Prim::Exp2, "f(x) = Core.exp2(x)", "f(0.7)"),
     (Prim::Log2, "f(x) = Core.log2(x)", "f(0.7)"),
     (Prim::Log10, "f(x) = Core.log10(x)", "f(0.7)"),

@@ -367,7 +367,7 @@ impl Compiler {
             InstData::GetGlobal(name) => {
                 // Prelude code refers to prelude definitions even where a user variable of
                 // the same name shadows them (as Base code does in Julia).
-                let from_prelude = self.prelude_file.is_some_and(|p| span.file == p);
+                let from_prelude = self.in_prelude(span.file);
                 let (t, c) = match self.type_named(*name) {
                     _ if !from_prelude => self.global_type(*name),
                     Some(ty) => (Type::type_of_type(ty.clone()), Some(Const::Type(ty))),

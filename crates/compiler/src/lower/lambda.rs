@@ -121,3 +121,66 @@ impl<'a> Lowerer<'a> {
         Ok(self.emit(InstData::Call { args }, sp))
     }
 }
+
+/// A function body with its local named functions (`helper(y) = y^2 + x` inside a function)
+/// turned into closures bound to a local of that name, as Julia makes them: `helper =
+/// (y) -> y^2 + x`. A local function with several methods, keyword arguments, `where`
+/// clauses or a return type is not supported yet.
+pub(super) fn local_functions_as_closures(body: &[Expr]) -> Result<Vec<Expr>, CompileError> {
+    let mut out = body.to_vec();
+    let mut defined: Vec<Symbol> = Vec::new();
+    let mut err = None;
+    for e in &mut out {
+        rewrite_local_functions(e, &mut defined, &mut err);
+    }
+    match err {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+fn rewrite_local_functions(
+    e: &mut Expr,
+    defined: &mut Vec<Symbol>,
+    err: &mut Option<CompileError>,
+) {
+    if err.is_some() {
+        return;
+    }
+    if let ExprKind::Function(def) = &e.kind {
+        if let FnName::Name(name) = def.name {
+            let why = if !def.kwparams.is_empty() {
+                Some("keyword arguments of a function defined inside a function")
+            } else if !def.where_vars.is_empty() {
+                Some("`where` clauses of a function defined inside a function")
+            } else if def.ret_type.is_some() {
+                Some("return types of a function defined inside a function")
+            } else if def.declaration_only || defined.contains(&name) {
+                Some("several methods of a function defined inside a function")
+            } else if def.params.iter().any(|p| p.default.is_some()) {
+                Some("default arguments of a function defined inside a function")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                *err = Some(CompileError::unsupported(def.span, why));
+                return;
+            }
+            defined.push(name);
+            let sp = def.span;
+            let lambda = Lambda {
+                params: def.params.clone(),
+                body: mk(ExprKind::Block(def.body.clone()), sp),
+                span: sp,
+            };
+            *e = mk(
+                ExprKind::Assign {
+                    lhs: Box::new(mk(ExprKind::Ident(name), def.name_span)),
+                    rhs: Box::new(mk(ExprKind::Lambda(Box::new(lambda)), sp)),
+                },
+                sp,
+            );
+        }
+    }
+    crate::closure::children_mut(e, &mut |c| rewrite_local_functions(c, defined, err));
+}

@@ -82,9 +82,22 @@ pub(super) fn lower_method_def(
             if let Some(t) = crate::typeexpr::builtin_type(n.as_str()) {
                 let key = crate::typeexpr::constructor_table_name(&t).unwrap_or(*n);
                 (key, TypePat::Ty(Type::type_of_type(t)), n.to_string())
+            } else if matches!(n.as_str(), "Vector" | "Matrix" | "Array") {
+                // `Matrix(A) = ...`: a constructor of the unapplied array type.
+                let t = Type::UnionAll(*n);
+                let key = crate::typeexpr::constructor_table_name(&t).unwrap_or(*n);
+                (key, TypePat::Ty(Type::type_of_type(t)), n.to_string())
             } else if let Some(sd) = env.struct_def(*n) {
                 let t = if sd.params.is_empty() {
                     Type::Struct(*n, vec![].into())
+                } else {
+                    Type::UnionAll(*n)
+                };
+                (*n, TypePat::Ty(Type::type_of_type(t)), n.to_string())
+            } else if let Some(ad) = env.abstract_def(*n) {
+                // `Ref(x) = ...`: a method called through an abstract type.
+                let t = if ad.params.is_empty() {
+                    Type::abstract_(n.as_str())
                 } else {
                     Type::UnionAll(*n)
                 };
@@ -187,7 +200,8 @@ pub(super) fn lower_method_def(
     }
     let mut all_params = names.clone();
     all_params.extend(self_name);
-    let boxed = closure::boxed_names(&all_params, &def.body);
+    let body = super::lambda::local_functions_as_closures(&def.body)?;
+    let boxed = closure::boxed_names(&all_params, &body);
     let mut methods = Vec::new();
     let mut counts: Vec<usize> = Vec::new();
     if let Some(fd) = first_default {
@@ -251,8 +265,8 @@ pub(super) fn lower_method_def(
         let s = l.declare_local(*name);
         l.set_slot(s, v, def.params[i].span);
     }
-    l.predeclare(&def.body);
-    let v = l.block(&def.body)?;
+    l.predeclare(&body);
+    let v = l.block(&body)?;
     let closures = std::mem::take(&mut l.closures);
     let f = l.finish(v, def.span)?;
     let mut sig = vec![self_pat];
@@ -272,7 +286,8 @@ pub(super) fn lower_method_def(
 
 /// A definition with keyword parameters, `f(ps...; k1 = d1, k2::T = d2) = body`, becomes
 /// three, as in Julia:
-/// - `#f#kw(k1, k2::T, ps...) = body`: the body, every parameter positional (hidden);
+/// - `#f#kwF_N(k1, k2::T, ps...) = body`: the body, every parameter positional (hidden; `F_N`
+///   is where the definition is, so that each definition has its own);
 /// - `f(ps...)`: evaluates the defaults in order (each sees the parameters and the keywords
 ///   before it) and calls `#f#kw`;
 /// - `#kwcall(kw, ::typeof(f), ps...)`, which a call with keyword arguments invokes (see
@@ -321,7 +336,9 @@ pub(super) fn keyword_methods(
         call_ast(f, args, sp)
     };
     let str_lit = |s: &str| mk(ExprKind::Str(vec![StrSeg::Lit(s.to_string())]), sp);
-    let body_name = sym(&format!("#{fname}#kw"));
+    // One body per definition (two keyword methods of `f` may have bodies of the same
+    // signature: `f(a; b)` and `f(; a, b)`), named by where the definition is.
+    let body_name = sym(&format!("#{fname}#kw{}_{}", sp.file.0, sp.lo));
     // Positional parameters, every one named, and the arguments that pass them on (a `...`
     // parameter is splatted).
     let params: Vec<Param> = def

@@ -99,7 +99,21 @@ impl<'a> Lowerer<'a> {
         dest: Option<&Expr>,
         sp: Span,
     ) -> Result<Value, CompileError> {
-        let (body, leaves) = crate::broadcast::fuse(e);
+        let (body, crate::broadcast::Leaves { exprs, arith }) = crate::broadcast::fuse(e);
+        // An operand of arithmetic goes through `_bc_arith_operand`, the identity except on
+        // float ranges, whose arithmetic Julia performs as range arithmetic.
+        let leaves: Vec<Expr> = exprs
+            .into_iter()
+            .zip(arith)
+            .map(|(x, a)| {
+                if a {
+                    let sp = x.span;
+                    call_ast(ident(sym("_bc_arith_operand"), sp), vec![x], sp)
+                } else {
+                    x
+                }
+            })
+            .collect();
         if leaves.len() > crate::broadcast::MAX_ARGS {
             return Err(CompileError::unsupported(
                 sp,
@@ -201,6 +215,26 @@ impl<'a> Lowerer<'a> {
                 self.cur = ok;
                 Ok(self.nothing(sp))
             }
+            "show" => {
+                // `@show x p.a v[i]`: prints `x = repr(x)` per argument (the expression as
+                // Julia prints it) and gives the last value.
+                let mut last = self.nothing(sp);
+                for a in args {
+                    let Some(text) = show_text(a) else {
+                        return Err(CompileError::unsupported(
+                            a.span,
+                            "`@show` of an expression other than a variable, a field or an indexing",
+                        ));
+                    };
+                    let v = self.expr(a)?;
+                    let r = self.call("repr", vec![v], a.span);
+                    let label =
+                        self.konst(Const::Str(Arc::from(format!("{text} = ").as_str())), a.span);
+                    self.call("println", vec![label, r], a.span);
+                    last = v;
+                }
+                Ok(last)
+            }
             "." => match args {
                 [e] => self.expr(&crate::broadcast::dotify(e)),
                 _ => Err(CompileError::invalid(sp, "`@.` takes one expression")),
@@ -217,5 +251,20 @@ impl<'a> Lowerer<'a> {
                 &format!("the macro `@{name}`"),
             )),
         }
+    }
+}
+
+/// How Julia prints `e` for `@show`, for variables, fields and indexing by variables and
+/// integers (`p.x`, `A[i, 2]`); `None` for other expressions.
+fn show_text(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Ident(n) => Some(n.to_string()),
+        ExprKind::Int(i) => Some(i.to_string()),
+        ExprKind::Field { obj, name } => Some(format!("{}.{name}", show_text(obj)?)),
+        ExprKind::Index { obj, indices } => {
+            let ixs: Option<Vec<String>> = indices.iter().map(show_text).collect();
+            Some(format!("{}[{}]", show_text(obj)?, ixs?.join(", ")))
+        }
+        _ => None,
     }
 }

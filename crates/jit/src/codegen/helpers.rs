@@ -124,6 +124,8 @@ pub const PRESERVING: &[&str] = &["mc_push_i64", "mc_push_f64", "mc_push_bytes"]
 pub fn helpers() -> Vec<Helper> {
     type Powi64 = extern "C" fn(f64, i64) -> f64;
     type Powi32 = extern "C" fn(f32, i64) -> f32;
+    type Fma64 = extern "C" fn(f64, f64, f64) -> f64;
+    type Fma32 = extern "C" fn(f32, f32, f32) -> f32;
     let mut v = vec![
         helper!(mc_frame_init(_, _)),
         helper!(mc_frame_drop(_, _)),
@@ -144,6 +146,9 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_tuple(_, _, _, _)),
         helper!(mc_sincos_f64(_, _)),
         helper!(mc_getfield(_, _, _)),
+        helper!(mc_setfield(_, _, _)),
+        helper!(mc_getfield_bits(_, _, _)),
+        helper!(mc_setfield_bits(_, _, _, _)),
         helper!(mc_push_value(_, _)),
         helper!(mc_pop_value(_, _)),
         helper!(mc_rule_stack(_, _, _, _, _, _, _)),
@@ -154,6 +159,8 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_push_bytes(_, _, _)),
         Helper::new("mc_powi_f64", ir::fold::cmath::powi64 as Powi64),
         Helper::new("mc_powi_f32", ir::fold::cmath::powi32 as Powi32),
+        Helper::new("mc_fma_f64", ir::fold::cmath::fma64 as Fma64),
+        Helper::new("mc_fma_f32", ir::fold::cmath::fma32 as Fma32),
     ];
     for op in Prim::ALL {
         if let Some((a, b)) = ir::fold::cmath::unary(*op) {

@@ -33,6 +33,19 @@ impl Gen<'_, '_> {
         self.b.ins().brif(st, self.err, &[], fail, &[]);
     }
 
+    /// Whether storing `val` into field `k` of `obj` needs no conversion: `obj` is a mutable
+    /// struct whose field `k` is declared with a type `val`'s type is under.
+    fn stores_as_is(&self, obj: Value, k: u32, val: Value) -> bool {
+        let env = &self.env.types;
+        let t = &self.f.types[obj];
+        matches!(t, Type::Struct(..))
+            && env.is_mutable(t)
+            && env
+                .field_types(t)
+                .and_then(|fts| fts.get(k as usize).cloned())
+                .is_some_and(|ft| env.subtype(&self.f.types[val], &ft))
+    }
+
     /// Stores the operands of `i` in `argv` as words: register values themselves, any other
     /// by address (see `abi::mc_eval`).
     pub(super) fn store_operands(&mut self, i: Inst) {
@@ -132,44 +145,60 @@ impl Gen<'_, '_> {
                 field: ir::FieldRef::Index(k),
             } if self.rep(*obj) == Rep::Boxed
                 && res.is_some_and(|r| self.rep(r) != Rep::Unit)
-                && matches!(f.types[*obj], Type::Tuple(_) | Type::Struct(..))
-                && !self.env.types.is_mutable(&f.types[*obj]) =>
+                && matches!(f.types[*obj], Type::Tuple(_) | Type::Struct(..)) =>
             {
                 let r = res.unwrap_or_else(|| unreachable!());
                 let rr = self.rep(r);
                 let o = self.slot_addr(*obj);
                 let kv = self.b.ins().iconst(ct::I64, *k as i64);
-                let out = if rr == Rep::Boxed {
-                    self.slot_addr(r)
-                } else {
-                    self.scratch_addr(0)
-                };
-                let st = self
-                    .call("mc_getfield", &[o, kv, out])
-                    .unwrap_or_else(|| unreachable!());
-                let fast = self.b.create_block();
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let join = self.b.create_block();
-                self.b.ins().brif(st, slow, &[], fast, &[]);
-                self.b.switch_to_block(fast);
                 if is_reg(rr) {
-                    let jv = self.b.append_block_param(join, cl_type(rr));
-                    let v = self.unbox(rr, out);
-                    self.b.ins().jump(join, &[BlockArg::Value(v)]);
-                    self.b.switch_to_block(slow);
-                    let v = self
-                        .generic(i)
-                        .ok_or("a register field read without a value")?;
-                    self.b.ins().jump(join, &[BlockArg::Value(v)]);
-                    self.vals.insert(r, jv);
+                    // A scalar field: its bits, without building a boxed copy.
+                    let out = self.at(self.fout);
+                    let st = self
+                        .call("mc_getfield_bits", &[o, kv, out])
+                        .unwrap_or_else(|| unreachable!());
+                    let v = self.reg_unless_ok(i, st, rr, |g| {
+                        g.b.ins().stack_load(ct::I64, cl_type(rr), g.fout, 0)
+                    })?;
+                    self.vals.insert(r, v);
                 } else {
-                    self.b.ins().jump(join, &[]);
-                    self.b.switch_to_block(slow);
-                    self.generic(i);
-                    self.b.ins().jump(join, &[]);
+                    let out = self.slot_addr(r);
+                    let st = self
+                        .call("mc_getfield", &[o, kv, out])
+                        .unwrap_or_else(|| unreachable!());
+                    self.fallback_unless_ok(i, st);
                 }
-                self.b.switch_to_block(join);
+            }
+            InstData::SetField {
+                obj,
+                field: ir::FieldRef::Index(k),
+                val,
+            } if self.rep(*obj) == Rep::Boxed && self.stores_as_is(*obj, *k, *val) => {
+                let o = self.slot_addr(*obj);
+                let kv = self.b.ins().iconst(ct::I64, *k as i64);
+                let st = match self.rep(*val) {
+                    Rep::Boxed | Rep::Unit => {
+                        let x = self.value_ptr(*val, 0);
+                        self.call("mc_setfield", &[o, kv, x])
+                    }
+                    r => {
+                        // A scalar goes by its bits, as a 64-bit word.
+                        let x = self.vals[val];
+                        let (bits, kind) = match r {
+                            Rep::I64 => (x, 0),
+                            Rep::F64 => (self.b.ins().bitcast(ct::I64, MemFlagsData::new(), x), 1),
+                            Rep::F32 => {
+                                let w = self.b.ins().bitcast(ct::I32, MemFlagsData::new(), x);
+                                (self.b.ins().uextend(ct::I64, w), 2)
+                            }
+                            _ => (self.b.ins().uextend(ct::I64, x), 3),
+                        };
+                        let kind = self.b.ins().iconst(ct::I64, kind);
+                        self.call("mc_setfield_bits", &[o, kv, bits, kind])
+                    }
+                }
+                .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
             }
             InstData::Invoke { .. }
             | InstData::Call { .. }

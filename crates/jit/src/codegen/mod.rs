@@ -671,6 +671,31 @@ impl Gen<'_, '_> {
         u
     }
 
+    /// After a fast-path helper returned `st`: its register result (`fast` reads it) if `OK`,
+    /// else instruction `i`'s through the generic path (in a cold block).
+    fn reg_unless_ok(
+        &mut self,
+        i: Inst,
+        st: cir::Value,
+        rr: Rep,
+        fast: impl FnOnce(&mut Self) -> cir::Value,
+    ) -> Result<cir::Value, String> {
+        let fast_block = self.b.create_block();
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
+        let join = self.b.create_block();
+        let jv = self.b.append_block_param(join, cl_type(rr));
+        self.b.ins().brif(st, slow, &[], fast_block, &[]);
+        self.b.switch_to_block(fast_block);
+        let v = fast(self);
+        self.b.ins().jump(join, &[BlockArg::Value(v)]);
+        self.b.switch_to_block(slow);
+        let v = self.generic(i).ok_or("a register result without a value")?;
+        self.b.ins().jump(join, &[BlockArg::Value(v)]);
+        self.b.switch_to_block(join);
+        Ok(jv)
+    }
+
     /// After a fast-path helper returned `st`: unless it is `OK`, runs instruction `i` through
     /// the generic path (in a cold block) and rejoins. For instructions whose result, if any,
     /// lives in a frame slot.

@@ -46,6 +46,17 @@ impl Gen<'_, '_> {
                     return Ok(Some(v));
                 }
             }
+            Bitcast if reps.len() == 2 => match (rr, reps[1]) {
+                (Some(Rep::I64), Rep::F64) => {
+                    let a1 = x(self, 1);
+                    return Ok(Some(self.b.ins().bitcast(ct::I64, MemFlagsData::new(), a1)));
+                }
+                (Some(Rep::F64), Rep::I64) => {
+                    let a1 = x(self, 1);
+                    return Ok(Some(self.b.ins().bitcast(ct::F64, MemFlagsData::new(), a1)));
+                }
+                _ => {}
+            },
             Fpconvert if reps.len() == 2 => match (rr, reps[1]) {
                 (Some(Rep::F64), Rep::F32) => {
                     let a1 = x(self, 1);
@@ -574,6 +585,9 @@ impl Gen<'_, '_> {
             (AndInt | AndBool, [x, y]) => ins.band(*x, *y),
             (OrInt | OrBool, [x, y]) => ins.bor(*x, *y),
             (XorInt | XorBool, [x, y]) => ins.bxor(*x, *y),
+            (ShlInt, [x, n]) => ins.ishl(*x, *n),
+            (AshrInt, [x, n]) => ins.sshr(*x, *n),
+            (LshrInt, [x, n]) => ins.ushr(*x, *n),
             (NegInt, [x]) => ins.ineg(*x),
             (NotInt, [x]) => ins.bnot(*x),
             (NotBool, [x]) => ins.bxor_imm_s(*x, 1),
@@ -599,6 +613,14 @@ impl Gen<'_, '_> {
             (NeFloat, [x, y]) => ins.fcmp(FloatCC::NotEqual, *x, *y),
             (LtFloat, [x, y]) => ins.fcmp(FloatCC::LessThan, *x, *y),
             (LeFloat, [x, y]) => ins.fcmp(FloatCC::LessThanOrEqual, *x, *y),
+            (Fma, [x, y, z]) => {
+                let name = if reps[0] == Rep::F64 {
+                    "mc_fma_f64"
+                } else {
+                    "mc_fma_f32"
+                };
+                return self.call(name, &[*x, *y, *z]);
+            }
             (PowiFloat, [x, n]) if reps[1] == Rep::I64 => {
                 let name = if reps[0] == Rep::F64 {
                     "mc_powi_f64"

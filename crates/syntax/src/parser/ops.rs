@@ -58,6 +58,10 @@ pub(super) fn is_operator_name(op: &str) -> bool {
             | "∈"
             | "≈"
             | "⋅"
+            | "⊻"
+            | "<<"
+            | ">>"
+            | ">>>"
     )
 }
 
@@ -357,7 +361,7 @@ impl<'a> Parser<'a> {
 
     pub(super) fn parse_plus(&mut self) -> Expr {
         let mut lhs = self.parse_times();
-        while let Tok::Op(o @ ("+" | "-" | ".+" | ".-" | "|")) = self.peek() {
+        while let Tok::Op(o @ ("+" | "-" | ".+" | ".-" | "|" | "⊻")) = self.peek() {
             let op = *o;
             if self.space_sensitive_break() {
                 break;
@@ -371,10 +375,27 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn parse_times(&mut self) -> Expr {
-        let mut lhs = self.parse_unary();
+        let mut lhs = self.parse_shift();
         while let Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | "⋅" | ".*" | "./" | ".÷")) =
             self.peek()
         {
+            let op = *o;
+            if self.space_sensitive_break() {
+                break;
+            }
+            let sp = self.bump().span;
+            self.skip_newlines_in_stmt();
+            let rhs = self.parse_shift();
+            lhs = self.binop(op, sp, lhs, rhs);
+        }
+        lhs
+    }
+
+    /// Bit shifts `<<`, `>>`, `>>>`: tighter than `*`, looser than unary operators,
+    /// left-associative.
+    pub(super) fn parse_shift(&mut self) -> Expr {
+        let mut lhs = self.parse_unary();
+        while let Tok::Op(o @ ("<<" | ">>" | ">>>")) = self.peek() {
             let op = *o;
             if self.space_sensitive_break() {
                 break;

@@ -159,7 +159,21 @@ impl<'a> Parser<'a> {
             Tok::Op(o) => *o,
             _ => return lhs,
         };
-        let is_update = matches!(op, "+=" | "-=" | "*=" | "/=" | "^=" | "÷=" | "%=");
+        let is_update = matches!(
+            op,
+            "+=" | "-="
+                | "*="
+                | "/="
+                | "^="
+                | "÷="
+                | "%="
+                | "<<="
+                | ">>="
+                | ">>>="
+                | "⊻="
+                | "|="
+                | "&="
+        );
         let is_dot = matches!(op, ".=" | ".+=" | ".-=" | ".*=" | "./=" | ".^=");
         if op != "=" && !is_update && !is_dot {
             return lhs;

@@ -1,0 +1,194 @@
+# Broadcasting. The lowering turns a fused dotted expression (`f.(x) .+ 2 .* y`, `@. ...`) into
+# one call `broadcast(fused, args...)` (`broadcast!(fused, dest, args...)` for `.=`), where
+# `fused` is a closure applying the whole expression to one element of each argument: one
+# loop, no temporaries. Arguments are scalars, vectors or matrices (ranges are collected);
+# dimensions of length 1 expand, as in Julia. The element type is `fused`'s inferred result
+# type.
+
+eltype(x::Number) = typeof(x)
+_bprep(x::AbstractRange) = collect(x)
+_bprep(x) = x
+_bd1(x::Number) = 1
+_bd1(x::AbstractArray) = size(x, 1)
+_bd2(x::Number) = 1
+_bd2(x::AbstractVector) = 1
+_bd2(x::AbstractMatrix) = size(x, 2)
+function _bcomb(a::Int64, b::Int64)
+    if a == b || b == 1
+        return a
+    elseif a == 1
+        return b
+    end
+    throw(DimensionMismatch(string("arrays could not be broadcast to a common size; got a dimension with lengths ", a, " and ", b)))
+end
+# An argument's stride along dimension 1 or 2: 0 where it is expanded (size 1), else 1; the
+# loops below index it at `1 + (i - 1) * stride` (no branch per element).
+_bs1(x::Number) = 0
+_bs1(x::AbstractArray) = size(x, 1) == 1 ? 0 : 1
+_bs2(x::Number) = 0
+_bs2(x::AbstractVector) = 0
+_bs2(x::AbstractMatrix) = size(x, 2) == 1 ? 0 : 1
+_bat(x::Number, i, j) = x
+# A `Ref` is one scalar: its contents in every call.
+_bd1(r::RefValue) = 1
+_bd2(r::RefValue) = 1
+_bs1(r::RefValue) = 0
+_bs2(r::RefValue) = 0
+_bat(r::RefValue, i, j) = r.x
+_bmatch(dest::AbstractArray, r::RefValue) = nothing
+_bproto(a::RefValue, b) = b
+_bproto(a, b::RefValue) = a
+_bproto(a::RefValue, b::RefValue) = a
+_bat(x::AbstractVector, i, j) = x[i]
+_bat(x::AbstractMatrix, i, j) = x[i, j]
+# A value with the result's number of dimensions: a matrix if any argument is one.
+_bproto(a::Number, b::Number) = a
+_bproto(a::AbstractArray, b::Number) = a
+_bproto(a::Number, b::AbstractArray) = b
+_bproto(a::AbstractVector, b::AbstractVector) = a
+_bproto(a::AbstractMatrix, b::AbstractArray) = a
+_bproto(a::AbstractVector, b::AbstractMatrix) = b
+_balloc(p::AbstractVector, ::Type{T}, d1, d2) where {T} = Vector{T}(undef, d1)
+_balloc(p::AbstractMatrix, ::Type{T}, d1, d2) where {T} = Matrix{T}(undef, d1, d2)
+# Each argument of `broadcast!` must fit the destination's shape (extent equal, or 1), with
+# Julia's messages.
+_bmatch(dest::AbstractArray, x::Number) = nothing
+function _bmatch(dest::AbstractArray, x::AbstractArray)
+    if ndims(dest) == 1 && _bd2(x) != 1
+        throw(DimensionMismatch("cannot broadcast array to have fewer non-singleton dimensions"))
+    end
+    if !(_bd1(x) == _bd1(dest) || _bd1(x) == 1) || !(_bd2(x) == _bd2(dest) || _bd2(x) == 1)
+        throw(DimensionMismatch("array could not be broadcast to match destination"))
+    end
+end
+# As Julia's `broadcast!`, an argument that may share memory with the destination (a view of
+# the same array, a reshape of it) is copied first, unless it is the destination itself, so
+# that every element is computed from the argument's values before the call.
+_bunalias(dest, x) = x
+function _bunalias(dest::AbstractArray, x::AbstractArray)
+    if x === dest || !_mightalias(dest, x)
+        return x
+    end
+    copy(x)
+end
+# `A[I...] = X` reads `X` as it was before the assignment (Julia's `unalias`).
+_unalias(dest, x) = _mightalias(dest, x) ? copy(x) : x
+_mightalias(a, b) = false
+_mightalias(a::Array, b::Array) = Core.same_memory(a, b)
+_mightalias(a::SubArray, b) = _mightalias(a.parent, b)
+_mightalias(a::Array, b::SubArray) = _mightalias(a, b.parent)
+
+broadcast(f, a::Number) = f(a)
+broadcast(f, a::Number, b::Number) = f(a, b)
+broadcast(f, a::Number, b::Number, c::Number) = f(a, b, c)
+broadcast(f, a::Number, b::Number, c::Number, d::Number) = f(a, b, c, d)
+function broadcast(f, a0)
+    a = _bprep(a0)
+    d1, d2 = _bd1(a), _bd2(a)
+    out = _balloc(a, Core.return_type(f, eltype(a)), d1, d2)
+    _bfill!(f, out, a)
+end
+function broadcast(f, a0, b0)
+    a, b = _bprep(a0), _bprep(b0)
+    d1, d2 = _bcomb(_bd1(a), _bd1(b)), _bcomb(_bd2(a), _bd2(b))
+    out = _balloc(_bproto(a, b), Core.return_type(f, eltype(a), eltype(b)), d1, d2)
+    _bfill!(f, out, a, b)
+end
+function broadcast(f, a0, b0, c0)
+    a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
+    d1 = _bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c))
+    d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
+    T = Core.return_type(f, eltype(a), eltype(b), eltype(c))
+    out = _balloc(_bproto(_bproto(a, b), c), T, d1, d2)
+    _bfill!(f, out, a, b, c)
+end
+function broadcast(f, a0, b0, c0, e0)
+    a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
+    d1 = _bcomb(_bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c)), _bd1(e))
+    d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))
+    T = Core.return_type(f, eltype(a), eltype(b), eltype(c), eltype(e))
+    out = _balloc(_bproto(_bproto(_bproto(a, b), c), e), T, d1, d2)
+    _bfill!(f, out, a, b, c, e)
+end
+# `.=` into a value that is not an array (`x[1] .= 2` for a vector of numbers).
+_unwritable(dest) = throw(ArgumentError(string("cannot broadcast-assign (`.=`) into a value of type ", typeof(dest))))
+broadcast!(f, dest) = _unwritable(dest)
+broadcast!(f, dest, a) = _unwritable(dest)
+broadcast!(f, dest, a, b) = _unwritable(dest)
+broadcast!(f, dest, a, b, c) = _unwritable(dest)
+broadcast!(f, dest, a, b, c, e) = _unwritable(dest)
+broadcast!(f, dest::AbstractArray) = _bfill!(f, dest)
+broadcast!(f, dest::AbstractArray, a) = _bfill!(f, dest, _bunalias(dest, _bprep(a)))
+function broadcast!(f, dest::AbstractArray, a, b)
+    _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)))
+end
+function broadcast!(f, dest::AbstractArray, a, b, c)
+    _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)), _bunalias(dest, _bprep(c)))
+end
+function broadcast!(f, dest::AbstractArray, a, b, c, e)
+    _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)), _bunalias(dest, _bprep(c)), _bunalias(dest, _bprep(e)))
+end
+# The loops: `dest`'s elements in memory order, each argument read at the matching (or
+# expanded) position.
+function _bfill!(f, dest)
+    for k in 1:length(dest)
+        dest[k] = f()
+    end
+    dest
+end
+function _bfill!(f, dest, a)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bmatch(dest, a)
+    a1, a2 = _bs1(a), _bs2(a)
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2))
+    end
+    dest
+end
+function _bfill!(f, dest, a, b)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bmatch(dest, a)
+    _bmatch(dest, b)
+    a1, a2 = _bs1(a), _bs2(a)
+    b1, b2 = _bs1(b), _bs2(b)
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2))
+    end
+    dest
+end
+function _bfill!(f, dest, a, b, c)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bmatch(dest, a)
+    _bmatch(dest, b)
+    _bmatch(dest, c)
+    a1, a2 = _bs1(a), _bs2(a)
+    b1, b2 = _bs1(b), _bs2(b)
+    c1, c2 = _bs1(c), _bs2(c)
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2))
+    end
+    dest
+end
+function _bfill!(f, dest, a, b, c, e)
+    d1, d2 = _bd1(dest), _bd2(dest)
+    _bmatch(dest, a)
+    _bmatch(dest, b)
+    _bmatch(dest, c)
+    _bmatch(dest, e)
+    a1, a2 = _bs1(a), _bs2(a)
+    b1, b2 = _bs1(b), _bs2(b)
+    c1, c2 = _bs1(c), _bs2(c)
+    e1, e2 = _bs1(e), _bs2(e)
+    k = 0
+    for j in 1:d2, i in 1:d1
+        k += 1
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2), _bat(e, 1 + (i - 1) * e1, 1 + (j - 1) * e2))
+    end
+    dest
+end

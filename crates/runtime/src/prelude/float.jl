@@ -1,0 +1,105 @@
+# Floats (Float64 and Float32): arithmetic, comparisons, rounding, classification.
+
++(x::T, y::T) where {T<:AbstractFloat} = Core.add_float(x, y)
+-(x::T, y::T) where {T<:AbstractFloat} = Core.sub_float(x, y)
+*(x::T, y::T) where {T<:AbstractFloat} = Core.mul_float(x, y)
+/(x::T, y::T) where {T<:AbstractFloat} = Core.div_float(x, y)
+-(x::T) where {T<:AbstractFloat} = Core.neg_float(x)
+%(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
+rem(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
+div(x::T, y::T) where {T<:AbstractFloat} = Core.trunc(Core.div_float(x - Core.rem_float(x, y), y))
+÷(x::T, y::T) where {T<:AbstractFloat} = div(x, y)
+div(x::Number, y::Number) = (p = promote(x, y); div(p[1], p[2]))
+÷(x::Number, y::Number) = (p = promote(x, y); div(p[1], p[2]))
+==(x::T, y::T) where {T<:AbstractFloat} = Core.eq_float(x, y)
+!=(x::T, y::T) where {T<:AbstractFloat} = Core.ne_float(x, y)
+<(x::T, y::T) where {T<:AbstractFloat} = Core.lt_float(x, y)
+<=(x::T, y::T) where {T<:AbstractFloat} = Core.le_float(x, y)
+^(x::T, n::Int64) where {T<:AbstractFloat} = Core.powi_float(x, n)
+function ^(x::T, y::T) where {T<:AbstractFloat}
+    if x < zero(T) && !isinteger(y)
+        Core.throw_domain(x, "Exponentiation yielding a complex result requires a complex argument.\nReplace x^y with (x+0im)^y, Complex(x)^y, or similar.")
+    end
+    Core.pow_float(x, y)
+end
+
+isnan(x::AbstractFloat) = x != x
+isinf(x::AbstractFloat) = !isnan(x) & isnan(x - x)
+isfinite(x::AbstractFloat) = !isnan(x - x)
+isfinite(x::Integer) = true
+isnan(x::Integer) = false
+isinteger(x::AbstractFloat) = isfinite(x) && Core.trunc(x) == x
+isinteger(x::Int64) = true
+signbit(x::Float64) = Core.copysign(1.0, x) < 0.0
+signbit(x::Float32) = Core.copysign(1.0f0, x) < 0.0f0
+signbit(x::Int64) = x < 0
+abs(x::T) where {T<:AbstractFloat} = Core.abs_float(x)
+sign(x::T) where {T<:AbstractFloat} = x > zero(T) ? one(T) : (x < zero(T) ? -one(T) : x)
+copysign(x::T, y::T) where {T<:AbstractFloat} = Core.copysign(x, y)
+function min(x::T, y::T) where {T<:AbstractFloat}
+    if isnan(x) || isnan(y)
+        return x + y
+    end
+    (y < x || (signbit(y) && !signbit(x))) ? y : x
+end
+function max(x::T, y::T) where {T<:AbstractFloat}
+    if isnan(x) || isnan(y)
+        return x + y
+    end
+    (y > x || (signbit(x) && !signbit(y))) ? y : x
+end
+
+# Mixed-type arithmetic promotes.
++(x::Number, y::Number) = (p = promote(x, y); p[1] + p[2])
+-(x::Number, y::Number) = (p = promote(x, y); p[1] - p[2])
+*(x::Number, y::Number) = (p = promote(x, y); p[1] * p[2])
+/(x::Number, y::Number) = (p = promote(x, y); p[1] / p[2])
+^(x::Number, y::Number) = (p = promote(x, y); p[1] ^ p[2])
+%(x::Number, y::Number) = (p = promote(x, y); p[1] % p[2])
+==(x::Number, y::Number) = (p = promote(x, y); p[1] == p[2])
+<(x::Number, y::Number) = (p = promote(x, y); p[1] < p[2])
+<=(x::Number, y::Number) = (p = promote(x, y); p[1] <= p[2])
+min(x::Number, y::Number) = (p = promote(x, y); min(p[1], p[2]))
+max(x::Number, y::Number) = (p = promote(x, y); max(p[1], p[2]))
+^(x::Bool, n::Int64) = Int64(x)^n
+min(x, y, z) = min(min(x, y), z)
+max(x, y, z) = max(max(x, y), z)
+
+zero(::Type{Float64}) = 0.0
+zero(::Type{Float32}) = 0.0f0
+zero(::Type{Int64}) = 0
+zero(::Type{Bool}) = false
+one(::Type{Float64}) = 1.0
+one(::Type{Float32}) = 1.0f0
+one(::Type{Int64}) = 1
+one(::Type{Bool}) = true
+zero(x::Number) = zero(typeof(x))
+one(x::Number) = one(typeof(x))
+iszero(x::Number) = x == zero(x)
+isone(x::Number) = x == one(x)
+typemax(::Type{Int64}) = 9223372036854775807
+typemin(::Type{Int64}) = -9223372036854775807 - 1
+typemax(::Type{Float64}) = Inf
+typemin(::Type{Float64}) = -Inf
+eps(::Type{Float64}) = 2.220446049250313e-16
+eps(::Type{Float32}) = 1.1920929f-7
+abs2(x::Number) = x * x
+inv(x::Number) = one(x) / x
+muladd(x, y, z) = x * y + z
+# One rounding of the exact x * y + z (muladd may round twice, as Julia allows it to).
+fma(x::T, y::T, z::T) where {T<:AbstractFloat} = Core.fma(x, y, z)
+fma(x::T, y::T, z::T) where {T<:Number} = x * y + z
+function fma(x::Number, y::Number, z::Number)
+    T = promote_type(promote_type(typeof(x), typeof(y)), typeof(z))
+    fma(convert(T, x), convert(T, y), convert(T, z))
+end
+adjoint(x::Number) = x
+transpose(x::Number) = x
+conj(x::Real) = x
+real(x::Real) = x
+
+function clamp(x, lo, hi)
+    x > hi && return convert(typeof(x), hi)
+    x < lo && return convert(typeof(x), lo)
+    x
+end

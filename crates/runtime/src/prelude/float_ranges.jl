@@ -1,0 +1,385 @@
+# Float ranges, as Julia builds them: `a:s:b` and `range(...)` of Float64 values are
+# `StepRangeLen`s whose reference value and step are kept in twice precision, so that
+# `0.1:0.1:0.3` ends exactly at 0.3 and every element is the float nearest the exact rational
+# value when the endpoints are simple fractions; `LinRange` interpolates between its endpoints.
+# Element values, lengths, sums and printing are Julia's. Arithmetic that Julia performs on the
+# range itself (`2 .* r`, `r .+ 1`, `r / 2`, `r + r`) would need that twice-precision range
+# arithmetic and is reported as not supported yet.
+
+# A number as an unevaluated sum hi + lo, with hi holding the leading bits.
+struct TwicePrecision{T}
+    hi::T
+    lo::T
+end
+
+struct StepRangeLen{T,R,S,L} <: AbstractRange{T}
+    ref::R
+    step::S
+    len::L
+    offset::L
+end
+
+struct LinRange{T,L} <: AbstractRange{T}
+    start::T
+    stop::T
+    len::L
+    lendiv::L
+end
+
+reinterpret(::Type{Int64}, x::Float64) = Core.bitcast(Int64, x)
+reinterpret(::Type{Float64}, x::Int64) = Core.bitcast(Float64, x)
+
+# `x` with the low `nb` bits of its significand cleared.
+_truncbits(x::Float64, nb::Int64) = Core.bitcast(Float64, Core.and_int(Core.bitcast(Int64, x), -1 << nb))
+
+# (h, l) with h = big + little rounded and l the rounding error (|big| >= |little|).
+function _canonicalize2(big::Float64, little::Float64)
+    h = big + little
+    (h, (big - h) + little)
+end
+_add12(x::Float64, y::Float64) = abs(y) > abs(x) ? _canonicalize2(y, x) : _canonicalize2(x, y)
+function _mul12(x::Float64, y::Float64)
+    h = x * y
+    (iszero(h) || !isfinite(h)) ? (h, h) : _canonicalize2(h, fma(x, y, -h))
+end
+
+# An Int64 exactly, as a leading part with at most 27 significant bits and the rest.
+function _splitprec(i::Int64)
+    hi = _truncbits(Float64(i), 27)
+    (hi, Float64(i - trunc(Int64, hi)))
+end
+
+_tp(x::Float64) = TwicePrecision{Float64}(x, 0.0)
+function _tp(i::Int64)
+    h, l = _canonicalize2(_splitprec(i)...)
+    TwicePrecision{Float64}(h, l)
+end
+# n / d in twice precision.
+_tp(n::Int64, d::Int64) = _tp_div(_tp(n), _tp(Float64(d)))
+function _tp_div(x::TwicePrecision{Float64}, y::TwicePrecision{Float64})
+    hi = x.hi / y.hi
+    uh, ul = _mul12(hi, y.hi)
+    lo = ((((x.hi - uh) - ul) + x.lo) - hi * y.lo) / y.hi
+    (iszero(hi) || !isfinite(hi)) && return TwicePrecision{Float64}(hi, hi)
+    h, l = _canonicalize2(hi, lo)
+    TwicePrecision{Float64}(h, l)
+end
+function _tp_add(x::TwicePrecision{Float64}, y::TwicePrecision{Float64})
+    r = x.hi + y.hi
+    s = abs(x.hi) > abs(y.hi) ? (((x.hi - r) + y.hi) + y.lo) + x.lo : (((y.hi - r) + x.hi) + x.lo) + y.lo
+    h, l = _canonicalize2(r, s)
+    TwicePrecision{Float64}(h, l)
+end
+function _tp_mul(x::TwicePrecision{Float64}, v::Int64)
+    v == 0 && return TwicePrecision{Float64}(x.hi * v, x.lo * v)
+    nb = ceil(Int64, log2(Float64(abs(v))))
+    u = _truncbits(x.hi, nb)
+    h, l = _canonicalize2(u * v, ((x.hi - u) + x.lo) * v)
+    TwicePrecision{Float64}(h, l)
+end
+# The leading part keeps only bits that survive multiplication by integers of up to nb bits.
+function _twiceprecision(x::TwicePrecision{Float64}, nb::Int64)
+    hi = _truncbits(x.hi, nb)
+    TwicePrecision{Float64}(hi, (x.hi - hi) + x.lo)
+end
+
+_nbitslen(len::Int64, offset::Int64) = min(27, len < 2 ? 0 : ceil(Int64, log2(Float64(max(offset - 1, len - offset)))) + 1)
+
+_srl(ref::TwicePrecision{Float64}, step::TwicePrecision{Float64}, len::Int64, offset::Int64) =
+    StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}(ref, step, len, offset)
+# From rationals ref = rn/rd and step = sn/sd.
+_srl_rational(rn::Int64, rd::Int64, sn::Int64, sd::Int64, nb::Int64, len::Int64, offset::Int64) =
+    _srl(_tp(rn, rd), _twiceprecision(_tp(sn, sd), nb), len, offset)
+
+# The range of `len` values start_n/den, (start_n + step_n)/den, ..., referenced at the element
+# of smallest magnitude.
+function _floatrange(start_n::Int64, step_n::Int64, len::Int64, den::Int64)
+    if len < 2 || step_n == 0
+        return _srl_rational(start_n, den, step_n, den, 0, len, 1)
+    end
+    imin = clamp(round(Int64, -start_n / step_n + 1), 1, len)
+    ref_n = start_n + (imin - 1) * step_n
+    _srl_rational(ref_n, den, step_n, den, _nbitslen(len, imin), len, imin)
+end
+
+# A rational n/d whose float is x, by continued fractions ((0, 0) if none is small enough).
+function _rat(x::Float64)
+    y = x
+    a = 1
+    d = 1
+    b = 0
+    c = 0
+    m = 16777216
+    while abs(y) <= m
+        f = trunc(Int64, y)
+        y -= f
+        a, c = f * a + c, a
+        b, d = f * b + d, b
+        max(abs(a), abs(b)) <= m || return (c, d)
+        Float64(a) / Float64(b) == x && break
+        y = 1.0 / y
+    end
+    (a, b)
+end
+
+function gcd(a::Int64, b::Int64)
+    a = abs(a)
+    b = abs(b)
+    while b != 0
+        a, b = b, rem(a, b)
+    end
+    a
+end
+lcm(a::Int64, b::Int64) = (a == 0 || b == 0) ? 0 : abs(a * div(b, gcd(a, b)))
+_isbetween(a, x, b) = (a <= x <= b) || (b <= x <= a)
+
+const _maxintfloat = 9.007199254740992e15
+
+function (:)(start::Float64, step::Float64, stop::Float64)
+    step == 0 && throw(ArgumentError("range step cannot be zero"))
+    # Endpoints and step that are simple fractions give the range of those fractions.
+    step_n, step_d = _rat(step)
+    if step_d != 0 && step_n / step_d == step
+        start_n, start_d = _rat(start)
+        stop_n, stop_d = _rat(stop)
+        if start_d != 0 && stop_d != 0 && start_n / start_d == start && stop_n / stop_d == stop
+            den = start_d * div(step_d, gcd(start_d, step_d))
+            if den != 0 && abs(start * den) <= _maxintfloat && abs(step * den) <= _maxintfloat &&
+                    rem(den, start_d) == 0 && rem(den, step_d) == 0
+                start_n = round(Int64, start * den)
+                step_n = round(Int64, step * den)
+                len = max(0, div(den * stop_n - stop_d * start_n + step_n * stop_d, step_n * stop_d))
+                if _isbetween(start, start + (len - 1) * step, stop + step / 2) &&
+                        !_isbetween(start, start + len * step, stop)
+                    return _floatrange(start_n, step_n, len, den)
+                end
+            end
+        end
+    end
+    # Otherwise start and step as they are.
+    lf = (stop - start) / step
+    if lf < 0
+        len = 0
+    elseif lf == 0
+        len = 1
+    else
+        len = round(Int64, lf) + 1
+        stop2 = start + (len - 1) * step
+        len -= (start < stop < stop2) + (start > stop > stop2)
+    end
+    _srl(_tp(start), _tp(step), len, 1)
+end
+function (:)(start::Real, step::Real, stop::Real)
+    T = promote_type(promote_type(typeof(start), typeof(step)), typeof(stop))
+    T === Float64 || throw(ArgumentError(string("not supported yet: a range of ", T, " values")))
+    Float64(start):Float64(step):Float64(stop)
+end
+(:)(start::Float64, stop::Float64) = start:1.0:stop
+(:)(start::Float64, stop::Int64) = start:1.0:Float64(stop)
+(:)(start::Int64, stop::Float64) = Float64(start):1.0:stop
+
+length(r::StepRangeLen) = r.len
+size(r::StepRangeLen) = (r.len,)
+isempty(r::StepRangeLen) = r.len == 0
+eltype(r::StepRangeLen{T}) where {T} = T
+step(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) = r.step.hi + r.step.lo
+function _srl_at(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, i::Int64)
+    u = i - r.offset
+    shift_hi = u * r.step.hi
+    shift_lo = u * r.step.lo
+    x_hi, x_lo = _add12(r.ref.hi, shift_hi)
+    x_hi + (x_lo + (shift_lo + r.ref.lo))
+end
+function getindex(r::StepRangeLen, i::Int64)
+    (1 <= i <= r.len) || Core.throw_bounds(r, i)
+    _srl_at(r, i)
+end
+first(r::StepRangeLen) = _srl_at(r, 1)
+last(r::StepRangeLen) = _srl_at(r, r.len)
+iterate_start(r::StepRangeLen) = 1
+iterate_done(r::StepRangeLen, i::Int64) = i > r.len
+iterate_next(r::StepRangeLen, i::Int64) = (_srl_at(r, i), i + 1)
+==(a::StepRangeLen, b::StepRangeLen) = (isempty(a) && isempty(b)) || (first(a) == first(b) && length(a) == length(b) && last(a) == last(b))
+
+# The sum of the step over all indices (those before the reference count negatively) and of the
+# reference, in twice precision.
+function sum(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64})
+    l = r.len
+    np = l - r.offset
+    nn = r.offset - 1
+    sp1, sp2 = _sumpair(np)
+    sn1, sn2 = _sumpair(nn)
+    tp = _tp_mul(_tp_mul(r.step, sp1), sp2)
+    tn = _tp_mul(_tp_mul(r.step, sn1), sn2)
+    s_hi, s_lo = _add12(tp.hi, -tn.hi)
+    s_lo += tp.lo - tn.lo
+    ref = _tp_mul(r.ref, l)
+    sm_hi, sm_lo = _add12(s_hi, ref.hi)
+    _add12(sm_hi, sm_lo + ref.lo)[1]
+end
+# 1 + 2 + ... + n as a product of two integers.
+_sumpair(n::Int64) = iseven(n) ? (n + 1, n >> 1) : (n, (n + 1) >> 1)
+
+# range(start, stop; length), range(start; stop, length), range(start; step, length), ...
+range(start; stop = nothing, length = nothing, step = nothing) = _range(start, step, stop, length)
+range(start, stop; length = nothing, step = nothing) = _range(start, step, stop, length)
+range(start, stop, length::Int64) = _range(start, nothing, stop, length)
+range(; start = nothing, stop = nothing, length = nothing, step = nothing) = _range(start, step, stop, length)
+
+_range(start::Nothing, step::Nothing, stop::Nothing, len::Int64) = OneTo(len)
+_range(start::Nothing, step::Nothing, stop::Int64, len::Nothing) = OneTo(stop)
+_range(start::Nothing, step::Nothing, stop::Int64, len::Int64) = (stop - len + 1):stop
+_range(start::Int64, step::Nothing, stop::Nothing, len::Int64) = start:(start + len - 1)
+_range(start, step::Nothing, stop, len::Nothing) = start:stop
+_range(start, step, stop, len::Nothing) = start:step:stop
+_range(start::Int64, step::Int64, stop::Nothing, len::Int64) = start:step:(start + step * (len - 1))
+_range(start::Int64, step::Nothing, stop::Int64, len::Int64) = _linspace_int(start, stop, len, 1)
+_range(start::Float64, step::Nothing, stop::Float64, len::Int64) = _linspace(start, stop, len)
+# Endpoints of different types: a LinRange, as Julia makes.
+_range(start::Real, step::Nothing, stop::Real, len::Int64) = LinRange(start, stop, len)
+function _range(start::Real, step::Real, stop::Nothing, len::Int64)
+    a = Float64(start)
+    st = Float64(step)
+    start_n, start_d = _rat(a)
+    step_n, step_d = _rat(st)
+    if start_d != 0 && step_d != 0 && start_n / start_d == a && step_n / step_d == st
+        den = start_d * div(step_d, gcd(start_d, step_d))
+        if abs(den * a) <= _maxintfloat && abs(den * st) <= _maxintfloat && rem(den, start_d) == 0 && rem(den, step_d) == 0
+            return _floatrange(round(Int64, den * a), round(Int64, den * st), len, den)
+        end
+    end
+    _srl(_tp(a), _tp(st), len, 1)
+end
+_range(start, step, stop, len) = throw(ArgumentError(string("Cannot construct range from arguments:\nstart = ", start, "\nstep = ", step, "\nstop = ", stop, "\nlength = ", len, "\nTry specifying only three arguments")))
+
+function _linspace_endpoints(start::Float64, stop::Float64, len::Int64)
+    len < 0 && throw(ArgumentError(string("range(", start, ", stop=", stop, ", length=", len, "): negative length")))
+    len == 1 && start != stop && throw(ArgumentError(string("range(", start, ", stop=", stop, ", length=", len, "): endpoints differ")))
+    _srl(_tp(start), TwicePrecision{Float64}(start, -stop), len, 1)
+end
+
+# `len` values from start_n/den to stop_n/den.
+function _linspace_int(start_n::Int64, stop_n::Int64, len::Int64, den::Int64)
+    len < 2 && return _linspace_endpoints(start_n / den, stop_n / den, len)
+    start_n == stop_n && return _srl_rational(start_n, den, 0, den, 0, len, 1)
+    tmin = -start_n / (Float64(stop_n) - Float64(start_n))
+    imin = clamp(round(Int64, tmin * (len - 1) + 1), 1, len)
+    # Julia forms these in 128-bit integers; here they must fit in 64.
+    ref_num = _checked_ref(len - imin, start_n, imin - 1, stop_n)
+    ref_den = (len - 1) * den
+    _srl_rational(ref_num, ref_den, stop_n - start_n, ref_den, _nbitslen(len, imin), len, imin)
+end
+function _checked_ref(a::Int64, x::Int64, b::Int64, y::Int64)
+    lim = 3037000499
+    (abs(a) <= lim && abs(x) <= lim && abs(b) <= lim && abs(y) <= lim) ||
+        throw(ArgumentError("not supported yet: a range whose endpoints as fractions have numerators this large"))
+    a * x + b * y
+end
+
+function _linspace(start::Float64, stop::Float64, len::Int64)
+    len < 2 && return _linspace_endpoints(start, stop, len)
+    start == stop && return _srl(_tp(start), _tp(0.0), len, 1)
+    start_n, start_d = _rat(start)
+    stop_n, stop_d = _rat(stop)
+    if start_d != 0 && stop_d != 0
+        den = start_d * div(stop_d, gcd(start_d, stop_d))
+        if den != 0 && abs(den * start) <= _maxintfloat && abs(den * stop) <= _maxintfloat
+            start_n = round(Int64, den * start)
+            stop_n = round(Int64, den * stop)
+            if start_n / den == start && stop_n / den == stop
+                return _linspace_int(start_n, stop_n, len, den)
+            end
+        end
+    end
+    _linspace_general(start, stop, len)
+end
+
+# Endpoints that are not simple fractions: the reference at the element of smallest magnitude,
+# the step split so that the endpoints come out exactly.
+function _linspace_general(start::Float64, stop::Float64, len::Int64)
+    (isfinite(start) && isfinite(stop)) || throw(ArgumentError(string("start and stop must be finite, got ", start, " and ", stop)))
+    Δ = stop - start
+    Δfac = 1
+    if !isfinite(Δ)
+        Δ = stop / len - start / len
+        Δfac = len
+    end
+    tmin = -(start / Δ) / Δfac
+    imin = round(Int64, tmin * (len - 1) + 1)
+    if 1 < imin < len
+        t = (imin - 1) / (len - 1)
+        ref = (1 - t) * start + t * stop
+        step = imin - 1 < len - imin ? (ref - start) / (imin - 1) : (stop - ref) / (len - imin)
+    elseif imin <= 1
+        imin = 1
+        ref = start
+        step = (Δ / (len - 1)) * Δfac
+    else
+        imin = len
+        ref = stop
+        step = (Δ / (len - 1)) * Δfac
+    end
+    if len == 2 && !isfinite(step)
+        return _srl(_tp(start), TwicePrecision{Float64}(-start, stop), 2, 1)
+    end
+    m = 1.7976931348623155e308
+    k = max(imin - 1, len - imin)
+    step_hi_pre = clamp(step, max(-(m + ref) / k, (-m + ref) / k), min((m - ref) / k, (m + ref) / k))
+    step_hi = _truncbits(step_hi_pre, _nbitslen(len, imin))
+    x1_hi, x1_lo = _add12((1 - imin) * step_hi, ref)
+    x2_hi, x2_lo = _add12((len - imin) * step_hi, ref)
+    a = (start - x1_hi) - x1_lo
+    b = (stop - x2_hi) - x2_lo
+    step_lo = (b - a) / (len - 1)
+    ref_lo = a - (1 - imin) * step_lo
+    _srl(TwicePrecision{Float64}(ref, ref_lo), TwicePrecision{Float64}(step_hi, step_lo), len, imin)
+end
+
+# LinRange: `len` values interpolated between the endpoints.
+function LinRange(start::Real, stop::Real, len::Int64)
+    T = typeof((zero(stop) - zero(start)) / 1)
+    T === Float64 || throw(ArgumentError(string("not supported yet: a LinRange of ", T, " values")))
+    a = Float64(start)
+    b = Float64(stop)
+    len < 0 && throw(ArgumentError(string("range(", a, ", stop=", b, ", length=", len, "): negative length")))
+    len == 1 && a != b && throw(ArgumentError(string("range(", a, ", stop=", b, ", length=", len, "): endpoints differ")))
+    LinRange{Float64,Int64}(a, b, len, max(len - 1, 1))
+end
+length(r::LinRange) = r.len
+size(r::LinRange) = (r.len,)
+isempty(r::LinRange) = r.len == 0
+eltype(r::LinRange{T}) where {T} = T
+first(r::LinRange) = r.start
+last(r::LinRange) = r.stop
+step(r::LinRange) = (r.stop - r.start) / r.lendiv
+function _lin_at(r::LinRange{Float64,Int64}, i::Int64)
+    t = (i - 1) / r.lendiv
+    (1 - t) * r.start + t * r.stop
+end
+function getindex(r::LinRange, i::Int64)
+    (1 <= i <= r.len) || Core.throw_bounds(r, i)
+    _lin_at(r, i)
+end
+iterate_start(r::LinRange) = 1
+iterate_done(r::LinRange, i::Int64) = i > r.len
+iterate_next(r::LinRange, i::Int64) = (_lin_at(r, i), i + 1)
+
+# Arithmetic Julia performs on the range itself (in twice precision, giving a new range).
+_float_range_arith(r) = error("not supported yet: arithmetic on a float range (Julia computes it as a new range in twice precision); `collect` the range first")
+*(a::Number, r::StepRangeLen) = _float_range_arith(r)
+*(r::StepRangeLen, a::Number) = _float_range_arith(r)
+/(r::StepRangeLen, a::Number) = _float_range_arith(r)
+\(a::Number, r::StepRangeLen) = _float_range_arith(r)
++(a::StepRangeLen, b::StepRangeLen) = _float_range_arith(a)
+-(a::StepRangeLen, b::StepRangeLen) = _float_range_arith(a)
+*(a::Number, r::LinRange) = _float_range_arith(r)
+*(r::LinRange, a::Number) = _float_range_arith(r)
+/(r::LinRange, a::Number) = _float_range_arith(r)
+\(a::Number, r::LinRange) = _float_range_arith(r)
++(a::LinRange, b::LinRange) = _float_range_arith(a)
+-(a::LinRange, b::LinRange) = _float_range_arith(a)
+# An operand of `+`, `-`, `*`, `/` or `\` in a fused broadcast (`r .* 2 .+ 1`): Julia turns such
+# a broadcast over a float range into range arithmetic.
+_bc_arith_operand(x) = x
+_bc_arith_operand(r::StepRangeLen) = _float_range_arith(r)
+_bc_arith_operand(r::LinRange) = _float_range_arith(r)

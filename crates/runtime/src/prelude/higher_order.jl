@@ -1,0 +1,150 @@
+# Higher-order functions. A result's element type is the type of the first result; for an
+# empty input, the inferred type of `f` on the element type (`Core.return_type`).
+
+# As Julia's `collect`: the element type is that of the first result, widened (by
+# `promote_typejoin`) when a later result does not fit it.
+function map(f, a::Array)
+    n = length(a)
+    if n == 0
+        return similar(a, Core.return_type(f, eltype(a)))
+    end
+    y = f(a[1])
+    out = similar(a, typeof(y))
+    out[1] = y
+    for i in 2:n
+        y = f(a[i])
+        if !(y isa eltype(out))
+            out = _widen(out, typeof(y), i)
+        end
+        out[i] = y
+    end
+    out
+end
+# `T[... for ...]`: the comprehension's elements converted to `T`.
+function _typed_collect(::Type{T}, a::Array) where {T}
+    out = Vector{T}(undef, length(a))
+    for i in 1:length(a)
+        out[i] = a[i]
+    end
+    out
+end
+# A copy of `out`'s first n - 1 elements with an element type that also holds T's.
+function _widen(out, T, n)
+    new = similar(out, Core.promote_typejoin(eltype(out), T))
+    for j in 1:n-1
+        new[j] = out[j]
+    end
+    new
+end
+map(f, r::AbstractRange) = map(f, collect(r))
+# `[f(x, y) for x in a, y in b]`: a matrix over the product of two collections, `x` varying
+# fastest; the element type as `map`'s.
+function _product_collect(f, a0, b0)
+    a = collect(a0)
+    b = collect(b0)
+    m = length(a)
+    n = length(b)
+    if m == 0 || n == 0
+        return Matrix{Core.return_type(f, eltype(a), eltype(b))}(undef, m, n)
+    end
+    y = f(a[1], b[1])
+    out = Matrix{typeof(y)}(undef, m, n)
+    out[1] = y
+    for k in 2:(m * n)
+        y = f(a[1 + rem(k - 1, m)], b[1 + div(k - 1, m)])
+        if !(y isa eltype(out))
+            out = _widen(out, typeof(y), k)
+        end
+        out[k] = y
+    end
+    out
+end
+# `[f(x, y) for x in a, y in b if c(x, y)]`: the vector of the pairs that pass, in the same order.
+function _product_filter(f, c, a0, b0)
+    a = collect(a0)
+    b = collect(b0)
+    pairs = Vector{Tuple{eltype(a),eltype(b)}}(undef, 0)
+    for j in 1:length(b), i in 1:length(a)
+        if c(a[i], b[j])
+            push!(pairs, (a[i], b[j]))
+        end
+    end
+    map(p -> f(p[1], p[2]), pairs)
+end
+function map(f, a::Array, b::Array)
+    n = min(length(a), length(b))
+    if n == 0
+        return Vector{Core.return_type(f, eltype(a), eltype(b))}(undef, 0)
+    end
+    y = f(a[1], b[1])
+    out = Vector{typeof(y)}(undef, n)
+    out[1] = y
+    for i in 2:n
+        y = f(a[i], b[i])
+        if !(y isa eltype(out))
+            out = _widen(out, typeof(y), i)
+        end
+        out[i] = y
+    end
+    out
+end
+# Any other iterable (`enumerate`, `zip`, tuples, a filtered collection): a vector whose
+# element type is `f`'s inferred result type.
+_iter_elem(itr, st) = iterate_next(itr, st)[1]
+function map(f, itr)
+    st = iterate_start(itr)
+    E = Core.return_type(_iter_elem, typeof(itr), typeof(st))
+    out = Vector{Core.return_type(f, E)}(undef, 0)
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        push!(out, f(x))
+    end
+    out
+end
+collect(a::Array) = copy(a)
+collect(itr) = map(identity, itr)
+any(itr) = any(identity, itr)
+all(itr) = all(identity, itr)
+function map!(f, dest::Array, a::Array)
+    for i in 1:min(length(dest), length(a))
+        dest[i] = f(a[i])
+    end
+    dest
+end
+function map!(f, dest::Array, a::Array, b::Array)
+    for i in 1:min(length(dest), length(a), length(b))
+        dest[i] = f(a[i], b[i])
+    end
+    dest
+end
+function foreach(f, itr)
+    for x in itr
+        f(x)
+    end
+    nothing
+end
+function foreach(f, a, b)
+    for (x, y) in zip(a, b)
+        f(x, y)
+    end
+    nothing
+end
+function mapreduce(f, op, itr)
+    st = iterate_start(itr)
+    if iterate_done(itr, st)
+        throw(ArgumentError("reducing over an empty collection is not allowed"))
+    end
+    x, st = iterate_next(itr, st)
+    acc = f(x)
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        acc = op(acc, f(x))
+    end
+    acc
+end
+reduce(op, itr) = mapreduce(identity, op, itr)
+foldl(op, itr) = mapreduce(identity, op, itr)
+sum(f, itr) = mapreduce(f, +, itr)
+prod(f, itr) = mapreduce(f, *, itr)
+maximum(f, itr) = mapreduce(f, max, itr)
+minimum(f, itr) = mapreduce(f, min, itr)

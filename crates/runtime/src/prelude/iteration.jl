@@ -1,0 +1,44 @@
+# Iteration helpers: the protocol `for` loops lower to (numbers, `enumerate`, `zip`), `first`,
+# `last`, `isempty`.
+
+# A number iterates once, as in Julia.
+iterate_start(x::Number) = false
+iterate_done(x::Number, done::Bool) = done
+iterate_next(x::Number, done::Bool) = (x, true)
+length(x::Number) = 1
+# A number is a zero-dimensional container of itself (`x[1] == x`).
+size(x::Number) = ()
+ndims(x::Number) = 0
+isempty(x::Number) = false
+first(x::Number) = x
+last(x::Number) = x
+getindex(x::Number) = x
+function getindex(x::Number, i::Int64)
+    i == 1 || Core.throw_bounds(x, i)
+    x
+end
+
+enumerate(x) = Enumerate(x)
+iterate_start(e::Enumerate) = (1, iterate_start(e.itr))
+iterate_done(e::Enumerate, st) = iterate_done(e.itr, st[2])
+function iterate_next(e::Enumerate, st)
+    p = iterate_next(e.itr, st[2])
+    ((st[1], p[1]), (st[1] + 1, p[2]))
+end
+zip(a, b) = Zip2(a, b)
+zip(a, b, c) = Zip3(a, b, c)
+iterate_start(z::Zip2) = (iterate_start(z.a), iterate_start(z.b))
+iterate_done(z::Zip2, st) = iterate_done(z.a, st[1]) || iterate_done(z.b, st[2])
+function iterate_next(z::Zip2, st)
+    p = iterate_next(z.a, st[1])
+    q = iterate_next(z.b, st[2])
+    ((p[1], q[1]), (p[2], q[2]))
+end
+iterate_start(z::Zip3) = (iterate_start(z.a), iterate_start(z.b), iterate_start(z.c))
+iterate_done(z::Zip3, st) = iterate_done(z.a, st[1]) || iterate_done(z.b, st[2]) || iterate_done(z.c, st[3])
+function iterate_next(z::Zip3, st)
+    p = iterate_next(z.a, st[1])
+    q = iterate_next(z.b, st[2])
+    r = iterate_next(z.c, st[3])
+    ((p[1], q[1], r[1]), (p[2], q[2], r[2]))
+end

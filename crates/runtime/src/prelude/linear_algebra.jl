@@ -1,0 +1,456 @@
+# LinearAlgebra: linear systems, factorisations, determinants and inverses, triangles,
+# diagonals, Kronecker products and the identity `I`.
+
+# Linear systems (LinearAlgebra's `\` and `/`): LU factorisation with partial pivoting
+# (LAPACK's `getrf`/`getrs` order of operations, unblocked), which for a diagonal or upper
+# triangular matrix does exactly what Julia's substitution does. Julia solves a lower
+# triangular matrix by forward substitution, which can differ in the last bits; it is not
+# special-cased here because a solve that reads only one triangle has no derivative with
+# respect to the other triangle's entries, even where they vary and are zero only at the
+# point. A zero pivot (or a zero on a triangular matrix's diagonal) is a `SingularException`.
+struct SingularException <: Exception
+    info::Int64
+end
+function istril(A::AbstractMatrix)
+    for j in 2:size(A, 2), i in 1:min(j - 1, size(A, 1))
+        A[i, j] == 0 || return false
+    end
+    true
+end
+function istriu(A::AbstractMatrix)
+    for j in 1:size(A, 2), i in (j + 1):size(A, 1)
+        A[i, j] == 0 || return false
+    end
+    true
+end
+_solve_eltype(A, B) = Core.promote_type(typeof(one(eltype(A)) / one(eltype(A))), eltype(B))
+function _solve_copy(B::AbstractVector, ::Type{T}) where {T}
+    X = Vector{T}(undef, length(B))
+    for i in 1:length(B)
+        X[i] = B[i]
+    end
+    X
+end
+function _solve_copy(B::AbstractMatrix, ::Type{T}) where {T}
+    X = Matrix{T}(undef, size(B, 1), size(B, 2))
+    for k in 1:length(B)
+        X[k] = B[k]
+    end
+    X
+end
+function \(A::AbstractMatrix, B::AbstractVecOrMat)
+    m = size(A, 1)
+    n = size(A, 2)
+    if m != n
+        error("not supported yet: `\\` with a non-square matrix (least squares)")
+    end
+    if size(B, 1) != n
+        throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", n)))
+    end
+    T = _solve_eltype(A, B)
+    X = _solve_copy(B, T)
+    if istril(A) || istriu(A)
+        for i in 1:n
+            A[i, i] == 0 && throw(SingularException(i))
+        end
+    end
+    F = _solve_copy(A, T)
+    piv, info = _lu_factor!(F)
+    info > 0 && throw(SingularException(info))
+    for c in 1:size(X, 2)
+        for k in 1:n
+            p = piv[k]
+            if p != k
+                t = X[k, c]
+                X[k, c] = X[p, c]
+                X[p, c] = t
+            end
+        end
+        _forward_subst!(F, X, c)
+        _back_subst!(F, X, c)
+    end
+    X
+end
+# Column `c` of `X` overwritten by the solution of `L y = x` (`L` the strict lower triangle of
+# `A` with a unit diagonal), column by column as BLAS `trsv`; `_back_subst!` likewise with the
+# upper triangle. (BLAS skips a column whose entry is zero; that changes no value but would
+# change derivatives, so every column is used.)
+function _forward_subst!(A, X, c::Int64)
+    n = size(A, 1)
+    for j in 1:n
+        t = X[j, c]
+        for i in (j + 1):n
+            X[i, c] -= t * A[i, j]
+        end
+    end
+    X
+end
+function _back_subst!(A, X, c::Int64)
+    n = size(A, 1)
+    for j in n:-1:1
+        X[j, c] = X[j, c] / A[j, j]
+        t = X[j, c]
+        for i in (j - 1):-1:1
+            X[i, c] -= t * A[i, j]
+        end
+    end
+    X
+end
+# LU factorisation with partial pivoting in place (LAPACK's unblocked `getf2`): the row
+# chosen at each step, and the first step with a zero pivot (0 if none; the factorisation then
+# goes on, as LAPACK's does).
+function _lu_factor!(A::Matrix{T}) where {T}
+    n = size(A, 1)
+    piv = Vector{Int64}(undef, n)
+    info = 0
+    for k in 1:n
+        p = k
+        amax = abs(A[k, k])
+        for i in (k + 1):n
+            if abs(A[i, k]) > amax
+                amax = abs(A[i, k])
+                p = i
+            end
+        end
+        piv[k] = p
+        if A[p, k] == 0
+            info == 0 && (info = k)
+            continue
+        end
+        if p != k
+            for j in 1:n
+                t = A[k, j]
+                A[k, j] = A[p, j]
+                A[p, j] = t
+            end
+        end
+        r = one(T) / A[k, k]
+        for i in (k + 1):n
+            A[i, k] *= r
+        end
+        for j in (k + 1):n
+            akj = A[k, j]
+            for i in (k + 1):n
+                A[i, j] -= A[i, k] * akj
+            end
+        end
+    end
+    piv, info
+end
+/(A::AbstractMatrix, B::AbstractMatrix) = copy(adjoint(adjoint(B) \ adjoint(A)))
+
+# Determinants and inverses from the same LU factorisation, as LinearAlgebra computes them for
+# a general matrix: `det` is the product of the pivots, negated once per row exchange (zero
+# for a singular matrix); `logabsdet` their log-magnitudes and sign; `logdet` its logarithm (a
+# `DomainError` for a negative determinant); `inv` the solution of `A X = I`.
+function _checksquare(A::AbstractMatrix)
+    m = size(A, 1)
+    n = size(A, 2)
+    if m != n
+        throw(DimensionMismatch(string("matrix is not square: dimensions are (", m, ", ", n, ")")))
+    end
+    n
+end
+function _lu_of(A::AbstractMatrix)
+    _checksquare(A)
+    F = _solve_copy(A, typeof(one(eltype(A)) / one(eltype(A))))
+    piv, info = _lu_factor!(F)
+    F, piv, info
+end
+function det(A::AbstractMatrix)
+    F, piv, info = _lu_of(A)
+    T = eltype(F)
+    info > 0 && return zero(T)
+    P = one(T)
+    c = 0
+    for i in 1:size(F, 1)
+        P *= F[i, i]
+        if piv[i] != i
+            c += 1
+        end
+    end
+    P * (isodd(c) ? -one(T) : one(T))
+end
+function logabsdet(A::AbstractMatrix)
+    F, piv, info = _lu_of(A)
+    T = eltype(F)
+    c = 0
+    for i in 1:size(F, 1)
+        if piv[i] != i
+            c += 1
+        end
+    end
+    s = iseven(c) ? one(T) : -one(T)
+    d = zero(T)
+    for i in 1:size(F, 1)
+        u = F[i, i]
+        if u < 0
+            s = -s
+        end
+        d += log(abs(u))
+    end
+    (d, s)
+end
+function logdet(A::AbstractMatrix)
+    d, s = logabsdet(A)
+    d + log(s)
+end
+function inv(A::AbstractMatrix)
+    n = _checksquare(A)
+    T = typeof(one(eltype(A)) / one(eltype(A)))
+    E = zeros(T, n, n)
+    for i in 1:n
+        E[i, i] = one(T)
+    end
+    A \ E
+end
+function tr(A::AbstractMatrix)
+    n = _checksquare(A)
+    s = zero(eltype(A))
+    for i in 1:n
+        s += A[i, i]
+    end
+    s
+end
+function diag(A::AbstractMatrix)
+    n = min(size(A, 1), size(A, 2))
+    d = Vector{eltype(A)}(undef, n)
+    for i in 1:n
+        d[i] = A[i, i]
+    end
+    d
+end
+# The upper (`triu`) or lower (`tril`) triangle from the k-th diagonal on, the rest zero.
+function triu(A::AbstractMatrix, k::Int64 = 0)
+    B = _solve_copy(A, eltype(A))
+    for j in 1:size(B, 2), i in 1:size(B, 1)
+        if j - i < k
+            B[i, j] = zero(eltype(A))
+        end
+    end
+    B
+end
+function tril(A::AbstractMatrix, k::Int64 = 0)
+    B = _solve_copy(A, eltype(A))
+    for j in 1:size(B, 2), i in 1:size(B, 1)
+        if j - i > k
+            B[i, j] = zero(eltype(A))
+        end
+    end
+    B
+end
+# The square matrix with `v` on its diagonal.
+function diagm(v::AbstractVector)
+    n = length(v)
+    D = zeros(eltype(v), n, n)
+    for i in 1:n
+        D[i, i] = v[i]
+    end
+    D
+end
+# The Kronecker product.
+function kron(A::AbstractMatrix, B::AbstractMatrix)
+    m, n = size(A, 1), size(A, 2)
+    p, q = size(B, 1), size(B, 2)
+    K = Matrix{Core.promote_type(eltype(A), eltype(B))}(undef, m * p, n * q)
+    for j in 1:n, l in 1:q, i in 1:m, k in 1:p
+        K[(i - 1) * p + k, (j - 1) * q + l] = A[i, j] * B[k, l]
+    end
+    K
+end
+# `norm(x, p)`: the p-norm of the elements (p = 1: sum of magnitudes; Inf: the largest; 2: the
+# Euclidean norm).
+function norm(x::AbstractArray, p::Real)
+    if p == 2
+        return norm(x)
+    elseif p == 1
+        s = zero(typeof(float(abs(zero(eltype(x))))))
+        for v in x
+            s += abs(v)
+        end
+        return s
+    elseif p == Inf
+        isempty(x) && return zero(typeof(float(abs(zero(eltype(x))))))
+        return maximum(abs, x)
+    end
+    s = zero(typeof(float(abs(zero(eltype(x))))))
+    for v in x
+        s += abs(v)^p
+    end
+    s^inv(p)
+end
+/(x::Adjoint{T,S}, B::AbstractMatrix) where {T,S<:AbstractVector} = adjoint(adjoint(B) \ x.parent)
+
+# The identity of any size (LinearAlgebra's `I`): `A + λ*I` adds λ to the diagonal.
+struct UniformScaling{T<:Number}
+    λ::T
+end
+const I = UniformScaling(true)
+*(a::Number, J::UniformScaling) = UniformScaling(a * J.λ)
+*(J::UniformScaling, a::Number) = UniformScaling(J.λ * a)
+/(J::UniformScaling, a::Number) = UniformScaling(J.λ / a)
+-(J::UniformScaling) = UniformScaling(-J.λ)
++(J::UniformScaling, K::UniformScaling) = UniformScaling(J.λ + K.λ)
+-(J::UniformScaling, K::UniformScaling) = UniformScaling(J.λ - K.λ)
+# `Matrix(I, m, n)`, `Matrix{T}(2I, m, n)`: λ on the diagonal, zero elsewhere.
+function Matrix{T}(J::UniformScaling, m::Int64, n::Int64) where {T}
+    A = fill!(Matrix{T}(undef, m, n), zero(T))
+    for i in 1:min(m, n)
+        A[i, i] = convert(T, J.λ)
+    end
+    A
+end
+Matrix(J::UniformScaling{T}, m::Int64, n::Int64) where {T} = Matrix{T}(J, m, n)
+*(J::UniformScaling, A::AbstractArray) = J.λ * A
+*(A::AbstractArray, J::UniformScaling) = A * J.λ
+function +(A::AbstractMatrix, J::UniformScaling)
+    m = size(A, 1)
+    n = size(A, 2)
+    if m != n
+        throw(DimensionMismatch(string("matrix is not square: dimensions are (", m, ", ", n, ")")))
+    end
+    B = _solve_copy(A, Core.promote_type(eltype(A), typeof(J.λ)))
+    for i in 1:n
+        B[i, i] += J.λ
+    end
+    B
+end
++(J::UniformScaling, A::AbstractMatrix) = A + J
+-(A::AbstractMatrix, J::UniformScaling) = A + (-J)
+-(J::UniformScaling, A::AbstractMatrix) = (-A) + J
+
+# `x ≈ y`: Julia's `isapprox` (relative tolerance √eps by default; for arrays, in norm).
+_rtol_default(::Type{T}) where {T<:AbstractFloat} = sqrt(eps(T))
+_rtol_default(::Type{T}) where {T<:Real} = 0
+function isapprox(x::Number, y::Number; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(typeof(float(x))), _rtol_default(typeof(float(y)))), nans::Bool = false)
+    x == y || (isfinite(x) && isfinite(y) && abs(x - y) <= max(atol, rtol * max(abs(x), abs(y)))) || (nans && isnan(x) && isnan(y))
+end
+function isapprox(x::AbstractArray, y::AbstractArray; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(typeof(float(zero(eltype(x))))), _rtol_default(typeof(float(zero(eltype(y)))))), nans::Bool = false)
+    d = norm(x - y)
+    if isfinite(d)
+        return d <= max(atol, rtol * max(norm(x), norm(y)))
+    end
+    for k in 1:length(x)
+        isapprox(x[k], y[k]; atol = atol, rtol = rtol, nans = nans) || return false
+    end
+    true
+end
+≈(x, y) = isapprox(x, y)
+⋅(x, y) = dot(x, y)
+
+# Cholesky factorisation (LinearAlgebra's `cholesky`): A = U'U for a symmetric positive
+# definite A, computed in the upper triangle as LinearAlgebra does by default. `C.U` and `C.L`
+# are the triangular factors (as dense matrices), `C.factors` holds U in its upper triangle and
+# A's own entries below, as LAPACK leaves them. A matrix that is not exactly symmetric is
+# `PosDefException(-1)`; a non-positive pivot at step j is `PosDefException(j)`.
+struct PosDefException <: Exception
+    info::Int64
+end
+
+struct Cholesky{T}
+    factors::Matrix{T}
+    U::Matrix{T}
+    L::Matrix{T}
+    info::Int64
+end
+
+function issymmetric(A::AbstractMatrix)
+    n = size(A, 1)
+    n == size(A, 2) || return false
+    for j in 1:n, i in (j + 1):n
+        A[i, j] == A[j, i] || return false
+    end
+    true
+end
+ishermitian(A::AbstractMatrix{<:Real}) = issymmetric(A)
+
+# Upper-triangle Cholesky in place, column by column; the first step whose pivot is not
+# positive (0 if none; the factorisation stops there).
+function _chol_upper!(F::Matrix{T}) where {T}
+    n = size(F, 1)
+    for j in 1:n
+        for i in 1:(j - 1)
+            s = F[i, j]
+            for k in 1:(i - 1)
+                s -= F[k, i] * F[k, j]
+            end
+            F[i, j] = s / F[i, i]
+        end
+        d = F[j, j]
+        for k in 1:(j - 1)
+            d -= F[k, j] * F[k, j]
+        end
+        if !(d > zero(T))
+            F[j, j] = d
+            return j
+        end
+        F[j, j] = sqrt(d)
+    end
+    0
+end
+
+function cholesky(A::AbstractMatrix; check::Bool = true)
+    n = _checksquare(A)
+    T = typeof(sqrt(one(eltype(A))))
+    F = _solve_copy(A, T)
+    info = issymmetric(A) ? _chol_upper!(F) : -1
+    check && info != 0 && throw(PosDefException(info))
+    U = zeros(T, n, n)
+    for j in 1:n, i in 1:j
+        U[i, j] = F[i, j]
+    end
+    Cholesky{T}(F, U, copy(transpose(U)), info)
+end
+
+issuccess(C::Cholesky) = C.info == 0
+isposdef(A::AbstractMatrix) = issymmetric(A) && cholesky(A; check = false).info == 0
+size(C::Cholesky) = size(C.factors)
+size(C::Cholesky, d::Int64) = size(C.factors, d)
+function _chol_checked(C::Cholesky)
+    C.info == 0 || throw(PosDefException(C.info))
+    C
+end
+
+# `C \ B`: U'Y = B, then U X = Y, by substitution (LAPACK's `potrs` order).
+function \(C::Cholesky, B::AbstractVecOrMat)
+    _chol_checked(C)
+    n = size(C.factors, 1)
+    size(B, 1) == n || throw(DimensionMismatch(string("B has first dimension ", size(B, 1), " but needs to match matrix dimension ", n)))
+    X = _solve_copy(B, _solve_eltype(C.U, B))
+    U = C.U
+    for c in 1:size(X, 2)
+        for i in 1:n
+            t = X[i, c]
+            for k in 1:(i - 1)
+                t -= U[k, i] * X[k, c]
+            end
+            X[i, c] = t / U[i, i]
+        end
+        for i in n:-1:1
+            t = X[i, c] / U[i, i]
+            X[i, c] = t
+            for k in 1:(i - 1)
+                X[k, c] -= t * U[k, i]
+            end
+        end
+    end
+    X
+end
+function logdet(C::Cholesky)
+    _chol_checked(C)
+    d = zero(eltype(C.U))
+    for i in 1:size(C.U, 1)
+        d += log(C.U[i, i])
+    end
+    d + d
+end
+function det(C::Cholesky)
+    _chol_checked(C)
+    d = one(eltype(C.U))
+    for i in 1:size(C.U, 1)
+        d *= C.U[i, i]^2
+    end
+    d
+end
+logabsdet(C::Cholesky) = (logdet(C), one(eltype(C.U)))
+inv(C::Cholesky) = C \ Matrix{eltype(C.U)}(I, size(C.U, 1), size(C.U, 1))

@@ -1,0 +1,95 @@
+# Math functions (domain checks here, primitives stay total)
+
+function sqrt(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "sqrt was called with a negative real argument but will only return a complex result if called with a complex argument. Try sqrt(Complex(x)).")
+    end
+    Core.sqrt(x)
+end
+function sin(x::T) where {T<:AbstractFloat}
+    isinf(x) && Core.throw_domain(x, "sin(x) is only defined for finite x.")
+    Core.sin(x)
+end
+function cos(x::T) where {T<:AbstractFloat}
+    isinf(x) && Core.throw_domain(x, "cos(x) is only defined for finite x.")
+    Core.cos(x)
+end
+function tan(x::T) where {T<:AbstractFloat}
+    isinf(x) && Core.throw_domain(x, "tan(x) is only defined for finite x.")
+    Core.tan(x)
+end
+exp(x::T) where {T<:AbstractFloat} = Core.exp(x)
+function log(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "log was called with a negative real argument but will only return a complex result if called with a complex argument. Try log(Complex(x)).")
+    end
+    Core.log(x)
+end
+function log2(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "log2 was called with a negative real argument but will only return a complex result if called with a complex argument. Try log2(Complex(x)).")
+    end
+    Core.log2(x)
+end
+function log10(x::T) where {T<:AbstractFloat}
+    if x < zero(T)
+        Core.throw_domain(x, "log10 was called with a negative real argument but will only return a complex result if called with a complex argument. Try log10(Complex(x)).")
+    end
+    Core.log10(x)
+end
+function log1p(x::T) where {T<:AbstractFloat}
+    if x < -one(T)
+        Core.throw_domain(x, "log1p was called with a real argument < -1 but will only return a complex result if called with a complex argument. Try log1p(Complex(x)).")
+    end
+    Core.log1p(x)
+end
+expm1(x::T) where {T<:AbstractFloat} = Core.expm1(x)
+exp2(x::T) where {T<:AbstractFloat} = Core.exp2(x)
+tanh(x::T) where {T<:AbstractFloat} = Core.tanh(x)
+sinh(x::T) where {T<:AbstractFloat} = Core.sinh(x)
+cosh(x::T) where {T<:AbstractFloat} = Core.cosh(x)
+function asin(x::T) where {T<:AbstractFloat}
+    abs(x) > one(T) && Core.throw_domain(x, "asin(x) is not defined for |x| > 1.")
+    Core.asin(x)
+end
+function acos(x::T) where {T<:AbstractFloat}
+    abs(x) > one(T) && Core.throw_domain(x, "acos(x) is not defined for |x| > 1.")
+    Core.acos(x)
+end
+atan(x::T) where {T<:AbstractFloat} = Core.atan(x)
+atan(y::T, x::T) where {T<:AbstractFloat} = Core.atan2(y, x)
+atan(y::Real, x::Real) = (p = promote(float(y), float(x)); atan(p[1], p[2]))
+hypot(x::T, y::T) where {T<:AbstractFloat} = Core.hypot(x, y)
+hypot(x::Real, y::Real) = (p = promote(float(x), float(y)); hypot(p[1], p[2]))
+floor(x::T) where {T<:AbstractFloat} = Core.floor(x)
+ceil(x::T) where {T<:AbstractFloat} = Core.ceil(x)
+round(x::T) where {T<:AbstractFloat} = Core.round(x)
+trunc(x::T) where {T<:AbstractFloat} = Core.trunc(x)
+floor(x::Int64) = x
+ceil(x::Int64) = x
+round(x::Int64) = x
+trunc(x::Int64) = x
+floor(::Type{Int64}, x::AbstractFloat) = Int64(floor(x))
+ceil(::Type{Int64}, x::AbstractFloat) = Int64(ceil(x))
+round(::Type{Int64}, x::AbstractFloat) = Int64(round(x))
+trunc(::Type{Int64}, x::AbstractFloat) = Int64(trunc(x))
+sincos(x) = (sin(x), cos(x))
+
+# Integer (and Bool) arguments go through Float64.
+sqrt(x::Real) = sqrt(float(x))
+sin(x::Real) = sin(float(x))
+cos(x::Real) = cos(float(x))
+tan(x::Real) = tan(float(x))
+exp(x::Real) = exp(float(x))
+log(x::Real) = log(float(x))
+log2(x::Real) = log2(float(x))
+log10(x::Real) = log10(float(x))
+log1p(x::Real) = log1p(float(x))
+expm1(x::Real) = expm1(float(x))
+exp2(x::Real) = exp2(float(x))
+tanh(x::Real) = tanh(float(x))
+sinh(x::Real) = sinh(float(x))
+cosh(x::Real) = cosh(float(x))
+asin(x::Real) = asin(float(x))
+acos(x::Real) = acos(float(x))
+atan(x::Real) = atan(float(x))

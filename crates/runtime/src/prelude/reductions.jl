@@ -1,0 +1,369 @@
+# Reductions over dimensions and with `init`, running sums and products, extremes and their
+# positions, and Statistics.
+
+# Reductions of arrays with Julia's keywords: `dims` (the reduced dimensions keep length 1:
+# `sum(A; dims = 1)` is a 1×n matrix) and `init` (the value the reduction starts from).
+struct _NoInit end
+const _noinit = _NoInit()
+sum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, +, a, dims, init)
+sum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, +, a, dims, init)
+prod(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, *, a, dims, init)
+prod(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, *, a, dims, init)
+maximum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, max, a, dims, init)
+maximum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, max, a, dims, init)
+minimum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, min, a, dims, init)
+minimum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, min, a, dims, init)
+_reduce(f::typeof(identity), op::typeof(+), a, ::Colon, ::_NoInit) = _sum_all(a)
+_reduce(f::typeof(identity), op::typeof(*), a, ::Colon, ::_NoInit) = _prod_all(a)
+_reduce(f::typeof(identity), op::typeof(max), a, ::Colon, ::_NoInit) = _maximum_all(a)
+_reduce(f::typeof(identity), op::typeof(min), a, ::Colon, ::_NoInit) = _minimum_all(a)
+_reduce(f, op, a, ::Colon, ::_NoInit) = mapreduce(f, op, a)
+function _reduce(f, op, a, ::Colon, init)
+    acc = init
+    for x in a
+        acc = op(acc, f(x))
+    end
+    acc
+end
+_in_dims(d::Int64, dims::Int64) = d == dims
+_in_dims(d::Int64, dims::Tuple) = d in dims
+function _check_dims(dims)
+    for d in dims
+        d >= 1 || throw(ArgumentError(string("region dimension(s) must be ≥ 1, got ", d)))
+    end
+end
+# The value a reduction over a dimension starts from: zero for `+`, one for `*`, the first
+# element of the slice for `max` and `min`.
+_dims_start(op::typeof(+), f, T, A, k::Int64) = zero(T) + zero(T)
+_dims_start(op::typeof(*), f, T, A, k::Int64) = one(T) * one(T)
+_dims_start(op, f, T, A, k::Int64) = f(A[k])
+# (Chosen by dispatch on `init`, so that the result's type is known when compiling.)
+_dims_init(op, f, T, A, k::Int64, init::_NoInit) = _dims_start(op, f, T, A, k)
+_dims_init(op, f, T, A, k::Int64, init) = init
+_dims_init_type(T, init::_NoInit) = typeof(zero(T) + zero(T))
+_dims_init_type(T, init) = typeof(init)
+_check_nonempty(op::typeof(+), init::_NoInit, empty::Bool) = nothing
+_check_nonempty(op::typeof(*), init::_NoInit, empty::Bool) = nothing
+function _check_nonempty(op, init::_NoInit, empty::Bool)
+    if empty
+        throw(ArgumentError("reducing over an empty collection is not allowed; consider supplying `init` to the reducer"))
+    end
+end
+_check_nonempty(op, init, empty::Bool) = nothing
+_reduce(f, op, a, dims, init) = _reduce_dims(f, op, a, dims, init)
+function _reduce_dims(f, op, A::AbstractVector, dims, init)
+    _check_dims(dims)
+    if !_in_dims(1, dims)
+        return map(f, A)
+    end
+    T = Core.return_type(f, eltype(A))
+    _check_nonempty(op, init, length(A) == 0)
+    acc = _dims_init(op, f, T, A, 1, init)
+    for i in 1:length(A)
+        acc = op(acc, f(A[i]))
+    end
+    R = Vector{typeof(acc)}(undef, 1)
+    R[1] = acc
+    R
+end
+function _reduce_dims(f, op, A::AbstractMatrix, dims, init)
+    _check_dims(dims)
+    m = size(A, 1)
+    n = size(A, 2)
+    r1 = _in_dims(1, dims)
+    r2 = _in_dims(2, dims)
+    rm = r1 ? 1 : m
+    rn = r2 ? 1 : n
+    T = Core.return_type(f, eltype(A))
+    _check_nonempty(op, init, m == 0 || n == 0)
+    R = Matrix{Core.promote_type(_dims_init_type(T, init), T)}(undef, rm, rn)
+    for j in 1:rn, i in 1:rm
+        R[i, j] = _dims_init(op, f, T, A, i + (j - 1) * m, init)
+    end
+    for j in 1:n, i in 1:m
+        ri = r1 ? 1 : i
+        rj = r2 ? 1 : j
+        R[ri, rj] = op(R[ri, rj], f(A[i, j]))
+    end
+    R
+end
+
+# Running sums and products, differences, extremes and their positions (vectors).
+function cumsum(x::AbstractVector)
+    out = Vector{typeof(zero(eltype(x)) + zero(eltype(x)))}(undef, length(x))
+    length(x) == 0 && return out
+    s = x[1] + zero(eltype(x))
+    out[1] = s
+    for i in 2:length(x)
+        s += x[i]
+        out[i] = s
+    end
+    out
+end
+function cumprod(x::AbstractVector)
+    out = Vector{typeof(one(eltype(x)) * one(eltype(x)))}(undef, length(x))
+    length(x) == 0 && return out
+    s = x[1] * one(eltype(x))
+    out[1] = s
+    for i in 2:length(x)
+        s *= x[i]
+        out[i] = s
+    end
+    out
+end
+function diff(x::AbstractVector)
+    n = length(x)
+    out = Vector{typeof(x[1] - x[1])}(undef, max(n - 1, 0))
+    for i in 1:n-1
+        out[i] = x[i + 1] - x[i]
+    end
+    out
+end
+function reverse(x::AbstractVector)
+    n = length(x)
+    out = Vector{eltype(x)}(undef, n)
+    for i in 1:n
+        out[i] = x[n + 1 - i]
+    end
+    out
+end
+# Julia's `findmax`/`findmin` order by `isless`: NaN beats every number, and the first of equal
+# values wins.
+function findmax(x::AbstractVector)
+    isempty(x) && throw(ArgumentError("collection must be non-empty"))
+    m = x[1]
+    k = 1
+    for i in 2:length(x)
+        if _isless_num(m, x[i])
+            m = x[i]
+            k = i
+        end
+    end
+    (m, k)
+end
+function findmin(x::AbstractVector)
+    isempty(x) && throw(ArgumentError("collection must be non-empty"))
+    m = x[1]
+    k = 1
+    for i in 2:length(x)
+        if _isgreater_num(m, x[i])
+            m = x[i]
+            k = i
+        end
+    end
+    (m, k)
+end
+_isless_num(a::AbstractFloat, b::AbstractFloat) = isnan(b) ? !isnan(a) : (isnan(a) ? false : (a < b || (a == b && signbit(a) && !signbit(b))))
+_isless_num(a, b) = a < b
+# `isgreater`: `isless` reversed for numbers, with NaN still the extreme.
+_isgreater_num(a::AbstractFloat, b::AbstractFloat) = (isnan(a) || isnan(b)) ? _isless_num(a, b) : _isless_num(b, a)
+_isgreater_num(a, b) = b < a
+argmax(x::AbstractVector) = findmax(x)[2]
+argmin(x::AbstractVector) = findmin(x)[2]
+extrema(x::AbstractArray) = (minimum(x), maximum(x))
+zero(A::AbstractArray{T}) where {T} = fill!(similar(A, typeof(zero(T))), zero(T))
+
+# Statistics: `mean`, `var`, `std` (with `dims` and `corrected`), as Statistics.jl computes them.
+mean(a::AbstractArray; dims = Colon()) = _mean(identity, a, dims)
+mean(f, a::AbstractArray; dims = Colon()) = _mean(f, a, dims)
+_mean(f, a, ::Colon) = sum(f, a) / length(a)
+function _mean(f, a, dims)
+    R = sum(f, a; dims = dims)
+    n = div(length(a), length(R))
+    R ./ n
+end
+function mean(itr)
+    st = iterate_start(itr)
+    if iterate_done(itr, st)
+        throw(ArgumentError("mean of empty collection undefined: " * repr(itr)))
+    end
+    x, st = iterate_next(itr, st)
+    total = x
+    count = 1
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        total += x
+        count += 1
+    end
+    total / count
+end
+function var(a::AbstractArray; corrected::Bool = true, mean = nothing, dims = Colon())
+    _var(a, corrected, mean, dims)
+end
+function _var(a, corrected::Bool, m, ::Colon)
+    n = length(a)
+    c = m === nothing ? mean(a) : m
+    if n == 0
+        return 0.0 / 0.0
+    end
+    s = mapreduce(x -> abs2(x - c), +, a)
+    s / (n - Int64(corrected))
+end
+function _var(a, corrected::Bool, m, dims)
+    c = m === nothing ? mean(a; dims = dims) : m
+    n = div(length(a), length(c))
+    s = sum(abs2, a .- c; dims = dims)
+    s ./ (n - Int64(corrected))
+end
+std(a::AbstractArray; corrected::Bool = true, mean = nothing, dims = Colon()) = sqrt.(var(a; corrected = corrected, mean = mean, dims = dims))
+# `median` (Statistics): the middle order statistic, or the `middle` of the two middle ones,
+# found by selection (linear time on average), with Julia's order (`-0.0` before `0.0`); NaN if
+# any element is NaN.
+middle(x::AbstractFloat) = x
+middle(x::Number) = (x + zero(x)) / 1
+middle(x::Number, y::Number) = x / 2 + y / 2
+function median(v::AbstractArray)
+    isempty(v) && throw(ArgumentError(string("median of an empty array is undefined, ", repr(v))))
+    w = Vector{eltype(v)}(undef, length(v))
+    for k in 1:length(v)
+        x = v[k]
+        _isnan_any(x) && return convert(eltype(v), NaN)
+        w[k] = x
+    end
+    n = length(w)
+    mid = div(1 + n, 2)
+    a = _select!(w, mid)
+    isodd(n) && return middle(a)
+    b = w[mid + 1]
+    for k in (mid + 2):n
+        if _isless_num(w[k], b)
+            b = w[k]
+        end
+    end
+    middle(a, b)
+end
+_isnan_any(x::AbstractFloat) = isnan(x)
+_isnan_any(x) = false
+# The k-th smallest element of `w` (rearranged so that the elements after position k are not
+# smaller): Hoare's selection.
+function _select!(w::Vector, k::Int64)
+    lo = 1
+    hi = length(w)
+    while lo < hi
+        p = w[div(lo + hi, 2)]
+        i = lo
+        j = hi
+        while i <= j
+            while _isless_num(w[i], p)
+                i += 1
+            end
+            while _isless_num(p, w[j])
+                j -= 1
+            end
+            if i <= j
+                t = w[i]
+                w[i] = w[j]
+                w[j] = t
+                i += 1
+                j -= 1
+            end
+        end
+        if k <= j
+            hi = j
+        elseif k >= i
+            lo = i
+        else
+            return w[k]
+        end
+    end
+    w[k]
+end
++(a, b, c, xs...) = +(a + b, c, xs...)
+*(a, b, c, xs...) = *(a * b, c, xs...)
+max(a, b, c, xs...) = max(max(a, b), c, xs...)
+min(a, b, c, xs...) = min(min(a, b), c, xs...)
+sum(t::Tuple) = mapreduce(identity, +, t)
+prod(t::Tuple) = mapreduce(identity, *, t)
+maximum(t::Tuple) = mapreduce(identity, max, t)
+minimum(t::Tuple) = mapreduce(identity, min, t)
+function any(f, itr)
+    for x in itr
+        if f(x)
+            return true
+        end
+    end
+    false
+end
+function all(f, itr)
+    for x in itr
+        if !f(x)
+            return false
+        end
+    end
+    true
+end
+function count(f, itr)
+    n = 0
+    for x in itr
+        if f(x)
+            n += 1
+        end
+    end
+    n
+end
+function filter(f, a::Array{T,N}) where {T,N}
+    out = Vector{T}(undef, 0)
+    for x in a
+        if f(x)
+            push!(out, x)
+        end
+    end
+    out
+end
+
+# Covariance and correlation, as Statistics computes them: centred data, then `sum(abs2, x)`,
+# `y' * x` or `X' * X` (`X * X'` along rows), scaled by 1/(n - 1) (1/n when not `corrected`);
+# correlations clamped to [-1, 1].
+function cov(x::AbstractVector; corrected::Bool = true)
+    m = mean(x)
+    sum(abs2, map(t -> t - m, x)) / (length(x) - Int(corrected))
+end
+function cov(x::AbstractVector, y::AbstractVector; corrected::Bool = true)
+    mx = mean(x)
+    my = mean(y)
+    xc = map(t -> t - mx, x)
+    yc = map(t -> t - my, y)
+    (isempty(xc) || isempty(yc)) && throw(ArgumentError("covariance only defined for non-empty vectors"))
+    (adjoint(yc) * xc) / (length(x) - Int(corrected))
+end
+_unscaled_cov(X::AbstractMatrix, dims::Int64) = dims == 1 ? copy(adjoint(X)) * X : X * copy(adjoint(X))
+function cov(X::AbstractMatrix; dims::Int64 = 1, corrected::Bool = true)
+    C = _unscaled_cov(X .- mean(X; dims = dims), dims)
+    b = 1 / (size(X, dims) - Int(corrected))
+    C .* b
+end
+_clampcor(x::Real) = clamp(x, -one(x), one(x))
+cor(x::AbstractVector) = one(float(eltype(x)))
+function cor(x::AbstractVector, y::AbstractVector)
+    n = length(x)
+    length(y) == n || throw(DimensionMismatch("inconsistent lengths"))
+    n > 0 || throw(ArgumentError("correlation only defined for non-empty vectors"))
+    mx = mean(x)
+    my = mean(y)
+    xx = zero(sqrt(abs2(one(x[1]))))
+    yy = zero(sqrt(abs2(one(y[1]))))
+    xy = zero(x[1] * y[1])
+    for i in 1:n
+        xi = x[i] - mx
+        yi = y[i] - my
+        xx += abs2(xi)
+        yy += abs2(yi)
+        xy += xi * yi
+    end
+    _clampcor(xy / max(xx, yy) / sqrt(min(xx, yy) / max(xx, yy)))
+end
+function cor(X::AbstractMatrix; dims::Int64 = 1)
+    C = _unscaled_cov(X .- mean(X; dims = dims), dims)
+    nx = min(size(C, 1), size(C, 2))
+    sd = [sqrt(C[i, i]) for i in 1:nx]
+    for j in 1:nx
+        for i in 1:(j - 1)
+            C[i, j] = C[j, i]
+        end
+        C[j, j] = one(eltype(C))
+        for i in (j + 1):nx
+            C[i, j] = _clampcor(C[i, j] / (sd[i] * sd[j]))
+        end
+    end
+    C
+end

@@ -1,0 +1,95 @@
+# Sorting: `sort`, `sort!`, `sortperm`, `issorted` with the keywords `lt`, `by` and `rev`, and
+# `isless`, the order they use by default. Sorts are stable (equal elements keep their order),
+# as Julia's default sorts are, so every result is exactly Julia's.
+
+# Julia's total order on numbers: -0.0 before 0.0, NaN after everything.
+isless(a::AbstractFloat, b::AbstractFloat) = _isless_num(a, b)
+isless(a::Real, b::Real) = _isless_mixed(promote(a, b)...)
+_isless_mixed(a::AbstractFloat, b::AbstractFloat) = _isless_num(a, b)
+_isless_mixed(a, b) = a < b
+
+# Whether `a` goes before `b` under `lt` applied to `by` of each (reversed with `rev`).
+_sorts_before(a, b, lt, by, rev::Bool) = rev ? lt(by(b), by(a)) : lt(by(a), by(b))
+
+# Stable merge sort of `v[lo:hi]`, with `w` as scratch space; short runs by insertion.
+function _merge_sort!(v::AbstractVector, lo::Int64, hi::Int64, w::AbstractVector, lt, by, rev::Bool)
+    if hi - lo < 16
+        for i in lo+1:hi
+            x = v[i]
+            j = i - 1
+            while j >= lo && _sorts_before(x, v[j], lt, by, rev)
+                v[j+1] = v[j]
+                j -= 1
+            end
+            v[j+1] = x
+        end
+        return v
+    end
+    mid = (lo + hi) >>> 1
+    _merge_sort!(v, lo, mid, w, lt, by, rev)
+    _merge_sort!(v, mid + 1, hi, w, lt, by, rev)
+    # Already in order: nothing to merge.
+    _sorts_before(v[mid+1], v[mid], lt, by, rev) || return v
+    for k in lo:mid
+        w[k-lo+1] = v[k]
+    end
+    i = 1
+    n = mid - lo + 1
+    j = mid + 1
+    k = lo
+    while i <= n && j <= hi
+        # Take from the right half only when strictly before: stability.
+        if _sorts_before(v[j], w[i], lt, by, rev)
+            v[k] = v[j]
+            j += 1
+        else
+            v[k] = w[i]
+            i += 1
+        end
+        k += 1
+    end
+    while i <= n
+        v[k] = w[i]
+        i += 1
+        k += 1
+    end
+    v
+end
+
+function sort!(v::AbstractVector; lt = isless, by = identity, rev::Bool = false)
+    n = length(v)
+    n < 2 && return v
+    w = similar(v, (n + 1) >>> 1)
+    _merge_sort!(v, 1, n, w, lt, by, rev)
+end
+sort(v::AbstractVector; lt = isless, by = identity, rev::Bool = false) = sort!(collect(v); lt = lt, by = by, rev = rev)
+
+# The permutation that sorts `v`: `v[sortperm(v)] == sort(v)`, ties in their original order.
+function sortperm(v::AbstractVector; lt = isless, by = identity, rev::Bool = false)
+    p = collect(1:length(v))
+    sort!(p; lt = (i, j) -> lt(by(v[i]), by(v[j])), rev = rev)
+end
+
+# Sorting a matrix along a dimension sorts each column (`dims = 1`) or row (`dims = 2`).
+function sort(A::AbstractMatrix; dims::Int64, lt = isless, by = identity, rev::Bool = false)
+    B = copy(A)
+    if dims == 1
+        for j in 1:size(B, 2)
+            B[:, j] = sort!(B[:, j]; lt = lt, by = by, rev = rev)
+        end
+    elseif dims == 2
+        for i in 1:size(B, 1)
+            B[i, :] = sort!(B[i, :]; lt = lt, by = by, rev = rev)
+        end
+    else
+        throw(ArgumentError(string("dimension out of range: dims = ", dims)))
+    end
+    B
+end
+
+function issorted(v::AbstractVector; lt = isless, by = identity, rev::Bool = false)
+    for i in 2:length(v)
+        _sorts_before(v[i], v[i-1], lt, by, rev) && return false
+    end
+    true
+end

@@ -1,0 +1,37 @@
+# Strings and output: concatenation, `string`, `repr`, `print`, `show`, `error`.
+
+*(a::String, b::String) = Core.string_concat(a, b)
+length(s::String) = Core.string_len(s)
+==(a::String, b::String) = Core.egal(a, b)
+string(x) = Core.string(x)
+function string(xs...)
+    s = ""
+    for x in xs
+        s = Core.string_concat(s, Core.string(x))
+    end
+    s
+end
+repr(x) = Core.repr(x)
+print(x) = Core.print(x)
+function print(xs...)
+    for x in xs
+        Core.print(x)
+    end
+    nothing
+end
+function println(xs...)
+    for x in xs
+        Core.print(x)
+    end
+    Core.print("\n")
+    nothing
+end
+show(x) = Core.show(x)
+error(msg::String) = Core.throw_error(msg)
+function error(xs...)
+    s = ""
+    for x in xs
+        s = Core.string_concat(s, Core.string(x))
+    end
+    Core.throw_error(s)
+end

@@ -1,0 +1,59 @@
+# Types used by the library: `undef`, `Colon`, the abstract number and array types, `Nothing`.
+
+struct UndefInitializer end
+const undef = UndefInitializer()
+
+struct Colon end
+
+struct UnitRange{T} <: AbstractRange{T}
+    start::T
+    stop::T
+end
+
+struct OneTo{T} <: AbstractRange{T}
+    stop::T
+end
+
+struct StepRange{T,S} <: AbstractRange{T}
+    start::T
+    step::S
+    stop::T
+end
+
+struct ErrorException <: Exception
+    msg::String
+end
+struct ArgumentError <: Exception
+    msg::String
+end
+struct AssertionError <: Exception
+    msg::String
+end
+struct DomainError <: Exception
+    val
+    msg::String
+end
+struct DivideError <: Exception end
+struct DimensionMismatch <: Exception
+    msg::String
+end
+
+# The state of a reverse-mode rule (used by derived code through `Core.rule_stack` and
+# `Core.rule_child`): its stacks and the states of the rules it calls.
+mutable struct RuleState
+    stacks::Vector{Any}
+    children::Vector{Any}
+end
+
+struct Enumerate{I}
+    itr::I
+end
+struct Zip2{A,B}
+    a::A
+    b::B
+end
+struct Zip3{A,B,C}
+    a::A
+    b::B
+    c::C
+end

@@ -1,0 +1,220 @@
+# Views: arrays that read and write their parent's memory, as Julia's `SubArray` (`view`,
+# `@view`, `@views`, `selectdim`, `eachcol`, `eachrow`). A colon becomes `Base.Slice`, the
+# index of a whole dimension.
+
+struct Slice{T} <: AbstractRange{Int64}
+    indices::T
+end
+length(s::Slice) = length(s.indices)
+first(s::Slice) = 1
+last(s::Slice) = length(s.indices)
+step(s::Slice) = 1
+getindex(s::Slice, i::Int64) = i
+iterate_start(s::Slice) = 1
+iterate_done(s::Slice, i::Int64) = i > length(s.indices)
+iterate_next(s::Slice, i::Int64) = (i, i + 1)
+
+size(a::AbstractArray{T,N}, d::Int64) where {T,N} = d <= N ? size(a)[d] : 1
+ndims(a::AbstractArray{T,N}) where {T,N} = N
+eltype(a::AbstractArray{T}) where {T} = T
+
+struct SubArray{T,N,P,I,L} <: AbstractArray{T,N}
+    parent::P
+    indices::I
+    offset1::Int64
+    stride1::Int64
+end
+
+_view_index(::Colon, n::Int64) = Slice(OneTo(n))
+_view_index(::typeof(:), n::Int64) = Slice(OneTo(n))
+_view_index(i::Int64, n::Int64) = i
+_view_index(r::UnitRange{Int64}, n::Int64) = r
+_view_index(r::StepRange{Int64,Int64}, n::Int64) = r
+_view_index(v::AbstractVector{Int64}, n::Int64) = v
+# A logical mask becomes the positions it selects (Julia collects its `LogicalIndex`).
+_view_index(m::Vector{Bool}, n::Int64) = _to_index(m, n)
+_view_first(i::Int64) = i
+_view_first(r) = first(r)
+_view_step(r) = step(r)
+# The parent's position of element k along an index.
+_pidx(i::Int64, k::Int64) = i
+_pidx(r::UnitRange{Int64}, k::Int64) = r.start + k - 1
+_pidx(r::StepRange{Int64,Int64}, k::Int64) = r.start + (k - 1) * r.step
+_pidx(s::Slice, k::Int64) = k
+_pidx(v::AbstractVector{Int64}, k::Int64) = v[k]
+_view_len(i::Int64) = 1
+_view_len(r) = length(r)
+
+# `offset1` and `stride1` of a view whose elements are evenly spaced in the parent: element k
+# is the parent's element `offset1 + stride1 * k` (Julia's fields; zero otherwise).
+_view_layout(P::Vector, I, linear::Bool) = linear ? (_view_first(I[1]) - _view_step(I[1]), _view_step(I[1])) : (0, 0)
+function _view_layout(P::Matrix, I, linear::Bool)
+    if !linear
+        return (0, 0)
+    end
+    m = size(P, 1)
+    i, j = I
+    lin = _view_first(i) + (_view_first(j) - 1) * m
+    st = i isa Int64 ? m * _view_step(j) : _view_step(i)
+    (lin - st, st)
+end
+_view_linear(::SubArray{T,N,P,I,true}) where {T,N,P,I} = true
+_view_linear(::SubArray{T,N,P,I,false}) where {T,N,P,I} = false
+
+function _subarray(P, I)
+    S = Core.subarray_type(P, I)
+    v = Core.new(S, P, I, 0, 0)
+    off, st = _view_layout(P, I, _view_linear(v))
+    Core.new(S, P, I, off, st)
+end
+
+function view(a::Vector, i)
+    I = (_view_index(i, length(a)),)
+    idx = _to_index(i, length(a))
+    _in_bounds(i, idx, length(a)) || Core.throw_bounds(a, i)
+    _subarray(a, I)
+end
+view(a::Vector, i::Int64) = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
+function view(A::Matrix, i, j)
+    I = (_view_index(i, size(A, 1)), _view_index(j, size(A, 2)))
+    ii = _to_index(i, size(A, 1))
+    jj = _to_index(j, size(A, 2))
+    if !_in_bounds(i, ii, size(A, 1)) || !_in_bounds(j, jj, size(A, 2))
+        Core.throw_bounds(A, (i, j))
+    end
+    _subarray(A, I)
+end
+view(A::Matrix, i::Int64, j::Int64) = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
+# `A[...]` under `@views`: a view of an array unless every index is a number; `getindex`
+# otherwise (other containers, typed array literals `T[...]`).
+_maybeview(a, I...) = getindex(a, I...)
+_maybeview(a::AbstractArray, I...) = view(a, I...)
+_maybeview(a::AbstractArray, i::Number) = a[i]
+_maybeview(a::AbstractArray, i::Number, j::Number) = a[i, j]
+_maybeview(a::AbstractArray, i::Number, j::Number, k::Number) = a[i, j, k]
+
+# A view of integers as an index.
+setindex!(a::Vector, x, I::SubArray) = _setindex_selection!(a, x, I)
+
+parent(V::SubArray) = V.parent
+parentindices(V::SubArray) = V.indices
+size(V::SubArray{T,1}) where {T} = (_view_len(_nonscalar(V.indices)),)
+function size(V::SubArray{T,2}) where {T}
+    I = V.indices
+    (_view_len(I[1]), _view_len(I[2]))
+end
+length(V::SubArray{T,1}) where {T} = _view_len(_nonscalar(V.indices))
+length(V::SubArray{T,2}) where {T} = _view_len(V.indices[1]) * _view_len(V.indices[2])
+axes(V::SubArray{T,1}) where {T} = (OneTo(length(V)),)
+axes(V::SubArray{T,2}) where {T} = (OneTo(size(V, 1)), OneTo(size(V, 2)))
+axes(V::SubArray, d::Int64) = OneTo(size(V, d))
+eachindex(V::SubArray) = OneTo(length(V))
+lastindex(V::SubArray) = length(V)
+lastindex(V::SubArray, d::Int64) = size(V, d)
+firstindex(V::SubArray) = 1
+isempty(V::SubArray) = length(V) == 0
+first(V::SubArray) = V[1]
+last(V::SubArray) = V[length(V)]
+_nonscalar(I::Tuple{Any}) = I[1]
+_nonscalar(I::Tuple{Int64,Any}) = I[2]
+_nonscalar(I::Tuple{Any,Int64}) = I[1]
+
+# The parent's linear position of element k of a one-dimensional view.
+_plin(P::Vector, I, k::Int64) = _pidx(I[1], k)
+_plin(A::Matrix, I::Tuple{Int64,Any}, k::Int64) = I[1] + (_pidx(I[2], k) - 1) * size(A, 1)
+_plin(A::Matrix, I::Tuple{Any,Int64}, k::Int64) = _pidx(I[1], k) + (I[2] - 1) * size(A, 1)
+_vlin(V::SubArray{T,1,P,I,true}, k::Int64) where {T,P,I} = V.offset1 + V.stride1 * k
+_vlin(V::SubArray{T,1,P,I,false}, k::Int64) where {T,P,I} = _plin(V.parent, V.indices, k)
+function _vcheck(V::SubArray, k::Int64)
+    if k < 1 || k > length(V)
+        Core.throw_bounds(V, k)
+    end
+end
+function getindex(V::SubArray{T,1}, k::Int64) where {T}
+    _vcheck(V, k)
+    Core.arrayref(V.parent, _vlin(V, k))
+end
+function setindex!(V::SubArray{T,1}, x, k::Int64) where {T}
+    _vcheck(V, k)
+    V.parent[_vlin(V, k)] = x
+    V
+end
+function getindex(V::SubArray{T,2}, i::Int64, j::Int64) where {T}
+    if i < 1 || j < 1 || i > size(V, 1) || j > size(V, 2)
+        Core.throw_bounds(V, (i, j))
+    end
+    Core.arrayref(V.parent, _pidx(V.indices[1], i), _pidx(V.indices[2], j))
+end
+function setindex!(V::SubArray{T,2}, x, i::Int64, j::Int64) where {T}
+    if i < 1 || j < 1 || i > size(V, 1) || j > size(V, 2)
+        Core.throw_bounds(V, (i, j))
+    end
+    V.parent[_pidx(V.indices[1], i), _pidx(V.indices[2], j)] = x
+    V
+end
+function getindex(V::SubArray{T,2}, k::Int64) where {T}
+    _vcheck(V, k)
+    m = size(V, 1)
+    V[1 + rem(k - 1, m), 1 + div(k - 1, m)]
+end
+function setindex!(V::SubArray{T,2}, x, k::Int64) where {T}
+    _vcheck(V, k)
+    m = size(V, 1)
+    V[1 + rem(k - 1, m), 1 + div(k - 1, m)] = x
+end
+getindex(V::SubArray{T,1}, ::Colon) where {T} = copy(V)
+iterate_start(V::SubArray) = 1
+iterate_done(V::SubArray, k::Int64) = k > length(V)
+iterate_next(V::SubArray, k::Int64) = (V[k], k + 1)
+function copy(V::SubArray{T,1}) where {T}
+    out = Vector{T}(undef, length(V))
+    for k in 1:length(V)
+        out[k] = V[k]
+    end
+    out
+end
+function copy(V::SubArray{T,2}) where {T}
+    out = Matrix{T}(undef, size(V, 1), size(V, 2))
+    for k in 1:length(V)
+        out[k] = V[k]
+    end
+    out
+end
+collect(V::SubArray) = copy(V)
+function fill!(V::SubArray, x)
+    for k in 1:length(V)
+        V[k] = x
+    end
+    V
+end
+
+selectdim(A::Vector, d::Int64, i) = d == 1 ? view(A, i) : error("selectdim: dimension out of range")
+function selectdim(A::Matrix, d::Int64, i)
+    if d == 1
+        return view(A, i, :)
+    end
+    view(A, :, i)
+end
+# `eachcol(A)` and `eachrow(A)`: the columns and rows of a matrix, as views.
+struct ColumnSlices{P,AX,S} <: AbstractArray{S,1}
+    parent::P
+end
+struct RowSlices{P,AX,S} <: AbstractArray{S,1}
+    parent::P
+end
+eachcol(A::Matrix{T}) where {T} = Core.new(ColumnSlices{Matrix{T},Tuple{OneTo{Int64}},SubArray{T,1,Matrix{T},Tuple{Slice{OneTo{Int64}},Int64},true}}, A)
+eachrow(A::Matrix{T}) where {T} = Core.new(RowSlices{Matrix{T},Tuple{OneTo{Int64}},SubArray{T,1,Matrix{T},Tuple{Int64,Slice{OneTo{Int64}}},true}}, A)
+length(c::ColumnSlices) = size(c.parent, 2)
+length(r::RowSlices) = size(r.parent, 1)
+size(c::ColumnSlices) = (length(c),)
+size(r::RowSlices) = (length(r),)
+getindex(c::ColumnSlices, j::Int64) = view(c.parent, :, j)
+getindex(r::RowSlices, i::Int64) = view(r.parent, i, :)
+iterate_start(c::ColumnSlices) = 1
+iterate_done(c::ColumnSlices, j::Int64) = j > length(c)
+iterate_next(c::ColumnSlices, j::Int64) = (c[j], j + 1)
+iterate_start(r::RowSlices) = 1
+iterate_done(r::RowSlices, i::Int64) = i > length(r)
+iterate_next(r::RowSlices, i::Int64) = (r[i], i + 1)
+eachindex(c::ColumnSlices) = OneTo(length(c))
+eachindex(r::RowSlices) = OneTo(length(r))
