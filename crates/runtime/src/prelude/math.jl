@@ -61,6 +61,49 @@ atan(y::T, x::T) where {T<:AbstractFloat} = Core.atan2(y, x)
 atan(y::Real, x::Real) = (p = promote(float(y), float(x)); atan(p[1], p[2]))
 hypot(x::T, y::T) where {T<:AbstractFloat} = Core.hypot(x, y)
 hypot(x::Real, y::Real) = (p = promote(float(x), float(y)); hypot(p[1], p[2]))
+# `round(x; digits, sigdigits, base)` and likewise `floor`, `ceil`, `trunc`: to a multiple of
+# base^-digits, as Julia computes it (x * base^digits rounded, then divided back; x itself where
+# that overflows), or to `sigdigits` significant digits. (These keyword methods come first: the
+# plain one-argument methods below are then the ones without keywords.)
+round(x::T; digits = nothing, sigdigits = nothing, base::Int64 = 10) where {T<:AbstractFloat} = _round_kw(_round_nearest, x, digits, sigdigits, base)
+floor(x::T; digits = nothing, sigdigits = nothing, base::Int64 = 10) where {T<:AbstractFloat} = _round_kw(_round_down, x, digits, sigdigits, base)
+ceil(x::T; digits = nothing, sigdigits = nothing, base::Int64 = 10) where {T<:AbstractFloat} = _round_kw(_round_up, x, digits, sigdigits, base)
+trunc(x::T; digits = nothing, sigdigits = nothing, base::Int64 = 10) where {T<:AbstractFloat} = _round_kw(_round_to_zero, x, digits, sigdigits, base)
+_round_nearest(x) = Core.round(x)
+_round_down(x) = Core.floor(x)
+_round_up(x) = Core.ceil(x)
+_round_to_zero(x) = Core.trunc(x)
+_round_kw(rnd, x, digits::Nothing, sigdigits::Nothing, base) = rnd(x)
+_round_kw(rnd, x, digits::Int64, sigdigits::Nothing, base) = _round_digits(rnd, x, digits, base)
+_round_kw(rnd, x, digits::Nothing, sigdigits::Int64, base) = _round_digits(rnd, x, sigdigits - _hidigit(x, base), base)
+_round_kw(rnd, x, digits, sigdigits, base) = throw(ArgumentError("`round` cannot use both `digits` and `sigdigits` arguments."))
+function _round_digits(rnd, x::AbstractFloat, digits::Int64, base::Int64)
+    if digits >= 0
+        invstep = convert(typeof(x), base)^digits
+        if isfinite(invstep)
+            y = rnd(x * invstep) / invstep
+        else
+            # base^digits overflows: by its square root twice.
+            invstepsqrt = convert(typeof(x), base)^convert(typeof(x), digits / 2)
+            y = rnd((x * invstepsqrt) * invstepsqrt) / invstepsqrt / invstepsqrt
+        end
+        return isfinite(y) ? y : x
+    end
+    step = convert(typeof(x), base)^-digits
+    y = rnd(x / step) * step
+    if !isfinite(y)
+        x > 0 && return rnd === _round_up ? convert(typeof(x), Inf) : zero(x)
+        x < 0 && return rnd === _round_down ? -convert(typeof(x), Inf) : -zero(x)
+        return x
+    end
+    y
+end
+# The position of the leading digit of x in base `base`.
+function _hidigit(x::AbstractFloat, base::Int64)
+    iszero(x) && return 0
+    base == 10 && return 1 + floor(Int64, log10(abs(x)))
+    1 + floor(Int64, log(abs(x)) / log(base))
+end
 floor(x::T) where {T<:AbstractFloat} = Core.floor(x)
 ceil(x::T) where {T<:AbstractFloat} = Core.ceil(x)
 round(x::T) where {T<:AbstractFloat} = Core.round(x)
