@@ -103,3 +103,5 @@ function clamp(x, lo, hi)
     x < lo && return convert(typeof(x), lo)
     x
 end
+# Left division of numbers: `x \ y == y / x`.
+\(x::Number, y::Number) = y / x

@@ -129,7 +129,8 @@ function foreach(f, a, b)
     end
     nothing
 end
-function mapreduce(f, op, itr)
+mapreduce(f, op, itr) = _mapreduce_iter(f, op, itr)
+function _mapreduce_iter(f, op, itr)
     st = iterate_start(itr)
     if iterate_done(itr, st)
         throw(ArgumentError("reducing over an empty collection is not allowed"))

@@ -13,11 +13,23 @@ maximum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, ma
 maximum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, max, a, dims, init)
 minimum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, min, a, dims, init)
 minimum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, min, a, dims, init)
+mapreduce(f, op, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, op, a, dims, init)
+reduce(op, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, op, a, dims, init)
+# `any`/`all` over dimensions: `|`/`&` from `false`/`true`; over everything they stop at the
+# first element that decides.
+any(a::AbstractArray; dims = Colon()) = _any_dims(identity, a, dims)
+any(f, a::AbstractArray; dims = Colon()) = _any_dims(f, a, dims)
+all(a::AbstractArray; dims = Colon()) = _all_dims(identity, a, dims)
+all(f, a::AbstractArray; dims = Colon()) = _all_dims(f, a, dims)
+_any_dims(f, a, ::Colon) = _any_iter(f, a)
+_any_dims(f, a, dims) = _reduce_dims(f, |, a, dims, false)
+_all_dims(f, a, ::Colon) = _all_iter(f, a)
+_all_dims(f, a, dims) = _reduce_dims(f, &, a, dims, true)
 _reduce(f::typeof(identity), op::typeof(+), a, ::Colon, ::_NoInit) = _sum_all(a)
 _reduce(f::typeof(identity), op::typeof(*), a, ::Colon, ::_NoInit) = _prod_all(a)
 _reduce(f::typeof(identity), op::typeof(max), a, ::Colon, ::_NoInit) = _maximum_all(a)
 _reduce(f::typeof(identity), op::typeof(min), a, ::Colon, ::_NoInit) = _minimum_all(a)
-_reduce(f, op, a, ::Colon, ::_NoInit) = mapreduce(f, op, a)
+_reduce(f, op, a, ::Colon, ::_NoInit) = _mapreduce_iter(f, op, a)
 function _reduce(f, op, a, ::Colon, init)
     acc = init
     for x in a
@@ -89,7 +101,37 @@ function _reduce_dims(f, op, A::AbstractMatrix, dims, init)
 end
 
 # Running sums and products, differences, extremes and their positions (vectors).
-function cumsum(x::AbstractVector)
+cumsum(x::AbstractVector; dims::Int64 = 1) = dims == 1 ? _cumsum_vec(x) : _cum_along(x, dims, typeof(zero(eltype(x)) + zero(eltype(x))))
+cumprod(x::AbstractVector; dims::Int64 = 1) = dims == 1 ? _cumprod_vec(x) : _cum_along(x, dims, typeof(one(eltype(x)) * one(eltype(x))))
+cumsum(A::AbstractMatrix; dims::Int64) = _cum_dims(+, A, dims)
+cumprod(A::AbstractMatrix; dims::Int64) = _cum_dims(*, A, dims)
+# A vector along a dimension other than 1: its elements, as the running result's type.
+function _cum_along(x::AbstractVector, dims::Int64, ::Type{T}) where {T}
+    dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
+    out = Vector{T}(undef, length(x))
+    for i in 1:length(x)
+        out[i] = x[i]
+    end
+    out
+end
+# Running sums or products of a matrix down its columns (`dims = 1`) or along its rows
+# (`dims = 2`); a copy along any other dimension.
+function _cum_dims(op, A::AbstractMatrix, dims::Int64)
+    dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
+    T = typeof(op(zero(eltype(A)), zero(eltype(A))))
+    out = similar(A, T)
+    for j in 1:size(A, 2), i in 1:size(A, 1)
+        if dims == 1 && i > 1
+            out[i, j] = op(out[i - 1, j], A[i, j])
+        elseif dims == 2 && j > 1
+            out[i, j] = op(out[i, j - 1], A[i, j])
+        else
+            out[i, j] = convert(T, A[i, j])
+        end
+    end
+    out
+end
+function _cumsum_vec(x::AbstractVector)
     out = Vector{typeof(zero(eltype(x)) + zero(eltype(x)))}(undef, length(x))
     length(x) == 0 && return out
     s = x[1] + zero(eltype(x))
@@ -100,7 +142,7 @@ function cumsum(x::AbstractVector)
     end
     out
 end
-function cumprod(x::AbstractVector)
+function _cumprod_vec(x::AbstractVector)
     out = Vector{typeof(one(eltype(x)) * one(eltype(x)))}(undef, length(x))
     length(x) == 0 && return out
     s = x[1] * one(eltype(x))
@@ -276,7 +318,9 @@ sum(t::Tuple) = mapreduce(identity, +, t)
 prod(t::Tuple) = mapreduce(identity, *, t)
 maximum(t::Tuple) = mapreduce(identity, max, t)
 minimum(t::Tuple) = mapreduce(identity, min, t)
-function any(f, itr)
+any(f, itr) = _any_iter(f, itr)
+all(f, itr) = _all_iter(f, itr)
+function _any_iter(f, itr)
     for x in itr
         if f(x)
             return true
@@ -284,7 +328,7 @@ function any(f, itr)
     end
     false
 end
-function all(f, itr)
+function _all_iter(f, itr)
     for x in itr
         if !f(x)
             return false

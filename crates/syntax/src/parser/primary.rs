@@ -435,7 +435,8 @@ impl<'a> Parser<'a> {
             }
             // An operator used as a value, e.g. `reduce(+, x)` or `(+)`.
             Tok::Op(
-                o @ ("+" | "-" | "*" | "/" | "^" | "==" | "<" | ">" | "<=" | ">=" | "÷" | "%"),
+                o @ ("+" | "-" | "*" | "/" | "^" | "==" | "<" | ">" | "<=" | ">=" | "÷" | "%" | "|"
+                | "&" | "⊻" | "\\" | "!=" | "≤" | "≥" | "≠"),
             ) if matches!(self.peek_nth(1), Tok::Op(")") | Tok::Op(",")) => {
                 self.bump();
                 Expr::new(ExprKind::Ident(sym(canonical_op(o))), sp)
