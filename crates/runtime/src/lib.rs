@@ -45,6 +45,8 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("reductions"),
     prelude_file!("sorting"),
     prelude_file!("broadcast"),
+    prelude_file!("structured"),
+    prelude_file!("factorizations"),
     prelude_file!("random"),
     prelude_file!("ad"),
     prelude_file!("constants"),

@@ -439,6 +439,41 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
                 _ => None,
             }
         }
+        ("Diagonal", [diag]) => {
+            // The diagonal's elements, zero elsewhere.
+            let (delem, ddims, delems) = parent_parts(diag)?;
+            let n = *ddims.first()?;
+            let elem = params.first().cloned().unwrap_or(delem);
+            let zero = scalar_zero(&elem)?;
+            let mut out = vec![zero; n * n];
+            for (i, d) in delems.into_iter().enumerate() {
+                out[i + i * n] = d;
+            }
+            Some((elem, vec![n, n], out))
+        }
+        ("Symmetric" | "LowerTriangular" | "UpperTriangular", [data]) => {
+            let (pelem, pdims, pelems) = parent_parts(data)?;
+            let (m, n) = (*pdims.first()?, *pdims.get(1)?);
+            let elem = params.first().cloned().unwrap_or(pelem);
+            let zero = scalar_zero(&elem)?;
+            let mut out = Vec::with_capacity(m * n);
+            for j in 0..n {
+                for i in 0..m {
+                    let at = match name.as_str() {
+                        "Symmetric" if i <= j => Some(i + j * m),
+                        "Symmetric" => Some(j + i * m),
+                        "LowerTriangular" if i >= j => Some(i + j * m),
+                        "UpperTriangular" if i <= j => Some(i + j * m),
+                        _ => None,
+                    };
+                    out.push(match at {
+                        Some(k) => pelems.get(k)?.clone(),
+                        None => zero.clone(),
+                    });
+                }
+            }
+            Some((elem, vec![m, n], out))
+        }
         ("ColumnSlices" | "RowSlices", [Value::Array(p)]) => {
             let dims = p.dims();
             let (m, n) = (dims.first().copied()?, dims.get(1).copied()?);
@@ -469,6 +504,25 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
         }
         _ => None,
     }
+}
+
+/// The element type, dimensions and elements of an array or of a value printed as one.
+fn parent_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
+    match v {
+        Value::Array(p) => Some((p.elem.clone(), p.dims(), p.snapshot())),
+        other => view_parts(other),
+    }
+}
+
+/// The zero of a number type, as a structured matrix shows the entries it does not store.
+fn scalar_zero(t: &Type) -> Option<Value> {
+    Some(match t {
+        Type::Float64 => Value::F64(0.0),
+        Type::Float32 => Value::F32(0.0),
+        Type::Int64 => Value::Int(0),
+        Type::Bool => Value::Bool(false),
+        _ => return None,
+    })
 }
 
 /// `view(::Vector{Float64}, 1:2)`, `adjoint(::Vector{Float64})`: how Julia summarises a view or
@@ -588,6 +642,34 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 show(out, b, None);
                 out.push_str(", ");
                 show(out, len, None);
+                out.push(')');
+                return;
+            }
+            ("Pair", [a, b]) => {
+                show(out, a, None);
+                out.push_str(" => ");
+                show(out, b, None);
+                return;
+            }
+            // A factorisation prints the fields Julia's has; the dense factors kept beside
+            // them are not shown.
+            ("Cholesky", [factors, info, _, _]) => {
+                out.push_str(&ty.to_string());
+                out.push('(');
+                show(out, factors, None);
+                out.push_str(", 'U', ");
+                show(out, info, None);
+                out.push(')');
+                return;
+            }
+            ("LU", [factors, ipiv, info, ..]) => {
+                out.push_str(&ty.to_string());
+                out.push('(');
+                show(out, factors, None);
+                out.push_str(", ");
+                show(out, ipiv, None);
+                out.push_str(", ");
+                show(out, info, None);
                 out.push(')');
                 return;
             }

@@ -57,6 +57,11 @@ function \(A::AbstractMatrix, B::AbstractVecOrMat)
     F = _solve_copy(A, T)
     piv, info = _lu_factor!(F)
     info > 0 && throw(SingularException(info))
+    _lu_solve!(F, piv, X)
+end
+# `X` overwritten by the solution of `A X = X` from A's LU factors and row exchanges.
+function _lu_solve!(F, piv, X)
+    n = size(F, 1)
     for c in 1:size(X, 2)
         for k in 1:n
             p = piv[k]
@@ -159,6 +164,9 @@ function _lu_of(A::AbstractMatrix)
 end
 function det(A::AbstractMatrix)
     F, piv, info = _lu_of(A)
+    _lu_det(F, piv, info)
+end
+function _lu_det(F, piv, info)
     T = eltype(F)
     info > 0 && return zero(T)
     P = one(T)
@@ -173,6 +181,9 @@ function det(A::AbstractMatrix)
 end
 function logabsdet(A::AbstractMatrix)
     F, piv, info = _lu_of(A)
+    _lu_logabsdet(F, piv)
+end
+function _lu_logabsdet(F, piv)
     T = eltype(F)
     c = 0
     for i in 1:size(F, 1)
@@ -248,6 +259,47 @@ function diagm(v::AbstractVector)
     end
     D
 end
+# `diagm(k => v, ...)`: each vector on its diagonal (k > 0 above the main one, k < 0 below),
+# added where two pairs name the same diagonal; `diagm(m, n, k => v, ...)` with a given size.
+function _diagm_size(kv)
+    n = 0
+    for p in kv
+        n = max(n, length(p.second) + abs(p.first))
+    end
+    n
+end
+function _diagm_eltype(kv)
+    T = Union{}
+    for p in kv
+        T = Core.promote_type(T, eltype(p.second))
+    end
+    T
+end
+function _diagm_fill!(A::Matrix, kv)
+    for p in kv
+        k = p.first
+        v = p.second
+        len = k >= 0 ? min(size(A, 1), size(A, 2) - k) : min(size(A, 1) + k, size(A, 2))
+        if length(v) > len
+            throw(DimensionMismatch(string("invalid size of diagonal ", k, ": ", length(v), " does not fit in a ", size(A, 1), "×", size(A, 2), " matrix")))
+        end
+        for i in 1:length(v)
+            if k >= 0
+                A[i, i + k] += v[i]
+            else
+                A[i - k, i] += v[i]
+            end
+        end
+    end
+    A
+end
+function diagm(kv::Pair...)
+    n = _diagm_size(kv)
+    _diagm_fill!(zeros(_diagm_eltype(kv), n, n), kv)
+end
+diagm(m::Int64, n::Int64, kv::Pair...) = _diagm_fill!(zeros(_diagm_eltype(kv), m, n), kv)
+diagm(m::Int64, n::Int64, v::AbstractVector) = diagm(m, n, 0 => v)
+isdiag(A::AbstractMatrix) = istriu(A) && istril(A)
 # The Kronecker product.
 function kron(A::AbstractMatrix, B::AbstractMatrix)
     m, n = size(A, 1), size(A, 2)
@@ -338,119 +390,86 @@ end
 ≈(x, y) = isapprox(x, y)
 ⋅(x, y) = dot(x, y)
 
-# Cholesky factorisation (LinearAlgebra's `cholesky`): A = U'U for a symmetric positive
-# definite A, computed in the upper triangle as LinearAlgebra does by default. `C.U` and `C.L`
-# are the triangular factors (as dense matrices), `C.factors` holds U in its upper triangle and
-# A's own entries below, as LAPACK leaves them. A matrix that is not exactly symmetric is
-# `PosDefException(-1)`; a non-positive pivot at step j is `PosDefException(j)`.
-struct PosDefException <: Exception
-    info::Int64
-end
-
-struct Cholesky{T}
-    factors::Matrix{T}
-    U::Matrix{T}
-    L::Matrix{T}
-    info::Int64
-end
-
-function issymmetric(A::AbstractMatrix)
-    n = size(A, 1)
-    n == size(A, 2) || return false
-    for j in 1:n, i in (j + 1):n
-        A[i, j] == A[j, i] || return false
-    end
-    true
-end
-ishermitian(A::AbstractMatrix{<:Real}) = issymmetric(A)
-
-# Upper-triangle Cholesky in place, column by column; the first step whose pivot is not
-# positive (0 if none; the factorisation stops there).
-function _chol_upper!(F::Matrix{T}) where {T}
-    n = size(F, 1)
-    for j in 1:n
-        for i in 1:(j - 1)
-            s = F[i, j]
-            for k in 1:(i - 1)
-                s -= F[k, i] * F[k, j]
+# Singular values (LinearAlgebra's `svdvals`), largest first, by one-sided Jacobi rotations of
+# the columns (LAPACK's bidiagonal method can differ in the last bits). `opnorm(A)` is the
+# largest, `cond(A)` the ratio of the largest to the smallest; `opnorm(A, 1)` and
+# `opnorm(A, Inf)` are the largest column and row sums of magnitudes.
+function svdvals(A::AbstractMatrix)
+    T = typeof(float(one(eltype(A))))
+    W = size(A, 1) >= size(A, 2) ? _solve_copy(A, T) : _solve_copy(transpose(A), T)
+    m = size(W, 1)
+    k = size(W, 2)
+    for sweep in 1:100
+        rotated = false
+        for p in 1:(k - 1), q in (p + 1):k
+            a = zero(T)
+            b = zero(T)
+            g = zero(T)
+            for i in 1:m
+                a += W[i, p] * W[i, p]
+                b += W[i, q] * W[i, q]
+                g += W[i, p] * W[i, q]
             end
-            F[i, j] = s / F[i, i]
-        end
-        d = F[j, j]
-        for k in 1:(j - 1)
-            d -= F[k, j] * F[k, j]
-        end
-        if !(d > zero(T))
-            F[j, j] = d
-            return j
-        end
-        F[j, j] = sqrt(d)
-    end
-    0
-end
-
-function cholesky(A::AbstractMatrix; check::Bool = true)
-    n = _checksquare(A)
-    T = typeof(sqrt(one(eltype(A))))
-    F = _solve_copy(A, T)
-    info = issymmetric(A) ? _chol_upper!(F) : -1
-    check && info != 0 && throw(PosDefException(info))
-    U = zeros(T, n, n)
-    for j in 1:n, i in 1:j
-        U[i, j] = F[i, j]
-    end
-    Cholesky{T}(F, U, copy(transpose(U)), info)
-end
-
-issuccess(C::Cholesky) = C.info == 0
-isposdef(A::AbstractMatrix) = issymmetric(A) && cholesky(A; check = false).info == 0
-size(C::Cholesky) = size(C.factors)
-size(C::Cholesky, d::Int64) = size(C.factors, d)
-function _chol_checked(C::Cholesky)
-    C.info == 0 || throw(PosDefException(C.info))
-    C
-end
-
-# `C \ B`: U'Y = B, then U X = Y, by substitution (LAPACK's `potrs` order).
-function \(C::Cholesky, B::AbstractVecOrMat)
-    _chol_checked(C)
-    n = size(C.factors, 1)
-    size(B, 1) == n || throw(DimensionMismatch(string("B has first dimension ", size(B, 1), " but needs to match matrix dimension ", n)))
-    X = _solve_copy(B, _solve_eltype(C.U, B))
-    U = C.U
-    for c in 1:size(X, 2)
-        for i in 1:n
-            t = X[i, c]
-            for k in 1:(i - 1)
-                t -= U[k, i] * X[k, c]
-            end
-            X[i, c] = t / U[i, i]
-        end
-        for i in n:-1:1
-            t = X[i, c] / U[i, i]
-            X[i, c] = t
-            for k in 1:(i - 1)
-                X[k, c] -= t * U[k, i]
+            if abs(g) > eps(T) * sqrt(a * b)
+                rotated = true
+                z = (b - a) / (2 * g)
+                t = (z >= 0 ? one(T) : -one(T)) / (abs(z) + sqrt(one(T) + z * z))
+                c = one(T) / sqrt(one(T) + t * t)
+                s = c * t
+                for i in 1:m
+                    wp = W[i, p]
+                    wq = W[i, q]
+                    W[i, p] = c * wp - s * wq
+                    W[i, q] = s * wp + c * wq
+                end
             end
         end
+        rotated || break
     end
-    X
-end
-function logdet(C::Cholesky)
-    _chol_checked(C)
-    d = zero(eltype(C.U))
-    for i in 1:size(C.U, 1)
-        d += log(C.U[i, i])
+    σ = Vector{T}(undef, k)
+    for j in 1:k
+        s = zero(T)
+        for i in 1:m
+            s += W[i, j] * W[i, j]
+        end
+        σ[j] = sqrt(s)
     end
-    d + d
+    sort!(σ; rev = true)
 end
-function det(C::Cholesky)
-    _chol_checked(C)
-    d = one(eltype(C.U))
-    for i in 1:size(C.U, 1)
-        d *= C.U[i, i]^2
+function opnorm(A::AbstractMatrix, p::Real = 2)
+    T = typeof(float(abs(one(eltype(A)))))
+    m = size(A, 1)
+    n = size(A, 2)
+    if p == 2
+        (m == 0 || n == 0) && return zero(T)
+        return svdvals(A)[1]
+    elseif p == 1
+        best = zero(T)
+        for j in 1:n
+            s = zero(T)
+            for i in 1:m
+                s += abs(A[i, j])
+            end
+            best = max(best, s)
+        end
+        return best
+    elseif p == Inf
+        best = zero(T)
+        for i in 1:m
+            s = zero(T)
+            for j in 1:n
+                s += abs(A[i, j])
+            end
+            best = max(best, s)
+        end
+        return best
     end
-    d
+    throw(ArgumentError(string("invalid p-norm p=", p, ". Valid: 1, 2, Inf")))
 end
-logabsdet(C::Cholesky) = (logdet(C), one(eltype(C.U)))
-inv(C::Cholesky) = C \ Matrix{eltype(C.U)}(I, size(C.U, 1), size(C.U, 1))
+function cond(A::AbstractMatrix, p::Real = 2)
+    if p == 2
+        σ = svdvals(A)
+        return σ[1] / σ[length(σ)]
+    end
+    opnorm(A, p) * opnorm(inv(A), p)
+end

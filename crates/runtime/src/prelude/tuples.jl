@@ -7,3 +7,23 @@ iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
 first(t::Tuple) = t[1]
 isempty(t::Tuple) = Core.tuple_len(t) == 0
+
+# `a => b`: a `Pair` (as in `diagm(0 => v, 1 => w)`); `p.first`, `p.second`, `first(p)`,
+# `last(p)`, `p[1]`, `p[2]`, and `a, b = p`.
+struct Pair{A,B}
+    first::A
+    second::B
+end
+Pair(a, b) = Pair{typeof(a),typeof(b)}(a, b)
+=>(a, b) = Pair(a, b)
+first(p::Pair) = p.first
+last(p::Pair) = p.second
+length(p::Pair) = 2
+function getindex(p::Pair, i::Int64)
+    i == 1 && return p.first
+    i == 2 && return p.second
+    Core.throw_bounds(p, i)
+end
+iterate_start(p::Pair) = 1
+iterate_done(p::Pair, i::Int64) = i > 2
+iterate_next(p::Pair, i::Int64) = (p[i], i + 1)

@@ -62,6 +62,7 @@ pub(super) fn is_operator_name(op: &str) -> bool {
             | "<<"
             | ">>"
             | ">>>"
+            | "=>"
     )
 }
 

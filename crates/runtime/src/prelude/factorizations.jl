@@ -1,0 +1,227 @@
+# Factorisations (LinearAlgebra): `cholesky` and `lu`, their solves and determinants, and the
+# in-place `mul!` and `ldiv!`.
+
+# Cholesky factorisation (LinearAlgebra's `cholesky`): A = U'U for a symmetric positive
+# definite A, computed in the upper triangle as LinearAlgebra does by default. `C.U` and `C.L`
+# are the triangular factors (`UpperTriangular`, `LowerTriangular`), `C.factors` holds U in its upper triangle and
+# A's own entries below, as LAPACK leaves them. A matrix that is not exactly symmetric is
+# `PosDefException(-1)`; a non-positive pivot at step j is `PosDefException(j)`.
+struct PosDefException <: Exception
+    info::Int64
+end
+
+struct Cholesky{T,S}
+    factors::S
+    info::Int64
+    U::UpperTriangular{T,S}
+    L::LowerTriangular{T,S}
+end
+
+function issymmetric(A::AbstractMatrix)
+    n = size(A, 1)
+    n == size(A, 2) || return false
+    for j in 1:n, i in (j + 1):n
+        A[i, j] == A[j, i] || return false
+    end
+    true
+end
+ishermitian(A::AbstractMatrix{<:Real}) = issymmetric(A)
+
+# Upper-triangle Cholesky in place, column by column; the first step whose pivot is not
+# positive (0 if none; the factorisation stops there).
+function _chol_upper!(F::Matrix{T}) where {T}
+    n = size(F, 1)
+    for j in 1:n
+        for i in 1:(j - 1)
+            s = F[i, j]
+            for k in 1:(i - 1)
+                s -= F[k, i] * F[k, j]
+            end
+            F[i, j] = s / F[i, i]
+        end
+        d = F[j, j]
+        for k in 1:(j - 1)
+            d -= F[k, j] * F[k, j]
+        end
+        if !(d > zero(T))
+            F[j, j] = d
+            return j
+        end
+        F[j, j] = sqrt(d)
+    end
+    0
+end
+
+function cholesky(A::AbstractMatrix; check::Bool = true)
+    n = _checksquare(A)
+    T = typeof(sqrt(one(eltype(A))))
+    F = _solve_copy(A, T)
+    info = issymmetric(A) ? _chol_upper!(F) : -1
+    check && info != 0 && throw(PosDefException(info))
+    U = zeros(T, n, n)
+    for j in 1:n, i in 1:j
+        U[i, j] = F[i, j]
+    end
+    Cholesky{T,Matrix{T}}(F, info, UpperTriangular(U), LowerTriangular(copy(transpose(U))))
+end
+
+issuccess(C::Cholesky) = C.info == 0
+isposdef(A::AbstractMatrix) = issymmetric(A) && cholesky(A; check = false).info == 0
+size(C::Cholesky) = size(C.factors)
+size(C::Cholesky, d::Int64) = size(C.factors, d)
+function _chol_checked(C::Cholesky)
+    C.info == 0 || throw(PosDefException(C.info))
+    C
+end
+
+# `C \ B`: U'Y = B, then U X = Y, by substitution (LAPACK's `potrs` order).
+function \(C::Cholesky, B::AbstractVecOrMat)
+    _chol_checked(C)
+    n = size(C.factors, 1)
+    size(B, 1) == n || throw(DimensionMismatch(string("B has first dimension ", size(B, 1), " but needs to match matrix dimension ", n)))
+    X = _solve_copy(B, _solve_eltype(C.factors, B))
+    U = C.U.data
+    for c in 1:size(X, 2)
+        for i in 1:n
+            t = X[i, c]
+            for k in 1:(i - 1)
+                t -= U[k, i] * X[k, c]
+            end
+            X[i, c] = t / U[i, i]
+        end
+        for i in n:-1:1
+            t = X[i, c] / U[i, i]
+            X[i, c] = t
+            for k in 1:(i - 1)
+                X[k, c] -= t * U[k, i]
+            end
+        end
+    end
+    X
+end
+function logdet(C::Cholesky)
+    _chol_checked(C)
+    d = zero(eltype(C.U))
+    for i in 1:size(C.U, 1)
+        d += log(C.U.data[i, i])
+    end
+    d + d
+end
+function det(C::Cholesky)
+    _chol_checked(C)
+    d = one(eltype(C.U))
+    for i in 1:size(C.U, 1)
+        d *= C.U.data[i, i]^2
+    end
+    d
+end
+logabsdet(C::Cholesky) = (logdet(C), one(eltype(C.U)))
+inv(C::Cholesky) = C \ Matrix{eltype(C.U)}(I, size(C.U, 1), size(C.U, 1))
+
+# LU factorisation with partial pivoting (LinearAlgebra's `lu`): P A = L U. `F.L` (unit lower
+# triangular), `F.U`, `F.p` (the row permutation) and `F.P` (its matrix) are dense; `F.factors`
+# and `F.ipiv` are LAPACK's packed factors and row exchanges. A zero pivot is a
+# `SingularException` unless `check = false` (then `issuccess(F)` is false).
+struct LU{T,S,V}
+    factors::S
+    ipiv::V
+    info::Int64
+    L::S
+    U::S
+    p::V
+    P::S
+end
+function lu(A::AbstractMatrix; check::Bool = true)
+    if size(A, 1) != size(A, 2)
+        error("not supported yet: `lu` of a non-square matrix")
+    end
+    F, piv, info = _lu_of(A)
+    check && info > 0 && throw(SingularException(info))
+    T = eltype(F)
+    n = size(F, 1)
+    L = zeros(T, n, n)
+    U = zeros(T, n, n)
+    for j in 1:n, i in 1:n
+        if i > j
+            L[i, j] = F[i, j]
+        else
+            U[i, j] = F[i, j]
+        end
+    end
+    for i in 1:n
+        L[i, i] = one(T)
+    end
+    p = collect(1:n)
+    for k in 1:n
+        t = p[k]
+        p[k] = p[piv[k]]
+        p[piv[k]] = t
+    end
+    P = zeros(T, n, n)
+    for i in 1:n
+        P[i, p[i]] = one(T)
+    end
+    LU{T,Matrix{T},Vector{Int64}}(F, piv, info, L, U, p, P)
+end
+issuccess(F::LU) = F.info == 0
+size(F::LU) = size(F.factors)
+size(F::LU, d::Int64) = size(F.factors, d)
+function \(F::LU, B::AbstractVecOrMat)
+    F.info > 0 && throw(SingularException(F.info))
+    n = size(F.factors, 1)
+    if size(B, 1) != n
+        throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", n)))
+    end
+    _lu_solve!(F.factors, F.ipiv, _solve_copy(B, _solve_eltype(F.factors, B)))
+end
+det(F::LU) = _lu_det(F.factors, F.ipiv, F.info)
+logabsdet(F::LU) = _lu_logabsdet(F.factors, F.ipiv)
+function logdet(F::LU)
+    d, s = logabsdet(F)
+    d + log(s)
+end
+inv(F::LU) = F \ Matrix{eltype(F.factors)}(I, size(F.factors, 1), size(F.factors, 1))
+
+# In-place products and solves: `mul!(C, A, B)` writes A*B into C, `mul!(C, A, B, α, β)` writes
+# A*B*α + C*β; `ldiv!(F, B)` overwrites B with F \ B for a factorisation or a structured matrix,
+# `ldiv!(Y, F, B)` writes F \ B into Y.
+function _mul_dest_check(C, A, B)
+    m = size(A, 1)
+    n = ndims(B) == 1 ? 1 : size(B, 2)
+    if size(C, 1) != m || (ndims(C) == 1 ? 1 : size(C, 2)) != n
+        throw(DimensionMismatch(string("result C has dimensions ", size(C), ", needs (", m, ", ", n, ")")))
+    end
+end
+function mul!(C::AbstractVecOrMat, A::AbstractVecOrMat, B::AbstractVecOrMat)
+    R = A * B
+    _mul_dest_check(C, A, B)
+    for k in 1:length(R)
+        C[k] = R[k]
+    end
+    C
+end
+function mul!(C::AbstractVecOrMat, A::AbstractVecOrMat, B::AbstractVecOrMat, α::Number, β::Number)
+    R = A * B
+    _mul_dest_check(C, A, B)
+    if iszero(β)
+        for k in 1:length(R)
+            C[k] = R[k] * α
+        end
+    else
+        for k in 1:length(R)
+            C[k] = R[k] * α + C[k] * β
+        end
+    end
+    C
+end
+function _ldiv_into!(B::AbstractVecOrMat, X)
+    for k in 1:length(X)
+        B[k] = X[k]
+    end
+    B
+end
+ldiv!(F::Union{LU,Cholesky,Diagonal,LowerTriangular,UpperTriangular}, B::AbstractVecOrMat) = _ldiv_into!(B, F \ B)
+function ldiv!(Y::AbstractVecOrMat, F::Union{LU,Cholesky,Diagonal,LowerTriangular,UpperTriangular}, B::AbstractVecOrMat)
+    size(Y) == size(B) || throw(DimensionMismatch(string("size of Y, ", size(Y), ", does not match size of B, ", size(B))))
+    _ldiv_into!(Y, F \ B)
+end
