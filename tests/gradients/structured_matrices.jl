@@ -3,6 +3,7 @@
 # check: lu_model([2.0, 0.3, -0.5, 1.5])
 # check: norms_and_products([1.0, 0.4, -0.6, 2.0])
 # check: symmetric_quad([0.7, -0.2, 1.1])
+# check: least_squares([0.3, 1.2, -0.4, 0.8])
 using LinearAlgebra
 # Diagonal scaling, solves and determinants.
 function diag_model(v)
@@ -40,4 +41,12 @@ function symmetric_quad(v)
     S = Symmetric(A)
     x = [1.0, -1.0, 0.5]
     dot(x, S * x) + sum(cholesky(S + 5.0 * I) \ x)
+end
+# Least squares through `qr` and through `\` with a tall matrix.
+function least_squares(v)
+    X = [1.0 v[1]; 1.0 v[2]; 1.0 v[3]; 1.0 v[4]; 1.0 2.0]
+    y = [0.5, 1.7, -0.2, 1.1, 2.4]
+    F = qr(X)
+    β = X \ y
+    sum(F \ y) + dot(β, β) + sum(F.R) + sum(F.Q' * y) + sum(Matrix(F.Q))
 end

@@ -77,9 +77,42 @@ fn fuse_in(e: &Expr, leaves: &mut Leaves, arith: bool) -> Expr {
         )
     };
     match &e.kind {
-        ExprKind::DotCall { func, args } => {
+        ExprKind::DotCall { func, args, kwargs } => {
             let args = args.iter().map(|a| fuse_in(a, leaves, false)).collect();
-            call((**func).clone(), args)
+            // Each keyword value is evaluated once, outside the loop, and passed whole to every
+            // call: an operand wrapped in `Ref`, which broadcasting treats as one scalar.
+            let kwargs = kwargs
+                .iter()
+                .map(|k| {
+                    let value = if matches!(k.value.kind, ExprKind::Splat(_)) {
+                        k.value.clone()
+                    } else {
+                        let vsp = k.value.span;
+                        let wrapped = Expr::new(
+                            ExprKind::Call {
+                                func: Box::new(Expr::new(ExprKind::Ident(sym("Ref")), vsp)),
+                                args: vec![k.value.clone()],
+                                kwargs: vec![],
+                                do_block: None,
+                            },
+                            vsp,
+                        );
+                        leaves.exprs.push(wrapped);
+                        leaves.arith.push(false);
+                        Expr::new(ExprKind::Ident(arg_name(leaves.exprs.len() - 1)), vsp)
+                    };
+                    KwArg { value, ..k.clone() }
+                })
+                .collect();
+            Expr::new(
+                ExprKind::Call {
+                    func: func.clone(),
+                    args,
+                    kwargs,
+                    do_block: None,
+                },
+                sp,
+            )
         }
         ExprKind::Call {
             func,
@@ -172,14 +205,29 @@ pub fn dotify(e: &Expr) -> Expr {
                 ExprKind::DotCall {
                     func: func.clone(),
                     args: all(args),
+                    kwargs: vec![],
                 },
                 sp,
             ),
         },
-        ExprKind::DotCall { func, args } => Expr::new(
+        // `@. round(x; digits = 2)`: a call with keywords is dotted too (keyword values as well).
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block: None,
+        }
+        | ExprKind::DotCall { func, args, kwargs } => Expr::new(
             ExprKind::DotCall {
                 func: func.clone(),
                 args: all(args),
+                kwargs: kwargs
+                    .iter()
+                    .map(|k| KwArg {
+                        value: dotify(&k.value),
+                        ..k.clone()
+                    })
+                    .collect(),
             },
             sp,
         ),

@@ -82,9 +82,10 @@ fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
                 f(&l.body);
             }
         }
-        DotCall { func, args } => {
+        DotCall { func, args, kwargs } => {
             f(func);
-            args.iter().for_each(f);
+            args.iter().for_each(&mut *f);
+            kwargs.iter().for_each(|k| f(&k.value));
         }
         And(a, b) | Or(a, b) => {
             f(a);
@@ -604,9 +605,10 @@ pub(crate) fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
                 f(&mut l.body);
             }
         }
-        DotCall { func, args } => {
+        DotCall { func, args, kwargs } => {
             f(func);
-            args.iter_mut().for_each(f);
+            args.iter_mut().for_each(&mut *f);
+            kwargs.iter_mut().for_each(|k| f(&mut k.value));
         }
         And(a, b) | Or(a, b) => {
             f(a);

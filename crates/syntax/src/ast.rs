@@ -64,10 +64,12 @@ pub enum ExprKind {
         kwargs: Vec<KwArg>,
         do_block: Option<Box<Lambda>>,
     },
-    /// `f.(args...)`: broadcast call.
+    /// `f.(args...; kwargs...)`: broadcast call (the keyword arguments are passed unchanged to
+    /// every call).
     DotCall {
         func: Box<Expr>,
         args: Vec<Expr>,
+        kwargs: Vec<KwArg>,
     },
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),

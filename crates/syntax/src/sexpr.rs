@@ -125,12 +125,19 @@ fn go(e: &Expr, out: &mut String) {
             }
             out.push(')');
         }
-        ExprKind::DotCall { func, args } => {
+        ExprKind::DotCall { func, args, kwargs } => {
             out.push_str("(dotcall ");
             go(func, out);
             for a in args {
                 out.push(' ');
                 go(a, out);
+            }
+            for k in kwargs {
+                out.push_str(" (kw ");
+                out.push_str(k.name.as_str());
+                out.push(' ');
+                go(&k.value, out);
+                out.push(')');
             }
             out.push(')');
         }

@@ -122,11 +122,21 @@ pub fn define_struct(
         return Ok(methods);
     }
     let where_vars: Vec<TypeVarDecl> = def.params.clone();
+    // A field may share its name with a type parameter (`struct V{Q}; Q::Q; end`): the
+    // constructors' arguments then get a name no program can write, so that `Q` in the
+    // field's type still means the parameter.
+    let arg_name = |f: Symbol| {
+        if pnames.contains(&f) {
+            sym(&format!("#{f}"))
+        } else {
+            f
+        }
+    };
     let field_params: Vec<Param> = def
         .fields
         .iter()
         .map(|f| Param {
-            name: Some(f.name),
+            name: Some(arg_name(f.name)),
             ty: None,
             default: None,
             vararg: false,
@@ -141,10 +151,10 @@ pub fn define_struct(
         .map(|f| match &f.ty {
             Some(t) => call_ast(
                 ident(sym("convert"), f.span),
-                vec![t.clone(), ident(f.name, f.span)],
+                vec![t.clone(), ident(arg_name(f.name), f.span)],
                 f.span,
             ),
-            None => ident(f.name, f.span),
+            None => ident(arg_name(f.name), f.span),
         })
         .collect();
     let body = vec![call_ast(ident(sym("new"), sp), new_args, sp)];
@@ -177,7 +187,7 @@ pub fn define_struct(
                 .fields
                 .iter()
                 .map(|f| Param {
-                    name: Some(f.name),
+                    name: Some(arg_name(f.name)),
                     ty: f.ty.clone(),
                     default: None,
                     vararg: false,
@@ -187,7 +197,10 @@ pub fn define_struct(
                 .collect();
             let fwd = call_ast(
                 applied.clone(),
-                def.fields.iter().map(|f| ident(f.name, f.span)).collect(),
+                def.fields
+                    .iter()
+                    .map(|f| ident(arg_name(f.name), f.span))
+                    .collect(),
                 sp,
             );
             let outer = FunctionDef {

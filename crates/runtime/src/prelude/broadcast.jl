@@ -82,17 +82,34 @@ broadcast(f, a::Number) = f(a)
 broadcast(f, a::Number, b::Number) = f(a, b)
 broadcast(f, a::Number, b::Number, c::Number) = f(a, b, c)
 broadcast(f, a::Number, b::Number, c::Number, d::Number) = f(a, b, c, d)
+# When inference gives no concrete element type, the result's element type is the join of
+# its elements' types, as Julia's broadcast narrows it (`Real[0.5, 0]`, not `Any[...]`). A
+# concrete type is recognised by the first element having exactly that type.
+function _bnarrow(out::AbstractArray{T}) where {T}
+    isempty(out) && return out
+    S = typeof(out[1])
+    S === T && return out
+    for k in 2:length(out)
+        S = Core.promote_typejoin(S, typeof(out[k]))
+    end
+    S === T && return out
+    narrowed = similar(out, S)
+    for k in 1:length(out)
+        narrowed[k] = out[k]
+    end
+    narrowed
+end
 function broadcast(f, a0)
     a = _bprep(a0)
     d1, d2 = _bd1(a), _bd2(a)
     out = _balloc(a, Core.return_type(f, eltype(a)), d1, d2)
-    _bfill!(f, out, a)
+    _bnarrow(_bfill!(f, out, a))
 end
 function broadcast(f, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
     d1, d2 = _bcomb(_bd1(a), _bd1(b)), _bcomb(_bd2(a), _bd2(b))
     out = _balloc(_bproto(a, b), Core.return_type(f, eltype(a), eltype(b)), d1, d2)
-    _bfill!(f, out, a, b)
+    _bnarrow(_bfill!(f, out, a, b))
 end
 function broadcast(f, a0, b0, c0)
     a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
@@ -100,7 +117,7 @@ function broadcast(f, a0, b0, c0)
     d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
     T = Core.return_type(f, eltype(a), eltype(b), eltype(c))
     out = _balloc(_bproto(_bproto(a, b), c), T, d1, d2)
-    _bfill!(f, out, a, b, c)
+    _bnarrow(_bfill!(f, out, a, b, c))
 end
 function broadcast(f, a0, b0, c0, e0)
     a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
@@ -108,7 +125,7 @@ function broadcast(f, a0, b0, c0, e0)
     d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))
     T = Core.return_type(f, eltype(a), eltype(b), eltype(c), eltype(e))
     out = _balloc(_bproto(_bproto(_bproto(a, b), c), e), T, d1, d2)
-    _bfill!(f, out, a, b, c, e)
+    _bnarrow(_bfill!(f, out, a, b, c, e))
 end
 # `.=` into a value that is not an array (`x[1] .= 2` for a vector of numbers).
 _unwritable(dest) = throw(ArgumentError(string("cannot broadcast-assign (`.=`) into a value of type ", typeof(dest))))

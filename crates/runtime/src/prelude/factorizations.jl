@@ -225,3 +225,159 @@ function ldiv!(Y::AbstractVecOrMat, F::Union{LU,Cholesky,Diagonal,LowerTriangula
     size(Y) == size(B) || throw(DimensionMismatch(string("size of Y, ", size(Y), ", does not match size of B, ", size(B))))
     _ldiv_into!(Y, F \ B)
 end
+
+# QR factorisation by Householder reflections (LAPACK's unblocked `geqr2`, with `larfg`'s
+# reflectors): A = Q R. `F.R` is the min(m, n)×n upper triangle; `F.Q` applies the reflectors
+# (`F.Q * x`, `F.Q' * y`, `Matrix(F.Q)` the thin m×min(m, n) factor); `F \ b` is the least-
+# squares solution for m ≥ n. Julia returns the blocked `QRCompactWY` form, with the same
+# factors up to the last bits.
+struct QRPackedQ{T,S,C}
+    factors::S
+    τ::C
+end
+struct AdjointQ{T,Q}
+    Q::Q
+end
+struct QR{T,S,C}
+    factors::S
+    τ::C
+    Q::QRPackedQ{T,S,C}
+    R::S
+end
+# Reflector k applied to rows k:m of column c of X: X -= τ v (v' X), v = [1; factors[k+1:m, k]].
+function _qr_reflect!(F, τ, k::Int64, X, c::Int64)
+    m = size(F, 1)
+    s = X[k, c]
+    for i in (k + 1):m
+        s += F[i, k] * X[i, c]
+    end
+    s *= τ[k]
+    X[k, c] -= s
+    for i in (k + 1):m
+        X[i, c] -= s * F[i, k]
+    end
+    X
+end
+function _qr_factor!(F::Matrix{T}) where {T}
+    m = size(F, 1)
+    n = size(F, 2)
+    kmax = min(m, n)
+    τ = zeros(T, kmax)
+    for k in 1:kmax
+        α = F[k, k]
+        ss = zero(T)
+        for i in (k + 1):m
+            ss += F[i, k] * F[i, k]
+        end
+        if !iszero(ss)
+            β = -copysign(sqrt(α * α + ss), α)
+            τ[k] = (β - α) / β
+            r = one(T) / (α - β)
+            for i in (k + 1):m
+                F[i, k] *= r
+            end
+            F[k, k] = β
+            for c in (k + 1):n
+                _qr_reflect!(F, τ, k, F, c)
+            end
+        end
+    end
+    τ
+end
+function qr(A::AbstractMatrix)
+    T = typeof(one(eltype(A)) / one(eltype(A)))
+    F = _solve_copy(A, T)
+    τ = _qr_factor!(F)
+    m = size(F, 1)
+    n = size(F, 2)
+    R = zeros(T, min(m, n), n)
+    for j in 1:n, i in 1:min(j, m)
+        R[i, j] = F[i, j]
+    end
+    QR{T,Matrix{T},Vector{T}}(F, τ, QRPackedQ{T,Matrix{T},Vector{T}}(F, τ), R)
+end
+size(F::QR) = size(F.factors)
+size(F::QR, d::Int64) = size(F.factors, d)
+size(Q::QRPackedQ) = (size(Q.factors, 1), size(Q.factors, 1))
+size(Q::QRPackedQ, d::Int64) = d <= 2 ? size(Q.factors, 1) : 1
+size(Q::AdjointQ) = size(Q.Q)
+size(Q::AdjointQ, d::Int64) = size(Q.Q, d)
+eltype(Q::QRPackedQ{T,S,C}) where {T,S,C} = T
+adjoint(Q::QRPackedQ{T,S,C}) where {T,S,C} = AdjointQ{T,typeof(Q)}(Q)
+adjoint(Q::AdjointQ) = Q.Q
+transpose(Q::QRPackedQ{T,S,C}) where {T<:Real,S,C} = adjoint(Q)
+function _q_rhs(Q, B::AbstractVecOrMat)
+    m = size(Q, 1)
+    if size(B, 1) != m
+        throw(DimensionMismatch(string("second dimension of Q, ", m, ", does not match the first of B, ", size(B, 1))))
+    end
+    _solve_copy(B, Core.promote_type(eltype(Q), eltype(B)))
+end
+# Q x = H₁ H₂ ⋯ Hₖ x: the last reflector first.
+function *(Q::QRPackedQ, B::AbstractVecOrMat)
+    X = _q_rhs(Q, B)
+    for c in 1:size(X, 2), k in length(Q.τ):-1:1
+        _qr_reflect!(Q.factors, Q.τ, k, X, c)
+    end
+    X
+end
+function *(Qt::AdjointQ, B::AbstractVecOrMat)
+    Q = Qt.Q
+    X = _q_rhs(Q, B)
+    for c in 1:size(X, 2), k in 1:length(Q.τ)
+        _qr_reflect!(Q.factors, Q.τ, k, X, c)
+    end
+    X
+end
+function Matrix(Q::QRPackedQ{T,S,C}) where {T,S,C}
+    Q * Matrix{T}(I, size(Q.factors, 1), min(size(Q.factors, 1), size(Q.factors, 2)))
+end
+Matrix{T}(Q::QRPackedQ) where {T} = Matrix{T}(Matrix(Q))
+function getindex(Q::QRPackedQ{T,S,C}, i::Int64, j::Int64) where {T,S,C}
+    m = size(Q.factors, 1)
+    if i < 1 || j < 1 || i > m || j > m
+        Core.throw_bounds(Q, (i, j))
+    end
+    e = zeros(T, m)
+    e[j] = one(T)
+    (Q * e)[i]
+end
+function \(F::QR, B::AbstractVecOrMat)
+    m = size(F.factors, 1)
+    n = size(F.factors, 2)
+    if m < n
+        error("not supported yet: least squares with fewer rows than columns (minimum-norm solutions)")
+    end
+    Y = adjoint(F.Q) * B
+    for i in 1:n
+        iszero(F.factors[i, i]) && throw(SingularException(i))
+    end
+    X = ndims(B) == 1 ? Y[1:n] : Y[1:n, :]
+    for c in 1:size(X, 2)
+        _back_subst!(F.factors, X, c, n)
+    end
+    X
+end
+det(F::QR) = error("not supported yet: `det` of a QR factorisation")
+# `A \ b` with more rows than columns: the least-squares solution, through `qr`. (Julia uses a
+# column-pivoted QR; for a matrix of full column rank both give the same solution up to the
+# last bits. A rank-deficient matrix is not supported yet.)
+function _least_squares(A::AbstractMatrix, B::AbstractVecOrMat)
+    m = size(A, 1)
+    n = size(A, 2)
+    if size(B, 1) != m
+        throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", m)))
+    end
+    m < n && error("not supported yet: `\\` with more columns than rows (minimum-norm solutions)")
+    F = qr(A)
+    big = zero(eltype(F.factors))
+    for i in 1:n
+        big = max(big, abs(F.factors[i, i]))
+    end
+    for i in 1:n
+        if abs(F.factors[i, i]) <= big * max(m, n) * eps(typeof(big))
+            error("not supported yet: `\\` with a rank-deficient matrix (least squares needs full column rank here)")
+        end
+    end
+    F \ B
+end

@@ -41,9 +41,7 @@ end
 function \(A::AbstractMatrix, B::AbstractVecOrMat)
     m = size(A, 1)
     n = size(A, 2)
-    if m != n
-        error("not supported yet: `\\` with a non-square matrix (least squares)")
-    end
+    m != n && return _least_squares(A, B)
     if size(B, 1) != n
         throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", n)))
     end
@@ -90,8 +88,8 @@ function _forward_subst!(A, X, c::Int64)
     end
     X
 end
-function _back_subst!(A, X, c::Int64)
-    n = size(A, 1)
+# (Of the leading n×n block of `A`: the triangle R of a tall QR factorisation.)
+function _back_subst!(A, X, c::Int64, n::Int64 = size(A, 1))
     for j in n:-1:1
         X[j, c] = X[j, c] / A[j, j]
         t = X[j, c]

@@ -66,8 +66,11 @@ impl<'a> Parser<'a> {
                 if self.at_op("(") {
                     // Broadcast call `f.(x)`.
                     let call = self.parse_call(e);
-                    if let ExprKind::Call { func, args, .. } = call.kind {
-                        e = Expr::new(ExprKind::DotCall { func, args }, call.span);
+                    if let ExprKind::Call {
+                        func, args, kwargs, ..
+                    } = call.kind
+                    {
+                        e = Expr::new(ExprKind::DotCall { func, args, kwargs }, call.span);
                     } else {
                         e = call;
                     }
