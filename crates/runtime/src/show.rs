@@ -376,45 +376,38 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
             let sel: Vec<Option<Vec<i64>>> = ix.iter().map(view_positions).collect();
             let dims: Vec<usize> = sel.iter().flatten().map(|v| v.len()).collect();
             let elem = params.first().cloned().unwrap_or(Type::Any);
-            // Column-major over the non-scalar indices.
-            let mut elems = Vec::new();
-            let fixed = |k: usize| match &ix[k] {
-                Value::Int(i) => *i,
-                _ => 1,
-            };
-            let lin = |idx: &[i64]| -> usize {
-                let mut l = 0usize;
-                let mut stride = 1usize;
-                for (d, i) in idx.iter().enumerate() {
-                    l += (*i as usize).saturating_sub(1) * stride;
-                    stride *= pdims.get(d).copied().unwrap_or(1);
-                }
-                l
-            };
-            match (&sel[..], ix.len()) {
-                ([Some(a)], 1) => {
-                    for i in a {
-                        elems.extend(p.get(lin(&[*i])));
+            // Column-major over the non-scalar indices: the parent's position along each
+            // index, the first varying fastest.
+            let axes: Vec<Vec<i64>> = ix
+                .iter()
+                .zip(&sel)
+                .map(|(i, s)| match (i, s) {
+                    (_, Some(a)) => a.clone(),
+                    (Value::Int(k), None) => vec![*k],
+                    _ => vec![1],
+                })
+                .collect();
+            let strides: Vec<usize> = (0..ix.len())
+                .map(|d| pdims.iter().take(d).product::<usize>())
+                .collect();
+            let total: usize = axes.iter().map(|a| a.len()).product();
+            let mut elems = Vec::with_capacity(total);
+            let mut at = vec![0usize; axes.len()];
+            for _ in 0..total {
+                let lin: usize = at
+                    .iter()
+                    .zip(&axes)
+                    .zip(&strides)
+                    .map(|((k, a), st)| (a[*k] as usize).saturating_sub(1) * st)
+                    .sum();
+                elems.extend(p.get(lin));
+                for (d, k) in at.iter_mut().enumerate() {
+                    *k += 1;
+                    if *k < axes[d].len() {
+                        break;
                     }
+                    *k = 0;
                 }
-                ([Some(a), None], 2) => {
-                    for i in a {
-                        elems.extend(p.get(lin(&[*i, fixed(1)])));
-                    }
-                }
-                ([None, Some(b)], 2) => {
-                    for j in b {
-                        elems.extend(p.get(lin(&[fixed(0), *j])));
-                    }
-                }
-                ([Some(a), Some(b)], 2) => {
-                    for j in b {
-                        for i in a {
-                            elems.extend(p.get(lin(&[*i, *j])));
-                        }
-                    }
-                }
-                _ => return None,
             }
             Some((elem, dims, elems))
         }

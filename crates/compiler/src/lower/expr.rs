@@ -110,11 +110,12 @@ impl<'a> Lowerer<'a> {
                 self.broadcast(&rhs, Some(lhs), sp)
             }
             ExprKind::Tuple(elems) => {
+                // `(a, rest...)` is `tuple(a, rest...)`: a call, which splats.
+                if elems.iter().any(|el| matches!(el.kind, ExprKind::Splat(_))) {
+                    return self.expr(&call_ast(ident(sym("tuple"), sp), elems.clone(), sp));
+                }
                 let mut vs = Vec::new();
                 for el in elems {
-                    if let ExprKind::Splat(_) = el.kind {
-                        return Err(CompileError::unsupported(el.span, "splatting into a tuple"));
-                    }
                     vs.push(self.expr(el)?);
                 }
                 Ok(self.emit(InstData::Tuple { args: vs }, sp))

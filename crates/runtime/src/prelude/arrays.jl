@@ -62,6 +62,31 @@ function getindex(a::Vector{T}, r::StepRange{Int64,Int64}) where {T}
     b
 end
 getindex(a::Vector, ::Colon) = copy(a)
+# Linear indexing of an array of two or more dimensions with ranges, colons and index vectors
+# (`A[2:3]`, `A[:]`, `A[[1, 4]]`), or with a mask of its own shape (`A[A .> 0]`): a vector of the
+# selected elements, in column-major order.
+function getindex(A::Array{T,N}, I) where {T,N}
+    idx = _to_index(I, length(A))
+    _in_bounds(I, idx, length(A)) || Core.throw_bounds(A, I)
+    B = Vector{T}(undef, length(idx))
+    k = 1
+    for p in idx
+        B[k] = A[p]
+        k += 1
+    end
+    B
+end
+getindex(A::Array{T,N}, M::Array{Bool,N}) where {T,N} = A[_mask_positions(A, M)]
+function _mask_positions(A, M)
+    size(M) == size(A) || Core.throw_bounds(A, M)
+    out = Int64[]
+    for k in 1:length(M)
+        if M[k]
+            push!(out, k)
+        end
+    end
+    out
+end
 
 # Indexing with ranges, colons, vectors of indices and logical masks, as Julia's
 # `to_indices`: the positions an index selects along a dimension of extent `n`.
@@ -163,11 +188,13 @@ function _dims_string(d)
 end
 _single_value_error() = throw(ArgumentError("indexed assignment with a single value to possibly many locations is not supported; perhaps use broadcasting `.=` instead?"))
 
-setindex!(a::Vector, x, I::AbstractRange) = _setindex_selection!(a, x, I)
-setindex!(a::Vector, x, I::Vector) = _setindex_selection!(a, x, I)
-setindex!(a::Vector, x, I::Colon) = _setindex_selection!(a, x, I)
-_setindex_selection!(a::Vector, x, I) = _single_value_error()
-function _setindex_selection!(a::Vector, X0::AbstractArray, I)
+# (Also linear indexing of an array of any dimensions: `A[2:3] = v`, `A[mask] = v`.)
+setindex!(a::Array, x, I::AbstractRange) = _setindex_selection!(a, x, I)
+setindex!(a::Array, x, I::Vector) = _setindex_selection!(a, x, I)
+setindex!(a::Array, x, I::Colon) = _setindex_selection!(a, x, I)
+setindex!(a::Array{T,N}, x, I::Array{Bool,N}) where {T,N} = _setindex_selection!(a, x, _mask_positions(a, I))
+_setindex_selection!(a::Array, x, I) = _single_value_error()
+function _setindex_selection!(a::Array, X0::AbstractArray, I)
     idx = _to_index(I, length(a))
     _in_bounds(I, idx, length(a)) || Core.throw_bounds(a, I)
     _setindex_shape_check(X0, (length(idx),))

@@ -1,7 +1,8 @@
 # Broadcasting. The lowering turns a fused dotted expression (`f.(x) .+ 2 .* y`, `@. ...`) into
 # one call `broadcast(fused, args...)` (`broadcast!(fused, dest, args...)` for `.=`), where
 # `fused` is a closure applying the whole expression to one element of each argument: one
-# loop, no temporaries. Arguments are scalars, vectors or matrices (ranges are collected);
+# loop, no temporaries. Arguments are scalars or arrays of up to three dimensions (ranges are
+# collected);
 # dimensions of length 1 expand, as in Julia. The element type is `fused`'s inferred result
 # type.
 
@@ -12,7 +13,10 @@ _bd1(x::Number) = 1
 _bd1(x::AbstractArray) = size(x, 1)
 _bd2(x::Number) = 1
 _bd2(x::AbstractVector) = 1
-_bd2(x::AbstractMatrix) = size(x, 2)
+_bd2(x::AbstractArray) = size(x, 2)
+_bd3(x::Number) = 1
+_bd3(x::AbstractVector) = 1
+_bd3(x::AbstractMatrix) = 1
 function _bcomb(a::Int64, b::Int64)
     if a == b || b == 1
         return a
@@ -21,43 +25,58 @@ function _bcomb(a::Int64, b::Int64)
     end
     throw(DimensionMismatch(string("arrays could not be broadcast to a common size; got a dimension with lengths ", a, " and ", b)))
 end
-# An argument's stride along dimension 1 or 2: 0 where it is expanded (size 1), else 1; the
+# An argument's stride along dimension 1, 2 or 3: 0 where it is expanded (size 1), else 1; the
 # loops below index it at `1 + (i - 1) * stride` (no branch per element).
 _bs1(x::Number) = 0
 _bs1(x::AbstractArray) = size(x, 1) == 1 ? 0 : 1
 _bs2(x::Number) = 0
 _bs2(x::AbstractVector) = 0
-_bs2(x::AbstractMatrix) = size(x, 2) == 1 ? 0 : 1
-_bat(x::Number, i, j) = x
+_bs2(x::AbstractArray) = size(x, 2) == 1 ? 0 : 1
+_bs3(x::Number) = 0
+_bs3(x::AbstractVector) = 0
+_bs3(x::AbstractMatrix) = 0
+_bs3(x::AbstractArray) = _bd3(x) == 1 ? 0 : 1
+_bat(x::Number, i, j, l) = x
 # A `Ref` is one scalar: its contents in every call.
 _bd1(r::RefValue) = 1
 _bd2(r::RefValue) = 1
+_bd3(r::RefValue) = 1
 _bs1(r::RefValue) = 0
 _bs2(r::RefValue) = 0
-_bat(r::RefValue, i, j) = r.x
+_bs3(r::RefValue) = 0
+_bat(r::RefValue, i, j, l) = r.x
 _bmatch(dest::AbstractArray, r::RefValue) = nothing
 _bproto(a::RefValue, b) = b
 _bproto(a, b::RefValue) = a
 _bproto(a::RefValue, b::RefValue) = a
-_bat(x::AbstractVector, i, j) = x[i]
-_bat(x::AbstractMatrix, i, j) = x[i, j]
-# A value with the result's number of dimensions: a matrix if any argument is one.
+_bat(x::AbstractVector, i, j, l) = x[i]
+_bat(x::AbstractMatrix, i, j, l) = x[i, j]
+_bat(x::AbstractArray{T,3}, i, j, l) where {T} = x[i, j, l]
+# A value with the result's number of dimensions: the most any argument has.
 _bproto(a::Number, b::Number) = a
 _bproto(a::AbstractArray, b::Number) = a
 _bproto(a::Number, b::AbstractArray) = b
 _bproto(a::AbstractVector, b::AbstractVector) = a
-_bproto(a::AbstractMatrix, b::AbstractArray) = a
 _bproto(a::AbstractVector, b::AbstractMatrix) = b
-_balloc(p::AbstractVector, ::Type{T}, d1, d2) where {T} = Vector{T}(undef, d1)
-_balloc(p::AbstractMatrix, ::Type{T}, d1, d2) where {T} = Matrix{T}(undef, d1, d2)
+_bproto(a::AbstractMatrix, b::AbstractVector) = a
+_bproto(a::AbstractMatrix, b::AbstractMatrix) = a
+_bproto(a::AbstractArray{T,3}, b::AbstractArray) where {T} = a
+_bproto(a::AbstractVector, b::AbstractArray{T,3}) where {T} = b
+_bproto(a::AbstractMatrix, b::AbstractArray{T,3}) where {T} = b
+_bproto(a::AbstractArray{S,3}, b::AbstractArray{T,3}) where {S,T} = a
+_balloc(p::AbstractVector, ::Type{T}, d1, d2, d3) where {T} = Vector{T}(undef, d1)
+_balloc(p::AbstractMatrix, ::Type{T}, d1, d2, d3) where {T} = Matrix{T}(undef, d1, d2)
+_balloc(p::AbstractArray{S,3}, ::Type{T}, d1, d2, d3) where {S,T} = Array{T,3}(undef, d1, d2, d3)
+# Arrays of more than three dimensions are not broadcast yet.
+_bd3(x::AbstractArray) = ndims(x) > 3 ? error("not supported yet: broadcasting over arrays of more than three dimensions") : size(x, 3)
 # Each argument of `broadcast!` must fit the destination's shape (extent equal, or 1), with
 # Julia's messages.
 _bmatch(dest::AbstractArray, x::Number) = nothing
 function _bmatch(dest::AbstractArray, x::AbstractArray)
-    if ndims(dest) == 1 && _bd2(x) != 1
+    if (ndims(dest) < 2 && _bd2(x) != 1) || (ndims(dest) < 3 && _bd3(x) != 1)
         throw(DimensionMismatch("cannot broadcast array to have fewer non-singleton dimensions"))
     end
-    if !(_bd1(x) == _bd1(dest) || _bd1(x) == 1) || !(_bd2(x) == _bd2(dest) || _bd2(x) == 1)
+    if !(_bd1(x) == _bd1(dest) || _bd1(x) == 1) || !(_bd2(x) == _bd2(dest) || _bd2(x) == 1) || !(_bd3(x) == _bd3(dest) || _bd3(x) == 1)
         throw(DimensionMismatch("array could not be broadcast to match destination"))
     end
 end
@@ -101,30 +120,38 @@ function _bnarrow(out::AbstractArray{T}) where {T}
 end
 function broadcast(f, a0)
     a = _bprep(a0)
-    d1, d2 = _bd1(a), _bd2(a)
-    out = _balloc(a, Core.return_type(f, eltype(a)), d1, d2)
+    d1 = _bd1(a)
+    d2 = _bd2(a)
+    d3 = _bd3(a)
+    T = Core.return_type(f, eltype(a))
+    out = _balloc(a, T, d1, d2, d3)
     _bnarrow(_bfill!(f, out, a))
 end
 function broadcast(f, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
-    d1, d2 = _bcomb(_bd1(a), _bd1(b)), _bcomb(_bd2(a), _bd2(b))
-    out = _balloc(_bproto(a, b), Core.return_type(f, eltype(a), eltype(b)), d1, d2)
+    d1 = _bcomb(_bd1(a), _bd1(b))
+    d2 = _bcomb(_bd2(a), _bd2(b))
+    d3 = _bcomb(_bd3(a), _bd3(b))
+    T = Core.return_type(f, eltype(a), eltype(b))
+    out = _balloc(_bproto(a, b), T, d1, d2, d3)
     _bnarrow(_bfill!(f, out, a, b))
 end
 function broadcast(f, a0, b0, c0)
     a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
     d1 = _bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c))
     d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
+    d3 = _bcomb(_bcomb(_bd3(a), _bd3(b)), _bd3(c))
     T = Core.return_type(f, eltype(a), eltype(b), eltype(c))
-    out = _balloc(_bproto(_bproto(a, b), c), T, d1, d2)
+    out = _balloc(_bproto(_bproto(a, b), c), T, d1, d2, d3)
     _bnarrow(_bfill!(f, out, a, b, c))
 end
 function broadcast(f, a0, b0, c0, e0)
     a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
     d1 = _bcomb(_bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c)), _bd1(e))
     d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))
+    d3 = _bcomb(_bcomb(_bcomb(_bd3(a), _bd3(b)), _bd3(c)), _bd3(e))
     T = Core.return_type(f, eltype(a), eltype(b), eltype(c), eltype(e))
-    out = _balloc(_bproto(_bproto(_bproto(a, b), c), e), T, d1, d2)
+    out = _balloc(_bproto(_bproto(_bproto(a, b), c), e), T, d1, d2, d3)
     _bnarrow(_bfill!(f, out, a, b, c, e))
 end
 # `.=` into a value that is not an array (`x[1] .= 2` for a vector of numbers).
@@ -154,58 +181,58 @@ function _bfill!(f, dest)
     dest
 end
 function _bfill!(f, dest, a)
-    d1, d2 = _bd1(dest), _bd2(dest)
+    d1, d2, d3 = _bd1(dest), _bd2(dest), _bd3(dest)
     _bmatch(dest, a)
-    a1, a2 = _bs1(a), _bs2(a)
+    a1, a2, a3 = _bs1(a), _bs2(a), _bs3(a)
     k = 0
-    for j in 1:d2, i in 1:d1
+    for l in 1:d3, j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2, 1 + (l - 1) * a3))
     end
     dest
 end
 function _bfill!(f, dest, a, b)
-    d1, d2 = _bd1(dest), _bd2(dest)
+    d1, d2, d3 = _bd1(dest), _bd2(dest), _bd3(dest)
     _bmatch(dest, a)
     _bmatch(dest, b)
-    a1, a2 = _bs1(a), _bs2(a)
-    b1, b2 = _bs1(b), _bs2(b)
+    a1, a2, a3 = _bs1(a), _bs2(a), _bs3(a)
+    b1, b2, b3 = _bs1(b), _bs2(b), _bs3(b)
     k = 0
-    for j in 1:d2, i in 1:d1
+    for l in 1:d3, j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2, 1 + (l - 1) * a3), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2, 1 + (l - 1) * b3))
     end
     dest
 end
 function _bfill!(f, dest, a, b, c)
-    d1, d2 = _bd1(dest), _bd2(dest)
+    d1, d2, d3 = _bd1(dest), _bd2(dest), _bd3(dest)
     _bmatch(dest, a)
     _bmatch(dest, b)
     _bmatch(dest, c)
-    a1, a2 = _bs1(a), _bs2(a)
-    b1, b2 = _bs1(b), _bs2(b)
-    c1, c2 = _bs1(c), _bs2(c)
+    a1, a2, a3 = _bs1(a), _bs2(a), _bs3(a)
+    b1, b2, b3 = _bs1(b), _bs2(b), _bs3(b)
+    c1, c2, c3 = _bs1(c), _bs2(c), _bs3(c)
     k = 0
-    for j in 1:d2, i in 1:d1
+    for l in 1:d3, j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2, 1 + (l - 1) * a3), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2, 1 + (l - 1) * b3), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2, 1 + (l - 1) * c3))
     end
     dest
 end
 function _bfill!(f, dest, a, b, c, e)
-    d1, d2 = _bd1(dest), _bd2(dest)
+    d1, d2, d3 = _bd1(dest), _bd2(dest), _bd3(dest)
     _bmatch(dest, a)
     _bmatch(dest, b)
     _bmatch(dest, c)
     _bmatch(dest, e)
-    a1, a2 = _bs1(a), _bs2(a)
-    b1, b2 = _bs1(b), _bs2(b)
-    c1, c2 = _bs1(c), _bs2(c)
-    e1, e2 = _bs1(e), _bs2(e)
+    a1, a2, a3 = _bs1(a), _bs2(a), _bs3(a)
+    b1, b2, b3 = _bs1(b), _bs2(b), _bs3(b)
+    c1, c2, c3 = _bs1(c), _bs2(c), _bs3(c)
+    e1, e2, e3 = _bs1(e), _bs2(e), _bs3(e)
     k = 0
-    for j in 1:d2, i in 1:d1
+    for l in 1:d3, j in 1:d2, i in 1:d1
         k += 1
-        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2), _bat(e, 1 + (i - 1) * e1, 1 + (j - 1) * e2))
+        dest[k] = f(_bat(a, 1 + (i - 1) * a1, 1 + (j - 1) * a2, 1 + (l - 1) * a3), _bat(b, 1 + (i - 1) * b1, 1 + (j - 1) * b2, 1 + (l - 1) * b3), _bat(c, 1 + (i - 1) * c1, 1 + (j - 1) * c2, 1 + (l - 1) * c3), _bat(e, 1 + (i - 1) * e1, 1 + (j - 1) * e2, 1 + (l - 1) * e3))
     end
     dest
 end

@@ -6,6 +6,11 @@ iterate_start(t::Tuple) = 1
 iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
 first(t::Tuple) = t[1]
+tuple(xs...) = xs
+# `map` over tuples gives a tuple, one call per element in order.
+map(f, t::Tuple) = _tuple_map(f, t...)
+_tuple_map(f) = ()
+_tuple_map(f, a, rest...) = (f(a), _tuple_map(f, rest...)...)
 isempty(t::Tuple) = Core.tuple_len(t) == 0
 
 # `a => b`: a `Pair` (as in `diagm(0 => v, 1 => w)`); `p.first`, `p.second`, `first(p)`,

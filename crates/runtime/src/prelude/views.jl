@@ -47,8 +47,8 @@ _view_len(r) = length(r)
 
 # `offset1` and `stride1` of a view whose elements are evenly spaced in the parent: element k
 # is the parent's element `offset1 + stride1 * k` (Julia's fields; zero otherwise).
-_view_layout(P::Vector, I, linear::Bool) = linear ? (_view_first(I[1]) - _view_step(I[1]), _view_step(I[1])) : (0, 0)
-function _view_layout(P::Matrix, I, linear::Bool)
+_view_layout(P::Array, I::Tuple{Any}, linear::Bool) = linear ? (_view_first(I[1]) - _view_step(I[1]), _view_step(I[1])) : (0, 0)
+function _view_layout(P::Matrix, I::Tuple{Any,Any}, linear::Bool)
     if !linear
         return (0, 0)
     end
@@ -68,13 +68,14 @@ function _subarray(P, I)
     Core.new(S, P, I, off, st)
 end
 
-function view(a::Vector, i)
+function view(a::Array, i)
     I = (_view_index(i, length(a)),)
     idx = _to_index(i, length(a))
     _in_bounds(i, idx, length(a)) || Core.throw_bounds(a, i)
     _subarray(a, I)
 end
-view(a::Vector, i::Int64) = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
+view(a::Array{T,N}, M::Array{Bool,N}) where {T,N} = view(a, _mask_positions(a, M))
+view(a::Array, i::Int64) = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
 function view(A::Matrix, i, j)
     I = (_view_index(i, size(A, 1)), _view_index(j, size(A, 2)))
     ii = _to_index(i, size(A, 1))
@@ -85,6 +86,66 @@ function view(A::Matrix, i, j)
     _subarray(A, I)
 end
 view(A::Matrix, i::Int64, j::Int64) = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
+function view(A::Array{T,3}, i, j, k) where {T}
+    I = (_view_index(i, size(A, 1)), _view_index(j, size(A, 2)), _view_index(k, size(A, 3)))
+    _nd_indices(A, i, j, k)
+    _subarray(A, I)
+end
+view(A::Array{T,3}, i::Int64, j::Int64, k::Int64) where {T} = error("not supported yet: zero-dimensional views (index with integers only to read an element)")
+function _view_layout(P::Array{T,3}, I::Tuple{Any,Any,Any}, linear::Bool) where {T}
+    if !linear
+        return (0, 0)
+    end
+    m = size(P, 1)
+    n = size(P, 2)
+    i, j, k = I
+    lin = _view_first(i) + (_view_first(j) - 1) * m + (_view_first(k) - 1) * m * n
+    st = !(i isa Int64) ? _view_step(i) : (!(j isa Int64) ? m * _view_step(j) : m * n * _view_step(k))
+    (lin - st, st)
+end
+# A view of a view is a view of the parent at the composed indices (Julia's `reindex`): each of
+# the view's non-scalar indices selects from the parent index it stands for.
+_view_index(s::Slice, n::Int64) = s
+_to_index(s::Slice, n::Int64) = 1:length(s)
+_tuple_tail(a, rest...) = rest
+_reindex(U::Tuple) = ()
+_reindex(U::Tuple, p::Int64, ps...) = (p, _reindex(U, ps...)...)
+_reindex(U::Tuple, p, ps...) = (_compose(p, U[1]), _reindex(_tuple_tail(U...), ps...)...)
+function _compose_check(p, u)
+    n = _view_len(p)
+    _in_bounds(u, _to_index(u, n), n) || Core.throw_bounds(p, u)
+end
+_compose(p, u::Colon) = p
+_compose(p, u::typeof(:)) = p
+_compose(s::Slice, u::typeof(:)) = s
+function _compose(p, u::Int64)
+    _compose_check(p, u)
+    _pidx(p, u)
+end
+function _compose(s::Slice, u)
+    _compose_check(s, u)
+    _view_index(u, length(s))
+end
+_compose(s::Slice, u::Colon) = s
+function _compose(s::Slice, u::Int64)
+    _compose_check(s, u)
+    u
+end
+function _compose(p::UnitRange{Int64}, u::UnitRange{Int64})
+    _compose_check(p, u)
+    (p.start + u.start - 1):(p.start + u.stop - 1)
+end
+function _compose(p, u)
+    _compose_check(p, u)
+    [_pidx(p, k) for k in _to_index(u, _view_len(p))]
+end
+function view(V::SubArray{T,N,P}, U...) where {T,N,P<:Array}
+    if length(U) != N
+        error("not supported yet: a view of a view with a different number of indices than the view has dimensions")
+    end
+    view(V.parent, _reindex(U, V.indices...)...)
+end
+
 # `A[...]` under `@views`: a view of an array unless every index is a number; `getindex`
 # otherwise (other containers, typed array literals `T[...]`).
 _maybeview(a, I...) = getindex(a, I...)
@@ -99,14 +160,23 @@ setindex!(a::Vector, x, I::SubArray) = _setindex_selection!(a, x, I)
 parent(V::SubArray) = V.parent
 parentindices(V::SubArray) = V.indices
 size(V::SubArray{T,1}) where {T} = (_view_len(_nonscalar(V.indices)),)
-function size(V::SubArray{T,2}) where {T}
-    I = V.indices
-    (_view_len(I[1]), _view_len(I[2]))
-end
+size(V::SubArray{T,2}) where {T} = map(_view_len, _drop_scalars(V.indices...))
+size(V::SubArray{T,3}) where {T} = map(_view_len, _drop_scalars(V.indices...))
 length(V::SubArray{T,1}) where {T} = _view_len(_nonscalar(V.indices))
-length(V::SubArray{T,2}) where {T} = _view_len(V.indices[1]) * _view_len(V.indices[2])
+length(V::SubArray) = _prod_dims(size(V))
 axes(V::SubArray{T,1}) where {T} = (OneTo(length(V)),)
 axes(V::SubArray{T,2}) where {T} = (OneTo(size(V, 1)), OneTo(size(V, 2)))
+axes(V::SubArray{T,3}) where {T} = (OneTo(size(V, 1)), OneTo(size(V, 2)), OneTo(size(V, 3)))
+# The non-scalar indices of a view, in order.
+_drop_scalars() = ()
+_drop_scalars(i::Int64, rest...) = _drop_scalars(rest...)
+_drop_scalars(i, rest...) = (i, _drop_scalars(rest...)...)
+# The parent's position of the view's element (i, j) or (i, j, l): each non-scalar index in
+# turn takes the next of the view's indices.
+_ppos(I::Tuple{Any,Any}, i::Int64, j::Int64) = (_pidx(I[1], i), _pidx(I[2], j))
+_ppos(I::Tuple{Int64,Any,Any}, i::Int64, j::Int64) = (I[1], _pidx(I[2], i), _pidx(I[3], j))
+_ppos(I::Tuple{Any,Int64,Any}, i::Int64, j::Int64) = (_pidx(I[1], i), I[2], _pidx(I[3], j))
+_ppos(I::Tuple{Any,Any,Int64}, i::Int64, j::Int64) = (_pidx(I[1], i), _pidx(I[2], j), I[3])
 axes(V::SubArray, d::Int64) = OneTo(size(V, d))
 eachindex(V::SubArray) = OneTo(length(V))
 lastindex(V::SubArray) = length(V)
@@ -118,11 +188,20 @@ last(V::SubArray) = V[length(V)]
 _nonscalar(I::Tuple{Any}) = I[1]
 _nonscalar(I::Tuple{Int64,Any}) = I[2]
 _nonscalar(I::Tuple{Any,Int64}) = I[1]
+_nonscalar(I::Tuple{Int64,Int64,Any}) = I[3]
+_nonscalar(I::Tuple{Int64,Any,Int64}) = I[2]
+_nonscalar(I::Tuple{Any,Int64,Int64}) = I[1]
 
 # The parent's linear position of element k of a one-dimensional view.
-_plin(P::Vector, I, k::Int64) = _pidx(I[1], k)
+_plin(P::Array, I::Tuple{Any}, k::Int64) = _pidx(I[1], k)
 _plin(A::Matrix, I::Tuple{Int64,Any}, k::Int64) = I[1] + (_pidx(I[2], k) - 1) * size(A, 1)
 _plin(A::Matrix, I::Tuple{Any,Int64}, k::Int64) = _pidx(I[1], k) + (I[2] - 1) * size(A, 1)
+function _plin(A::Array{T,3}, I::Tuple{Any,Any,Any}, k::Int64) where {T}
+    p1 = I[1] isa Int64 ? I[1] : _pidx(I[1], k)
+    p2 = I[2] isa Int64 ? I[2] : _pidx(I[2], k)
+    p3 = I[3] isa Int64 ? I[3] : _pidx(I[3], k)
+    p1 + (p2 - 1) * size(A, 1) + (p3 - 1) * size(A, 1) * size(A, 2)
+end
 _vlin(V::SubArray{T,1,P,I,true}, k::Int64) where {T,P,I} = V.offset1 + V.stride1 * k
 _vlin(V::SubArray{T,1,P,I,false}, k::Int64) where {T,P,I} = _plin(V.parent, V.indices, k)
 function _vcheck(V::SubArray, k::Int64)
@@ -143,14 +222,37 @@ function getindex(V::SubArray{T,2}, i::Int64, j::Int64) where {T}
     if i < 1 || j < 1 || i > size(V, 1) || j > size(V, 2)
         Core.throw_bounds(V, (i, j))
     end
-    Core.arrayref(V.parent, _pidx(V.indices[1], i), _pidx(V.indices[2], j))
+    getindex(V.parent, _ppos(V.indices, i, j)...)
 end
 function setindex!(V::SubArray{T,2}, x, i::Int64, j::Int64) where {T}
     if i < 1 || j < 1 || i > size(V, 1) || j > size(V, 2)
         Core.throw_bounds(V, (i, j))
     end
-    V.parent[_pidx(V.indices[1], i), _pidx(V.indices[2], j)] = x
+    setindex!(V.parent, x, _ppos(V.indices, i, j)...)
     V
+end
+function getindex(V::SubArray{T,3}, i::Int64, j::Int64, l::Int64) where {T}
+    if i < 1 || j < 1 || l < 1 || i > size(V, 1) || j > size(V, 2) || l > size(V, 3)
+        Core.throw_bounds(V, (i, j, l))
+    end
+    I = V.indices
+    Core.arrayref(V.parent, _pidx(I[1], i), _pidx(I[2], j), _pidx(I[3], l))
+end
+function setindex!(V::SubArray{T,3}, x, i::Int64, j::Int64, l::Int64) where {T}
+    if i < 1 || j < 1 || l < 1 || i > size(V, 1) || j > size(V, 2) || l > size(V, 3)
+        Core.throw_bounds(V, (i, j, l))
+    end
+    I = V.indices
+    V.parent[_pidx(I[1], i), _pidx(I[2], j), _pidx(I[3], l)] = x
+    V
+end
+function setindex!(A::AbstractArray{T,3}, x, k::Int64) where {T}
+    if k < 1 || k > length(A)
+        Core.throw_bounds(A, k)
+    end
+    m = size(A, 1)
+    n = size(A, 2)
+    A[1 + rem(k - 1, m), 1 + rem(div(k - 1, m), n), 1 + div(k - 1, m * n)] = x
 end
 function getindex(V::SubArray{T,2}, k::Int64) where {T}
     _vcheck(V, k)
@@ -180,6 +282,13 @@ function copy(V::SubArray{T,2}) where {T}
     end
     out
 end
+function copy(V::SubArray{T,3}) where {T}
+    out = Array{T,3}(undef, size(V, 1), size(V, 2), size(V, 3))
+    for k in 1:length(V)
+        out[k] = V[k]
+    end
+    out
+end
 collect(V::SubArray) = copy(V)
 function fill!(V::SubArray, x)
     for k in 1:length(V)
@@ -189,6 +298,11 @@ function fill!(V::SubArray, x)
 end
 
 selectdim(A::Vector, d::Int64, i) = d == 1 ? view(A, i) : error("selectdim: dimension out of range")
+function selectdim(A::Array{T,3}, d::Int64, i) where {T}
+    d == 1 && return view(A, i, :, :)
+    d == 2 && return view(A, :, i, :)
+    view(A, :, :, i)
+end
 function selectdim(A::Matrix, d::Int64, i)
     if d == 1
         return view(A, i, :)

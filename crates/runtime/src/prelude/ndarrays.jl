@@ -1,0 +1,177 @@
+# Arrays of three dimensions (`Array{T,3}`): construction, reshaping, indexing with slices,
+# reductions over dimensions, `permutedims` and `dropdims`. Whole-array arithmetic and
+# broadcasting reach them through the generic methods.
+
+Array{T,3}(::UndefInitializer, d::Tuple{Int64,Int64,Int64}) where {T} = Array{T,3}(undef, d[1], d[2], d[3])
+Array{T,2}(::UndefInitializer, d::Tuple{Int64,Int64}) where {T} = Matrix{T}(undef, d[1], d[2])
+Array{T,1}(::UndefInitializer, d::Tuple{Int64}) where {T} = Vector{T}(undef, d[1])
+zeros(::Type{T}, a::Int64, b::Int64, c::Int64) where {T} = fill!(Array{T,3}(undef, a, b, c), zero(T))
+zeros(d::Tuple{Int64,Int64,Int64}) = zeros(d[1], d[2], d[3])
+zeros(::Type{T}, d::Tuple{Int64,Int64,Int64}) where {T} = zeros(T, d[1], d[2], d[3])
+ones(a::Int64, b::Int64, c::Int64) = fill!(Array{Float64,3}(undef, a, b, c), 1.0)
+ones(::Type{T}, a::Int64, b::Int64, c::Int64) where {T} = fill!(Array{T,3}(undef, a, b, c), one(T))
+ones(d::Tuple{Int64,Int64,Int64}) = ones(d[1], d[2], d[3])
+ones(::Type{T}, d::Tuple{Int64,Int64,Int64}) where {T} = ones(T, d[1], d[2], d[3])
+fill(x, a::Int64, b::Int64, c::Int64) = fill!(Array{typeof(x),3}(undef, a, b, c), x)
+fill(x, d::Tuple{Int64,Int64,Int64}) = fill(x, d[1], d[2], d[3])
+similar(a::AbstractArray{T,3}) where {T} = Array{T,3}(undef, size(a, 1), size(a, 2), size(a, 3))
+similar(a::AbstractArray{T,3}, ::Type{S}) where {T,S} = Array{S,3}(undef, size(a, 1), size(a, 2), size(a, 3))
+similar(a::AbstractArray{T}, d::Tuple{Int64,Int64,Int64}) where {T} = Array{T,3}(undef, d[1], d[2], d[3])
+similar(a::AbstractArray, ::Type{S}, d::Tuple{Int64,Int64,Int64}) where {S} = Array{S,3}(undef, d[1], d[2], d[3])
+similar(a::AbstractArray, ::Type{S}, d::Tuple{Int64}) where {S} = Vector{S}(undef, d[1])
+similar(a::AbstractArray, ::Type{S}, d::Tuple{Int64,Int64}) where {S} = Matrix{S}(undef, d[1], d[2])
+reshape(a::Array, x::Int64, y::Int64, z::Int64) = Core.array_reshape(a, x, y, z)
+# A reshaped range is an array of its elements (Julia's is a lazy `ReshapedArray` of the range:
+# same values and printing).
+reshape(r::AbstractRange, dims::Int64...) = reshape(collect(r), dims...)
+reshape(r::AbstractRange, d::Tuple) = reshape(collect(r), d)
+reshape(a::Array, d::Tuple{Int64}) = reshape(a, d[1])
+reshape(a::Array, d::Tuple{Int64,Int64}) = reshape(a, d[1], d[2])
+reshape(a::Array, d::Tuple{Int64,Int64,Int64}) = reshape(a, d[1], d[2], d[3])
+axes(a::AbstractArray{T,3}) where {T} = (OneTo(size(a, 1)), OneTo(size(a, 2)), OneTo(size(a, 3)))
+function collect(a::AbstractArray{T,3}) where {T}
+    out = Array{T,3}(undef, size(a, 1), size(a, 2), size(a, 3))
+    for k in 1:length(a)
+        out[k] = a[k]
+    end
+    out
+end
+
+# `A[I, J, K]` with scalars, ranges, colons, index vectors or masks: the scalar indices' extents
+# are dropped from the result's shape, as in Julia.
+_nd_len(I::Int64, n::Int64) = ()
+_nd_len(I, n::Int64) = (n,)
+_nd_lens(I, J, K, l1::Int64, l2::Int64, l3::Int64) = (_nd_len(I, l1)..., _nd_len(J, l2)..., _nd_len(K, l3)...)
+_nd_alloc(::Type{T}, d::Tuple{}) where {T} = Vector{T}(undef, 1)
+_nd_alloc(::Type{T}, d::Tuple{Int64}) where {T} = Vector{T}(undef, d[1])
+_nd_alloc(::Type{T}, d::Tuple{Int64,Int64}) where {T} = Matrix{T}(undef, d[1], d[2])
+_nd_alloc(::Type{T}, d::Tuple{Int64,Int64,Int64}) where {T} = Array{T,3}(undef, d[1], d[2], d[3])
+function _nd_indices(A, I, J, K)
+    ii = _to_index(I, size(A, 1))
+    jj = _to_index(J, size(A, 2))
+    kk = _to_index(K, size(A, 3))
+    if !_in_bounds(I, ii, size(A, 1)) || !_in_bounds(J, jj, size(A, 2)) || !_in_bounds(K, kk, size(A, 3))
+        Core.throw_bounds(A, (I, J, K))
+    end
+    ii, jj, kk
+end
+getindex(A::Array{T,3}, i::Int64, j::Int64, k::Int64) where {T} = Core.arrayref(A, i, j, k)
+setindex!(A::Array{T,3}, x, i::Int64, j::Int64, k::Int64) where {T} = Core.arrayset(A, convert(T, x), i, j, k)
+function getindex(A::Array{T,3}, I, J, K) where {T}
+    ii, jj, kk = _nd_indices(A, I, J, K)
+    B = _nd_alloc(T, _nd_lens(I, J, K, length(ii), length(jj), length(kk)))
+    p = 1
+    for k in kk, j in jj, i in ii
+        B[p] = A[i, j, k]
+        p += 1
+    end
+    B
+end
+setindex!(A::Array{T,3}, x, I, J, K) where {T} = _setindex_selection!(A, x, I, J, K)
+_setindex_selection!(A::Array, x, I, J, K) = _single_value_error()
+function _setindex_selection!(A::Array, X0::AbstractArray, I, J, K)
+    ii, jj, kk = _nd_indices(A, I, J, K)
+    _setindex_shape_check(X0, _nd_lens(I, J, K, length(ii), length(jj), length(kk)))
+    X = _unalias(A, X0)
+    p = 1
+    for k in kk, j in jj, i in ii
+        A[i, j, k] = X[p]
+        p += 1
+    end
+    A
+end
+# Linear indexing and three integer indices of any three-dimensional array type.
+function getindex(A::AbstractArray{T,3}, k::Int64) where {T}
+    if k < 1 || k > length(A)
+        Core.throw_bounds(A, k)
+    end
+    m = size(A, 1)
+    n = size(A, 2)
+    A[1 + rem(k - 1, m), 1 + rem(div(k - 1, m), n), 1 + div(k - 1, m * n)]
+end
+
+# Reductions over dimensions of a three-dimensional array.
+function _reduce_dims(f, op, A::AbstractArray{S,3}, dims, init) where {S}
+    _check_dims(dims)
+    m, n, q = size(A, 1), size(A, 2), size(A, 3)
+    r1, r2, r3 = _in_dims(1, dims), _in_dims(2, dims), _in_dims(3, dims)
+    rm, rn, rq = r1 ? 1 : m, r2 ? 1 : n, r3 ? 1 : q
+    T = Core.return_type(f, eltype(A))
+    _check_nonempty(op, init, m == 0 || n == 0 || q == 0)
+    R = Array{Core.promote_type(_dims_init_type(T, init), T),3}(undef, rm, rn, rq)
+    for l in 1:rq, j in 1:rn, i in 1:rm
+        R[i, j, l] = _dims_init(op, f, T, A, i + (j - 1) * m + (l - 1) * m * n, init)
+    end
+    for l in 1:q, j in 1:n, i in 1:m
+        ri = r1 ? 1 : i
+        rj = r2 ? 1 : j
+        rl = r3 ? 1 : l
+        R[ri, rj, rl] = op(R[ri, rj, rl], f(A[i, j, l]))
+    end
+    R
+end
+
+# `permutedims(A)` of a matrix is its transpose as a new matrix (of a vector, the 1×n row);
+# `permutedims(A, perm)` reorders the dimensions.
+function permutedims(A::AbstractMatrix)
+    B = Matrix{eltype(A)}(undef, size(A, 2), size(A, 1))
+    for j in 1:size(A, 2), i in 1:size(A, 1)
+        B[j, i] = A[i, j]
+    end
+    B
+end
+function permutedims(v::AbstractVector)
+    B = Matrix{eltype(v)}(undef, 1, length(v))
+    for i in 1:length(v)
+        B[1, i] = v[i]
+    end
+    B
+end
+function _check_perm(perm, n::Int64)
+    ok = length(perm) == n
+    if ok
+        for d in 1:n
+            ok = ok && (d in perm)
+        end
+    end
+    ok || throw(ArgumentError("no valid permutation of dimensions"))
+end
+function permutedims(A::AbstractMatrix, perm)
+    _check_perm(perm, 2)
+    perm[1] == 1 ? copy(A) : permutedims(A)
+end
+function permutedims(A::AbstractArray{T,3}, perm) where {T}
+    _check_perm(perm, 3)
+    s = size(A)
+    B = Array{T,3}(undef, s[perm[1]], s[perm[2]], s[perm[3]])
+    for l in 1:size(A, 3), j in 1:size(A, 2), i in 1:size(A, 1)
+        idx = (i, j, l)
+        B[idx[perm[1]], idx[perm[2]], idx[perm[3]]] = A[i, j, l]
+    end
+    B
+end
+
+# `dropdims(A; dims)`: the array without the given dimensions, each of which must have length 1
+# (sharing A's memory, as a `reshape`).
+function _dropdims_check(A, dims)
+    for d in dims
+        (d >= 1 && d <= ndims(A)) || throw(ArgumentError("dropped dims must be in range 1:ndims(A)"))
+        size(A, d) == 1 || throw(ArgumentError("dropped dims must all be size 1"))
+    end
+end
+function _kept_size(A, dims)
+    out = Int64[]
+    for d in 1:ndims(A)
+        d in dims || push!(out, size(A, d))
+    end
+    out
+end
+function dropdims(A::Array; dims)
+    _dropdims_check(A, dims)
+    keep = _kept_size(A, dims)
+    B = A
+    length(keep) == 0 && error("not supported yet: `dropdims` down to a zero-dimensional array")
+    length(keep) == 1 && return reshape(B, keep[1])
+    length(keep) == 2 && return reshape(B, keep[1], keep[2])
+    reshape(B, keep[1], keep[2], keep[3])
+end
