@@ -5,10 +5,48 @@
 //! temporary arrays inside the dotted expression.
 
 use syntax::ast::*;
-use syntax::{sym, Symbol};
+use syntax::{sym, Span, Symbol};
 
-/// Most operands one fused expression may broadcast over (the prelude's `broadcast` methods).
+/// Most operands the prelude's `broadcast` methods take; a fused expression with more passes
+/// the rest packed (see [`pack`]).
 pub const MAX_ARGS: usize = 4;
+
+/// `_bpack(l1, ..., lk)` of operands beyond the ones `broadcast` takes (the first of them the
+/// fused function's parameter `first`), at most `MAX_ARGS` to a pack, the last one a pack of the
+/// rest when there are more: with, for each operand, its parameter number and the path of
+/// tuple indices that reaches its element.
+pub fn pack(leaves: &[Expr], first: usize, sp: Span) -> (Expr, Vec<(usize, Vec<i64>)>) {
+    let call = |args: Vec<Expr>| {
+        Expr::new(
+            ExprKind::Call {
+                func: Box::new(Expr::new(ExprKind::Ident(sym("_bpack")), sp)),
+                args,
+                kwargs: vec![],
+                do_block: None,
+            },
+            sp,
+        )
+    };
+    if leaves.len() <= MAX_ARGS {
+        let bindings = (0..leaves.len())
+            .map(|i| (first + i, vec![i as i64 + 1]))
+            .collect();
+        return (call(leaves.to_vec()), bindings);
+    }
+    let direct = MAX_ARGS - 1;
+    let (inner, inner_bindings) = pack(&leaves[direct..], first + direct, sp);
+    let mut args = leaves[..direct].to_vec();
+    args.push(inner);
+    let mut bindings: Vec<(usize, Vec<i64>)> = (0..direct)
+        .map(|i| (first + i, vec![i as i64 + 1]))
+        .collect();
+    for (k, path) in inner_bindings {
+        let mut p = vec![MAX_ARGS as i64];
+        p.extend(path);
+        bindings.push((k, p));
+    }
+    (call(args), bindings)
+}
 
 /// The name of the fused function's `k`-th parameter.
 pub fn arg_name(k: usize) -> Symbol {

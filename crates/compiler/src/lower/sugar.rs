@@ -114,21 +114,50 @@ impl<'a> Lowerer<'a> {
                 }
             })
             .collect();
-        if leaves.len() > crate::broadcast::MAX_ARGS {
-            return Err(CompileError::unsupported(
-                sp,
-                &format!(
-                    "a fused broadcast over more than {} arrays or scalars",
-                    crate::broadcast::MAX_ARGS
-                ),
-            ));
-        }
         if leaves.is_empty() && dest.is_none() {
             return self.expr(&body);
         }
+        // Beyond the most operands `broadcast` takes, the rest travel packed: the last
+        // parameter is an array of tuples of their elements, unpacked at the top of the body.
+        let (leaves, body, packed) = if leaves.len() > crate::broadcast::MAX_ARGS {
+            let direct = crate::broadcast::MAX_ARGS - 1;
+            let (pack, bindings) = crate::broadcast::pack(&leaves[direct..], direct, sp);
+            let packed = sym("#bpack");
+            let mut stmts: Vec<Expr> = bindings
+                .into_iter()
+                .map(|(k, path)| {
+                    let mut at = ident(packed, sp);
+                    for i in path {
+                        at = mk(
+                            ExprKind::Index {
+                                obj: Box::new(at),
+                                indices: vec![mk(ExprKind::Int(i), sp)],
+                            },
+                            sp,
+                        );
+                    }
+                    mk(
+                        ExprKind::Assign {
+                            lhs: Box::new(ident(crate::broadcast::arg_name(k), sp)),
+                            rhs: Box::new(at),
+                        },
+                        sp,
+                    )
+                })
+                .collect();
+            stmts.push(body);
+            let mut kept: Vec<Expr> = leaves[..direct].to_vec();
+            kept.push(pack);
+            (kept, mk(ExprKind::Block(stmts), sp), Some(packed))
+        } else {
+            (leaves, body, None)
+        };
         let params: Vec<Param> = (0..leaves.len())
             .map(|k| Param {
-                name: Some(crate::broadcast::arg_name(k)),
+                name: Some(match packed {
+                    Some(p) if k + 1 == leaves.len() => p,
+                    _ => crate::broadcast::arg_name(k),
+                }),
                 ty: None,
                 default: None,
                 vararg: false,

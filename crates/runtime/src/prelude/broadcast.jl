@@ -97,6 +97,21 @@ _mightalias(a::Array, b::Array) = Core.same_memory(a, b)
 _mightalias(a::SubArray, b) = _mightalias(a.parent, b)
 _mightalias(a::Array, b::SubArray) = _mightalias(a, b.parent)
 
+# Operands of a fused broadcast beyond the fourth are packed: one array of tuples of their
+# elements (broadcast to their common shape), or one scalar tuple when all are scalars.
+_bpack(xs...) = _bpack_wrap(broadcast(tuple, xs...))
+_bpack_wrap(t::Tuple) = Ref(t)
+_bpack_wrap(a::AbstractArray) = a
+# A pack is a new array: it shares memory with nothing.
+_bunalias(dest::AbstractArray, x::Array{T}) where {T<:Tuple} = x
+
+# Only scalars (numbers and `Ref`s): one call, its result unwrapped as Julia's is.
+_bunref(r::RefValue) = r.x
+_bunref(x::Number) = x
+broadcast(f, a::Union{Number,RefValue}) = f(_bunref(a))
+broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}) = f(_bunref(a), _bunref(b))
+broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Number,RefValue}) = f(_bunref(a), _bunref(b), _bunref(c))
+broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Number,RefValue}, d::Union{Number,RefValue}) = f(_bunref(a), _bunref(b), _bunref(c), _bunref(d))
 broadcast(f, a::Number) = f(a)
 broadcast(f, a::Number, b::Number) = f(a, b)
 broadcast(f, a::Number, b::Number, c::Number) = f(a, b, c)
