@@ -18,13 +18,13 @@ impl<'a> Lowerer<'a> {
         generator: bool,
         sp: Span,
     ) -> Result<Value, CompileError> {
-        if iters.is_empty() || iters.len() > 2 {
+        if iters.is_empty() || iters.len() > 3 {
             return Err(CompileError::unsupported(
                 sp,
                 if generator {
-                    "generators over more than two iterators"
+                    "generators over more than three iterators"
                 } else {
-                    "comprehensions over more than two iterators"
+                    "comprehensions over more than three iterators"
                 },
             ));
         }

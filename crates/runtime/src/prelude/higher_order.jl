@@ -59,6 +59,61 @@ function _product_collect(f, a0, b0)
     end
     out
 end
+# `[f(x, y, z) for x in a, y in b, z in c]`: a three-dimensional array, `x` varying fastest.
+function _product_collect(f, a0, b0, c0)
+    a = collect(a0)
+    b = collect(b0)
+    c = collect(c0)
+    m = length(a)
+    n = length(b)
+    q = length(c)
+    if m == 0 || n == 0 || q == 0
+        return Array{Core.return_type(f, eltype(a), eltype(b), eltype(c)),3}(undef, m, n, q)
+    end
+    y = f(a[1], b[1], c[1])
+    out = Array{typeof(y),3}(undef, m, n, q)
+    out[1] = y
+    for k in 2:(m * n * q)
+        y = f(a[1 + rem(k - 1, m)], b[1 + rem(div(k - 1, m), n)], c[1 + div(k - 1, m * n)])
+        if !(y isa eltype(out))
+            out = _widen(out, typeof(y), k)
+        end
+        out[k] = y
+    end
+    out
+end
+# `[f(x, y, z) for x in a, y in b, z in c if p(x, y, z)]`: the vector of those that pass.
+function _product_filter(f, p, a0, b0, c0)
+    a = collect(a0)
+    b = collect(b0)
+    c = collect(c0)
+    triples = Vector{Tuple{eltype(a),eltype(b),eltype(c)}}(undef, 0)
+    for l in 1:length(c), j in 1:length(b), i in 1:length(a)
+        if p(a[i], b[j], c[l])
+            push!(triples, (a[i], b[j], c[l]))
+        end
+    end
+    map(t -> f(t[1], t[2], t[3]), triples)
+end
+# `[e for x in a for y in b]`: the inner comprehensions' elements in order, in one vector whose
+# element type is the join of theirs (the inner ones' type when there are none).
+function _flatten_collect(parts)
+    n = 0
+    for part in parts
+        n += length(part)
+    end
+    out = Vector{_flatten_eltype(parts)}(undef, n)
+    k = 0
+    for part in parts
+        for x in part
+            k += 1
+            out[k] = x
+        end
+    end
+    _bnarrow(out)
+end
+_flatten_eltype(parts::AbstractArray{P}) where {P<:AbstractArray} = eltype(P)
+_flatten_eltype(parts) = Any
 # `[f(x, y) for x in a, y in b if c(x, y)]`: the vector of the pairs that pass, in the same order.
 function _product_filter(f, c, a0, b0)
     a = collect(a0)

@@ -590,6 +590,31 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
+        if self.at_kw(Kw::For) {
+            // `[e for x in a for y in b(x)]`: for each `x`, the elements of the inner
+            // comprehension, one after another (Julia's `Iterators.flatten`), collected by
+            // `_flatten_collect` from the vector of the inner comprehensions.
+            let inner = self.parse_comprehension_tail(body, false);
+            let span = start.to(self.prev_span());
+            let outer = Expr::new(
+                ExprKind::Comprehension {
+                    body: Box::new(inner),
+                    iters,
+                    cond,
+                    generator: false,
+                },
+                span,
+            );
+            return Expr::new(
+                ExprKind::Call {
+                    func: Box::new(Expr::new(ExprKind::Ident(sym("_flatten_collect")), span)),
+                    args: vec![outer],
+                    kwargs: vec![],
+                    do_block: None,
+                },
+                span,
+            );
+        }
         Expr::new(
             ExprKind::Comprehension {
                 body: Box::new(body),
