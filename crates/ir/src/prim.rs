@@ -259,6 +259,9 @@ prims! {
     /// `Core.repr(x)`: `show` formatting to a string.
     Repr = "repr": INSPECTS,
     StringConcat = "string_concat": PURE,
+    /// `Core.sprintf(fmt, args)`: the C-style format string applied to a tuple of values
+    /// (`@printf`, `@sprintf`).
+    Sprintf = "sprintf": MAY_THROW,
     StringLen = "string_len": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
     Print = "print": OUTPUT,
@@ -903,6 +906,13 @@ impl Prim {
             ToString | Repr => {
                 arity(1)?;
                 Ok(Type::String)
+            }
+            Sprintf => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::String, Type::Tuple(_)) => Ok(Type::String),
+                    _ => Err("`Core.sprintf` needs a format string and a tuple".into()),
+                }
             }
             StringConcat => {
                 arity(2)?;

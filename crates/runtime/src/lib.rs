@@ -4,6 +4,7 @@
 
 pub mod memory;
 pub mod prims;
+pub mod printf;
 pub mod show;
 pub mod value;
 

@@ -698,6 +698,12 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x] => Ok(Value::str(&show_string(x))),
             _ => Err(b()),
         },
+        Sprintf => match args {
+            [Value::Str(f), Value::Tuple(t)] => {
+                crate::printf::sprintf(f, t).map(|s| Value::str(&s))
+            }
+            _ => Err(b()),
+        },
         StringConcat => match args {
             [Value::Str(a), Value::Str(c)] => {
                 let mut s = String::with_capacity(a.len() + c.len());

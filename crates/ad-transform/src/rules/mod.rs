@@ -111,9 +111,9 @@ pub fn reverse_rule(
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
         | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat | StringLen
-        | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
-        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
-        | ThrowValue => Some(Rule::NonDifferentiable),
+        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize => {
             Some(Rule::NonDifferentiable)
@@ -167,9 +167,9 @@ pub fn is_differentiable(op: Prim) -> bool {
         | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
-        | StringLen | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue => false,
+        | StringLen | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }
 }
 

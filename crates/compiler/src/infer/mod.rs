@@ -246,7 +246,7 @@ impl Compiler {
                     }
                     None => match op {
                         Prim::Egal | Prim::Isa => Type::Bool,
-                        Prim::ToString | Prim::Repr => Type::String,
+                        Prim::ToString | Prim::Repr | Prim::Sprintf => Type::String,
                         Prim::Print | Prim::Show => Type::Nothing,
                         _ if op.is_throw() => Type::Bottom,
                         _ => Type::Any,

@@ -268,6 +268,46 @@ impl<'a> Lowerer<'a> {
                 [e] => self.expr(&crate::broadcast::dotify(e)),
                 _ => Err(CompileError::invalid(sp, "`@.` takes one expression")),
             },
+            // `@printf("x = %.3f\n", x)` prints `Core.sprintf(format, (x,))`; `@sprintf` is the
+            // string. The format is a literal, as Julia requires; `stdout` may come first.
+            "printf" | "sprintf" => {
+                let rest = match args {
+                    [io, rest @ ..]
+                        if name.as_str() == "printf"
+                            && io.ident().is_some_and(|n| n.as_str() == "stdout") =>
+                    {
+                        rest
+                    }
+                    _ => args,
+                };
+                let Some((fmt, values)) = rest.split_first() else {
+                    return Err(CompileError::invalid(
+                        sp,
+                        format!("`@{name}` needs a format string"),
+                    ));
+                };
+                let literal = match &fmt.kind {
+                    ExprKind::Str(segs) => segs.iter().all(|s| matches!(s, StrSeg::Lit(_))),
+                    _ => false,
+                };
+                if !literal {
+                    return Err(CompileError::invalid(
+                        fmt.span,
+                        format!("the first argument of `@{name}` (after an optional `stdout`) must be a format string literal"),
+                    ));
+                }
+                let f = self.expr(fmt)?;
+                let mut vs = Vec::new();
+                for v in values {
+                    vs.push(self.expr(v)?);
+                }
+                let t = self.emit(InstData::Tuple { args: vs }, sp);
+                let text = self.prim(Prim::Sprintf, vec![f, t], sp);
+                if name.as_str() == "sprintf" {
+                    return Ok(text);
+                }
+                Ok(self.call("print", vec![text], sp))
+            }
             "inbounds" | "inline" | "noinline" | "fastmath" | "simd" => match args {
                 [e] => self.expr(e),
                 _ => Err(CompileError::invalid(
