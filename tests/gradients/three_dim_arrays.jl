@@ -1,5 +1,6 @@
 # check: tensor_model([0.3, -0.8, 1.1, 0.5, 2.0, -1.4, 0.7, 0.9, -0.2, 1.3, 0.4, -0.6])
 # check: slice_writes([1.2, -0.4, 0.6, 2.2, -1.0, 0.3, 0.8, 1.5])
+# check: stacked([0.4, -0.9, 1.3, 0.2])
 using Statistics
 # A batch of 2×3 feature maps (two of them) reshaped from a vector: broadcasting against a
 # matrix and a vector, reductions over each dimension, slices and permutedims.
@@ -21,4 +22,10 @@ function slice_writes(v)
     B[:, 2] .= v[7] * v[8]
     A[2, 1, 1] += sin(v[1])
     sum(A .* A) + prod(A[1, 1, :])
+end
+# Tiles and stacks: repeat and cat along the third dimension.
+function stacked(v)
+    M = [v[1] v[2]; v[3] v[4]]
+    S = cat(M, M .^ 2, repeat(v[1:2], 1, 2); dims = 3)
+    sum(S .* reshape(collect(1.0:12.0), 2, 2, 3)) + sum(repeat(v; inner = 2, outer = 2) .^ 3)
 end

@@ -175,3 +175,76 @@ function dropdims(A::Array; dims)
     length(keep) == 2 && return reshape(B, keep[1], keep[2])
     reshape(B, keep[1], keep[2], keep[3])
 end
+
+# `cat(As...; dims)`: `dims = 1` is `vcat`, `dims = 2` is `hcat`, `dims = 3` stacks matrices (or
+# vectors, as one-column matrices) of one size into a three-dimensional array.
+function cat(xs...; dims)
+    dims == 1 && return vcat(xs...)
+    dims == 2 && return hcat(xs...)
+    dims == 3 && return _cat3(Core.cat_eltype(xs), xs)
+    error("not supported yet: `cat` along dimensions other than 1, 2 and 3")
+end
+_cat_rows(x::Number) = 1
+_cat_rows(x::AbstractArray) = size(x, 1)
+_cat_cols(x::Number) = 1
+_cat_cols(x::AbstractArray) = size(x, 2)
+_cat_pages(x::Number) = 1
+_cat_pages(x::AbstractArray) = size(x, 3)
+function _cat3(::Type{T}, xs) where {T}
+    m = _cat_rows(xs[1])
+    n = _cat_cols(xs[1])
+    q = 0
+    for x in xs
+        if _cat_rows(x) != m || _cat_cols(x) != n
+            throw(DimensionMismatch(string("mismatch in dimension 1 (expected ", m, " got ", _cat_rows(x), ")")))
+        end
+        q += _cat_pages(x)
+    end
+    out = Array{T,3}(undef, m, n, q)
+    k = 0
+    for x in xs
+        for v in x
+            k += 1
+            out[k] = v
+        end
+    end
+    out
+end
+
+# `repeat(A, counts...)` tiles A `counts[d]` times along dimension d; `repeat(v; inner, outer)`
+# repeats each element `inner` times, then the whole `outer` times.
+repeat(v::AbstractVector, m::Int64) = _repeat_tiles(v, m, 1)
+repeat(v::AbstractVector, m::Int64, n::Int64) = _repeat_tiles(reshape(collect(v), length(v), 1), m, n)
+repeat(A::AbstractMatrix, m::Int64) = _repeat_tiles(A, m, 1)
+repeat(A::AbstractMatrix, m::Int64, n::Int64) = _repeat_tiles(A, m, n)
+function _repeat_tiles(v::AbstractVector, m::Int64, n::Int64)
+    m >= 0 || throw(ArgumentError(string("counts must be non-negative, got ", m)))
+    len = length(v)
+    out = Vector{eltype(v)}(undef, len * m)
+    for t in 1:m, i in 1:len
+        out[(t - 1) * len + i] = v[i]
+    end
+    out
+end
+function _repeat_tiles(A::AbstractMatrix, m::Int64, n::Int64)
+    (m >= 0 && n >= 0) || throw(ArgumentError(string("counts must be non-negative, got (", m, ", ", n, ")")))
+    r = size(A, 1)
+    c = size(A, 2)
+    out = Matrix{eltype(A)}(undef, r * m, c * n)
+    for tj in 1:n, j in 1:c, ti in 1:m, i in 1:r
+        out[(ti - 1) * r + i, (tj - 1) * c + j] = A[i, j]
+    end
+    out
+end
+function repeat(v::AbstractVector; inner::Int64 = 1, outer::Int64 = 1)
+    (inner >= 0 && outer >= 0) || throw(ArgumentError("counts must be non-negative"))
+    len = length(v)
+    out = Vector{eltype(v)}(undef, len * inner * outer)
+    k = 0
+    for o in 1:outer, i in 1:len, r in 1:inner
+        k += 1
+        out[k] = v[i]
+    end
+    out
+end
+repeat(s::String, n::Int64) = n <= 0 ? "" : s * repeat(s, n - 1)
