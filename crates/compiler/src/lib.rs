@@ -16,7 +16,7 @@ pub mod views;
 pub use error::{CompileError, ErrorKind, Warning};
 pub use methods::{Dispatch, Method, MethodTable};
 
-use ir::{Const, Function, InstData, Phase, Type, TypeEnv};
+use ir::{Const, Function, InstData, Phase, Type, TypeEnv, TypePat};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 use syntax::ast::{Expr, ExprKind};
@@ -356,7 +356,17 @@ impl Compiler {
                 }
             }
             _ => {
-                let lowered = lower::lower_toplevel(stmt, src)?;
+                let alias = match &stmt.kind {
+                    ExprKind::Const(inner) => self.define_alias(inner),
+                    _ => false,
+                };
+                let lowered = match lower::lower_toplevel(stmt, src) {
+                    Ok(l) => l,
+                    // `const R = AbstractVector{<:Real}` names a type that has no value here
+                    // yet: the name works in signatures only.
+                    Err(_) if alias => return Ok(TopLevel::Defined),
+                    Err(e) => return Err(e),
+                };
                 for &(name, span) in &lowered.soft_scope_locals {
                     if self.is_user_variable(name) || self.is_user_definition(name) {
                         self.warnings
@@ -396,6 +406,35 @@ impl Compiler {
                     opt.assign_id();
                 }
                 Ok(TopLevel::Run(Arc::new(opt)))
+            }
+        }
+    }
+
+    /// `const V = Vector{Float64}` (a type on the right): `V` names that type in signatures and
+    /// annotations from now on. (The statement also binds `V` to the type as a value.)
+    fn define_alias(&mut self, inner: &Expr) -> bool {
+        let ExprKind::Assign { lhs, rhs } = &inner.kind else {
+            return false;
+        };
+        let Some(name) = lhs.ident() else {
+            return false;
+        };
+        if !matches!(
+            rhs.kind,
+            ExprKind::Ident(_) | ExprKind::Curly { .. } | ExprKind::Field { .. }
+        ) {
+            return false;
+        }
+        let ctx = typeexpr::TypeExprCtx {
+            env: &self.env,
+            vars: &[],
+        };
+        match ctx.eval(rhs) {
+            Ok(TypePat::Ty(Type::Val(_) | Type::ValBool(_))) | Err(_) => false,
+            Ok(pat) => {
+                self.env.add_alias(name, pat);
+                self.invalidate();
+                true
             }
         }
     }

@@ -183,6 +183,9 @@ impl TypeExprCtx<'_> {
             "VecOrMat" | "AbstractVecOrMat" => return Ok(vec_or_mat(name.as_str(), any())),
             _ => {}
         }
+        if let Some(p) = self.env.alias(name) {
+            return Ok(p.clone());
+        }
         if let Some(def) = self.env.struct_def(name) {
             if def.params.is_empty() {
                 return Ok(TypePat::Ty(Type::Struct(name, vec![].into())));
@@ -272,6 +275,21 @@ impl TypeExprCtx<'_> {
                 vec_or_mat(name.as_str(), ps[0].clone())
             }
             "Tuple" => TypePat::App(Head::Tuple, ps),
+            // `NTuple{2, Float64}` is `Tuple{Float64, Float64}`.
+            "NTuple" => {
+                arity(2)?;
+                match &ps[0] {
+                    TypePat::Ty(Type::Val(n)) if (0..=64).contains(n) => {
+                        TypePat::App(Head::Tuple, vec![ps[1].clone(); *n as usize])
+                    }
+                    _ => {
+                        return Err(CompileError::unsupported(
+                            e.span,
+                            "`NTuple{N, T}` with a length other than a literal from 0 to 64",
+                        ))
+                    }
+                }
+            }
             "Union" => TypePat::App(Head::Union, ps),
             "Type" => {
                 arity(1)?;

@@ -248,6 +248,12 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             write_type(f, e, ir)?;
             write!(f, ", {n}}}")
         }
+        // Julia writes a tuple of more than three elements of one type as `NTuple{n, T}`.
+        Type::Tuple(ts) if !ir && ts.len() > 3 && ts.iter().all(|t| *t == ts[0]) => {
+            write!(f, "NTuple{{{}, ", ts.len())?;
+            write_type(f, &ts[0], ir)?;
+            write!(f, "}}")
+        }
         Type::Tuple(ts) => {
             write!(f, "Tuple")?;
             if ts.is_empty() {
@@ -506,6 +512,8 @@ pub struct AbstractDef {
 pub struct TypeEnv {
     structs: FxHashMap<Symbol, StructDef>,
     abstracts: FxHashMap<Symbol, AbstractDef>,
+    /// `const V = Vector{Float64}`: names of types (type aliases).
+    aliases: FxHashMap<Symbol, TypePat>,
 }
 
 impl Default for TypeEnv {
@@ -527,6 +535,7 @@ impl TypeEnv {
         let mut env = TypeEnv {
             structs: FxHashMap::default(),
             abstracts: FxHashMap::default(),
+            aliases: FxHashMap::default(),
         };
         let simple = [
             ("Number", "Any"),
@@ -584,6 +593,16 @@ impl TypeEnv {
 
     pub fn add_abstract(&mut self, def: AbstractDef) {
         self.abstracts.insert(def.name, def);
+    }
+
+    /// Makes `name` stand for the type (or pattern) `pat` in type expressions.
+    pub fn add_alias(&mut self, name: Symbol, pat: TypePat) {
+        self.aliases.insert(name, pat);
+    }
+
+    /// The type a type alias stands for.
+    pub fn alias(&self, name: Symbol) -> Option<&TypePat> {
+        self.aliases.get(&name)
     }
 
     pub fn struct_def(&self, name: Symbol) -> Option<&StructDef> {

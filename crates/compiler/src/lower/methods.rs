@@ -56,6 +56,9 @@ pub(super) fn lower_method_def(
     env: &TypeEnv,
     new_type: Option<Expr>,
 ) -> Result<Vec<LoweredMethod>, CompileError> {
+    if let Some(d) = vararg_params(def)? {
+        return lower_method_def(&d, src, env, new_type);
+    }
     if !def.kwparams.is_empty() {
         return keyword_methods(def, src, env, new_type);
     }
@@ -504,4 +507,41 @@ pub(super) fn keyword_methods(
     out.extend(lower_method_def(&pos_def, src, env, None)?);
     out.extend(lower_method_def(&kw_def, src, env, None)?);
     Ok(out)
+}
+
+/// `xs::Vararg{T}` (or `xs::Vararg`) is `xs::T...`: the definition with such parameters
+/// written as `...` ones, or `None` when it has none.
+fn vararg_params(def: &FunctionDef) -> Result<Option<FunctionDef>, CompileError> {
+    let is_vararg = |t: &Expr| match &t.kind {
+        ExprKind::Ident(n) => n.as_str() == "Vararg",
+        ExprKind::Curly { base, .. } => base.ident().is_some_and(|b| b.as_str() == "Vararg"),
+        _ => false,
+    };
+    if !def
+        .params
+        .iter()
+        .any(|p| !p.vararg && p.ty.as_ref().is_some_and(is_vararg))
+    {
+        return Ok(None);
+    }
+    let mut d = def.clone();
+    for p in d.params.iter_mut() {
+        let Some(t) = p.ty.clone().filter(|t| !p.vararg && is_vararg(t)) else {
+            continue;
+        };
+        p.vararg = true;
+        p.ty = match t.kind {
+            ExprKind::Curly { params, .. } => match params.as_slice() {
+                [elem] => Some(elem.clone()),
+                _ => {
+                    return Err(CompileError::unsupported(
+                        t.span,
+                        "`Vararg{T, N}` with a count (write the parameters out)",
+                    ))
+                }
+            },
+            _ => None,
+        };
+    }
+    Ok(Some(d))
 }

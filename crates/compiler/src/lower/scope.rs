@@ -193,6 +193,24 @@ impl<'a> Lowerer<'a> {
     /// A type expression evaluated as a value.
     pub(super) fn type_value(&mut self, e: &Expr) -> Result<Value, CompileError> {
         match &e.kind {
+            // `NTuple{3, T}` is `Tuple{T, T, T}`.
+            ExprKind::Curly { base, params }
+                if base.ident().is_some_and(|b| b.as_str() == "NTuple")
+                    && matches!(params.as_slice(), [Expr { kind: ExprKind::Int(n), .. }, _] if (0..=64).contains(n)) =>
+            {
+                let n = match params[0].kind {
+                    ExprKind::Int(n) => n as usize,
+                    _ => 0,
+                };
+                let tuple = Expr::new(
+                    ExprKind::Curly {
+                        base: Box::new(Expr::new(ExprKind::Ident(sym("Tuple")), base.span)),
+                        params: vec![params[1].clone(); n],
+                    },
+                    e.span,
+                );
+                self.type_value(&tuple)
+            }
             ExprKind::Curly { base, params } => {
                 let b = self.type_value(base)?;
                 let mut args = vec![b];
