@@ -79,13 +79,7 @@ end
 getindex(A::Array{T,N}, M::Array{Bool,N}) where {T,N} = A[_mask_positions(A, M)]
 function _mask_positions(A, M)
     size(M) == size(A) || Core.throw_bounds(A, M)
-    out = Int64[]
-    for k in 1:length(M)
-        if M[k]
-            push!(out, k)
-        end
-    end
-    out
+    _true_positions(M)
 end
 
 # Indexing with ranges, colons, vectors of indices and logical masks, as Julia's
@@ -96,7 +90,9 @@ _to_index(::typeof(:), n::Int64) = 1:n
 _to_index(r::UnitRange{Int64}, n::Int64) = r
 _to_index(r::StepRange{Int64,Int64}, n::Int64) = r
 _to_index(v::AbstractVector{Int64}, n::Int64) = v
-function _to_index(mask::Vector{Bool}, n::Int64)
+_to_index(mask::Vector{Bool}, n::Int64) = _true_positions(mask)
+# The positions of a mask's `true` entries, in order.
+function _true_positions(mask)
     out = Int64[]
     for k in 1:length(mask)
         if mask[k]

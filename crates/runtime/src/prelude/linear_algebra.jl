@@ -78,9 +78,13 @@ end
 # `A` with a unit diagonal), column by column as BLAS `trsv`; `_back_subst!` likewise with the
 # upper triangle. (BLAS skips a column whose entry is zero; that changes no value but would
 # change derivatives, so every column is used.)
-function _forward_subst!(A, X, c::Int64)
+# (`unit = false`: with A's own diagonal, as a lower triangular solve.)
+function _forward_subst!(A, X, c::Int64, unit::Bool = true)
     n = size(A, 1)
     for j in 1:n
+        if !unit
+            X[j, c] = X[j, c] / A[j, j]
+        end
         t = X[j, c]
         for i in (j + 1):n
             X[i, c] -= t * A[i, j]

@@ -132,10 +132,6 @@ function Symmetric(A::AbstractMatrix{T}) where {T}
     Symmetric{T,typeof(A)}(A)
 end
 Symmetric(S::Symmetric) = S
-size(S::Symmetric) = size(S.data)
-size(S::Symmetric, d::Int64) = size(S.data, d)
-length(S::Symmetric) = length(S.data)
-parent(S::Symmetric) = S.data
 function getindex(S::Symmetric, i::Int64, j::Int64)
     _struct_check(S, i, j)
     i <= j ? S.data[i, j] : S.data[j, i]
@@ -175,14 +171,11 @@ function UpperTriangular(A::AbstractMatrix{T}) where {T}
 end
 LowerTriangular(L::LowerTriangular) = L
 UpperTriangular(U::UpperTriangular) = U
-size(L::LowerTriangular) = size(L.data)
-size(U::UpperTriangular) = size(U.data)
-size(L::LowerTriangular, d::Int64) = size(L.data, d)
-size(U::UpperTriangular, d::Int64) = size(U.data, d)
-length(L::LowerTriangular) = length(L.data)
-length(U::UpperTriangular) = length(U.data)
-parent(L::LowerTriangular) = L.data
-parent(U::UpperTriangular) = U.data
+# The shape of a symmetric or triangular matrix is its data's.
+size(A::Union{Symmetric,LowerTriangular,UpperTriangular}) = size(A.data)
+size(A::Union{Symmetric,LowerTriangular,UpperTriangular}, d::Int64) = size(A.data, d)
+length(A::Union{Symmetric,LowerTriangular,UpperTriangular}) = length(A.data)
+parent(A::Union{Symmetric,LowerTriangular,UpperTriangular}) = A.data
 function getindex(L::LowerTriangular{T,S}, i::Int64, j::Int64) where {T,S}
     _struct_check(L, i, j)
     i >= j ? L.data[i, j] : zero(T)
@@ -275,16 +268,8 @@ end
 # Forward substitution, column-oriented (BLAS `trsv` order).
 function \(L::LowerTriangular, B::AbstractVecOrMat)
     X = _tri_rhs(L, B)
-    A = L.data
-    n = size(A, 1)
     for c in 1:size(X, 2)
-        for j in 1:n
-            X[j, c] = X[j, c] / A[j, j]
-            t = X[j, c]
-            for i in (j + 1):n
-                X[i, c] -= t * A[i, j]
-            end
-        end
+        _forward_subst!(L.data, X, c, false)
     end
     X
 end
