@@ -393,6 +393,34 @@ impl<'a> Lowerer<'a> {
                 };
             }
         }
+        // `new{T}(...)`: `new` of the struct with the given parameters.
+        if let ExprKind::Curly { base, params } = &func.kind {
+            if base.ident().is_some_and(|b| b.as_str() == "new")
+                && self.lookup_local(sym("new")).is_none()
+            {
+                let Some(t) = self.new_type.clone() else {
+                    return Err(CompileError::invalid(
+                        func.span,
+                        "`new` is only available inside a constructor",
+                    ));
+                };
+                let head = match t.kind {
+                    ExprKind::Curly { base, .. } => *base,
+                    _ => t,
+                };
+                let applied = Expr::new(
+                    ExprKind::Curly {
+                        base: Box::new(head),
+                        params: params.clone(),
+                    },
+                    func.span,
+                );
+                let tv = self.type_value(&applied)?;
+                let mut vs = vec![tv];
+                vs.extend(self.args(args.iter().copied())?);
+                return Ok(self.call("#new", vs, sp));
+            }
+        }
         if let Some(name) = func.ident() {
             if name.as_str() == "new" && self.lookup_local(name).is_none() {
                 let Some(t) = self.new_type.clone() else {
