@@ -9,3 +9,5 @@ println(s, " ", length(s))
 f(v) = @sprintf("%.2f", v)
 println(f(1.005), " ", f(2.675))
 @printf("no args\n")
+v = [1.5, 2.25]
+@printf("%.1f and %.2f\n", v...)

@@ -297,11 +297,8 @@ impl<'a> Lowerer<'a> {
                     ));
                 }
                 let f = self.expr(fmt)?;
-                let mut vs = Vec::new();
-                for v in values {
-                    vs.push(self.expr(v)?);
-                }
-                let t = self.emit(InstData::Tuple { args: vs }, sp);
+                // The values as a tuple (`@printf("%d %d", v...)` splats).
+                let t = self.expr(&mk(ExprKind::Tuple(values.to_vec()), sp))?;
                 let text = self.prim(Prim::Sprintf, vec![f, t], sp);
                 if name.as_str() == "sprintf" {
                     return Ok(text);
