@@ -1,7 +1,9 @@
 # check: tensor_model([0.3, -0.8, 1.1, 0.5, 2.0, -1.4, 0.7, 0.9, -0.2, 1.3, 0.4, -0.6])
 # check: slice_writes([1.2, -0.4, 0.6, 2.2, -1.0, 0.3, 0.8, 1.5])
 # check: stacked([0.4, -0.9, 1.3, 0.2])
+# check: slice_norms([0.3, -1.1, 0.8, 1.6, -0.4, 2.1, 0.9, -0.7])
 using Statistics
+using LinearAlgebra
 # A batch of 2×3 feature maps (two of them) reshaped from a vector: broadcasting against a
 # matrix and a vector, reductions over each dimension, slices and permutedims.
 function tensor_model(θ)
@@ -29,3 +31,5 @@ function stacked(v)
     S = cat(M, M .^ 2, repeat(v[1:2], 1, 2); dims = 3)
     sum(S .* reshape(collect(1.0:12.0), 2, 2, 3)) + sum(repeat(v; inner = 2, outer = 2) .^ 3)
 end
+# Norms of the slices along the third dimension, through `eachslice` views.
+slice_norms(v) = sum(norm(S) * i for (i, S) in enumerate(eachslice(reshape(v, 2, 2, 2); dims = 3)))

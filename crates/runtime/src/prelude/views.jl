@@ -332,3 +332,16 @@ iterate_done(r::RowSlices, i::Int64) = i > length(r)
 iterate_next(r::RowSlices, i::Int64) = (r[i], i + 1)
 eachindex(c::ColumnSlices) = OneTo(length(c))
 eachindex(r::RowSlices) = OneTo(length(r))
+
+# `eachslice(A; dims)`: the slices of A along a dimension, as views (a matrix's are its rows or
+# columns, as `eachrow`/`eachcol`; a three-dimensional array's are collected in a vector of
+# views, where Julia keeps a lazy `Slices`: same elements and printing).
+function eachslice(A::Matrix; dims::Int64)
+    dims == 1 && return eachrow(A)
+    dims == 2 && return eachcol(A)
+    throw(ArgumentError(string("dimension ", dims, " out of range for a matrix")))
+end
+function eachslice(A::Array{T,3}; dims::Int64) where {T}
+    (dims >= 1 && dims <= 3) || throw(ArgumentError(string("dimension ", dims, " out of range for a three-dimensional array")))
+    [selectdim(A, dims, k) for k in 1:size(A, dims)]
+end
