@@ -19,15 +19,6 @@ struct Spec {
     conv: char,
 }
 
-/// The number of values a format string consumes, or why it is not valid (checked where the
-/// program is compiled: Julia's format strings are literals).
-pub fn count_args(fmt: &str) -> Result<usize, String> {
-    Ok(parse(fmt)?
-        .iter()
-        .filter(|p| matches!(p, Piece::Conv(_)))
-        .count())
-}
-
 enum Piece {
     Text(String),
     Conv(Spec),

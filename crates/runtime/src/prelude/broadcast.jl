@@ -112,10 +112,6 @@ broadcast(f, a::Union{Number,RefValue}) = f(_bunref(a))
 broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}) = f(_bunref(a), _bunref(b))
 broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Number,RefValue}) = f(_bunref(a), _bunref(b), _bunref(c))
 broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Number,RefValue}, d::Union{Number,RefValue}) = f(_bunref(a), _bunref(b), _bunref(c), _bunref(d))
-broadcast(f, a::Number) = f(a)
-broadcast(f, a::Number, b::Number) = f(a, b)
-broadcast(f, a::Number, b::Number, c::Number) = f(a, b, c)
-broadcast(f, a::Number, b::Number, c::Number, d::Number) = f(a, b, c, d)
 # When inference gives no concrete element type, the result's element type is the join of
 # its elements' types, as Julia's broadcast narrows it (`Real[0.5, 0]`, not `Any[...]`). A
 # concrete type is recognised by the first element having exactly that type.

@@ -80,15 +80,17 @@ function _setindex_selection!(A::Array, X0::AbstractArray, I, J, K)
     end
     A
 end
-# Linear indexing and three integer indices of any three-dimensional array type.
-function getindex(A::AbstractArray{T,3}, k::Int64) where {T}
+# Linear indexing of any three-dimensional array type, through its three indices.
+function _linear3(A, k::Int64)
     if k < 1 || k > length(A)
         Core.throw_bounds(A, k)
     end
     m = size(A, 1)
     n = size(A, 2)
-    A[1 + rem(k - 1, m), 1 + rem(div(k - 1, m), n), 1 + div(k - 1, m * n)]
+    (1 + rem(k - 1, m), 1 + rem(div(k - 1, m), n), 1 + div(k - 1, m * n))
 end
+getindex(A::AbstractArray{T,3}, k::Int64) where {T} = getindex(A, _linear3(A, k)...)
+setindex!(A::AbstractArray{T,3}, x, k::Int64) where {T} = setindex!(A, x, _linear3(A, k)...)
 
 # Reductions over dimensions of a three-dimensional array.
 function _reduce_dims(f, op, A::AbstractArray{S,3}, dims, init) where {S}

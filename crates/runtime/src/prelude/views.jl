@@ -246,14 +246,6 @@ function setindex!(V::SubArray{T,3}, x, i::Int64, j::Int64, l::Int64) where {T}
     V.parent[_pidx(I[1], i), _pidx(I[2], j), _pidx(I[3], l)] = x
     V
 end
-function setindex!(A::AbstractArray{T,3}, x, k::Int64) where {T}
-    if k < 1 || k > length(A)
-        Core.throw_bounds(A, k)
-    end
-    m = size(A, 1)
-    n = size(A, 2)
-    A[1 + rem(k - 1, m), 1 + rem(div(k - 1, m), n), 1 + div(k - 1, m * n)] = x
-end
 function getindex(V::SubArray{T,2}, k::Int64) where {T}
     _vcheck(V, k)
     m = size(V, 1)
