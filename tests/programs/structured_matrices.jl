@@ -36,3 +36,9 @@ ldiv!(F, b)
 y = zeros(2)
 ldiv!(y, L, [1.0, 7.0])
 println(b, " ", y)
+# The lower triangle defines a `Symmetric(A, :L)`.
+A3 = [1.0 2.0 3.0; 4.0 5.0 6.0; 7.0 8.0 10.0]
+SL = Symmetric(A3, :L)
+SU = Symmetric(A3, :U)
+println(SL, " ", SL[1, 3], " ", SU[1, 3], " ", SL * [1.0, 2.0, 3.0])
+println(SL + SU, " ", 2SL, " ", -SL == -Matrix(SL), " ", copy(SL) == SL)

@@ -60,8 +60,8 @@ fn target_names(e: &Expr, out: &mut Vec<Symbol>) {
 fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     use ExprKind::*;
     match &e.kind {
-        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | End | Colon | Break
-        | Continue | Using(_) | Error => {}
+        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | QuoteSym(_) | End
+        | Colon | Break | Continue | Using(_) | Error => {}
         Str(segs) => {
             for s in segs {
                 if let StrSeg::Expr(x) = s {
@@ -583,8 +583,8 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
 pub(crate) fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     use ExprKind::*;
     match &mut e.kind {
-        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | End | Colon | Break
-        | Continue | Using(_) | Error => {}
+        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | QuoteSym(_) | End
+        | Colon | Break | Continue | Using(_) | Error => {}
         Str(segs) => {
             for s in segs {
                 if let StrSeg::Expr(x) = s {

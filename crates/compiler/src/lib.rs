@@ -430,7 +430,7 @@ impl Compiler {
             vars: &[],
         };
         match ctx.eval(rhs) {
-            Ok(TypePat::Ty(Type::Val(_) | Type::ValBool(_))) | Err(_) => false,
+            Ok(TypePat::Ty(Type::Val(_) | Type::ValBool(_) | Type::ValSym(_))) | Err(_) => false,
             Ok(pat) => {
                 self.env.add_alias(name, pat);
                 self.invalidate();

@@ -16,6 +16,7 @@ pub fn builtin_type(name: &str) -> Option<Type> {
         "Bool" => Type::Bool,
         "Nothing" => Type::Nothing,
         "String" => Type::String,
+        "Symbol" => Type::Symbol,
         "Number" | "Real" | "AbstractFloat" | "Integer" | "Signed" | "AbstractString"
         | "Function" | "Exception" => Type::abstract_(name),
         _ => return None,
@@ -63,6 +64,7 @@ pub fn constructor_table_name(t: &Type) -> Option<Symbol> {
         Type::Float32 => sym("Float32"),
         Type::Bool => sym("Bool"),
         Type::String => sym("String"),
+        Type::Symbol => sym("Symbol"),
         Type::Nothing => sym("Nothing"),
         Type::Array(..) => sym("Array"),
         Type::Tuple(_) => sym("Tuple"),
@@ -102,6 +104,7 @@ impl TypeExprCtx<'_> {
             ExprKind::Nothing => Ok(TypePat::Ty(Type::Nothing)),
             ExprKind::Int(n) => Ok(TypePat::Ty(Type::Val(*n))),
             ExprKind::Bool(b) => Ok(TypePat::Ty(Type::ValBool(*b))),
+            ExprKind::QuoteSym(s) => Ok(TypePat::Ty(Type::ValSym(*s))),
             ExprKind::Field { obj, name } if obj.ident().is_some_and(is_module) => {
                 self.name(*name, e)
             }

@@ -38,6 +38,8 @@ pub enum Const {
     Bool(bool),
     Nothing,
     Str(Arc<str>),
+    /// A quoted symbol (`:a`).
+    Sym(Symbol),
     /// A type as a value.
     Type(Type),
     /// A generic function as a value.
@@ -58,6 +60,7 @@ impl PartialEq for Const {
             (Const::Bool(a), Const::Bool(b)) => a == b,
             (Const::Nothing, Const::Nothing) => true,
             (Const::Str(a), Const::Str(b)) => a == b,
+            (Const::Sym(a), Const::Sym(b)) => a == b,
             (Const::Type(a), Const::Type(b)) => a == b,
             (Const::Func(a), Const::Func(b)) => a == b,
             (Const::Singleton(a), Const::Singleton(b)) => a == b,
@@ -77,6 +80,7 @@ impl Const {
             Const::Bool(_) => Type::Bool,
             Const::Nothing => Type::Nothing,
             Const::Str(_) => Type::String,
+            Const::Sym(_) => Type::Symbol,
             Const::Type(t) => Type::type_of_type(t.clone()),
             Const::Func(f) => Type::Function(*f),
             Const::Singleton(t) => t.clone(),

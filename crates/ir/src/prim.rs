@@ -259,6 +259,8 @@ prims! {
     /// `Core.repr(x)`: `show` formatting to a string.
     Repr = "repr": INSPECTS,
     StringConcat = "string_concat": PURE,
+    /// `Core.symbol(s::String)`: the symbol named `s` (`Symbol("a")`).
+    StringToSymbol = "symbol": PURE,
     /// `Core.sprintf(fmt, args)`: the C-style format string applied to a tuple of values
     /// (`@printf`, `@sprintf`).
     Sprintf = "sprintf": MAY_THROW,
@@ -926,6 +928,14 @@ impl Prim {
                 arity(1)?;
                 Ok(Type::Int64)
             }
+            StringToSymbol => {
+                arity(1)?;
+                if all(&Type::String) {
+                    Ok(Type::Symbol)
+                } else {
+                    Err("`Core.symbol` needs a string".into())
+                }
+            }
             Print | Show => {
                 arity(1)?;
                 Ok(Type::Nothing)
@@ -1074,6 +1084,17 @@ pub fn promote_type(a: &Type, b: &Type) -> Type {
         Type::Float64 => Some(3),
         _ => None,
     };
+    // A constant such as `π` meets Float32 as Float32 and every other number as Float64.
+    let irrational = |t: &Type| matches!(t, Type::Struct(n, _) if n.as_str() == "Irrational");
+    if irrational(a) || irrational(b) {
+        let other = if irrational(a) { b } else { a };
+        return match other {
+            Type::Float32 => Type::Float32,
+            Type::Float64 | Type::Int64 | Type::Bool => Type::Float64,
+            t if irrational(t) => Type::Float64,
+            _ => Type::Any,
+        };
+    }
     match (rank(a), rank(b)) {
         (Some(x), Some(y)) => {
             if x >= y {

@@ -222,6 +222,9 @@ impl<'a> Cursor<'a> {
             self.pos += 1;
             return Ok(Type::Val(n));
         }
+        if self.eat(':') {
+            return Ok(Type::ValSym(sym(&self.ident()?)));
+        }
         if self.eat('@') {
             let name = self.ident()?;
             if name != "NamedTuple" {
@@ -273,6 +276,7 @@ impl<'a> Cursor<'a> {
             "Bool" => Type::Bool,
             "Nothing" => Type::Nothing,
             "String" => Type::String,
+            "Symbol" => Type::Symbol,
             "Vector" if params.is_some() => Type::vector(p(0)?),
             "Matrix" if params.is_some() => Type::array(p(0)?, 2),
             "Array" if params.is_some() => match p(1)? {
@@ -681,6 +685,7 @@ fn read_const(c: &mut Cursor) -> Result<Const, String> {
             "type" => Const::Type(c.ty()?),
             "singleton" => Const::Singleton(c.ty()?),
             "fn" => Const::Func(sym(&c.ident()?)),
+            "symbol" => Const::Sym(sym(&c.ident()?)),
             s if s.starts_with("#f32:") => Const::F32(
                 s[5..]
                     .parse::<f64>()

@@ -40,6 +40,8 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
         | Type::UnionAll(_)
         | Type::Val(_)
         | Type::ValBool(_)
+        | Type::Symbol
+        | Type::ValSym(_)
         | Type::NoTangent
         | Type::NoFData
         | Type::NoRData => Type::NoTangent,

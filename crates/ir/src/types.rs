@@ -38,6 +38,10 @@ pub enum Type {
     Val(i64),
     /// A `Bool` type parameter (the `L` of `SubArray{T, N, P, I, L}`).
     ValBool(bool),
+    /// `Symbol`: the type of quoted names (`:a`).
+    Symbol,
+    /// A symbol type parameter (the `:π` of `Irrational{:π}`).
+    ValSym(Symbol),
     /// `Union{A, B, ...}`: at least two members, flattened, sorted, no duplicates.
     Union(Arc<[Type]>),
     /// The tangent of a value that has no derivative (integers, strings, ...).
@@ -88,8 +92,10 @@ impl Type {
             | Type::Abstract(..)
             | Type::Union(_)
             | Type::Val(_)
-            | Type::ValBool(_) => false,
+            | Type::ValBool(_)
+            | Type::ValSym(_) => false,
             Type::Int64
+            | Type::Symbol
             | Type::Float64
             | Type::Float32
             | Type::Bool
@@ -309,6 +315,8 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
         Type::UnionAll(n) => write!(f, "{n}"),
         Type::Val(v) => write!(f, "{v}"),
         Type::ValBool(v) => write!(f, "{v}"),
+        Type::Symbol => write!(f, "Symbol"),
+        Type::ValSym(s) => write!(f, ":{s}"),
         Type::Union(ts) => {
             write!(f, "Union")?;
             params(f, ts)

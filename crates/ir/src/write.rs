@@ -40,6 +40,7 @@ pub fn write_const(out: &mut String, c: &Const) {
         Const::Bool(b) => write!(out, "{b}"),
         Const::Nothing => write!(out, "nothing"),
         Const::Str(s) => write!(out, "{s:?}"),
+        Const::Sym(s) => write!(out, "symbol {s}"),
         Const::Type(t) => write!(out, "type {}", IrType(t)),
         Const::Func(f) => write!(out, "fn {f}"),
         Const::Singleton(t) => write!(out, "singleton {}", IrType(t)),

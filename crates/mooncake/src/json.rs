@@ -50,6 +50,7 @@ pub fn to_json(v: &Value, env: &TypeEnv) -> Json {
         Value::Bool(b) => json!(b),
         Value::Nothing | Value::Undef => Json::Null,
         Value::Str(s) => json!(s.as_ref()),
+        Value::Sym(s) => json!(s.as_str()),
         Value::Tuple(vs) => Json::Array(vs.iter().map(|x| to_json(x, env)).collect()),
         Value::NamedTuple(nt) => {
             let mut m = Map::new();

@@ -32,6 +32,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("bool"),
     prelude_file!("float"),
     prelude_file!("math"),
+    prelude_file!("irrationals"),
     prelude_file!("strings"),
     prelude_file!("tuples"),
     prelude_file!("refs"),

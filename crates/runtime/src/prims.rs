@@ -366,6 +366,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             for r in rest {
                 match r {
                     Value::Type(t) => ps.push(t.clone()),
+                    Value::Int(n) => ps.push(Type::Val(*n)),
+                    Value::Bool(v) => ps.push(Type::ValBool(*v)),
+                    Value::Sym(s) => ps.push(Type::ValSym(*s)),
                     other => {
                         return Err(Exception::Type(format!(
                             "in Type{{...}} expression, expected a type, got a value of type {}",
@@ -711,6 +714,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 s.push_str(c);
                 Ok(Value::str(&s))
             }
+            _ => Err(b()),
+        },
+        StringToSymbol => match args {
+            [Value::Str(s)] => Ok(Value::Sym(syntax::Symbol::intern(s))),
             _ => Err(b()),
         },
         StringLen => match args {

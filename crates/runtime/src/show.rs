@@ -110,6 +110,7 @@ fn escape(s: &str) -> String {
 pub fn print_string(v: &Value) -> String {
     match v {
         Value::Str(s) => s.to_string(),
+        Value::Sym(s) => s.to_string(),
         Value::F32(x) => fmt_float(*x as f64, true),
         _ => show_string(v),
     }
@@ -130,6 +131,7 @@ fn needs_prefix(elem: &Type) -> bool {
         Type::Float64
             | Type::Int64
             | Type::String
+            | Type::Symbol
             | Type::Struct(..)
             | Type::Tuple(_)
             | Type::NamedTuple(..)
@@ -187,6 +189,7 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
         Value::Nothing => out.push_str("nothing"),
         Value::Undef => out.push_str("#undef"),
         Value::Str(s) => out.push_str(&escape(s)),
+        Value::Sym(s) => show_symbol(out, s.as_str()),
         Value::Tuple(vs) => {
             out.push('(');
             inside(0, || {
@@ -223,7 +226,14 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                 let a = crate::value::ArrayObj::from_values(elem, dims, elems);
                 show(out, &Value::Array(Arc::new(a)), ctx);
             }
-            None => show_struct(out, &s.ty, &s.fields, 0),
+            None => match &s.ty {
+                // `π`, `ℯ`: an irrational constant prints as its name.
+                Type::Struct(n, ps) if n.as_str() == "Irrational" => match ps.first() {
+                    Some(Type::ValSym(name)) => out.push_str(name.as_str()),
+                    _ => show_struct(out, &s.ty, &s.fields, 0),
+                },
+                _ => show_struct(out, &s.ty, &s.fields, 0),
+            },
         },
         Value::Mutable(m) => show_struct(out, &m.ty, &m.snapshot(), Arc::as_ptr(m) as usize),
         Value::Array(a) => {
@@ -444,7 +454,9 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
             }
             Some((elem, vec![n, n], out))
         }
-        ("Symmetric" | "LowerTriangular" | "UpperTriangular", [data]) => {
+        ("Symmetric" | "LowerTriangular" | "UpperTriangular", [data, ..]) => {
+            // A symmetric matrix reads the triangle its flag names.
+            let upper = !matches!(s.fields.get(1), Some(Value::Bool(false)));
             let (pelem, pdims, pelems) = parent_parts(data)?;
             let (m, n) = (*pdims.first()?, *pdims.get(1)?);
             let elem = params.first().cloned().unwrap_or(pelem);
@@ -453,7 +465,7 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
             for j in 0..n {
                 for i in 0..m {
                     let at = match name.as_str() {
-                        "Symmetric" if i <= j => Some(i + j * m),
+                        "Symmetric" if (i <= j) == upper => Some(i + j * m),
                         "Symmetric" => Some(j + i * m),
                         "LowerTriangular" if i >= j => Some(i + j * m),
                         "UpperTriangular" if i <= j => Some(i + j * m),
@@ -699,6 +711,26 @@ pub fn array_summary(dims: &[usize], ty: &Type) -> String {
     } else {
         let ds: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
         format!("{} {ty}", ds.join("×"))
+    }
+}
+
+/// Julia's `show` of a symbol: `:name` for a name the parser reads back as one, else
+/// `Symbol("...")`.
+fn show_symbol(out: &mut String, name: &str) {
+    let mut chars = name.chars();
+    let plain = chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+        && chars.all(|c| c == '_' || c == '!' || c.is_alphanumeric())
+        && !matches!(
+            name,
+            "true" | "false" | "end" | "if" | "else" | "for" | "while" | "function"
+        );
+    if plain {
+        out.push(':');
+        out.push_str(name);
+    } else {
+        out.push_str("Symbol(");
+        out.push_str(&escape(name));
+        out.push(')');
     }
 }
 

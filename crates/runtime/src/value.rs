@@ -21,6 +21,8 @@ pub enum Value {
     /// An unassigned variable or array slot.
     Undef,
     Str(Arc<str>),
+    /// A quoted name (`:a`).
+    Sym(Symbol),
     Tuple(Arc<[Value]>),
     NamedTuple(Arc<NamedTupleVal>),
     /// An immutable struct.
@@ -1010,6 +1012,7 @@ impl Value {
             | Value::Nothing
             | Value::Undef
             | Value::Str(_)
+            | Value::Sym(_)
             | Value::Func(_)
             | Value::Type(_) => self.clone(),
             Value::Tuple(vs) => Value::tuple(all(vs, seen)),
@@ -1112,6 +1115,7 @@ impl Value {
             Value::Nothing => Type::Nothing,
             Value::Undef => Type::Bottom,
             Value::Str(_) => Type::String,
+            Value::Sym(_) => Type::Symbol,
             Value::Tuple(vs) => Type::tuple(vs.iter().map(|v| v.ty()).collect()),
             Value::NamedTuple(nt) => Type::NamedTuple(
                 nt.names.clone(),
@@ -1171,6 +1175,7 @@ impl Value {
             ir::Const::Bool(b) => Value::Bool(*b),
             ir::Const::Nothing => Value::Nothing,
             ir::Const::Str(s) => Value::Str(s.clone()),
+            ir::Const::Sym(s) => Value::Sym(*s),
             ir::Const::Type(t) => Value::Type(t.clone()),
             ir::Const::Func(f) => Value::Func(*f),
             ir::Const::Singleton(t) => Value::Struct(Arc::new(StructVal {
@@ -1190,6 +1195,7 @@ impl Value {
             Value::Bool(b) => ir::Const::Bool(*b),
             Value::Nothing => ir::Const::Nothing,
             Value::Str(s) => ir::Const::Str(s.clone()),
+            Value::Sym(s) => ir::Const::Sym(*s),
             Value::Type(t) => ir::Const::Type(t.clone()),
             Value::Func(f) => ir::Const::Func(*f),
             _ => return None,
@@ -1207,6 +1213,7 @@ pub fn egal(a: &Value, b: &Value) -> bool {
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Nothing, Value::Nothing) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Sym(x), Value::Sym(y)) => x == y,
         (Value::Tuple(x), Value::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| egal(a, b))
         }

@@ -57,6 +57,8 @@ pub enum ExprKind {
     End,
     /// `:` alone inside an index expression (all of a dimension).
     Colon,
+    /// `:name`: a quoted symbol.
+    QuoteSym(Symbol),
     /// `f(args...; kwargs...)`, also every operator. `do_block` is the lambda of a `do` block.
     Call {
         func: Box<Expr>,

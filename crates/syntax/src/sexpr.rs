@@ -99,6 +99,10 @@ fn go(e: &Expr, out: &mut String) {
         ExprKind::Ident(s) => out.push_str(s.as_str()),
         ExprKind::End => out.push_str("end"),
         ExprKind::Colon => out.push_str("(:)"),
+        ExprKind::QuoteSym(name) => {
+            out.push(':');
+            out.push_str(name.as_str());
+        }
         ExprKind::Call {
             func,
             args,

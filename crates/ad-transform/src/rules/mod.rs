@@ -110,10 +110,12 @@ pub fn reverse_rule(
         | ArraySize | SameMemory | TupleLen | RuleStack | RuleChild | AdCheck | TangentCheck
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat | StringLen
-        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue => Some(Rule::NonDifferentiable),
+        | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat
+        | StringToSymbol | StringLen | Sprintf | Print | Show | ThrowError | ThrowAssert
+        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
+        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
+            Some(Rule::NonDifferentiable)
+        }
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize => {
             Some(Rule::NonDifferentiable)
@@ -167,9 +169,9 @@ pub fn is_differentiable(op: Prim) -> bool {
         | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
-        | StringLen | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue => false,
+        | StringToSymbol | StringLen | Sprintf | Print | Show | ThrowError | ThrowAssert
+        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
+        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }
 }
 

@@ -223,7 +223,20 @@ impl Compiler {
         Ok(match &f.insts[i] {
             InstData::Const(c) => c.ty(),
             InstData::Prim { op, args } => {
-                let ats: Vec<Type> = args.iter().map(|a| fr.ty(*a)).collect();
+                let mut ats: Vec<Type> = args.iter().map(|a| fr.ty(*a)).collect();
+                if *op == Prim::ApplyType {
+                    // A known integer, `Bool` or symbol is a type parameter (`Irrational{sym}`
+                    // with the static parameter `sym`).
+                    for (t, a) in ats.iter_mut().zip(args.iter()).skip(1) {
+                        let param = match fr.f.const_value(*a).or_else(|| fr.known.get(a)) {
+                            Some(Const::Int(n)) => Type::Val(*n),
+                            Some(Const::Bool(b)) => Type::ValBool(*b),
+                            Some(Const::Sym(s)) => Type::ValSym(*s),
+                            _ => continue,
+                        };
+                        *t = Type::type_of_type(param);
+                    }
+                }
                 if ats.contains(&Type::Bottom) {
                     return Ok(Type::Bottom);
                 }
@@ -240,6 +253,17 @@ impl Compiler {
                         if t == Type::Bottom && !op.is_throw() {
                             if let Some(m) = last_err {
                                 fr.res.insert(i, Resolution::Error(m));
+                            }
+                        }
+                        // A type built from constants is a constant (also when a parameter
+                        // was a known value, which the verifier cannot see).
+                        if let (Prim::ApplyType, Type::Type(applied)) = (op, &t) {
+                            if applied.is_concrete() {
+                                let c = Const::Type((**applied).clone());
+                                if let Some(v) = f.result(i) {
+                                    fr.known.insert(v, c.clone());
+                                }
+                                fr.res.insert(i, Resolution::Constant(c));
                             }
                         }
                         t
@@ -384,9 +408,17 @@ impl Compiler {
             InstData::SetGlobal(..) => Type::Nothing,
             InstData::StaticParam(k) => match fr.sparams.get(*k as usize) {
                 // An integer parameter (the `N` of `Array{T, N}`) is an Int value.
-                Some(Type::Val(n)) => {
-                    fr.res.insert(i, Resolution::Constant(Const::Int(*n)));
-                    Type::Int64
+                // An integer, `Bool` or symbol parameter (the `N` of `Array{T, N}`, the `sym`
+                // of `Irrational{sym}`) is a value.
+                Some(p) if value_param(p).is_some() => {
+                    let Some((c, t)) = value_param(p) else {
+                        return Ok(Type::Bottom);
+                    };
+                    if let Some(v) = f.result(i) {
+                        fr.known.insert(v, c.clone());
+                    }
+                    fr.res.insert(i, Resolution::Constant(c));
+                    t
                 }
                 Some(t) => {
                     fr.res
@@ -472,4 +504,14 @@ impl Compiler {
         };
         fts.get(idx).map(|ft| (idx as u32, ft.clone()))
     }
+}
+
+/// The value and type of a type parameter that is a value (`3`, `true`, `:π`).
+fn value_param(p: &Type) -> Option<(Const, Type)> {
+    Some(match p {
+        Type::Val(n) => (Const::Int(*n), Type::Int64),
+        Type::ValBool(b) => (Const::Bool(*b), Type::Bool),
+        Type::ValSym(s) => (Const::Sym(*s), Type::Symbol),
+        _ => return None,
+    })
 }

@@ -58,6 +58,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Float32(x) => Ok(self.konst(Const::F32(*x), sp)),
             ExprKind::Bool(b) => Ok(self.konst(Const::Bool(*b), sp)),
             ExprKind::Nothing => Ok(self.nothing(sp)),
+            ExprKind::QuoteSym(s) => Ok(self.konst(Const::Sym(*s), sp)),
             ExprKind::Str(segs) => self.string(segs, sp),
             ExprKind::Ident(name) => self.read_name(*name, sp),
             ExprKind::End => match self.index_ctx.last().copied() {
@@ -152,6 +153,15 @@ impl<'a> Lowerer<'a> {
                     if is_module(m) && self.lookup_local(m).is_none() {
                         return self.read_name(*name, sp);
                     }
+                }
+                if is_math_constants(obj) && self.lookup_local(sym("MathConstants")).is_none() {
+                    let Some(c) = math_constant(name.as_str()) else {
+                        return Err(CompileError::invalid(
+                            sp,
+                            format!("`{name}` is not defined in `Base.MathConstants`"),
+                        ));
+                    };
+                    return self.read_name(sym(c), sp);
                 }
                 let o = self.expr(obj)?;
                 Ok(self.emit(
@@ -393,6 +403,9 @@ impl<'a> Lowerer<'a> {
                 };
             }
         }
+        if let Some(v) = self.field_call(func, args, sp)? {
+            return Ok(v);
+        }
         // `new{T}(...)`: `new` of the struct with the given parameters.
         if let ExprKind::Curly { base, params } = &func.kind {
             if base.ident().is_some_and(|b| b.as_str() == "new")
@@ -442,26 +455,22 @@ impl<'a> Lowerer<'a> {
             }
         }
         // `x^k` with a literal k in -2..=3 is Julia's `literal_pow`: x*x for k = 2, inv(x)
-        // for k = -1, and so on (so `2^-1 == 0.5`).
+        // for k = -1, and so on (so `2^-1 == 0.5`); the prelude's `_literal_pow2` etc. do
+        // that and give `ℯ^k` as `exp(k)`.
         if func.ident().is_some_and(|f| f.as_str() == "^") && self.lookup_local(sym("^")).is_none()
         {
             if let (2, Some(ExprKind::Int(k))) = (args.len(), args.get(1).map(|a| &a.kind)) {
                 if (-2..=3).contains(k) {
                     let x = self.expr(args[0])?;
-                    return Ok(match k {
-                        0 => self.call("one", vec![x], sp),
-                        1 => x,
-                        2 => self.call("*", vec![x, x], sp),
-                        3 => {
-                            let x2 = self.call("*", vec![x, x], sp);
-                            self.call("*", vec![x2, x], sp)
-                        }
-                        -1 => self.call("inv", vec![x], sp),
-                        _ => {
-                            let i = self.call("inv", vec![x], sp);
-                            self.call("*", vec![i, i], sp)
-                        }
-                    });
+                    let f = match k {
+                        0 => "_literal_pow0",
+                        1 => "_literal_pow1",
+                        2 => "_literal_pow2",
+                        3 => "_literal_pow3",
+                        -1 => "_literal_pow_minus1",
+                        _ => "_literal_pow_minus2",
+                    };
+                    return Ok(self.call(f, vec![x], sp));
                 }
             }
         }
@@ -569,5 +578,71 @@ impl<'a> Lowerer<'a> {
         let mut args = vec![o];
         args.extend(idx);
         Ok(self.call(f, args, sp))
+    }
+}
+
+/// Whether `e` names the module `MathConstants` (also as `Base.MathConstants`).
+fn is_math_constants(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(m) => m.as_str() == "MathConstants",
+        ExprKind::Field { obj, name } => {
+            name.as_str() == "MathConstants" && obj.ident().is_some_and(|b| b.as_str() == "Base")
+        }
+        _ => false,
+    }
+}
+
+/// The prelude global holding the constant `MathConstants.name`.
+fn math_constant(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "π" | "pi" => "π",
+        "ℯ" | "e" => "ℯ",
+        "γ" | "eulergamma" => "_eulergamma",
+        "φ" | "golden" => "_golden",
+        "catalan" => "_catalan",
+        _ => return None,
+    })
+}
+
+impl Lowerer<'_> {
+    /// `getfield(x, :a)`, `getproperty(x, :a)`, `setfield!(x, :a, v)`, `setproperty!(x, :a, v)`
+    /// with a quoted field name (or a literal position for `getfield`): the field access
+    /// `x.a` / `x.a = v`. A name known only at run time is not supported yet.
+    fn field_call(
+        &mut self,
+        func: &Expr,
+        args: &[&Expr],
+        sp: Span,
+    ) -> Result<Option<Value>, CompileError> {
+        let Some(name) = func.ident() else {
+            return Ok(None);
+        };
+        let (getter, arity) = match name.as_str() {
+            "getfield" | "getproperty" => (true, 2),
+            "setfield!" | "setproperty!" => (false, 3),
+            _ => return Ok(None),
+        };
+        if args.len() != arity || self.lookup_local(name).is_some() {
+            return Ok(None);
+        }
+        let field = match &args[1].kind {
+            ExprKind::QuoteSym(f) => FieldRef::Name(*f),
+            ExprKind::Int(i) if name.as_str() == "getfield" && *i >= 1 && *i <= u32::MAX as i64 => {
+                FieldRef::Index((*i - 1) as u32)
+            }
+            _ => {
+                return Err(CompileError::unsupported(
+                    args[1].span,
+                    &format!("`{name}` with a field name known only at run time"),
+                ))
+            }
+        };
+        let obj = self.expr(args[0])?;
+        if getter {
+            return Ok(Some(self.emit(InstData::GetField { obj, field }, sp)));
+        }
+        let val = self.expr(args[2])?;
+        self.emit_stmt(InstData::SetField { obj, field, val }, sp);
+        Ok(Some(val))
     }
 }

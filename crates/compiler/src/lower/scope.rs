@@ -218,6 +218,7 @@ impl<'a> Lowerer<'a> {
                     let v = match &p.kind {
                         ExprKind::Int(n) => self.konst(Const::Type(Type::Val(*n)), p.span),
                         ExprKind::Bool(b) => self.konst(Const::Type(Type::ValBool(*b)), p.span),
+                        ExprKind::QuoteSym(s) => self.konst(Const::Type(Type::ValSym(*s)), p.span),
                         ExprKind::SubtypeBound(_) => {
                             return Err(CompileError::unsupported(
                                 p.span,

@@ -1,4 +1,4 @@
-# Constants (after the functions they use): `Inf`, `NaN`, `π`.
+# Constants (after the functions they use): `Inf`, `NaN`, `π`, `ℯ`.
 
 const Inf = Core.div_float(1.0, 0.0)
 const NaN = Core.div_float(0.0, 0.0)
@@ -6,5 +6,10 @@ const Inf64 = Inf
 const NaN64 = NaN
 const Inf32 = Core.fpconvert(Float32, Inf)
 const NaN32 = Core.fpconvert(Float32, NaN)
-const pi = 3.141592653589793
-const π = 3.141592653589793
+const π = Irrational{:π}()
+const pi = π
+const ℯ = Irrational{:ℯ}()
+# The other constants of `MathConstants` (reached as `MathConstants.γ`, ...).
+const _eulergamma = Irrational{:γ}()
+const _golden = Irrational{:φ}()
+const _catalan = Irrational{:catalan}()

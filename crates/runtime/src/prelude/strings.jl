@@ -4,6 +4,10 @@
 length(s::String) = Core.string_len(s)
 ==(a::String, b::String) = Core.egal(a, b)
 string(x) = Core.string(x)
+Symbol(s::String) = Core.symbol(s)
+Symbol(s::Symbol) = s
+Symbol(x, xs...) = Core.symbol(string(x, xs...))
+String(s::Symbol) = string(s)
 function string(xs...)
     s = ""
     for x in xs

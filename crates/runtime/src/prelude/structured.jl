@@ -122,36 +122,47 @@ function /(D::Diagonal, E::Diagonal)
     Diagonal(D.diag ./ E.diag)
 end
 
-# `Symmetric(A)`: the symmetric matrix A's upper triangle defines. Only the diagonal can be
-# written. (The lower-triangle form `Symmetric(A, :L)` needs quoted symbols, not supported yet.)
+# `Symmetric(A)`, `Symmetric(A, :U)`: the symmetric matrix A's upper triangle defines;
+# `Symmetric(A, :L)`: the one its lower triangle defines. Only the diagonal can be written.
+# (Julia keeps the triangle as a `Char` field `uplo`; here it is the flag `_upper`.)
 struct Symmetric{T,S} <: AbstractMatrix{T}
     data::S
+    _upper::Bool
 end
-function Symmetric(A::AbstractMatrix{T}) where {T}
+function Symmetric(A::AbstractMatrix{T}, uplo::Symbol = :U) where {T}
     _checksquare(A)
-    Symmetric{T,typeof(A)}(A)
+    Symmetric{T,typeof(A)}(A, _uplo_upper(uplo))
 end
+function _uplo_upper(uplo::Symbol)
+    uplo === :U && return true
+    uplo === :L && return false
+    throw(ArgumentError("uplo argument must be either :U (upper) or :L (lower)"))
+end
+_uplo(S::Symmetric) = S._upper ? :U : :L
 Symmetric(S::Symmetric) = S
+Symmetric(S::Symmetric, uplo::Symbol) = (_uplo_upper(uplo); S)
 function getindex(S::Symmetric, i::Int64, j::Int64)
     _struct_check(S, i, j)
-    i <= j ? S.data[i, j] : S.data[j, i]
+    (i <= j) == S._upper ? S.data[i, j] : S.data[j, i]
 end
 function setindex!(S::Symmetric, x, i::Int64, j::Int64)
     i == j || throw(ArgumentError("Cannot set a non-diagonal index in a symmetric matrix"))
     S.data[i, i] = x
     S
 end
-copy(S::Symmetric) = Symmetric(copy(S.data))
+copy(S::Symmetric) = Symmetric(copy(S.data), _uplo(S))
 adjoint(S::Symmetric{T,V}) where {T<:Real,V} = S
 transpose(S::Symmetric) = S
 issymmetric(S::Symmetric) = true
 ishermitian(S::Symmetric{T,V}) where {T<:Real,V} = true
--(S::Symmetric) = Symmetric(-S.data)
-*(a::Number, S::Symmetric) = Symmetric(a * S.data)
-*(S::Symmetric, a::Number) = Symmetric(S.data * a)
-/(S::Symmetric, a::Number) = Symmetric(S.data / a)
-+(S::Symmetric, R::Symmetric) = Symmetric(S.data + R.data)
--(S::Symmetric, R::Symmetric) = Symmetric(S.data - R.data)
+-(S::Symmetric) = Symmetric(-S.data, _uplo(S))
+*(a::Number, S::Symmetric) = Symmetric(a * S.data, _uplo(S))
+*(S::Symmetric, a::Number) = Symmetric(S.data * a, _uplo(S))
+/(S::Symmetric, a::Number) = Symmetric(S.data / a, _uplo(S))
+# With the other triangle, R's data is transposed so that the same triangle holds R.
+_same_triangle(S::Symmetric, R::Symmetric) = S._upper == R._upper ? R.data : copy(transpose(R.data))
++(S::Symmetric, R::Symmetric) = Symmetric(S.data + _same_triangle(S, R), _uplo(S))
+-(S::Symmetric, R::Symmetric) = Symmetric(S.data - _same_triangle(S, R), _uplo(S))
 
 # Triangular views: the entries outside the triangle read as zero and can be written only
 # with zero.

@@ -57,3 +57,7 @@ struct Zip3{A,B,C}
     b::B
     c::C
 end
+
+# `Val{x}()`: a value whose type carries `x` (an integer, `Bool` or symbol) for dispatch.
+struct Val{x} end
+Val(x) = error("not supported yet: `Val(x)` with a run-time value; write `Val{x}()` with the value itself")

@@ -323,10 +323,13 @@ impl<'a> Parser<'a> {
             }
             Tok::Op(":") => {
                 self.bump();
-                if let Tok::Ident(_) = self.peek() {
-                    self.error(sp, "quoted symbols (`:name`) are not supported");
+                if let Tok::Ident(name) = self.peek() {
+                    let name = *name;
                     self.bump();
-                    return Expr::new(ExprKind::Error, sp);
+                    return Expr::new(ExprKind::QuoteSym(name), sp.to(self.prev_span()));
+                }
+                if let Tok::Op("(") = self.peek() {
+                    self.error(sp, "quoted expressions (`:(...)`) are not supported yet");
                 }
                 Expr::new(ExprKind::Ident(sym(":")), sp)
             }
