@@ -255,6 +255,17 @@ impl Compiler {
                                 fr.res.insert(i, Resolution::Error(m));
                             }
                         }
+                        // `x isa T` is known when x's type is concrete or already below T.
+                        if let (Prim::Isa, [xt, Type::Type(target)]) = (op, ats.as_slice()) {
+                            let below = self.env.subtype(xt, target);
+                            if below || xt.is_concrete() {
+                                let c = Const::Bool(below);
+                                if let Some(v) = f.result(i) {
+                                    fr.known.insert(v, c.clone());
+                                }
+                                fr.res.insert(i, Resolution::Constant(c));
+                            }
+                        }
                         // A type built from constants is a constant (also when a parameter
                         // was a known value, which the verifier cannot see).
                         if let (Prim::ApplyType, Type::Type(applied)) = (op, &t) {
