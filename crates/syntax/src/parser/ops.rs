@@ -450,7 +450,8 @@ impl<'a> Parser<'a> {
     pub(super) fn operator_call_name(&mut self) -> Option<Expr> {
         let Tok::Op(o) = self.peek() else { return None };
         let o = *o;
-        if !is_operator_name(o) {
+        // `:(...)` is a quoted expression in Julia, not a call of `:`.
+        if !is_operator_name(o) || o == ":" {
             return None;
         }
         let i = self.next_index();

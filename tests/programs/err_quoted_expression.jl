@@ -1,0 +1,3 @@
+# Quoted expressions (metaprogramming) are not supported yet: an error at the construct.
+ex = :(a + b)
+println(ex)
