@@ -25,6 +25,8 @@ pub(super) struct Cfg {
     /// its iterations in a register instead of pushing the back edge's id on the block stack
     /// each time; the count is pushed once when the loop exits (see `CountedLoop`).
     pub(super) loops: FxHashMap<Block, CountedLoop>,
+    /// Blocks on a cycle (any loop, counted or not): the others run at most once per call.
+    cyclic: FxHashSet<Block>,
 }
 
 impl Cfg {
@@ -66,6 +68,7 @@ impl Cfg {
             }
         }
         let loops = counted_loops(primal, &layout, &incoming, &live);
+        let cyclic = on_cycles(primal, &layout, &incoming);
         Cfg {
             layout,
             pos,
@@ -73,7 +76,13 @@ impl Cfg {
             returns,
             live,
             loops,
+            cyclic,
         }
+    }
+
+    /// Whether `b` runs at most once per call (it is on no cycle of the CFG).
+    pub(super) fn runs_once(&self, b: Block) -> bool {
+        !self.cyclic.contains(&b)
     }
 
     pub(super) fn entry(&self) -> Block {
@@ -236,4 +245,73 @@ pub(super) fn dispatch<T: Copy>(
             cur = next;
         }
     }
+}
+
+/// The blocks on a cycle: those in a strongly connected component of more than one block or
+/// with an edge to themselves (Kosaraju: finishing order on the CFG, then components on the
+/// reversed CFG).
+fn on_cycles(
+    primal: &Function,
+    layout: &[Block],
+    incoming: &FxHashMap<Block, Vec<Edge>>,
+) -> FxHashSet<Block> {
+    let succs = |b: Block| -> Vec<Block> {
+        primal
+            .terminator(b)
+            .map(|t| {
+                primal.insts[t]
+                    .successors()
+                    .iter()
+                    .map(|(d, _)| *d)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut seen: FxHashSet<Block> = FxHashSet::default();
+    let mut finished: Vec<Block> = Vec::new();
+    for &root in layout {
+        if !seen.insert(root) {
+            continue;
+        }
+        let mut stack: Vec<(Block, Vec<Block>)> = vec![(root, succs(root))];
+        while let Some((b, rest)) = stack.last_mut() {
+            match rest.pop() {
+                Some(s) => {
+                    if seen.insert(s) {
+                        let next = succs(s);
+                        stack.push((s, next));
+                    }
+                }
+                None => {
+                    finished.push(*b);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    let mut component: FxHashMap<Block, usize> = FxHashMap::default();
+    let mut sizes: Vec<usize> = Vec::new();
+    for &root in finished.iter().rev() {
+        if component.contains_key(&root) {
+            continue;
+        }
+        let c = sizes.len();
+        sizes.push(0);
+        let mut work = vec![root];
+        component.insert(root, c);
+        while let Some(b) = work.pop() {
+            sizes[c] += 1;
+            for (q, _) in incoming.get(&b).into_iter().flatten() {
+                if !component.contains_key(q) {
+                    component.insert(*q, c);
+                    work.push(*q);
+                }
+            }
+        }
+    }
+    layout
+        .iter()
+        .copied()
+        .filter(|b| sizes[component[b]] > 1 || succs(*b).contains(b))
+        .collect()
 }

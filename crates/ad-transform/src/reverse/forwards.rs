@@ -40,6 +40,9 @@ pub(super) struct ForwardsPass {
     /// The stack of the call-invariant saved values (pushed once per call), if any.
     pub(super) inv_stack: Option<(u32, Vec<Type>)>,
     pub(super) inv_recipes: Vec<Recipe>,
+    /// The once stacks of each block that runs once per call and has values loops read, one
+    /// per value in the order of `Invariants::once_vals` (see `saved::ONCE`).
+    pub(super) once_stacks: FxHashMap<Block, Vec<(u32, Vec<Type>)>>,
 }
 
 /// Derives the forwards pass of `cx.p`.
@@ -150,6 +153,8 @@ impl<'a> Forwards<'a> {
             }),
             saved: Default::default(),
             ivs: Default::default(),
+            once_def: Default::default(),
+            once_vals: Default::default(),
         });
         Forwards {
             cx,
@@ -208,6 +213,26 @@ impl<'a> Forwards<'a> {
             recipes,
         };
         self.blocks.insert(b, saves);
+        if b != entry && self.cfg.runs_once(b) {
+            // A block outside every loop runs at most once per call: loops after it read its
+            // values from its once stack (constants are made again instead).
+            let fblock = &self.f.blocks[fb];
+            let mut defs = self.invariants.once_def.borrow_mut();
+            let readable = |v: &Value| super::saved::once_readable(&self.f.types[*v]);
+            for &p in fblock.params.iter().filter(|p| readable(p)) {
+                defs.insert(p, b);
+            }
+            for &i in &fblock.insts {
+                if let (Some(r), false) = (
+                    self.f.result(i),
+                    matches!(self.f.insts[i], InstData::Const(_)),
+                ) {
+                    if readable(&r) {
+                        defs.insert(r, b);
+                    }
+                }
+            }
+        }
         if b == entry {
             // Values the entry block computes are fixed for the rest of the call too (when
             // the entry block runs once).
@@ -534,7 +559,8 @@ impl<'a> Forwards<'a> {
         }
     }
 
-    /// Pushes the call-invariant saved values once, at the end of the entry block, and hands
+    /// Pushes the call-invariant saved values once, at the end of the entry block, and the
+    /// values of once-per-call blocks that loops read at the end of their blocks, and hands
     /// over the forwards pass.
     fn finish(mut self) -> ForwardsPass {
         self.marks.finish(&mut self.f);
@@ -554,19 +580,34 @@ impl<'a> Forwards<'a> {
         let inv_stack = (!inv_vals.is_empty()).then(|| {
             let fentry = self.fblocks[&entry];
             let loc = primal.locs[primal.blocks[entry].insts[0]];
-            let tmp = self.f.add_block();
-            let mut e = Emit {
-                f: &mut self.f,
-                block: tmp,
-                loc,
-            };
-            let pushed = push_saved(&mut e, self.state, &mut self.state_types, inv_vals);
-            self.f.layout.retain(|b| *b != tmp);
-            let insts = std::mem::take(&mut self.f.blocks[tmp].insts);
-            let at = self.f.blocks[fentry].insts.len().saturating_sub(1);
-            self.f.blocks[fentry].insts.splice(at..at, insts);
+            let mut e = at_block_end(&mut self.f, fentry, loc);
+            let pushed = push_saved(&mut e.emit(), self.state, &mut self.state_types, inv_vals);
+            e.finish();
             pushed
         });
+        // Each block that runs once per call pushes the values loops read, when it ends.
+        let loc_entry = primal.locs[primal.blocks[entry].insts[0]];
+        let mut once: Vec<(Block, Vec<Value>)> = self
+            .invariants
+            .once_vals
+            .borrow()
+            .iter()
+            .map(|(b, vs)| (*b, vs.clone()))
+            .collect();
+        once.sort_by_key(|(b, _)| *b);
+        let mut once_stacks = FxHashMap::default();
+        for (b, vals) in once {
+            let fb = self.fblocks[&b];
+            let term = primal.blocks[b].insts.last().copied();
+            let loc = term.map_or(loc_entry, |t| primal.locs[t]);
+            let mut e = at_block_end(&mut self.f, fb, loc);
+            let stacks = vals
+                .into_iter()
+                .map(|v| push_saved(&mut e.emit(), self.state, &mut self.state_types, vec![v]))
+                .collect();
+            e.finish();
+            once_stacks.insert(b, stacks);
+        }
         ForwardsPass {
             f: self.f,
             state_types: self.state_types,
@@ -574,6 +615,7 @@ impl<'a> Forwards<'a> {
             invariants: self.invariants,
             inv_stack,
             inv_recipes,
+            once_stacks,
         }
     }
 }
@@ -587,4 +629,41 @@ pub(super) fn fdata_const(e: &mut Emit, t: &Type) -> Value {
 pub(super) fn child_state(e: &mut Emit, state: Value, site: u32) -> Value {
     let kv = e.konst(Const::Int(site as i64));
     e.prim(Prim::RuleChild, vec![state, kv], rule_state_type())
+}
+
+/// Instructions emitted at the end of a block, before its terminator (once the rest of the
+/// forwards pass is built): emitted into a scratch block, then spliced in by `finish`.
+struct AtBlockEnd<'f> {
+    f: &'f mut Function,
+    block: Block,
+    scratch: Block,
+    loc: Span,
+}
+
+fn at_block_end(f: &mut Function, block: Block, loc: Span) -> AtBlockEnd<'_> {
+    let scratch = f.add_block();
+    AtBlockEnd {
+        f,
+        block,
+        scratch,
+        loc,
+    }
+}
+
+impl AtBlockEnd<'_> {
+    fn emit(&mut self) -> Emit<'_> {
+        Emit {
+            f: self.f,
+            block: self.scratch,
+            loc: self.loc,
+        }
+    }
+
+    fn finish(self) {
+        let scratch = self.scratch;
+        self.f.layout.retain(|b| *b != scratch);
+        let insts = std::mem::take(&mut self.f.blocks[scratch].insts);
+        let at = self.f.blocks[self.block].insts.len().saturating_sub(1);
+        self.f.blocks[self.block].insts.splice(at..at, insts);
+    }
 }

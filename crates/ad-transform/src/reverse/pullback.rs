@@ -7,7 +7,7 @@ use super::cfg::{dispatch, pop_block_stack, Cfg, Edge};
 use super::forwards::ForwardsPass;
 use super::pullback_inst::emit_pullback;
 use super::rdata::{add_rdata, rdata_as, rdata_compatible, zero_rdata};
-use super::saved::{pop_saved, IvInit, SavedVals};
+use super::saved::{once_stand_in, pop_saved, rule_stack, saved_element, IvInit, SavedVals};
 use super::Ctx;
 use crate::emit::Emit;
 use crate::AdError;
@@ -42,6 +42,9 @@ struct Pullback<'a> {
     dy: Value,
     /// The call-invariant saved values, popped at entry.
     invariant: Vec<Value>,
+    /// The values of once-per-call blocks that loops read, by forwards-pass value: read at
+    /// entry from the top of their once stacks (see [`peek_once`]).
+    once: FxHashMap<Value, Value>,
     /// Each primal block's pullback block, and the block that returns the cotangents.
     rblocks: FxHashMap<Block, Block>,
     final_b: Block,
@@ -77,6 +80,7 @@ impl<'a> Pullback<'a> {
             &fw.inv_recipes,
             &mut |_, _| unreachable!("call-invariant values are pushed or constant"),
         );
+        let (entry, once) = peek_once(f, fw, entry, state, entry_loc);
         let rblocks: FxHashMap<Block, Block> =
             cfg.layout.iter().map(|b| (*b, f.add_block())).collect();
         let final_b = f.add_block();
@@ -117,6 +121,7 @@ impl<'a> Pullback<'a> {
             state,
             dy,
             invariant,
+            once,
             rblocks,
             final_b,
             acc,
@@ -206,17 +211,35 @@ impl<'a> Pullback<'a> {
             .last()
             .unwrap_or_else(|| unreachable!())];
         let ivs = self.induction_variables(f, b, rb, loc);
+        self.pop_once_stacks(f, b, rb, loc);
+        let once: Vec<Value> = self.fw.blocks[&b]
+            .saved
+            .once
+            .iter()
+            .map(|v| self.once[v])
+            .collect();
         let own = self.restore_saved(f, b, rb, loc, &ivs);
         let saved = SavedVals {
             own: &own,
             invariant: &self.invariant,
             ivs: &ivs,
+            once: &once,
         };
         for r in self.fw.blocks[&b].revs.iter().rev() {
             let mut e = Emit { f, block: rb, loc };
             emit_pullback(&mut e, r, &self.acc, &saved, self.cx, self.state);
         }
         self.leave(f, b, rb, loc)
+    }
+
+    /// The pullback of a block with once stacks pops them (see `saved::ONCE`).
+    fn pop_once_stacks(&self, f: &mut Function, b: Block, rb: Block, loc: Span) {
+        let mut e = Emit { f, block: rb, loc };
+        for (k, tys) in self.fw.once_stacks.get(&b).into_iter().flatten() {
+            let elem = saved_element(tys);
+            let stack = rule_stack(&mut e, self.state, *k, Type::vector(elem.clone()));
+            e.prim(Prim::ArrayPop, vec![stack], elem);
+        }
     }
 
     /// The induction variables block `b` reads, from their loops' counters.
@@ -486,4 +509,63 @@ fn accumulators(cx: &Ctx, cfg: &Cfg, f: &mut Function) -> FxHashMap<Value, Slot>
         }
     }
     acc
+}
+
+/// Reads, at the pullback's entry, each value of a once-per-call block that a loop's pullback
+/// needs: the top of the value's once stack, so that loops use a value at hand instead of
+/// reading the stack in every iteration. When the block did not run in this call, the stack's
+/// top (if any) belongs to another call and the value is never used (the block dominates every
+/// reader), so an empty stack gives a stand-in. Returns the block where the entry continues.
+fn peek_once(
+    f: &mut Function,
+    fw: &ForwardsPass,
+    entry: Block,
+    state: Value,
+    loc: Span,
+) -> (Block, FxHashMap<Value, Value>) {
+    let lists = fw.invariants.once_vals.borrow();
+    let mut blocks: Vec<&Block> = lists.keys().collect();
+    blocks.sort();
+    let mut at = entry;
+    let mut once = FxHashMap::default();
+    for d in blocks {
+        for (v, (k, tys)) in lists[d].iter().zip(&fw.once_stacks[d]) {
+            let elem = saved_element(tys);
+            let mut e = Emit { f, block: at, loc };
+            let stack = rule_stack(&mut e, state, *k, Type::vector(elem.clone()));
+            let n = e.prim(Prim::ArrayLen, vec![stack], Type::Int64);
+            let zero = e.konst(Const::Int(0));
+            let some = e.prim(Prim::SltInt, vec![zero, n], Type::Bool);
+            let (peek, none, join) = (e.f.add_block(), e.f.add_block(), e.f.add_block());
+            let x = e.f.add_block_param(join, elem.clone());
+            e.inst(
+                InstData::Branch {
+                    cond: some,
+                    then_dest: peek,
+                    then_args: vec![],
+                    else_dest: none,
+                    else_args: vec![],
+                },
+                Type::Any,
+            );
+            let mut e = Emit {
+                f,
+                block: peek,
+                loc,
+            };
+            let top = e.prim(Prim::ArrayRef, vec![stack, n], elem.clone());
+            e.jump(join, vec![top]);
+            let mut e = Emit {
+                f,
+                block: none,
+                loc,
+            };
+            let u = once_stand_in(&mut e, &elem)
+                .unwrap_or_else(|| unreachable!("once-values have stand-ins"));
+            e.jump(join, vec![u]);
+            once.insert(*v, x);
+            at = join;
+        }
+    }
+    (at, once)
 }

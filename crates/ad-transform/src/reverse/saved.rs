@@ -1,7 +1,8 @@
 //! What the pullback reads from the forwards pass: the values each block saves (pushed on
 //! the block's communication stack, made again when constant, or computed again when cheap),
-//! the call-invariant values saved once per call, the induction variables of counted loops,
-//! and the rule state's layout (its stacks).
+//! the call-invariant values saved once per call, the values of blocks that run once per call
+//! which loops read (saved once by their block, read in place), the induction variables of
+//! counted loops, and the rule state's layout (its stacks).
 
 use crate::emit::Emit;
 use ir::{Block, Const, Function, Inst, InstData, Prim, Type, Value};
@@ -21,6 +22,9 @@ pub(super) struct Saved {
     pub(super) loops: Vec<Block>,
     /// The induction variables the block's reverse reads (see `IV`).
     pub(super) ivs: Vec<Value>,
+    /// Values of blocks that run once per call which this block (in a loop) reads: saved once
+    /// by their own block and read there, instead of in every iteration (see `ONCE`).
+    pub(super) once: Vec<Value>,
 }
 
 /// An induction variable of a counted loop: a header parameter that enters as `init` and grows
@@ -50,6 +54,12 @@ pub(super) struct Invariants {
     pub(super) saved: RefCell<Saved>,
     /// The induction variables of counted loops (forwards-pass values).
     pub(super) ivs: RefCell<FxHashMap<Value, IvSpec>>,
+    /// The forwards-pass values defined by blocks that run at most once per call (outside
+    /// every loop), with their block.
+    pub(super) once_def: RefCell<FxHashMap<Value, Block>>,
+    /// For such a block, the values of it that blocks in loops read, in the order its once
+    /// stack holds them.
+    pub(super) once_vals: RefCell<FxHashMap<Block, Vec<Value>>>,
 }
 
 /// Saved-value indices from this one on refer to the call-invariant values (index − INVARIANT
@@ -58,6 +68,14 @@ pub(super) const INVARIANT: usize = 1 << 40;
 
 /// Saved-value indices from this one on refer to the block's recomputed induction variables.
 pub(super) const IV: usize = 1 << 41;
+
+/// Saved-value indices from this one on refer to values of blocks that run once per call
+/// (index − ONCE among the block's `once`). Such a block pushes them on its once stack when it
+/// ends; a block in a later loop reads the top of that stack without popping it, and the
+/// block's own pullback pops it. The top is this call's entry: the block runs once per call,
+/// and any later call on the same rule state has been pulled back (and popped) before this
+/// call's pullback runs.
+pub(super) const ONCE: usize = 1 << 42;
 
 impl Saved {
     /// Whether the pullback of this block has `v` without it being saved: a call-invariant
@@ -78,6 +96,22 @@ impl Saved {
         if let Some(sh) = &self.shared {
             if sh.values.borrow().contains(&v) {
                 return INVARIANT + sh.saved.borrow_mut().add(v);
+            }
+            let once = sh.once_def.borrow().get(&v).copied();
+            if let Some(d) = once.filter(|_| !self.loops.is_empty()) {
+                let mut vals = sh.once_vals.borrow_mut();
+                let list = vals.entry(d).or_default();
+                if !list.contains(&v) {
+                    list.push(v);
+                }
+                let j = match self.once.iter().position(|x| *x == v) {
+                    Some(j) => j,
+                    None => {
+                        self.once.push(v);
+                        self.once.len() - 1
+                    }
+                };
+                return ONCE + j;
             }
             let iv = sh.ivs.borrow().get(&v).cloned();
             if let Some(spec) = iv.filter(|s| self.loops.contains(&s.header)) {
@@ -103,18 +137,51 @@ impl Saved {
     }
 }
 
+/// A stand-in of type `t` for a once-value whose block did not run in this call (never used;
+/// see `ONCE`): an empty array or a zero. `None` for types without a cheap one, whose values
+/// are saved by the blocks that read them instead.
+pub(super) fn once_stand_in(e: &mut Emit, t: &Type) -> Option<Value> {
+    Some(match t {
+        Type::Float64 => e.konst(Const::F64(0.0)),
+        Type::Float32 => e.konst(Const::F32(0.0)),
+        Type::Int64 => e.konst(Const::Int(0)),
+        Type::Bool => e.konst(Const::Bool(false)),
+        Type::Array(_, n) => {
+            let tv = e.konst(Const::Type(t.clone()));
+            let mut args = vec![tv];
+            for _ in 0..*n {
+                args.push(e.konst(Const::Int(0)));
+            }
+            e.prim(Prim::ArrayNew, args, t.clone())
+        }
+        _ => return None,
+    })
+}
+
+/// Whether a once-value of type `t` can be read at the pullback's entry (see
+/// [`once_stand_in`]).
+pub(super) fn once_readable(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool | Type::Array(..)
+    )
+}
+
 /// The values saved for a block in the pullback: its own (popped from its comms stack) and the
 /// call-invariant ones (popped at the pullback's entry).
 pub(super) struct SavedVals<'a> {
     pub(super) own: &'a [Value],
     pub(super) invariant: &'a [Value],
     pub(super) ivs: &'a [Value],
+    pub(super) once: &'a [Value],
 }
 
 impl std::ops::Index<usize> for SavedVals<'_> {
     type Output = Value;
     fn index(&self, k: usize) -> &Value {
-        if k >= IV {
+        if k >= ONCE {
+            &self.once[k - ONCE]
+        } else if k >= IV {
             &self.ivs[k - IV]
         } else if k >= INVARIANT {
             &self.invariant[k - INVARIANT]
