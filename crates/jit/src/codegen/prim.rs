@@ -39,6 +39,34 @@ impl Gen<'_, '_> {
         }
         use Prim::*;
         match op {
+            // Integer division in registers; a zero divisor (and, for `div`, `typemin ÷ -1`)
+            // raises `DivideError` on a cold path through the interpreter.
+            SdivInt | SremInt
+                if all_native && reps == [Rep::I64, Rep::I64] && rr == Some(Rep::I64) =>
+            {
+                let (xv, yv) = (x(self, 0), x(self, 1));
+                let mut bad = self.b.ins().icmp_imm_s(IntCC::Equal, yv, 0);
+                if op == SdivInt {
+                    let m1 = self.b.ins().icmp_imm_s(IntCC::Equal, yv, -1);
+                    let mn = self.b.ins().icmp_imm_s(IntCC::Equal, xv, i64::MIN);
+                    let over = self.b.ins().band(m1, mn);
+                    bad = self.b.ins().bor(bad, over);
+                }
+                let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
+                let fast = self.b.create_block();
+                self.b.ins().brif(bad, slow, &[], fast, &[]);
+                self.b.switch_to_block(slow);
+                self.generic_raising(i);
+                self.b.switch_to_block(fast);
+                // `srem` of `typemin` by -1 is 0 in Cranelift, as in Julia.
+                let v = if op == SdivInt {
+                    self.b.ins().sdiv(xv, yv)
+                } else {
+                    self.b.ins().srem(xv, yv)
+                };
+                return Ok(Some(v));
+            }
             Sitofp if reps.len() == 2 && reps[1] == Rep::I64 => {
                 if let Some(t @ (Rep::F64 | Rep::F32)) = rr {
                     let a1 = x(self, 1);
