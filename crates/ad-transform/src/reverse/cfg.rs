@@ -25,7 +25,8 @@ pub(super) struct Cfg {
     /// its iterations in a register instead of pushing the back edge's id on the block stack
     /// each time; the count is pushed once when the loop exits (see `CountedLoop`).
     pub(super) loops: FxHashMap<Block, CountedLoop>,
-    /// Blocks on a cycle (any loop, counted or not): the others run at most once per call.
+    /// Blocks on a cycle other than through a counted loop's back edge: the others run at most
+    /// once per call, or per iteration of the innermost counted loop they are in.
     cyclic: FxHashSet<Block>,
 }
 
@@ -68,7 +69,7 @@ impl Cfg {
             }
         }
         let loops = counted_loops(primal, &layout, &incoming, &live);
-        let cyclic = on_cycles(primal, &layout, &incoming);
+        let cyclic = on_cycles(primal, &layout, &incoming, &loops);
         Cfg {
             layout,
             pos,
@@ -80,7 +81,8 @@ impl Cfg {
         }
     }
 
-    /// Whether `b` runs at most once per call (it is on no cycle of the CFG).
+    /// Whether `b` runs at most once per call, or per iteration of the innermost counted loop
+    /// it is in (it is on no cycle of the CFG but through counted loops' back edges).
     pub(super) fn runs_once(&self, b: Block) -> bool {
         !self.cyclic.contains(&b)
     }
@@ -247,14 +249,16 @@ pub(super) fn dispatch<T: Copy>(
     }
 }
 
-/// The blocks on a cycle: those in a strongly connected component of more than one block or
-/// with an edge to themselves (Kosaraju: finishing order on the CFG, then components on the
-/// reversed CFG).
+/// The blocks on a cycle of the CFG without the counted loops' back edges: those in a
+/// strongly connected component of more than one block or with an edge to themselves
+/// (Kosaraju: finishing order on the CFG, then components on the reversed CFG).
 fn on_cycles(
     primal: &Function,
     layout: &[Block],
     incoming: &FxHashMap<Block, Vec<Edge>>,
+    loops: &FxHashMap<Block, CountedLoop>,
 ) -> FxHashSet<Block> {
+    let back = |q: Block, k: usize, d: Block| loops.get(&d).is_some_and(|l| l.back == (q, k));
     let succs = |b: Block| -> Vec<Block> {
         primal
             .terminator(b)
@@ -262,7 +266,9 @@ fn on_cycles(
                 primal.insts[t]
                     .successors()
                     .iter()
-                    .map(|(d, _)| *d)
+                    .enumerate()
+                    .filter(|(k, (d, _))| !back(b, *k, *d))
+                    .map(|(_, (d, _))| *d)
                     .collect()
             })
             .unwrap_or_default()
@@ -301,8 +307,8 @@ fn on_cycles(
         component.insert(root, c);
         while let Some(b) = work.pop() {
             sizes[c] += 1;
-            for (q, _) in incoming.get(&b).into_iter().flatten() {
-                if !component.contains_key(q) {
+            for (q, k) in incoming.get(&b).into_iter().flatten() {
+                if !back(*q, *k, b) && !component.contains_key(q) {
                     component.insert(*q, c);
                     work.push(*q);
                 }

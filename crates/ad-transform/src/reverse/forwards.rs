@@ -40,8 +40,8 @@ pub(super) struct ForwardsPass {
     /// The stack of the call-invariant saved values (pushed once per call), if any.
     pub(super) inv_stack: Option<(u32, Vec<Type>)>,
     pub(super) inv_recipes: Vec<Recipe>,
-    /// The once stacks of each block that runs once per call and has values loops read, one
-    /// per value in the order of `Invariants::once_vals` (see `saved::ONCE`).
+    /// The once stacks of each block with values that loops it is not in read, one per value
+    /// in the order of `Invariants::once_vals` (see `saved::ONCE`).
     pub(super) once_stacks: FxHashMap<Block, Vec<(u32, Vec<Type>)>>,
 }
 
@@ -154,6 +154,7 @@ impl<'a> Forwards<'a> {
             saved: Default::default(),
             ivs: Default::default(),
             once_def: Default::default(),
+            once_loops: Default::default(),
             once_vals: Default::default(),
         });
         Forwards {
@@ -214,8 +215,13 @@ impl<'a> Forwards<'a> {
         };
         self.blocks.insert(b, saves);
         if b != entry && self.cfg.runs_once(b) {
-            // A block outside every loop runs at most once per call: loops after it read its
-            // values from its once stack (constants are made again instead).
+            // A block on no cycle but through counted loops' back edges runs at most once per
+            // call or per iteration of its innermost loop: loops it is not in read its values
+            // from its once stacks (constants are made again instead).
+            self.invariants
+                .once_loops
+                .borrow_mut()
+                .insert(b, self.cfg.loops_of(b));
             let fblock = &self.f.blocks[fb];
             let mut defs = self.invariants.once_def.borrow_mut();
             let readable = |v: &Value| super::saved::once_readable(&self.f.types[*v]);
@@ -560,7 +566,7 @@ impl<'a> Forwards<'a> {
     }
 
     /// Pushes the call-invariant saved values once, at the end of the entry block, and the
-    /// values of once-per-call blocks that loops read at the end of their blocks, and hands
+    /// values that loops read from blocks outside them at the end of those blocks, and hands
     /// over the forwards pass.
     fn finish(mut self) -> ForwardsPass {
         self.marks.finish(&mut self.f);
@@ -585,7 +591,7 @@ impl<'a> Forwards<'a> {
             e.finish();
             pushed
         });
-        // Each block that runs once per call pushes the values loops read, when it ends.
+        // Each block with values that loops outside it read pushes them when it ends.
         let loc_entry = primal.locs[primal.blocks[entry].insts[0]];
         let mut once: Vec<(Block, Vec<Value>)> = self
             .invariants

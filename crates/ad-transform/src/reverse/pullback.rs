@@ -42,9 +42,10 @@ struct Pullback<'a> {
     dy: Value,
     /// The call-invariant saved values, popped at entry.
     invariant: Vec<Value>,
-    /// The values of once-per-call blocks that loops read, by forwards-pass value: read at
-    /// entry from the top of their once stacks (see [`peek_once`]).
-    once: FxHashMap<Value, Value>,
+    /// The values of blocks that run once per call (or loop iteration) which loops without
+    /// them read, by forwards-pass value and reading loop: a slot set from the top of the
+    /// value's stack when the pullback enters that loop (see `saved::ONCE`).
+    once: FxHashMap<(Value, Block), Slot>,
     /// Each primal block's pullback block, and the block that returns the cotangents.
     rblocks: FxHashMap<Block, Block>,
     final_b: Block,
@@ -80,7 +81,6 @@ impl<'a> Pullback<'a> {
             &fw.inv_recipes,
             &mut |_, _| unreachable!("call-invariant values are pushed or constant"),
         );
-        let (entry, once) = peek_once(f, fw, entry, state, entry_loc);
         let rblocks: FxHashMap<Block, Block> =
             cfg.layout.iter().map(|b| (*b, f.add_block())).collect();
         let final_b = f.add_block();
@@ -113,6 +113,26 @@ impl<'a> Pullback<'a> {
             let z = e.konst(Const::Int(0));
             e.inst(InstData::SetSlot(counters[&h], z), Type::Any);
         }
+        // The once-values' slots start with stand-ins (read only after being set).
+        let mut reads: Vec<(Value, Block)> = fw
+            .blocks
+            .values()
+            .flat_map(|s| s.saved.once.iter().copied())
+            .collect();
+        reads.sort();
+        reads.dedup();
+        let mut once = FxHashMap::default();
+        for (v, lr) in reads {
+            let ty = fw.f.types[v].clone();
+            let s = e.f.slots.push(SlotData {
+                name: sym(&format!("once{v}")),
+                ty: ty.clone(),
+            });
+            let z = once_stand_in(&mut e, &ty)
+                .unwrap_or_else(|| unreachable!("once-values have stand-ins"));
+            e.inst(InstData::SetSlot(s, z), Type::Any);
+            once.insert((v, lr), s);
+        }
         Pullback {
             cx,
             cfg,
@@ -130,12 +150,35 @@ impl<'a> Pullback<'a> {
         }
     }
 
-    /// Pops the counts of the loops `hs` (pushed in this order) into their counters.
+    /// Pops the counts of the loops `hs` (pushed in this order) into their counters, and
+    /// takes the once-values those loops read from the tops of their stacks.
     fn pop_counts(&self, f: &mut Function, blk: Block, loc: Span, hs: Vec<Block>) {
         for h in hs.into_iter().rev() {
             let c = pop_block_stack(f, blk, self.state, loc);
             f.append(blk, InstData::SetSlot(self.counters[&h], c), Type::Any, loc);
+            let mut reads: Vec<(&(Value, Block), &Slot)> =
+                self.once.iter().filter(|((_, lr), _)| *lr == h).collect();
+            reads.sort_by_key(|(r, _)| **r);
+            for ((v, _), s) in reads {
+                let top = self.once_top(f, blk, loc, *v);
+                f.append(blk, InstData::SetSlot(*s, top), Type::Any, loc);
+            }
         }
+    }
+
+    /// The top of the stack of once-value `v` (see `saved::ONCE`).
+    fn once_top(&self, f: &mut Function, blk: Block, loc: Span, v: Value) -> Value {
+        let d = self.fw.invariants.once_def.borrow()[&v];
+        let j = self.fw.invariants.once_vals.borrow()[&d]
+            .iter()
+            .position(|x| *x == v)
+            .unwrap_or_else(|| unreachable!("a read once-value is on its block's stack"));
+        let (k, tys) = &self.fw.once_stacks[&d][j];
+        let elem = saved_element(tys);
+        let mut e = Emit { f, block: blk, loc };
+        let stack = rule_stack(&mut e, self.state, *k, Type::vector(elem.clone()));
+        let n = e.prim(Prim::ArrayLen, vec![stack], Type::Int64);
+        e.prim(Prim::ArrayRef, vec![stack, n], elem)
     }
 
     /// The value returned by return block `b`.
@@ -216,7 +259,11 @@ impl<'a> Pullback<'a> {
             .saved
             .once
             .iter()
-            .map(|v| self.once[v])
+            .map(|r| {
+                let ty = self.fw.f.types[r.0].clone();
+                f.append(rb, InstData::GetSlot(self.once[r]), ty, loc)
+                    .unwrap_or_else(|| unreachable!("a slot read has a result"))
+            })
             .collect();
         let own = self.restore_saved(f, b, rb, loc, &ivs);
         let saved = SavedVals {
@@ -509,63 +556,4 @@ fn accumulators(cx: &Ctx, cfg: &Cfg, f: &mut Function) -> FxHashMap<Value, Slot>
         }
     }
     acc
-}
-
-/// Reads, at the pullback's entry, each value of a once-per-call block that a loop's pullback
-/// needs: the top of the value's once stack, so that loops use a value at hand instead of
-/// reading the stack in every iteration. When the block did not run in this call, the stack's
-/// top (if any) belongs to another call and the value is never used (the block dominates every
-/// reader), so an empty stack gives a stand-in. Returns the block where the entry continues.
-fn peek_once(
-    f: &mut Function,
-    fw: &ForwardsPass,
-    entry: Block,
-    state: Value,
-    loc: Span,
-) -> (Block, FxHashMap<Value, Value>) {
-    let lists = fw.invariants.once_vals.borrow();
-    let mut blocks: Vec<&Block> = lists.keys().collect();
-    blocks.sort();
-    let mut at = entry;
-    let mut once = FxHashMap::default();
-    for d in blocks {
-        for (v, (k, tys)) in lists[d].iter().zip(&fw.once_stacks[d]) {
-            let elem = saved_element(tys);
-            let mut e = Emit { f, block: at, loc };
-            let stack = rule_stack(&mut e, state, *k, Type::vector(elem.clone()));
-            let n = e.prim(Prim::ArrayLen, vec![stack], Type::Int64);
-            let zero = e.konst(Const::Int(0));
-            let some = e.prim(Prim::SltInt, vec![zero, n], Type::Bool);
-            let (peek, none, join) = (e.f.add_block(), e.f.add_block(), e.f.add_block());
-            let x = e.f.add_block_param(join, elem.clone());
-            e.inst(
-                InstData::Branch {
-                    cond: some,
-                    then_dest: peek,
-                    then_args: vec![],
-                    else_dest: none,
-                    else_args: vec![],
-                },
-                Type::Any,
-            );
-            let mut e = Emit {
-                f,
-                block: peek,
-                loc,
-            };
-            let top = e.prim(Prim::ArrayRef, vec![stack, n], elem.clone());
-            e.jump(join, vec![top]);
-            let mut e = Emit {
-                f,
-                block: none,
-                loc,
-            };
-            let u = once_stand_in(&mut e, &elem)
-                .unwrap_or_else(|| unreachable!("once-values have stand-ins"));
-            e.jump(join, vec![u]);
-            once.insert(*v, x);
-            at = join;
-        }
-    }
-    (at, once)
 }

@@ -1,8 +1,8 @@
 //! What the pullback reads from the forwards pass: the values each block saves (pushed on
 //! the block's communication stack, made again when constant, or computed again when cheap),
-//! the call-invariant values saved once per call, the values of blocks that run once per call
-//! which loops read (saved once by their block, read in place), the induction variables of
-//! counted loops, and the rule state's layout (its stacks).
+//! the call-invariant values saved once per call, the values made outside a loop that its
+//! reverse reads (saved once by their block, taken when the pullback enters the loop), the
+//! induction variables of counted loops, and the rule state's layout (its stacks).
 
 use crate::emit::Emit;
 use ir::{Block, Const, Function, Inst, InstData, Prim, Type, Value};
@@ -22,9 +22,10 @@ pub(super) struct Saved {
     pub(super) loops: Vec<Block>,
     /// The induction variables the block's reverse reads (see `IV`).
     pub(super) ivs: Vec<Value>,
-    /// Values of blocks that run once per call which this block (in a loop) reads: saved once
-    /// by their own block and read there, instead of in every iteration (see `ONCE`).
-    pub(super) once: Vec<Value>,
+    /// Values of blocks that run once per call (or per iteration of an enclosing loop) which
+    /// this block, in a loop without that block, reads: saved once by their own block, with
+    /// the loop whose pullback reads them on entry (see `ONCE`).
+    pub(super) once: Vec<(Value, Block)>,
 }
 
 /// An induction variable of a counted loop: a header parameter that enters as `init` and grows
@@ -54,9 +55,11 @@ pub(super) struct Invariants {
     pub(super) saved: RefCell<Saved>,
     /// The induction variables of counted loops (forwards-pass values).
     pub(super) ivs: RefCell<FxHashMap<Value, IvSpec>>,
-    /// The forwards-pass values defined by blocks that run at most once per call (outside
-    /// every loop), with their block.
+    /// The forwards-pass values defined by blocks that run at most once per call or per
+    /// iteration of their innermost counted loop, with their block.
     pub(super) once_def: RefCell<FxHashMap<Value, Block>>,
+    /// The counted loops each such block is in.
+    pub(super) once_loops: RefCell<FxHashMap<Block, Vec<Block>>>,
     /// For such a block, the values of it that blocks in loops read, in the order its once
     /// stack holds them.
     pub(super) once_vals: RefCell<FxHashMap<Block, Vec<Value>>>,
@@ -69,12 +72,15 @@ pub(super) const INVARIANT: usize = 1 << 40;
 /// Saved-value indices from this one on refer to the block's recomputed induction variables.
 pub(super) const IV: usize = 1 << 41;
 
-/// Saved-value indices from this one on refer to values of blocks that run once per call
-/// (index − ONCE among the block's `once`). Such a block pushes them on its once stack when it
-/// ends; a block in a later loop reads the top of that stack without popping it, and the
-/// block's own pullback pops it. The top is this call's entry: the block runs once per call,
-/// and any later call on the same rule state has been pulled back (and popped) before this
-/// call's pullback runs.
+/// Saved-value indices from this one on refer to values of blocks that run once per call or
+/// per iteration of their innermost counted loop (index − ONCE among the reading block's
+/// `once`). Such a block pushes each of them on a stack of its own when it ends; a block in a
+/// counted loop L the defining block is not in reads the value the pullback took from the top
+/// of that stack when it entered L's pullback, and the defining block's own pullback pops it.
+/// That top is the value the reading block saw: the defining block dominates L's header and
+/// does not run inside L, and everything pushed on the stack after it (later iterations of an
+/// enclosing loop, later calls on the same rule state) has been pulled back, and popped,
+/// before L's pullback is entered.
 pub(super) const ONCE: usize = 1 << 42;
 
 impl Saved {
@@ -97,22 +103,6 @@ impl Saved {
             if sh.values.borrow().contains(&v) {
                 return INVARIANT + sh.saved.borrow_mut().add(v);
             }
-            let once = sh.once_def.borrow().get(&v).copied();
-            if let Some(d) = once.filter(|_| !self.loops.is_empty()) {
-                let mut vals = sh.once_vals.borrow_mut();
-                let list = vals.entry(d).or_default();
-                if !list.contains(&v) {
-                    list.push(v);
-                }
-                let j = match self.once.iter().position(|x| *x == v) {
-                    Some(j) => j,
-                    None => {
-                        self.once.push(v);
-                        self.once.len() - 1
-                    }
-                };
-                return ONCE + j;
-            }
             let iv = sh.ivs.borrow().get(&v).cloned();
             if let Some(spec) = iv.filter(|s| self.loops.contains(&s.header)) {
                 if let IvInit::Invariant(init) = spec.init {
@@ -127,6 +117,28 @@ impl Saved {
                 };
                 return IV + j;
             }
+            let once = sh.once_def.borrow().get(&v).copied();
+            // The outermost loop of this block that the defining block is not in.
+            let reader = once.and_then(|d| {
+                let dl = sh.once_loops.borrow();
+                let dl = dl.get(&d)?;
+                self.loops.iter().find(|h| !dl.contains(h)).map(|h| (d, *h))
+            });
+            if let Some((d, lr)) = reader {
+                let mut vals = sh.once_vals.borrow_mut();
+                let list = vals.entry(d).or_default();
+                if !list.contains(&v) {
+                    list.push(v);
+                }
+                let j = match self.once.iter().position(|x| *x == (v, lr)) {
+                    Some(j) => j,
+                    None => {
+                        self.once.push((v, lr));
+                        self.once.len() - 1
+                    }
+                };
+                return ONCE + j;
+            }
         }
         if let Some(&i) = self.index.get(&v) {
             return i;
@@ -137,9 +149,9 @@ impl Saved {
     }
 }
 
-/// A stand-in of type `t` for a once-value whose block did not run in this call (never used;
-/// see `ONCE`): an empty array or a zero. `None` for types without a cheap one, whose values
-/// are saved by the blocks that read them instead.
+/// The value a once-value's slot holds before the pullback enters its loop (never read; see
+/// `ONCE`): an empty array or a zero, so that every path defines the slot. `None` for types
+/// without a cheap one, whose values are saved by the blocks that read them instead.
 pub(super) fn once_stand_in(e: &mut Emit, t: &Type) -> Option<Value> {
     Some(match t {
         Type::Float64 => e.konst(Const::F64(0.0)),
@@ -158,8 +170,7 @@ pub(super) fn once_stand_in(e: &mut Emit, t: &Type) -> Option<Value> {
     })
 }
 
-/// Whether a once-value of type `t` can be read at the pullback's entry (see
-/// [`once_stand_in`]).
+/// Whether a value of type `t` can be a once-value (see [`once_stand_in`]).
 pub(super) fn once_readable(t: &Type) -> bool {
     matches!(
         t,
