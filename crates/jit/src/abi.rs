@@ -166,7 +166,19 @@ pub(crate) unsafe extern "C" fn mc_eval(
         let inst = Inst::from_u32(inst);
         let vals = operands(f, inst, argv);
         let m = &mut *ctx.machine;
-        match m.eval_inst(f, inst, &vals) {
+        // A panic (a bug, e.g. while deriving a function lazily) must not unwind into native
+        // frames, which cannot be unwound: it becomes an internal error here.
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| m.eval_inst(f, inst, &vals)))
+                .unwrap_or_else(|p| {
+                    let what = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a panic".to_string());
+                    Err(RuntimeError::new(Exception::Internal(what)))
+                });
+        match r {
             Ok(v) => {
                 if let (Some(v), Some(r), false) = (v, f.result(inst), out.is_null()) {
                     match rep(&f.types[r]) {
