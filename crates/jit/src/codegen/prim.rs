@@ -52,13 +52,7 @@ impl Gen<'_, '_> {
                     let over = self.b.ins().band(m1, mn);
                     bad = self.b.ins().bor(bad, over);
                 }
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let fast = self.b.create_block();
-                self.b.ins().brif(bad, slow, &[], fast, &[]);
-                self.b.switch_to_block(slow);
-                self.generic_raising(i);
-                self.b.switch_to_block(fast);
+                self.raise_if(i, bad);
                 // `srem` of `typemin` by -1 is 0 in Cranelift, as in Julia.
                 let v = if op == SdivInt {
                     self.b.ins().sdiv(xv, yv)
@@ -512,16 +506,22 @@ impl Gen<'_, '_> {
             return self.elem_addr(o, k, fl);
         }
         let (k, ok) = self.inline_index(o, idx, fl);
+        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
+        self.raise_if(i, bad);
+        self.elem_addr(o, k, fl)
+    }
+
+    /// Where `bad` holds, instruction `i` runs in the interpreter (in a cold block) to raise
+    /// its error and the code leaves through the error exit; code continues on the other path.
+    pub(super) fn raise_if(&mut self, i: Inst, bad: cir::Value) {
         let slow = self.b.create_block();
         self.b.set_cold_block(slow);
         let fast = self.b.create_block();
         // The cold block first (see `stack_push`).
-        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, ok, 0);
         self.b.ins().brif(bad, slow, &[], fast, &[]);
         self.b.switch_to_block(slow);
         self.generic_raising(i);
         self.b.switch_to_block(fast);
-        self.elem_addr(o, k, fl)
     }
 
     /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
