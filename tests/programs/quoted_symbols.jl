@@ -36,3 +36,8 @@ pick(::Val{:first}) = "first"
 pick(::Val{:second}) = "second"
 plus_one(::Val{n}) where {n} = n + 1
 println(pick(Val{:second}()), " ", plus_one(Val{3}()), " ", typeof(Val{:first}()), " ", Val{true}())
+println(fieldnames(Tagged{Float64}), " ", fieldcount(Counter), " ", hasfield(Counter, :n), " ", hasfield(Counter, :z))
+println(propertynames(t), " ", hasproperty(nt, :b), " ", hasproperty(nt, :c), " ", fieldnames(typeof(nt)))
+for f in fieldnames(Counter)
+    println(f, " = ", f === :n ? c.n : c.label)
+end

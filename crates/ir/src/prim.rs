@@ -261,6 +261,9 @@ prims! {
     StringConcat = "string_concat": PURE,
     /// `Core.symbol(s::String)`: the symbol named `s` (`Symbol("a")`).
     StringToSymbol = "symbol": PURE,
+    /// `Core.fieldnames(T)`: the field names of struct or named-tuple type `T`, as a tuple of
+    /// symbols.
+    FieldNames = "fieldnames": MAY_THROW,
     /// `Core.sprintf(fmt, args)`: the C-style format string applied to a tuple of values
     /// (`@printf`, `@sprintf`).
     Sprintf = "sprintf": MAY_THROW,
@@ -934,6 +937,16 @@ impl Prim {
                     Ok(Type::Symbol)
                 } else {
                     Err("`Core.symbol` needs a string".into())
+                }
+            }
+            FieldNames => {
+                arity(1)?;
+                let t = type_arg(0)?;
+                match env.field_names(&t) {
+                    Some(ns) => Ok(Type::tuple(vec![Type::Symbol; ns.len()])),
+                    None => Err(format!(
+                        "not supported yet: `fieldnames` of {t} (only of struct and named tuple types)"
+                    )),
                 }
             }
             Print | Show => {

@@ -716,6 +716,15 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        FieldNames => match args {
+            [Value::Type(t)] => match env.field_names(t) {
+                Some(ns) => Ok(Value::tuple(ns.into_iter().map(Value::Sym).collect())),
+                None => Err(Exception::Argument(format!(
+                    "not supported yet: `fieldnames` of {t} (only of struct and named tuple types)"
+                ))),
+            },
+            _ => Err(b()),
+        },
         StringToSymbol => match args {
             [Value::Str(s)] => Ok(Value::Sym(syntax::Symbol::intern(s))),
             _ => Err(b()),

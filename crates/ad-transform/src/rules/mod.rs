@@ -111,9 +111,9 @@ pub fn reverse_rule(
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
         | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat
-        | StringToSymbol | StringLen | Sprintf | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
+        | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
+        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
             Some(Rule::NonDifferentiable)
         }
         // Reverse mode's own bookkeeping on tangent arrays.
@@ -169,9 +169,9 @@ pub fn is_differentiable(op: Prim) -> bool {
         | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
-        | StringToSymbol | StringLen | Sprintf | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
+        | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
+        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
     }
 }
 
