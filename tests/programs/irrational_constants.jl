@@ -24,3 +24,4 @@ gauss(x) = exp(-(x - 1.0)^2 / 2) / sqrt(2π)
 println(gauss(2.0))
 area(r) = π * r^2
 println(area(2.0), " ", area(2.0f0), " ", typeof(area(2.0f0)), " ", area(3))
+println(π^-1, " ", π^-2, " ", ℯ^-2, " ", inv(π))

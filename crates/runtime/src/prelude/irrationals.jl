@@ -114,11 +114,10 @@ _literal_pow_minus1(x) = inv(x)
 _literal_pow_minus2(x) = (y = inv(x); y * y)
 
 # A constant to an integer power multiplies its Float64 value by squaring (Julia's
-# `power_by_squaring`, which refuses negative powers); `ℯ^x` is `exp(x)`.
+# `power_by_squaring`, which refuses negative powers; a negative literal power is a power of
+# `inv(x)`, as the generic methods above give); `ℯ^x` is `exp(x)`.
 _literal_pow0(::AbstractIrrational) = 1.0
 _literal_pow1(x::AbstractIrrational) = Float64(x)
-_literal_pow_minus1(x::AbstractIrrational) = x^-1
-_literal_pow_minus2(x::AbstractIrrational) = x^-2
 ^(x::AbstractIrrational, p::Int64) = _power_by_squaring(Float64(x), p)
 function _power_by_squaring(x::Float64, p::Int64)
     p == 0 && return one(x)
