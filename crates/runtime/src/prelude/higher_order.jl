@@ -12,11 +12,7 @@ function map(f, a::Array)
     out = similar(a, typeof(y))
     out[1] = y
     for i in 2:n
-        y = f(a[i])
-        if !(y isa eltype(out))
-            out = _widen(out, typeof(y), i)
-        end
-        out[i] = y
+        out = _store_widening(out, f(a[i]), i)
     end
     out
 end
@@ -26,6 +22,15 @@ function _typed_collect(::Type{T}, a::Array) where {T}
     for i in 1:length(a)
         out[i] = a[i]
     end
+    out
+end
+# Stores `y` at `out[k]`, in a copy of `out` with a wider element type (that of Julia's
+# `collect`) when `y` does not fit; returns the array that holds it.
+function _store_widening(out, y, k)
+    if !(y isa eltype(out))
+        out = _widen(out, typeof(y), k)
+    end
+    out[k] = y
     out
 end
 # A copy of `out`'s first n - 1 elements with an element type that also holds T's.
@@ -51,11 +56,7 @@ function _product_collect(f, a0, b0)
     out = Matrix{typeof(y)}(undef, m, n)
     out[1] = y
     for k in 2:(m * n)
-        y = f(a[1 + rem(k - 1, m)], b[1 + div(k - 1, m)])
-        if !(y isa eltype(out))
-            out = _widen(out, typeof(y), k)
-        end
-        out[k] = y
+        out = _store_widening(out, f(a[1 + rem(k - 1, m)], b[1 + div(k - 1, m)]), k)
     end
     out
 end
@@ -75,10 +76,7 @@ function _product_collect(f, a0, b0, c0)
     out[1] = y
     for k in 2:(m * n * q)
         y = f(a[1 + rem(k - 1, m)], b[1 + rem(div(k - 1, m), n)], c[1 + div(k - 1, m * n)])
-        if !(y isa eltype(out))
-            out = _widen(out, typeof(y), k)
-        end
-        out[k] = y
+        out = _store_widening(out, y, k)
     end
     out
 end
@@ -135,11 +133,7 @@ function map(f, a::Array, b::Array)
     out = Vector{typeof(y)}(undef, n)
     out[1] = y
     for i in 2:n
-        y = f(a[i], b[i])
-        if !(y isa eltype(out))
-            out = _widen(out, typeof(y), i)
-        end
-        out[i] = y
+        out = _store_widening(out, f(a[i], b[i]), i)
     end
     out
 end
