@@ -64,6 +64,21 @@ function ms(n)
     A
 end
 
+# The same product with `*` (the optimised kernel), and a two-layer perceptron's loss on a
+# batch of 64 samples (`W1` 64×32, inputs 32×64, `W2` 8×64): `mlp_batch(w1(), batch())`.
+matprod_sum(A, B) = sum(A * B)
+struct Batch
+    X::Matrix{Float64}
+    Y::Matrix{Float64}
+    W2::Matrix{Float64}
+end
+w1() = [0.1 * sin(1.0 * (i + 3j)) for i in 1:64, j in 1:32]
+batch() = Batch([cos(1.0 * (i + j)) for i in 1:32, j in 1:64], [sin(1.0 * (i - j)) for i in 1:8, j in 1:64], [0.05 * cos(1.0 * i * j) for i in 1:8, j in 1:64])
+function mlp_batch(W1, b::Batch)
+    H = tanh.(W1 * b.X)
+    sum(abs2, b.W2 * H - b.Y) / size(b.X, 2)
+end
+
 # Dynamic dispatch: a loop over a `Vector{Any}` of floats, each call of `sq`
 # dispatched at run time, beside the same loop over a `Vector{Float64}`.
 sq(x) = x * x

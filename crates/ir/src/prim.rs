@@ -180,6 +180,14 @@ prims! {
     ArrayAxpy = "array_axpy": WRITES,
     /// `Core.array_add_scalar(A, a)`: `A[i] += a` for every linear index (AD rules); returns A.
     ArrayAddScalar = "array_add_scalar": WRITES,
+    /// `Core.array_matmul(A, B, ta, tb)`: the matrix product `op(A) * op(B)` of two float
+    /// arrays of one element type, where `op` transposes its operand if its `Bool` flag is
+    /// true and a vector is a one-column matrix: a new array, a vector when `B` is one.
+    ArrayMatmul = "array_matmul": READS,
+    /// `Core.array_gemm_add(C, A, B, ta, tb, tc)`: `C += op(A) * op(B)` (the product
+    /// transposed when `tc`), flags and vectors as for `array_matmul`; returns C. Matrix
+    /// products' rules.
+    ArrayGemmAdd = "array_gemm_add": WRITES,
     // AD rule state (a `RuleState`: lazily created stacks and child states).
     /// `Core.rule_stack(state, k, Vector{T})`: stack `k` of the state (created empty on first
     /// use), a `Vector{T}`.
@@ -789,6 +797,34 @@ impl Prim {
                         Ok(args[0].clone())
                     }
                     _ => Err("`Core.array_axpy` needs a float array, a float of its element type and an array like the first".into()),
+                }
+            }
+            ArrayMatmul => {
+                arity(4)?;
+                match (&args[0], &args[1], &args[2], &args[3]) {
+                    (Type::Array(a, ra), Type::Array(b, rb), Type::Bool, Type::Bool)
+                        if a == b && a.is_float() && (1..=2).contains(ra) && (1..=2).contains(rb) =>
+                    {
+                        Ok(args[1].clone())
+                    }
+                    _ => Err(format!(
+                        "`Core.array_matmul` needs two float vectors or matrices of one element type and two Bools, got {}",
+                        show_types(args)
+                    )),
+                }
+            }
+            ArrayGemmAdd => {
+                arity(6)?;
+                match args {
+                    [Type::Array(c, rc), Type::Array(a, ra), Type::Array(b, rb), Type::Bool, Type::Bool, Type::Bool]
+                        if a == b && a == c && a.is_float() && [rc, ra, rb].iter().all(|r| (1..=2).contains(*r)) =>
+                    {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err(format!(
+                        "`Core.array_gemm_add` needs three float vectors or matrices of one element type and three Bools, got {}",
+                        show_types(args)
+                    )),
                 }
             }
             ArrayAddScalar => {

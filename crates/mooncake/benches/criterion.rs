@@ -2,7 +2,7 @@
 //! criterion`.
 //!
 //! Each group (program A, program B, Rosenbrock at n = 1024 and 10^6, naive matrix multiply at
-//! 32×32 and 64×64) times four things on the same input: our primal (a prepared call,
+//! 32×32 and 64×64, `sum(A * B)` on the product kernel and a perceptron on a batch) times four things on the same input: our primal (a prepared call,
 //! `Session::call_prepared`, native code), our value+gradient with a prepared cache, and the
 //! hand-written Rust primal and value+gradient. Criterion gives confidence intervals per
 //! function; the README's table of ratios comes from the one-run harness `benches/programs.rs`.
@@ -107,5 +107,53 @@ fn matmul(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, vectors, matmul);
+fn matrix_kernel(c: &mut Criterion) {
+    let mut g = c.benchmark_group("matrix kernel");
+    let n = 64;
+    let label = "sum(A * B), 64×64";
+    ours(&mut g, label, "matprod_sum(ms(64), ms(64))");
+    let (a, b) = (ms(n), ms(n));
+    let mut cm = vec![0.0; n * n];
+    let (mut ga, mut gb) = (vec![0.0; n * n], vec![0.0; n * n]);
+    g.bench_function(BenchmarkId::new("Rust primal", label), |bch| {
+        bch.iter(|| black_box(matprod_primal(black_box(&a), black_box(&b), n, &mut cm)))
+    });
+    g.bench_function(BenchmarkId::new("Rust gradient", label), |bch| {
+        bch.iter(|| {
+            black_box(matprod_grad(
+                black_box(&a),
+                black_box(&b),
+                n,
+                &mut cm,
+                &mut ga,
+                &mut gb,
+            ))
+        })
+    });
+    let label = "MLP, batch of 64";
+    ours(&mut g, label, "mlp_batch(w1(), batch())");
+    let [w1, x, y, w2] = mlp_inputs();
+    let (mut h, mut p) = (vec![0.0; 64 * 64], vec![0.0; 8 * 64]);
+    let (mut hbar, mut gw) = (vec![0.0; 64 * 64], vec![0.0; 64 * 32]);
+    g.bench_function(BenchmarkId::new("Rust primal", label), |bch| {
+        bch.iter(|| black_box(mlp_primal(black_box(&w1), &x, &y, &w2, &mut h, &mut p)))
+    });
+    g.bench_function(BenchmarkId::new("Rust gradient", label), |bch| {
+        bch.iter(|| {
+            black_box(mlp_grad(
+                black_box(&w1),
+                &x,
+                &y,
+                &w2,
+                &mut h,
+                &mut p,
+                &mut hbar,
+                &mut gw,
+            ))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, vectors, matmul, matrix_kernel);
 criterion_main!(benches);

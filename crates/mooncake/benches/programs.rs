@@ -1,7 +1,7 @@
 //! The README's performance table, from one run: `cargo bench -p mooncake --bench programs`.
 //!
-//! For programs A (`s += cos(exp(x[n]))`) and B (`s += 5 * x[n]`), Rosenbrock and a
-//! naive matrix multiply (`examples/bench.jl`), it measures our primal and reverse-mode
+//! For programs A (`s += cos(exp(x[n]))`) and B (`s += 5 * x[n]`), Rosenbrock, a naive
+//! matrix multiply, `sum(A * B)` and a perceptron on a batch (`examples/bench.jl`), it measures our primal and reverse-mode
 //! value+gradient (prepared cache, native code) with `mooncake::bench`, and a hand-written Rust
 //! primal and hand-written value+gradient of the same loops with the same median timer, and
 //! prints the ratios as a Markdown table. Set `MOONCAKE_BENCH_BUDGET` (seconds per median,
@@ -119,6 +119,50 @@ fn main() {
         run(
             &format!("matmul, {n}×{n}"),
             &format!("matmul_sum(ms({n}), ms({n}))"),
+            rp,
+            rg,
+        );
+    }
+    {
+        let n = 64;
+        let (a, b) = (ms(n), ms(n));
+        let mut c = vec![0.0; n * n];
+        let (mut ga, mut gb) = (vec![0.0; n * n], vec![0.0; n * n]);
+        let rp = time(&mut || {
+            black_box(matprod_primal(black_box(&a), black_box(&b), n, &mut c));
+        });
+        let rg = time(&mut || {
+            black_box(matprod_grad(
+                black_box(&a),
+                black_box(&b),
+                n,
+                &mut c,
+                &mut ga,
+                &mut gb,
+            ));
+        });
+        run("`sum(A * B)`, 64×64", "matprod_sum(ms(64), ms(64))", rp, rg);
+        let [w1, x, y, w2] = mlp_inputs();
+        let (mut h, mut p) = (vec![0.0; 64 * 64], vec![0.0; 8 * 64]);
+        let (mut hbar, mut g) = (vec![0.0; 64 * 64], vec![0.0; 64 * 32]);
+        let rp = time(&mut || {
+            black_box(mlp_primal(black_box(&w1), &x, &y, &w2, &mut h, &mut p));
+        });
+        let rg = time(&mut || {
+            black_box(mlp_grad(
+                black_box(&w1),
+                &x,
+                &y,
+                &w2,
+                &mut h,
+                &mut p,
+                &mut hbar,
+                &mut g,
+            ));
+        });
+        run(
+            "MLP on a batch of 64 (W1 64×32)",
+            "mlp_batch(w1(), batch())",
             rp,
             rg,
         );

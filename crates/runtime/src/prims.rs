@@ -600,6 +600,22 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        ArrayMatmul => match args {
+            [Value::Array(a), Value::Array(c), Value::Bool(ta), Value::Bool(tb)] => {
+                crate::matmul::matmul(a, c, (*ta, *tb), env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
+        ArrayGemmAdd => match args {
+            [Value::Array(c), Value::Array(a), Value::Array(bm), Value::Bool(ta), Value::Bool(tb), Value::Bool(tc)] => {
+                match crate::matmul::gemm_add(c, a, bm, (*ta, *tb, *tc)) {
+                    Some(Ok(())) => Ok(args[0].clone()),
+                    Some(Err(e)) => Err(e),
+                    None => Err(b()),
+                }
+            }
+            _ => Err(b()),
+        },
         ArrayAxpy => match args {
             [Value::Array(a), s, Value::Array(c)] => {
                 let ok = match (s, c.with(|d| d.data.clone())) {

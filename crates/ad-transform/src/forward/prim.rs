@@ -150,6 +150,33 @@ impl Dual<'_> {
                     }))
                 }
             }
+            Rule::Matmul => {
+                // Ċ = op(Ȧ) op(B) + op(A) op(Ḃ), per lane.
+                let r = res.unwrap_or_else(|| unreachable!());
+                let (tt, o) = (cx.tt(r), self.vmap[&r]);
+                let (a, b, flags) = (margs[0], margs[1], [margs[2], margs[3]]);
+                let (ta, tb) = (has_t(&args[0]), has_t(&args[1]));
+                Some(lanes(n, e, &mut |e, l| {
+                    let product = |e: &mut Emit, x: Value, y: Value| {
+                        e.prim(
+                            Prim::ArrayMatmul,
+                            vec![x, y, flags[0], flags[1]],
+                            tt.clone(),
+                        )
+                    };
+                    match (ta, tb) {
+                        (true, true) => {
+                            let c = product(e, t(&args[0], l), b);
+                            let f = e.konst(Const::Bool(false));
+                            let g = vec![c, a, t(&args[1], l), flags[0], flags[1], f];
+                            e.prim(Prim::ArrayGemmAdd, g, tt.clone())
+                        }
+                        (true, false) => product(e, t(&args[0], l), b),
+                        (false, true) => product(e, a, t(&args[1], l)),
+                        (false, false) => e.prim(Prim::ArrayZeroLike, vec![o], tt.clone()),
+                    }
+                }))
+            }
             Rule::ArrayCopy | Rule::ArrayShare => {
                 let r = res.unwrap_or_else(|| unreachable!());
                 let tt = cx.tt(r);
@@ -277,6 +304,7 @@ impl Dual<'_> {
             Prim::ArrayAccumulate
             | Prim::ArrayAddScalar
             | Prim::ArrayAxpy
+            | Prim::ArrayGemmAdd
             | Prim::ArrayUnresize => {
                 // In place on the tangent array, per lane: Ȧ += Ḃ; Ȧ += ȧ; for `A += a B`,
                 // Ȧ += ȧ B + a Ḃ; `array_unresize` undoes the tangent's `resize!` from its copy.
@@ -289,6 +317,24 @@ impl Dual<'_> {
                             ],
                             Prim::ArrayUnresize => {
                                 vec![vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]]]
+                            }
+                            // C += op(A) op(B): Ċ += op(Ȧ) op(B) + op(A) op(Ḃ).
+                            Prim::ArrayGemmAdd => {
+                                let flags = args[3..].iter().map(|f| vmap[f]);
+                                let mut calls = Vec::new();
+                                if has_t(&args[1]) {
+                                    let mut c =
+                                        vec![t(&args[0], l), t(&args[1], l), vmap[&args[2]]];
+                                    c.extend(flags.clone());
+                                    calls.push(c);
+                                }
+                                if has_t(&args[2]) {
+                                    let mut c =
+                                        vec![t(&args[0], l), vmap[&args[1]], t(&args[2], l)];
+                                    c.extend(flags);
+                                    calls.push(c);
+                                }
+                                calls
                             }
                             _ => vec![vec![t(&args[0], l), t(&args[1], l)]],
                         };
@@ -317,6 +363,7 @@ pub(super) fn is_reverse_code_prim(op: Prim) -> bool {
             | ArrayAccumulate
             | ArrayAddScalar
             | ArrayAxpy
+            | ArrayGemmAdd
             | ArrayUnresize
     )
 }

@@ -241,6 +241,10 @@ impl Forwards<'_> {
                 Ok(())
             }
             Rule::ArrayCopy => self.array_copy(p),
+            Rule::Matmul => {
+                self.matmul(p);
+                Ok(())
+            }
             Rule::ArrayRead => {
                 self.array_read(p);
                 Ok(())
@@ -555,6 +559,24 @@ impl Forwards<'_> {
             self.rv.push(Rev::ArrayCopy { src, dst });
         }
         Ok(())
+    }
+
+    /// A matrix product: a new fdata array for the result; the pullback adds the operands'
+    /// cotangents into their fdata with two more products.
+    fn matmul(&mut self, p: PrimAt) {
+        let cx = self.cx;
+        let ft = cx.ft(p.r);
+        let fc = emit!(self, p.at).prim(Prim::ArrayZeroLike, vec![p.nv], ft);
+        self.fmap.insert(p.r, fc);
+        let mut operand = |k: usize| {
+            let x = p.args[k];
+            let fx = (cx.ft(x) != Type::NoFData).then(|| self.sv.add(self.fmap[&x]));
+            (self.sv.add(p.margs[k]), fx)
+        };
+        let (a, b) = (operand(0), operand(1));
+        let flags = (self.sv.add(p.margs[2]), self.sv.add(p.margs[3]));
+        let fc = self.sv.add(fc);
+        self.rv.push(Rev::Matmul { a, b, fc, flags });
     }
 
     /// `A[idx]`: the element's fdata is read from the fdata array; the pullback adds the

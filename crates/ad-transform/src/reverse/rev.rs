@@ -76,6 +76,14 @@ pub(super) enum Rev {
     },
     /// A copy's cotangent accumulates into the source's fdata.
     ArrayCopy { src: usize, dst: usize },
+    /// `C = op(A) op(B)` (`array_matmul`): (primal, fdata if any) of A and B, C's fdata and
+    /// the two flags (saved indices).
+    Matmul {
+        a: (usize, Option<usize>),
+        b: (usize, Option<usize>),
+        fc: usize,
+        flags: (usize, usize),
+    },
     /// A dynamic call's pullback (`Core.dyn_rvs`) on child state `site`: acc[args[j]] += its
     /// result j (reverse data known only at run time, converted to each accumulator's type).
     Dynamic {

@@ -60,6 +60,10 @@ pub enum Rule {
     /// `array_resize(A, n)`: saves A and its fdata; the pullback gives both their old length
     /// and the elements that were cut off back (`array_unresize`).
     ArrayResize,
+    /// `C = array_matmul(A, B, ta, tb)`, `C = op(A) op(B)`: the pullback adds
+    /// `op(C̄ op(B)ᵀ)` into A's fdata and `op(op(A)ᵀ C̄)` into B's (`array_gemm_add`, each
+    /// transposed as its operand was); forward mode `Ċ = op(Ȧ) op(B) + op(A) op(Ḃ)`.
+    Matmul,
 }
 
 /// Which rules the transform may use. `Minimal` has the rules needed for
@@ -117,9 +121,9 @@ pub fn reverse_rule(
             Some(Rule::NonDifferentiable)
         }
         // Reverse mode's own bookkeeping on tangent arrays.
-        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize => {
-            Some(Rule::NonDifferentiable)
-        }
+        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
+        | ArrayGemmAdd => Some(Rule::NonDifferentiable),
+        ArrayMatmul => Some(Rule::Matmul),
         Floor | Ceil | Round | Trunc | AddFloat | SubFloat | NegFloat | MulFloat | DivFloat
         | RemFloat | PowFloat | PowiFloat | SelectFloat | Sqrt | Sin | Cos | Tan | Exp | Expm1
         | Log | Log1p | Log2 | Log10 | Exp2 | Tanh | Sinh | Cosh | Asin | Acos | Atan | Atan2
@@ -157,16 +161,16 @@ pub fn is_differentiable(op: Prim) -> bool {
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
         | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Copysign
         | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy
-        | ArrayReshape | ArrayResize | TupleGetIndex => true,
+        | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt
         | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool
         | XorBool | Sitofp | Bitcast | Fptosi | BoolToInt | IntToBool | Egal | Isa | Typeof
         | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | VcatType | CatEltype
         | SubarrayType | ArrayNew | ArrayLen | ArraySize | SameMemory | ArrayUnresize
-        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | RuleStack | RuleChild
-        | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
-        | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayGemmAdd
+        | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
         | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError

@@ -112,3 +112,113 @@ pub fn matmul_grad(
     }
     s
 }
+
+/// `C = A B` (column-major, A m×k, B k×n) with the same kernel as `*`, transposing an operand
+/// where asked (`at`, `bt`: the operand is stored transposed).
+#[allow(clippy::too_many_arguments)]
+pub fn gemm(m: usize, k: usize, n: usize, a: &[f64], at: bool, b: &[f64], bt: bool, c: &mut [f64]) {
+    let (rsa, csa) = if at { (k as isize, 1) } else { (1, m as isize) };
+    let (rsb, csb) = if bt { (n as isize, 1) } else { (1, k as isize) };
+    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+    // SAFETY: the slices hold the m×k, k×n and m×n elements the strides reach (checked above),
+    // and `c` is a distinct mutable borrow.
+    unsafe {
+        matrixmultiply::dgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.as_ptr(),
+            rsa,
+            csa,
+            b.as_ptr(),
+            rsb,
+            csb,
+            0.0,
+            c.as_mut_ptr(),
+            1,
+            m as isize,
+        )
+    }
+}
+
+/// `sum(A * B)` with the kernel.
+pub fn matprod_primal(a: &[f64], b: &[f64], n: usize, c: &mut [f64]) -> f64 {
+    gemm(n, n, n, a, false, b, false, c);
+    c.iter().sum()
+}
+
+/// Its value and gradient: Ā = 1 Bᵀ, B̄ = Aᵀ 1 (two more products with the kernel).
+pub fn matprod_grad(
+    a: &[f64],
+    b: &[f64],
+    n: usize,
+    c: &mut [f64],
+    ga: &mut [f64],
+    gb: &mut [f64],
+) -> f64 {
+    let s = matprod_primal(a, b, n, c);
+    let ones = vec![1.0; n * n];
+    gemm(n, n, n, &ones, false, b, true, ga);
+    gemm(n, n, n, a, true, &ones, false, gb);
+    s
+}
+
+/// The inputs of `mlp_batch(w1(), batch())` in examples/bench.jl: W1, X, Y, W2.
+pub fn mlp_inputs() -> [Vec<f64>; 4] {
+    let m = |r: usize, c: usize, f: &dyn Fn(f64, f64) -> f64| {
+        let mut v = vec![0.0; r * c];
+        for j in 1..=c {
+            for i in 1..=r {
+                v[(i - 1) + (j - 1) * r] = f(i as f64, j as f64);
+            }
+        }
+        v
+    };
+    [
+        m(64, 32, &|i, j| 0.1 * (i + 3.0 * j).sin()),
+        m(32, 64, &|i, j| (i + j).cos()),
+        m(8, 64, &|i, j| (i - j).sin()),
+        m(8, 64, &|i, j| 0.05 * (i * j).cos()),
+    ]
+}
+
+/// `sum(abs2, W2 * tanh.(W1 * X) - Y) / 64`, with H (64×64) and P (8×64) as buffers.
+pub fn mlp_primal(
+    w1: &[f64],
+    x: &[f64],
+    y: &[f64],
+    w2: &[f64],
+    h: &mut [f64],
+    p: &mut [f64],
+) -> f64 {
+    gemm(64, 32, 64, w1, false, x, false, h);
+    h.iter_mut().for_each(|v| *v = v.tanh());
+    gemm(8, 64, 64, w2, false, h, false, p);
+    p.iter().zip(y).map(|(p, y)| (p - y) * (p - y)).sum::<f64>() / 64.0
+}
+
+/// Its value and gradient with respect to W1: P̄ = 2(P - Y)/64, H̄ = W2ᵀ P̄,
+/// Z̄ = H̄ (1 - H²), W̄1 = Z̄ Xᵀ.
+#[allow(clippy::too_many_arguments)]
+pub fn mlp_grad(
+    w1: &[f64],
+    x: &[f64],
+    y: &[f64],
+    w2: &[f64],
+    h: &mut [f64],
+    p: &mut [f64],
+    hbar: &mut [f64],
+    g: &mut [f64],
+) -> f64 {
+    let l = mlp_primal(w1, x, y, w2, h, p);
+    p.iter_mut()
+        .zip(y)
+        .for_each(|(p, y)| *p = 2.0 * (*p - y) / 64.0);
+    gemm(64, 8, 64, w2, true, p, false, hbar);
+    hbar.iter_mut()
+        .zip(h.iter())
+        .for_each(|(b, h)| *b *= 1.0 - h * h);
+    gemm(64, 64, 32, hbar, false, x, true, g);
+    l
+}

@@ -249,6 +249,33 @@ function *(x::AbstractVector, B::AbstractMatrix)
     C
 end
 
+# Products of Float64 or Float32 matrices and vectors (also transposed, as `A' * B`, `A * B'`,
+# `A' * x`) run on an optimised kernel (`Core.array_matmul`, with matrix-level AD rules), as
+# Julia's call BLAS; the methods above compute other element types from the elements.
+function _matmul_check(A, B, ta::Bool, tb::Bool)
+    k = ta ? size(A, 1) : size(A, 2)
+    kb = ndims(B) == 1 ? length(B) : (tb ? size(B, 2) : size(B, 1))
+    if k != kb
+        m = ta ? size(A, 2) : size(A, 1)
+        if ndims(B) == 1
+            throw(DimensionMismatch(string("matrix A has dimensions (", m, ",", k, "), vector B has length ", kb)))
+        end
+        n = tb ? size(B, 1) : size(B, 2)
+        throw(DimensionMismatch(string("matrix A has dimensions (", m, ",", k, "), matrix B has dimensions (", kb, ",", n, ")")))
+    end
+    Core.array_matmul(A, B, ta, tb)
+end
+*(A::Matrix{T}, B::Matrix{T}) where {T<:Union{Float64,Float32}} = _matmul_check(A, B, false, false)
+*(A::Matrix{T}, x::Vector{T}) where {T<:Union{Float64,Float32}} = _matmul_check(A, x, false, false)
+*(A::Adjoint{T,Matrix{T}}, B::Matrix{T}) where {T<:Union{Float64,Float32}} = _matmul_check(A.parent, B, true, false)
+*(A::Transpose{T,Matrix{T}}, B::Matrix{T}) where {T<:Union{Float64,Float32}} = _matmul_check(A.parent, B, true, false)
+*(A::Adjoint{T,Matrix{T}}, x::Vector{T}) where {T<:Union{Float64,Float32}} = _matmul_check(A.parent, x, true, false)
+*(A::Transpose{T,Matrix{T}}, x::Vector{T}) where {T<:Union{Float64,Float32}} = _matmul_check(A.parent, x, true, false)
+*(A::Matrix{T}, B::Adjoint{T,Matrix{T}}) where {T<:Union{Float64,Float32}} = _matmul_check(A, B.parent, false, true)
+*(A::Matrix{T}, B::Transpose{T,Matrix{T}}) where {T<:Union{Float64,Float32}} = _matmul_check(A, B.parent, false, true)
+*(A::Adjoint{T,Matrix{T}}, B::Adjoint{T,Matrix{T}}) where {T<:Union{Float64,Float32}} = _matmul_check(A.parent, B.parent, true, true)
+*(A::Transpose{T,Matrix{T}}, B::Transpose{T,Matrix{T}}) where {T<:Union{Float64,Float32}} = _matmul_check(A.parent, B.parent, true, true)
+
 # Whole-array arithmetic (Julia's arraymath.jl): `+` and `-` of arrays of one shape (trailing
 # dimensions of length 1 aside), negation, and multiples and quotients by a number, each an
 # elementwise broadcast.
