@@ -198,27 +198,46 @@ pub fn mlp_primal(
     p.iter().zip(y).map(|(p, y)| (p - y) * (p - y)).sum::<f64>() / 64.0
 }
 
-/// Its value and gradient with respect to W1: P̄ = 2(P - Y)/64, H̄ = W2ᵀ P̄,
-/// Z̄ = H̄ (1 - H²), W̄1 = Z̄ Xᵀ.
-#[allow(clippy::too_many_arguments)]
-pub fn mlp_grad(
-    w1: &[f64],
-    x: &[f64],
-    y: &[f64],
-    w2: &[f64],
-    h: &mut [f64],
-    p: &mut [f64],
-    hbar: &mut [f64],
-    g: &mut [f64],
-) -> f64 {
-    let l = mlp_primal(w1, x, y, w2, h, p);
-    p.iter_mut()
+/// Its value and gradient with respect to every input, as `mooncake` computes it for
+/// `mlp_batch(W1, batch)` (W1 and the batch's X, Y, W2): P̄ = 2(P - Y)/64, Ȳ = -P̄,
+/// W̄2 = P̄ Hᵀ, H̄ = W2ᵀ P̄, Z̄ = H̄ (1 - H²), W̄1 = Z̄ Xᵀ, X̄ = W1ᵀ Z̄.
+pub struct MlpGrad {
+    pub h: Vec<f64>,
+    pub p: Vec<f64>,
+    pub hbar: Vec<f64>,
+    pub w1: Vec<f64>,
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    pub w2: Vec<f64>,
+}
+
+impl MlpGrad {
+    pub fn new() -> MlpGrad {
+        MlpGrad {
+            h: vec![0.0; 64 * 64],
+            p: vec![0.0; 8 * 64],
+            hbar: vec![0.0; 64 * 64],
+            w1: vec![0.0; 64 * 32],
+            x: vec![0.0; 32 * 64],
+            y: vec![0.0; 8 * 64],
+            w2: vec![0.0; 8 * 64],
+        }
+    }
+}
+
+pub fn mlp_grad(w1: &[f64], x: &[f64], y: &[f64], w2: &[f64], g: &mut MlpGrad) -> f64 {
+    let l = mlp_primal(w1, x, y, w2, &mut g.h, &mut g.p);
+    g.p.iter_mut()
         .zip(y)
         .for_each(|(p, y)| *p = 2.0 * (*p - y) / 64.0);
-    gemm(64, 8, 64, w2, true, p, false, hbar);
-    hbar.iter_mut()
-        .zip(h.iter())
+    g.y.iter_mut().zip(&g.p).for_each(|(y, p)| *y = -p);
+    gemm(8, 64, 64, &g.p, false, &g.h, true, &mut g.w2);
+    gemm(64, 8, 64, w2, true, &g.p, false, &mut g.hbar);
+    g.hbar
+        .iter_mut()
+        .zip(g.h.iter())
         .for_each(|(b, h)| *b *= 1.0 - h * h);
-    gemm(64, 64, 32, hbar, false, x, true, g);
+    gemm(64, 64, 32, &g.hbar, false, x, true, &mut g.w1);
+    gemm(32, 64, 64, w1, true, &g.hbar, false, &mut g.x);
     l
 }
