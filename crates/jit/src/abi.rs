@@ -306,6 +306,71 @@ unsafe fn with_vector(a: *const Value, f: impl FnOnce(&mut ArrayData) -> bool) -
     }
 }
 
+/// Element types `mc_array_new` makes arrays of, by code.
+pub(crate) const NEW_ARRAY_ELEMS: [ir::Type; 4] = [
+    ir::Type::Float64,
+    ir::Type::Float32,
+    ir::Type::Int64,
+    ir::Type::Bool,
+];
+
+/// `Core.array_new` of an array of element type `NEW_ARRAY_ELEMS[elem]` and `rank` (1 or 2)
+/// dimensions `d1` (× `d2`) into the initialised slot `out`. Returns `FAILED`, raising nothing,
+/// where the instruction must be evaluated instead (bad dimensions, no memory: it raises).
+pub(crate) unsafe extern "C" fn mc_array_new(
+    ctx: *mut Ctx,
+    elem: i64,
+    rank: i64,
+    d1: i64,
+    d2: i64,
+    out: *mut Value,
+) -> u32 {
+    let Some(elem) = usize::try_from(elem)
+        .ok()
+        .and_then(|k| NEW_ARRAY_ELEMS.get(k))
+    else {
+        return FAILED;
+    };
+    let dims = [d1, d2];
+    let dims = &dims[..if rank == 1 { 1 } else { 2 }];
+    // SAFETY: `ctx` is the live context of this entry; only the type environment is read, and
+    // no other reference to the machine is live while native code runs. `out` is an
+    // initialised slot.
+    unsafe {
+        let env = &(*(*ctx).machine).compiler.env;
+        match runtime::prims::array_new(elem, dims, env) {
+            Ok(a) => {
+                *out = Value::Array(a);
+                OK
+            }
+            Err(_) => FAILED,
+        }
+    }
+}
+
+/// `Core.array_zero_like(A)` of the array in slot `a` into the initialised slot `out`; `FAILED`,
+/// raising nothing, where the instruction must be evaluated instead.
+pub(crate) unsafe extern "C" fn mc_array_zero_like(
+    ctx: *mut Ctx,
+    a: *const Value,
+    out: *mut Value,
+) -> u32 {
+    // SAFETY: as for `mc_array_new`; `a` is an initialised slot.
+    unsafe {
+        let Value::Array(a) = &*a else {
+            return FAILED;
+        };
+        let env = &(*(*ctx).machine).compiler.env;
+        match runtime::prims::array_zero_like(a, env) {
+            Ok(z) => {
+                *out = Value::Array(z);
+                OK
+            }
+            Err(_) => FAILED,
+        }
+    }
+}
+
 /// The array object a slot holds (its `ArrayView` is at offset 0), for inline element access;
 /// an empty array's for any other value, so native code never dereferences null.
 pub(crate) unsafe extern "C" fn mc_array_obj(a: *const Value) -> *const runtime::ArrayObj {

@@ -272,6 +272,39 @@ fn fits(elem: &Type, v: &Value) -> bool {
     )
 }
 
+/// `Core.array_new(Array{elem, N}, dims...)`: a new array of the dimensions `ds`, its elements
+/// zero (their zero bits for isbits structs, unassigned for boxed elements), charged to the
+/// memory budget. Julia's `ArgumentError` for negative or overflowing dimensions.
+pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<Arc<ArrayObj>, Exception> {
+    // Small arrays of unboxed numbers (the common case, also in hot loops): allocated directly.
+    let size = match elem {
+        Type::Float64 | Type::Int64 => 8,
+        Type::Float32 => 4,
+        Type::Bool => 1,
+        _ => 0,
+    };
+    if size > 0 {
+        let n = crate::memory::checked_length(ds, size)?;
+        if n <= 1 << 12 {
+            crate::memory::reserve(n * size)?;
+            let data = ArrayData::zeros(elem, n);
+            let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
+            return Ok(Arc::new(ArrayObj::new(elem.clone(), dims, data)));
+        }
+    }
+    let empty = ArrayData::zeros_in(elem, 0, env);
+    let n = crate::memory::checked_length(ds, empty.elem_size())?;
+    let data = ArrayData::try_zeros_in(elem, n, env)?;
+    let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
+    Ok(Arc::new(ArrayObj::new(elem.clone(), dims, data)))
+}
+
+/// `Core.array_zero_like(A)`: a zero-filled array of A's element type and dimensions.
+pub fn array_zero_like(a: &ArrayObj, env: &TypeEnv) -> Result<Arc<ArrayObj>, Exception> {
+    let ds: smallvec::SmallVec<[i64; 4]> = a.with(|d| d.dims.iter().map(|&x| x as i64).collect());
+    array_new(&a.elem, &ds, env)
+}
+
 /// Evaluates a primitive. `out` receives printed text. `env` answers type questions.
 pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io::Write) -> R {
     use Prim::*;
@@ -386,15 +419,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 return Err(b());
             };
             let ds = ints(dims, op)?;
-            let empty = ArrayData::zeros_in(elem, 0, env);
-            let n = crate::memory::checked_length(&ds, empty.elem_size())?;
-            let data = ArrayData::try_zeros_in(elem, n, env)?;
-            let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
-            Ok(Value::Array(Arc::new(ArrayObj::new(
-                (**elem).clone(),
-                dims,
-                data,
-            ))))
+            Ok(Value::Array(array_new(elem, &ds, env)?))
         }
         ArrayRef => {
             let [Value::Array(a), idx @ ..] = args else {
@@ -561,14 +586,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ArrayZeroLike => match args {
-            [Value::Array(a)] => {
-                let data = ArrayData::try_zeros_in(&a.elem, a.len(), env)?;
-                Ok(Value::Array(Arc::new(ArrayObj::new(
-                    a.elem.clone(),
-                    a.dims(),
-                    data,
-                ))))
-            }
+            [Value::Array(a)] => Ok(Value::Array(array_zero_like(a, env)?)),
             _ => Err(b()),
         },
         // The pullbacks' whole-array updates, on the unboxed storage (`c` is read first, so

@@ -316,7 +316,15 @@ impl Pass for Dce {
         true
     }
 
-    fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+    fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        // Removable: pure instructions, and reads of constant globals (defined, so they
+        // cannot raise `UndefVarError`).
+        let pure = |i: Inst| match &f.insts[i] {
+            InstData::GetGlobal(name) => {
+                matches!(c.globals.get(name), Some(crate::GlobalInfo::Const { .. }))
+            }
+            d => d.is_pure(),
+        };
         // Live values, indexed by value number.
         let mut live = vec![false; f.values.len()];
         let mut work: Vec<Value> = Vec::new();
@@ -328,7 +336,7 @@ impl Pass for Dce {
         // Roots: operands of effectful instructions and terminators.
         for &b in &f.layout {
             for &i in &f.blocks[b].insts {
-                if !f.insts[i].is_pure() || f.result(i).is_none() {
+                if !pure(i) || f.result(i).is_none() {
                     f.insts[i].for_each_arg(|a| mark(a, &mut work));
                 }
             }
@@ -362,7 +370,7 @@ impl Pass for Dce {
             let insts = std::mem::take(&mut f.blocks[b].insts);
             let kept: Vec<Inst> = insts
                 .into_iter()
-                .filter(|&i| !(f.insts[i].is_pure() && f.result(i).is_some_and(|r| !live(r))))
+                .filter(|&i| !(pure(i) && f.result(i).is_some_and(|r| !live(r))))
                 .collect();
             changed |= kept.len() != before;
             f.blocks[b].insts = kept;

@@ -154,6 +154,8 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_rule_stack(_, _, _, _, _, _, _)),
         helper!(mc_rule_stacks(_, _, _, _, _)),
         helper!(mc_array_obj(_)),
+        helper!(mc_array_new(_, _, _, _, _, _)),
+        helper!(mc_array_zero_like(_, _, _)),
         helper!(mc_push_i64(_, _)),
         helper!(mc_push_f64(_, _)),
         helper!(mc_push_bytes(_, _, _)),

@@ -345,6 +345,50 @@ impl Gen<'_, '_> {
                     return Ok(Some(jv));
                 }
             }
+            // A new vector or matrix of unboxed numbers: straight to the runtime, without the
+            // interpreter's operand handling (errors take the evaluated path, which raises).
+            ArrayNew
+                if rr == Some(Rep::Boxed)
+                    && matches!(reps.len(), 2 | 3)
+                    && reps[1..].iter().all(|r| *r == Rep::I64) =>
+            {
+                let r = res.ok_or("array_new without a result")?;
+                let code = match &f.types[r] {
+                    Type::Array(e, rank) if *rank as usize == reps.len() - 1 => {
+                        abi::NEW_ARRAY_ELEMS.iter().position(|t| t == &**e)
+                    }
+                    _ => None,
+                };
+                if let Some(code) = code {
+                    let ctx = self.ctx();
+                    let code = self.b.ins().iconst(ct::I64, code as i64);
+                    let rank = self.b.ins().iconst(ct::I64, (reps.len() - 1) as i64);
+                    let d1 = x(self, 1);
+                    let d2 = if reps.len() == 3 {
+                        x(self, 2)
+                    } else {
+                        self.b.ins().iconst(ct::I64, 1)
+                    };
+                    let out = self.slot_addr(r);
+                    let st = self
+                        .call("mc_array_new", &[ctx, code, rank, d1, d2, out])
+                        .unwrap_or_else(|| unreachable!());
+                    self.fallback_unless_ok(i, st);
+                    return Ok(None);
+                }
+            }
+            // Reverse mode's zero fdata of an array.
+            ArrayZeroLike if reps == [Rep::Boxed] && rr == Some(Rep::Boxed) => {
+                let r = res.ok_or("array_zero_like without a result")?;
+                let ctx = self.ctx();
+                let a = self.slot_addr(args[0]);
+                let out = self.slot_addr(r);
+                let st = self
+                    .call("mc_array_zero_like", &[ctx, a, out])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
+                return Ok(None);
+            }
             // Vectors of boxed values (the reverse pass's stacks of saved aggregates).
             ArrayPush
                 if reps[0] == Rep::Boxed && boxed_storage(&f.types[args[0]], self.env.types) =>
