@@ -98,12 +98,22 @@ pub trait Native: Send + Sync {
     /// `f`'s native code (compiled now if it is not yet), to be called repeatedly without
     /// looking it up; `None` when `f` runs in the interpreter.
     fn prepare(&self, m: &mut Machine, f: &Function) -> Option<Arc<dyn NativeCode>>;
+    /// Forgets what native call sites resolved to (a definition changed): their next call
+    /// resolves its callee again.
+    fn forget_call_sites(&self) {}
 }
 
 /// The native code of one function, as [`Native::prepare`] gives it.
 pub trait NativeCode: Send + Sync {
     /// Runs the function on `args` (one per parameter of its entry block).
     fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError>;
+    /// The address of the code's entry, if other native code may call it directly (with the
+    /// same context, its arguments as an array of values and one initialised result slot).
+    /// `None` unless the code reads `nargs` arguments.
+    fn direct_entry(&self, nargs: usize) -> Option<usize> {
+        let _ = nargs;
+        None
+    }
     /// As `call` for a function returning a tuple of `out.len()` fields: the fields go into
     /// `out`. Fields of singleton types may be left as they are: the caller sets them to
     /// their one value beforehand, or does not read them.
@@ -212,6 +222,50 @@ impl Machine {
         self.code.clear();
         self.sites.clear();
         self.dyn_cache.clear();
+        if let Some(n) = &self.native {
+            n.forget_call_sites();
+        }
+    }
+
+    /// The native code that the static call `i` of `f` runs, resolved (and compiled) now, for
+    /// native code that calls it directly from then on; `None` if the call is not that stable
+    /// (a function without an id, a fuel limit) or its callee runs in the interpreter.
+    pub fn call_site_code(&mut self, f: &Function, i: ir::Inst) -> Option<Arc<dyn NativeCode>> {
+        let InstData::Invoke { callee, .. } = &f.insts[i] else {
+            return None;
+        };
+        if f.id == 0 || self.fuel.is_some() {
+            return None;
+        }
+        let code = match self.sites.get(&(f.id, i.as_u32())) {
+            Some(c) => c.clone(),
+            None => {
+                let c = self.code_for(&callee_key(callee)).ok()?;
+                self.sites.insert((f.id, i.as_u32()), c.clone());
+                c
+            }
+        };
+        if code.id == 0 {
+            return None;
+        }
+        let n = self.native.clone()?;
+        n.prepare(self, &code)
+    }
+
+    /// Enters a call made directly by native code, as [`Machine::exec`] would: `false` (and
+    /// nothing entered) when the call must go the long way instead, because the nesting limit
+    /// is near or the stack needs to grow.
+    pub fn enter_direct_call(&mut self) -> bool {
+        if self.depth + 1 >= MAX_DEPTH || stacker::remaining_stack().is_none_or(|r| r < 1 << 20) {
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Leaves a call entered by [`Machine::enter_direct_call`].
+    pub fn leave_direct_call(&mut self) {
+        self.depth -= 1;
     }
 
     /// Runs a top-level thunk: natively if the compiler gave it an id (it has a loop), else

@@ -22,6 +22,10 @@ pub struct Meta {
     pub consts: Box<[Value]>,
     /// The `rule_stack`s that `mc_rule_stacks` fetches in one call (see `codegen`).
     pub rule_stacks: Box<[RuleStackSite]>,
+    /// One cell per static call (`Invoke`) the code makes, by `codegen::call_sites`: 0 while
+    /// unresolved, 1 where the call must go through the interpreter's `eval_inst`, else the
+    /// callee's entry, which the code then calls directly.
+    pub call_cells: Box<[std::sync::atomic::AtomicUsize]>,
 }
 
 /// A `Core.rule_stack(state, k, T)` instruction with constant `k` and `T`, fetched with the
@@ -303,6 +307,69 @@ unsafe fn with_vector(a: *const Value, f: impl FnOnce(&mut ArrayData) -> bool) -
         OK
     } else {
         FAILED
+    }
+}
+
+/// Resolves static call `inst` of `meta`'s function for direct calls: stores the callee's
+/// entry in `cell`, or 1 if the call cannot be made directly.
+pub(crate) unsafe extern "C" fn mc_resolve_call(
+    ctx: *mut Ctx,
+    meta: *const Meta,
+    inst: u32,
+    cell: *const std::sync::atomic::AtomicUsize,
+) {
+    // SAFETY: as for `mc_eval`; `cell` is one of `meta`'s call cells.
+    unsafe {
+        let m = &mut *(*ctx).machine;
+        let f = &(*meta).func;
+        let i = Inst::from_u32(inst);
+        let nargs = f.insts[i].args().len();
+        // A panic here (a bug while deriving or compiling the callee) leaves the call to the
+        // long way, which reports it as an internal error.
+        let entry = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            m.call_site_code(f, i).and_then(|c| c.direct_entry(nargs))
+        }))
+        .ok()
+        .flatten();
+        (*cell).store(
+            entry.filter(|e| *e > 1).unwrap_or(1),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+}
+
+/// Enters a direct call (`Machine::enter_direct_call`): `OK`, or `FAILED` (nothing entered)
+/// when the call must go the long way.
+pub(crate) unsafe extern "C" fn mc_enter_call(ctx: *mut Ctx) -> u32 {
+    // SAFETY: as for `mc_eval`.
+    if unsafe { (*(*ctx).machine).enter_direct_call() } {
+        OK
+    } else {
+        FAILED
+    }
+}
+
+/// Leaves a direct call entered by `mc_enter_call`.
+pub(crate) unsafe extern "C" fn mc_leave_call(ctx: *mut Ctx) {
+    // SAFETY: as for `mc_eval`.
+    unsafe { (*(*ctx).machine).leave_direct_call() }
+}
+
+/// After direct call `inst` of `meta`'s function failed: the call site's frames join the
+/// error's stack trace, as `eval_inst` adds them.
+pub(crate) unsafe extern "C" fn mc_call_failed(ctx: *mut Ctx, meta: *const Meta, inst: u32) {
+    // SAFETY: as for `mc_eval`.
+    unsafe {
+        let ctx = &mut *ctx;
+        let f = &(*meta).func;
+        let e = ctx.error.get_or_insert_with(|| {
+            RuntimeError::new(Exception::Internal(
+                "native code failed without an error".into(),
+            ))
+        });
+        for (func, span) in f.source_chain(Inst::from_u32(inst)) {
+            e.trace.push(interp::Frame { func, span });
+        }
     }
 }
 

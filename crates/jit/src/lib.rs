@@ -226,11 +226,20 @@ fn define_trampoline(
 
 fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled, String> {
     let (consts, const_index, unit_index) = codegen::boxed_consts(f);
+    let sites = codegen::call_sites(f);
     let mut meta = Arc::new(Meta {
         func: Arc::new(f.clone()),
         consts: consts.into_boxed_slice(),
         rule_stacks: Box::new([]),
+        call_cells: (0..sites.len())
+            .map(|_| std::sync::atomic::AtomicUsize::new(0))
+            .collect(),
     });
+    // The cells' addresses, which the code embeds (the cells never move).
+    let cells: FxHashMap<ir::Inst, i64> = sites
+        .iter()
+        .map(|(i, k)| (*i, &meta.call_cells[*k] as *const _ as i64))
+        .collect();
     let sig = codegen::entry_signature(&st.module);
     let id = st
         .module
@@ -260,6 +269,7 @@ fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled
             meta.consts.as_ptr(),
             const_index,
             unit_index,
+            cells,
         )
     })?;
     // Nothing else holds `meta` yet (the code that points at it has not run).
@@ -343,6 +353,15 @@ impl Native for Jit {
     fn prepare(&self, m: &mut Machine, f: &Function) -> Option<Arc<dyn NativeCode>> {
         Some(Arc::new(self.code(f, &m.compiler.env)?))
     }
+
+    fn forget_call_sites(&self) {
+        let st = self.lock();
+        for c in st.compiled.values().flatten() {
+            for cell in c._meta.call_cells.iter() {
+                cell.store(0, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 impl Compiled {
@@ -377,6 +396,10 @@ impl Compiled {
 }
 
 impl NativeCode for Compiled {
+    fn direct_entry(&self, nargs: usize) -> Option<usize> {
+        (self.fields.is_none() && self.arity == nargs).then_some(self.entry as usize)
+    }
+
     fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
         match &self.fields {
             None => {

@@ -23,6 +23,106 @@ impl Gen<'_, '_> {
         Some(self.b.ins().stack_load(ct::I64, cl_type(r), self.fout, 0))
     }
 
+    /// A static call: straight into the callee's native code once the call site's cell holds
+    /// its entry (the arguments passed as an array of bitwise copies of the caller's values,
+    /// which the callee only reads; the result assigned to its slot), else through
+    /// `eval_inst`, resolving the cell on the first such call. Its result, if a register value.
+    pub(super) fn invoke(&mut self, i: Inst, args: &[Value]) -> Option<cir::Value> {
+        let res = self.f.result(i);
+        let rr = res.map(|r| self.rep(r));
+        let reg = rr.filter(|r| is_reg(*r));
+        let cell = self.b.ins().iconst(ct::I64, self.call_cells[&i]);
+        let e = self.b.ins().load(ct::I64, MemFlagsData::trusted(), cell, 0);
+        let direct = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, e, 1);
+        let direct_blk = self.b.create_block();
+        let slow = self.b.create_block();
+        let resolve = self.b.create_block();
+        let long_way = self.b.create_block();
+        let failed = self.b.create_block();
+        for blk in [resolve, failed] {
+            self.b.set_cold_block(blk);
+        }
+        let join = self.b.create_block();
+        let jv = reg.map(|r| self.b.append_block_param(join, cl_type(r)));
+        self.b.ins().brif(direct, direct_blk, &[], slow, &[]);
+        // The long way (and the first call, which resolves the cell).
+        self.b.switch_to_block(slow);
+        let unresolved = self.b.ins().icmp_imm_u(IntCC::Equal, e, 0);
+        self.b.ins().brif(unresolved, resolve, &[], long_way, &[]);
+        self.b.switch_to_block(resolve);
+        let ctx = self.ctx();
+        let meta = self.b.ins().iconst(ct::I64, self.meta);
+        let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
+        let cell2 = self.b.ins().iconst(ct::I64, self.call_cells[&i]);
+        self.call("mc_resolve_call", &[ctx, meta, inst, cell2]);
+        self.b.ins().jump(long_way, &[]);
+        self.b.switch_to_block(long_way);
+        let v = self.generic(i);
+        let out: Vec<BlockArg> = v.map(BlockArg::Value).into_iter().collect();
+        self.b.ins().jump(join, &out);
+        // Directly.
+        self.b.switch_to_block(direct_blk);
+        let ctx = self.ctx();
+        let st = self
+            .call("mc_enter_call", &[ctx])
+            .unwrap_or_else(|| unreachable!());
+        let entered = self.b.create_block();
+        self.b.ins().brif(st, long_way, &[], entered, &[]);
+        self.b.switch_to_block(entered);
+        let n = args.len() as u32;
+        let buf = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            n.max(1) * VALUE_SIZE,
+            4,
+        ));
+        for (k, a) in args.iter().enumerate() {
+            let p = self.value_ptr(*a, k as u32);
+            for w in 0..VALUE_SIZE / 8 {
+                let x = self
+                    .b
+                    .ins()
+                    .load(ct::I64, MemFlagsData::trusted(), p, (8 * w) as i32);
+                self.b
+                    .ins()
+                    .stack_store(ct::I64, x, buf, (k as u32 * VALUE_SIZE + 8 * w) as i32);
+            }
+        }
+        let ret = match (res, rr) {
+            (Some(r), Some(Rep::Boxed)) => self.slot_addr(r),
+            _ => self.scratch_addr(n),
+        };
+        let sig = match self.entry_sig {
+            Some(s) => s,
+            None => {
+                let s = self.b.import_signature(entry_signature(&*self.env.module));
+                self.entry_sig = Some(s);
+                s
+            }
+        };
+        let ctx = self.ctx();
+        let bufp = self.at(buf);
+        let call = self.b.ins().call_indirect(sig, e, &[ctx, bufp, ret]);
+        let status = self.b.inst_results(call)[0];
+        let ctx = self.ctx();
+        self.call("mc_leave_call", &[ctx]);
+        let ok = self.b.create_block();
+        self.b.ins().brif(status, failed, &[], ok, &[]);
+        self.b.switch_to_block(failed);
+        let ctx = self.ctx();
+        let meta = self.b.ins().iconst(ct::I64, self.meta);
+        let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
+        self.call("mc_call_failed", &[ctx, meta, inst]);
+        self.b.ins().jump(self.err, &[]);
+        self.b.switch_to_block(ok);
+        let out: Vec<BlockArg> = match reg {
+            Some(r) => vec![BlockArg::Value(self.unbox(r, ret))],
+            None => vec![],
+        };
+        self.b.ins().jump(join, &out);
+        self.b.switch_to_block(join);
+        jv
+    }
+
     /// The instruction through `eval_inst` where it can only raise (an access out of bounds,
     /// a pop from an empty vector): leaves through the error exit, never rejoining (so values
     /// in registers need not survive the call); `eval_inst` returning normally is an internal
@@ -199,6 +299,11 @@ impl Gen<'_, '_> {
                 }
                 .unwrap_or_else(|| unreachable!());
                 self.fallback_unless_ok(i, st);
+            }
+            InstData::Invoke { args, .. } if self.call_cells.contains_key(&i) => {
+                if let (Some(v), Some(r)) = (self.invoke(i, args), res) {
+                    self.vals.insert(r, v);
+                }
             }
             InstData::Invoke { .. }
             | InstData::Call { .. }

@@ -132,6 +132,10 @@ pub type Consts = (
 
 struct Gen<'a, 'b> {
     f: &'a Function,
+    /// The address of each static call's cell in `Meta::call_cells` (see `invoke`).
+    call_cells: FxHashMap<Inst, i64>,
+    /// The entry signature, imported for direct calls on first use.
+    entry_sig: Option<cir::SigRef>,
     b: FunctionBuilder<'b>,
     env: Env<'a>,
     meta: i64,
@@ -223,6 +227,7 @@ pub fn lower(
     consts: *const runtime::Value,
     const_index: FxHashMap<Inst, usize>,
     unit_index: FxHashMap<Type, usize>,
+    call_cells: FxHashMap<Inst, i64>,
 ) -> Result<Box<[abi::RuleStackSite]>, String> {
     let order = f.reverse_postorder();
     // Frame slots: boxed values, then scratch.
@@ -393,6 +398,8 @@ pub fn lower(
         borrowed,
         returned_only: FxHashSet::default(),
         ret_fields: returned_fields(f).map(|ts| ts.iter().map(|t| rep(t) != Rep::Unit).collect()),
+        call_cells,
+        entry_sig: None,
     };
     g.returned_only = returned_tuples(f, &g.const_index);
     if !g.rule_sites.is_empty() {
@@ -512,6 +519,23 @@ fn elem_rep(t: &Type) -> Option<Rep> {
 }
 
 /// The uniform entry signature (of [`abi::Entry`]).
+/// The static calls (`Invoke`s) of `f` whose native code may call their callee directly, each
+/// with its index among `Meta::call_cells`: those that return (a call of type `Union{}` only
+/// raises).
+pub fn call_sites(f: &Function) -> Vec<(Inst, usize)> {
+    let mut sites = Vec::new();
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            if matches!(f.insts[i], ir::InstData::Invoke { .. })
+                && f.result(i).is_some_and(|r| f.types[r] != Type::Bottom)
+            {
+                sites.push((i, sites.len()));
+            }
+        }
+    }
+    sites
+}
+
 pub fn entry_signature(module: &impl Module) -> cir::Signature {
     let mut sig = module.make_signature();
     sig.params.extend(
