@@ -109,9 +109,10 @@ pub trait NativeCode: Send + Sync {
     fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError>;
     /// The address of the code's entry, if other native code may call it directly (with the
     /// same context, its arguments as an array of values and one initialised result slot).
-    /// `None` unless the code reads `nargs` arguments.
-    fn direct_entry(&self, nargs: usize) -> Option<usize> {
-        let _ = nargs;
+    /// `None` unless the code reads `nargs` arguments and its result fits a caller that
+    /// expects one of type `ret`.
+    fn direct_entry(&self, nargs: usize, ret: &ir::Type) -> Option<usize> {
+        let _ = (nargs, ret);
         None
     }
     /// As `call` for a function returning a tuple of `out.len()` fields: the fields go into

@@ -324,10 +324,15 @@ pub(crate) unsafe extern "C" fn mc_resolve_call(
         let f = &(*meta).func;
         let i = Inst::from_u32(inst);
         let nargs = f.insts[i].args().len();
+        let Some(ret) = f.result(i).map(|r| &f.types[r]) else {
+            (*cell).store(1, std::sync::atomic::Ordering::Relaxed);
+            return;
+        };
         // A panic here (a bug while deriving or compiling the callee) leaves the call to the
         // long way, which reports it as an internal error.
         let entry = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            m.call_site_code(f, i).and_then(|c| c.direct_entry(nargs))
+            m.call_site_code(f, i)
+                .and_then(|c| c.direct_entry(nargs, ret))
         }))
         .ok()
         .flatten();
@@ -335,6 +340,18 @@ pub(crate) unsafe extern "C" fn mc_resolve_call(
             entry.filter(|e| *e > 1).unwrap_or(1),
             std::sync::atomic::Ordering::Relaxed,
         );
+    }
+}
+
+/// `*out` = the tuple of the `n` values at `src`, which are taken (each left `nothing`).
+pub(crate) unsafe extern "C" fn mc_tuple_take(out: *mut Value, src: *mut Value, n: usize) {
+    // SAFETY: `src` holds `n` initialised values (a direct call's returned fields), `out` an
+    // initialised slot apart from them.
+    unsafe {
+        let parts: Arc<[Value]> = (0..n)
+            .map(|k| std::mem::replace(&mut *src.add(k), Value::Nothing))
+            .collect();
+        *out = Value::Tuple(parts);
     }
 }
 
@@ -369,6 +386,27 @@ pub(crate) unsafe extern "C" fn mc_call_failed(ctx: *mut Ctx, meta: *const Meta,
         });
         for (func, span) in f.source_chain(Inst::from_u32(inst)) {
             e.trace.push(interp::Frame { func, span });
+        }
+    }
+}
+
+/// `Core.rule_child(state, k)` into the initialised slot `out` when child `k` exists already;
+/// `FAILED` (nothing raised) otherwise, for the instruction to create it.
+pub(crate) unsafe extern "C" fn mc_rule_child(st: *const Value, k: i64, out: *mut Value) -> u32 {
+    // SAFETY: `st` and `out` are initialised slots.
+    unsafe {
+        let Value::Mutable(st) = &*st else {
+            return FAILED;
+        };
+        let Some(Value::Array(children)) = st.get(1) else {
+            return FAILED;
+        };
+        match usize::try_from(k).ok().and_then(|k| children.get(k)) {
+            Some(x) if !matches!(x, Value::Undef) => {
+                *out = x;
+                OK
+            }
+            _ => FAILED,
         }
     }
 }

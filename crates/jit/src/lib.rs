@@ -396,8 +396,14 @@ impl Compiled {
 }
 
 impl NativeCode for Compiled {
-    fn direct_entry(&self, nargs: usize) -> Option<usize> {
-        (self.fields.is_none() && self.arity == nargs).then_some(self.entry as usize)
+    fn direct_entry(&self, nargs: usize, ret: &ir::Type) -> Option<usize> {
+        // A caller expecting the fields of a tuple gets them only from code that returns
+        // exactly that type's fields (which singletons it leaves alone depends on the type).
+        let fits = match codegen::fields_of(ret) {
+            Some(_) => self.fields.is_some() && self._meta.func.ret_type == *ret,
+            None => self.fields.is_none(),
+        };
+        (fits && self.arity == nargs).then_some(self.entry as usize)
     }
 
     fn call(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {

@@ -131,8 +131,14 @@ pub(super) fn group_rule_stacks(
 /// one value), so that returning `(y, NoFData())` neither builds a tuple nor touches a
 /// singleton.
 pub fn returned_fields(f: &Function) -> Option<&[Type]> {
-    match &f.ret_type {
-        Type::Tuple(ts) if rep(&f.ret_type) == Rep::Boxed => Some(ts),
+    fields_of(&f.ret_type)
+}
+
+/// The field types of a function's return type `t` if its code returns them field by field
+/// (see [`returned_fields`]).
+pub fn fields_of(t: &Type) -> Option<&[Type]> {
+    match t {
+        Type::Tuple(ts) if rep(t) == Rep::Boxed => Some(ts),
         _ => None,
     }
 }

@@ -87,8 +87,26 @@ impl Gen<'_, '_> {
                     .stack_store(ct::I64, x, buf, (k as u32 * VALUE_SIZE + 8 * w) as i32);
             }
         }
-        let ret = match (res, rr) {
-            (Some(r), Some(Rep::Boxed)) => self.slot_addr(r),
+        // A tuple returned field by field: its fields' slots, singletons set beforehand.
+        let fields = res.and_then(|r| fields_of(&self.f.types[r]).map(|ts| (r, ts.to_vec())));
+        let ret = match (&fields, res, rr) {
+            (Some((_, ts)), ..) => {
+                let base = self.field_slots[&i];
+                for (k, t) in ts.iter().enumerate() {
+                    if rep(t) == Rep::Unit {
+                        let dst = self.b.ins().stack_addr(
+                            ct::I64,
+                            self.frame_ss,
+                            ((base + k as u32) * VALUE_SIZE) as i32,
+                        );
+                        self.const_into(self.unit_index[t], dst);
+                    }
+                }
+                self.b
+                    .ins()
+                    .stack_addr(ct::I64, self.frame_ss, (base * VALUE_SIZE) as i32)
+            }
+            (None, Some(r), Some(Rep::Boxed)) => self.slot_addr(r),
             _ => self.scratch_addr(n),
         };
         let sig = match self.entry_sig {
@@ -114,6 +132,11 @@ impl Gen<'_, '_> {
         self.call("mc_call_failed", &[ctx, meta, inst]);
         self.b.ins().jump(self.err, &[]);
         self.b.switch_to_block(ok);
+        if let Some((r, ts)) = &fields {
+            let dst = self.slot_addr(*r);
+            let nf = self.b.ins().iconst(ct::I64, ts.len() as i64);
+            self.call("mc_tuple_take", &[dst, ret, nf]);
+        }
         let out: Vec<BlockArg> = match reg {
             Some(r) => vec![BlockArg::Value(self.unbox(r, ret))],
             None => vec![],

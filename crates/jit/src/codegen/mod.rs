@@ -17,8 +17,8 @@ mod helpers;
 mod inst;
 mod prim;
 
-pub use analysis::returned_fields;
 use analysis::*;
+pub use analysis::{fields_of, returned_fields};
 pub use helpers::{helpers, AbiReturn, AbiType, Helper, HelperFn, PRESERVING};
 
 use crate::abi::{self, VALUE_SIZE};
@@ -109,13 +109,17 @@ pub fn boxed_consts(f: &Function) -> Consts {
             }
         }
     }
-    // One constant per singleton type of the function's values.
+    // One constant per singleton type of the function's values, and of the fields of tuples
+    // that calls return field by field (see `Gen::invoke`).
     for (v, _) in f.values.iter() {
         let t = &f.types[v];
-        if rep(t) == Rep::Unit && !units.contains_key(t) {
-            if let Some(c) = Const::of_singleton(t) {
-                units.insert(t.clone(), vals.len());
-                vals.push(runtime::Value::from_const(&c));
+        let fields = fields_of(t).unwrap_or_default();
+        for t in std::iter::once(t).chain(fields) {
+            if rep(t) == Rep::Unit && !units.contains_key(t) {
+                if let Some(c) = Const::of_singleton(t) {
+                    units.insert(t.clone(), vals.len());
+                    vals.push(runtime::Value::from_const(&c));
+                }
             }
         }
     }
@@ -134,6 +138,8 @@ struct Gen<'a, 'b> {
     f: &'a Function,
     /// The address of each static call's cell in `Meta::call_cells` (see `invoke`).
     call_cells: FxHashMap<Inst, i64>,
+    /// The first of the frame slots that receive the fields of a direct call's tuple result.
+    field_slots: FxHashMap<Inst, u32>,
     /// The entry signature, imported for direct calls on first use.
     entry_sig: Option<cir::SigRef>,
     b: FunctionBuilder<'b>,
@@ -305,6 +311,14 @@ pub fn lower(
     }
     let scratch = nslots;
     nslots += max_args as u32 + 1;
+    // Each direct call returning a tuple field by field gets as many slots for the fields.
+    let mut field_slots = FxHashMap::default();
+    for &i in call_cells.keys() {
+        if let Some(ts) = f.result(i).and_then(|r| fields_of(&f.types[r])) {
+            field_slots.insert(i, nslots);
+            nslots += ts.len() as u32;
+        }
+    }
     let (fused, packed_pops) = packing(f, &order, env.types);
 
     let mut b = FunctionBuilder::new(func, fctx);
@@ -399,6 +413,7 @@ pub fn lower(
         returned_only: FxHashSet::default(),
         ret_fields: returned_fields(f).map(|ts| ts.iter().map(|t| rep(t) != Rep::Unit).collect()),
         call_cells,
+        field_slots,
         entry_sig: None,
     };
     g.returned_only = returned_tuples(f, &g.const_index);

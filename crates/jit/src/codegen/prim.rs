@@ -175,6 +175,47 @@ impl Gen<'_, '_> {
                 };
                 return Ok(Some(v));
             }
+            // `size(A, d)` with a run-time d: the extent chosen; d < 1 raises on a cold path.
+            ArraySize
+                if self.arr_obj.contains_key(&args[0])
+                    && matches!(f.types[args[0]], Type::Array(_, 1 | 2))
+                    && reps == [Rep::Boxed, Rep::I64] =>
+            {
+                let two = matches!(f.types[args[0]], Type::Array(_, 2));
+                let d = x(self, 1);
+                let bad = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, d, 1);
+                self.raise_if(i, bad);
+                let o = self.arr_obj[&args[0]];
+                let fl = self.view_flags(args[0]);
+                let one = self.b.ins().iconst(ct::I64, 1);
+                let d1 = self
+                    .b
+                    .ins()
+                    .load(ct::I64, fl, o, runtime::value::ArrayView::D1);
+                let d2 = if two {
+                    self.b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::D2)
+                } else {
+                    one
+                };
+                let is1 = self.b.ins().icmp_imm_s(IntCC::Equal, d, 1);
+                let is2 = self.b.ins().icmp_imm_s(IntCC::Equal, d, 2);
+                let rest = self.b.ins().select(is2, d2, one);
+                return Ok(Some(self.b.ins().select(is1, d1, rest)));
+            }
+            // The child state of a rule call site, when it exists already.
+            RuleChild if reps == [Rep::Boxed, Rep::I64] && rr == Some(Rep::Boxed) => {
+                let r = res.ok_or("rule_child without a result")?;
+                let st = self.slot_addr(args[0]);
+                let k = x(self, 1);
+                let out = self.slot_addr(r);
+                let status = self
+                    .call("mc_rule_child", &[st, k, out])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, status);
+                return Ok(None);
+            }
             ArrayRef
                 if (args.len() == 2 || args.len() == 3)
                     && self.arr_obj.contains_key(&args[0])
