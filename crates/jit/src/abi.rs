@@ -355,6 +355,18 @@ pub(crate) unsafe extern "C" fn mc_tuple_take(out: *mut Value, src: *mut Value, 
     }
 }
 
+/// Clones the `n` fields of the tuple at `src` into the initialised slots at `dst`.
+pub(crate) unsafe extern "C" fn mc_untuple(dst: *mut Value, src: *const Value, n: usize) {
+    // SAFETY: `dst` holds `n` initialised slots apart from `src`, an initialised value.
+    unsafe {
+        if let Value::Tuple(parts) = &*src {
+            for (k, p) in parts.iter().take(n).enumerate() {
+                *dst.add(k) = p.clone();
+            }
+        }
+    }
+}
+
 /// Enters a direct call (`Machine::enter_direct_call`): `OK`, or `FAILED` (nothing entered)
 /// when the call must go the long way.
 pub(crate) unsafe extern "C" fn mc_enter_call(ctx: *mut Ctx) -> u32 {

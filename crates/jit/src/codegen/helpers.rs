@@ -160,6 +160,7 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_enter_call(_)),
         helper!(mc_rule_child(_, _, _)),
         helper!(mc_tuple_take(_, _, _)),
+        helper!(mc_untuple(_, _, _)),
         helper!(mc_leave_call(_)),
         helper!(mc_call_failed(_, _, _)),
         helper!(mc_push_i64(_, _)),

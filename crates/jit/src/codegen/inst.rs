@@ -58,6 +58,15 @@ impl Gen<'_, '_> {
         self.b.ins().jump(long_way, &[]);
         self.b.switch_to_block(long_way);
         let v = self.generic(i);
+        // The tuple the long way built, spread into the field slots its readers read.
+        if let Some(r) = res.filter(|r| self.slot_fields.contains_key(r)) {
+            let n = fields_of(&self.f.types[r]).map_or(0, |ts| ts.len());
+            let src = self.slot_addr(r);
+            let off = (self.slot_fields[&r] * VALUE_SIZE) as i32;
+            let dst = self.b.ins().stack_addr(ct::I64, self.frame_ss, off);
+            let nf = self.b.ins().iconst(ct::I64, n as i64);
+            self.call("mc_untuple", &[dst, src, nf]);
+        }
         let out: Vec<BlockArg> = v.map(BlockArg::Value).into_iter().collect();
         self.b.ins().jump(join, &out);
         // Directly.
@@ -87,13 +96,15 @@ impl Gen<'_, '_> {
                     .stack_store(ct::I64, x, buf, (k as u32 * VALUE_SIZE + 8 * w) as i32);
             }
         }
-        // A tuple returned field by field: its fields' slots, singletons set beforehand.
+        // A tuple returned field by field: its fields' slots, singletons set beforehand
+        // unless only its fields are read (see `slot_fields`).
         let fields = res.and_then(|r| fields_of(&self.f.types[r]).map(|ts| (r, ts.to_vec())));
+        let in_slots = res.is_some_and(|r| self.slot_fields.contains_key(&r));
         let ret = match (&fields, res, rr) {
             (Some((_, ts)), ..) => {
                 let base = self.field_slots[&i];
                 for (k, t) in ts.iter().enumerate() {
-                    if rep(t) == Rep::Unit {
+                    if rep(t) == Rep::Unit && !in_slots {
                         let dst = self.b.ins().stack_addr(
                             ct::I64,
                             self.frame_ss,
@@ -132,10 +143,13 @@ impl Gen<'_, '_> {
         self.call("mc_call_failed", &[ctx, meta, inst]);
         self.b.ins().jump(self.err, &[]);
         self.b.switch_to_block(ok);
-        if let Some((r, ts)) = &fields {
-            let dst = self.slot_addr(*r);
-            let nf = self.b.ins().iconst(ct::I64, ts.len() as i64);
-            self.call("mc_tuple_take", &[dst, ret, nf]);
+        match &fields {
+            Some((r, ts)) if !in_slots => {
+                let dst = self.slot_addr(*r);
+                let nf = self.b.ins().iconst(ct::I64, ts.len() as i64);
+                self.call("mc_tuple_take", &[dst, ret, nf]);
+            }
+            _ => {}
         }
         let out: Vec<BlockArg> = match reg {
             Some(r) => vec![BlockArg::Value(self.unbox(r, ret))],
@@ -232,6 +246,27 @@ impl Gen<'_, '_> {
                 }
             }
             InstData::Tuple { .. } if res.is_some_and(|r| self.fused.contains_key(&r)) => {}
+            // A field of a tuple a direct call left in its field slots.
+            InstData::GetField {
+                obj,
+                field: ir::FieldRef::Index(k),
+            } if self.slot_fields.contains_key(obj) => {
+                let r = res.ok_or("a field read without a result")?;
+                let off = ((self.slot_fields[obj] + *k) * VALUE_SIZE) as i32;
+                match self.rep(r) {
+                    Rep::Unit => {}
+                    Rep::Boxed => {
+                        let src = self.b.ins().stack_addr(ct::I64, self.frame_ss, off);
+                        let dst = self.slot_addr(r);
+                        self.call("mc_clone", &[dst, src]);
+                    }
+                    rr => {
+                        let src = self.b.ins().stack_addr(ct::I64, self.frame_ss, off);
+                        let v = self.unbox(rr, src);
+                        self.vals.insert(r, v);
+                    }
+                }
+            }
             InstData::GetField {
                 obj,
                 field: ir::FieldRef::Index(k),

@@ -140,6 +140,9 @@ struct Gen<'a, 'b> {
     call_cells: FxHashMap<Inst, i64>,
     /// The first of the frame slots that receive the fields of a direct call's tuple result.
     field_slots: FxHashMap<Inst, u32>,
+    /// Tuples returned by direct calls whose fields are only read: the first of their field
+    /// slots (the tuple itself is never built on the direct path).
+    slot_fields: FxHashMap<Value, u32>,
     /// The entry signature, imported for direct calls on first use.
     entry_sig: Option<cir::SigRef>,
     b: FunctionBuilder<'b>,
@@ -312,10 +315,36 @@ pub fn lower(
     let scratch = nslots;
     nslots += max_args as u32 + 1;
     // Each direct call returning a tuple field by field gets as many slots for the fields.
+    // Where every use of the tuple reads a field, the tuple is never built: its readers read
+    // those slots.
     let mut field_slots = FxHashMap::default();
+    let mut slot_fields = FxHashMap::default();
+    let mut used_whole = FxHashSet::default();
+    for &b in &order {
+        for &i in &f.blocks[b].insts {
+            if !matches!(
+                f.insts[i],
+                ir::InstData::GetField {
+                    field: ir::FieldRef::Index(_),
+                    ..
+                }
+            ) {
+                f.insts[i].for_each_arg(|a| {
+                    used_whole.insert(a);
+                });
+            }
+        }
+    }
+    let only_fields_read = |r: Value| !used_whole.contains(&r);
     for &i in call_cells.keys() {
-        if let Some(ts) = f.result(i).and_then(|r| fields_of(&f.types[r])) {
+        if let Some((r, ts)) = f
+            .result(i)
+            .and_then(|r| fields_of(&f.types[r]).map(|ts| (r, ts)))
+        {
             field_slots.insert(i, nslots);
+            if only_fields_read(r) {
+                slot_fields.insert(r, nslots);
+            }
             nslots += ts.len() as u32;
         }
     }
@@ -414,6 +443,7 @@ pub fn lower(
         ret_fields: returned_fields(f).map(|ts| ts.iter().map(|t| rep(t) != Rep::Unit).collect()),
         call_cells,
         field_slots,
+        slot_fields,
         entry_sig: None,
     };
     g.returned_only = returned_tuples(f, &g.const_index);
