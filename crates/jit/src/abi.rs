@@ -410,15 +410,25 @@ pub(crate) unsafe extern "C" fn mc_rule_child(st: *const Value, k: i64, out: *mu
         let Value::Mutable(st) = &*st else {
             return FAILED;
         };
-        let Some(Value::Array(children)) = st.get(1) else {
+        let Ok(k) = usize::try_from(k) else {
             return FAILED;
         };
-        match usize::try_from(k).ok().and_then(|k| children.get(k)) {
-            Some(x) if !matches!(x, Value::Undef) => {
+        // Read in place: the state's children are a vector of boxed values.
+        let child = st
+            .with_field(1, |c| match c {
+                Value::Array(children) => children.with(|d| match &d.data {
+                    ArrayData::Boxed(v) => v.get(k).filter(|x| !matches!(x, Value::Undef)).cloned(),
+                    _ => None,
+                }),
+                _ => None,
+            })
+            .flatten();
+        match child {
+            Some(x) => {
                 *out = x;
                 OK
             }
-            _ => FAILED,
+            None => FAILED,
         }
     }
 }
