@@ -270,6 +270,10 @@ impl<'a> Lowerer<'a> {
                 }
                 self.expr(inner)
             }
+            ExprKind::Function(_) if self.toplevel => Err(CompileError::unsupported(
+                sp,
+                "defining a function inside an `if`, a loop or a block at top level (define it at the top of the file)",
+            )),
             ExprKind::Function(_) => Err(CompileError::unsupported(
                 sp,
                 "defining a function inside a function (closures)",
