@@ -33,65 +33,42 @@ trait Kernel: Copy + 'static + std::ops::Add<Output = Self> + std::ops::Mul<Outp
     );
 }
 
-impl Kernel for f64 {
-    fn data(d: &ArrayData) -> Option<&Vec<f64>> {
-        match d {
-            ArrayData::F64(v) => Some(v),
-            _ => None,
+/// The `Kernel` of element type `$t`, stored as `ArrayData::$v`, multiplied by `$gemm`.
+macro_rules! kernel {
+    ($t:ty, $v:ident, $gemm:path) => {
+        impl Kernel for $t {
+            fn data(d: &ArrayData) -> Option<&Vec<$t>> {
+                match d {
+                    ArrayData::$v(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn data_mut(d: &mut ArrayData) -> Option<&mut Vec<$t>> {
+                match d {
+                    ArrayData::$v(v) => Some(v),
+                    _ => None,
+                }
+            }
+            unsafe fn gemm(
+                m: usize,
+                k: usize,
+                n: usize,
+                a: (*const $t, isize, isize),
+                b: (*const $t, isize, isize),
+                c: (*mut $t, isize, isize),
+            ) {
+                // SAFETY: the caller's contract is the kernel's.
+                unsafe {
+                    $gemm(
+                        m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, 1.0, c.0, c.1, c.2,
+                    )
+                }
+            }
         }
-    }
-    fn data_mut(d: &mut ArrayData) -> Option<&mut Vec<f64>> {
-        match d {
-            ArrayData::F64(v) => Some(v),
-            _ => None,
-        }
-    }
-    unsafe fn gemm(
-        m: usize,
-        k: usize,
-        n: usize,
-        a: (*const f64, isize, isize),
-        b: (*const f64, isize, isize),
-        c: (*mut f64, isize, isize),
-    ) {
-        // SAFETY: the caller's contract is the kernel's.
-        unsafe {
-            matrixmultiply::dgemm(
-                m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, 1.0, c.0, c.1, c.2,
-            )
-        }
-    }
+    };
 }
-
-impl Kernel for f32 {
-    fn data(d: &ArrayData) -> Option<&Vec<f32>> {
-        match d {
-            ArrayData::F32(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn data_mut(d: &mut ArrayData) -> Option<&mut Vec<f32>> {
-        match d {
-            ArrayData::F32(v) => Some(v),
-            _ => None,
-        }
-    }
-    unsafe fn gemm(
-        m: usize,
-        k: usize,
-        n: usize,
-        a: (*const f32, isize, isize),
-        b: (*const f32, isize, isize),
-        c: (*mut f32, isize, isize),
-    ) {
-        // SAFETY: the caller's contract is the kernel's.
-        unsafe {
-            matrixmultiply::sgemm(
-                m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, 1.0, c.0, c.1, c.2,
-            )
-        }
-    }
-}
+kernel!(f64, F64, matrixmultiply::dgemm);
+kernel!(f32, F32, matrixmultiply::sgemm);
 
 /// Rows and columns of a vector or matrix (a vector is one column).
 fn shape(dims: &[usize]) -> Option<(usize, usize)> {

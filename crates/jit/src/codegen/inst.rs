@@ -160,6 +160,35 @@ impl Gen<'_, '_> {
         jv
     }
 
+    /// Field `k` (0-based, a run-time value) of the tuple or struct at `obj` as the result `r`
+    /// of instruction `i`: a scalar by its bits (the register value returned), anything else
+    /// cloned into `r`'s slot; the generic path where the fast one does not apply.
+    pub(super) fn field_read(
+        &mut self,
+        i: Inst,
+        obj: cir::Value,
+        k: cir::Value,
+        r: Value,
+    ) -> Result<Option<cir::Value>, String> {
+        let rr = self.rep(r);
+        if is_reg(rr) {
+            let out = self.at(self.fout);
+            let st = self
+                .call("mc_getfield_bits", &[obj, k, out])
+                .unwrap_or_else(|| unreachable!());
+            let v = self.reg_unless_ok(i, st, rr, |g| {
+                g.b.ins().stack_load(ct::I64, cl_type(rr), g.fout, 0)
+            })?;
+            return Ok(Some(v));
+        }
+        let out = self.slot_addr(r);
+        let st = self
+            .call("mc_getfield", &[obj, k, out])
+            .unwrap_or_else(|| unreachable!());
+        self.fallback_unless_ok(i, st);
+        Ok(None)
+    }
+
     /// The instruction through `eval_inst` where it can only raise (an access out of bounds,
     /// a pop from an empty vector): leaves through the error exit, never rejoining (so values
     /// in registers need not survive the call); `eval_inst` returning normally is an internal
@@ -306,25 +335,10 @@ impl Gen<'_, '_> {
                 && matches!(f.types[*obj], Type::Tuple(_) | Type::Struct(..)) =>
             {
                 let r = res.unwrap_or_else(|| unreachable!());
-                let rr = self.rep(r);
                 let o = self.slot_addr(*obj);
                 let kv = self.b.ins().iconst(ct::I64, *k as i64);
-                if is_reg(rr) {
-                    // A scalar field: its bits, without building a boxed copy.
-                    let out = self.at(self.fout);
-                    let st = self
-                        .call("mc_getfield_bits", &[o, kv, out])
-                        .unwrap_or_else(|| unreachable!());
-                    let v = self.reg_unless_ok(i, st, rr, |g| {
-                        g.b.ins().stack_load(ct::I64, cl_type(rr), g.fout, 0)
-                    })?;
+                if let Some(v) = self.field_read(i, o, kv, r)? {
                     self.vals.insert(r, v);
-                } else {
-                    let out = self.slot_addr(r);
-                    let st = self
-                        .call("mc_getfield", &[o, kv, out])
-                        .unwrap_or_else(|| unreachable!());
-                    self.fallback_unless_ok(i, st);
                 }
             }
             InstData::SetField {

@@ -220,26 +220,10 @@ impl Gen<'_, '_> {
                     && rr.is_some_and(|r| r != Rep::Unit) =>
             {
                 let r = res.ok_or("tuple_getindex without a result")?;
-                let rr = rr.unwrap_or(Rep::Boxed);
                 let t = self.slot_addr(args[0]);
                 let k = x(self, 1);
                 let k0 = self.b.ins().iadd_imm_s(k, -1);
-                if is_reg(rr) {
-                    let out = self.at(self.fout);
-                    let st = self
-                        .call("mc_getfield_bits", &[t, k0, out])
-                        .unwrap_or_else(|| unreachable!());
-                    let v = self.reg_unless_ok(i, st, rr, |g| {
-                        g.b.ins().stack_load(ct::I64, cl_type(rr), g.fout, 0)
-                    })?;
-                    return Ok(Some(v));
-                }
-                let out = self.slot_addr(r);
-                let st = self
-                    .call("mc_getfield", &[t, k0, out])
-                    .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, st);
-                return Ok(None);
+                return self.field_read(i, t, k0, r);
             }
             // The child state of a rule call site, when it exists already.
             RuleChild if reps == [Rep::Boxed, Rep::I64] && rr == Some(Rep::Boxed) => {
