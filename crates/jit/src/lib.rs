@@ -149,7 +149,8 @@ impl Jit {
     }
 
     /// The compiled code of `f` (compiling it on first use), or `None` to interpret it.
-    fn code(&self, f: &Function, types: &ir::TypeEnv) -> Option<Compiled> {
+    fn code(&self, f: &Function, m: &Machine) -> Option<Compiled> {
+        let types = &m.compiler.env;
         let mut st = self.lock();
         if let Some(c) = st.compiled.get(&f.id) {
             return c.clone();
@@ -157,16 +158,17 @@ impl Jit {
         let t0 = Instant::now();
         // A bug in lowering must not take the program down: the function is interpreted
         // instead (the notice under `--verbose` names it).
-        let r =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(&mut st, f, types)))
-                .unwrap_or_else(|p| {
-                    let what = p
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| p.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    Err(format!("internal error while compiling: {what}"))
-                });
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compile(&mut st, f, types, &const_globals(f, m))
+        }))
+        .unwrap_or_else(|p| {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(format!("internal error while compiling: {what}"))
+        });
         let c = match r {
             Ok(c) => {
                 st.stats.functions += 1;
@@ -224,8 +226,31 @@ fn define_trampoline(
     Ok(id)
 }
 
-fn compile(st: &mut State, f: &Function, types: &ir::TypeEnv) -> Result<Compiled, String> {
-    let (consts, const_index, unit_index) = codegen::boxed_consts(f);
+/// The values of the constant globals `f` reads, as defined now (a constant's value never
+/// changes; redefining one makes new code).
+fn const_globals(f: &Function, m: &Machine) -> FxHashMap<syntax::Symbol, Value> {
+    let mut out = FxHashMap::default();
+    for b in &f.layout {
+        for &i in &f.blocks[*b].insts {
+            if let ir::InstData::GetGlobal(name) = &f.insts[i] {
+                if let (Some(compiler::GlobalInfo::Const { .. }), Some(v)) =
+                    (m.compiler.globals.get(name), m.globals.get(name))
+                {
+                    out.insert(*name, v.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn compile(
+    st: &mut State,
+    f: &Function,
+    types: &ir::TypeEnv,
+    globals: &FxHashMap<syntax::Symbol, Value>,
+) -> Result<Compiled, String> {
+    let (consts, const_index, unit_index) = codegen::boxed_consts(f, globals);
     let sites = codegen::call_sites(f);
     let mut meta = Arc::new(Meta {
         func: Arc::new(f.clone()),
@@ -346,12 +371,12 @@ impl Native for Jit {
         if args.len() != f.blocks[f.entry()].params.len() {
             return None;
         }
-        let c = self.code(f, &m.compiler.env)?;
+        let c = self.code(f, m)?;
         Some(c.call(m, args))
     }
 
     fn prepare(&self, m: &mut Machine, f: &Function) -> Option<Arc<dyn NativeCode>> {
-        Some(Arc::new(self.code(f, &m.compiler.env)?))
+        Some(Arc::new(self.code(f, m)?))
     }
 
     fn forget_call_sites(&self) {

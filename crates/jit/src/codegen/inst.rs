@@ -309,6 +309,8 @@ impl Gen<'_, '_> {
             }
             // A constant tuple is read in place where used, as other boxed constants.
             InstData::Tuple { .. } if self.const_index.contains_key(&i) => {}
+            // A constant global's value, read in place in `Meta::consts`.
+            InstData::GetGlobal(_) if self.const_index.contains_key(&i) => {}
             // Its fields go straight into the caller's values at the return.
             InstData::Tuple { .. }
                 if self.ret_fields.is_some()

@@ -78,9 +78,10 @@ pub struct Env<'a> {
     pub types: &'a ir::TypeEnv,
 }
 
-/// The boxed constants of `f`: the values of its boxed `Const` instructions and of its tuples
+/// The boxed constants of `f`: the values of its boxed `Const` instructions, of its reads of
+/// the constant globals `globals` holds, and of its tuples
 /// of singletons (built once, not per execution), then one value per singleton type.
-pub fn boxed_consts(f: &Function) -> Consts {
+pub fn boxed_consts(f: &Function, globals: &FxHashMap<syntax::Symbol, runtime::Value>) -> Consts {
     let mut vals = Vec::new();
     let mut index = FxHashMap::default();
     let mut units = FxHashMap::default();
@@ -90,6 +91,13 @@ pub fn boxed_consts(f: &Function) -> Consts {
                 (InstData::Const(c), Some(r)) if rep(&f.types[r]) == Rep::Boxed => {
                     index.insert(i, vals.len());
                     vals.push(runtime::Value::from_const(c));
+                }
+                // A constant global defined when the code is made: its value, read in place.
+                (InstData::GetGlobal(name), Some(r)) if rep(&f.types[r]) == Rep::Boxed => {
+                    if let Some(v) = globals.get(name) {
+                        index.insert(i, vals.len());
+                        vals.push(v.clone());
+                    }
                 }
                 // A tuple of singletons (the `(NoRData, NoRData)` of pullbacks) is built once.
                 (InstData::Tuple { args }, Some(r)) if rep(&f.types[r]) == Rep::Boxed => {
