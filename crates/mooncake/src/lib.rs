@@ -1245,7 +1245,10 @@ impl Shapes {
         for (k, (a, (t, dims))) in args.iter().zip(&self.0).enumerate() {
             // The common case, checked without building the argument's type.
             if let (Value::Array(arr), Type::Array(e, n)) = (a, t) {
-                if arr.elem == **e && arr.with(|d| d.dims == *dims) && *n as usize == dims.len() {
+                if arr.elem == **e
+                    && arr.with(|d| d.dims[..] == dims[..])
+                    && *n as usize == dims.len()
+                {
                     continue;
                 }
             }

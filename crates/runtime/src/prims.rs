@@ -288,15 +288,15 @@ pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<Arc<ArrayObj>
         if n <= 1 << 12 {
             crate::memory::reserve(n * size)?;
             let data = ArrayData::zeros(elem, n);
-            let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
-            return Ok(Arc::new(ArrayObj::new(elem.clone(), dims, data)));
+            let dims = ds.iter().map(|d| *d as usize).collect();
+            return Ok(Arc::new(ArrayObj::with_dims(elem.clone(), dims, data)));
         }
     }
     let empty = ArrayData::zeros_in(elem, 0, env);
     let n = crate::memory::checked_length(ds, empty.elem_size())?;
     let data = ArrayData::try_zeros_in(elem, n, env)?;
-    let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
-    Ok(Arc::new(ArrayObj::new(elem.clone(), dims, data)))
+    let dims = ds.iter().map(|d| *d as usize).collect();
+    Ok(Arc::new(ArrayObj::with_dims(elem.clone(), dims, data)))
 }
 
 /// `Core.array_zero_like(A)`: a zero-filled array of A's element type and dimensions.

@@ -691,9 +691,12 @@ impl ArrayView {
     pub const CAP: i32 = 32;
 }
 
+/// An array's dimensions: inline for vectors and matrices (no allocation of their own).
+pub type Dims = smallvec::SmallVec<[usize; 2]>;
+
 #[derive(Debug, Clone)]
 pub struct ArrayInner {
-    pub dims: Vec<usize>,
+    pub dims: Dims,
     pub data: ArrayData,
 }
 
@@ -737,6 +740,10 @@ impl std::fmt::Debug for ArrayObj {
 
 impl ArrayObj {
     pub fn new(elem: Type, dims: Vec<usize>, data: ArrayData) -> ArrayObj {
+        ArrayObj::with_dims(elem, Dims::from_vec(dims), data)
+    }
+    /// As [`ArrayObj::new`], with the dimensions given inline.
+    pub fn with_dims(elem: Type, dims: Dims, data: ArrayData) -> ArrayObj {
         LIVE_ARRAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let a = ArrayObj {
             view: ArrayView {
@@ -801,7 +808,7 @@ impl ArrayObj {
             },
             elem: a.elem.clone(),
             inner: UnsafeCell::new(ArrayInner {
-                dims,
+                dims: dims.into(),
                 data: placeholder,
             }),
             charged: std::cell::Cell::new(0),
@@ -869,7 +876,7 @@ impl ArrayObj {
         r
     }
     /// `f` on this array's state with `dims` (a sharer's shape) in place of its own.
-    fn with_shape<R>(&self, dims: &mut Vec<usize>, f: impl FnOnce(&mut ArrayInner) -> R) -> R {
+    fn with_shape<R>(&self, dims: &mut Dims, f: impl FnOnce(&mut ArrayInner) -> R) -> R {
         // SAFETY: see the `Sync` impl.
         let inner = unsafe { &mut *self.inner.get() };
         self.sync(inner);
@@ -947,7 +954,7 @@ impl ArrayObj {
         }
     }
     pub fn dims(&self) -> Vec<usize> {
-        self.with(|a| a.dims.clone())
+        self.with(|a| a.dims.to_vec())
     }
     pub fn len(&self) -> usize {
         self.with(|a| a.data.len())
@@ -975,13 +982,13 @@ impl ArrayObj {
     /// references: see `Value::deepcopy` for a copy of those too).
     pub fn deep_copy(&self) -> ArrayObj {
         let inner = self.with(|a| a.clone());
-        ArrayObj::new(self.elem.clone(), inner.dims, inner.data)
+        ArrayObj::with_dims(self.elem.clone(), inner.dims, inner.data)
     }
     /// `deep_copy` within the array memory budget.
     pub fn try_copy(&self) -> Result<ArrayObj, Exception> {
         let (dims, data) =
             self.with(|a| Ok::<_, Exception>((a.dims.clone(), a.data.try_clone()?)))?;
-        Ok(ArrayObj::new(self.elem.clone(), dims, data))
+        Ok(ArrayObj::with_dims(self.elem.clone(), dims, data))
     }
     /// The `Float64` elements, if that is the element type.
     pub fn to_f64_vec(&self) -> Option<Vec<f64>> {
