@@ -666,7 +666,8 @@ pub struct ArrayObj {
 
 /// What native code reads and writes directly in an array: the element buffer of a
 /// `Float64`, `Int64` or isbits-aggregate array (null for other storage), its length and
-/// capacity in elements, and the first dimension and the product of the others.
+/// capacity in elements, the first dimension and the product of the others, and the second
+/// dimension alone and the product of those after it.
 ///
 /// Invariant: for those storages the view's length is authoritative. `with_mut` refreshes the
 /// view from the storage after a change; native code may push or pop within the capacity by
@@ -680,6 +681,10 @@ pub struct ArrayView {
     pub d1: std::cell::Cell<usize>,
     pub d2: std::cell::Cell<usize>,
     pub cap: std::cell::Cell<usize>,
+    /// The second dimension alone (1 for a vector), for indexing with three indices.
+    pub e2: std::cell::Cell<usize>,
+    /// The product of the dimensions after the second (1 for a vector or matrix).
+    pub e3: std::cell::Cell<usize>,
 }
 
 impl ArrayView {
@@ -689,6 +694,8 @@ impl ArrayView {
     pub const D1: i32 = 16;
     pub const D2: i32 = 24;
     pub const CAP: i32 = 32;
+    pub const E2: i32 = 40;
+    pub const E3: i32 = 48;
 }
 
 /// An array's dimensions: inline for vectors and matrices (no allocation of their own).
@@ -751,6 +758,8 @@ impl ArrayObj {
                 len: std::cell::Cell::new(0),
                 d1: std::cell::Cell::new(0),
                 d2: std::cell::Cell::new(0),
+                e2: std::cell::Cell::new(0),
+                e3: std::cell::Cell::new(0),
                 cap: std::cell::Cell::new(0),
             },
             elem,
@@ -804,6 +813,8 @@ impl ArrayObj {
                 len: std::cell::Cell::new(0),
                 d1: std::cell::Cell::new(0),
                 d2: std::cell::Cell::new(0),
+                e2: std::cell::Cell::new(0),
+                e3: std::cell::Cell::new(0),
                 cap: std::cell::Cell::new(0),
             },
             elem: a.elem.clone(),
@@ -923,6 +934,10 @@ impl ArrayObj {
             let d2 = inner.dims.iter().skip(1).product::<usize>();
             self.view.d1.set(d1);
             self.view.d2.set(if inner.dims.len() > 1 { d2 } else { 1 });
+            self.view.e2.set(inner.dims.get(1).copied().unwrap_or(1));
+            self.view
+                .e3
+                .set(inner.dims.iter().skip(2).product::<usize>());
             self.view.cap.set(0);
             return;
         }
@@ -944,6 +959,10 @@ impl ArrayObj {
         self.view.len.set(len);
         self.view.d1.set(d1);
         self.view.d2.set(d2);
+        self.view.e2.set(inner.dims.get(1).copied().unwrap_or(1));
+        self.view
+            .e3
+            .set(inner.dims.iter().skip(2).product::<usize>());
         self.view
             .cap
             .set(if self.sharers.get() > 0 { 0 } else { cap });

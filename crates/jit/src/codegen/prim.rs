@@ -147,10 +147,11 @@ impl Gen<'_, '_> {
                     .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
                 return Ok(Some(v));
             }
-            // `size(A, d)` with a constant d, of a vector or matrix: the view's extents.
+            // `size(A, d)` with a constant d, of an array of up to three dimensions: the view's
+            // extents.
             ArraySize
                 if self.arr_obj.contains_key(&args[0])
-                    && matches!(f.types[args[0]], Type::Array(_, 1 | 2))
+                    && matches!(f.types[args[0]], Type::Array(_, 1..=3))
                     && matches!(f.const_value(args[1]), Some(Const::Int(d)) if *d >= 1) =>
             {
                 let Some(Const::Int(d)) = f.const_value(args[1]) else {
@@ -171,6 +172,14 @@ impl Gen<'_, '_> {
                         .b
                         .ins()
                         .load(ct::I64, fl, o, runtime::value::ArrayView::D2),
+                    (2, 3) => self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::E2),
+                    (3, 3) => self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::E3),
                     _ => self.b.ins().iconst(ct::I64, 1),
                 };
                 return Ok(Some(v));
@@ -238,7 +247,7 @@ impl Gen<'_, '_> {
                 return Ok(None);
             }
             ArrayRef
-                if (args.len() == 2 || args.len() == 3)
+                if (2..=4).contains(&args.len())
                     && self.arr_obj.contains_key(&args[0])
                     && reps[1..].iter().all(|r| *r == Rep::I64)
                     && matches!(rr, Some(Rep::F64 | Rep::I64)) =>
@@ -255,7 +264,7 @@ impl Gen<'_, '_> {
                 return Ok(Some(v));
             }
             ArraySet
-                if (args.len() == 3 || args.len() == 4)
+                if (3..=5).contains(&args.len())
                     && self.arr_obj.contains_key(&args[0])
                     && reps[2..].iter().all(|r| *r == Rep::I64)
                     && elem_rep(&f.types[args[0]]) == Some(reps[1]) =>
@@ -630,7 +639,7 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(fast);
     }
 
-    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
+    /// The 0-based linear index of `idx` (1-based, one to three) into the array with object
     /// `obj`, known to be in bounds.
     pub(super) fn linear_index(
         &mut self,
@@ -642,7 +651,17 @@ impl Gen<'_, '_> {
         if idx.len() == 1 {
             return i1;
         }
-        let j1 = self.b.ins().iadd_imm_s(idx[1], -1);
+        let mut j1 = self.b.ins().iadd_imm_s(idx[1], -1);
+        if let Some(&k) = idx.get(2) {
+            // Three indices: the last runs over the third and later dimensions.
+            let k1 = self.b.ins().iadd_imm_s(k, -1);
+            let e2 = self
+                .b
+                .ins()
+                .load(ct::I64, flags, obj, runtime::value::ArrayView::E2);
+            let page = self.b.ins().imul(k1, e2);
+            j1 = self.b.ins().iadd(j1, page);
+        }
         let d1 = self
             .b
             .ins()
@@ -651,7 +670,7 @@ impl Gen<'_, '_> {
         self.b.ins().iadd(i1, col)
     }
 
-    /// The 0-based linear index of `idx` (1-based, one or two) into the array with object
+    /// The 0-based linear index of `idx` (1-based, one to three) into the array with object
     /// `obj`, and whether it is in bounds.
     pub(super) fn inline_index(
         &mut self,
@@ -666,11 +685,23 @@ impl Gen<'_, '_> {
             let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, i1, len);
             (i1, ok)
         } else {
-            let j1 = self.b.ins().iadd_imm_s(idx[1], -1);
+            let mut j1 = self.b.ins().iadd_imm_s(idx[1], -1);
             let d1 = self.b.ins().load(ct::I64, flags, obj, ArrayView::D1);
             let d2 = self.b.ins().load(ct::I64, flags, obj, ArrayView::D2);
             let oki = self.b.ins().icmp(IntCC::UnsignedLessThan, i1, d1);
-            let okj = self.b.ins().icmp(IntCC::UnsignedLessThan, j1, d2);
+            let mut okj = self.b.ins().icmp(IntCC::UnsignedLessThan, j1, d2);
+            if let Some(&k) = idx.get(2) {
+                // Three indices: j within the second dimension, k within the product of the
+                // others.
+                let k1 = self.b.ins().iadd_imm_s(k, -1);
+                let e2 = self.b.ins().load(ct::I64, flags, obj, ArrayView::E2);
+                let e3 = self.b.ins().load(ct::I64, flags, obj, ArrayView::E3);
+                okj = self.b.ins().icmp(IntCC::UnsignedLessThan, j1, e2);
+                let okk = self.b.ins().icmp(IntCC::UnsignedLessThan, k1, e3);
+                okj = self.b.ins().band(okj, okk);
+                let page = self.b.ins().imul(k1, e2);
+                j1 = self.b.ins().iadd(j1, page);
+            }
             let ok = self.b.ins().band(oki, okj);
             let col = self.b.ins().imul(j1, d1);
             let k = self.b.ins().iadd(i1, col);
