@@ -3,8 +3,9 @@
 //!
 //! A loop is a header with back edges from blocks it dominates; its preheader is its only
 //! predecessor outside the loop, ending in a plain jump to the header. Only primitives that
-//! neither throw, read mutable memory nor write move, so running one early (even when the loop
-//! body would not have) changes nothing but time. Cranelift does no loop optimisation of its
+//! neither throw, read mutable memory nor write move, and field reads of immutable structs and
+//! tuples, so running one early (even when the loop body would not have) changes nothing but
+//! time. Cranelift does no loop optimisation of its
 //! own for our code, and the interpreter gains as well.
 
 use super::Pass;
@@ -19,13 +20,13 @@ impl Pass for Licm {
         "licm"
     }
 
-    fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+    fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
         let mut changed = false;
         // Hoisting out of an inner loop can make an instruction invariant in the outer one.
         for _ in 0..4 {
             let mut round = false;
             for (pre, body) in loops(f) {
-                round |= hoist(f, pre, &body);
+                round |= hoist(f, &c.env, pre, &body);
             }
             if !round {
                 break;
@@ -48,8 +49,23 @@ fn loops(f: &Function) -> Vec<(Block, FxHashSet<Block>)> {
         .collect()
 }
 
-fn movable(d: &InstData) -> bool {
+fn movable(f: &Function, env: &ir::TypeEnv, d: &InstData) -> bool {
     match d {
+        // A field of an immutable struct or a tuple of known type (a view's parent and
+        // indices, read in every iteration): always there, and never changes.
+        InstData::GetField {
+            obj,
+            field: ir::FieldRef::Index(k),
+        } => match &f.types[*obj] {
+            ir::Type::Tuple(ts) => (*k as usize) < ts.len(),
+            t @ ir::Type::Struct(..) => {
+                !env.is_mutable(t)
+                    && env
+                        .field_types(t)
+                        .is_some_and(|fts| (*k as usize) < fts.len())
+            }
+            _ => false,
+        },
         // Constants stay where they are: Cranelift materialises them at their uses, and a
         // hoisted one only lengthens a live range.
         InstData::Const(_) => false,
@@ -76,7 +92,7 @@ fn movable(d: &InstData) -> bool {
 }
 
 /// Moves the invariant instructions of `body` to the end of `pre` (before its jump).
-fn hoist(f: &mut Function, pre: Block, body: &FxHashSet<Block>) -> bool {
+fn hoist(f: &mut Function, env: &ir::TypeEnv, pre: Block, body: &FxHashSet<Block>) -> bool {
     let in_body: FxHashSet<Inst> = body
         .iter()
         .flat_map(|b| f.blocks[*b].insts.iter().copied())
@@ -98,7 +114,7 @@ fn hoist(f: &mut Function, pre: Block, body: &FxHashSet<Block>) -> bool {
         let mut more = false;
         for &b in &blocks {
             for &i in &f.blocks[b].insts {
-                if moved.contains(&i) || !movable(&f.insts[i]) {
+                if moved.contains(&i) || !movable(f, env, &f.insts[i]) {
                     continue;
                 }
                 let mut invariant = true;
