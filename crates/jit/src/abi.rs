@@ -433,6 +433,66 @@ pub(crate) unsafe extern "C" fn mc_rule_child(st: *const Value, k: i64, out: *mu
     }
 }
 
+/// Element `i` (1-based) of the vector of boxed values in slot `a`, cloned into the
+/// initialised slot `out`; `FAILED` (nothing raised) when out of bounds or unassigned, or for
+/// other storage.
+pub(crate) unsafe extern "C" fn mc_array_get_value(
+    a: *const Value,
+    i: i64,
+    out: *mut Value,
+) -> u32 {
+    // SAFETY: `a` and `out` are initialised slots, and `out` is not the element read.
+    unsafe {
+        let Value::Array(a) = &*a else {
+            return FAILED;
+        };
+        let Ok(k) = usize::try_from(i - 1) else {
+            return FAILED;
+        };
+        let v = a.with(|d| match &d.data {
+            ArrayData::Boxed(v) => v.get(k).filter(|x| !matches!(x, Value::Undef)).cloned(),
+            _ => None,
+        });
+        match v {
+            Some(x) => {
+                *out = x;
+                OK
+            }
+            None => FAILED,
+        }
+    }
+}
+
+/// Primitive `Prim::ALL[op]` on the `n` values at `args` (bitwise copies the primitive only
+/// reads), its result assigned to the initialised slot `out`; `FAILED` (nothing raised) if it
+/// fails, for the evaluated path to raise the error. Only for primitives that write nothing
+/// before they can fail.
+pub(crate) unsafe extern "C" fn mc_prim_direct(
+    ctx: *mut Ctx,
+    op: i64,
+    args: *const Value,
+    n: usize,
+    out: *mut Value,
+) -> u32 {
+    let Some(&op) = usize::try_from(op).ok().and_then(|k| ir::Prim::ALL.get(k)) else {
+        return FAILED;
+    };
+    // SAFETY: as for `mc_eval`; `args` holds `n` values that stay alive and unchanged for the
+    // call and are only read (never dropped through this slice); `out` is an initialised slot
+    // apart from them.
+    unsafe {
+        let m = &mut *(*ctx).machine;
+        let args = std::slice::from_raw_parts(args, n);
+        match runtime::prims::eval_prim(op, args, &m.compiler.env, &mut *m.out) {
+            Ok(v) => {
+                *out = v;
+                OK
+            }
+            Err(_) => FAILED,
+        }
+    }
+}
+
 /// Element types `mc_array_new` makes arrays of, by code.
 pub(crate) const NEW_ARRAY_ELEMS: [ir::Type; 4] = [
     ir::Type::Float64,

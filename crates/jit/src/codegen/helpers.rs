@@ -159,6 +159,8 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_resolve_call(_, _, _, _)),
         helper!(mc_enter_call(_)),
         helper!(mc_rule_child(_, _, _)),
+        helper!(mc_array_get_value(_, _, _)),
+        helper!(mc_prim_direct(_, _, _, _, _)),
         helper!(mc_tuple_take(_, _, _)),
         helper!(mc_untuple(_, _, _)),
         helper!(mc_leave_call(_)),

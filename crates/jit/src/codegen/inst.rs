@@ -79,23 +79,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(st, long_way, &[], entered, &[]);
         self.b.switch_to_block(entered);
         let n = args.len() as u32;
-        let buf = self.b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            n.max(1) * VALUE_SIZE,
-            4,
-        ));
-        for (k, a) in args.iter().enumerate() {
-            let p = self.value_ptr(*a, k as u32);
-            for w in 0..VALUE_SIZE / 8 {
-                let x = self
-                    .b
-                    .ins()
-                    .load(ct::I64, MemFlagsData::trusted(), p, (8 * w) as i32);
-                self.b
-                    .ins()
-                    .stack_store(ct::I64, x, buf, (k as u32 * VALUE_SIZE + 8 * w) as i32);
-            }
-        }
+        let bufp = self.operand_copies(args);
         // A tuple returned field by field: its fields' slots, singletons set beforehand
         // unless only its fields are read (see `slot_fields`).
         let fields = res.and_then(|r| fields_of(&self.f.types[r]).map(|ts| (r, ts.to_vec())));
@@ -129,7 +113,6 @@ impl Gen<'_, '_> {
             }
         };
         let ctx = self.ctx();
-        let bufp = self.at(buf);
         let call = self.b.ins().call_indirect(sig, e, &[ctx, bufp, ret]);
         let status = self.b.inst_results(call)[0];
         let ctx = self.ctx();
@@ -187,6 +170,31 @@ impl Gen<'_, '_> {
             .unwrap_or_else(|| unreachable!());
         self.fallback_unless_ok(i, st);
         Ok(None)
+    }
+
+    /// The address of a new stack buffer holding bitwise copies of `args`' values, one after
+    /// another (register values boxed first): an argument array for code that only reads it
+    /// while the originals live (a direct call, a primitive called directly).
+    pub(super) fn operand_copies(&mut self, args: &[Value]) -> cir::Value {
+        let n = args.len() as u32;
+        let buf = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            n.max(1) * VALUE_SIZE,
+            4,
+        ));
+        for (k, a) in args.iter().enumerate() {
+            let p = self.value_ptr(*a, k as u32);
+            for w in 0..VALUE_SIZE / 8 {
+                let x = self
+                    .b
+                    .ins()
+                    .load(ct::I64, MemFlagsData::trusted(), p, (8 * w) as i32);
+                self.b
+                    .ins()
+                    .stack_store(ct::I64, x, buf, (k as u32 * VALUE_SIZE + 8 * w) as i32);
+            }
+        }
+        self.at(buf)
     }
 
     /// The instruction through `eval_inst` where it can only raise (an access out of bounds,

@@ -234,6 +234,43 @@ impl Gen<'_, '_> {
                 let k0 = self.b.ins().iadd_imm_s(k, -1);
                 return self.field_read(i, t, k0, r);
             }
+            // An element of a vector of boxed values (arrays of arrays, the pullback's saved
+            // arrays): cloned out in place; out of bounds or unassigned takes the evaluated
+            // path, which raises.
+            ArrayRef
+                if reps == [Rep::Boxed, Rep::I64]
+                    && rr == Some(Rep::Boxed)
+                    && boxed_storage(&f.types[args[0]], self.env.types) =>
+            {
+                let r = res.ok_or("arrayref without a result")?;
+                let a = self.slot_addr(args[0]);
+                let k = x(self, 1);
+                let out = self.slot_addr(r);
+                let st = self
+                    .call("mc_array_get_value", &[a, k, out])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
+                return Ok(None);
+            }
+            // Whole-array copies and reverse mode's accumulation into fdata: the runtime's
+            // primitive called directly (failures take the evaluated path, which raises; neither
+            // writes anything before it can fail).
+            ArrayCopy | ArrayAccumulate
+                if reps.iter().all(|r| *r == Rep::Boxed) && rr == Some(Rep::Boxed) =>
+            {
+                let r = res.ok_or("an array primitive without a result")?;
+                let buf = self.operand_copies(args);
+                let ctx = self.ctx();
+                let code = Prim::ALL.iter().position(|p| *p == op).unwrap_or(0);
+                let code = self.b.ins().iconst(ct::I64, code as i64);
+                let n = self.b.ins().iconst(ct::I64, args.len() as i64);
+                let out = self.slot_addr(r);
+                let st = self
+                    .call("mc_prim_direct", &[ctx, code, buf, n, out])
+                    .unwrap_or_else(|| unreachable!());
+                self.fallback_unless_ok(i, st);
+                return Ok(None);
+            }
             // The child state of a rule call site, when it exists already.
             RuleChild if reps == [Rep::Boxed, Rep::I64] && rr == Some(Rep::Boxed) => {
                 let r = res.ok_or("rule_child without a result")?;
