@@ -238,19 +238,30 @@ impl Machine {
         if f.id == 0 || self.fuel.is_some() {
             return None;
         }
-        let code = match self.sites.get(&(f.id, i.as_u32())) {
-            Some(c) => c.clone(),
-            None => {
-                let c = self.code_for(&callee_key(callee)).ok()?;
-                self.sites.insert((f.id, i.as_u32()), c.clone());
-                c
-            }
-        };
+        let code = self.site_callee(f, i, callee).ok()?;
         if code.id == 0 {
             return None;
         }
         let n = self.native.clone()?;
         n.prepare(self, &code)
+    }
+
+    /// The function static call `i` of `f` runs (remembered per call site of a function with
+    /// an id).
+    fn site_callee(
+        &mut self,
+        f: &Function,
+        i: ir::Inst,
+        callee: &ir::Callee,
+    ) -> Result<Arc<Function>, RuntimeError> {
+        if let Some(c) = self.sites.get(&(f.id, i.as_u32())).filter(|_| f.id != 0) {
+            return Ok(c.clone());
+        }
+        let c = self.code_for(&callee_key(callee))?;
+        if f.id != 0 {
+            self.sites.insert((f.id, i.as_u32()), c.clone());
+        }
+        Ok(c)
     }
 
     /// Enters a call made directly by native code, as [`Machine::exec`] would: `false` (and
@@ -632,16 +643,7 @@ impl Machine {
                 }
             }
             InstData::Invoke { callee, .. } => {
-                let code = match (f.id, self.sites.get(&(f.id, i.as_u32()))) {
-                    (id, Some(c)) if id != 0 => c.clone(),
-                    (id, _) => {
-                        let c = self.code_for(&callee_key(callee)).map_err(fail)?;
-                        if id != 0 {
-                            self.sites.insert((id, i.as_u32()), c.clone());
-                        }
-                        c
-                    }
-                };
+                let code = self.site_callee(f, i, callee).map_err(fail)?;
                 self.exec(&code, vals.to_vec()).map_err(fail)?
             }
             InstData::Call { .. } => self.call_dynamic(vals.to_vec()).map_err(fail)?,

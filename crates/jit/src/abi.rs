@@ -535,29 +535,6 @@ pub(crate) unsafe extern "C" fn mc_array_new(
     }
 }
 
-/// `Core.array_zero_like(A)` of the array in slot `a` into the initialised slot `out`; `FAILED`,
-/// raising nothing, where the instruction must be evaluated instead.
-pub(crate) unsafe extern "C" fn mc_array_zero_like(
-    ctx: *mut Ctx,
-    a: *const Value,
-    out: *mut Value,
-) -> u32 {
-    // SAFETY: as for `mc_array_new`; `a` is an initialised slot.
-    unsafe {
-        let Value::Array(a) = &*a else {
-            return FAILED;
-        };
-        let env = &(*(*ctx).machine).compiler.env;
-        match runtime::prims::array_zero_like(a, env) {
-            Ok(z) => {
-                *out = Value::Array(z);
-                OK
-            }
-            Err(_) => FAILED,
-        }
-    }
-}
-
 /// The array object a slot holds (its `ArrayView` is at offset 0), for inline element access;
 /// an empty array's for any other value, so native code never dereferences null.
 pub(crate) unsafe extern "C" fn mc_array_obj(a: *const Value) -> *const runtime::ArrayObj {

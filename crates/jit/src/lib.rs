@@ -263,7 +263,8 @@ fn compile(
     // The cells' addresses, which the code embeds (the cells never move).
     let cells: FxHashMap<ir::Inst, i64> = sites
         .iter()
-        .map(|(i, k)| (*i, &meta.call_cells[*k] as *const _ as i64))
+        .zip(meta.call_cells.iter())
+        .map(|(i, cell)| (*i, cell as *const _ as i64))
         .collect();
     let sig = codegen::entry_signature(&st.module);
     let id = st

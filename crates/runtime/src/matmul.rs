@@ -10,7 +10,6 @@ use crate::prims::Exception;
 use crate::value::{ArrayObj, Value};
 use crate::ArrayData;
 use ir::TypeEnv;
-use std::sync::Arc;
 
 /// A float element type with a matrix-product kernel.
 trait Kernel: Copy + 'static + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
@@ -160,7 +159,7 @@ fn gemm_add_typed<T: Kernel>(
         };
         // SAFETY: every pointer addresses a whole column-major array of the shape its strides
         // assume (checked above), the result's storage is borrowed mutably for the call and
-        // operands sharing memory with it were copied (`Operand::copy`, alive until the end
+        // operands sharing memory with it were copied (`Operand::_copy`, alive until the end
         // of this function).
         unsafe {
             T::gemm(
@@ -255,16 +254,15 @@ pub fn matmul(
     if ka != kb {
         return Some(Err(mismatch((m, ka), (kb, n))));
     }
-    let dims = match bd.len() {
-        1 if !tb => vec![m],
+    let dims: &[i64] = match bd.len() {
+        1 if !tb => &[m as i64],
         1 => return None,
-        _ => vec![m, n],
+        _ => &[m as i64, n as i64],
     };
-    let data = match ArrayData::try_zeros_in(&a.elem, m * n, env) {
-        Ok(d) => d,
+    let c = match crate::prims::array_new(&a.elem, dims, env) {
+        Ok(c) => c,
         Err(e) => return Some(Err(e)),
     };
-    let c = Arc::new(ArrayObj::new(a.elem.clone(), dims, data));
     let small = match c.elem {
         ir::Type::Float64 => small_square::<f64>(&c, a, b, (ta, tb)),
         ir::Type::Float32 => small_square::<f32>(&c, a, b, (ta, tb)),

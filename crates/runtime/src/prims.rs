@@ -300,7 +300,7 @@ pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<Arc<ArrayObj>
 }
 
 /// `Core.array_zero_like(A)`: a zero-filled array of A's element type and dimensions.
-pub fn array_zero_like(a: &ArrayObj, env: &TypeEnv) -> Result<Arc<ArrayObj>, Exception> {
+fn array_zero_like(a: &ArrayObj, env: &TypeEnv) -> Result<Arc<ArrayObj>, Exception> {
     let ds: smallvec::SmallVec<[i64; 4]> = a.with(|d| d.dims.iter().map(|&x| x as i64).collect());
     array_new(&a.elem, &ds, env)
 }

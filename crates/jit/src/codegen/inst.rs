@@ -53,8 +53,7 @@ impl Gen<'_, '_> {
         let ctx = self.ctx();
         let meta = self.b.ins().iconst(ct::I64, self.meta);
         let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
-        let cell2 = self.b.ins().iconst(ct::I64, self.call_cells[&i]);
-        self.call("mc_resolve_call", &[ctx, meta, inst, cell2]);
+        self.call("mc_resolve_call", &[ctx, meta, inst, cell]);
         self.b.ins().jump(long_way, &[]);
         self.b.switch_to_block(long_way);
         let v = self.generic(i);
@@ -165,10 +164,7 @@ impl Gen<'_, '_> {
             return Ok(Some(v));
         }
         let out = self.slot_addr(r);
-        let st = self
-            .call("mc_getfield", &[obj, k, out])
-            .unwrap_or_else(|| unreachable!());
-        self.fallback_unless_ok(i, st);
+        self.call_or_fallback(i, "mc_getfield", &[obj, k, out]);
         Ok(None)
     }
 

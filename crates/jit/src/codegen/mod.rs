@@ -572,21 +572,18 @@ fn elem_rep(t: &Type) -> Option<Rep> {
 }
 
 /// The uniform entry signature (of [`abi::Entry`]).
-/// The static calls (`Invoke`s) of `f` whose native code may call their callee directly, each
-/// with its index among `Meta::call_cells`: those that return (a call of type `Union{}` only
+/// The static calls (`Invoke`s) of `f` whose native code may call their callee directly (their
+/// positions here index `Meta::call_cells`): those that return (a call of type `Union{}` only
 /// raises).
-pub fn call_sites(f: &Function) -> Vec<(Inst, usize)> {
-    let mut sites = Vec::new();
-    for &b in &f.layout {
-        for &i in &f.blocks[b].insts {
-            if matches!(f.insts[i], ir::InstData::Invoke { .. })
+pub fn call_sites(f: &Function) -> Vec<Inst> {
+    f.layout
+        .iter()
+        .flat_map(|b| f.blocks[*b].insts.iter().copied())
+        .filter(|&i| {
+            matches!(f.insts[i], ir::InstData::Invoke { .. })
                 && f.result(i).is_some_and(|r| f.types[r] != Type::Bottom)
-            {
-                sites.push((i, sites.len()));
-            }
-        }
-    }
-    sites
+        })
+        .collect()
 }
 
 pub fn entry_signature(module: &impl Module) -> cir::Signature {
@@ -776,6 +773,13 @@ impl Gen<'_, '_> {
     /// After a fast-path helper returned `st`: unless it is `OK`, runs instruction `i` through
     /// the generic path (in a cold block) and rejoins. For instructions whose result, if any,
     /// lives in a frame slot.
+    /// Calls fallible helper `name` on `args`: where it returns non-zero, instruction `i`
+    /// runs through the generic path instead (see `fallback_unless_ok`).
+    fn call_or_fallback(&mut self, i: Inst, name: &str, args: &[cir::Value]) {
+        let st = self.call(name, args).unwrap_or_else(|| unreachable!());
+        self.fallback_unless_ok(i, st);
+    }
+
     fn fallback_unless_ok(&mut self, i: Inst, st: cir::Value) {
         let slow = self.b.create_block();
         self.b.set_cold_block(slow);

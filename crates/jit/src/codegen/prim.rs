@@ -246,16 +246,13 @@ impl Gen<'_, '_> {
                 let a = self.slot_addr(args[0]);
                 let k = x(self, 1);
                 let out = self.slot_addr(r);
-                let st = self
-                    .call("mc_array_get_value", &[a, k, out])
-                    .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, st);
+                self.call_or_fallback(i, "mc_array_get_value", &[a, k, out]);
                 return Ok(None);
             }
-            // Whole-array copies and reverse mode's accumulation into fdata: the runtime's
-            // primitive called directly (failures take the evaluated path, which raises; neither
-            // writes anything before it can fail).
-            ArrayCopy | ArrayAccumulate
+            // Whole-array copies, reverse mode's zero fdata arrays and its accumulation into
+            // fdata: the runtime's primitive called directly (failures take the evaluated path,
+            // which raises; none writes anything before it can fail).
+            ArrayCopy | ArrayZeroLike | ArrayAccumulate
                 if reps.iter().all(|r| *r == Rep::Boxed) && rr == Some(Rep::Boxed) =>
             {
                 let r = res.ok_or("an array primitive without a result")?;
@@ -265,10 +262,7 @@ impl Gen<'_, '_> {
                 let code = self.b.ins().iconst(ct::I64, code as i64);
                 let n = self.b.ins().iconst(ct::I64, args.len() as i64);
                 let out = self.slot_addr(r);
-                let st = self
-                    .call("mc_prim_direct", &[ctx, code, buf, n, out])
-                    .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, st);
+                self.call_or_fallback(i, "mc_prim_direct", &[ctx, code, buf, n, out]);
                 return Ok(None);
             }
             // The child state of a rule call site, when it exists already.
@@ -277,10 +271,7 @@ impl Gen<'_, '_> {
                 let st = self.slot_addr(args[0]);
                 let k = x(self, 1);
                 let out = self.slot_addr(r);
-                let status = self
-                    .call("mc_rule_child", &[st, k, out])
-                    .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, status);
+                self.call_or_fallback(i, "mc_rule_child", &[st, k, out]);
                 return Ok(None);
             }
             ArrayRef
@@ -478,24 +469,9 @@ impl Gen<'_, '_> {
                         self.b.ins().iconst(ct::I64, 1)
                     };
                     let out = self.slot_addr(r);
-                    let st = self
-                        .call("mc_array_new", &[ctx, code, rank, d1, d2, out])
-                        .unwrap_or_else(|| unreachable!());
-                    self.fallback_unless_ok(i, st);
+                    self.call_or_fallback(i, "mc_array_new", &[ctx, code, rank, d1, d2, out]);
                     return Ok(None);
                 }
-            }
-            // Reverse mode's zero fdata of an array.
-            ArrayZeroLike if reps == [Rep::Boxed] && rr == Some(Rep::Boxed) => {
-                let r = res.ok_or("array_zero_like without a result")?;
-                let ctx = self.ctx();
-                let a = self.slot_addr(args[0]);
-                let out = self.slot_addr(r);
-                let st = self
-                    .call("mc_array_zero_like", &[ctx, a, out])
-                    .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, st);
-                return Ok(None);
             }
             // Vectors of boxed values (the reverse pass's stacks of saved aggregates).
             ArrayPush
@@ -503,10 +479,7 @@ impl Gen<'_, '_> {
             {
                 let a = self.slot_addr(args[0]);
                 let xp = self.value_ptr(args[1], 0);
-                let st = self
-                    .call("mc_push_value", &[a, xp])
-                    .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, st);
+                self.call_or_fallback(i, "mc_push_value", &[a, xp]);
                 self.array_result(res, args[0]);
                 return Ok(None);
             }
@@ -518,10 +491,7 @@ impl Gen<'_, '_> {
                 let r = res.unwrap_or_else(|| unreachable!());
                 let a = self.slot_addr(args[0]);
                 let out = self.slot_addr(r);
-                let st = self
-                    .call("mc_pop_value", &[a, out])
-                    .unwrap_or_else(|| unreachable!());
-                self.fallback_unless_ok(i, st);
+                self.call_or_fallback(i, "mc_pop_value", &[a, out]);
                 return Ok(None);
             }
             _ => {}
