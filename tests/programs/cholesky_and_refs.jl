@@ -22,3 +22,9 @@ for k in 1:4
     s[] += k
 end
 println(s[])
+# `factors` keeps the factor in the triangle read and the other triangle as it was given.
+S = cholesky(Symmetric([4.0 -9.0; 2.0 5.0], :L))
+println(S.factors, " ", S.U, " ", S \ [2.0, 1.0])
+T = cholesky(Symmetric([4.0 2.0; -9.0 5.0]))
+println(T.factors, " ", T.L, " ", cholesky([4.0 2.0; 2.0 5.0]).factors)
+println(cholesky(Symmetric([1 2; 2 1]); check = false).info, " ", cholesky(Symmetric(Float32[4 2; 2 5])).U)

@@ -612,7 +612,13 @@ fn part(v: &Value, i: usize) -> Value {
     }
 }
 
-/// Whether two tangents are equal up to `rtol`/`atol` on their floats (structure must match).
+/// The least relative tolerance `Float32` numbers are compared with (about 80 units in the
+/// last place): two correct algorithms (a forward rule and a pullback) round differently, and
+/// in single precision that difference is far above tolerances meant for `Float64`.
+pub const F32_RTOL: f64 = 1e-5;
+
+/// Whether two tangents are equal up to `rtol`/`atol` on their floats (structure must match;
+/// `Float32` numbers up to at least [`F32_RTOL`]).
 pub fn tangent_approx_eq(a: &Value, b: &Value, rtol: f64, atol: f64) -> bool {
     approx_rec(a, b, rtol, atol, &mut FxHashSet::default())
 }
@@ -637,7 +643,11 @@ fn approx_rec(
     };
     match (a, b) {
         (Value::F64(x), Value::F64(y)) => close(*x, *y),
-        (Value::F32(x), Value::F32(y)) => close(*x as f64, *y as f64),
+        (Value::F32(x), Value::F32(y)) => {
+            let (x, y) = (*x as f64, *y as f64);
+            (x - y).abs() <= atol + rtol.max(F32_RTOL) * x.abs().max(y.abs())
+                || (x.is_nan() && y.is_nan())
+        }
         (Value::Array(x), Value::Array(y)) => {
             x.dims() == y.dims()
                 && x.snapshot()

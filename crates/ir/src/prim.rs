@@ -188,6 +188,18 @@ prims! {
     /// transposed when `tc`), flags and vectors as for `array_matmul`; returns C. Matrix
     /// products' rules.
     ArrayGemmAdd = "array_gemm_add": WRITES,
+    /// `Core.array_trsolve(A, B, upper, trans, unit)`: `op(T) \\ B` for the upper (or lower)
+    /// triangle `T` of the square float matrix `A` (its diagonal taken as ones when `unit`),
+    /// `op` transposing when `trans`: a new array shaped like `B` (a vector or matrix).
+    ArrayTrsolve = "array_trsolve": READS,
+    /// `Core.array_cholesky(A)`: the upper Cholesky factor of a float matrix from its upper
+    /// triangle, zeros below the diagonal; a pivot that is not positive stops it and stays
+    /// on the diagonal.
+    ArrayCholesky = "array_cholesky": READS,
+    /// `Core.array_tricopy(A, part, diag, trans)`: the upper (`part = 1`), lower (`-1`) or
+    /// whole (`0`) triangle of `op(A)`, zeros elsewhere, its diagonal kept (`diag = 1`),
+    /// halved (`2`) or zero (`0`): a new matrix (the factorisations' rules).
+    ArrayTricopy = "array_tricopy": READS,
     // AD rule state (a `RuleState`: lazily created stacks and child states).
     /// `Core.rule_stack(state, k, Vector{T})`: stack `k` of the state (created empty on first
     /// use), a `Vector{T}`.
@@ -823,6 +835,42 @@ impl Prim {
                     }
                     _ => Err(format!(
                         "`Core.array_gemm_add` needs three float vectors or matrices of one element type and three Bools, got {}",
+                        show_types(args)
+                    )),
+                }
+            }
+            ArrayTrsolve => {
+                arity(5)?;
+                match args {
+                    [Type::Array(a, 2), Type::Array(b, rb), Type::Bool, Type::Bool, Type::Bool]
+                        if a == b && a.is_float() && (1..=2).contains(rb) =>
+                    {
+                        Ok(args[1].clone())
+                    }
+                    _ => Err(format!(
+                        "`Core.array_trsolve` needs a float matrix, a vector or matrix of its element type and three Bools, got {}",
+                        show_types(args)
+                    )),
+                }
+            }
+            ArrayCholesky => {
+                arity(1)?;
+                match args {
+                    [Type::Array(a, 2)] if a.is_float() => Ok(args[0].clone()),
+                    _ => Err(format!(
+                        "`Core.array_cholesky` needs a float matrix, got {}",
+                        show_types(args)
+                    )),
+                }
+            }
+            ArrayTricopy => {
+                arity(4)?;
+                match args {
+                    [Type::Array(a, 2), Type::Int64, Type::Int64, Type::Bool] if a.is_float() => {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err(format!(
+                        "`Core.array_tricopy` needs a float matrix, two Ints and a Bool, got {}",
                         show_types(args)
                     )),
                 }

@@ -2,6 +2,7 @@
 //! Julia-exact printing, native implementations of the primitives, exceptions, and the
 //! prelude source (Julia's Base in the language itself).
 
+pub mod factor;
 pub mod matmul;
 pub mod memory;
 pub mod prims;

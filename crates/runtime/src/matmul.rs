@@ -11,10 +11,26 @@ use crate::value::{ArrayObj, Value};
 use crate::ArrayData;
 use ir::TypeEnv;
 
-/// A float element type with a matrix-product kernel.
-trait Kernel: Copy + 'static + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+/// A float element type as stored in an array: its storage and the arithmetic the matrix
+/// kernels of this crate need (products here, factorisations and solves in `factor`).
+pub(crate) trait Elem:
+    Copy
+    + PartialOrd
+    + 'static
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+    const ZERO: Self;
+    const HALF: Self;
     fn data(d: &ArrayData) -> Option<&Vec<Self>>;
     fn data_mut(d: &mut ArrayData) -> Option<&mut Vec<Self>>;
+    fn sqrt(self) -> Self;
+}
+
+/// A float element type with a matrix-product kernel.
+trait Kernel: Elem {
     /// `C = αAB + βC` with `A` m×k, `B` k×n, `C` m×n, each given by its first element's
     /// address and its row and column strides.
     ///
@@ -32,10 +48,13 @@ trait Kernel: Copy + 'static + std::ops::Add<Output = Self> + std::ops::Mul<Outp
     );
 }
 
-/// The `Kernel` of element type `$t`, stored as `ArrayData::$v`, multiplied by `$gemm`.
+/// `Elem` and `Kernel` of element type `$t`, stored as `ArrayData::$v` and `Value::$v`,
+/// multiplied by `$gemm`.
 macro_rules! kernel {
     ($t:ty, $v:ident, $gemm:path) => {
-        impl Kernel for $t {
+        impl Elem for $t {
+            const ZERO: $t = 0.0;
+            const HALF: $t = 0.5;
             fn data(d: &ArrayData) -> Option<&Vec<$t>> {
                 match d {
                     ArrayData::$v(v) => Some(v),
@@ -48,6 +67,11 @@ macro_rules! kernel {
                     _ => None,
                 }
             }
+            fn sqrt(self) -> $t {
+                <$t>::sqrt(self)
+            }
+        }
+        impl Kernel for $t {
             unsafe fn gemm(
                 m: usize,
                 k: usize,
@@ -70,7 +94,7 @@ kernel!(f64, F64, matrixmultiply::dgemm);
 kernel!(f32, F32, matrixmultiply::sgemm);
 
 /// Rows and columns of a vector or matrix (a vector is one column).
-fn shape(dims: &[usize]) -> Option<(usize, usize)> {
+pub(crate) fn shape(dims: &[usize]) -> Option<(usize, usize)> {
     match *dims {
         [n] => Some((n, 1)),
         [m, n] => Some((m, n)),

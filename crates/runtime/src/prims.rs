@@ -624,6 +624,22 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        ArrayTrsolve => match args {
+            [Value::Array(a), Value::Array(c), Value::Bool(u), Value::Bool(t), Value::Bool(d)] => {
+                crate::factor::trsolve(a, c, (*u, *t, *d), env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
+        ArrayCholesky => match args {
+            [Value::Array(a)] => crate::factor::cholesky(a, env).unwrap_or_else(|| Err(b())),
+            _ => Err(b()),
+        },
+        ArrayTricopy => match args {
+            [Value::Array(a), Value::Int(p), Value::Int(d), Value::Bool(t)] => {
+                crate::factor::tricopy(a, *p, *d, *t, env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
         ArrayGemmAdd => match args {
             [Value::Array(c), Value::Array(a), Value::Array(bm), Value::Bool(ta), Value::Bool(tb), Value::Bool(tc)] => {
                 match crate::matmul::gemm_add(c, a, bm, (*ta, *tb, *tc)) {

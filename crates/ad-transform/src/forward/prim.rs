@@ -150,31 +150,12 @@ impl Dual<'_> {
                     }))
                 }
             }
-            Rule::Matmul => {
-                // Ċ = op(Ȧ) op(B) + op(A) op(Ḃ), per lane.
-                let r = res.unwrap_or_else(|| unreachable!());
-                let (tt, o) = (cx.tt(r), self.vmap[&r]);
-                let (a, b, flags) = (margs[0], margs[1], [margs[2], margs[3]]);
-                let (ta, tb) = (has_t(&args[0]), has_t(&args[1]));
+            Rule::Matrix(rule) => {
+                let o = self.vmap[&res.unwrap_or_else(|| unreachable!())];
                 Some(lanes(n, e, &mut |e, l| {
-                    let product = |e: &mut Emit, x: Value, y: Value| {
-                        e.prim(
-                            Prim::ArrayMatmul,
-                            vec![x, y, flags[0], flags[1]],
-                            tt.clone(),
-                        )
-                    };
-                    match (ta, tb) {
-                        (true, true) => {
-                            let c = product(e, t(&args[0], l), b);
-                            let f = e.konst(Const::Bool(false));
-                            let g = vec![c, a, t(&args[1], l), flags[0], flags[1], f];
-                            e.prim(Prim::ArrayGemmAdd, g, tt.clone())
-                        }
-                        (true, false) => product(e, t(&args[0], l), b),
-                        (false, true) => product(e, a, t(&args[1], l)),
-                        (false, false) => e.prim(Prim::ArrayZeroLike, vec![o], tt.clone()),
-                    }
+                    let d: Vec<Option<Value>> =
+                        args.iter().map(|a| has_t(a).then(|| t(a, l))).collect();
+                    rule.tangent(e, &margs, &d, o)
                 }))
             }
             Rule::ArrayCopy | Rule::ArrayShare => {

@@ -7,7 +7,7 @@ use super::rev::{ArrayPush, ArrayWrite, MutableWrite, Rev, RevPartial};
 use super::saved::{rule_state_type, IvSpec};
 use super::{ad_check, field_tangent, inst_kind, new_tangent_array_ok, tangent_elem};
 use crate::emit::Emit;
-use crate::rules::{returns_type_value, reverse_rule, Partial, Rule};
+use crate::rules::{returns_type_value, reverse_rule, MatrixRule, Partial, Rule};
 use crate::{AdError, DerivedKey, Mode};
 use compiler::MiKey;
 use ir::tangent::{fdata_type, rdata_type};
@@ -241,8 +241,8 @@ impl Forwards<'_> {
                 Ok(())
             }
             Rule::ArrayCopy => self.array_copy(p),
-            Rule::Matmul => {
-                self.matmul(p);
+            Rule::Matrix(rule) => {
+                self.matrix(p, rule);
                 Ok(())
             }
             Rule::ArrayRead => {
@@ -561,22 +561,23 @@ impl Forwards<'_> {
         Ok(())
     }
 
-    /// A matrix product: a new fdata array for the result; the pullback adds the operands'
-    /// cotangents into their fdata with two more products.
-    fn matmul(&mut self, p: PrimAt) {
+    /// A primitive with a matrix rule: a new fdata array for the result; the pullback adds the
+    /// arguments' cotangents into their fdata as the rule says, from the saved arguments, their
+    /// fdata and the result.
+    fn matrix(&mut self, p: PrimAt, rule: MatrixRule) {
         let cx = self.cx;
         let ft = cx.ft(p.r);
-        let fc = emit!(self, p.at).prim(Prim::ArrayZeroLike, vec![p.nv], ft);
-        self.fmap.insert(p.r, fc);
-        let mut operand = |k: usize| {
-            let x = p.args[k];
-            let fx = (cx.ft(x) != Type::NoFData).then(|| self.sv.add(self.fmap[&x]));
-            (self.sv.add(p.margs[k]), fx)
-        };
-        let (a, b) = (operand(0), operand(1));
-        let flags = (self.sv.add(p.margs[2]), self.sv.add(p.margs[3]));
-        let fc = self.sv.add(fc);
-        self.rv.push(Rev::Matmul { a, b, fc, flags });
+        let fout = emit!(self, p.at).prim(Prim::ArrayZeroLike, vec![p.nv], ft);
+        self.fmap.insert(p.r, fout);
+        let args = (0..p.args.len())
+            .map(|k| {
+                let x = p.args[k];
+                let fx = (cx.ft(x) != Type::NoFData).then(|| self.sv.add(self.fmap[&x]));
+                (self.sv.add(p.margs[k]), fx)
+            })
+            .collect();
+        let out = (self.sv.add(p.nv), self.sv.add(fout));
+        self.rv.push(Rev::Matrix { rule, args, out });
     }
 
     /// `A[idx]`: the element's fdata is read from the fdata array; the pullback adds the

@@ -73,7 +73,12 @@ impl PullbackInst<'_> {
             Rev::MutableWrite(w) => self.mutable_write(e, w),
             Rev::TupleIndex { out, tuple, idx } => self.tuple_index(e, out, tuple, idx),
             Rev::ArrayCopy { src, dst } => self.array_copy(e, src, dst),
-            Rev::Matmul { a, b, fc, flags } => self.matmul(e, *a, *b, *fc, *flags),
+            Rev::Matrix { rule, args, out } => {
+                let s = |k: usize| self.saved[k];
+                let primals: Vec<Value> = args.iter().map(|a| s(a.0)).collect();
+                let fdata: Vec<Option<Value>> = args.iter().map(|a| a.1.map(s)).collect();
+                rule.pullback(e, &primals, &fdata, s(out.0), s(out.1));
+            }
             Rev::Dynamic { out, site, args } => self.dynamic(e, out, site, args),
             Rev::DynField {
                 out,
@@ -467,31 +472,6 @@ impl PullbackInst<'_> {
             vec![self.saved[*src], self.saved[*dst]],
             t,
         );
-    }
-
-    /// `C = op(A) op(B)`: `Ā += op(C̄ op(B)ᵀ)`, `B̄ += op(op(A)ᵀ C̄)`, where the outer `op`
-    /// transposes as the operand's flag says.
-    fn matmul(
-        &self,
-        e: &mut Emit,
-        a: (usize, Option<usize>),
-        b: (usize, Option<usize>),
-        fc: usize,
-        (ta, tb): (usize, usize),
-    ) {
-        let s = |k: usize| self.saved[k];
-        let (ta, tb, fc) = (s(ta), s(tb), s(fc));
-        let f = e.konst(Const::Bool(false));
-        if let Some(fa) = a.1 {
-            let ntb = e.prim(Prim::NotBool, vec![tb], Type::Bool);
-            let t = e.f.types[s(fa)].clone();
-            e.prim(Prim::ArrayGemmAdd, vec![s(fa), fc, s(b.0), f, ntb, ta], t);
-        }
-        if let Some(fb) = b.1 {
-            let nta = e.prim(Prim::NotBool, vec![ta], Type::Bool);
-            let t = e.f.types[s(fb)].clone();
-            e.prim(Prim::ArrayGemmAdd, vec![s(fb), s(a.0), fc, nta, f, tb], t);
-        }
     }
 
     fn dynamic(&self, e: &mut Emit, out: &Value, site: &u32, args: &[Value]) {

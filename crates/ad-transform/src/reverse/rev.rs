@@ -2,6 +2,7 @@
 //! derives the instruction, emitted by `pullback_inst` in reverse order. Saved values are
 //! named by their index among the block's saved values (see `saved::SavedVals`).
 
+use crate::rules::MatrixRule;
 use ir::{Callee, Type, Value};
 
 /// A reverse fragment of one primal instruction, to be emitted in the pullback.
@@ -76,13 +77,12 @@ pub(super) enum Rev {
     },
     /// A copy's cotangent accumulates into the source's fdata.
     ArrayCopy { src: usize, dst: usize },
-    /// `C = op(A) op(B)` (`array_matmul`): (primal, fdata if any) of A and B, C's fdata and
-    /// the two flags (saved indices).
-    Matmul {
-        a: (usize, Option<usize>),
-        b: (usize, Option<usize>),
-        fc: usize,
-        flags: (usize, usize),
+    /// A primitive with a matrix rule: (primal, fdata if any) of each argument and (primal,
+    /// fdata) of the result (saved indices).
+    Matrix {
+        rule: MatrixRule,
+        args: Vec<(usize, Option<usize>)>,
+        out: (usize, usize),
     },
     /// A dynamic call's pullback (`Core.dyn_rvs`) on child state `site`: acc[args[j]] += its
     /// result j (reverse data known only at run time, converted to each accumulator's type).

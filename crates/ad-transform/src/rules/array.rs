@@ -1,6 +1,6 @@
 //! Rules of array and tuple primitives: what the transform does to an element read, write,
 //! push, pop, copy, reshape or resize (the transform emits the code: these rules are
-//! structural, not formulas), and to a matrix product, with their test cases.
+//! structural, not formulas), with their test cases.
 
 use super::Rule;
 use ir::Prim;
@@ -17,7 +17,6 @@ pub(super) fn rule(op: Prim) -> Option<Rule> {
         ArrayReshape => Rule::ArrayShare,
         TupleGetIndex => Rule::TupleIndex,
         ArrayResize => Rule::ArrayResize,
-        ArrayMatmul => Rule::Matmul,
         _ => return None,
     })
 }
@@ -35,10 +34,5 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::ArrayCopy, "function f(x)\n    y = Core.array_copy(x)\n    Core.arrayset(y, 0.0, 1)\n    Core.arrayref(y, 2) * Core.arrayref(x, 1)\nend", "f([1.0, 2.0])"),
     (Prim::ArrayReshape, "function f(x)\n    A = Core.array_reshape(x, 2, 2)\n    Core.arrayref(A, 1, 2) * Core.arrayref(A, 2, 1)\nend", "f([1.0, 2.0, 3.0, 4.0])"),
     (Prim::ArrayReshape, "function f(x)\n    A = Core.array_reshape(x, 2, 2)\n    Core.arrayset(A, Core.arrayref(x, 4) * 3.0, 1, 1)\n    Core.arrayref(x, 1) * Core.arrayref(A, 2, 1)\nend", "f([1.0, 2.0, 3.0, 4.0])"),
-    (Prim::ArrayMatmul, "f(A, B) = sum(abs2, Core.array_matmul(A, B, false, false))", "f([1.0 2.0; 3.0 -1.0; 0.5 2.0], [0.5 -1.0 1.5; 2.0 0.25 -0.5])"),
-    (Prim::ArrayMatmul, "f(A, B) = sum(sin.(Core.array_matmul(A, B, true, true)))", "f([1.0 2.0 -0.5; 3.0 -1.0 0.25], [0.5 -1.0; 2.0 0.25])"),
-    (Prim::ArrayMatmul, "f(A, B) = sum(abs2, Core.array_matmul(A, B, false, true)) + sum(Core.array_matmul(B, A, true, false))", "f([1.0 2.0; 3.0 -1.0], [0.5 -1.0; 2.0 0.25])"),
-    (Prim::ArrayMatmul, "f(A, x) = sum(exp.(Core.array_matmul(A, x, true, false))) * Core.array_matmul(A, x, false, false)[2]", "f([0.3 0.2; -0.1 0.4], [0.5, -1.0])"),
-    (Prim::ArrayMatmul, "f(A) = sum(abs2, Core.array_matmul(A, A, false, true))", "f([1.0f0 2.0f0; -0.5f0 1.5f0])"),
     (Prim::TupleGetIndex, "function f(x, y)\n    t = (x, y, x * y)\n    s = 0.0\n    for i in 1:3\n        s += Core.tuple_getindex(t, i) * i\n    end\n    s\nend", "f(0.3, 0.8)"),
 ];

@@ -8,9 +8,11 @@
 
 mod array;
 mod fast;
+mod matrix;
 mod scalar;
 
 pub use fast::{fast_rule, is_primitive, FastRule, FAST_CASES, FAST_FUNCTIONS};
+pub use matrix::{matrix_rule, MatrixRule};
 
 use crate::emit::Emit;
 use ir::{Prim, Type, Value};
@@ -60,10 +62,10 @@ pub enum Rule {
     /// `array_resize(A, n)`: saves A and its fdata; the pullback gives both their old length
     /// and the elements that were cut off back (`array_unresize`).
     ArrayResize,
-    /// `C = array_matmul(A, B, ta, tb)`, `C = op(A) op(B)`: the pullback adds
-    /// `op(C̄ op(B)ᵀ)` into A's fdata and `op(op(A)ᵀ C̄)` into B's (`array_gemm_add`, each
-    /// transposed as its operand was); forward mode `Ċ = op(Ȧ) op(B) + op(A) op(Ḃ)`.
-    Matmul,
+    /// A primitive returning a new float matrix or vector with a matrix-level rule (products,
+    /// triangular solves, Cholesky): the pullback adds into the arguments' fdata from the
+    /// result's, forward mode computes the result's tangent, both as the rule emits them.
+    Matrix(MatrixRule),
 }
 
 /// Which rules the transform may use. `Minimal` has the rules needed for
@@ -123,7 +125,9 @@ pub fn reverse_rule(
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
-        ArrayMatmul => Some(Rule::Matmul),
+        ArrayMatmul | ArrayTrsolve | ArrayCholesky | ArrayTricopy => {
+            matrix_rule(op).map(Rule::Matrix)
+        }
         Floor | Ceil | Round | Trunc | AddFloat | SubFloat | NegFloat | MulFloat | DivFloat
         | RemFloat | PowFloat | PowiFloat | SelectFloat | Sqrt | Sin | Cos | Tan | Exp | Expm1
         | Log | Log1p | Log2 | Log10 | Exp2 | Tanh | Sinh | Cosh | Asin | Acos | Atan | Atan2
@@ -161,7 +165,8 @@ pub fn is_differentiable(op: Prim) -> bool {
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
         | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Copysign
         | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy
-        | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul => true,
+        | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul | ArrayTrsolve
+        | ArrayCholesky | ArrayTricopy => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt
         | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool
@@ -181,5 +186,8 @@ pub fn is_differentiable(op: Prim) -> bool {
 
 /// The test cases of every primitive's rule: (primitive, definitions, call).
 pub fn cases() -> impl Iterator<Item = &'static (Prim, &'static str, &'static str)> {
-    scalar::CASES.iter().chain(array::CASES)
+    scalar::CASES
+        .iter()
+        .chain(array::CASES)
+        .chain(matrix::CASES)
 }

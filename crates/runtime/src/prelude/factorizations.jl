@@ -27,42 +27,39 @@ function issymmetric(A::AbstractMatrix)
 end
 ishermitian(A::AbstractMatrix{<:Real}) = issymmetric(A)
 
-# Upper-triangle Cholesky in place, column by column; the first step whose pivot is not
-# positive (0 if none; the factorisation stops there).
-function _chol_upper!(F::Matrix{T}) where {T}
-    n = size(F, 1)
-    for j in 1:n
-        for i in 1:(j - 1)
-            s = F[i, j]
-            for k in 1:(i - 1)
-                s -= F[k, i] * F[k, j]
-            end
-            F[i, j] = s / F[i, i]
+# The factor runs on a kernel (`Core.array_cholesky`, unblocked and column by column, with a
+# matrix-level AD rule) reading the upper triangle of `F`; the first diagonal entry of its
+# result that is not positive is the step where the factorisation stopped. `factors` holds the
+# factor in the triangle the input was read from and `D`'s own entries in the other one.
+function _cholesky_of(F::Matrix{T}, upper::Bool, D::Matrix{T}, check::Bool) where {T}
+    U = Core.array_cholesky(F)
+    info = 0
+    for j in 1:size(U, 1)
+        if !(U[j, j] > zero(T))
+            info = j
+            break
         end
-        d = F[j, j]
-        for k in 1:(j - 1)
-            d -= F[k, j] * F[k, j]
-        end
-        if !(d > zero(T))
-            F[j, j] = d
-            return j
-        end
-        F[j, j] = sqrt(d)
     end
-    0
-end
-
-function cholesky(A::AbstractMatrix; check::Bool = true)
-    n = _checksquare(A)
-    T = typeof(sqrt(one(eltype(A))))
-    F = _solve_copy(A, T)
-    info = issymmetric(A) ? _chol_upper!(F) : -1
     check && info != 0 && throw(PosDefException(info))
-    U = zeros(T, n, n)
-    for j in 1:n, i in 1:j
-        U[i, j] = F[i, j]
-    end
-    Cholesky{T,Matrix{T}}(F, info, UpperTriangular(U), LowerTriangular(copy(transpose(U))))
+    L = Core.array_tricopy(U, 0, 1, true)
+    factors = upper ? U + Core.array_tricopy(D, -1, 0, false) : L + Core.array_tricopy(D, 1, 0, false)
+    Cholesky{T,Matrix{T}}(factors, info, UpperTriangular(U), LowerTriangular(L))
+end
+function cholesky(A::AbstractMatrix; check::Bool = true)
+    _checksquare(A)
+    T = typeof(sqrt(one(eltype(A))))
+    F = _dense(A, T)
+    issymmetric(A) && return _cholesky_of(F, true, F, check)
+    check && throw(PosDefException(-1))
+    U = Core.array_tricopy(F, 1, 1, false)
+    Cholesky{T,Matrix{T}}(copy(F), -1, UpperTriangular(U), LowerTriangular(Core.array_tricopy(U, 0, 1, true)))
+end
+# A `Symmetric` matrix is factorised from the triangle it keeps, without a symmetry check.
+function cholesky(S::Symmetric; check::Bool = true)
+    _checksquare(S.data)
+    T = typeof(sqrt(one(eltype(S))))
+    D = _dense(S.data, T)
+    S._upper ? _cholesky_of(D, true, D, check) : _cholesky_of(Core.array_tricopy(D, 0, 1, true), false, D, check)
 end
 
 issuccess(C::Cholesky) = C.info == 0
@@ -74,30 +71,13 @@ function _chol_checked(C::Cholesky)
     C
 end
 
-# `C \ B`: U'Y = B, then U X = Y, by substitution (LAPACK's `potrs` order).
+# `C \ B`: U'Y = B, then U X = Y, by two triangular solves (LAPACK's `potrs`).
 function \(C::Cholesky, B::AbstractVecOrMat)
     _chol_checked(C)
     n = size(C.factors, 1)
     size(B, 1) == n || throw(DimensionMismatch(string("B has first dimension ", size(B, 1), " but needs to match matrix dimension ", n)))
-    X = _solve_copy(B, _solve_eltype(C.factors, B))
-    U = C.U.data
-    for c in 1:size(X, 2)
-        for i in 1:n
-            t = X[i, c]
-            for k in 1:(i - 1)
-                t -= U[k, i] * X[k, c]
-            end
-            X[i, c] = t / U[i, i]
-        end
-        for i in n:-1:1
-            t = X[i, c] / U[i, i]
-            X[i, c] = t
-            for k in 1:(i - 1)
-                X[k, c] -= t * U[k, i]
-            end
-        end
-    end
-    X
+    T = _solve_eltype(C.factors, B)
+    _trsolve(C.U.data, _trsolve(C.U.data, B, T, true, true, false), T, true, false, false)
 end
 function logdet(C::Cholesky)
     _chol_checked(C)

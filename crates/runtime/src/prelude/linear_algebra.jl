@@ -57,7 +57,8 @@ function \(A::AbstractMatrix, B::AbstractVecOrMat)
     info > 0 && throw(SingularException(info))
     _lu_solve!(F, piv, X)
 end
-# `X` overwritten by the solution of `A X = X` from A's LU factors and row exchanges.
+# The solution of `A X = X` from A's LU factors and row exchanges (`X`'s rows are exchanged in
+# place), by two triangular solves.
 function _lu_solve!(F, piv, X)
     n = size(F, 1)
     for c in 1:size(X, 2)
@@ -69,28 +70,29 @@ function _lu_solve!(F, piv, X)
                 X[p, c] = t
             end
         end
-        _forward_subst!(F, X, c)
-        _back_subst!(F, X, c)
     end
-    X
+    T = eltype(X)
+    Y = _trsolve(F, X, T, false, false, true)
+    _trsolve(F, Y, T, true, false, false)
 end
-# Column `c` of `X` overwritten by the solution of `L y = x` (`L` the strict lower triangle of
-# `A` with a unit diagonal), column by column as BLAS `trsv`; `_back_subst!` likewise with the
-# upper triangle. (BLAS skips a column whose entry is zero; that changes no value but would
-# change derivatives, so every column is used.)
-# (`unit = false`: with A's own diagonal, as a lower triangular solve.)
-function _forward_subst!(A, X, c::Int64, unit::Bool = true)
-    n = size(A, 1)
-    for j in 1:n
-        if !unit
-            X[j, c] = X[j, c] / A[j, j]
-        end
-        t = X[j, c]
-        for i in (j + 1):n
-            X[i, c] -= t * A[i, j]
-        end
-    end
-    X
+# Triangular solves run on a kernel (`Core.array_trsolve`, with matrix-level AD rules):
+# `op(T) \ B` for the upper or lower triangle `T` of `A` (a unit diagonal when `unit`), in
+# element type `T` (BLAS `trsm` order: column by column without a transpose, entry by entry as
+# dot products with one). `_dense` gives a dense vector or matrix of element type `T`, copying
+# only what is not one already.
+_dense(B::Vector{T}, ::Type{T}) where {T<:Union{Float64,Float32}} = B
+_dense(B::Matrix{T}, ::Type{T}) where {T<:Union{Float64,Float32}} = B
+_dense(B::AbstractVecOrMat, ::Type{T}) where {T} = _solve_copy(B, T)
+function _trsolve(A::AbstractMatrix, B::AbstractVecOrMat, ::Type{T}, upper::Bool, trans::Bool, unit::Bool) where {T}
+    Core.array_trsolve(_dense(A, T), _dense(B, T), upper, trans, unit)
+end
+# (The triangle of a transposed matrix is the other triangle of its parent, transposed; for
+# real elements the adjoint is the transpose.)
+function _trsolve(A::Adjoint{S,M}, B::AbstractVecOrMat, ::Type{T}, upper::Bool, trans::Bool, unit::Bool) where {S<:Real,M<:AbstractMatrix,T}
+    Core.array_trsolve(_dense(A.parent, T), _dense(B, T), !upper, !trans, unit)
+end
+function _trsolve(A::Transpose{S,M}, B::AbstractVecOrMat, ::Type{T}, upper::Bool, trans::Bool, unit::Bool) where {S,M<:AbstractMatrix,T}
+    Core.array_trsolve(_dense(A.parent, T), _dense(B, T), !upper, !trans, unit)
 end
 # (Of the leading n×n block of `A`: the triangle R of a tall QR factorisation.)
 function _back_subst!(A, X, c::Int64, n::Int64 = size(A, 1))

@@ -268,29 +268,17 @@ function _tri_check_nonsingular(A)
         iszero(A.data[i, i]) && throw(SingularException(i))
     end
 end
+# The element type of `A \\ B`, after checking the sizes and the diagonal.
 function _tri_rhs(A, B::AbstractVecOrMat)
     n = size(A, 1)
     if size(B, 1) != n
         throw(DimensionMismatch(string("right hand side B needs first dimension of size ", n, ", has size ", size(B, 1))))
     end
     _tri_check_nonsingular(A)
-    _solve_copy(B, _solve_eltype(A, B))
+    _solve_eltype(A, B)
 end
-# Forward substitution, column-oriented (BLAS `trsv` order).
-function \(L::LowerTriangular, B::AbstractVecOrMat)
-    X = _tri_rhs(L, B)
-    for c in 1:size(X, 2)
-        _forward_subst!(L.data, X, c, false)
-    end
-    X
-end
-function \(U::UpperTriangular, B::AbstractVecOrMat)
-    X = _tri_rhs(U, B)
-    for c in 1:size(X, 2)
-        _back_subst!(U.data, X, c)
-    end
-    X
-end
+\(L::LowerTriangular, B::AbstractVecOrMat) = _trsolve(L.data, B, _tri_rhs(L, B), false, false, false)
+\(U::UpperTriangular, B::AbstractVecOrMat) = _trsolve(U.data, B, _tri_rhs(U, B), true, false, false)
 inv(L::LowerTriangular) = LowerTriangular(L \ Matrix{typeof(one(eltype(L)) / one(eltype(L)))}(I, size(L, 1), size(L, 1)))
 inv(U::UpperTriangular) = UpperTriangular(U \ Matrix{typeof(one(eltype(U)) / one(eltype(U)))}(I, size(U, 1), size(U, 1)))
 # Triangular times vector or matrix, reading one triangle only.
