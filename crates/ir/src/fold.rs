@@ -268,13 +268,13 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | SameMemory | ArrayPush | ArrayPop | ArrayResize | ArrayUnresize | ArrayCopy
         | ArrayReshape | TupleLen | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate
         | ArrayAxpy | ArrayAddScalar | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
-        | ArrayCholesky | ArrayTricopy | AdCheck | TangentCheck | TupleGetIndex | ToString
-        | Repr | StringConcat | StringToSymbol | FieldNames | StringLen | Sprintf | Print
-        | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
-        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
-        | ThrowValue | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
-        | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd
-        | DynRvs | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply
-        | GradApply => None,
+        | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck
+        | TupleGetIndex | ToString | Repr | StringConcat | StringToSymbol | FieldNames
+        | StringLen | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
+        | DualCall | DualApply | GradApply => None,
     }
 }

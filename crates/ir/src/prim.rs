@@ -200,6 +200,13 @@ prims! {
     /// whole (`0`) triangle of `op(A)`, zeros elsewhere, its diagonal kept (`diag = 1`),
     /// halved (`2`) or zero (`0`): a new matrix (the factorisations' rules).
     ArrayTricopy = "array_tricopy": READS,
+    /// `Core.array_lu(A, ipiv)`: the LU factorisation with partial pivoting of a square float
+    /// matrix, packed in a new matrix as LAPACK's `getrf` leaves it; the row exchanges are
+    /// written into the `Vector{Int64}` `ipiv`.
+    ArrayLu = "array_lu": WRITES,
+    /// `Core.array_rowswap(X, ipiv, reverse)`: a copy of the float vector or matrix `X` with
+    /// the row exchanges of `ipiv` applied in order (`P X`), or in reverse order (`Pᵀ X`).
+    ArrayRowswap = "array_rowswap": READS,
     // AD rule state (a `RuleState`: lazily created stacks and child states).
     /// `Core.rule_stack(state, k, Vector{T})`: stack `k` of the state (created empty on first
     /// use), a `Vector{T}`.
@@ -859,6 +866,34 @@ impl Prim {
                     [Type::Array(a, 2)] if a.is_float() => Ok(args[0].clone()),
                     _ => Err(format!(
                         "`Core.array_cholesky` needs a float matrix, got {}",
+                        show_types(args)
+                    )),
+                }
+            }
+            ArrayLu => {
+                arity(2)?;
+                match args {
+                    [Type::Array(a, 2), Type::Array(p, 1)]
+                        if a.is_float() && **p == Type::Int64 =>
+                    {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err(format!(
+                        "`Core.array_lu` needs a float matrix and a Vector{{Int64}}, got {}",
+                        show_types(args)
+                    )),
+                }
+            }
+            ArrayRowswap => {
+                arity(3)?;
+                match args {
+                    [Type::Array(a, ra), Type::Array(p, 1), Type::Bool]
+                        if a.is_float() && (1..=2).contains(ra) && **p == Type::Int64 =>
+                    {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err(format!(
+                        "`Core.array_rowswap` needs a float vector or matrix, a Vector{{Int64}} and a Bool, got {}",
                         show_types(args)
                     )),
                 }

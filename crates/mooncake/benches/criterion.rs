@@ -141,6 +141,16 @@ fn matrix_kernel(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("Rust gradient", label), |bch| {
         bch.iter(|| black_box(mlp_grad(black_box(&w1), &x, &y, &w2, &mut gm)))
     });
+    let label = "Gaussian-process likelihood, 64 points";
+    ours(&mut g, label, "gp_nlml([0.0, 0.0])");
+    let (gx, gy) = gp_data();
+    let mut gw = GpWork::new(gx.len());
+    g.bench_function(BenchmarkId::new("Rust primal", label), |bch| {
+        bch.iter(|| black_box(gp_primal(black_box([0.0, 0.0]), &gx, &gy, &mut gw)))
+    });
+    g.bench_function(BenchmarkId::new("Rust gradient", label), |bch| {
+        bch.iter(|| black_box(gp_grad(black_box([0.0, 0.0]), &gx, &gy, &mut gw)))
+    });
     g.finish();
 }
 

@@ -1,7 +1,8 @@
 //! The README's performance table, from one run: `cargo bench -p mooncake --bench programs`.
 //!
 //! For programs A (`s += cos(exp(x[n]))`) and B (`s += 5 * x[n]`), Rosenbrock, a naive
-//! matrix multiply, `sum(A * B)` and a perceptron on a batch (`examples/bench.jl`), it measures our primal and reverse-mode
+//! matrix multiply, `sum(A * B)`, a perceptron on a batch and a Gaussian-process likelihood
+//! (`examples/bench.jl`), it measures our primal and reverse-mode
 //! value+gradient (prepared cache, native code) with `mooncake::bench`, and a hand-written Rust
 //! primal and hand-written value+gradient of the same loops with the same median timer, and
 //! prints the ratios as a Markdown table. Set `MOONCAKE_BENCH_BUDGET` (seconds per median,
@@ -154,6 +155,35 @@ fn main() {
         run(
             "MLP on a batch of 64 (W1 64×32)",
             "mlp_batch(w1(), batch())",
+            rp,
+            rg,
+        );
+    }
+    {
+        let (x, y) = gp_data();
+        let mut g = GpWork::new(x.len());
+        let rp = time(&mut || {
+            black_box(gp_primal(black_box([0.0, 0.0]), &x, &y, &mut g));
+        });
+        // The Rust version computes what `mooncake` computes.
+        let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+        s.load_source("examples/bench.jl", src).expect("loads");
+        let (v, grads) = s.gradient_of_call("gp_nlml([0.0, 0.0])").expect("gradient");
+        let ours = grads[1].to_f64_vec().expect("a vector");
+        let (rv, rgrad) = gp_grad([0.0, 0.0], &x, &y, &mut g);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(1.0);
+        assert!(
+            close(v.as_f64().expect("a float"), rv)
+                && close(ours[0], rgrad[0])
+                && close(ours[1], rgrad[1]),
+            "gp_nlml: mooncake {v:?} {ours:?}, Rust {rv} {rgrad:?}"
+        );
+        let rg = time(&mut || {
+            black_box(gp_grad(black_box([0.0, 0.0]), &x, &y, &mut g));
+        });
+        run(
+            "Gaussian-process likelihood, 64 points",
+            "gp_nlml([0.0, 0.0])",
             rp,
             rg,
         );

@@ -40,63 +40,82 @@ fn elements<T: Elem>(x: &ArrayObj) -> Option<(Vec<T>, Vec<usize>)> {
 
 /// Solves `op(T) X = B` in place on the columns of `x` (`n` rows each), where `T` is the
 /// upper or lower triangle of the n×n column-major matrix `a` (with a unit diagonal when
-/// `unit`) and `op` transposes it when `trans`. (Index loops: they read as the formulas.)
-#[allow(clippy::needless_range_loop)]
+/// `unit`) and `op` transposes it when `trans`.
 fn trsolve_in_place<T: Elem>(a: &[T], x: &mut [T], n: usize, upper: bool, trans: bool, unit: bool) {
     if n == 0 {
         return;
     }
-    let at = |i: usize, j: usize| a[i + j * n];
+    let k = x.len() / n;
+    if trans && k > 1 {
+        return trsolve_rows(a, x, n, k, upper, unit);
+    }
     for col in x.chunks_mut(n) {
-        match (upper, trans) {
-            // Column by column, each solved entry subtracted from the rest of the column.
-            (false, false) => {
-                for j in 0..n {
-                    if !unit {
-                        col[j] = col[j] / at(j, j);
-                    }
-                    let t = col[j];
-                    for i in (j + 1)..n {
-                        col[i] = col[i] - t * at(i, j);
-                    }
+        for step in 0..n {
+            // Forward (top to bottom) for a lower triangle, backward for an upper one; the
+            // transpose swaps the two.
+            let j = if upper != trans { n - 1 - step } else { step };
+            let aj = &a[j * n..(j + 1) * n];
+            // The entries of column j of the triangle other than the diagonal.
+            let (lo, hi) = if upper { (0, j) } else { (j + 1, n) };
+            let (before, rest) = col.split_at_mut(j);
+            let (xj, after) = rest.split_first_mut().unwrap_or_else(|| unreachable!());
+            let others = if upper { &mut *before } else { after };
+            if trans {
+                // Entry j is a dot product with the solved entries (in index order).
+                let mut t = *xj;
+                for (x, &y) in others.iter().zip(&aj[lo..hi]) {
+                    t = t - y * *x;
+                }
+                *xj = if unit { t } else { t / aj[j] };
+            } else {
+                // Entry j is solved, then taken from the rest of the column.
+                if !unit {
+                    *xj = *xj / aj[j];
+                }
+                let t = *xj;
+                for (x, &y) in others.iter_mut().zip(&aj[lo..hi]) {
+                    *x = *x - t * y;
                 }
             }
-            (true, false) => {
-                for j in (0..n).rev() {
-                    if !unit {
-                        col[j] = col[j] / at(j, j);
-                    }
-                    let t = col[j];
-                    for i in (0..j).rev() {
-                        col[i] = col[i] - t * at(i, j);
-                    }
-                }
+        }
+    }
+}
+
+/// `op(T) X = B` with `op` a transpose and `k` columns: the same operations as the entry-by-
+/// entry solve of each column, in the same order, done a row at a time on a row-major copy
+/// (all columns at once, so the inner loop runs over contiguous, independent entries).
+fn trsolve_rows<T: Elem>(a: &[T], x: &mut [T], n: usize, k: usize, upper: bool, unit: bool) {
+    let mut rows = vec![T::ZERO; n * k];
+    for (c, col) in x.chunks(n).enumerate() {
+        for (j, v) in col.iter().enumerate() {
+            rows[j * k + c] = *v;
+        }
+    }
+    for step in 0..n {
+        let j = if upper { step } else { n - 1 - step };
+        let aj = &a[j * n..(j + 1) * n];
+        let (before, rest) = rows.split_at_mut(j * k);
+        let (row, after) = rest.split_at_mut(k);
+        let (lo, hi) = if upper { (0, j) } else { (j + 1, n) };
+        for i in lo..hi {
+            let y = aj[i];
+            let other = if i < j {
+                &before[i * k..(i + 1) * k]
+            } else {
+                &after[(i - j - 1) * k..(i - j) * k]
+            };
+            for (v, &o) in row.iter_mut().zip(other) {
+                *v = *v - y * o;
             }
-            // Entry by entry, each a dot product with the solved ones.
-            (true, true) => {
-                for j in 0..n {
-                    let mut t = col[j];
-                    for i in 0..j {
-                        t = t - at(i, j) * col[i];
-                    }
-                    if !unit {
-                        t = t / at(j, j);
-                    }
-                    col[j] = t;
-                }
-            }
-            (false, true) => {
-                for j in (0..n).rev() {
-                    let mut t = col[j];
-                    for i in (j + 1)..n {
-                        t = t - at(i, j) * col[i];
-                    }
-                    if !unit {
-                        t = t / at(j, j);
-                    }
-                    col[j] = t;
-                }
-            }
+        }
+        if !unit {
+            let d = aj[j];
+            row.iter_mut().for_each(|v| *v = *v / d);
+        }
+    }
+    for (c, col) in x.chunks_mut(n).enumerate() {
+        for (j, v) in col.iter_mut().enumerate() {
+            *v = rows[j * k + c];
         }
     }
 }
@@ -107,8 +126,8 @@ fn trsolve_typed<T: Elem>(
     (upper, trans, unit): (bool, bool, bool),
     env: &TypeEnv,
 ) -> Option<Result<Value, Exception>> {
-    let (av, ad) = elements::<T>(a)?;
     let (mut x, bd) = elements::<T>(b)?;
+    let ad = a.dims();
     let [r, c] = ad[..] else { return None };
     let (br, _) = shape(&bd)?;
     if r != c {
@@ -119,7 +138,10 @@ fn trsolve_typed<T: Elem>(
             "right hand side B needs first dimension of size {r}, has size {br}"
         ))));
     }
-    trsolve_in_place(&av, &mut x, r, upper, trans, unit);
+    a.with(|d| {
+        trsolve_in_place(T::data(&d.data)?, &mut x, r, upper, trans, unit);
+        Some(())
+    })?;
     Some(new_array(b, &bd, x, env))
 }
 
@@ -198,27 +220,37 @@ fn tricopy_typed<T: Elem>(
     trans: bool,
     env: &TypeEnv,
 ) -> Option<Result<Value, Exception>> {
-    let (av, ad) = elements::<T>(a)?;
+    let ad = a.dims();
     let [m, n] = ad[..] else { return None };
     let (rows, cols) = if trans { (n, m) } else { (m, n) };
     let mut r = vec![T::ZERO; rows * cols];
-    for j in 0..cols {
-        for i in 0..rows {
-            let keep = match part {
-                1 => i <= j,
-                -1 => i >= j,
-                _ => true,
+    a.with(|d| {
+        let av = T::data(&d.data)?;
+        for j in 0..cols {
+            // The rows of column j in the triangle.
+            let (lo, hi) = match part {
+                1 => (0, (j + 1).min(rows)),
+                -1 => (j.min(rows), rows),
+                _ => (0, rows),
             };
-            if keep {
-                let x = if trans { av[j + i * m] } else { av[i + j * m] };
-                r[i + j * rows] = match (i == j, diag) {
-                    (false, _) | (true, 1) => x,
-                    (true, 2) => x * T::HALF,
-                    (true, _) => T::ZERO,
+            let out = &mut r[j * rows..(j + 1) * rows];
+            if trans {
+                for (i, x) in out.iter_mut().enumerate().take(hi).skip(lo) {
+                    *x = av[j + i * m];
+                }
+            } else {
+                out[lo..hi].copy_from_slice(&av[j * m + lo..j * m + hi]);
+            }
+            if j < rows && (lo..hi).contains(&j) {
+                out[j] = match diag {
+                    1 => out[j],
+                    2 => out[j] * T::HALF,
+                    _ => T::ZERO,
                 };
             }
         }
-    }
+        Some(())
+    })?;
     Some(new_array(a, &[rows, cols], r, env))
 }
 
@@ -236,6 +268,147 @@ pub fn tricopy(
     match a.elem {
         ir::Type::Float64 => tricopy_typed::<f64>(a, part, diag, trans, env),
         ir::Type::Float32 => tricopy_typed::<f32>(a, part, diag, trans, env),
+        _ => None,
+    }
+}
+
+/// The row exchanges of a pivot vector (1-based, as LAPACK's `ipiv`), checked against `n`.
+fn pivots(ipiv: &ArrayObj, n: usize) -> Option<Result<Vec<usize>, Exception>> {
+    let p = ipiv.with(|d| match &d.data {
+        crate::ArrayData::I64(v) => Some(v.clone()),
+        _ => None,
+    })?;
+    if p.len() != n {
+        return Some(Err(Exception::DimensionMismatch(format!(
+            "pivot vector has length {}, needs {n}",
+            p.len()
+        ))));
+    }
+    let rows: Option<Vec<usize>> = p
+        .iter()
+        .map(|&k| (1..=n as i64).contains(&k).then(|| k as usize - 1))
+        .collect();
+    Some(rows.ok_or_else(|| Exception::Argument(format!("pivot vector holds a row outside 1:{n}"))))
+}
+
+fn lu_typed<T: Elem>(
+    a: &ArrayObj,
+    ipiv: &ArrayObj,
+    env: &TypeEnv,
+) -> Option<Result<Value, Exception>> {
+    let (mut f, ad) = elements::<T>(a)?;
+    let [n, c] = ad[..] else { return None };
+    if n != c {
+        return Some(Err(not_square(n, c)));
+    }
+    let mut piv = vec![0i64; n];
+    // Unblocked `getf2`: at step k the row with the largest entry (the first of equals) in
+    // column k becomes the pivot row; a zero pivot leaves the column as it is.
+    for k in 0..n {
+        let mut p = k;
+        let mut amax = abs(f[k + k * n]);
+        for i in (k + 1)..n {
+            let v = abs(f[i + k * n]);
+            if v > amax {
+                amax = v;
+                p = i;
+            }
+        }
+        piv[k] = p as i64 + 1;
+        if f[p + k * n] == T::ZERO {
+            continue;
+        }
+        if p != k {
+            for j in 0..n {
+                f.swap(k + j * n, p + j * n);
+            }
+        }
+        let r = T::ONE / f[k + k * n];
+        for v in &mut f[k * n + k + 1..(k + 1) * n] {
+            *v = *v * r;
+        }
+        // The rank-one update of the columns right of k, each from column k below the pivot.
+        let (left, right) = f.split_at_mut((k + 1) * n);
+        let lk = &left[k * n + k + 1..(k + 1) * n];
+        for col in right.chunks_mut(n) {
+            let akj = col[k];
+            for (v, &l) in col[k + 1..].iter_mut().zip(lk) {
+                *v = *v - l * akj;
+            }
+        }
+    }
+    let ok = ipiv.with_mut(|d| match &mut d.data {
+        crate::ArrayData::I64(v) if v.len() == n => {
+            v.copy_from_slice(&piv);
+            true
+        }
+        _ => false,
+    });
+    if !ok {
+        return Some(Err(Exception::DimensionMismatch(format!(
+            "pivot vector needs length {n} and Int elements"
+        ))));
+    }
+    Some(new_array(a, &ad, f, env))
+}
+
+fn abs<T: Elem>(x: T) -> T {
+    if x < T::ZERO {
+        T::ZERO - x
+    } else {
+        x
+    }
+}
+
+/// `Core.array_lu(A, ipiv)`: the LU factorisation with partial pivoting of the square matrix
+/// `A` (`P A = L U`), packed as LAPACK leaves it in a new matrix (`U` on and above the
+/// diagonal, the unit lower `L` below), the row exchanges written into the `Int` vector
+/// `ipiv`. A zero pivot is left on the diagonal (the first one is LAPACK's `info`).
+pub fn lu(a: &ArrayObj, ipiv: &ArrayObj, env: &TypeEnv) -> Option<Result<Value, Exception>> {
+    match a.elem {
+        ir::Type::Float64 => lu_typed::<f64>(a, ipiv, env),
+        ir::Type::Float32 => lu_typed::<f32>(a, ipiv, env),
+        _ => None,
+    }
+}
+
+fn rowswap_typed<T: Elem>(
+    x: &ArrayObj,
+    ipiv: &ArrayObj,
+    reverse: bool,
+    env: &TypeEnv,
+) -> Option<Result<Value, Exception>> {
+    let (mut v, dims) = elements::<T>(x)?;
+    let (n, cols) = shape(&dims)?;
+    let rows = match pivots(ipiv, n)? {
+        Ok(r) => r,
+        Err(e) => return Some(Err(e)),
+    };
+    let order: Vec<usize> = if reverse {
+        (0..n).rev().collect()
+    } else {
+        (0..n).collect()
+    };
+    for c in 0..cols {
+        for &k in &order {
+            v.swap(k + c * n, rows[k] + c * n);
+        }
+    }
+    Some(new_array(x, &dims, v, env))
+}
+
+/// `Core.array_rowswap(X, ipiv, reverse)`: a copy of the vector or matrix `X` with the row
+/// exchanges of `ipiv` applied (row k with row `ipiv[k]`, for k = 1, 2, … — `P X` for the LU
+/// factorisation's `P` — or for k = n, …, 1 when `reverse`: `Pᵀ X`).
+pub fn rowswap(
+    x: &ArrayObj,
+    ipiv: &ArrayObj,
+    reverse: bool,
+    env: &TypeEnv,
+) -> Option<Result<Value, Exception>> {
+    match x.elem {
+        ir::Type::Float64 => rowswap_typed::<f64>(x, ipiv, reverse, env),
+        ir::Type::Float32 => rowswap_typed::<f32>(x, ipiv, reverse, env),
         _ => None,
     }
 }
@@ -264,15 +437,23 @@ mod tests {
     fn every_triangle_and_transpose_solves() {
         let n = 3;
         let a = [2.0, 0.5, -1.0, 3.0, 4.0, 0.25, -2.0, 1.5, 5.0];
-        let b = [1.0, -2.0, 0.5];
+        let b = [1.0, -2.0, 0.5, 0.25, 3.0, -1.5];
         for upper in [false, true] {
             for trans in [false, true] {
                 for unit in [false, true] {
+                    // One column, and two at once (solved a row at a time when transposed):
+                    // the same numbers, bit for bit.
                     let mut x = b.to_vec();
-                    trsolve_in_place(&a, &mut x, n, upper, trans, unit);
-                    let back = apply(&a, &x, n, upper, trans, unit);
-                    for (u, v) in back.iter().zip(&b) {
-                        assert!((u - v).abs() < 1e-12, "{upper} {trans} {unit}: {back:?}");
+                    trsolve_in_place(&a, &mut x[..n], n, upper, trans, unit);
+                    trsolve_in_place(&a, &mut x[n..], n, upper, trans, unit);
+                    let mut both = b.to_vec();
+                    trsolve_in_place(&a, &mut both, n, upper, trans, unit);
+                    assert_eq!(x, both, "{upper} {trans} {unit}");
+                    for c in 0..2 {
+                        let back = apply(&a, &x[c * n..(c + 1) * n], n, upper, trans, unit);
+                        for (u, v) in back.iter().zip(&b[c * n..]) {
+                            assert!((u - v).abs() < 1e-12, "{upper} {trans} {unit}: {back:?}");
+                        }
                     }
                 }
             }

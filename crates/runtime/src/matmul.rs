@@ -24,6 +24,7 @@ pub(crate) trait Elem:
 {
     const ZERO: Self;
     const HALF: Self;
+    const ONE: Self;
     fn data(d: &ArrayData) -> Option<&Vec<Self>>;
     fn data_mut(d: &mut ArrayData) -> Option<&mut Vec<Self>>;
     fn sqrt(self) -> Self;
@@ -55,6 +56,7 @@ macro_rules! kernel {
         impl Elem for $t {
             const ZERO: $t = 0.0;
             const HALF: $t = 0.5;
+            const ONE: $t = 1.0;
             fn data(d: &ArrayData) -> Option<&Vec<$t>> {
                 match d {
                     ArrayData::$v(v) => Some(v),

@@ -640,6 +640,18 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        ArrayLu => match args {
+            [Value::Array(a), Value::Array(p)] => {
+                crate::factor::lu(a, p, env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
+        ArrayRowswap => match args {
+            [Value::Array(x), Value::Array(p), Value::Bool(r)] => {
+                crate::factor::rowswap(x, p, *r, env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
         ArrayGemmAdd => match args {
             [Value::Array(c), Value::Array(a), Value::Array(bm), Value::Bool(ta), Value::Bool(tb), Value::Bool(tc)] => {
                 match crate::matmul::gemm_add(c, a, bm, (*ta, *tb, *tc)) {

@@ -27,6 +27,14 @@ pub enum MatrixRule {
     /// `Z = U⁻¹ (M + Mᵀ) U⁻ᵀ`, `M = Φ(Ū Uᵀ)`, `Ā += Φ(Z)` (upper triangle only: the lower one
     /// is never read); `U̇ = Φ(U⁻ᵀ Ṡ U⁻¹) U` with `Ṡ` the symmetric matrix of `triu(Ȧ)`.
     Cholesky,
+    /// `F = array_lu(A, ipiv)`, `P A = L U` packed in `F` (`P` from the pivots, which are
+    /// constants of the rule; `ipiv`'s new contents stay after a pullback): with
+    /// `G = tril(Lᵀ L̄, -1) + triu(Ū Uᵀ)`, `Ā += Pᵀ L⁻ᵀ G U⁻ᵀ`; with `M = L⁻¹ P Ȧ U⁻¹`,
+    /// `Ḟ = L tril(M, -1) + triu(M) U`.
+    Lu,
+    /// `Y = array_rowswap(X, ipiv, reverse)`: a permutation, so `Ẏ` is the same permutation
+    /// of `Ẋ` and `X̄ +=` the inverse one of `Ȳ`.
+    Rowswap,
     /// `R = array_tricopy(A, part, diag, trans)`: linear, so `Ṙ` is the same copy of `Ȧ`, and
     /// `Ā += op(mask(R̄))` (the triangle of the transpose is the other one).
     Tricopy,
@@ -39,6 +47,8 @@ pub fn matrix_rule(op: Prim) -> Option<MatrixRule> {
         Prim::ArrayTrsolve => MatrixRule::Trsolve,
         Prim::ArrayCholesky => MatrixRule::Cholesky,
         Prim::ArrayTricopy => MatrixRule::Tricopy,
+        Prim::ArrayLu => MatrixRule::Lu,
+        Prim::ArrayRowswap => MatrixRule::Rowswap,
         _ => return None,
     })
 }
@@ -119,6 +129,10 @@ impl M<'_, '_> {
         let t = self.matrix(a);
         self.e
             .prim(Prim::ArrayTricopy, vec![a, part, diag, trans], t)
+    }
+    fn rowswap(&mut self, x: Value, ipiv: Value, reverse: Value) -> Value {
+        let t = self.ty(x);
+        self.e.prim(Prim::ArrayRowswap, vec![x, ipiv, reverse], t)
     }
     /// `tricopy` with constant flags.
     fn tri(&mut self, a: Value, part: i64, diag: i64, trans: bool) -> Value {
@@ -201,6 +215,34 @@ impl MatrixRule {
                     m.accumulate(fa, r);
                 }
             }
+            MatrixRule::Lu => {
+                if let Some(fa) = fdata[0] {
+                    let lbar = m.tri(obar, -1, 0, false);
+                    let ubar = m.tri(obar, 1, 1, false);
+                    let l_strict = m.tri(out, -1, 0, false);
+                    let u = m.tri(out, 1, 1, false);
+                    // Lᵀ L̄ = L̄ + (L - I)ᵀ L̄.
+                    let ltl = m.tri(obar, -1, 0, false);
+                    m.gemm_add(ltl, l_strict, lbar, [t, f, f]);
+                    let g = m.tri(ltl, -1, 0, false);
+                    let uu = m.matmul(ubar, u, f, t);
+                    let uu = m.tri(uu, 1, 1, false);
+                    m.accumulate(g, uu);
+                    let y = m.trsolve(out, g, [f, t, t]);
+                    let yt = m.transpose(y);
+                    let z = m.trsolve(out, yt, [t, f, f]);
+                    let x = m.transpose(z);
+                    let r = m.rowswap(x, args[1], t);
+                    m.accumulate(fa, r);
+                }
+            }
+            MatrixRule::Rowswap => {
+                if let Some(fx) = fdata[0] {
+                    let back = m.not(args[2]);
+                    let r = m.rowswap(obar, args[1], back);
+                    m.accumulate(fx, r);
+                }
+            }
             MatrixRule::Tricopy => {
                 if let Some(fa) = fdata[0] {
                     let (part, diag, trans) = (args[1], args[2], args[3]);
@@ -271,6 +313,30 @@ impl MatrixRule {
                 }
                 None => m.zero_like(out),
             },
+            MatrixRule::Lu => match dargs[0] {
+                Some(da) => {
+                    let pa = m.rowswap(da, args[1], f);
+                    let y = m.trsolve(out, pa, [f, f, t]);
+                    let yt = m.transpose(y);
+                    let z = m.trsolve(out, yt, [t, t, f]);
+                    let mm = m.transpose(z);
+                    // L tril(M, -1) = tril(M, -1) + (L - I) tril(M, -1).
+                    let ml = m.tri(mm, -1, 0, false);
+                    let dl = m.tri(mm, -1, 0, false);
+                    let l_strict = m.tri(out, -1, 0, false);
+                    m.gemm_add(dl, l_strict, ml, [f, f, f]);
+                    let mu = m.tri(mm, 1, 1, false);
+                    let u = m.tri(out, 1, 1, false);
+                    let du = m.matmul(mu, u, f, f);
+                    m.accumulate(dl, du);
+                    dl
+                }
+                None => m.zero_like(out),
+            },
+            MatrixRule::Rowswap => match dargs[0] {
+                Some(dx) => m.rowswap(dx, args[1], args[2]),
+                None => m.zero_like(out),
+            },
             MatrixRule::Tricopy => match dargs[0] {
                 Some(da) => m.tricopy(da, args[1], args[2], args[3]),
                 None => m.zero_like(out),
@@ -299,4 +365,9 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::ArrayTricopy, "f(A) = sum(abs2, Core.array_tricopy(A, 1, 2, false))", "f([1.0 2.0 3.0; -1.0 0.5 2.0])"),
     (Prim::ArrayTricopy, "f(A) = sum(sin.(Core.array_tricopy(A, -1, 0, true)))", "f([1.0 2.0 3.0; -1.0 0.5 2.0])"),
     (Prim::ArrayTricopy, "f(A) = sum(exp.(Core.array_tricopy(A, 0, 1, true)) .* [1.0 2.0; 3.0 4.0; 5.0 6.0])", "f([1.0 2.0 3.0; -1.0 0.5 2.0])"),
+    (Prim::ArrayLu, "function f(A)\n    p = zeros(Int, 3)\n    sum(abs2, Core.array_lu(A, p))\nend", "f([0.5 2.0 1.0; 3.0 -1.0 0.25; 1.0 0.75 2.0])"),
+    (Prim::ArrayLu, "function f(A)\n    p = zeros(Int, 3)\n    F = Core.array_lu(A, p)\n    sum(sin.(F)) * F[3, 3]\nend", "f([4.0 2.0 1.0; 3.0 -1.0 0.25; 1.0 0.75 2.0])"),
+    (Prim::ArrayLu, "function f(A)\n    p = zeros(Int, 2)\n    sum(abs2, Core.array_lu(A, p))\nend", "f([1.0f0 2.0f0; 3.0f0 -1.0f0])"),
+    (Prim::ArrayRowswap, "f(x) = sum(abs2, Core.array_rowswap(x, [3, 3, 3], false) .* [1.0, 2.0, 3.0])", "f([1.0, -2.0, 0.5])"),
+    (Prim::ArrayRowswap, "f(X) = sum(sin.(Core.array_rowswap(X, [2, 3, 3], true)) .* [1.0 2.0; 3.0 4.0; 5.0 6.0])", "f([1.0 0.5; -2.0 1.5; 0.5 0.25])"),
 ];

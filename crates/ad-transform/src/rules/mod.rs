@@ -125,7 +125,7 @@ pub fn reverse_rule(
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
-        ArrayMatmul | ArrayTrsolve | ArrayCholesky | ArrayTricopy => {
+        ArrayMatmul | ArrayTrsolve | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap => {
             matrix_rule(op).map(Rule::Matrix)
         }
         Floor | Ceil | Round | Trunc | AddFloat | SubFloat | NegFloat | MulFloat | DivFloat
@@ -166,7 +166,7 @@ pub fn is_differentiable(op: Prim) -> bool {
         | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Copysign
         | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy
         | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul | ArrayTrsolve
-        | ArrayCholesky | ArrayTricopy => true,
+        | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt
         | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool

@@ -241,3 +241,116 @@ pub fn mlp_grad(w1: &[f64], x: &[f64], y: &[f64], w2: &[f64], g: &mut MlpGrad) -
     gemm(32, 64, 64, w1, true, &g.hbar, false, &mut g.x);
     l
 }
+
+/// The data of `gp_nlml` in examples/bench.jl: 64 points and their values.
+pub fn gp_data() -> (Vec<f64>, Vec<f64>) {
+    let x = (1..=64).map(|i| 0.1 * i as f64).collect();
+    let y = (1..=64).map(|i| (0.3 * i as f64).sin()).collect();
+    (x, y)
+}
+
+/// Buffers of the Gaussian-process likelihood: the kernel part K₀ (without the noise), the
+/// Cholesky factor U (column-major, upper), α = K⁻¹y and a work matrix.
+pub struct GpWork {
+    pub k0: Vec<f64>,
+    pub u: Vec<f64>,
+    pub alpha: Vec<f64>,
+    pub w: Vec<f64>,
+}
+
+impl GpWork {
+    pub fn new(n: usize) -> GpWork {
+        GpWork {
+            k0: vec![0.0; n * n],
+            u: vec![0.0; n * n],
+            alpha: vec![0.0; n],
+            w: vec![0.0; n * n],
+        }
+    }
+}
+
+/// `0.5 yᵀK⁻¹y + 0.5 logdet K` with `K = σ² exp(-(xᵢ - xⱼ)²/2ℓ²) + 0.1I`, ℓ = exp θ₁,
+/// σ² = exp θ₂: the same unblocked Cholesky and substitutions as `mooncake`'s kernels.
+pub fn gp_primal(theta: [f64; 2], x: &[f64], y: &[f64], g: &mut GpWork) -> f64 {
+    let n = x.len();
+    let (l, s2) = (theta[0].exp(), theta[1].exp());
+    for j in 0..n {
+        for i in 0..n {
+            let d = x[i] - x[j];
+            g.k0[i + j * n] = s2 * (-(d * d) / (2.0 * l * l)).exp();
+            g.u[i + j * n] = g.k0[i + j * n] + if i == j { 0.1 } else { 0.0 };
+        }
+    }
+    let u = &mut g.u;
+    for j in 0..n {
+        for i in 0..j {
+            let mut s = u[i + j * n];
+            for k in 0..i {
+                s -= u[k + i * n] * u[k + j * n];
+            }
+            u[i + j * n] = s / u[i + i * n];
+        }
+        let mut d = u[j + j * n];
+        for k in 0..j {
+            d -= u[k + j * n] * u[k + j * n];
+        }
+        u[j + j * n] = d.sqrt();
+    }
+    // Uᵀz = y, then Uα = z.
+    let a = &mut g.alpha;
+    a.copy_from_slice(y);
+    for j in 0..n {
+        let mut t = a[j];
+        for i in 0..j {
+            t -= u[i + j * n] * a[i];
+        }
+        a[j] = t / u[j + j * n];
+    }
+    for j in (0..n).rev() {
+        a[j] /= u[j + j * n];
+        let t = a[j];
+        for i in 0..j {
+            a[i] -= t * u[i + j * n];
+        }
+    }
+    let fit: f64 = y.iter().zip(a.iter()).map(|(y, a)| y * a).sum();
+    let logdet: f64 = (0..n).map(|i| u[i + i * n].ln()).sum();
+    0.5 * fit + logdet
+}
+
+/// Its value and gradient: with `G = ½(K⁻¹ - ααᵀ)` (K⁻¹ = VᵀV, V = U⁻ᵀ), ∂/∂θ₁ = Σ Gᵢⱼ K₀ᵢⱼ
+/// (xᵢ - xⱼ)²/ℓ² and ∂/∂θ₂ = Σ Gᵢⱼ K₀ᵢⱼ.
+pub fn gp_grad(theta: [f64; 2], x: &[f64], y: &[f64], g: &mut GpWork) -> (f64, [f64; 2]) {
+    let v = gp_primal(theta, x, y, g);
+    let n = x.len();
+    let l = theta[0].exp();
+    let (u, w) = (&g.u, &mut g.w);
+    // V = U⁻ᵀ, column by column (lower triangular).
+    w.iter_mut().for_each(|x| *x = 0.0);
+    for c in 0..n {
+        w[c + c * n] = 1.0;
+        for j in c..n {
+            let mut t = w[j + c * n];
+            for i in c..j {
+                t -= u[i + j * n] * w[i + c * n];
+            }
+            w[j + c * n] = t / u[j + j * n];
+        }
+    }
+    let mut grad = [0.0; 2];
+    for j in 0..n {
+        for i in 0..n {
+            // (VᵀV)ᵢⱼ over the rows where both columns are non-zero.
+            let mut kinv = 0.0;
+            for r in i.max(j)..n {
+                kinv += w[r + i * n] * w[r + j * n];
+            }
+            let gij = 0.5 * (kinv - g.alpha[i] * g.alpha[j]);
+            let d = x[i] - x[j];
+            let k0 = g.k0[i + j * n];
+            grad[0] += gij * k0 * d * d / (l * l);
+            grad[1] += gij * k0;
+        }
+    }
+    (v, grad)
+}

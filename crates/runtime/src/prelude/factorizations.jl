@@ -152,7 +152,7 @@ function \(F::LU, B::AbstractVecOrMat)
     if size(B, 1) != n
         throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", n)))
     end
-    _lu_solve!(F.factors, F.ipiv, _solve_copy(B, _solve_eltype(F.factors, B)))
+    _lu_solve(F.factors, F.ipiv, B, _solve_eltype(F.factors, B))
 end
 det(F::LU) = _lu_det(F.factors, F.ipiv, F.info)
 logabsdet(F::LU) = _lu_logabsdet(F.factors, F.ipiv)

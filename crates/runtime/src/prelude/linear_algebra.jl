@@ -46,34 +46,20 @@ function \(A::AbstractMatrix, B::AbstractVecOrMat)
         throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", n)))
     end
     T = _solve_eltype(A, B)
-    X = _solve_copy(B, T)
     if istril(A) || istriu(A)
         for i in 1:n
             A[i, i] == 0 && throw(SingularException(i))
         end
     end
-    F = _solve_copy(A, T)
-    piv, info = _lu_factor!(F)
+    F, piv, info = _lu_of(A)
     info > 0 && throw(SingularException(info))
-    _lu_solve!(F, piv, X)
+    _lu_solve(F, piv, B, T)
 end
-# The solution of `A X = X` from A's LU factors and row exchanges (`X`'s rows are exchanged in
-# place), by two triangular solves.
-function _lu_solve!(F, piv, X)
-    n = size(F, 1)
-    for c in 1:size(X, 2)
-        for k in 1:n
-            p = piv[k]
-            if p != k
-                t = X[k, c]
-                X[k, c] = X[p, c]
-                X[p, c] = t
-            end
-        end
-    end
-    T = eltype(X)
-    Y = _trsolve(F, X, T, false, false, true)
-    _trsolve(F, Y, T, true, false, false)
+# The solution of `A X = B` in element type `T` from A's LU factors and row exchanges: the
+# rows of B exchanged, then two triangular solves.
+function _lu_solve(F, piv, B, ::Type{T}) where {T}
+    X = Core.array_rowswap(_dense(B, T), piv, false)
+    _trsolve(F, _trsolve(F, X, T, false, false, true), T, true, false, false)
 end
 # Triangular solves run on a kernel (`Core.array_trsolve`, with matrix-level AD rules):
 # `op(T) \ B` for the upper or lower triangle `T` of `A` (a unit diagonal when `unit`), in
@@ -105,47 +91,6 @@ function _back_subst!(A, X, c::Int64, n::Int64 = size(A, 1))
     end
     X
 end
-# LU factorisation with partial pivoting in place (LAPACK's unblocked `getf2`): the row
-# chosen at each step, and the first step with a zero pivot (0 if none; the factorisation then
-# goes on, as LAPACK's does).
-function _lu_factor!(A::Matrix{T}) where {T}
-    n = size(A, 1)
-    piv = Vector{Int64}(undef, n)
-    info = 0
-    for k in 1:n
-        p = k
-        amax = abs(A[k, k])
-        for i in (k + 1):n
-            if abs(A[i, k]) > amax
-                amax = abs(A[i, k])
-                p = i
-            end
-        end
-        piv[k] = p
-        if A[p, k] == 0
-            info == 0 && (info = k)
-            continue
-        end
-        if p != k
-            for j in 1:n
-                t = A[k, j]
-                A[k, j] = A[p, j]
-                A[p, j] = t
-            end
-        end
-        r = one(T) / A[k, k]
-        for i in (k + 1):n
-            A[i, k] *= r
-        end
-        for j in (k + 1):n
-            akj = A[k, j]
-            for i in (k + 1):n
-                A[i, j] -= A[i, k] * akj
-            end
-        end
-    end
-    piv, info
-end
 /(A::AbstractMatrix, B::AbstractMatrix) = copy(adjoint(adjoint(B) \ adjoint(A)))
 
 # Determinants and inverses from the same LU factorisation, as LinearAlgebra computes them for
@@ -160,10 +105,20 @@ function _checksquare(A::AbstractMatrix)
     end
     n
 end
+# LU factorisation with partial pivoting on a kernel (`Core.array_lu`: LAPACK's unblocked
+# `getf2`, with a matrix-level AD rule): the packed factors, the row exchanges, and the first
+# step with a zero pivot (0 if none; the factorisation then goes on, as LAPACK's does).
 function _lu_of(A::AbstractMatrix)
-    _checksquare(A)
-    F = _solve_copy(A, typeof(one(eltype(A)) / one(eltype(A))))
-    piv, info = _lu_factor!(F)
+    n = _checksquare(A)
+    piv = Vector{Int64}(undef, n)
+    F = Core.array_lu(_dense(A, typeof(one(eltype(A)) / one(eltype(A)))), piv)
+    info = 0
+    for k in 1:n
+        if F[k, k] == 0
+            info = k
+            break
+        end
+    end
     F, piv, info
 end
 function det(A::AbstractMatrix)
