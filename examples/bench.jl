@@ -3,8 +3,6 @@
 # [-0.5, 0.5]) and `ms(n)` (an n×n matrix).
 #   mooncake bench examples/bench.jl --call 'program_a(xs(1024))'
 
-using LinearAlgebra
-
 function program_a(x)
     s = 0.0
     for n in eachindex(x)
@@ -79,19 +77,6 @@ batch() = Batch([cos(1.0 * (i + j)) for i in 1:32, j in 1:64], [sin(1.0 * (i - j
 function mlp_batch(W1, b::Batch)
     H = tanh.(W1 * b.X)
     sum(abs2, b.W2 * H - b.Y) / size(b.X, 2)
-end
-
-# A Gaussian process's negative log marginal likelihood on 64 points as a function of the log
-# length scale and log signal variance (`cholesky`, a solve and `logdet`): `gp_nlml([0.0, 0.0])`.
-const gp_x = [0.1 * i for i in 1:64]
-const gp_y = [sin(0.3 * i) for i in 1:64]
-function gp_nlml(θ)
-    ℓ = exp(θ[1])
-    σ2 = exp(θ[2])
-    K = [σ2 * exp(-(a - b)^2 / (2ℓ^2)) for a in gp_x, b in gp_x] + 0.1I
-    C = cholesky(K)
-    α = C \ gp_y
-    0.5 * dot(gp_y, α) + 0.5 * logdet(C)
 end
 
 # Dynamic dispatch: a loop over a `Vector{Any}` of floats, each call of `sq`

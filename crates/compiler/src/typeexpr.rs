@@ -31,6 +31,7 @@ pub fn builtin_unionall(name: &str) -> bool {
             | "Vector"
             | "Matrix"
             | "Tuple"
+            | "NTuple"
             | "Union"
             | "Type"
             | "AbstractArray"
@@ -282,13 +283,15 @@ impl TypeExprCtx<'_> {
             "NTuple" => {
                 arity(2)?;
                 match &ps[0] {
-                    TypePat::Ty(Type::Val(n)) if (0..=64).contains(n) => {
+                    TypePat::Ty(Type::Val(n)) if (0..=ir::MAX_NTUPLE).contains(n) => {
                         TypePat::App(Head::Tuple, vec![ps[1].clone(); *n as usize])
                     }
+                    // A length given by a type variable (`NTuple{N, Int64} where N`).
+                    TypePat::Var(_) => TypePat::App(Head::NTuple, ps),
                     _ => {
                         return Err(CompileError::unsupported(
                             e.span,
-                            "`NTuple{N, T}` with a length other than a literal from 0 to 64",
+                            "`NTuple{N, T}` with a length other than a literal from 0 to 64 or a type variable",
                         ))
                     }
                 }

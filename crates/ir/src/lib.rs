@@ -20,6 +20,8 @@ pub use function::{
 };
 pub use prim::Prim;
 pub use read::{read_function, read_functions, ReadError};
-pub use types::{AbstractDef, Head, IrType, StructDef, Type, TypeEnv, TypePat, TypeVar};
+pub use types::{
+    AbstractDef, Head, IrType, StructDef, Type, TypeEnv, TypePat, TypeVar, MAX_NTUPLE,
+};
 pub use verify::{verify, VerifyError};
 pub use write::write_function;

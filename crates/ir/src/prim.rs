@@ -1267,6 +1267,15 @@ pub fn apply_type(base: &Type, params: Vec<Type>, env: &TypeEnv) -> Result<Type,
                     _ => Err("`Matrix{T}` takes one parameter".into()),
                 },
                 "Tuple" => Ok(Type::tuple(params)),
+                "NTuple" => match params.as_slice() {
+                    [Type::Val(k), t] if (0..=crate::MAX_NTUPLE).contains(k) => {
+                        Ok(Type::tuple(vec![t.clone(); *k as usize]))
+                    }
+                    _ => Err(format!(
+                        "`NTuple{{N, T}}` takes a length from 0 to {} and an element type",
+                        crate::MAX_NTUPLE
+                    )),
+                },
                 "Union" => Ok(Type::union_of(params)),
                 "Type" => match params.as_slice() {
                     [t] => Ok(Type::type_of_type(t.clone())),

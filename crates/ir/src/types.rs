@@ -364,6 +364,9 @@ pub enum TypePat {
 pub enum Head {
     Array,
     Tuple,
+    /// `NTuple{N, T}` whose length `N` is a variable: a tuple of `N` elements of `T` once
+    /// `N` is known (with a literal `N` it is written out as a `Tuple`).
+    NTuple,
     Type,
     Struct(Symbol),
     Abstract(Symbol),
@@ -437,6 +440,7 @@ impl fmt::Display for TypePat {
                 let name = match head {
                     Head::Array => "Array".to_string(),
                     Head::Tuple => "Tuple".to_string(),
+                    Head::NTuple => "NTuple".to_string(),
                     Head::Type => "Type".to_string(),
                     Head::Union => "Union".to_string(),
                     Head::Struct(s) | Head::Abstract(s) => s.to_string(),
@@ -471,6 +475,9 @@ impl fmt::Display for TypePat {
 }
 
 /// Builds `head{args}` from concrete arguments.
+/// The longest `NTuple{N, T}` a variable `N` may stand for.
+pub const MAX_NTUPLE: i64 = 64;
+
 pub fn apply_head(head: Head, args: Vec<Type>) -> Option<Type> {
     Some(match head {
         Head::Array => {
@@ -484,6 +491,12 @@ pub fn apply_head(head: Head, args: Vec<Type>) -> Option<Type> {
             Type::Array(Arc::new(args[0].clone()), n)
         }
         Head::Tuple => Type::tuple(args),
+        Head::NTuple => match args[..] {
+            [Type::Val(n), ref t] if (0..=MAX_NTUPLE).contains(&n) => {
+                Type::tuple(vec![t.clone(); n as usize])
+            }
+            _ => return None,
+        },
         Head::Type => {
             if args.len() != 1 {
                 return None;
@@ -885,6 +898,13 @@ impl TypeEnv {
                                 .iter()
                                 .zip(args)
                                 .all(|(t, a)| self.matches(t, a, vars, b, invariant))
+                    }
+                    (Head::NTuple, Type::Tuple(ts)) => {
+                        args.len() == 2
+                            && self.matches(&Type::Val(ts.len() as i64), &args[0], vars, b, true)
+                            && ts
+                                .iter()
+                                .all(|t| self.matches(t, &args[1], vars, b, invariant))
                     }
                     (Head::Type, Type::Type(inner)) => {
                         args.len() == 1 && self.matches(inner, &args[0], vars, b, true)

@@ -14,15 +14,24 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use mooncake::{Backend, Session};
 use std::hint::black_box;
 
-/// A session with `examples/bench.jl` loaded (native code) and the parts of `call`.
+/// A session with `examples/bench.jl` and `examples/bench_gp.jl` loaded (native code) and the
+/// parts of `call`.
 fn prepared(call: &str) -> (Session, mooncake::Value, Vec<mooncake::Value>) {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("session");
     s.set_backend(Backend::Native).expect("native backend");
-    s.load_source(
-        "examples/bench.jl",
-        include_str!("../../../examples/bench.jl"),
-    )
-    .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));
+    for (file, src) in [
+        (
+            "examples/bench.jl",
+            include_str!("../../../examples/bench.jl"),
+        ),
+        (
+            "examples/bench_gp.jl",
+            include_str!("../../../examples/bench_gp.jl"),
+        ),
+    ] {
+        s.load_source(file, src)
+            .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));
+    }
     let (f, args) = s
         .eval_call_parts(call)
         .unwrap_or_else(|e| panic!("{}", s.render_error(&e)));

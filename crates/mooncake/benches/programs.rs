@@ -1,8 +1,8 @@
 //! The README's performance table, from one run: `cargo bench -p mooncake --bench programs`.
 //!
 //! For programs A (`s += cos(exp(x[n]))`) and B (`s += 5 * x[n]`), Rosenbrock, a naive
-//! matrix multiply, `sum(A * B)`, a perceptron on a batch and a Gaussian-process likelihood
-//! (`examples/bench.jl`), it measures our primal and reverse-mode
+//! matrix multiply, `sum(A * B)`, a perceptron on a batch (`examples/bench.jl`) and a
+//! Gaussian-process likelihood (`examples/bench_gp.jl`), it measures our primal and reverse-mode
 //! value+gradient (prepared cache, native code) with `mooncake::bench`, and a hand-written Rust
 //! primal and hand-written value+gradient of the same loops with the same median timer, and
 //! prints the ratios as a Markdown table. Set `MOONCAKE_BENCH_BUDGET` (seconds per median,
@@ -39,19 +39,24 @@ fn main() {
     let budget = Duration::from_secs_f64(budget);
     let src = include_str!("../../../examples/bench.jl");
     let mut rows = Vec::new();
+    let gp_src = include_str!("../../../examples/bench_gp.jl");
+    let mut run_in =
+        |file: &str, src: &str, name: &str, call: &str, rust_primal: f64, rust_grad: f64| {
+            let r = bench(file, src, call, Backend::Native, budget)
+                .unwrap_or_else(|e| panic!("{call}: {e}"));
+            rows.push(Row {
+                name: name.to_string(),
+                ours_primal: r.primal_ns,
+                ours_grad: r.reverse_ns,
+                rust_primal,
+                rust_grad,
+                first_ms: r.first_gradient_ms,
+                compile_ms: r.compile_ms,
+                functions: r.native_functions,
+            });
+        };
     let mut run = |name: &str, call: &str, rust_primal: f64, rust_grad: f64| {
-        let r = bench("examples/bench.jl", src, call, Backend::Native, budget)
-            .unwrap_or_else(|e| panic!("{call}: {e}"));
-        rows.push(Row {
-            name: name.to_string(),
-            ours_primal: r.primal_ns,
-            ours_grad: r.reverse_ns,
-            rust_primal,
-            rust_grad,
-            first_ms: r.first_gradient_ms,
-            compile_ms: r.compile_ms,
-            functions: r.native_functions,
-        });
+        run_in("examples/bench.jl", src, name, call, rust_primal, rust_grad)
     };
     let time = |f: &mut dyn FnMut()| -> f64 {
         median_ns::<()>(budget, || {
@@ -167,7 +172,8 @@ fn main() {
         });
         // The Rust version computes what `mooncake` computes.
         let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-        s.load_source("examples/bench.jl", src).expect("loads");
+        s.load_source("examples/bench_gp.jl", gp_src)
+            .expect("loads");
         let (v, grads) = s.gradient_of_call("gp_nlml([0.0, 0.0])").expect("gradient");
         let ours = grads[1].to_f64_vec().expect("a vector");
         let (rv, rgrad) = gp_grad([0.0, 0.0], &x, &y, &mut g);
@@ -181,7 +187,9 @@ fn main() {
         let rg = time(&mut || {
             black_box(gp_grad(black_box([0.0, 0.0]), &x, &y, &mut g));
         });
-        run(
+        run_in(
+            "examples/bench_gp.jl",
+            gp_src,
             "Gaussian-process likelihood, 64 points",
             "gp_nlml([0.0, 0.0])",
             rp,

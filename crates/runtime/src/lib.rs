@@ -48,6 +48,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("higher_order"),
     prelude_file!("reductions"),
     prelude_file!("ndarrays"),
+    prelude_file!("cartesian"),
     prelude_file!("sorting"),
     prelude_file!("broadcast"),
     prelude_file!("structured"),

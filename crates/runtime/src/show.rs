@@ -622,6 +622,31 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 show(out, b, None);
                 return;
             }
+            ("CartesianIndex", [t]) => {
+                out.push_str("CartesianIndex");
+                show(out, t, None);
+                return;
+            }
+            // `CartesianIndices((2, 3))`, or with the ranges that are not `OneTo`.
+            ("CartesianIndices", [Value::Tuple(rs)]) => {
+                out.push_str("CartesianIndices((");
+                for (i, r) in rs.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    match r {
+                        Value::Struct(s) => match (&s.ty, &s.fields[..]) {
+                            (Type::Struct(n, _), [stop]) if n.as_str() == "OneTo" => {
+                                show(out, stop, None)
+                            }
+                            _ => show(out, r, None),
+                        },
+                        _ => show(out, r, None),
+                    }
+                }
+                out.push_str(if rs.len() == 1 { ",))" } else { "))" });
+                return;
+            }
             ("OneTo", [n]) => {
                 out.push_str("Base.OneTo(");
                 show(out, n, None);
@@ -658,11 +683,14 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
             }
             // A factorisation prints the fields Julia's has; the dense factors kept beside
             // them are not shown.
-            ("Cholesky", [factors, info, _, _]) => {
+            ("Cholesky", [factors, upper, info, _, _]) => {
                 out.push_str(&ty.to_string());
                 out.push('(');
                 show(out, factors, None);
-                out.push_str(", 'U', ");
+                out.push_str(match upper {
+                    Value::Bool(false) => ", 'L', ",
+                    _ => ", 'U', ",
+                });
                 show(out, info, None);
                 out.push(')');
                 return;

@@ -85,7 +85,7 @@ pub(super) fn lower_method_def(
             if let Some(t) = crate::typeexpr::builtin_type(n.as_str()) {
                 let key = crate::typeexpr::constructor_table_name(&t).unwrap_or(*n);
                 (key, TypePat::Ty(Type::type_of_type(t)), n.to_string())
-            } else if matches!(n.as_str(), "Vector" | "Matrix" | "Array") {
+            } else if matches!(n.as_str(), "Vector" | "Matrix" | "Array" | "Tuple") {
                 // `Matrix(A) = ...`: a constructor of the unapplied array type.
                 let t = Type::UnionAll(*n);
                 let key = crate::typeexpr::constructor_table_name(&t).unwrap_or(*n);

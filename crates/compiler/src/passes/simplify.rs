@@ -14,7 +14,8 @@ pub(crate) fn apply_aliases(f: &mut Function, alias: &FxHashMap<Value, Value>) {
 }
 
 /// Folds primitives on constants, branches on constants, type assertions that always hold,
-/// field reads of tuples and structs built in the same function, and values of singleton type.
+/// field reads of tuples and structs built in the same function (also run-time element reads at
+/// a constant index in range), and values of singleton type.
 pub struct ConstProp;
 
 impl Pass for ConstProp {
@@ -54,6 +55,31 @@ impl Pass for ConstProp {
                         InstData::Unreachable
                     };
                     match &data {
+                        // An element of a tuple built here, at a constant index: the element.
+                        InstData::Prim {
+                            op: ir::Prim::TupleGetIndex,
+                            args,
+                        } if matches!(
+                            (f.def_inst(args[0]).map(|d| &f.insts[d]), f.const_value(args[1])),
+                            (Some(InstData::Tuple { .. }), Some(Const::Int(_)))
+                        ) =>
+                        {
+                            let def = f.def_inst(args[0]).map(|d| &f.insts[d]);
+                            let elem = match (def, f.const_value(args[1])) {
+                                (Some(InstData::Tuple { args: elems }), Some(Const::Int(k))) => {
+                                    usize::try_from(*k - 1).ok().and_then(|k| elems.get(k).copied())
+                                }
+                                _ => None,
+                            };
+                            // (In range, so it cannot throw: the read goes.)
+                            if let (Some(v), Some(r)) = (elem, res) {
+                                if f.types[v] == f.types[r] {
+                                    alias.insert(r, v);
+                                    round_changed = true;
+                                    continue;
+                                }
+                            }
+                        }
                         InstData::Prim { op, args } => {
                             let consts: Option<Vec<Const>> = args
                                 .iter()

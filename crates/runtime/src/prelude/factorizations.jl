@@ -10,8 +10,11 @@ struct PosDefException <: Exception
     info::Int64
 end
 
+# (Julia keeps the triangle of `factors` holding the factor as a `Char` field `uplo`; here it is
+# the flag `_upper`.)
 struct Cholesky{T,S}
     factors::S
+    _upper::Bool
     info::Int64
     U::UpperTriangular{T,S}
     L::LowerTriangular{T,S}
@@ -43,7 +46,7 @@ function _cholesky_of(F::Matrix{T}, upper::Bool, D::Matrix{T}, check::Bool) wher
     check && info != 0 && throw(PosDefException(info))
     L = Core.array_tricopy(U, 0, 1, true)
     factors = upper ? U + Core.array_tricopy(D, -1, 0, false) : L + Core.array_tricopy(D, 1, 0, false)
-    Cholesky{T,Matrix{T}}(factors, info, UpperTriangular(U), LowerTriangular(L))
+    Cholesky{T,Matrix{T}}(factors, upper, info, UpperTriangular(U), LowerTriangular(L))
 end
 function cholesky(A::AbstractMatrix; check::Bool = true)
     _checksquare(A)
@@ -52,7 +55,7 @@ function cholesky(A::AbstractMatrix; check::Bool = true)
     issymmetric(A) && return _cholesky_of(F, true, F, check)
     check && throw(PosDefException(-1))
     U = Core.array_tricopy(F, 1, 1, false)
-    Cholesky{T,Matrix{T}}(copy(F), -1, UpperTriangular(U), LowerTriangular(Core.array_tricopy(U, 0, 1, true)))
+    Cholesky{T,Matrix{T}}(copy(F), true, -1, UpperTriangular(U), LowerTriangular(Core.array_tricopy(U, 0, 1, true)))
 end
 # A `Symmetric` matrix is factorised from the triangle it keeps, without a symmetry check.
 function cholesky(S::Symmetric; check::Bool = true)

@@ -11,6 +11,13 @@ tuple(xs...) = xs
 map(f, t::Tuple) = _tuple_map(f, t...)
 _tuple_map(f) = ()
 _tuple_map(f, a, rest...) = (f(a), _tuple_map(f, rest...)...)
+# Over two tuples, element by element, as long as the shorter one.
+map(f, a::Tuple, b::Tuple) = _tuple_map2(f, a, b)
+_tuple_map2(f, a::Tuple{}, b::Tuple{}) = ()
+_tuple_map2(f, a::Tuple{}, b::Tuple) = ()
+_tuple_map2(f, a::Tuple, b::Tuple{}) = ()
+_tuple_map2(f, a::Tuple, b::Tuple) = (f(a[1], b[1]), _tuple_map2(f, _tuple_tail(a...), _tuple_tail(b...))...)
+_tuple_tail(x, rest...) = rest
 isempty(t::Tuple) = Core.tuple_len(t) == 0
 
 # `a => b`: a `Pair` (as in `diagm(0 => v, 1 => w)`); `p.first`, `p.second`, `first(p)`,
