@@ -67,8 +67,8 @@ _bproto(a::AbstractArray{S,3}, b::AbstractArray{T,3}) where {S,T} = a
 _balloc(p::AbstractVector, ::Type{T}, d1, d2, d3) where {T} = Vector{T}(undef, d1)
 _balloc(p::AbstractMatrix, ::Type{T}, d1, d2, d3) where {T} = Matrix{T}(undef, d1, d2)
 _balloc(p::AbstractArray{S,3}, ::Type{T}, d1, d2, d3) where {S,T} = Array{T,3}(undef, d1, d2, d3)
-# Arrays of more than three dimensions are not broadcast yet.
-_bd3(x::AbstractArray) = ndims(x) > 3 ? error("not supported yet: broadcasting over arrays of more than three dimensions") : size(x, 3)
+# Arrays of more than three dimensions are folded first (below); beyond four, not supported yet.
+_bd3(x::AbstractArray) = ndims(x) > 3 ? error("not supported yet: broadcasting over arrays of more than four dimensions") : size(x, 3)
 # Each argument of `broadcast!` must fit the destination's shape (extent equal, or 1), with
 # Julia's messages.
 _bmatch(dest::AbstractArray, x::Number) = nothing
@@ -129,7 +129,53 @@ function _bnarrow(out::AbstractArray{T}) where {T}
     end
     narrowed
 end
+# Arrays of four dimensions broadcast as three-dimensional ones whose third dimension runs over
+# both trailing ones (reshapes sharing memory) when every four-dimensional argument has the
+# same last two extents and every other argument at most two dimensions; the result is
+# reshaped back. Other mixes are not supported yet.
+_bhas4(xs...) = _bany4(xs...)
+_bany4() = false
+_bany4(x, rest...) = _bany4(rest...)
+_bany4(x::AbstractArray{T,4}, rest...) where {T} = true
+_btrail(x) = nothing
+_btrail(x::AbstractArray{T,4}) where {T} = (size(x, 3), size(x, 4))
+function _btrail_common(xs...)
+    t = nothing
+    for x in xs
+        s = _btrail(x)
+        if s === nothing
+            if x isa AbstractArray && ndims(x) > 2
+                error("not supported yet: broadcasting an array of four dimensions with one of three")
+            end
+        elseif t === nothing
+            t = s
+        elseif t != s
+            error("not supported yet: broadcasting arrays of four dimensions whose last two extents differ")
+        end
+    end
+    t
+end
+_bfold(x, n::Int64) = x
+_bfold(x::AbstractArray{T,4}, n::Int64) where {T} = reshape(x, size(x, 1), size(x, 2), n)
+_bunfold(out::AbstractArray{T,3}, t) where {T} = reshape(out, size(out, 1), size(out, 2), t[1], t[2])
+function _b4(f, xs...)
+    t = _btrail_common(xs...)
+    n = t[1] * t[2]
+    _bunfold(broadcast(f, map(x -> _bfold(x, n), xs)...), t)
+end
+function _b4!(f, dest::AbstractArray{T,4}, xs...) where {T}
+    t = _btrail_common(dest, xs...)
+    n = t[1] * t[2]
+    broadcast!(f, _bfold(dest, n), map(x -> _bfold(x, n), xs)...)
+    dest
+end
+broadcast!(f, dest::AbstractArray{T,4}) where {T} = _bfill!(f, dest)
+broadcast!(f, dest::AbstractArray{T,4}, a) where {T} = _b4!(f, dest, a)
+broadcast!(f, dest::AbstractArray{T,4}, a, b) where {T} = _b4!(f, dest, a, b)
+broadcast!(f, dest::AbstractArray{T,4}, a, b, c) where {T} = _b4!(f, dest, a, b, c)
+broadcast!(f, dest::AbstractArray{T,4}, a, b, c, e) where {T} = _b4!(f, dest, a, b, c, e)
 function broadcast(f, a0)
+    _bhas4(a0) && return _b4(f, a0)
     a = _bprep(a0)
     d1 = _bd1(a)
     d2 = _bd2(a)
@@ -139,6 +185,7 @@ function broadcast(f, a0)
     _bnarrow(_bfill!(f, out, a))
 end
 function broadcast(f, a0, b0)
+    _bhas4(a0, b0) && return _b4(f, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
     d1 = _bcomb(_bd1(a), _bd1(b))
     d2 = _bcomb(_bd2(a), _bd2(b))
@@ -148,6 +195,7 @@ function broadcast(f, a0, b0)
     _bnarrow(_bfill!(f, out, a, b))
 end
 function broadcast(f, a0, b0, c0)
+    _bhas4(a0, b0, c0) && return _b4(f, a0, b0, c0)
     a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
     d1 = _bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c))
     d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
@@ -157,6 +205,7 @@ function broadcast(f, a0, b0, c0)
     _bnarrow(_bfill!(f, out, a, b, c))
 end
 function broadcast(f, a0, b0, c0, e0)
+    _bhas4(a0, b0, c0, e0) && return _b4(f, a0, b0, c0, e0)
     a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
     d1 = _bcomb(_bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c)), _bd1(e))
     d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))

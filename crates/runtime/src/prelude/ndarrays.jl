@@ -37,6 +37,39 @@ function collect(a::AbstractArray{T,3}) where {T}
     out
 end
 
+# Arrays of four dimensions (`Array{T,4}`, e.g. a batch of images): construction, reshaping,
+# scalar and linear indexing; broadcasting, whole-array reductions and printing reach them
+# through the generic methods.
+Array{T,4}(::UndefInitializer, a::Int64, b::Int64, c::Int64, d::Int64) where {T} = Core.array_new(Array{T,4}, a, b, c, d)
+Array{T,4}(::UndefInitializer, d::Tuple{Int64,Int64,Int64,Int64}) where {T} = Array{T,4}(undef, d[1], d[2], d[3], d[4])
+size(a::Array{T,4}) where {T} = (Core.arraysize(a, 1), Core.arraysize(a, 2), Core.arraysize(a, 3), Core.arraysize(a, 4))
+axes(a::AbstractArray{T,4}) where {T} = (OneTo(size(a, 1)), OneTo(size(a, 2)), OneTo(size(a, 3)), OneTo(size(a, 4)))
+getindex(A::Array{T,4}, i::Int64, j::Int64, k::Int64, l::Int64) where {T} = Core.arrayref(A, i, j, k, l)
+setindex!(A::Array{T,4}, x, i::Int64, j::Int64, k::Int64, l::Int64) where {T} = Core.arrayset(A, convert(T, x), i, j, k, l)
+zeros(a::Int64, b::Int64, c::Int64, d::Int64) = fill!(Array{Float64,4}(undef, a, b, c, d), 0.0)
+zeros(::Type{T}, a::Int64, b::Int64, c::Int64, d::Int64) where {T} = fill!(Array{T,4}(undef, a, b, c, d), zero(T))
+zeros(d::Tuple{Int64,Int64,Int64,Int64}) = zeros(d[1], d[2], d[3], d[4])
+zeros(::Type{T}, d::Tuple{Int64,Int64,Int64,Int64}) where {T} = zeros(T, d[1], d[2], d[3], d[4])
+ones(a::Int64, b::Int64, c::Int64, d::Int64) = fill!(Array{Float64,4}(undef, a, b, c, d), 1.0)
+ones(::Type{T}, a::Int64, b::Int64, c::Int64, d::Int64) where {T} = fill!(Array{T,4}(undef, a, b, c, d), one(T))
+ones(d::Tuple{Int64,Int64,Int64,Int64}) = ones(d[1], d[2], d[3], d[4])
+fill(x, a::Int64, b::Int64, c::Int64, d::Int64) = fill!(Array{typeof(x),4}(undef, a, b, c, d), x)
+fill(x, d::Tuple{Int64,Int64,Int64,Int64}) = fill(x, d[1], d[2], d[3], d[4])
+similar(a::AbstractArray{T,4}) where {T} = Array{T,4}(undef, size(a, 1), size(a, 2), size(a, 3), size(a, 4))
+similar(a::AbstractArray{T,4}, ::Type{S}) where {T,S} = Array{S,4}(undef, size(a, 1), size(a, 2), size(a, 3), size(a, 4))
+similar(a::AbstractArray{T}, d::Tuple{Int64,Int64,Int64,Int64}) where {T} = Array{T,4}(undef, d[1], d[2], d[3], d[4])
+similar(a::AbstractArray, ::Type{S}, d::Tuple{Int64,Int64,Int64,Int64}) where {S} = Array{S,4}(undef, d[1], d[2], d[3], d[4])
+reshape(a::Array, w::Int64, x::Int64, y::Int64, z::Int64) = Core.array_reshape(a, w, x, y, z)
+reshape(a::Array, d::Tuple{Int64,Int64,Int64,Int64}) = reshape(a, d[1], d[2], d[3], d[4])
+function collect(a::AbstractArray{T,4}) where {T}
+    out = similar(a)
+    for k in 1:length(a)
+        out[k] = a[k]
+    end
+    out
+end
+keys(A::AbstractArray{T,4}) where {T} = CartesianIndices(A)
+
 # `A[I, J, K]` with scalars, ranges, colons, index vectors or masks: the scalar indices' extents
 # are dropped from the result's shape, as in Julia.
 _nd_len(I::Int64, n::Int64) = ()

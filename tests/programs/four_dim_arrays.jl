@@ -1,0 +1,20 @@
+# Arrays of four dimensions: construction, indexing, broadcasting, reductions, printing.
+A = zeros(2, 3, 2, 2)
+A[1, 2, 1, 2] = 5.0
+println(size(A), " ", sum(A), " ", ndims(A), " ", typeof(A), " ", length(A))
+B = reshape(collect(1.0:24.0), 2, 3, 2, 2)
+println(B[2, 3, 2, 2], " ", B[7], " ", size(B, 4), " ", axes(B, 4))
+C = B .* 2 .+ A
+println(C[1, 2, 1, 2], " ", typeof(C), " ", maximum(C), " ", argmax(C))
+println(reshape(collect(1:16), 2, 2, 2, 2))
+D = ones(Float32, 1, 1, 2, 1)
+println(D, " ", fill(7, (1, 2, 1, 1)), " ", similar(B, Int, (1, 1, 1, 1)) isa Array{Int,4})
+s = 0.0
+for I in CartesianIndices(B)
+    global s += B[I] * I[4]
+end
+println(s, " ", sum(abs2, B .- 1.0))
+E = zeros(2, 2, 1, 3)
+E .= reshape(collect(1.0:12.0), 2, 2, 1, 3) .* [1.0, 10.0]
+println(E[2, 1, 1, 3], " ", E[1, 2, 1, 3], " ", E[2, 2, 1, 3])
+F = zeros(2, 2, 2, 2) .+ zeros(2, 2, 2)
