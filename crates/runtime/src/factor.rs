@@ -7,7 +7,7 @@
 //! unblocked `potrf`), with no fused multiply-adds, so results are those of the element loops
 //! Julia code would run.
 
-use crate::matmul::{shape, Elem};
+use crate::matmul::{by_float_elem, shape, Elem};
 use crate::prims::{array_new, Exception};
 use crate::value::{ArrayObj, Value};
 use ir::TypeEnv;
@@ -158,11 +158,7 @@ pub fn trsolve(
     if a.elem != b.elem {
         return None;
     }
-    match a.elem {
-        ir::Type::Float64 => trsolve_typed::<f64>(a, b, flags, env),
-        ir::Type::Float32 => trsolve_typed::<f32>(a, b, flags, env),
-        _ => None,
-    }
+    by_float_elem!(a.elem, trsolve_typed(a, b, flags, env))
 }
 
 fn cholesky_typed<T: Elem>(a: &ArrayObj, env: &TypeEnv) -> Option<Result<Value, Exception>> {
@@ -206,11 +202,7 @@ fn cholesky_typed<T: Elem>(a: &ArrayObj, env: &TypeEnv) -> Option<Result<Value, 
 /// columns before `j` hold the factor, entry `(j, j)` that pivot, the rest `A`'s entries, so
 /// the first diagonal entry that is not positive tells where it failed.
 pub fn cholesky(a: &ArrayObj, env: &TypeEnv) -> Option<Result<Value, Exception>> {
-    match a.elem {
-        ir::Type::Float64 => cholesky_typed::<f64>(a, env),
-        ir::Type::Float32 => cholesky_typed::<f32>(a, env),
-        _ => None,
-    }
+    by_float_elem!(a.elem, cholesky_typed(a, env))
 }
 
 fn tricopy_typed<T: Elem>(
@@ -265,11 +257,7 @@ pub fn tricopy(
     trans: bool,
     env: &TypeEnv,
 ) -> Option<Result<Value, Exception>> {
-    match a.elem {
-        ir::Type::Float64 => tricopy_typed::<f64>(a, part, diag, trans, env),
-        ir::Type::Float32 => tricopy_typed::<f32>(a, part, diag, trans, env),
-        _ => None,
-    }
+    by_float_elem!(a.elem, tricopy_typed(a, part, diag, trans, env))
 }
 
 /// The row exchanges of a pivot vector (1-based, as LAPACK's `ipiv`), checked against `n`.
@@ -365,11 +353,7 @@ fn abs<T: Elem>(x: T) -> T {
 /// diagonal, the unit lower `L` below), the row exchanges written into the `Int` vector
 /// `ipiv`. A zero pivot is left on the diagonal (the first one is LAPACK's `info`).
 pub fn lu(a: &ArrayObj, ipiv: &ArrayObj, env: &TypeEnv) -> Option<Result<Value, Exception>> {
-    match a.elem {
-        ir::Type::Float64 => lu_typed::<f64>(a, ipiv, env),
-        ir::Type::Float32 => lu_typed::<f32>(a, ipiv, env),
-        _ => None,
-    }
+    by_float_elem!(a.elem, lu_typed(a, ipiv, env))
 }
 
 fn rowswap_typed<T: Elem>(
@@ -406,11 +390,7 @@ pub fn rowswap(
     reverse: bool,
     env: &TypeEnv,
 ) -> Option<Result<Value, Exception>> {
-    match x.elem {
-        ir::Type::Float64 => rowswap_typed::<f64>(x, ipiv, reverse, env),
-        ir::Type::Float32 => rowswap_typed::<f32>(x, ipiv, reverse, env),
-        _ => None,
-    }
+    by_float_elem!(x.elem, rowswap_typed(x, ipiv, reverse, env))
 }
 
 #[cfg(test)]

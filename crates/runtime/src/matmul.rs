@@ -95,6 +95,18 @@ macro_rules! kernel {
 kernel!(f64, F64, matrixmultiply::dgemm);
 kernel!(f32, F32, matrixmultiply::sgemm);
 
+/// `$f::<f64>(args)` or `$f::<f32>(args)` by the element type `$elem`; `None` for any other.
+macro_rules! by_float_elem {
+    ($elem:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $elem {
+            ir::Type::Float64 => $f::<f64>($($arg),*),
+            ir::Type::Float32 => $f::<f32>($($arg),*),
+            _ => None,
+        }
+    };
+}
+pub(crate) use by_float_elem;
+
 /// Rows and columns of a vector or matrix (a vector is one column).
 pub(crate) fn shape(dims: &[usize]) -> Option<(usize, usize)> {
     match *dims {
@@ -257,11 +269,7 @@ pub fn gemm_add(
     b: &ArrayObj,
     flags: (bool, bool, bool),
 ) -> Option<Result<(), Exception>> {
-    match c.elem {
-        ir::Type::Float64 => gemm_add_typed::<f64>(c, a, b, flags),
-        ir::Type::Float32 => gemm_add_typed::<f32>(c, a, b, flags),
-        _ => None,
-    }
+    by_float_elem!(c.elem, gemm_add_typed(c, a, b, flags))
 }
 
 /// `Core.array_matmul(A, B, ta, tb)`: a new array, a vector when `B` is a vector (then `tb`
@@ -289,11 +297,7 @@ pub fn matmul(
         Ok(c) => c,
         Err(e) => return Some(Err(e)),
     };
-    let small = match c.elem {
-        ir::Type::Float64 => small_square::<f64>(&c, a, b, (ta, tb)),
-        ir::Type::Float32 => small_square::<f32>(&c, a, b, (ta, tb)),
-        _ => None,
-    };
+    let small = by_float_elem!(c.elem, small_square(&c, a, b, (ta, tb)));
     if small.is_some() {
         return Some(Ok(Value::Array(c)));
     }

@@ -58,7 +58,13 @@ struct M<'e, 'f> {
     e: &'e mut Emit<'f>,
 }
 
-impl M<'_, '_> {
+impl<'e, 'f> M<'e, 'f> {
+    /// The emitter and the constants `false` and `true` every rule uses.
+    fn start(e: &'e mut Emit<'f>) -> (M<'e, 'f>, Value, Value) {
+        let f = e.konst(Const::Bool(false));
+        let t = e.konst(Const::Bool(true));
+        (M { e }, f, t)
+    }
     fn ty(&self, v: Value) -> Type {
         self.e.f.types[v].clone()
     }
@@ -173,9 +179,7 @@ impl MatrixRule {
         out: Value,
         obar: Value,
     ) {
-        let mut m = M { e };
-        let f = m.bool(false);
-        let t = m.bool(true);
+        let (mut m, f, t) = M::start(e);
         match self {
             MatrixRule::Matmul => {
                 let (a, b, ta, tb) = (args[0], args[1], args[2], args[3]);
@@ -267,9 +271,7 @@ impl MatrixRule {
         dargs: &[Option<Value>],
         out: Value,
     ) -> Value {
-        let mut m = M { e };
-        let f = m.bool(false);
-        let t = m.bool(true);
+        let (mut m, f, t) = M::start(e);
         match self {
             MatrixRule::Matmul => {
                 let (a, b, ta, tb) = (args[0], args[1], args[2], args[3]);

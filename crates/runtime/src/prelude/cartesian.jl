@@ -141,42 +141,26 @@ findnext(A::AbstractVector{Bool}, i::Int64) = findnext(identity, A, i)
 findprev(A::AbstractVector{Bool}, i::Int64) = findprev(identity, A, i)
 
 # `findmax`/`findmin` of an array of any shape give the key of the extreme value (a
-# `CartesianIndex` for a matrix); with a function, the extreme of `f` over the elements.
-function findmax(A::AbstractArray)
-    m, k = findmax(vec(A))
+# `CartesianIndex` for a matrix); with a function, the extreme of `f` over the elements. As
+# Julia's, they order by `isless` (NaN beats every number) and the first of equal values wins.
+function _find_extreme(f, A::AbstractArray, better)
+    isempty(A) && throw(ArgumentError("collection must be non-empty"))
+    m = f(A[1])
+    k = 1
+    for i in 2:length(A)
+        v = f(A[i])
+        if better(m, v)
+            m = v
+            k = i
+        end
+    end
     (m, keys(A)[k])
 end
-function findmin(A::AbstractArray)
-    m, k = findmin(vec(A))
-    (m, keys(A)[k])
-end
+findmax(f, A::AbstractArray) = _find_extreme(f, A, _isless_num)
+findmin(f, A::AbstractArray) = _find_extreme(f, A, _isgreater_num)
+findmax(A::AbstractArray) = findmax(identity, A)
+findmin(A::AbstractArray) = findmin(identity, A)
 argmax(A::AbstractArray) = findmax(A)[2]
 argmin(A::AbstractArray) = findmin(A)[2]
-function findmax(f, A::AbstractArray)
-    isempty(A) && throw(ArgumentError("collection must be non-empty"))
-    m = f(A[1])
-    k = 1
-    for i in 2:length(A)
-        v = f(A[i])
-        if _isless_num(m, v)
-            m = v
-            k = i
-        end
-    end
-    (m, keys(A)[k])
-end
-function findmin(f, A::AbstractArray)
-    isempty(A) && throw(ArgumentError("collection must be non-empty"))
-    m = f(A[1])
-    k = 1
-    for i in 2:length(A)
-        v = f(A[i])
-        if _isgreater_num(m, v)
-            m = v
-            k = i
-        end
-    end
-    (m, keys(A)[k])
-end
 argmax(f, A::AbstractArray) = A[findmax(f, A)[2]]
 argmin(f, A::AbstractArray) = A[findmin(f, A)[2]]

@@ -169,39 +169,12 @@ function reverse(x::AbstractVector)
     end
     out
 end
-# Julia's `findmax`/`findmin` order by `isless`: NaN beats every number, and the first of equal
-# values wins.
-function findmax(x::AbstractVector)
-    isempty(x) && throw(ArgumentError("collection must be non-empty"))
-    m = x[1]
-    k = 1
-    for i in 2:length(x)
-        if _isless_num(m, x[i])
-            m = x[i]
-            k = i
-        end
-    end
-    (m, k)
-end
-function findmin(x::AbstractVector)
-    isempty(x) && throw(ArgumentError("collection must be non-empty"))
-    m = x[1]
-    k = 1
-    for i in 2:length(x)
-        if _isgreater_num(m, x[i])
-            m = x[i]
-            k = i
-        end
-    end
-    (m, k)
-end
+# Julia's order for `findmax`/`findmin` (`cartesian.jl`): `isless`, where NaN beats every number.
 _isless_num(a::AbstractFloat, b::AbstractFloat) = isnan(b) ? !isnan(a) : (isnan(a) ? false : (a < b || (a == b && signbit(a) && !signbit(b))))
 _isless_num(a, b) = a < b
 # `isgreater`: `isless` reversed for numbers, with NaN still the extreme.
 _isgreater_num(a::AbstractFloat, b::AbstractFloat) = (isnan(a) || isnan(b)) ? _isless_num(a, b) : _isless_num(b, a)
 _isgreater_num(a, b) = b < a
-argmax(x::AbstractVector) = findmax(x)[2]
-argmin(x::AbstractVector) = findmin(x)[2]
 extrema(x::AbstractArray) = (minimum(x), maximum(x))
 zero(A::AbstractArray{T}) where {T} = fill!(similar(A, typeof(zero(T))), zero(T))
 
