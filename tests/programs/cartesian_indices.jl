@@ -22,6 +22,10 @@ for I in CartesianIndices(W)
     W[I] = I[1] + 10 * I[2] + 100 * I[3]
 end
 println(W[2, 1, 2], " ", argmax(W), " ", findnext([true, false, true], 2), " ", findprev(x -> x > 1, [3, 1, 1], 3))
+M = [1.0 5.0 2.0; 3.0 4.0 9.0]
+println(findmax(M; dims = 1), " ", argmax(M; dims = 2), " ", findmin(M, dims = 2))
+println(findmax(abs, [-1.0 -5.0; 2.0 0.5]; dims = 1), " ", argmin([3.0 1.0; 1.0 0.0]; dims = (1, 2)))
+println(findmax([NaN 1.0; 2.0 3.0]; dims = 1), " ", findmax([1.0, 3.0]), " ", argmax([1 7 7]))
 for I in CartesianIndex(1, 2)
     println(I)
 end

@@ -141,9 +141,10 @@ findnext(A::AbstractVector{Bool}, i::Int64) = findnext(identity, A, i)
 findprev(A::AbstractVector{Bool}, i::Int64) = findprev(identity, A, i)
 
 # `findmax`/`findmin` of an array of any shape give the key of the extreme value (a
-# `CartesianIndex` for a matrix); with a function, the extreme of `f` over the elements. As
-# Julia's, they order by `isless` (NaN beats every number) and the first of equal values wins.
-function _find_extreme(f, A::AbstractArray, better)
+# `CartesianIndex` for a matrix); with a function, the extreme of `f` over the elements; with
+# `dims` (of a matrix), the extremes of each slice and their indices. As Julia's, they order by
+# `isless` (NaN beats every number) and the first of equal values wins.
+function _find_all_extreme(f, A::AbstractArray, better)
     isempty(A) && throw(ArgumentError("collection must be non-empty"))
     m = f(A[1])
     k = 1
@@ -156,11 +157,38 @@ function _find_extreme(f, A::AbstractArray, better)
     end
     (m, keys(A)[k])
 end
-findmax(f, A::AbstractArray) = _find_extreme(f, A, _isless_num)
-findmin(f, A::AbstractArray) = _find_extreme(f, A, _isgreater_num)
-findmax(A::AbstractArray) = findmax(identity, A)
-findmin(A::AbstractArray) = findmin(identity, A)
-argmax(A::AbstractArray) = findmax(A)[2]
-argmin(A::AbstractArray) = findmin(A)[2]
+# With `dims`: the extremes and their `CartesianIndex`es over the given dimensions of a matrix,
+# each slice scanned in memory order (the first of equal values wins).
+function _find_extreme(f, A::AbstractMatrix, better, dims)
+    _check_dims(dims)
+    m, n = size(A, 1), size(A, 2)
+    r1, r2 = _in_dims(1, dims), _in_dims(2, dims)
+    rm, rn = r1 ? 1 : m, r2 ? 1 : n
+    ((r1 && m == 0) || (r2 && n == 0)) && throw(ArgumentError("collection must be non-empty"))
+    V = Matrix{Core.return_type(f, eltype(A))}(undef, rm, rn)
+    I = Matrix{CartesianIndex{2}}(undef, rm, rn)
+    for j in 1:rn, i in 1:rm
+        V[i, j] = f(A[i, j])
+        I[i, j] = CartesianIndex(i, j)
+    end
+    for j in 1:n, i in 1:m
+        ri, rj = r1 ? 1 : i, r2 ? 1 : j
+        v = f(A[i, j])
+        if better(V[ri, rj], v)
+            V[ri, rj] = v
+            I[ri, rj] = CartesianIndex(i, j)
+        end
+    end
+    (V, I)
+end
+_find_extreme(f, A::AbstractArray, better, ::Colon) = _find_all_extreme(f, A, better)
+_find_extreme(f, A::AbstractMatrix, better, ::Colon) = _find_all_extreme(f, A, better)
+_find_extreme(f, A::AbstractArray, better, dims) = error("not supported yet: `findmax`/`findmin` with `dims` of an array that is not a matrix")
+findmax(f, A::AbstractArray; dims = Colon()) = _find_extreme(f, A, _isless_num, dims)
+findmin(f, A::AbstractArray; dims = Colon()) = _find_extreme(f, A, _isgreater_num, dims)
+findmax(A::AbstractArray; dims = Colon()) = _find_extreme(identity, A, _isless_num, dims)
+findmin(A::AbstractArray; dims = Colon()) = _find_extreme(identity, A, _isgreater_num, dims)
+argmax(A::AbstractArray; dims = Colon()) = findmax(A; dims = dims)[2]
+argmin(A::AbstractArray; dims = Colon()) = findmin(A; dims = dims)[2]
 argmax(f, A::AbstractArray) = A[findmax(f, A)[2]]
 argmin(f, A::AbstractArray) = A[findmin(f, A)[2]]
