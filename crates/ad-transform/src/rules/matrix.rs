@@ -1,6 +1,6 @@
-//! Matrix-level rules: matrix products, triangular solves, the Cholesky factorisation and
-//! triangle copies, each written once as IR over the same primitives, for both modes, with
-//! their test cases.
+//! Matrix-level rules: matrix products, triangular solves, the Cholesky and LU factorisations,
+//! row exchanges and triangle copies, each written once as IR over the same primitives, for
+//! both modes, with their test cases.
 //!
 //! Every rule's primitive returns a new float array. Reverse mode gives the result a zero
 //! fdata array and, in the pullback, adds each argument's cotangent into its fdata from the

@@ -3,7 +3,8 @@
 //! arguments' tangents. The transform knows no maths: it asks here.
 //!
 //! `scalar` has the formulas of scalar primitives, `array` the structural rules of array and
-//! tuple primitives, `fast` the default context's rules for prelude functions; each file
+//! tuple primitives, `matrix` the matrix-level rules of products and factorisations, `fast` the
+//! default context's rules for prelude functions; each file
 //! carries its test cases, run through `test_rule` by one harness.
 
 mod array;
@@ -63,7 +64,7 @@ pub enum Rule {
     /// and the elements that were cut off back (`array_unresize`).
     ArrayResize,
     /// A primitive returning a new float matrix or vector with a matrix-level rule (products,
-    /// triangular solves, Cholesky): the pullback adds into the arguments' fdata from the
+    /// triangular solves, Cholesky, LU, row exchanges, triangle copies): the pullback adds into the arguments' fdata from the
     /// result's, forward mode computes the result's tangent, both as the rule emits them.
     Matrix(MatrixRule),
 }

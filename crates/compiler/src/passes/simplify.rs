@@ -55,32 +55,16 @@ impl Pass for ConstProp {
                         InstData::Unreachable
                     };
                     match &data {
-                        // An element of a tuple built here, at a constant index: the element.
-                        InstData::Prim {
-                            op: ir::Prim::TupleGetIndex,
-                            args,
-                        } if matches!(
-                            (f.def_inst(args[0]).map(|d| &f.insts[d]), f.const_value(args[1])),
-                            (Some(InstData::Tuple { .. }), Some(Const::Int(_)))
-                        ) =>
-                        {
-                            let def = f.def_inst(args[0]).map(|d| &f.insts[d]);
-                            let elem = match (def, f.const_value(args[1])) {
-                                (Some(InstData::Tuple { args: elems }), Some(Const::Int(k))) => {
-                                    usize::try_from(*k - 1).ok().and_then(|k| elems.get(k).copied())
-                                }
-                                _ => None,
-                            };
-                            // (In range, so it cannot throw: the read goes.)
-                            if let (Some(v), Some(r)) = (elem, res) {
-                                if f.types[v] == f.types[r] {
+                        InstData::Prim { op, args } => {
+                            // An element of a tuple built here, at a constant index in range:
+                            // the element (the read cannot throw, so it goes).
+                            if let (ir::Prim::TupleGetIndex, Some(r)) = (op, res) {
+                                if let Some(v) = tuple_element(f, args).filter(|v| f.types[*v] == f.types[r]) {
                                     alias.insert(r, v);
                                     round_changed = true;
                                     continue;
                                 }
                             }
-                        }
-                        InstData::Prim { op, args } => {
                             let consts: Option<Vec<Const>> = args
                                 .iter()
                                 .all(|a| f.const_value(*a).is_some())
@@ -231,6 +215,18 @@ impl Pass for ConstProp {
             }
         }
         Ok(changed)
+    }
+}
+
+/// The element `Core.tuple_getindex(t, k)` reads when `t` is built in `f` and `k` is a constant
+/// in range.
+fn tuple_element(f: &Function, args: &[Value]) -> Option<Value> {
+    let [t, k] = args else { return None };
+    match (&f.insts[f.def_inst(*t)?], f.const_value(*k)?) {
+        (InstData::Tuple { args: elems }, Const::Int(k)) => {
+            elems.get(usize::try_from(*k - 1).ok()?).copied()
+        }
+        _ => None,
     }
 }
 
