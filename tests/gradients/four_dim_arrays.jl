@@ -7,5 +7,5 @@ function batch_loss(X, w)
     for n in 1:size(X, 4), c in 1:size(X, 3)
         s += X[1, 2, c, n] * Y[2, 1, c, n]
     end
-    s
+    s + sum(abs2, sum(X; dims = 4)) + sum(X[:, 2, :, 1] .* X[1, :, 1, :]')
 end

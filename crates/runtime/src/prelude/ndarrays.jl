@@ -38,8 +38,8 @@ function collect(a::AbstractArray{T,3}) where {T}
 end
 
 # Arrays of four dimensions (`Array{T,4}`, e.g. a batch of images): construction, reshaping,
-# scalar and linear indexing; broadcasting, whole-array reductions and printing reach them
-# through the generic methods.
+# indexing with scalars and selections, reductions over dimensions; broadcasting, whole-array
+# reductions and printing reach them through the generic methods.
 Array{T,4}(::UndefInitializer, a::Int64, b::Int64, c::Int64, d::Int64) where {T} = Core.array_new(Array{T,4}, a, b, c, d)
 Array{T,4}(::UndefInitializer, d::Tuple{Int64,Int64,Int64,Int64}) where {T} = Array{T,4}(undef, d[1], d[2], d[3], d[4])
 size(a::Array{T,4}) where {T} = (Core.arraysize(a, 1), Core.arraysize(a, 2), Core.arraysize(a, 3), Core.arraysize(a, 4))
@@ -69,6 +69,59 @@ function collect(a::AbstractArray{T,4}) where {T}
     out
 end
 keys(A::AbstractArray{T,4}) where {T} = CartesianIndices(A)
+# `A[I, J, K, L]` with scalars, ranges, colons, index vectors or masks (the scalar indices'
+# extents dropped), assignment into such selections, and reductions over dimensions.
+function _nd_indices(A, I, J, K, L)
+    ii = _to_index(I, size(A, 1))
+    jj = _to_index(J, size(A, 2))
+    kk = _to_index(K, size(A, 3))
+    ll = _to_index(L, size(A, 4))
+    if !_in_bounds(I, ii, size(A, 1)) || !_in_bounds(J, jj, size(A, 2)) || !_in_bounds(K, kk, size(A, 3)) || !_in_bounds(L, ll, size(A, 4))
+        Core.throw_bounds(A, (I, J, K, L))
+    end
+    ii, jj, kk, ll
+end
+_nd_lens(I, J, K, L, n1::Int64, n2::Int64, n3::Int64, n4::Int64) = (_nd_len(I, n1)..., _nd_len(J, n2)..., _nd_len(K, n3)..., _nd_len(L, n4)...)
+function getindex(A::Array{T,4}, I, J, K, L) where {T}
+    ii, jj, kk, ll = _nd_indices(A, I, J, K, L)
+    B = _nd_alloc(T, _nd_lens(I, J, K, L, length(ii), length(jj), length(kk), length(ll)))
+    p = 1
+    for l in ll, k in kk, j in jj, i in ii
+        B[p] = A[i, j, k, l]
+        p += 1
+    end
+    B
+end
+setindex!(A::Array{T,4}, x, I, J, K, L) where {T} = _setindex_selection!(A, x, I, J, K, L)
+_setindex_selection!(A::Array, x, I, J, K, L) = _single_value_error()
+function _setindex_selection!(A::Array, X0::AbstractArray, I, J, K, L)
+    ii, jj, kk, ll = _nd_indices(A, I, J, K, L)
+    _setindex_shape_check(X0, _nd_lens(I, J, K, L, length(ii), length(jj), length(kk), length(ll)))
+    X = _unalias(A, X0)
+    p = 1
+    for l in ll, k in kk, j in jj, i in ii
+        A[i, j, k, l] = X[p]
+        p += 1
+    end
+    A
+end
+function _reduce_dims(f, op, A::AbstractArray{S,4}, dims, init) where {S}
+    _check_dims(dims)
+    n1, n2, n3, n4 = size(A, 1), size(A, 2), size(A, 3), size(A, 4)
+    r1, r2, r3, r4 = _in_dims(1, dims), _in_dims(2, dims), _in_dims(3, dims), _in_dims(4, dims)
+    m1, m2, m3, m4 = r1 ? 1 : n1, r2 ? 1 : n2, r3 ? 1 : n3, r4 ? 1 : n4
+    T = Core.return_type(f, eltype(A))
+    _check_nonempty(op, init, n1 == 0 || n2 == 0 || n3 == 0 || n4 == 0)
+    R = Array{Core.promote_type(_dims_init_type(T, init), T),4}(undef, m1, m2, m3, m4)
+    for q in 1:m4, l in 1:m3, j in 1:m2, i in 1:m1
+        R[i, j, l, q] = _dims_init(op, f, T, A, i + (j - 1) * n1 + (l - 1) * n1 * n2 + (q - 1) * n1 * n2 * n3, init)
+    end
+    for q in 1:n4, l in 1:n3, j in 1:n2, i in 1:n1
+        ri, rj, rl, rq = r1 ? 1 : i, r2 ? 1 : j, r3 ? 1 : l, r4 ? 1 : q
+        R[ri, rj, rl, rq] = op(R[ri, rj, rl, rq], f(A[i, j, l, q]))
+    end
+    R
+end
 
 # `A[I, J, K]` with scalars, ranges, colons, index vectors or masks: the scalar indices' extents
 # are dropped from the result's shape, as in Julia.
@@ -79,6 +132,7 @@ _nd_alloc(::Type{T}, d::Tuple{}) where {T} = Vector{T}(undef, 1)
 _nd_alloc(::Type{T}, d::Tuple{Int64}) where {T} = Vector{T}(undef, d[1])
 _nd_alloc(::Type{T}, d::Tuple{Int64,Int64}) where {T} = Matrix{T}(undef, d[1], d[2])
 _nd_alloc(::Type{T}, d::Tuple{Int64,Int64,Int64}) where {T} = Array{T,3}(undef, d[1], d[2], d[3])
+_nd_alloc(::Type{T}, d::Tuple{Int64,Int64,Int64,Int64}) where {T} = Array{T,4}(undef, d[1], d[2], d[3], d[4])
 function _nd_indices(A, I, J, K)
     ii = _to_index(I, size(A, 1))
     jj = _to_index(J, size(A, 2))
