@@ -612,13 +612,30 @@ fn part(v: &Value, i: usize) -> Value {
     }
 }
 
-/// The least relative tolerance `Float32` numbers are compared with (about 80 units in the
-/// last place): two correct algorithms (a forward rule and a pullback) round differently, and
-/// in single precision that difference is far above tolerances meant for `Float64`.
+/// The least relative tolerance for comparing the results of two different algorithms on
+/// `Float32` numbers (a forward rule and a pullback round differently; in single precision that
+/// is far above tolerances meant for `Float64`): about 80 units in the last place.
 pub const F32_RTOL: f64 = 1e-5;
 
-/// Whether two tangents are equal up to `rtol`/`atol` on their floats (structure must match;
-/// `Float32` numbers up to at least [`F32_RTOL`]).
+/// `rtol` for comparing tangents like `t` computed by two different algorithms: at least
+/// [`F32_RTOL`] if `t` holds `Float32` numbers.
+pub fn algorithms_rtol(t: &Value, rtol: f64) -> f64 {
+    fn single(v: &Value) -> bool {
+        match v {
+            Value::F32(_) => true,
+            Value::Array(a) => a.elem == ir::Type::Float32,
+            Value::Tuple(t) => t.iter().any(single),
+            _ => false,
+        }
+    }
+    if single(t) {
+        rtol.max(F32_RTOL)
+    } else {
+        rtol
+    }
+}
+
+/// Whether two tangents are equal up to `rtol`/`atol` on their floats (structure must match).
 pub fn tangent_approx_eq(a: &Value, b: &Value, rtol: f64, atol: f64) -> bool {
     approx_rec(a, b, rtol, atol, &mut FxHashSet::default())
 }
@@ -643,11 +660,7 @@ fn approx_rec(
     };
     match (a, b) {
         (Value::F64(x), Value::F64(y)) => close(*x, *y),
-        (Value::F32(x), Value::F32(y)) => {
-            let (x, y) = (*x as f64, *y as f64);
-            (x - y).abs() <= atol + rtol.max(F32_RTOL) * x.abs().max(y.abs())
-                || (x.is_nan() && y.is_nan())
-        }
+        (Value::F32(x), Value::F32(y)) => close(*x as f64, *y as f64),
         (Value::Array(x), Value::Array(y)) => {
             x.dims() == y.dims()
                 && x.snapshot()

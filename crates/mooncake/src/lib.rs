@@ -26,7 +26,7 @@ use syntax::{FileId, LineIndex};
 
 /// The reverse rules' registry data (test cases, differentiability), for rule tests.
 pub use ad::rules as ad_rules;
-pub use ad::tangent::{no_tangent, tangent_approx_eq};
+pub use ad::tangent::{algorithms_rtol, no_tangent, tangent_approx_eq};
 pub use ad::{Hessian, Hvps, Jacobian, RuleReport};
 use compiler::Compiler;
 pub use compiler::{CompileError, CompileStats, Warning};

@@ -133,7 +133,6 @@ end
 # both trailing ones (reshapes sharing memory) when every four-dimensional argument has the
 # same last two extents and every other argument at most two dimensions; the result is
 # reshaped back. Other mixes are not supported yet.
-_bhas4(xs...) = _bany4(xs...)
 _bany4() = false
 _bany4(x, rest...) = _bany4(rest...)
 _bany4(x::AbstractArray{T,4}, rest...) where {T} = true
@@ -175,7 +174,7 @@ broadcast!(f, dest::AbstractArray{T,4}, a, b) where {T} = _b4!(f, dest, a, b)
 broadcast!(f, dest::AbstractArray{T,4}, a, b, c) where {T} = _b4!(f, dest, a, b, c)
 broadcast!(f, dest::AbstractArray{T,4}, a, b, c, e) where {T} = _b4!(f, dest, a, b, c, e)
 function broadcast(f, a0)
-    _bhas4(a0) && return _b4(f, a0)
+    _bany4(a0) && return _b4(f, a0)
     a = _bprep(a0)
     d1 = _bd1(a)
     d2 = _bd2(a)
@@ -185,7 +184,7 @@ function broadcast(f, a0)
     _bnarrow(_bfill!(f, out, a))
 end
 function broadcast(f, a0, b0)
-    _bhas4(a0, b0) && return _b4(f, a0, b0)
+    _bany4(a0, b0) && return _b4(f, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
     d1 = _bcomb(_bd1(a), _bd1(b))
     d2 = _bcomb(_bd2(a), _bd2(b))
@@ -195,7 +194,7 @@ function broadcast(f, a0, b0)
     _bnarrow(_bfill!(f, out, a, b))
 end
 function broadcast(f, a0, b0, c0)
-    _bhas4(a0, b0, c0) && return _b4(f, a0, b0, c0)
+    _bany4(a0, b0, c0) && return _b4(f, a0, b0, c0)
     a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
     d1 = _bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c))
     d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
@@ -205,7 +204,7 @@ function broadcast(f, a0, b0, c0)
     _bnarrow(_bfill!(f, out, a, b, c))
 end
 function broadcast(f, a0, b0, c0, e0)
-    _bhas4(a0, b0, c0, e0) && return _b4(f, a0, b0, c0, e0)
+    _bany4(a0, b0, c0, e0) && return _b4(f, a0, b0, c0, e0)
     a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
     d1 = _bcomb(_bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c)), _bd1(e))
     d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))
