@@ -132,3 +132,32 @@ function counter_closure()
     c
 end
 println(counter_closure())   # 2
+
+# `local` inside an anonymous function, a loop or a `do` block makes a new variable there, even
+# when the enclosing function has one of that name.
+function local_in_closure()
+    i = 100
+    g = () -> (local i = 5; i)
+    (g(), i)
+end
+println(local_in_closure())
+function local_in_loop_with_closure()
+    i = 100
+    fs = []
+    for k in 1:2
+        local i = 10k
+        push!(fs, () -> i)
+    end
+    (i, [f() for f in fs])
+end
+println(local_in_loop_with_closure())
+function local_in_while()
+    i = 100
+    k = 0
+    while k < 2
+        local i = k
+        k += 1
+    end
+    i
+end
+println(local_in_while())

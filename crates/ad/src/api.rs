@@ -121,7 +121,7 @@ impl Ad {
             .cloned();
         let primal = match derived {
             Some(d) => self.derived_function(compiler, &d)?,
-            None => compiler.optimised(key).map_err(internal)?,
+            None => primal_for_ad(compiler, key).map_err(internal)?,
         };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -249,7 +249,7 @@ impl Ad {
             return Ok(r.clone());
         }
         let internal = AdError::from_compile;
-        let primal = compiler.optimised(key).map_err(internal)?;
+        let primal = primal_for_ad(compiler, key).map_err(internal)?;
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             ir::timing::phase("derive", || {
@@ -1068,4 +1068,38 @@ pub fn value_and_pullback(
 /// A fresh state for a derived rule (its stacks and child states are created when first used).
 pub fn new_state() -> runtime::Value {
     runtime::prims::new_rule_state(&rule_state_type())
+}
+
+/// Prelude functions whose derivatives are derived from another definition of the same
+/// computation: a threaded loop is differentiated as its chunks run one after another (each
+/// with its thread id), which is deterministic and race-free. Calls of these functions are
+/// never inlined (the session tells the compiler), so the transform sees them.
+pub const AD_DEFINITIONS: &[(&str, &str)] = &[("_threads_for", "_threads_for_ad")];
+
+/// The primal code AD derives a method instance's rules from: the instance's own optimised
+/// code, or that of its `AD_DEFINITIONS` counterpart for the same argument types (with the
+/// function parameter typed as the instance's, so callers see no difference).
+fn primal_for_ad(compiler: &mut Compiler, key: &MiKey) -> Result<Arc<Function>, CompileError> {
+    let Some((_, with)) = AD_DEFINITIONS
+        .iter()
+        .find(|(f, _)| key.table.as_str() == *f)
+    else {
+        return compiler.optimised(key);
+    };
+    let with = sym(with);
+    let mut sig = key.sig.to_vec();
+    sig[0] = ir::Type::Function(with);
+    let okey = compiler.resolve_call(with, &sig).map_err(|_| {
+        CompileError::new(
+            ErrorKind::Internal,
+            Span::default(),
+            format!("no method `{with}` for {}", key.display()),
+        )
+    })?;
+    let code = compiler.optimised(&okey)?;
+    let mut f = (*code).clone();
+    if let Some(&p) = f.params().first() {
+        f.types[p] = key.sig[0].clone();
+    }
+    Ok(Arc::new(f))
 }

@@ -19,7 +19,7 @@ fn env() -> TypeEnv {
     for item in &ast.items {
         assert!(matches!(c.toplevel(item, src).unwrap(), TopLevel::Defined));
     }
-    c.env.clone()
+    (*c.env).clone()
 }
 
 fn arr(xs: &[f64]) -> Value {

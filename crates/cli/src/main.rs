@@ -30,6 +30,10 @@ struct Cli {
     /// quarters of the machine's memory.
     #[arg(long, global = true, value_parser = parse_memory)]
     max_memory: Option<MemoryLimit>,
+    /// Threads of `Threads.@threads` loops and `threaded_map!` (1 to 1024). Default: the
+    /// environment variable MOONCAKE_NUM_THREADS, else the machine's cores.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 #[derive(Clone, Copy)]
@@ -219,6 +223,21 @@ fn run(cli: Cli) -> Result<(), String> {
         None => default_memory_limit(),
     };
     mooncake::set_memory_limit(limit);
+    let threads = match cli.threads {
+        Some(n) => usize::from(n),
+        None => match std::env::var("MOONCAKE_NUM_THREADS") {
+            Ok(v) => match v.trim().parse::<usize>() {
+                Ok(n) if (1..=1024).contains(&n) => n,
+                _ => {
+                    return Err(format!(
+                        "error: MOONCAKE_NUM_THREADS must be a number of threads from 1 to 1024, not `{v}`\n"
+                    ))
+                }
+            },
+            Err(_) => 0,
+        },
+    };
+    mooncake::set_threads(threads);
     // With --json, standard output holds exactly one JSON object: what the program prints
     // goes to standard error.
     let json = match &cli.command {

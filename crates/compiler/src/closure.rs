@@ -186,10 +186,12 @@ fn as_lambda(e: &Expr) -> Option<(&[Param], Vec<&Expr>)> {
 
 /// Collects the free names of `e` (not in `bound`), first appearance first.
 fn free_in(e: &Expr, bound: &mut Vec<Symbol>, out: &mut Vec<Symbol>) {
+    // A scope's own names: those it binds, and those its body declares `local`.
     let scoped =
         |bound: &mut Vec<Symbol>, names: Vec<Symbol>, out: &mut Vec<Symbol>, body: &[&Expr]| {
             let n = bound.len();
             bound.extend(names);
+            bound.extend(explicit_locals(body.iter().copied()));
             for b in body {
                 free_in(b, bound, out);
             }
@@ -248,6 +250,11 @@ fn free_in(e: &Expr, bound: &mut Vec<Symbol>, out: &mut Vec<Symbol>) {
             let body: Vec<&Expr> = body.iter().collect();
             scoped(bound, names, out, &body);
         }
+        ExprKind::While { cond, body } => {
+            free_in(cond, bound, out);
+            let body: Vec<&Expr> = body.iter().collect();
+            scoped(bound, Vec::new(), out, &body);
+        }
         ExprKind::Global(_) | ExprKind::Function(_) | ExprKind::Struct(_) => {}
         ExprKind::Field { obj, .. } => free_in(obj, bound, out),
         _ => children(e, &mut |c| free_in(c, bound, out)),
@@ -259,6 +266,7 @@ fn free_in(e: &Expr, bound: &mut Vec<Symbol>, out: &mut Vec<Symbol>) {
 /// written).
 pub fn free_names(params: &[Param], body: &[&Expr]) -> Vec<Symbol> {
     let mut bound = param_names(params);
+    bound.extend(explicit_locals(body.iter().copied()));
     let mut out = Vec::new();
     for b in body {
         free_in(b, &mut bound, &mut out);
@@ -408,7 +416,7 @@ pub fn scope_names(stmts: &[Expr]) -> ScopeNames {
 }
 
 /// The names declared with `local` directly in a scope block (not in nested blocks).
-pub fn explicit_locals(stmts: &[Expr]) -> Vec<Symbol> {
+pub fn explicit_locals<'e>(stmts: impl IntoIterator<Item = &'e Expr>) -> Vec<Symbol> {
     fn visit(e: &Expr, out: &mut Vec<Symbol>) {
         match &e.kind {
             ExprKind::Local(decls) => decls.iter().for_each(|d| target_names(d, out)),
@@ -426,7 +434,7 @@ pub fn explicit_locals(stmts: &[Expr]) -> Vec<Symbol> {
         }
     }
     let mut out = Vec::new();
-    stmts.iter().for_each(|s| visit(s, &mut out));
+    stmts.into_iter().for_each(|s| visit(s, &mut out));
     out
 }
 
@@ -515,10 +523,12 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
         }
         ExprKind::Lambda(l) => {
             bound.extend(param_names(&l.params));
+            bound.extend(explicit_locals([&l.body]));
             rewrite_in(&mut l.body, map, bound);
         }
         ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
             bound.extend(param_names(&def.params));
+            bound.extend(explicit_locals(&def.body));
             def.body.iter_mut().for_each(|b| rewrite_in(b, map, bound));
         }
         ExprKind::Call {
@@ -534,6 +544,7 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
                 .for_each(|k| rewrite_in(&mut k.value, map, bound));
             if let Some(l) = do_block {
                 bound.extend(param_names(&l.params));
+                bound.extend(explicit_locals([&l.body]));
                 rewrite_in(&mut l.body, map, bound);
             }
         }
@@ -544,6 +555,12 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
                 target_names(v, &mut names);
             }
             bound.extend(names);
+            bound.extend(explicit_locals(&*body));
+            body.iter_mut().for_each(|b| rewrite_in(b, map, bound));
+        }
+        ExprKind::While { cond, body } => {
+            rewrite_in(cond, map, bound);
+            bound.extend(explicit_locals(&*body));
             body.iter_mut().for_each(|b| rewrite_in(b, map, bound));
         }
         ExprKind::Comprehension {
@@ -569,6 +586,7 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
                 target_names(b, &mut names);
             }
             bound.extend(names);
+            bound.extend(explicit_locals(&*body));
             body.iter_mut().for_each(|b| rewrite_in(b, map, bound));
         }
         ExprKind::Field { obj, .. } => rewrite_in(obj, map, bound),

@@ -106,7 +106,9 @@ pub struct CompileStats {
 }
 
 pub struct Compiler {
-    pub env: TypeEnv,
+    /// Declared types; shared (copied on write) so that threads of a threaded loop can read
+    /// it while the machine compiles.
+    pub env: Arc<TypeEnv>,
     pub tables: FxHashMap<Symbol, MethodTable>,
     pub globals: FxHashMap<Symbol, GlobalInfo>,
     pub(crate) mis: FxHashMap<MiKey, MethodInstance>,
@@ -139,7 +141,7 @@ impl Default for Compiler {
 impl Compiler {
     pub fn new() -> Compiler {
         let mut c = Compiler {
-            env: TypeEnv::new(),
+            env: Arc::new(TypeEnv::new()),
             tables: FxHashMap::default(),
             globals: FxHashMap::default(),
             mis: FxHashMap::default(),
@@ -180,7 +182,7 @@ impl Compiler {
         };
         // Defining a field-only struct cannot fail; its constructors are not needed (boxes are
         // made with `new`).
-        let _ = lower::define_struct(&def, "", &mut self.env);
+        let _ = lower::define_struct(&def, "", Arc::make_mut(&mut self.env));
     }
 
     /// Adds methods, then the closure types their bodies made (and, recursively, theirs).
@@ -203,7 +205,7 @@ impl Compiler {
         src: &str,
     ) -> Result<(), CompileError> {
         for c in closures {
-            let ms = lower::define_struct(&c.ty, src, &mut self.env)?;
+            let ms = lower::define_struct(&c.ty, src, Arc::make_mut(&mut self.env))?;
             self.define_methods(ms, src)?;
             let ms = lower::lower_function(&c.method, src, &self.env)?;
             self.define_methods(ms, src)?;
@@ -315,7 +317,7 @@ impl Compiler {
                 if self.in_prelude(stmt.span.file) {
                     self.prelude_types.insert(def.name);
                 }
-                let ms = lower::define_struct(def, src, &mut self.env)?;
+                let ms = lower::define_struct(def, src, Arc::make_mut(&mut self.env))?;
                 self.define_methods(ms, src)?;
                 self.invalidate();
                 Ok(TopLevel::Defined)
@@ -330,7 +332,7 @@ impl Compiler {
                     params,
                     supertype.as_deref(),
                     stmt.span,
-                    &mut self.env,
+                    Arc::make_mut(&mut self.env),
                 )?;
                 self.invalidate();
                 Ok(TopLevel::Defined)
@@ -432,7 +434,7 @@ impl Compiler {
         match ctx.eval(rhs) {
             Ok(TypePat::Ty(Type::Val(_) | Type::ValBool(_) | Type::ValSym(_))) | Err(_) => false,
             Ok(pat) => {
-                self.env.add_alias(name, pat);
+                Arc::make_mut(&mut self.env).add_alias(name, pat);
                 self.invalidate();
                 true
             }

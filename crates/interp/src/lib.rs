@@ -115,6 +115,9 @@ pub trait NativeCode: Send + Sync {
         let _ = (nargs, ret);
         None
     }
+    /// As `call`, on a thread of a threaded loop, with the machine lent to the loop's threads.
+    fn call_in_thread(&self, shared: &SharedMachine, args: &[Value])
+        -> Result<Value, RuntimeError>;
     /// As `call` for a function returning a tuple of `out.len()` fields: the fields go into
     /// `out`. Fields of singleton types may be left as they are: the caller sets them to
     /// their one value beforehand, or does not read them.
@@ -126,6 +129,50 @@ pub trait NativeCode: Send + Sync {
     ) -> Result<(), RuntimeError> {
         let r = self.call(m, args)?;
         unpack_into(&r, out)
+    }
+}
+
+/// Whether a call made directly by native code at call depth `depth` may go ahead: the
+/// nesting limit is not near and the thread's stack has room (else the call goes the long
+/// way, which grows the stack or raises `StackOverflowError`).
+pub fn direct_call_fits(depth: usize) -> bool {
+    depth + 1 < MAX_DEPTH && stacker::remaining_stack().is_some_and(|r| r >= 1 << 20)
+}
+
+/// A machine lent to the threads of a threaded loop while the thread that owns it waits for
+/// them. Native code running on those threads reaches the machine only through
+/// [`SharedMachine::lock`] (for its slow paths: evaluated instructions, compiling a callee,
+/// printing), so one thread at a time uses it; its fast paths (arithmetic, array access,
+/// allocation, direct calls) run in parallel and read the type environment through
+/// [`SharedMachine::env`], a snapshot no thread changes.
+pub struct SharedMachine {
+    machine: *mut Machine,
+    lock: std::sync::Mutex<()>,
+    env: Arc<ir::TypeEnv>,
+}
+
+// SAFETY: the machine behind the pointer is only reached with `lock` held (see
+// `SharedMachine::lock`), while the thread that lent it waits without touching it (it is
+// lent for the duration of one `Machine::threads_run`, which does not use it meanwhile); the
+// environment is an immutable shared snapshot.
+unsafe impl Send for SharedMachine {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for SharedMachine {}
+
+impl SharedMachine {
+    /// The lock to hold while using the machine at [`SharedMachine::machine`].
+    pub fn lock(&self) -> &std::sync::Mutex<()> {
+        &self.lock
+    }
+
+    /// The lent machine: to be used only with [`SharedMachine::lock`] held.
+    pub fn machine(&self) -> *mut Machine {
+        self.machine
+    }
+
+    /// The type environment, readable without the lock.
+    pub fn env(&self) -> &ir::TypeEnv {
+        &self.env
     }
 }
 
@@ -268,7 +315,7 @@ impl Machine {
     /// nothing entered) when the call must go the long way instead, because the nesting limit
     /// is near or the stack needs to grow.
     pub fn enter_direct_call(&mut self) -> bool {
-        if self.depth + 1 >= MAX_DEPTH || stacker::remaining_stack().is_none_or(|r| r < 1 << 20) {
+        if !direct_call_fits(self.depth) {
             return false;
         }
         self.depth += 1;
@@ -278,6 +325,95 @@ impl Machine {
     /// Leaves a call entered by [`Machine::enter_direct_call`].
     pub fn leave_direct_call(&mut self) {
         self.depth -= 1;
+    }
+
+    /// `Core.threads_run(body, first, n, nt)`: the chunks of a threaded loop (see
+    /// [`runtime::threads::chunks`]), each run as `body(f, l)`. With native code, more than one
+    /// chunk and no threaded loop around this one, the chunks run on the pool's threads with
+    /// this machine lent to them ([`SharedMachine`]); otherwise one after another here. Every
+    /// chunk runs to its end or its error, as Julia's tasks do; errors become one
+    /// `TaskFailedException` naming the first chunk's error and how many more failed.
+    pub fn threads_run(&mut self, args: &[Value]) -> Result<Value, RuntimeError> {
+        use runtime::threads;
+        let [body, Value::Int(first), Value::Int(n), Value::Int(nt)] = args else {
+            return Err(RuntimeError::new(Exception::Internal(
+                "`Core.threads_run` takes a function and three Int64s".into(),
+            )));
+        };
+        let chunks = threads::chunks(*first, *n, *nt);
+        if chunks.is_empty() {
+            return Ok(Value::Nothing);
+        }
+        let probe = [body.clone(), Value::Int(1), Value::Int(1)];
+        let (key, pack) = self.resolve_dynamic(&probe)?;
+        if pack.is_some() {
+            return Err(self.method_error(&probe, None));
+        }
+        let code = self.code_for(&key)?;
+        let native = match self.native.clone() {
+            Some(n)
+                if chunks.len() > 1
+                    && code.id != 0
+                    && self.fuel.is_none()
+                    && !threads::in_threaded_loop() =>
+            {
+                n.prepare(self, &code)
+            }
+            _ => None,
+        };
+        let args_of = |c: &threads::Chunk| [body.clone(), Value::Int(c.first), Value::Int(c.last)];
+        let results: Vec<Result<Value, RuntimeError>> = match native {
+            Some(nc) => {
+                let pool = threads::pool().map_err(|e| RuntimeError::new(Exception::Error(e)))?;
+                let shared = SharedMachine {
+                    machine: self as *mut Machine,
+                    lock: std::sync::Mutex::new(()),
+                    env: self.compiler.env.clone(),
+                };
+                let mut results: Vec<Option<Result<Value, RuntimeError>>> =
+                    chunks.iter().map(|_| None).collect();
+                pool.scope(|s| {
+                    for (slot, c) in results.iter_mut().zip(&chunks) {
+                        let (shared, nc, a) = (&shared, &nc, args_of(c));
+                        let tid = c.tid;
+                        s.spawn(move |_| {
+                            let _chunk = threads::enter_chunk(tid);
+                            *slot = Some(nc.call_in_thread(shared, &a));
+                        });
+                    }
+                });
+                results
+                    .into_iter()
+                    .map(|r| {
+                        r.unwrap_or_else(|| {
+                            Err(RuntimeError::new(Exception::Internal(
+                                "a chunk of a threaded loop did not run".into(),
+                            )))
+                        })
+                    })
+                    .collect()
+            }
+            None => chunks
+                .iter()
+                .map(|c| {
+                    let _chunk = threads::enter_chunk(c.tid);
+                    self.exec_slice(&code, &args_of(c))
+                })
+                .collect(),
+        };
+        let mut errors = results.into_iter().filter_map(Result::err);
+        match errors.next() {
+            None => Ok(Value::Nothing),
+            // A bug of ours stays an internal error.
+            Some(e) if matches!(e.exception, Exception::Internal(_)) => Err(e),
+            Some(first) => Err(RuntimeError {
+                exception: Exception::TaskFailed {
+                    first: Box::new(first.exception),
+                    more: errors.count(),
+                },
+                trace: first.trace,
+            }),
+        }
     }
 
     /// Runs a top-level thunk: natively if the compiler gave it an id (it has a loop), else
@@ -636,6 +772,10 @@ impl Machine {
                     Err(e) => return Err(self.prim_error(f, i, vals, e)),
                 },
             },
+            InstData::Prim {
+                op: Prim::ThreadsRun,
+                ..
+            } => self.threads_run(vals).map_err(fail)?,
             InstData::Prim { op, .. } => {
                 match eval_prim(*op, vals, &self.compiler.env, &mut *self.out) {
                     Ok(v) => v,
@@ -915,7 +1055,9 @@ impl Machine {
                             regs[r.index()] = Value::from_const(c);
                         }
                     }
-                    InstData::Prim { op, args } if !op.is_ad_runtime() => {
+                    InstData::Prim { op, args }
+                        if !op.is_ad_runtime() && *op != Prim::ThreadsRun =>
+                    {
                         scratch.clear();
                         scratch.extend(args.iter().map(|a| get(&regs, *a)));
                         match eval_prim(*op, &scratch, &self.compiler.env, &mut *self.out) {

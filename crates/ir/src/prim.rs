@@ -296,6 +296,22 @@ prims! {
     Sprintf = "sprintf": MAY_THROW,
     StringLen = "string_len": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
+    // Threads.
+    /// `Core.threads_run(body, first, n, nt)`: the iterations `first .. first + n - 1` of a
+    /// `Threads.@threads` loop divided into `nt` chunks as Julia divides them, each chunk run as
+    /// `body(f, l)` (its first and last iteration) on a thread of its own where the backend
+    /// allows, else one after another; returns `nothing`.
+    ThreadsRun = "threads_run": RUNS_USER_CODE,
+    /// `Core.nthreads()`: the number of threads of threaded loops.
+    NThreads = "nthreads": INSPECTS,
+    /// `Core.threadid()`: the running chunk's thread id (1 outside threaded loops).
+    ThreadId = "threadid": INSPECTS,
+    /// `Core.chunk_enter(tid)`: from now on this thread runs chunk `tid` of a threaded loop
+    /// (what a loop run one chunk after another does); returns what `Core.chunk_leave` needs
+    /// to restore the thread's state.
+    ChunkEnter = "chunk_enter": WRITES,
+    /// `Core.chunk_leave(saved)`: undoes the `Core.chunk_enter` that returned `saved`.
+    ChunkLeave = "chunk_leave": WRITES,
     Print = "print": OUTPUT,
     /// `Core.show(x)`: writes `show` formatting.
     Show = "show": OUTPUT,
@@ -972,6 +988,26 @@ impl Prim {
             GradApply => {
                 arity(2)?;
                 Ok(Type::Any)
+            }
+            ThreadsRun => {
+                arity(4)?;
+                if args[1..].iter().all(|a| *a == Type::Int64) {
+                    Ok(Type::Nothing)
+                } else {
+                    Err("`Core.threads_run` takes a function and three Int64s".into())
+                }
+            }
+            NThreads | ThreadId => {
+                arity(0)?;
+                Ok(Type::Int64)
+            }
+            ChunkEnter | ChunkLeave => {
+                arity(1)?;
+                match (&args[0], self) {
+                    (Type::Int64, ChunkEnter) => Ok(Type::Int64),
+                    (Type::Int64, _) => Ok(Type::Nothing),
+                    _ => Err(format!("`Core.{}` takes an Int64", self.name())),
+                }
             }
             DualApply | DualCall => match args.first() {
                 Some(_) => Ok(Type::Any),

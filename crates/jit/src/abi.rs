@@ -11,7 +11,7 @@
 //! leaving the function drops the frame.
 
 use interp::{Machine, RuntimeError};
-use ir::{Function, Inst};
+use ir::{Function, Inst, InstData};
 use runtime::{ArrayData, Exception, Value};
 use std::sync::Arc;
 
@@ -41,9 +41,56 @@ pub struct RuleStackSite {
 }
 
 /// Per-entry context: the machine the code runs on and the error of a failed call.
+///
+/// On a thread of a threaded loop the machine is lent to several threads
+/// (`interp::SharedMachine`): `lock` is then the lock every use of the machine holds
+/// ([`Ctx::hold`]), direct calls count their depth in `depth` instead of the machine, and
+/// `env` is a snapshot of the type environment no thread changes. On the machine's own thread
+/// `lock` is null and `env` is the machine's.
 pub struct Ctx {
     pub machine: *mut Machine,
     pub error: Option<RuntimeError>,
+    pub lock: *const std::sync::Mutex<()>,
+    pub env: *const ir::TypeEnv,
+    pub depth: usize,
+}
+
+impl Ctx {
+    /// The context of code running on `m`'s own thread.
+    pub fn new(m: &mut Machine) -> Ctx {
+        let env: *const ir::TypeEnv = &*m.compiler.env;
+        Ctx {
+            machine: m as *mut Machine,
+            error: None,
+            lock: std::ptr::null(),
+            env,
+            depth: 0,
+        }
+    }
+
+    /// The context of code running on a thread of a threaded loop.
+    pub fn in_thread(shared: &interp::SharedMachine) -> Ctx {
+        Ctx {
+            machine: shared.machine(),
+            error: None,
+            lock: shared.lock(),
+            env: shared.env(),
+            depth: 0,
+        }
+    }
+
+    /// Holds the machine's lock, if it is lent to several threads, until the guard drops.
+    ///
+    /// # Safety
+    /// `ctx` is a live context; the guard must be dropped before the loop ends.
+    unsafe fn hold<'a>(ctx: *const Ctx) -> Option<std::sync::MutexGuard<'a, ()>> {
+        // SAFETY: a non-null `lock` points at the `SharedMachine`'s lock, alive while the
+        // loop's threads run (the caller's promise).
+        unsafe {
+            let lock = (*ctx).lock;
+            (!lock.is_null()).then(|| (*lock).lock().unwrap_or_else(|e| e.into_inner()))
+        }
+    }
 }
 
 pub type Entry = unsafe extern "C" fn(*mut Ctx, *const Value, *mut Value) -> u32;
@@ -169,6 +216,7 @@ pub(crate) unsafe extern "C" fn mc_eval(
         let f = &meta.func;
         let inst = Inst::from_u32(inst);
         let vals = operands(f, inst, argv);
+        let _held = Ctx::hold(ctx);
         let m = &mut *ctx.machine;
         // A panic (a bug, e.g. while deriving a function lazily) must not unwind into native
         // frames, which cannot be unwound: it becomes an internal error here.
@@ -320,6 +368,7 @@ pub(crate) unsafe extern "C" fn mc_resolve_call(
 ) {
     // SAFETY: as for `mc_eval`; `cell` is one of `meta`'s call cells.
     unsafe {
+        let _held = Ctx::hold(ctx);
         let m = &mut *(*ctx).machine;
         let f = &(*meta).func;
         let i = Inst::from_u32(inst);
@@ -370,18 +419,36 @@ pub(crate) unsafe extern "C" fn mc_untuple(dst: *mut Value, src: *const Value, n
 /// Enters a direct call (`Machine::enter_direct_call`): `OK`, or `FAILED` (nothing entered)
 /// when the call must go the long way.
 pub(crate) unsafe extern "C" fn mc_enter_call(ctx: *mut Ctx) -> u32 {
-    // SAFETY: as for `mc_eval`.
-    if unsafe { (*(*ctx).machine).enter_direct_call() } {
+    // SAFETY: as for `mc_eval`; on a thread of a threaded loop only the context's own depth
+    // is used.
+    unsafe {
+        let ctx = &mut *ctx;
+        if ctx.lock.is_null() {
+            return if (*ctx.machine).enter_direct_call() {
+                OK
+            } else {
+                FAILED
+            };
+        }
+        if !interp::direct_call_fits(ctx.depth) {
+            return FAILED;
+        }
+        ctx.depth += 1;
         OK
-    } else {
-        FAILED
     }
 }
 
 /// Leaves a direct call entered by `mc_enter_call`.
 pub(crate) unsafe extern "C" fn mc_leave_call(ctx: *mut Ctx) {
-    // SAFETY: as for `mc_eval`.
-    unsafe { (*(*ctx).machine).leave_direct_call() }
+    // SAFETY: as for `mc_enter_call`.
+    unsafe {
+        let ctx = &mut *ctx;
+        if ctx.lock.is_null() {
+            (*ctx.machine).leave_direct_call()
+        } else {
+            ctx.depth -= 1;
+        }
+    }
 }
 
 /// After direct call `inst` of `meta`'s function failed: the call site's frames join the
@@ -477,13 +544,13 @@ pub(crate) unsafe extern "C" fn mc_prim_direct(
     let Some(&op) = usize::try_from(op).ok().and_then(|k| ir::Prim::ALL.get(k)) else {
         return FAILED;
     };
-    // SAFETY: as for `mc_eval`; `args` holds `n` values that stay alive and unchanged for the
-    // call and are only read (never dropped through this slice); `out` is an initialised slot
-    // apart from them.
+    // SAFETY: `ctx` is the live context, whose `env` is readable without the machine's
+    // lock; `args` holds `n` values that stay alive and unchanged for the call and are only
+    // read (never dropped through this slice); `out` is an initialised slot apart from them.
+    // The primitives called this way print nothing, so output is discarded.
     unsafe {
-        let m = &mut *(*ctx).machine;
         let args = std::slice::from_raw_parts(args, n);
-        match runtime::prims::eval_prim(op, args, &m.compiler.env, &mut *m.out) {
+        match runtime::prims::eval_prim(op, args, &*(*ctx).env, &mut std::io::sink()) {
             Ok(v) => {
                 *out = v;
                 OK
@@ -520,11 +587,10 @@ pub(crate) unsafe extern "C" fn mc_array_new(
     };
     let dims = [d1, d2];
     let dims = &dims[..if rank == 1 { 1 } else { 2 }];
-    // SAFETY: `ctx` is the live context of this entry; only the type environment is read, and
-    // no other reference to the machine is live while native code runs. `out` is an
-    // initialised slot.
+    // SAFETY: `ctx` is the live context of this entry, whose `env` is readable without the
+    // machine's lock. `out` is an initialised slot.
     unsafe {
-        let env = &(*(*ctx).machine).compiler.env;
+        let env = &*(*ctx).env;
         match runtime::prims::array_new(elem, dims, env) {
             Ok(a) => {
                 *out = Value::Array(a);
@@ -712,6 +778,31 @@ pub(crate) unsafe extern "C" fn mc_tuple(
             .map(|k| operand(f, args[k], argv.add(k)))
             .collect();
         *out = Value::Tuple(parts);
+    }
+}
+
+/// `*out` = the immutable struct that `New` instruction `inst` of `meta`'s function builds
+/// from its operands' words (`argv`, as for `mc_tuple`), which code generation has checked
+/// need no conversion to the fields' types.
+pub(crate) unsafe extern "C" fn mc_new_struct(
+    meta: *const Meta,
+    inst: u32,
+    argv: *const u64,
+    out: *mut Value,
+) {
+    // SAFETY: as for `mc_tuple`.
+    unsafe {
+        let f = &(*meta).func;
+        let InstData::New { ty, args } = &f.insts[Inst::from_u32(inst)] else {
+            return;
+        };
+        let fields: Box<[Value]> = (0..args.len())
+            .map(|k| operand(f, args[k], argv.add(k)))
+            .collect();
+        *out = Value::Struct(Arc::new(runtime::value::StructVal {
+            ty: ty.clone(),
+            fields,
+        }));
     }
 }
 

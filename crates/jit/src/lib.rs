@@ -394,6 +394,11 @@ impl Compiled {
     /// Runs the code with `ret` pointing at its result: one initialised value, or one per
     /// field for a function returning a tuple type.
     fn run(&self, m: &mut Machine, args: &[Value], ret: *mut Value) -> Result<(), RuntimeError> {
+        self.run_in(Ctx::new(m), args, ret)
+    }
+
+    /// As `run`, in the given context (the machine's own, or a threaded loop's).
+    fn run_in(&self, mut ctx: Ctx, args: &[Value], ret: *mut Value) -> Result<(), RuntimeError> {
         if args.len() != self.arity {
             return Err(RuntimeError::new(Exception::Internal(format!(
                 "native code of {} arguments called with {}",
@@ -401,13 +406,10 @@ impl Compiled {
                 args.len()
             ))));
         }
-        let mut ctx = Ctx {
-            machine: m as *mut Machine,
-            error: None,
-        };
         // SAFETY: `entry` is finalised code with the entry signature; `args` has one value per
         // parameter (checked above); the callers give `ret` as the code expects it; the
-        // machine outlives the call and is only reached through `ctx` while the code runs.
+        // machine outlives the call and is only reached through `ctx` while the code runs
+        // (with its lock held, on a threaded loop's threads).
         let status = unsafe { (self.entry)(&mut ctx, args.as_ptr(), ret) };
         if status == abi::OK {
             Ok(())
@@ -442,6 +444,25 @@ impl NativeCode for Compiled {
             Some(init) => {
                 let mut parts: smallvec::SmallVec<[Value; 4]> = init.iter().cloned().collect();
                 self.run(m, args, parts.as_mut_ptr())?;
+                Ok(Value::Tuple(parts.into_iter().collect()))
+            }
+        }
+    }
+
+    fn call_in_thread(
+        &self,
+        shared: &interp::SharedMachine,
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        match &self.fields {
+            None => {
+                let mut ret = Value::Nothing;
+                self.run_in(Ctx::in_thread(shared), args, &mut ret)?;
+                Ok(ret)
+            }
+            Some(init) => {
+                let mut parts: smallvec::SmallVec<[Value; 4]> = init.iter().cloned().collect();
+                self.run_in(Ctx::in_thread(shared), args, parts.as_mut_ptr())?;
                 Ok(Value::Tuple(parts.into_iter().collect()))
             }
         }

@@ -215,6 +215,7 @@ impl Session {
         compiler.prelude_files = runtime::PRELUDE.len() as u32;
         compiler.options.no_inline = ad::rules::FAST_FUNCTIONS
             .iter()
+            .chain(ad::AD_DEFINITIONS.iter().map(|(f, _)| f))
             .map(|n| syntax::sym(n))
             .collect();
         let mut s = Session {
@@ -358,6 +359,9 @@ impl Session {
         f: impl FnOnce(&mut Self) -> Result<T, Error>,
     ) -> Result<T, Error> {
         guard::install();
+        // A derivative that failed inside a threaded loop's chunk may have left this thread
+        // marked as running it.
+        runtime::threads::leave_all_chunks();
         match guard::catch(|| f(self)) {
             Ok(r) => r,
             Err(message) => Err(Error::Internal { message, span }),
@@ -1278,6 +1282,18 @@ pub fn set_memory_limit(bytes: Option<usize>) {
     runtime::memory::set_limit(bytes)
 }
 
+/// Sets the number of threads `Threads.@threads` loops and `threaded_map!` run on, for the
+/// whole process (`Threads.nthreads()`); 0 means the machine's cores (the default), and more
+/// than 1024 means 1024. Takes effect at the next threaded loop.
+pub fn set_threads(n: usize) {
+    runtime::threads::set_threads(n)
+}
+
+/// The number of threads threaded loops run on (`Threads.nthreads()`).
+pub fn threads() -> usize {
+    runtime::threads::nthreads()
+}
+
 /// Julia's `show` formatting of a value (what `repr` returns).
 pub fn show(v: &Value) -> String {
     runtime::show::show_string(v)
@@ -1306,7 +1322,15 @@ fn ad_frame_name(name: &str) -> String {
                         .all(|b| b.is_ascii_digit() || b == b'_')
                         .then(|| format!("{f}({args}"))
                 });
-            body.unwrap_or_else(|| name.to_string())
+            // An anonymous function (`#f#N`, numbered in the order the session made them;
+            // also a threaded loop's body) shows as written in `f`, without its number.
+            let anonymous = || {
+                let (head, args) = name.strip_prefix('#')?.split_once('(')?;
+                let (f, n) = head.rsplit_once('#')?;
+                (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| format!("(::anonymous function in {f})({args}"))
+            };
+            body.or_else(anonymous).unwrap_or_else(|| name.to_string())
         }
     }
 }

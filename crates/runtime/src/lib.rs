@@ -8,6 +8,7 @@ pub mod memory;
 pub mod prims;
 pub mod printf;
 pub mod show;
+pub mod threads;
 pub mod value;
 
 pub use prims::{eval_prim, Exception};
@@ -54,6 +55,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("structured"),
     prelude_file!("factorizations"),
     prelude_file!("random"),
+    prelude_file!("threads"),
     prelude_file!("ad"),
     prelude_file!("constants"),
 ];

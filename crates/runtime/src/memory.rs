@@ -7,10 +7,75 @@
 //! budget is the process's: sessions share it.
 
 use crate::prims::Exception;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 
 static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
-static LIVE: AtomicUsize = AtomicUsize::new(0);
+/// Bytes of storage of live arrays.
+static LIVE: Tally = Tally::with_slot(0);
+/// Live arrays (see `value::live_arrays`).
+pub(crate) static LIVE_ARRAYS: Tally = Tally::with_slot(1);
+
+/// A process-wide count that each thread changes in its own tally and adds to the shared one
+/// only once its own has moved by `BATCH` (or when the thread ends), so that threads counting
+/// at once do not fight over one cache line. A reading is the shared count plus the reading
+/// thread's own: exact for that thread, off by less than `BATCH` per other thread.
+pub(crate) struct Tally {
+    shared: AtomicIsize,
+    /// Which of the thread's local tallies is this one's.
+    slot: usize,
+}
+
+/// How far a thread's own tally moves before it is added to the shared one.
+const BATCH: isize = 1 << 16;
+
+/// The tallies a thread keeps (one per `Tally`), given back to the shared counts at its end.
+struct Local([Cell<isize>; 2]);
+
+impl Drop for Local {
+    fn drop(&mut self) {
+        for (k, t) in [&LIVE, &LIVE_ARRAYS].iter().enumerate() {
+            t.shared.fetch_add(self.0[k].get(), Ordering::Relaxed);
+        }
+    }
+}
+
+thread_local! {
+    static LOCAL: Local = const { Local([Cell::new(0), Cell::new(0)]) };
+}
+
+impl Tally {
+    /// The tally kept in slot `slot` of each thread's `Local`.
+    const fn with_slot(slot: usize) -> Tally {
+        Tally {
+            shared: AtomicIsize::new(0),
+            slot,
+        }
+    }
+
+    /// Adds `d` (through this thread's tally).
+    pub(crate) fn add(&self, d: isize) {
+        let local = LOCAL.try_with(|l| {
+            let c = &l.0[self.slot];
+            let v = c.get() + d;
+            if v.abs() >= BATCH {
+                self.shared.fetch_add(v, Ordering::Relaxed);
+                c.set(0);
+            } else {
+                c.set(v);
+            }
+        });
+        if local.is_err() {
+            // The thread is ending: straight to the shared count.
+            self.shared.fetch_add(d, Ordering::Relaxed);
+        }
+    }
+
+    /// The count as this thread sees it.
+    pub(crate) fn read(&self) -> isize {
+        self.shared.load(Ordering::Relaxed) + LOCAL.try_with(|l| l.0[self.slot].get()).unwrap_or(0)
+    }
+}
 
 /// Sets the most bytes the storage of all live arrays may take (`None`: no limit beyond what
 /// the system gives).
@@ -26,26 +91,28 @@ pub fn limit() -> Option<usize> {
     }
 }
 
-/// Bytes of array storage alive now.
+/// Bytes of array storage alive now (as this thread sees it: see `Tally`).
 pub fn live() -> usize {
-    LIVE.load(Ordering::Relaxed)
+    LIVE.read().max(0) as usize
 }
 
 /// `OutOfMemoryError()` unless `bytes` more of array storage fit in the budget.
 pub fn reserve(bytes: usize) -> Result<(), Exception> {
-    let live = LIVE.load(Ordering::Relaxed);
-    match live.checked_add(bytes) {
-        Some(total) if total <= LIMIT.load(Ordering::Relaxed) => Ok(()),
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if limit == usize::MAX {
+        return Ok(());
+    }
+    match live().checked_add(bytes) {
+        Some(total) if total <= limit => Ok(()),
         _ => Err(Exception::OutOfMemory),
     }
 }
 
-/// Records a change of an array's storage from `old` to `new` bytes.
+/// Records a change of an array's storage from `old` to `new` bytes (each below `isize::MAX`,
+/// as `checked_length` ensures).
 pub(crate) fn charge(old: usize, new: usize) {
-    if new > old {
-        LIVE.fetch_add(new - old, Ordering::Relaxed);
-    } else if old > new {
-        LIVE.fetch_sub(old - new, Ordering::Relaxed);
+    if new != old {
+        LIVE.add(new as isize - old as isize);
     }
 }
 

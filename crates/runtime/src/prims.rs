@@ -45,6 +45,13 @@ pub enum Exception {
     OutOfMemory,
     /// `throw(x)` of a value.
     Thrown(Value),
+    /// Iterations of a threaded loop failed: the first failed chunk's error and how many
+    /// other chunks failed (Julia's `CompositeException` of `TaskFailedException`s, which
+    /// prints as the first).
+    TaskFailed {
+        first: Box<Exception>,
+        more: usize,
+    },
     /// A broken invariant of mooncake itself (a bug, not the program's error).
     Internal(String),
 }
@@ -143,6 +150,15 @@ impl fmt::Display for Exception {
                 ),
                 None => write!(f, "{}", show_string(v)),
             },
+            Exception::TaskFailed { first, more } => {
+                let nested = first.to_string().replace('\n', "\n    ");
+                write!(f, "TaskFailedException\n\n    nested task error: {nested}")?;
+                match more {
+                    0 => Ok(()),
+                    1 => write!(f, "\n\n...and 1 more exception.\n"),
+                    k => write!(f, "\n\n...and {k} more exceptions.\n"),
+                }
+            }
             Exception::Internal(m) => write!(f, "internal error: {m}"),
         }
     }
@@ -167,6 +183,7 @@ impl Exception {
             Exception::StackOverflow => "StackOverflowError",
             Exception::OutOfMemory => "OutOfMemoryError",
             Exception::Thrown(_) => "Exception",
+            Exception::TaskFailed { .. } => "CompositeException",
             Exception::Internal(_) => "InternalError",
         }
     }
@@ -719,6 +736,23 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 op.name()
             )))
         }
+        // The machine runs threaded loops (it calls the body).
+        ThreadsRun => Err(Exception::Internal(
+            "`Core.threads_run` runs only on a machine".into(),
+        )),
+        NThreads => Ok(Value::Int(crate::threads::nthreads() as i64)),
+        ThreadId => Ok(Value::Int(crate::threads::threadid())),
+        ChunkEnter => match args {
+            [Value::Int(tid)] => Ok(Value::Int(crate::threads::enter_chunk(*tid).into_saved())),
+            _ => Err(b()),
+        },
+        ChunkLeave => match args {
+            [Value::Int(saved)] => {
+                drop(crate::threads::ChunkGuard::from_saved(*saved));
+                Ok(Value::Nothing)
+            }
+            _ => Err(b()),
+        },
         AdCheck | TangentCheck => match args {
             [x, fx, what] => match if op == AdCheck {
                 fdata_mismatch(x, fx, env)

@@ -661,7 +661,7 @@ pub struct ArrayObj {
     /// How many arrays share this one's storage. While any does, neither can be resized
     /// (native code's view shows a capacity of 0, so its inline push and pop take the
     /// checked path).
-    sharers: std::cell::Cell<usize>,
+    sharers: std::sync::atomic::AtomicUsize,
 }
 
 /// What native code reads and writes directly in an array: the element buffer of a
@@ -713,22 +713,19 @@ pub struct ArrayInner {
 unsafe impl Sync for ArrayObj {}
 unsafe impl Send for ArrayObj {}
 
-/// Arrays currently alive (allocated and not yet freed), for tests that memory of temporaries
-/// is reclaimed.
-static LIVE_ARRAYS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// How many arrays are alive in this process.
+/// How many arrays are alive in this process (allocated and not yet freed), for tests that
+/// memory of temporaries is reclaimed: counted per thread and added up now and then
+/// (`memory::Tally`), so exact for arrays this thread made and freed.
 pub fn live_arrays() -> usize {
-    LIVE_ARRAYS.load(std::sync::atomic::Ordering::Relaxed)
+    memory::LIVE_ARRAYS.read().max(0) as usize
 }
 
 impl Drop for ArrayObj {
     fn drop(&mut self) {
-        LIVE_ARRAYS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        memory::LIVE_ARRAYS.add(-1);
         memory::charge(self.charged.get(), 0);
         if let Some(p) = &self.parent {
-            p.sharers.set(p.sharers.get() - 1);
-            if p.sharers.get() == 0 {
+            if p.sharers.fetch_sub(1, std::sync::atomic::Ordering::AcqRel) == 1 {
                 // The owner may grow again.
                 p.touch();
             }
@@ -751,7 +748,7 @@ impl ArrayObj {
     }
     /// As [`ArrayObj::new`], with the dimensions given inline.
     pub fn with_dims(elem: Type, dims: Dims, data: ArrayData) -> ArrayObj {
-        LIVE_ARRAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        memory::LIVE_ARRAYS.add(1);
         let a = ArrayObj {
             view: ArrayView {
                 ptr: std::cell::Cell::new(std::ptr::null_mut()),
@@ -766,7 +763,7 @@ impl ArrayObj {
             inner: UnsafeCell::new(ArrayInner { dims, data }),
             charged: std::cell::Cell::new(0),
             parent: None,
-            sharers: std::cell::Cell::new(0),
+            sharers: std::sync::atomic::AtomicUsize::new(0),
         };
         // SAFETY: `a` is not shared yet.
         a.refresh(unsafe { &mut *a.inner.get() });
@@ -798,7 +795,9 @@ impl ArrayObj {
     /// writes through either are seen by both. `dims` must hold `a`'s length.
     pub fn share(a: &Arc<ArrayObj>, dims: Vec<usize>) -> ArrayObj {
         let owner = a.parent.clone().unwrap_or_else(|| a.clone());
-        owner.sharers.set(owner.sharers.get() + 1);
+        owner
+            .sharers
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         // The owner's view now shows no spare capacity.
         owner.touch();
         let placeholder = owner.with(|i| {
@@ -806,7 +805,7 @@ impl ArrayObj {
             d.resize(0);
             d
         });
-        LIVE_ARRAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        memory::LIVE_ARRAYS.add(1);
         let c = ArrayObj {
             view: ArrayView {
                 ptr: std::cell::Cell::new(std::ptr::null_mut()),
@@ -824,7 +823,7 @@ impl ArrayObj {
             }),
             charged: std::cell::Cell::new(0),
             parent: Some(owner),
-            sharers: std::cell::Cell::new(0),
+            sharers: std::sync::atomic::AtomicUsize::new(0),
         };
         c.touch();
         c
@@ -852,7 +851,7 @@ impl ArrayObj {
 
     /// Whether this array shares its storage with another (so cannot be resized).
     pub fn is_shared(&self) -> bool {
-        self.parent.is_some() || self.sharers.get() > 0
+        self.parent.is_some() || self.sharers.load(std::sync::atomic::Ordering::Acquire) > 0
     }
 
     /// Reads the array state for the duration of `f`.
@@ -963,9 +962,13 @@ impl ArrayObj {
         self.view
             .e3
             .set(inner.dims.iter().skip(2).product::<usize>());
-        self.view
-            .cap
-            .set(if self.sharers.get() > 0 { 0 } else { cap });
+        self.view.cap.set(
+            if self.sharers.load(std::sync::atomic::Ordering::Acquire) > 0 {
+                0
+            } else {
+                cap
+            },
+        );
         let bytes = inner.data.capacity_bytes();
         if bytes != self.charged.get() {
             memory::charge(self.charged.get(), bytes);

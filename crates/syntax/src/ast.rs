@@ -267,6 +267,6 @@ pub struct SourceFile {
 pub fn is_module(s: Symbol) -> bool {
     matches!(
         s.as_str(),
-        "Base" | "LinearAlgebra" | "Random" | "Math" | "Statistics"
+        "Base" | "LinearAlgebra" | "Random" | "Math" | "Statistics" | "Threads"
     )
 }

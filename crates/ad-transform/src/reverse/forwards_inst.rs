@@ -185,7 +185,18 @@ impl Forwards<'_> {
         let cx = self.cx;
         let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();
         // (Writes are emitted by their rule; their result is not needed by it.)
-        let nv = self.vmap.get(&r).copied().unwrap_or(self.vmap[&args[0]]);
+        let nv = match self.vmap.get(&r) {
+            Some(v) => *v,
+            None => match args.first() {
+                Some(a) => self.vmap[a],
+                None => {
+                    return Err(AdError::internal(
+                        "a primitive without operands has no result",
+                        at.loc,
+                    ))
+                }
+            },
+        };
         let margs: Vec<Value> = args.iter().map(|a| self.vmap[a]).collect();
         let rt_out = cx.ty(r);
         // A primitive that writes nothing and has no tangent in or out needs no rule.

@@ -120,9 +120,8 @@ pub fn reverse_rule(
         | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat
         | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => {
-            Some(Rule::NonDifferentiable)
-        }
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
+        | NThreads | ThreadId | ChunkEnter | ChunkLeave => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -136,8 +135,10 @@ pub fn reverse_rule(
         ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
         | TupleGetIndex | ArrayResize => array::rule(op),
         // AD inside the language: differentiated by forward mode (`forward`), not yet by
-        // reverse mode.
-        DualApply | GradApply => None,
+        // reverse mode. A threaded loop is differentiated through the prelude's definition of
+        // its loop (the AD runtime derives `_threads_for` from `_threads_for_ad`), so its
+        // primitive never reaches a transform.
+        DualApply | GradApply | ThreadsRun => None,
     }
 }
 
@@ -181,7 +182,8 @@ pub fn is_differentiable(op: Prim) -> bool {
         | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
         | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue => false,
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
+        | ThreadsRun | NThreads | ThreadId | ChunkEnter | ChunkLeave => false,
     }
 }
 

@@ -333,6 +333,31 @@ impl Gen<'_, '_> {
                 let argv = self.at(self.argv);
                 self.call("mc_tuple", &[meta, inst, argv, out]);
             }
+            // A singleton struct (a closure capturing nothing): read from the constants
+            // wherever it is used, so there is nothing to build.
+            InstData::New { args, .. }
+                if args.is_empty() && res.is_some_and(|r| self.rep(r) == Rep::Unit) => {}
+            // An immutable struct whose values need no conversion to their fields' types.
+            InstData::New { ty, args }
+                if res.is_some_and(|r| self.rep(r) == Rep::Boxed)
+                    && matches!(ty, Type::Struct(..))
+                    && !self.env.types.is_mutable(ty)
+                    && self.env.types.field_types(ty).is_some_and(|fts| {
+                        fts.len() == args.len()
+                            && args
+                                .iter()
+                                .zip(&fts)
+                                .all(|(a, ft)| self.env.types.subtype(&f.types[*a], ft))
+                    }) =>
+            {
+                let r = res.unwrap_or_else(|| unreachable!());
+                self.store_operands(i);
+                let out = self.slot_addr(r);
+                let meta = self.b.ins().iconst(ct::I64, self.meta);
+                let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
+                let argv = self.at(self.argv);
+                self.call("mc_new_struct", &[meta, inst, argv, out]);
+            }
             InstData::GetField {
                 obj,
                 field: ir::FieldRef::Index(k),

@@ -250,10 +250,13 @@ impl Gen<'_, '_> {
                 return Ok(None);
             }
             // Whole-array copies, reverse mode's zero fdata arrays and its accumulation into
-            // fdata: the runtime's primitive called directly (failures take the evaluated path,
-            // which raises; none writes anything before it can fail).
-            ArrayCopy | ArrayZeroLike | ArrayAccumulate
-                if reps.iter().all(|r| *r == Rep::Boxed) && rr == Some(Rep::Boxed) =>
+            // fdata, matrix products, triangular solves, Cholesky factors, triangle copies and
+            // row exchanges: the runtime's primitive called directly (failures take the
+            // evaluated path, which raises; none writes anything before it can fail).
+            ArrayCopy | ArrayZeroLike | ArrayAccumulate | ArrayMatmul | ArrayTrsolve
+            | ArrayCholesky | ArrayTricopy | ArrayRowswap
+                if reps.iter().all(|r| matches!(r, Rep::Boxed | Rep::Bool))
+                    && rr == Some(Rep::Boxed) =>
             {
                 let r = res.ok_or("an array primitive without a result")?;
                 let buf = self.operand_copies(args);

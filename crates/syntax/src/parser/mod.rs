@@ -9,6 +9,7 @@ mod defs;
 mod ops;
 mod primary;
 mod stmt;
+mod threads;
 
 use defs::*;
 use ops::is_operator_name;

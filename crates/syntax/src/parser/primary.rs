@@ -63,6 +63,14 @@ impl<'a> Parser<'a> {
                 );
             } else if self.at_op(".") && self.adjacent() {
                 self.bump();
+                if let Tok::Macro(name) = *self.peek() {
+                    // A macro of a module: `Threads.@threads`.
+                    let sp = self.peek_span();
+                    if !e.ident().is_some_and(is_module) {
+                        self.error(e.span, "not supported yet: macros of modules other than Base, Threads, LinearAlgebra, Random, Statistics and Math");
+                    }
+                    return self.parse_macro(name, e.span.to(sp));
+                }
                 if self.at_op("(") {
                     // Broadcast call `f.(x)`.
                     let call = self.parse_call(e);
@@ -774,6 +782,9 @@ impl<'a> Parser<'a> {
             self.modes.pop();
         }
         let span = sp.to(self.prev_span());
+        if name.as_str() == "threads" {
+            return self.threads_loop(args, span);
+        }
         Expr::new(ExprKind::Macro { name, args }, span)
     }
 }

@@ -91,6 +91,21 @@ impl<'a> Parser<'a> {
                             break;
                         }
                     }
+                    // A submodule (`using Base.Threads`): its last name.
+                    while self.at_op(".") && self.adjacent() {
+                        self.bump();
+                        match self.ident_sym("a module name after `.`") {
+                            Some((s, _)) => {
+                                if let Some(last) = names.last_mut() {
+                                    *last = s;
+                                }
+                            }
+                            None => {
+                                self.recover();
+                                break;
+                            }
+                        }
+                    }
                     // `using LinearAlgebra: dot` imports names of a module we provide anyway.
                     if self.eat_op(":") {
                         while !matches!(self.peek(), Tok::Newline | Tok::Eof | Tok::Op(";")) {

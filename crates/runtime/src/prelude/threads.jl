@@ -1,0 +1,82 @@
+# Threads: `Threads.@threads` loops (the parser rewrites each into a call of `_threads_for`
+# with the loop body as a function of a range of iteration numbers), the thread queries, and
+# `threaded_map!`.
+
+nthreads() = Core.nthreads()
+maxthreadid() = Core.nthreads()
+threadid() = Core.threadid()
+
+# Runs `body(first, last)` for each thread's share of the iterations `1:length(r)` (numbers
+# into `r`), divided as Julia divides them, on the threads.
+function _threads_for(body::F, r) where {F}
+    Core.threads_run(body, firstindex(r), length(r), Core.nthreads())
+    nothing
+end
+
+# What reverse and forward mode differentiate instead of `_threads_for`: the same shares,
+# one after another, each seeing its thread id.
+function _threads_for_ad(body::F, r) where {F}
+    first = firstindex(r)
+    n = length(r)
+    nt = Core.nthreads()
+    len = div(n, nt)
+    extra = rem(n, nt)
+    for tid in 1:nt
+        l0 = len
+        e0 = extra
+        if len == 0
+            tid > extra && break
+            l0 = 1
+            e0 = 0
+        end
+        f = first + (tid - 1) * l0
+        l = f + l0 - 1
+        if e0 > 0
+            if tid <= e0
+                f = f + (tid - 1)
+                l = l + tid
+            else
+                f = f + e0
+                l = l + e0
+            end
+        end
+        saved = Core.chunk_enter(tid)
+        body(f, l)
+        Core.chunk_leave(saved)
+    end
+    nothing
+end
+
+function _threaded_map_check(out, xs)
+    for x in xs
+        if length(x) != length(out)
+            throw(DimensionMismatch(string("threaded_map!: every input must have the output's length ",
+                length(out), ", got ", length(x))))
+        end
+    end
+    nothing
+end
+
+# `out[i] = f(x1[i], x2[i], ...)` for every `i`, on the threads; returns `out`.
+function threaded_map!(f::F, out::AbstractArray, x::AbstractArray) where {F}
+    _threaded_map_check(out, (x,))
+    Threads.@threads for i in eachindex(out)
+        out[i] = f(x[i])
+    end
+    out
+end
+function threaded_map!(f::F, out::AbstractArray, x::AbstractArray, y::AbstractArray) where {F}
+    _threaded_map_check(out, (x, y))
+    Threads.@threads for i in eachindex(out)
+        out[i] = f(x[i], y[i])
+    end
+    out
+end
+function threaded_map!(f::F, out::AbstractArray, x::AbstractArray, y::AbstractArray,
+                       zs::AbstractArray...) where {F}
+    _threaded_map_check(out, (x, y, zs...))
+    Threads.@threads for i in eachindex(out)
+        out[i] = f(x[i], y[i], map(z -> z[i], zs)...)
+    end
+    out
+end

@@ -1,0 +1,217 @@
+//! Threads of `Threads.@threads` loops: the pool they run on, its size, and the thread id a
+//! running chunk of iterations sees.
+//!
+//! The number of threads is one setting for the whole process (as Julia's is fixed when it
+//! starts): `set_threads`, 0 meaning the machine's cores. A loop of `n` iterations is divided
+//! into `nthreads()` chunks exactly as Julia's `@threads` divides it (`chunks`); chunk `t`
+//! reports `threadid() == t` while it runs, wherever it runs.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The most threads a program may ask for.
+pub const MAX_THREADS: usize = 1024;
+
+/// Threads asked for (0: the machine's cores).
+static REQUESTED: AtomicUsize = AtomicUsize::new(0);
+
+/// The pool, with the number of threads it was built with.
+static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+
+/// Stack of each pool thread; deeper recursion continues on stacks grown on demand.
+const STACK: usize = 16 << 20;
+
+thread_local! {
+    /// The running chunk's thread id (1 outside threaded loops).
+    static THREAD_ID: Cell<i64> = const { Cell::new(1) };
+    /// Whether this thread is running a chunk of a threaded loop.
+    static IN_LOOP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Sets the number of threads of later threaded loops (0: the machine's cores), clamped to
+/// `1..=MAX_THREADS`.
+pub fn set_threads(n: usize) {
+    REQUESTED.store(n.min(MAX_THREADS), Ordering::Relaxed);
+}
+
+/// The number of threads (`Threads.nthreads()`).
+pub fn nthreads() -> usize {
+    match REQUESTED.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
+        n => n,
+    }
+}
+
+/// The pool of `nthreads()` threads (built on first use, rebuilt when the number changed), or
+/// why it could not be built.
+pub fn pool() -> Result<Arc<rayon::ThreadPool>, String> {
+    let n = nthreads();
+    let mut p = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, pool)) = p.as_ref() {
+        if *k == n {
+            return Ok(pool.clone());
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .stack_size(STACK)
+        .thread_name(|k| format!("mooncake-{}", k + 1))
+        .build()
+        .map_err(|e| format!("could not start {n} threads: {e}"))?;
+    let pool = Arc::new(pool);
+    *p = Some((n, pool.clone()));
+    Ok(pool)
+}
+
+/// `Threads.threadid()`: the running chunk's thread id, 1 outside threaded loops.
+pub fn threadid() -> i64 {
+    THREAD_ID.with(|t| t.get())
+}
+
+/// Whether the current thread is running a chunk of a threaded loop (a loop nested in it runs
+/// its chunks one after another on this thread).
+pub fn in_threaded_loop() -> bool {
+    IN_LOOP.with(|t| t.get())
+}
+
+/// While alive, the current thread runs chunk `tid` of a threaded loop; dropping it restores
+/// what the thread ran before.
+pub struct ChunkGuard {
+    tid: i64,
+    in_loop: bool,
+}
+
+/// Marks the current thread as running chunk `tid` until the guard is dropped.
+pub fn enter_chunk(tid: i64) -> ChunkGuard {
+    ChunkGuard {
+        tid: THREAD_ID.with(|t| t.replace(tid)),
+        in_loop: IN_LOOP.with(|t| t.replace(true)),
+    }
+}
+
+impl ChunkGuard {
+    /// The state to restore, as one integer (for `Core.chunk_enter`), the guard forgotten.
+    pub fn into_saved(self) -> i64 {
+        let saved = self.tid * 2 + i64::from(self.in_loop);
+        std::mem::forget(self);
+        saved
+    }
+
+    /// The guard `into_saved` gave as `saved`.
+    pub fn from_saved(saved: i64) -> ChunkGuard {
+        ChunkGuard {
+            tid: saved.div_euclid(2),
+            in_loop: saved.rem_euclid(2) == 1,
+        }
+    }
+}
+
+impl Drop for ChunkGuard {
+    fn drop(&mut self) {
+        THREAD_ID.with(|t| t.set(self.tid));
+        IN_LOOP.with(|t| t.set(self.in_loop));
+    }
+}
+
+/// Marks the current thread as running no threaded loop (after an error left a chunk entered
+/// by `Core.chunk_enter`).
+pub fn leave_all_chunks() {
+    THREAD_ID.with(|t| t.set(1));
+    IN_LOOP.with(|t| t.set(false));
+}
+
+/// One thread's share of a loop: thread id and the first and last index of its iterations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    pub tid: i64,
+    pub first: i64,
+    pub last: i64,
+}
+
+/// The iterations `first .. first + n - 1` divided among `nt` threads as Julia's `@threads`
+/// divides them: `n ÷ nt` each, the first `n % nt` threads one more; threads left without
+/// iterations get no chunk.
+pub fn chunks(first: i64, n: i64, nt: i64) -> Vec<Chunk> {
+    let nt = nt.max(1);
+    let n = n.max(0);
+    let (len, rem) = (n / nt, n % nt);
+    (1..=nt)
+        .filter_map(|tid| {
+            let (len, rem) = if len == 0 {
+                if tid > rem {
+                    return None;
+                }
+                (1, 0)
+            } else {
+                (len, rem)
+            };
+            let mut f = first + (tid - 1) * len;
+            let mut l = f + len - 1;
+            if rem > 0 {
+                if tid <= rem {
+                    f += tid - 1;
+                    l += tid;
+                } else {
+                    f += rem;
+                    l += rem;
+                }
+            }
+            Some(Chunk {
+                tid,
+                first: f,
+                last: l,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(first: i64, n: i64, nt: i64, expect: &[(i64, i64, i64)]) {
+        let got: Vec<(i64, i64, i64)> = chunks(first, n, nt)
+            .iter()
+            .map(|c| (c.tid, c.first, c.last))
+            .collect();
+        assert_eq!(got, expect);
+    }
+
+    #[test]
+    fn chunks_follow_julias_division() {
+        check(1, 10, 4, &[(1, 1, 3), (2, 4, 6), (3, 7, 8), (4, 9, 10)]);
+        check(1, 8, 2, &[(1, 1, 4), (2, 5, 8)]);
+        check(1, 3, 4, &[(1, 1, 1), (2, 2, 2), (3, 3, 3)]);
+        check(5, 3, 1, &[(1, 5, 7)]);
+        check(1, 0, 4, &[]);
+    }
+
+    #[test]
+    fn chunks_cover_every_iteration_once() {
+        for n in 0..40 {
+            for nt in 1..9 {
+                let cs = chunks(1, n, nt);
+                let mut next = 1;
+                for c in &cs {
+                    assert_eq!(c.first, next);
+                    assert!(c.last >= c.first);
+                    next = c.last + 1;
+                }
+                assert_eq!(next, n + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn a_chunk_sets_the_thread_id_for_its_time() {
+        assert_eq!(threadid(), 1);
+        {
+            let _g = enter_chunk(3);
+            assert_eq!(threadid(), 3);
+            assert!(in_threaded_loop());
+        }
+        assert_eq!(threadid(), 1);
+        assert!(!in_threaded_loop());
+    }
+}

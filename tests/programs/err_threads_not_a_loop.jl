@@ -1,0 +1,2 @@
+x = zeros(3)
+Threads.@threads x[1] = 1.0
