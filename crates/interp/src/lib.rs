@@ -372,14 +372,22 @@ impl Machine {
                 };
                 let mut results: Vec<Option<Result<Value, RuntimeError>>> =
                     chunks.iter().map(|_| None).collect();
-                pool.scope(|s| {
-                    for (slot, c) in results.iter_mut().zip(&chunks) {
+                // The first chunk runs on this thread (which waits anyway), the others on
+                // the pool's.
+                pool.in_place_scope(|s| {
+                    let mut slots = results.iter_mut().zip(&chunks);
+                    let first = slots.next();
+                    for (slot, c) in slots {
                         let (shared, nc, a) = (&shared, &nc, args_of(c));
                         let tid = c.tid;
                         s.spawn(move |_| {
                             let _chunk = threads::enter_chunk(tid);
                             *slot = Some(nc.call_in_thread(shared, &a));
                         });
+                    }
+                    if let Some((slot, c)) = first {
+                        let _chunk = threads::enter_chunk(c.tid);
+                        *slot = Some(nc.call_in_thread(&shared, &args_of(c)));
                     }
                 });
                 results

@@ -800,9 +800,70 @@ pub(crate) unsafe extern "C" fn mc_new_struct(
             .map(|k| operand(f, args[k], argv.add(k)))
             .collect();
         *out = Value::Struct(Arc::new(runtime::value::StructVal {
-            ty: ty.clone(),
+            ty: thread_copy(ty),
             fields,
         }));
+    }
+}
+
+/// Entries of each thread's cache of struct types (`thread_copy`).
+const TYPE_CACHE: usize = 64;
+
+thread_local! {
+    /// Each thread's own copies of the struct types its code builds values of, by the address
+    /// of the instruction's type (direct-mapped; a slot's type is compared before use).
+    static STRUCT_TYPES: std::cell::RefCell<Vec<Option<(usize, ir::Type)>>> =
+        std::cell::RefCell::new(vec![None; TYPE_CACHE]);
+}
+
+/// `ty`, as a copy of this thread's own: a struct type's parameters are shared by reference
+/// count, and threads building values of one type (ranges, closures) would otherwise all
+/// count on the instruction's copy.
+fn thread_copy(ty: &ir::Type) -> ir::Type {
+    let ir::Type::Struct(name, params) = ty else {
+        return ty.clone();
+    };
+    let key = ty as *const ir::Type as usize;
+    STRUCT_TYPES.with(|c| {
+        let mut c = c.borrow_mut();
+        let slot = &mut c[(key >> 4) % TYPE_CACHE];
+        match slot {
+            Some((k, t)) if *k == key && t == ty => t.clone(),
+            _ => {
+                let own = ir::Type::Struct(*name, params.iter().cloned().collect());
+                *slot = Some((key, own.clone()));
+                own
+            }
+        }
+    })
+}
+
+/// Field `k` of the tuple or immutable struct at `obj` into the borrowing slot `out` as a bit
+/// copy (no clone, and `out`'s old bits are not dropped): `OK`, or `FAILED` (nothing
+/// written) for an unassigned field or one out of range. `out` must be a slot the frame
+/// never drops or assigns otherwise, and `obj` must outlive every use of it.
+pub(crate) unsafe extern "C" fn mc_getfield_borrow(
+    obj: *const Value,
+    k: i64,
+    out: *mut Value,
+) -> u32 {
+    // SAFETY: `obj` is an initialised value that outlives the slot's uses (code generation
+    // borrows only fields of arguments, transitively); `out` is a borrowing slot (see
+    // `codegen::Gen::borrowed_fields`), so its previous bits are a borrow too and dropping
+    // nothing is right.
+    unsafe {
+        let field = match (&*obj, usize::try_from(k)) {
+            (Value::Tuple(t), Ok(k)) => t.get(k),
+            (Value::Struct(s), Ok(k)) => s.fields.get(k),
+            _ => None,
+        };
+        match field {
+            Some(v) if !matches!(v, Value::Undef) => {
+                std::ptr::write(out, std::ptr::read(v));
+                OK
+            }
+            _ => FAILED,
+        }
     }
 }
 

@@ -239,6 +239,9 @@ impl Gen<'_, '_> {
         let res = self.f.result(i);
         let rr = res.map(|r| self.rep(r));
         let out = match (res, rr) {
+            (Some(r), Some(Rep::Boxed)) if self.borrowed_fields.contains(&r) => {
+                self.scratch_addr(0)
+            }
             (Some(r), Some(Rep::Boxed)) => self.slot_addr(r),
             (Some(_), Some(Rep::Unit)) => self.scratch_addr(0),
             (Some(_), Some(_)) => self.at(self.fout),
@@ -368,7 +371,21 @@ impl Gen<'_, '_> {
                 let r = res.unwrap_or_else(|| unreachable!());
                 let o = self.slot_addr(*obj);
                 let kv = self.b.ins().iconst(ct::I64, *k as i64);
-                if let Some(v) = self.field_read(i, o, kv, r)? {
+                if self.borrowed_fields.contains(&r) {
+                    // Never assigned: an unassigned field takes the raising path, whose
+                    // result (if any) goes to scratch (see `eval_call`).
+                    let out = self.slot_addr(r);
+                    let st = self
+                        .call("mc_getfield_borrow", &[o, kv, out])
+                        .unwrap_or_else(|| unreachable!());
+                    let slow = self.b.create_block();
+                    self.b.set_cold_block(slow);
+                    let join = self.b.create_block();
+                    self.b.ins().brif(st, slow, &[], join, &[]);
+                    self.b.switch_to_block(slow);
+                    self.generic_raising(i);
+                    self.b.switch_to_block(join);
+                } else if let Some(v) = self.field_read(i, o, kv, r)? {
                     self.vals.insert(r, v);
                 }
             }

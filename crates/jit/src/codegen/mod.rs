@@ -223,8 +223,11 @@ struct Gen<'a, 'b> {
     /// Where `mc_rule_stacks` writes the stacks' array objects.
     rule_objs: Option<cir::StackSlot>,
     /// The number of frame slots, at its start, that borrow rather than own their values
-    /// (the grouped rule stacks): the frame's drop leaves them alone.
+    /// (the grouped rule stacks, then `borrowed_fields`): the frame's drop leaves them alone.
     borrowed: u32,
+    /// Field reads whose slot borrows the field's value: written by bit copy
+    /// (`mc_getfield_borrow`), never assigned otherwise, never dropped.
+    borrowed_fields: FxHashSet<Value>,
     /// For a function returning a tuple type, which fields the code writes into the
     /// caller's values (see [`returned_fields`]); `None`: the code returns one value.
     ret_fields: Option<Vec<bool>>,
@@ -289,6 +292,36 @@ pub fn lower(
         site.slot = nslots * VALUE_SIZE;
         nslots += 1;
     }
+    // Fields of immutable structs and tuples that live for the whole call (arguments, and
+    // fields of those): their slots borrow the field's value (a bit copy, never dropped),
+    // which spares cloning it — and, when several threads run the code, their contending
+    // for the value's reference count.
+    let mut borrowed_fields = FxHashSet::default();
+    for &b in &order {
+        for &i in &f.blocks[b].insts {
+            let ir::InstData::GetField {
+                obj,
+                field: ir::FieldRef::Index(_),
+            } = f.insts[i]
+            else {
+                continue;
+            };
+            let Some(r) = f.result(i) else { continue };
+            let ot = &f.types[obj];
+            if rep(&f.types[r]) == Rep::Boxed
+                && used.contains(&r)
+                && !const_index.contains_key(&i)
+                && (in_args.contains_key(&obj) || borrowed_fields.contains(&obj))
+                && ot.is_concrete()
+                && matches!(ot, Type::Tuple(_) | Type::Struct(..))
+                && !env.types.is_mutable(ot)
+            {
+                borrowed_fields.insert(r);
+                slots.insert(r, nslots);
+                nslots += 1;
+            }
+        }
+    }
     let borrowed = nslots;
     // Results nobody reads (the vectors `push!` returns, mostly) share one slot.
     let mut sink = None;
@@ -305,6 +338,7 @@ pub fn lower(
                 if rep(&f.types[r]) == Rep::Boxed
                     && !const_index.contains_key(&i)
                     && !rule_group.contains_key(&i)
+                    && !borrowed_fields.contains(&r)
                 {
                     let k = if used.contains(&r) {
                         nslots += 1;
@@ -447,6 +481,7 @@ pub fn lower(
         rule_sites: rule_sites.into_iter().map(|(site, _)| site).collect(),
         rule_objs: None,
         borrowed,
+        borrowed_fields,
         returned_only: FxHashSet::default(),
         ret_fields: returned_fields(f).map(|ts| ts.iter().map(|t| rep(t) != Rep::Unit).collect()),
         call_cells,
