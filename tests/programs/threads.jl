@@ -95,3 +95,22 @@ Threads.@threads for k in 1:6
 end
 println(total)
 println(Threads.threadid())
+
+# Random numbers inside a threaded loop: each thread's share draws from a generator of its own,
+# made from the seeded generator without drawing from it, so the numbers are the same on every
+# run and the numbers drawn after the loop do not depend on it.
+using Random
+Random.seed!(7)
+function draws(n)
+    out = zeros(n)
+    Threads.@threads for i in 1:n
+        out[i] = rand()
+    end
+    out
+end
+a = draws(6)
+b = rand()
+Random.seed!(7)
+println(draws(6) == a, " ", rand() == b)
+Random.seed!(7)
+println(rand() == b)

@@ -335,10 +335,15 @@ impl Machine {
     /// `TaskFailedException` naming the first chunk's error and how many more failed.
     pub fn threads_run(&mut self, args: &[Value]) -> Result<Value, RuntimeError> {
         use runtime::threads;
-        let [body, Value::Int(first), Value::Int(n), Value::Int(nt)] = args else {
+        let [body, Value::Int(first), Value::Int(n), Value::Int(nt), rngs] = args else {
             return Err(RuntimeError::new(Exception::Internal(
-                "`Core.threads_run` takes a function and three Int64s".into(),
+                "`Core.threads_run` takes a function, three Int64s and generators".into(),
             )));
+        };
+        // Share `t`'s generator.
+        let rng_of = |c: &threads::Chunk| match rngs {
+            Value::Array(a) => a.get((c.tid - 1) as usize),
+            _ => None,
         };
         let chunks = threads::chunks(*first, *n, *nt);
         if chunks.is_empty() {
@@ -379,14 +384,14 @@ impl Machine {
                     let first = slots.next();
                     for (slot, c) in slots {
                         let (shared, nc, a) = (&shared, &nc, args_of(c));
-                        let tid = c.tid;
+                        let (tid, rng) = (c.tid, rng_of(c));
                         s.spawn(move |_| {
-                            let _chunk = threads::enter_chunk(tid);
+                            let _chunk = threads::enter_chunk(tid, rng);
                             *slot = Some(nc.call_in_thread(shared, &a));
                         });
                     }
                     if let Some((slot, c)) = first {
-                        let _chunk = threads::enter_chunk(c.tid);
+                        let _chunk = threads::enter_chunk(c.tid, rng_of(c));
                         *slot = Some(nc.call_in_thread(&shared, &args_of(c)));
                     }
                 });
@@ -404,7 +409,7 @@ impl Machine {
             None => chunks
                 .iter()
                 .map(|c| {
-                    let _chunk = threads::enter_chunk(c.tid);
+                    let _chunk = threads::enter_chunk(c.tid, rng_of(c));
                     self.exec_slice(&code, &args_of(c))
                 })
                 .collect(),

@@ -297,20 +297,23 @@ prims! {
     StringLen = "string_len": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
     // Threads.
-    /// `Core.threads_run(body, first, n, nt)`: the iterations `first .. first + n - 1` of a
-    /// `Threads.@threads` loop divided into `nt` chunks as Julia divides them, each chunk run as
-    /// `body(f, l)` (its first and last iteration) on a thread of its own where the backend
-    /// allows, else one after another; returns `nothing`.
+    /// `Core.threads_run(body, first, n, nt, rngs)`: the iterations `first .. first + n - 1`
+    /// of a `Threads.@threads` loop divided into `nt` shares as Julia divides them, share `t`
+    /// run as `body(f, l)` (its first and last iteration) with the random number generator
+    /// `rngs[t]`, on a thread of its own where the backend allows, else one after another;
+    /// returns `nothing`.
     ThreadsRun = "threads_run": RUNS_USER_CODE,
     /// `Core.nthreads()`: the number of threads of threaded loops.
     NThreads = "nthreads": INSPECTS,
-    /// `Core.threadid()`: the running chunk's thread id (1 outside threaded loops).
+    /// `Core.threadid()`: the running share's thread id (1 outside threaded loops).
     ThreadId = "threadid": INSPECTS,
-    /// `Core.chunk_enter(tid)`: from now on this thread runs chunk `tid` of a threaded loop
-    /// (what a loop run one chunk after another does); returns what `Core.chunk_leave` needs
-    /// to restore the thread's state.
+    /// `Core.task_rng(default)`: the running share's random number generator if it has the
+    /// type of `default` (it has, inside threaded loops), else `default`.
+    TaskRng = "task_rng": INSPECTS,
+    /// `Core.chunk_enter(tid, rng)`: from now on this thread runs share `tid` of a threaded
+    /// loop with generator `rng` (what a loop run one share after another does).
     ChunkEnter = "chunk_enter": WRITES,
-    /// `Core.chunk_leave(saved)`: undoes the `Core.chunk_enter` that returned `saved`.
+    /// `Core.chunk_leave()`: ends the share the latest `Core.chunk_enter` began.
     ChunkLeave = "chunk_leave": WRITES,
     Print = "print": OUTPUT,
     /// `Core.show(x)`: writes `show` formatting.
@@ -990,24 +993,31 @@ impl Prim {
                 Ok(Type::Any)
             }
             ThreadsRun => {
-                arity(4)?;
-                if args[1..].iter().all(|a| *a == Type::Int64) {
+                arity(5)?;
+                if args[1..4].iter().all(|a| *a == Type::Int64) {
                     Ok(Type::Nothing)
                 } else {
-                    Err("`Core.threads_run` takes a function and three Int64s".into())
+                    Err("`Core.threads_run` takes a function, three Int64s and generators".into())
                 }
             }
             NThreads | ThreadId => {
                 arity(0)?;
                 Ok(Type::Int64)
             }
-            ChunkEnter | ChunkLeave => {
+            TaskRng => {
                 arity(1)?;
-                match (&args[0], self) {
-                    (Type::Int64, ChunkEnter) => Ok(Type::Int64),
-                    (Type::Int64, _) => Ok(Type::Nothing),
-                    _ => Err(format!("`Core.{}` takes an Int64", self.name())),
+                Ok(args[0].clone())
+            }
+            ChunkEnter => {
+                arity(2)?;
+                match &args[0] {
+                    Type::Int64 => Ok(Type::Nothing),
+                    _ => Err("`Core.chunk_enter` takes an Int64 and a generator".into()),
                 }
+            }
+            ChunkLeave => {
+                arity(0)?;
+                Ok(Type::Nothing)
             }
             DualApply | DualCall => match args.first() {
                 Some(_) => Ok(Type::Any),

@@ -806,6 +806,13 @@ pub(crate) unsafe extern "C" fn mc_new_struct(
     }
 }
 
+/// `Core.task_rng(default)` into the initialised slot `out` (apart from `default`, an
+/// initialised value): the running share's generator, or `default`.
+pub(crate) unsafe extern "C" fn mc_task_rng(default: *const Value, out: *mut Value) {
+    // SAFETY: as documented above.
+    unsafe { *out = runtime::threads::task_rng_or(&*default) };
+}
+
 /// Entries of each thread's cache of struct types (`thread_copy`).
 const TYPE_CACHE: usize = 64;
 

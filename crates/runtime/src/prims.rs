@@ -742,17 +742,21 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         )),
         NThreads => Ok(Value::Int(crate::threads::nthreads() as i64)),
         ThreadId => Ok(Value::Int(crate::threads::threadid())),
-        ChunkEnter => match args {
-            [Value::Int(tid)] => Ok(Value::Int(crate::threads::enter_chunk(*tid).into_saved())),
+        TaskRng => match args {
+            [default] => Ok(crate::threads::task_rng_or(default)),
             _ => Err(b()),
         },
-        ChunkLeave => match args {
-            [Value::Int(saved)] => {
-                drop(crate::threads::ChunkGuard::from_saved(*saved));
+        ChunkEnter => match args {
+            [Value::Int(tid), rng] => {
+                crate::threads::push_chunk(*tid, Some(rng.clone()));
                 Ok(Value::Nothing)
             }
             _ => Err(b()),
         },
+        ChunkLeave => {
+            crate::threads::pop_chunk();
+            Ok(Value::Nothing)
+        }
         AdCheck | TangentCheck => match args {
             [x, fx, what] => match if op == AdCheck {
                 fdata_mismatch(x, fx, env)

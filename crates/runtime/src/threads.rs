@@ -4,9 +4,11 @@
 //! The number of threads is one setting for the whole process (as Julia's is fixed when it
 //! starts): `set_threads`, 0 meaning the machine's cores. A loop of `n` iterations is divided
 //! into `nthreads()` chunks exactly as Julia's `@threads` divides it (`chunks`); chunk `t`
-//! reports `threadid() == t` while it runs, wherever it runs.
+//! reports `threadid() == t` while it runs, wherever it runs, and draws random numbers from a
+//! generator of its own (`task_rng`).
 
-use std::cell::Cell;
+use crate::value::Value;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -22,11 +24,16 @@ static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
 /// Stack of each pool thread; deeper recursion continues on stacks grown on demand.
 const STACK: usize = 16 << 20;
 
+/// What a thread runs: the share of a threaded loop (its thread id and random number
+/// generator), saved while a nested share runs.
+struct Share {
+    tid: i64,
+    rng: Option<Value>,
+}
+
 thread_local! {
-    /// The running chunk's thread id (1 outside threaded loops).
-    static THREAD_ID: Cell<i64> = const { Cell::new(1) };
-    /// Whether this thread is running a chunk of a threaded loop.
-    static IN_LOOP: Cell<bool> = const { Cell::new(false) };
+    /// The shares this thread is running, innermost last (empty outside threaded loops).
+    static SHARES: RefCell<Vec<Share>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Sets the number of threads of later threaded loops (0: the machine's cores), clamped to
@@ -64,61 +71,66 @@ pub fn pool() -> Result<Arc<rayon::ThreadPool>, String> {
     Ok(pool)
 }
 
-/// `Threads.threadid()`: the running chunk's thread id, 1 outside threaded loops.
+/// `Threads.threadid()`: the running share's thread id, 1 outside threaded loops.
 pub fn threadid() -> i64 {
-    THREAD_ID.with(|t| t.get())
+    SHARES.with(|s| s.borrow().last().map_or(1, |sh| sh.tid))
 }
 
-/// Whether the current thread is running a chunk of a threaded loop (a loop nested in it runs
-/// its chunks one after another on this thread).
+/// Whether the current thread is running a share of a threaded loop (a loop nested in it runs
+/// its shares one after another on this thread).
 pub fn in_threaded_loop() -> bool {
-    IN_LOOP.with(|t| t.get())
+    SHARES.with(|s| !s.borrow().is_empty())
 }
 
-/// While alive, the current thread runs chunk `tid` of a threaded loop; dropping it restores
-/// what the thread ran before.
-pub struct ChunkGuard {
-    tid: i64,
-    in_loop: bool,
+/// The random number generator of the running share (Julia gives each task its own), if the
+/// thread runs one.
+pub fn task_rng() -> Option<Value> {
+    SHARES.with(|s| s.borrow().last().and_then(|sh| sh.rng.clone()))
 }
 
-/// Marks the current thread as running chunk `tid` until the guard is dropped.
-pub fn enter_chunk(tid: i64) -> ChunkGuard {
-    ChunkGuard {
-        tid: THREAD_ID.with(|t| t.replace(tid)),
-        in_loop: IN_LOOP.with(|t| t.replace(true)),
-    }
+/// `task_rng()` if it is of `default`'s type, else `default` (`Core.task_rng`).
+pub fn task_rng_or(default: &Value) -> Value {
+    SHARES.with(|s| match s.borrow().last().and_then(|sh| sh.rng.as_ref()) {
+        Some(r) if r.ty() == default.ty() => r.clone(),
+        _ => default.clone(),
+    })
 }
 
-impl ChunkGuard {
-    /// The state to restore, as one integer (for `Core.chunk_enter`), the guard forgotten.
-    pub fn into_saved(self) -> i64 {
-        let saved = self.tid * 2 + i64::from(self.in_loop);
-        std::mem::forget(self);
-        saved
-    }
+/// While alive, the current thread runs a share of a threaded loop; dropping it ends the
+/// share (see `enter_chunk`).
+pub struct ChunkGuard(());
 
-    /// The guard `into_saved` gave as `saved`.
-    pub fn from_saved(saved: i64) -> ChunkGuard {
-        ChunkGuard {
-            tid: saved.div_euclid(2),
-            in_loop: saved.rem_euclid(2) == 1,
-        }
-    }
+/// Marks the current thread as running share `tid` of a threaded loop, with its own random
+/// number generator `rng`, until the guard is dropped.
+pub fn enter_chunk(tid: i64, rng: Option<Value>) -> ChunkGuard {
+    push_chunk(tid, rng);
+    ChunkGuard(())
+}
+
+/// `enter_chunk` without a guard: the share lasts until `pop_chunk`.
+pub fn push_chunk(tid: i64, rng: Option<Value>) {
+    SHARES.with(|s| s.borrow_mut().push(Share { tid, rng }));
+}
+
+/// Ends the innermost share `push_chunk` began.
+pub fn pop_chunk() {
+    // The generator is dropped outside the borrow (dropping values runs no user code, but
+    // keep the borrow short anyway).
+    let share = SHARES.with(|s| s.borrow_mut().pop());
+    drop(share);
 }
 
 impl Drop for ChunkGuard {
     fn drop(&mut self) {
-        THREAD_ID.with(|t| t.set(self.tid));
-        IN_LOOP.with(|t| t.set(self.in_loop));
+        pop_chunk();
     }
 }
 
-/// Marks the current thread as running no threaded loop (after an error left a chunk entered
-/// by `Core.chunk_enter`).
+/// Marks the current thread as running no threaded loop (after an error left a share begun by
+/// `Core.chunk_enter` unended).
 pub fn leave_all_chunks() {
-    THREAD_ID.with(|t| t.set(1));
-    IN_LOOP.with(|t| t.set(false));
+    let shares = SHARES.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    drop(shares);
 }
 
 /// One thread's share of a loop: thread id and the first and last index of its iterations.
@@ -207,9 +219,16 @@ mod tests {
     fn a_chunk_sets_the_thread_id_for_its_time() {
         assert_eq!(threadid(), 1);
         {
-            let _g = enter_chunk(3);
+            let _g = enter_chunk(3, None);
             assert_eq!(threadid(), 3);
             assert!(in_threaded_loop());
+            {
+                let _inner = enter_chunk(2, Some(Value::Int(7)));
+                assert_eq!(threadid(), 2);
+                assert!(matches!(task_rng(), Some(Value::Int(7))));
+            }
+            assert_eq!(threadid(), 3);
+            assert!(task_rng().is_none());
         }
         assert_eq!(threadid(), 1);
         assert!(!in_threaded_loop());

@@ -146,6 +146,7 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_tuple(_, _, _, _)),
         helper!(mc_new_struct(_, _, _, _)),
         helper!(mc_getfield_borrow(_, _, _)),
+        helper!(mc_task_rng(_, _)),
         helper!(mc_sincos_f64(_, _)),
         helper!(mc_getfield(_, _, _)),
         helper!(mc_setfield(_, _, _)),

@@ -268,6 +268,14 @@ impl Gen<'_, '_> {
                 self.call_or_fallback(i, "mc_prim_direct", &[ctx, code, buf, n, out]);
                 return Ok(None);
             }
+            // The running share's random number generator (a thread-local read).
+            TaskRng if rr == Some(Rep::Boxed) && reps == [Rep::Boxed] => {
+                let r = res.ok_or("task_rng without a result")?;
+                let d = self.value_ptr(args[0], 0);
+                let out = self.slot_addr(r);
+                self.call("mc_task_rng", &[d, out]);
+                return Ok(None);
+            }
             // The child state of a rule call site, when it exists already.
             RuleChild if reps == [Rep::Boxed, Rep::I64] && rr == Some(Rep::Boxed) => {
                 let r = res.ok_or("rule_child without a result")?;

@@ -200,5 +200,20 @@ randperm(rng::AbstractRNG, n::Int64) = shuffle!(rng, collect(1:n))
 randperm(n::Int64) = randperm(default_rng(), n)
 
 const _default_rng = Xoshiro(0)
-default_rng() = _default_rng
+# Inside a threaded loop each thread's share of the iterations draws from a generator of its own
+# (as each of Julia's tasks does), made from the generator of the code that runs the loop.
+default_rng() = Core.task_rng(_default_rng)
+
+# The generators of a threaded loop's `nt` shares: each seeded from the state of the generator
+# running the loop and the share's number, without drawing from it (so a loop changes no
+# numbers drawn after it).
+function _share_rngs(nt::Int64)
+    p = default_rng()
+    mixed = p.s0 ⊻ _rotl(p.s1, 17) ⊻ _rotl(p.s2, 31) ⊻ _rotl(p.s3, 47)
+    rngs = Vector{Xoshiro}(undef, nt)
+    for t in 1:nt
+        rngs[t] = Xoshiro(_splitmix64(mixed + t)[2])
+    end
+    rngs
+end
 seed!(seed::Int64) = seed!(_default_rng, seed)

@@ -9,16 +9,18 @@ threadid() = Core.threadid()
 # Runs `body(first, last)` for each thread's share of the iterations `1:length(r)` (numbers
 # into `r`), divided as Julia divides them, on the threads.
 function _threads_for(body::F, r) where {F}
-    Core.threads_run(body, firstindex(r), length(r), Core.nthreads())
+    nt = Core.nthreads()
+    Core.threads_run(body, firstindex(r), length(r), nt, _share_rngs(nt))
     nothing
 end
 
 # What reverse and forward mode differentiate instead of `_threads_for`: the same shares,
-# one after another, each seeing its thread id.
+# one after another, each seeing its thread id and drawing from its generator.
 function _threads_for_ad(body::F, r) where {F}
     first = firstindex(r)
     n = length(r)
     nt = Core.nthreads()
+    rngs = _share_rngs(nt)
     len = div(n, nt)
     extra = rem(n, nt)
     for tid in 1:nt
@@ -40,9 +42,9 @@ function _threads_for_ad(body::F, r) where {F}
                 l = l + e0
             end
         end
-        saved = Core.chunk_enter(tid)
+        Core.chunk_enter(tid, rngs[tid])
         body(f, l)
-        Core.chunk_leave(saved)
+        Core.chunk_leave()
     end
     nothing
 end
