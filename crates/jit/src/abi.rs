@@ -772,13 +772,28 @@ pub(crate) unsafe extern "C" fn mc_tuple(
     // the caller's return slot).
     unsafe {
         let f = &(*meta).func;
-        let args = f.insts[Inst::from_u32(inst)].args();
-        // Built in place: an exact-size iterator makes the tuple's one allocation.
-        let parts: Arc<[Value]> = (0..args.len())
-            .map(|k| operand(f, args[k], argv.add(k)))
-            .collect();
-        *out = Value::Tuple(parts);
+        *out = Value::Tuple(operand_values(
+            f,
+            &f.insts[Inst::from_u32(inst)].args(),
+            argv,
+        ));
     }
+}
+
+/// The values of operands `args` of an instruction of `f`, from their words in `argv` (see
+/// `mc_eval`), collected in place (an exact-size iterator makes a tuple's one allocation).
+///
+/// # Safety
+/// `argv` holds one word per operand, as `mc_eval` describes.
+unsafe fn operand_values<C: FromIterator<Value>>(
+    f: &Function,
+    args: &[ir::Value],
+    argv: *const u64,
+) -> C {
+    // SAFETY: the caller's promise.
+    (0..args.len())
+        .map(|k| unsafe { operand(f, args[k], argv.add(k)) })
+        .collect()
 }
 
 /// `*out` = the immutable struct that `New` instruction `inst` of `meta`'s function builds
@@ -796,12 +811,9 @@ pub(crate) unsafe extern "C" fn mc_new_struct(
         let InstData::New { ty, args } = &f.insts[Inst::from_u32(inst)] else {
             return;
         };
-        let fields: Box<[Value]> = (0..args.len())
-            .map(|k| operand(f, args[k], argv.add(k)))
-            .collect();
         *out = Value::Struct(Arc::new(runtime::value::StructVal {
             ty: thread_copy(ty),
-            fields,
+            fields: operand_values(f, args, argv),
         }));
     }
 }

@@ -714,6 +714,8 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 show(out, b, None);
                 return;
             }
+            // Not exported from Base, so Julia qualifies them.
+            ("Fix1" | "Fix2", _) => out.push_str("Base."),
             _ => {}
         }
     }

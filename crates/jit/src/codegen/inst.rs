@@ -378,13 +378,7 @@ impl Gen<'_, '_> {
                     let st = self
                         .call("mc_getfield_borrow", &[o, kv, out])
                         .unwrap_or_else(|| unreachable!());
-                    let slow = self.b.create_block();
-                    self.b.set_cold_block(slow);
-                    let join = self.b.create_block();
-                    self.b.ins().brif(st, slow, &[], join, &[]);
-                    self.b.switch_to_block(slow);
-                    self.generic_raising(i);
-                    self.b.switch_to_block(join);
+                    self.raise_if(i, st);
                 } else if let Some(v) = self.field_read(i, o, kv, r)? {
                     self.vals.insert(r, v);
                 }

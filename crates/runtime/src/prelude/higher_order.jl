@@ -198,3 +198,38 @@ sum(f, itr) = mapreduce(f, +, itr)
 prod(f, itr) = mapreduce(f, *, itr)
 maximum(f, itr) = mapreduce(f, max, itr)
 minimum(f, itr) = mapreduce(f, min, itr)
+
+# `isequal`: `==`, except that NaN equals NaN and -0.0 differs from 0.0 (numbers of different
+# types compared after promotion), element by element for arrays of one shape.
+isequal(x, y) = x == y
+isequal(x::Real, y::Real) = isequal(promote(x, y)...)
+isequal(x::T, y::T) where {T<:Real} = x == y
+isequal(x::T, y::T) where {T<:AbstractFloat} = (isnan(x) & isnan(y)) | (x === y)
+function isequal(a::AbstractArray, b::AbstractArray)
+    size(a) == size(b) || return false
+    for i in eachindex(a, b)
+        isequal(a[i], b[i]) || return false
+    end
+    true
+end
+
+# A function with one of its two arguments fixed: Base's `Fix1` and `Fix2`, which `==(x)`,
+# `isequal(x)`, `<(x)` and the other comparisons, and `in(collection)` make.
+struct Fix1{F, T} <: Function
+    f::F
+    x::T
+end
+struct Fix2{F, T} <: Function
+    f::F
+    x::T
+end
+(f::Fix1)(y) = f.f(f.x, y)
+(f::Fix2)(y) = f.f(y, f.x)
+==(x) = Fix2(==, x)
+!=(x) = Fix2(!=, x)
+isequal(x) = Fix2(isequal, x)
+<(x) = Fix2(<, x)
+<=(x) = Fix2(<=, x)
+>(x) = Fix2(>, x)
+>=(x) = Fix2(>=, x)
+in(x) = Fix2(in, x)
