@@ -81,8 +81,10 @@ impl<'a> Parser<'a> {
             }
             Tok::Keyword(Kw::Abstract) => self.parse_abstract(),
             Tok::Keyword(Kw::Using) | Tok::Keyword(Kw::Import) => {
-                self.bump();
+                let using = matches!(self.bump().tok, Tok::Keyword(Kw::Using));
                 let mut names = Vec::new();
+                // Names listed after `:` (`using Base.MathConstants: γ`), per module.
+                let mut listed: Vec<(Symbol, Vec<(Symbol, Span)>)> = Vec::new();
                 loop {
                     match self.ident_sym("a module name") {
                         Some((s, _)) => names.push(s),
@@ -108,16 +110,58 @@ impl<'a> Parser<'a> {
                     }
                     // `using LinearAlgebra: dot` imports names of a module we provide anyway.
                     if self.eat_op(":") {
+                        let module = names.last().copied().unwrap_or_else(|| sym("Main"));
+                        let mut these = Vec::new();
                         while !matches!(self.peek(), Tok::Newline | Tok::Eof | Tok::Op(";")) {
-                            self.bump();
+                            let t = self.bump();
+                            if let Tok::Ident(n) = t.tok {
+                                these.push((n, t.span));
+                            }
                         }
+                        listed.push((module, these));
                         break;
                     }
                     if !self.eat_op(",") {
                         break;
                     }
                 }
-                Expr::new(ExprKind::Using(names), start.to(self.prev_span()))
+                let span = start.to(self.prev_span());
+                let using_stmt = Expr::new(ExprKind::Using(names.clone()), span);
+                if !using || !names.iter().any(|n| n.as_str() == "MathConstants") {
+                    return using_stmt;
+                }
+                // `using Base.MathConstants` makes its constants names of their own
+                // (`γ`, `φ`, `e`, ...), as constants of the program.
+                let wanted: Vec<(Symbol, Span)> =
+                    match listed.iter().find(|(m, _)| m.as_str() == "MathConstants") {
+                        Some((_, these)) => these.clone(),
+                        None => ["e", "γ", "eulergamma", "φ", "golden", "catalan"]
+                            .iter()
+                            .map(|n| (sym(n), span))
+                            .collect(),
+                    };
+                let mut block = vec![using_stmt];
+                for (n, sp) in wanted {
+                    if matches!(n.as_str(), "π" | "pi" | "ℯ") {
+                        continue;
+                    }
+                    let value = Expr::new(
+                        ExprKind::Field {
+                            obj: Box::new(Expr::new(ExprKind::Ident(sym("MathConstants")), sp)),
+                            name: n,
+                        },
+                        sp,
+                    );
+                    let assign = Expr::new(
+                        ExprKind::Assign {
+                            lhs: Box::new(Expr::new(ExprKind::Ident(n), sp)),
+                            rhs: Box::new(value),
+                        },
+                        sp,
+                    );
+                    block.push(Expr::new(ExprKind::Const(Box::new(assign)), sp));
+                }
+                Expr::new(ExprKind::Block(block), span)
             }
             Tok::Keyword(Kw::Module) => {
                 self.bump();
