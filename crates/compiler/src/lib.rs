@@ -350,7 +350,17 @@ impl Compiler {
                 if name.as_str() == "inline" || name.as_str() == "noinline" =>
             {
                 match args.as_slice() {
-                    [e] => self.toplevel_inner(e, src),
+                    [e] => {
+                        // `@noinline` is kept: calls of the function stay calls.
+                        if let (ExprKind::Function(def), "noinline") = (&e.kind, name.as_str()) {
+                            if let syntax::ast::FnName::Name(f) = def.name {
+                                if !self.options.no_inline.contains(&f) {
+                                    self.options.no_inline.push(f);
+                                }
+                            }
+                        }
+                        self.toplevel_inner(e, src)
+                    }
                     _ => Err(CompileError::invalid(
                         stmt.span,
                         format!("`@{name}` takes one definition"),

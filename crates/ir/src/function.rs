@@ -775,10 +775,13 @@ impl Function {
     }
 
     /// Number of instructions in the layout.
-    pub fn inst_count(&self) -> usize {
+    /// The instructions that do work: all but constants (which cost nothing where they are
+    /// used), the size the inliner weighs a callee by.
+    pub fn work_count(&self) -> usize {
         self.layout
             .iter()
-            .map(|b| self.blocks[*b].insts.len())
-            .sum()
+            .flat_map(|b| &self.blocks[*b].insts)
+            .filter(|&&i| !matches!(self.insts[i], InstData::Const(_)))
+            .count()
     }
 }

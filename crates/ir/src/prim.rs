@@ -307,6 +307,8 @@ prims! {
     NThreads = "nthreads": INSPECTS,
     /// `Core.threadid()`: the running share's thread id (1 outside threaded loops).
     ThreadId = "threadid": INSPECTS,
+    /// `Core.in_threaded_loop()`: whether this thread runs a share of a threaded loop.
+    InThreadedLoop = "in_threaded_loop": INSPECTS,
     /// `Core.task_rng(default)`: the running share's random number generator if it has the
     /// type of `default` (it has, inside threaded loops), else `default`.
     TaskRng = "task_rng": INSPECTS,
@@ -1003,6 +1005,10 @@ impl Prim {
             NThreads | ThreadId => {
                 arity(0)?;
                 Ok(Type::Int64)
+            }
+            InThreadedLoop => {
+                arity(0)?;
+                Ok(Type::Bool)
             }
             TaskRng => {
                 arity(1)?;

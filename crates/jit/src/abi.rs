@@ -818,6 +818,11 @@ pub(crate) unsafe extern "C" fn mc_new_struct(
     }
 }
 
+/// `Core.in_threaded_loop()`.
+pub(crate) extern "C" fn mc_in_threaded_loop() -> u8 {
+    u8::from(runtime::threads::in_threaded_loop())
+}
+
 /// `Core.task_rng(default)` into the initialised slot `out` (apart from `default`, an
 /// initialised value): the running share's generator, or `default`.
 pub(crate) unsafe extern "C" fn mc_task_rng(default: *const Value, out: *mut Value) {

@@ -742,6 +742,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         )),
         NThreads => Ok(Value::Int(crate::threads::nthreads() as i64)),
         ThreadId => Ok(Value::Int(crate::threads::threadid())),
+        InThreadedLoop => Ok(Value::Bool(crate::threads::in_threaded_loop())),
         TaskRng => match args {
             [default] => Ok(crate::threads::task_rng_or(default)),
             _ => Err(b()),

@@ -121,7 +121,9 @@ pub fn reverse_rule(
         | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | NThreads | ThreadId | TaskRng | ChunkEnter | ChunkLeave => Some(Rule::NonDifferentiable),
+        | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => {
+            Some(Rule::NonDifferentiable)
+        }
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -183,7 +185,9 @@ pub fn is_differentiable(op: Prim) -> bool {
         | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | ThreadsRun | NThreads | ThreadId | TaskRng | ChunkEnter | ChunkLeave => false,
+        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => {
+            false
+        }
     }
 }
 

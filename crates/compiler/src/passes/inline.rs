@@ -55,7 +55,7 @@ impl Pass for Inline {
                     continue;
                 };
                 let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
-                let size = body.inst_count();
+                let size = body.work_count();
                 if size > c.options.inline_limit || entry_has_preds {
                     continue;
                 }

@@ -147,6 +147,7 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_new_struct(_, _, _, _)),
         helper!(mc_getfield_borrow(_, _, _)),
         helper!(mc_task_rng(_, _)),
+        helper!(mc_in_threaded_loop()),
         helper!(mc_sincos_f64(_, _)),
         helper!(mc_getfield(_, _, _)),
         helper!(mc_setfield(_, _, _)),

@@ -268,6 +268,13 @@ impl Gen<'_, '_> {
                 self.call_or_fallback(i, "mc_prim_direct", &[ctx, code, buf, n, out]);
                 return Ok(None);
             }
+            // Whether a threaded loop's share runs (a thread-local read).
+            InThreadedLoop if rr == Some(Rep::Bool) => {
+                let v = self
+                    .call("mc_in_threaded_loop", &[])
+                    .ok_or("mc_in_threaded_loop without a result")?;
+                return Ok(Some(v));
+            }
             // The running share's random number generator (a thread-local read).
             TaskRng if rr == Some(Rep::Boxed) && reps == [Rep::Boxed] => {
                 let r = res.ok_or("task_rng without a result")?;
