@@ -327,12 +327,13 @@ impl Machine {
         self.depth -= 1;
     }
 
-    /// `Core.threads_run(body, first, n, nt)`: the chunks of a threaded loop (see
-    /// [`runtime::threads::chunks`]), each run as `body(f, l)`. With native code, more than one
-    /// chunk and no threaded loop around this one, the chunks run on the pool's threads with
-    /// this machine lent to them ([`SharedMachine`]); otherwise one after another here. Every
-    /// chunk runs to its end or its error, as Julia's tasks do; errors become one
-    /// `TaskFailedException` naming the first chunk's error and how many more failed.
+    /// `Core.threads_run(body, first, n, nt, rngs)`: the shares of a threaded loop (see
+    /// [`runtime::threads::chunks`]), share `t` run as `body(f, l)` with the random number
+    /// generator `rngs[t]`. With native code, more than one share and no threaded loop around
+    /// this one, the shares run on the pool's threads with this machine lent to them
+    /// ([`SharedMachine`]); otherwise one after another here. Every share runs to its end or
+    /// its error, as Julia's tasks do; errors become one `TaskFailedException` naming the first
+    /// share's error and how many more failed.
     pub fn threads_run(&mut self, args: &[Value]) -> Result<Value, RuntimeError> {
         use runtime::threads;
         let [body, Value::Int(first), Value::Int(n), Value::Int(nt), rngs] = args else {

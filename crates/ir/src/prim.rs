@@ -303,6 +303,9 @@ prims! {
     /// `rngs[t]`, on a thread of its own where the backend allows, else one after another;
     /// returns `nothing`.
     ThreadsRun = "threads_run": RUNS_USER_CODE,
+    /// `Core.chunk_range(first, n, nt, tid)`: thread `tid`'s share of a threaded loop's
+    /// iterations, as `(f, l)` (`l < f` when it has none).
+    ChunkRange = "chunk_range": PURE,
     /// `Core.nthreads()`: the number of threads of threaded loops.
     NThreads = "nthreads": INSPECTS,
     /// `Core.threadid()`: the running share's thread id (1 outside threaded loops).
@@ -1009,6 +1012,14 @@ impl Prim {
             InThreadedLoop => {
                 arity(0)?;
                 Ok(Type::Bool)
+            }
+            ChunkRange => {
+                arity(4)?;
+                if all(&Type::Int64) {
+                    Ok(Type::tuple(vec![Type::Int64, Type::Int64]))
+                } else {
+                    Err("`Core.chunk_range` takes four Int64s".into())
+                }
             }
             TaskRng => {
                 arity(1)?;

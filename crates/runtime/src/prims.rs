@@ -743,6 +743,14 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         NThreads => Ok(Value::Int(crate::threads::nthreads() as i64)),
         ThreadId => Ok(Value::Int(crate::threads::threadid())),
         InThreadedLoop => Ok(Value::Bool(crate::threads::in_threaded_loop())),
+        ChunkRange => match args {
+            [Value::Int(first), Value::Int(n), Value::Int(nt), Value::Int(tid)] => {
+                let (f, l) = crate::threads::chunk(*first, *n, *nt, *tid)
+                    .map_or((1, 0), |c| (c.first, c.last));
+                Ok(Value::tuple(vec![Value::Int(f), Value::Int(l)]))
+            }
+            _ => Err(b()),
+        },
         TaskRng => match args {
             [default] => Ok(crate::threads::task_rng_or(default)),
             _ => Err(b()),

@@ -145,37 +145,36 @@ pub struct Chunk {
 /// divides them: `n ÷ nt` each, the first `n % nt` threads one more; threads left without
 /// iterations get no chunk.
 pub fn chunks(first: i64, n: i64, nt: i64) -> Vec<Chunk> {
+    (1..=nt.max(1))
+        .filter_map(|tid| chunk(first, n, nt, tid))
+        .collect()
+}
+
+/// Thread `tid`'s share of `chunks(first, n, nt)`, if it has one.
+pub fn chunk(first: i64, n: i64, nt: i64, tid: i64) -> Option<Chunk> {
     let nt = nt.max(1);
     let n = n.max(0);
-    let (len, rem) = (n / nt, n % nt);
-    (1..=nt)
-        .filter_map(|tid| {
-            let (len, rem) = if len == 0 {
-                if tid > rem {
-                    return None;
-                }
-                (1, 0)
-            } else {
-                (len, rem)
-            };
-            let mut f = first + (tid - 1) * len;
-            let mut l = f + len - 1;
-            if rem > 0 {
-                if tid <= rem {
-                    f += tid - 1;
-                    l += tid;
-                } else {
-                    f += rem;
-                    l += rem;
-                }
-            }
-            Some(Chunk {
-                tid,
-                first: f,
-                last: l,
-            })
-        })
-        .collect()
+    let (len, rem) = match (n / nt, n % nt) {
+        (0, rem) if tid > rem => return None,
+        (0, _) => (1, 0),
+        lr => lr,
+    };
+    let mut f = first + (tid - 1) * len;
+    let mut l = f + len - 1;
+    if rem > 0 {
+        if tid <= rem {
+            f += tid - 1;
+            l += tid;
+        } else {
+            f += rem;
+            l += rem;
+        }
+    }
+    Some(Chunk {
+        tid,
+        first: f,
+        last: l,
+    })
 }
 
 #[cfg(test)]

@@ -121,7 +121,7 @@ pub fn reverse_rule(
         | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => {
+        | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => {
             Some(Rule::NonDifferentiable)
         }
         // Reverse mode's own bookkeeping on tangent arrays.
@@ -185,9 +185,8 @@ pub fn is_differentiable(op: Prim) -> bool {
         | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => {
-            false
-        }
+        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
+        | ChunkRange => false,
     }
 }
 

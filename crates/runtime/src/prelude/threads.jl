@@ -21,27 +21,9 @@ function _threads_for_ad(body::F, r) where {F}
     n = length(r)
     nt = Core.nthreads()
     rngs = _share_rngs(nt)
-    len = div(n, nt)
-    extra = rem(n, nt)
     for tid in 1:nt
-        l0 = len
-        e0 = extra
-        if len == 0
-            tid > extra && break
-            l0 = 1
-            e0 = 0
-        end
-        f = first + (tid - 1) * l0
-        l = f + l0 - 1
-        if e0 > 0
-            if tid <= e0
-                f = f + (tid - 1)
-                l = l + tid
-            else
-                f = f + e0
-                l = l + e0
-            end
-        end
+        f, l = Core.chunk_range(first, n, nt, tid)
+        f > l && break
         Core.chunk_enter(tid, rngs[tid])
         body(f, l)
         Core.chunk_leave()
