@@ -25,26 +25,32 @@ fn main() -> Result<(), String> {
         let cache = s
             .prepare_derivative_cache(&f, &a, 8)
             .map_err(|e| show(&s, e))?;
-        let t = std::time::Instant::now();
-        for _ in 0..iters {
-            let r = s
-                .value_and_gradient_forward_cached(&cache, &a)
-                .map_err(|e| show(&s, e))?;
-            std::hint::black_box(r);
-        }
-        let ns = t.elapsed().as_nanos() as f64 / iters as f64;
-        println!("{ns:.1} ns per forward-mode gradient ({iters} gradients)");
-        return Ok(());
+        time(iters, "forward-mode gradient", || {
+            let r = s.value_and_gradient_forward_cached(&cache, &a);
+            std::hint::black_box(r.map_err(|e| show(&s, e))?);
+            Ok(())
+        })
+    } else {
+        let cache = s.prepare_gradient_cache(&f, &a).map_err(|e| show(&s, e))?;
+        time(iters, "gradient", || {
+            let r = s.value_and_gradient_cached(&cache, &a);
+            std::hint::black_box(r.map_err(|e| show(&s, e))?);
+            Ok(())
+        })
     }
-    let cache = s.prepare_gradient_cache(&f, &a).map_err(|e| show(&s, e))?;
+}
+
+/// Runs `one` `iters` times and prints the mean time per run.
+fn time(
+    iters: usize,
+    what: &str,
+    mut one: impl FnMut() -> Result<(), String>,
+) -> Result<(), String> {
     let t = std::time::Instant::now();
     for _ in 0..iters {
-        let r = s
-            .value_and_gradient_cached(&cache, &a)
-            .map_err(|e| show(&s, e))?;
-        std::hint::black_box(r);
+        one()?;
     }
     let ns = t.elapsed().as_nanos() as f64 / iters as f64;
-    println!("{ns:.1} ns per gradient ({iters} gradients)");
+    println!("{ns:.1} ns per {what} ({iters} gradients)");
     Ok(())
 }

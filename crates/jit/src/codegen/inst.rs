@@ -336,10 +336,6 @@ impl Gen<'_, '_> {
                 let argv = self.at(self.argv);
                 self.call("mc_tuple", &[meta, inst, argv, out]);
             }
-            // A singleton struct (a closure capturing nothing): read from the constants
-            // wherever it is used, so there is nothing to build.
-            InstData::New { args, .. }
-                if args.is_empty() && res.is_some_and(|r| self.rep(r) == Rep::Unit) => {}
             // An immutable struct whose values need no conversion to their fields' types.
             InstData::New { ty, args }
                 if res.is_some_and(|r| self.rep(r) == Rep::Boxed)
