@@ -13,18 +13,27 @@ pub enum Mode {
     Dual(u8),
 }
 
-/// How rules are derived: debug mode (run-time fdata checks at argument and call boundaries)
-/// and the rule context (`Default` uses the speed-only rules of `rules::fast_rule`).
+/// How rules are derived: debug mode (run-time fdata checks at argument and call boundaries),
+/// the rule context (`Default` uses the speed-only rules of `rules::fast_rule`), and whether
+/// threaded loops are differentiated as their shares run one after another (`serial_threads`:
+/// rules that are differentiated again, by forward mode, need that; first-order reverse mode
+/// runs the shares' forwards passes and pullbacks on the threads).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
     pub debug: bool,
     pub context: Context,
+    pub serial_threads: bool,
 }
 
 impl RuleOptions {
+    /// How many bits [`RuleOptions::to_bits`] uses.
+    const BITS: u32 = 3;
+
     /// The options as an integer (a constant operand of `Core.dyn_fwd`).
     pub fn to_bits(self) -> i64 {
-        (self.debug as i64) | (((self.context == Context::Minimal) as i64) << 1)
+        (self.debug as i64)
+            | (((self.context == Context::Minimal) as i64) << 1)
+            | ((self.serial_threads as i64) << 2)
     }
 
     pub fn from_bits(b: i64) -> RuleOptions {
@@ -35,6 +44,7 @@ impl RuleOptions {
             } else {
                 Context::Default
             },
+            serial_threads: b & 4 != 0,
         }
     }
 }
@@ -62,7 +72,12 @@ impl DerivedKey {
             Context::Default => "",
             Context::Minimal => "-minimal",
         };
-        format!("#{which}{debug}{ctx} {}", self.primal.display())
+        let serial = if self.opts.serial_threads {
+            "-serial"
+        } else {
+            ""
+        };
+        format!("#{which}{debug}{ctx}{serial} {}", self.primal.display())
     }
 }
 
@@ -92,19 +107,19 @@ impl DualCallOp {
             DualCallKind::DualApply => 1,
             DualCallKind::GradApply => 2,
         };
-        self.opts.to_bits() | (kind << 2)
+        self.opts.to_bits() | (kind << RuleOptions::BITS)
     }
 
     /// The operand decoded (`None` for a value no `to_bits` makes).
     pub fn from_bits(b: i64) -> Option<DualCallOp> {
-        let kind = match b >> 2 {
+        let kind = match b >> RuleOptions::BITS {
             0 => DualCallKind::Call,
             1 => DualCallKind::DualApply,
             2 => DualCallKind::GradApply,
             _ => return None,
         };
         Some(DualCallOp {
-            opts: RuleOptions::from_bits(b & 3),
+            opts: RuleOptions::from_bits(b & ((1 << RuleOptions::BITS) - 1)),
             kind,
         })
     }

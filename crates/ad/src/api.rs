@@ -121,7 +121,7 @@ impl Ad {
             .cloned();
         let primal = match derived {
             Some(d) => self.derived_function(compiler, &d)?,
-            None => primal_for_ad(compiler, key).map_err(internal)?,
+            None => primal_for_ad(compiler, key, true).map_err(internal)?,
         };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -249,7 +249,7 @@ impl Ad {
             return Ok(r.clone());
         }
         let internal = AdError::from_compile;
-        let primal = primal_for_ad(compiler, key).map_err(internal)?;
+        let primal = primal_for_ad(compiler, key, opts.serial_threads).map_err(internal)?;
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             ir::timing::phase("derive", || {
@@ -1070,20 +1070,27 @@ pub fn new_state() -> runtime::Value {
     runtime::prims::new_rule_state(&rule_state_type())
 }
 
-/// Prelude functions whose derivatives are derived from another definition of the same
-/// computation: a threaded loop is differentiated as its chunks run one after another (each
-/// with its thread id), which is deterministic and race-free. Calls of these functions are
+/// Prelude functions whose derivatives in forward mode and second order are derived from
+/// another definition of the same computation: a threaded loop is then differentiated as its
+/// shares run one after another (each with its thread id), which is deterministic and
+/// race-free. (First-order reverse mode differentiates the loop itself: the AD runtime runs
+/// the shares' forwards passes and pullbacks on the threads.) Calls of these functions are
 /// never inlined (the session tells the compiler), so the transform sees them.
 pub const AD_DEFINITIONS: &[(&str, &str)] = &[("_threads_for", "_threads_for_ad")];
 
 /// The primal code AD derives a method instance's rules from: the instance's own optimised
-/// code, or that of its `AD_DEFINITIONS` counterpart for the same argument types (with the
-/// function parameter typed as the instance's, so callers see no difference).
-fn primal_for_ad(compiler: &mut Compiler, key: &MiKey) -> Result<Arc<Function>, CompileError> {
-    let Some((_, with)) = AD_DEFINITIONS
+/// code, or, when `serial` (rules of forward mode, or differentiated again), that of its
+/// `AD_DEFINITIONS` counterpart for the same argument types (with the function parameter
+/// typed as the instance's, so callers see no difference).
+fn primal_for_ad(
+    compiler: &mut Compiler,
+    key: &MiKey,
+    serial: bool,
+) -> Result<Arc<Function>, CompileError> {
+    let counterpart = AD_DEFINITIONS
         .iter()
-        .find(|(f, _)| key.table.as_str() == *f)
-    else {
+        .find(|(f, _)| serial && key.table.as_str() == *f);
+    let Some((_, with)) = counterpart else {
         return compiler.optimised(key);
     };
     let with = sym(with);

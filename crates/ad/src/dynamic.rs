@@ -29,6 +29,12 @@ pub struct Runtime {
     /// Whether either table may hold entries: `begin` takes no lock when neither does (a
     /// prepared gradient of a function reading no globals pays nothing for them).
     recorded: std::sync::atomic::AtomicBool,
+    /// Whether a share of a threaded loop read a global's fdata (set by `global_fdata`): the
+    /// loop's pullbacks then run one after another (see `threads`).
+    pub(crate) global_in_share: std::sync::atomic::AtomicBool,
+    /// While a threaded loop's forwards passes run on the threads: its private fdata arrays,
+    /// which globals' fdata read by its shares join (see `threads`).
+    pub(crate) shared_fdata: std::sync::Mutex<Option<crate::threads::SharedFdata>>,
 }
 
 impl Runtime {
@@ -38,6 +44,8 @@ impl Runtime {
             globals: Default::default(),
             global_tangents: Default::default(),
             recorded: Default::default(),
+            global_in_share: Default::default(),
+            shared_fdata: Default::default(),
         }
     }
 
@@ -67,32 +75,50 @@ impl Runtime {
         if ir::tangent::fdata_type(&t, env) == Type::NoFData {
             return crate::tangent::singleton_of(Type::NoFData);
         }
-        let mut gs = self.globals.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, f)) = gs.iter().find(|(g, _)| runtime::value::egal(g, x)) {
-            return f.clone();
+        let f = {
+            let mut gs = self.globals.lock().unwrap_or_else(|e| e.into_inner());
+            match gs.iter().find(|(g, _)| runtime::value::egal(g, x)) {
+                Some((_, f)) => f.clone(),
+                None => {
+                    let f = fdata(&crate::tangent::zero_tangent(x, env), &t, env);
+                    gs.push((x.clone(), f.clone()));
+                    self.recorded.store(true, Ordering::Relaxed);
+                    f
+                }
+            }
+        };
+        // Inside a share of a loop running on the threads: the share's copy (see `threads`).
+        if let Some(tid) = runtime::threads::outer_threadid() {
+            let mut shared = self.shared_fdata.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(v) = shared.as_mut().and_then(|s| s.share_view(&f, tid)) {
+                return v;
+            }
+            self.global_in_share.store(true, Ordering::Relaxed);
         }
-        let f = fdata(&crate::tangent::zero_tangent(x, env), &t, env);
-        gs.push((x.clone(), f.clone()));
-        self.recorded.store(true, Ordering::Relaxed);
         f
     }
 }
 
-fn error(msg: String) -> RuntimeError {
+pub(crate) fn error(msg: String) -> RuntimeError {
     RuntimeError::new(Exception::Error(msg))
 }
 
-fn internal(what: &str) -> RuntimeError {
+pub(crate) fn internal(what: &str) -> RuntimeError {
     RuntimeError::new(Exception::Internal(what.to_string()))
 }
 
 /// Runs a primitive of the runtime crate on values (the rule-state stacks).
-fn prim(m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {
+pub(crate) fn prim(m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {
     eval_prim(op, args, &m.compiler.env, &mut *m.out).map_err(RuntimeError::new)
 }
 
 /// Stack `k` (a `Vector{elem}`) of a dynamic call site's state.
-fn site_stack(m: &mut Machine, site: &Value, k: i64, elem: Type) -> Result<Value, RuntimeError> {
+pub(crate) fn site_stack(
+    m: &mut Machine,
+    site: &Value,
+    k: i64,
+    elem: Type,
+) -> Result<Value, RuntimeError> {
     let vt = Value::Type(Type::vector(elem));
     prim(m, Prim::RuleStack, &[site.clone(), Value::Int(k), vt])
 }
@@ -113,7 +139,7 @@ fn apply_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
 const APPLY: i64 = -1;
 
 /// An error of deriving or running a rule, as a run-time error with its frames.
-fn ad_error(e: ad_transform::AdError) -> RuntimeError {
+pub(crate) fn ad_error(e: ad_transform::AdError) -> RuntimeError {
     RuntimeError {
         exception: Exception::Error(e.message),
         trace: e
@@ -135,7 +161,7 @@ impl Ad {
     }
 }
 
-fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
+pub(crate) fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
     prim(m, Prim::RuleChild, &[site.clone(), Value::Int(id as i64)])
 }
 
@@ -157,7 +183,48 @@ impl AdRuntime for Runtime {
     }
 
     fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {
-        let env = &m.compiler.env;
+        match op {
+            Prim::DynFwd => self.dyn_fwd(m, args),
+            Prim::DynRvs => self.dyn_rvs(m, args),
+            Prim::ThreadsFwd => self.threads_fwd(m, args),
+            Prim::ThreadsRvs => self.threads_rvs(m, args),
+            Prim::DualCall => self.dual_call(m, args),
+            Prim::DualApply => {
+                // `derivative` in the language: one lane of forward mode.
+                let mut call = vec![Value::Int(1), Value::Int(self.ad.opts.to_bits())];
+                call.extend(args.iter().cloned());
+                let r = self.dual_call(m, &call)?;
+                Ok(r.field(1).unwrap_or_else(crate::tangent::no_tangent))
+            }
+            Prim::GradApply => {
+                // `gradient` in the language: reverse mode.
+                let g = crate::api::nested_gradient(m, &self.ad, &args[0], &args[1..])
+                    .map_err(ad_error)?;
+                Ok(g.get(1).cloned().unwrap_or_else(crate::tangent::no_tangent))
+            }
+            _ => self.on_values(op, args, &m.compiler.env),
+        }
+    }
+
+    fn eval_on_values(
+        &self,
+        op: Prim,
+        args: &[Value],
+        env: &ir::TypeEnv,
+    ) -> Option<Result<Value, RuntimeError>> {
+        op.ad_runtime_on_values()
+            .then(|| self.on_values(op, args, env))
+    }
+}
+
+impl Runtime {
+    /// The primitives that need only their operands and the type environment.
+    fn on_values(
+        &self,
+        op: Prim,
+        args: &[Value],
+        env: &ir::TypeEnv,
+    ) -> Result<Value, RuntimeError> {
         match op {
             Prim::RdataAdd => Ok(rdata_add(&args[0], &args[1])),
             Prim::RdataConvert => {
@@ -236,22 +303,6 @@ impl AdRuntime for Runtime {
                 let p = args[0].ty();
                 let z = zero_rdata_of(&ir::tangent::rdata_type(&p, env), env);
                 Ok(tangent_from(&p, &args[1], &z, env))
-            }
-            Prim::DynFwd => self.dyn_fwd(m, args),
-            Prim::DynRvs => self.dyn_rvs(m, args),
-            Prim::DualCall => self.dual_call(m, args),
-            Prim::DualApply => {
-                // `derivative` in the language: one lane of forward mode.
-                let mut call = vec![Value::Int(1), Value::Int(self.ad.opts.to_bits())];
-                call.extend(args.iter().cloned());
-                let r = self.dual_call(m, &call)?;
-                Ok(r.field(1).unwrap_or_else(crate::tangent::no_tangent))
-            }
-            Prim::GradApply => {
-                // `gradient` in the language: reverse mode.
-                let g = crate::api::nested_gradient(m, &self.ad, &args[0], &args[1..])
-                    .map_err(ad_error)?;
-                Ok(g.get(1).cloned().unwrap_or_else(crate::tangent::no_tangent))
             }
             _ => Err(internal(&format!(
                 "`Core.{}` is not a primitive of the AD runtime",

@@ -8,7 +8,7 @@
 use crate::api::new_state;
 use crate::api::{method_instance, runtime_error, Ad};
 use crate::tangent::{fdata, tangent_from, zero_tangent};
-use ad_transform::{rule_state_type, AdError, Mode};
+use ad_transform::{rule_state_type, AdError, Mode, RuleOptions};
 use interp::Machine;
 use ir::tangent::{fdata_type, rdata_type};
 use ir::Type;
@@ -64,8 +64,12 @@ pub(crate) fn hvps_in(
 ) -> Result<Hvps, AdError> {
     let n = dirs.len();
     let key = method_instance(m, f, args)?;
-    let opts = ad.opts;
-    ad.rule(&mut m.compiler, &key)?;
+    // The reverse rule differentiated again runs threaded loops' shares one after another.
+    let opts = RuleOptions {
+        serial_threads: true,
+        ..ad.opts
+    };
+    ad.rule_with(&mut m.compiler, &key, opts)?;
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
     let env = m.compiler.env.clone();

@@ -139,6 +139,14 @@ pub fn direct_call_fits(depth: usize) -> bool {
     depth + 1 < MAX_DEPTH && stacker::remaining_stack().is_some_and(|r| r >= 1 << 20)
 }
 
+/// One share of a threaded loop (see [`Machine::run_shares`]): its thread id, its random
+/// number generator and the arguments of its call.
+pub struct Share {
+    pub tid: i64,
+    pub rng: Option<Value>,
+    pub args: Vec<Value>,
+}
+
 /// A machine lent to the threads of a threaded loop while the thread that owns it waits for
 /// them. Native code running on those threads reaches the machine only through
 /// [`SharedMachine::lock`] (for its slow paths: evaluated instructions, compiling a callee,
@@ -149,6 +157,7 @@ pub struct SharedMachine {
     machine: *mut Machine,
     lock: std::sync::Mutex<()>,
     env: Arc<ir::TypeEnv>,
+    ad: Option<Arc<dyn AdRuntime>>,
 }
 
 // SAFETY: the machine behind the pointer is only reached with `lock` held (see
@@ -173,6 +182,11 @@ impl SharedMachine {
     /// The type environment, readable without the lock.
     pub fn env(&self) -> &ir::TypeEnv {
         &self.env
+    }
+
+    /// The machine's AD runtime, usable without the lock (for `AdRuntime::eval_on_values`).
+    pub fn ad_runtime(&self) -> Option<Arc<dyn AdRuntime>> {
+        self.ad.clone()
     }
 }
 
@@ -213,6 +227,14 @@ fn backend_id(n: &Arc<dyn Native>) -> usize {
 /// crate provides it): evaluates the primitives of `Prim::is_ad_runtime`.
 pub trait AdRuntime: Send + Sync {
     fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError>;
+    /// A primitive of `Prim::ad_runtime_on_values` evaluated without the machine (by native
+    /// code, also on a threaded loop's threads); `None` for the others.
+    fn eval_on_values(
+        &self,
+        op: Prim,
+        args: &[Value],
+        env: &ir::TypeEnv,
+    ) -> Option<Result<Value, RuntimeError>>;
     /// Called before each gradient's forwards pass: forgets what belonged to the last one (the
     /// tangents of globals).
     fn begin(&self) {}
@@ -336,15 +358,10 @@ impl Machine {
     /// share's error and how many more failed.
     pub fn threads_run(&mut self, args: &[Value]) -> Result<Value, RuntimeError> {
         use runtime::threads;
-        let [body, Value::Int(first), Value::Int(n), Value::Int(nt), rngs] = args else {
+        let [body, Value::Int(first), Value::Int(n), Value::Int(nt), rngs, _disjoint] = args else {
             return Err(RuntimeError::new(Exception::Internal(
                 "`Core.threads_run` takes a function, three Int64s and generators".into(),
             )));
-        };
-        // Share `t`'s generator.
-        let rng_of = |c: &threads::Chunk| match rngs {
-            Value::Array(a) => a.get((c.tid - 1) as usize),
-            _ => None,
         };
         let chunks = threads::chunks(*first, *n, *nt);
         if chunks.is_empty() {
@@ -356,18 +373,49 @@ impl Machine {
             return Err(self.method_error(&probe, None));
         }
         let code = self.code_for(&key)?;
+        let shares: Vec<Share> = chunks
+            .iter()
+            .map(|c| Share {
+                tid: c.tid,
+                rng: match rngs {
+                    Value::Array(a) => a.get((c.tid - 1) as usize),
+                    _ => None,
+                },
+                args: vec![body.clone(), Value::Int(c.first), Value::Int(c.last)],
+            })
+            .collect();
+        self.run_shares(&code, &shares, true)?;
+        Ok(Value::Nothing)
+    }
+
+    /// Whether [`Machine::run_shares`] runs `n` shares of `code` on the pool's threads: with
+    /// native code, more than one share, and no threaded loop around.
+    pub fn shares_in_parallel(&self, code: &Function, n: usize) -> bool {
+        self.native.is_some()
+            && n > 1
+            && code.id != 0
+            && self.fuel.is_none()
+            && !runtime::threads::in_threaded_loop()
+    }
+
+    /// Runs `code` on each share's arguments as that share of a threaded loop (its thread id
+    /// and generator), on the pool's threads when `parallel` and
+    /// [`Machine::shares_in_parallel`] (the calling thread runs the first), else one after
+    /// another in the order given; returns the shares' results. Every share runs to its end or its first error; errors become
+    /// one `TaskFailedException` (the first share's error and how many more).
+    pub fn run_shares(
+        &mut self,
+        code: &Arc<Function>,
+        shares: &[Share],
+        parallel: bool,
+    ) -> Result<Vec<Value>, RuntimeError> {
+        use runtime::threads;
         let native = match self.native.clone() {
-            Some(n)
-                if chunks.len() > 1
-                    && code.id != 0
-                    && self.fuel.is_none()
-                    && !threads::in_threaded_loop() =>
-            {
-                n.prepare(self, &code)
+            Some(n) if parallel && self.shares_in_parallel(code, shares.len()) => {
+                n.prepare(self, code)
             }
             _ => None,
         };
-        let args_of = |c: &threads::Chunk| [body.clone(), Value::Int(c.first), Value::Int(c.last)];
         let results: Vec<Result<Value, RuntimeError>> = match native {
             Some(nc) => {
                 let pool = threads::pool().map_err(|e| RuntimeError::new(Exception::Error(e)))?;
@@ -375,25 +423,25 @@ impl Machine {
                     machine: self as *mut Machine,
                     lock: std::sync::Mutex::new(()),
                     env: self.compiler.env.clone(),
+                    ad: self.ad_runtime.clone(),
                 };
                 let mut results: Vec<Option<Result<Value, RuntimeError>>> =
-                    chunks.iter().map(|_| None).collect();
-                // The first chunk runs on this thread (which waits anyway), the others on
+                    shares.iter().map(|_| None).collect();
+                // The first share runs on this thread (which waits anyway), the others on
                 // the pool's.
                 pool.in_place_scope(|s| {
-                    let mut slots = results.iter_mut().zip(&chunks);
+                    let mut slots = results.iter_mut().zip(shares);
                     let first = slots.next();
-                    for (slot, c) in slots {
-                        let (shared, nc, a) = (&shared, &nc, args_of(c));
-                        let (tid, rng) = (c.tid, rng_of(c));
+                    for (slot, sh) in slots {
+                        let (shared, nc) = (&shared, &nc);
                         s.spawn(move |_| {
-                            let _chunk = threads::enter_chunk(tid, rng);
-                            *slot = Some(nc.call_in_thread(shared, &a));
+                            let _chunk = threads::enter_chunk(sh.tid, sh.rng.clone());
+                            *slot = Some(nc.call_in_thread(shared, &sh.args));
                         });
                     }
-                    if let Some((slot, c)) = first {
-                        let _chunk = threads::enter_chunk(c.tid, rng_of(c));
-                        *slot = Some(nc.call_in_thread(&shared, &args_of(c)));
+                    if let Some((slot, sh)) = first {
+                        let _chunk = threads::enter_chunk(sh.tid, sh.rng.clone());
+                        *slot = Some(nc.call_in_thread(&shared, &sh.args));
                     }
                 });
                 results
@@ -401,31 +449,31 @@ impl Machine {
                     .map(|r| {
                         r.unwrap_or_else(|| {
                             Err(RuntimeError::new(Exception::Internal(
-                                "a chunk of a threaded loop did not run".into(),
+                                "a share of a threaded loop did not run".into(),
                             )))
                         })
                     })
                     .collect()
             }
-            None => chunks
+            None => shares
                 .iter()
-                .map(|c| {
-                    let _chunk = threads::enter_chunk(c.tid, rng_of(c));
-                    self.exec_slice(&code, &args_of(c))
+                .map(|sh| {
+                    let _chunk = threads::enter_chunk(sh.tid, sh.rng.clone());
+                    self.exec_slice(code, &sh.args)
                 })
                 .collect(),
         };
-        let mut errors = results.into_iter().filter_map(Result::err);
+        let mut errors = results.iter().filter_map(|r| r.as_ref().err());
         match errors.next() {
-            None => Ok(Value::Nothing),
+            None => Ok(results.into_iter().filter_map(Result::ok).collect()),
             // A bug of ours stays an internal error.
-            Some(e) if matches!(e.exception, Exception::Internal(_)) => Err(e),
+            Some(e) if matches!(e.exception, Exception::Internal(_)) => Err(e.clone()),
             Some(first) => Err(RuntimeError {
                 exception: Exception::TaskFailed {
-                    first: Box::new(first.exception),
+                    first: Box::new(first.exception.clone()),
                     more: errors.count(),
                 },
-                trace: first.trace,
+                trace: first.trace.clone(),
             }),
         }
     }

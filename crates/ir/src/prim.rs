@@ -297,12 +297,20 @@ prims! {
     StringLen = "string_len": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
     // Threads.
-    /// `Core.threads_run(body, first, n, nt, rngs)`: the iterations `first .. first + n - 1`
-    /// of a `Threads.@threads` loop divided into `nt` shares as Julia divides them, share `t`
-    /// run as `body(f, l)` (its first and last iteration) with the random number generator
-    /// `rngs[t]`, on a thread of its own where the backend allows, else one after another;
-    /// returns `nothing`.
+    /// `Core.threads_run(body, first, n, nt, rngs, disjoint)`: the iterations
+    /// `first .. first + n - 1` of a `Threads.@threads` loop divided into `nt` shares as Julia
+    /// divides them, share `t` run as `body(f, l)` (its first and last iteration) with the
+    /// random number generator `rngs[t]`, on a thread of its own where the backend allows,
+    /// else one after another; returns `nothing`. `disjoint` (`((:name, k), ...)`) names the
+    /// body's captured arrays no two iterations share an element of, for reverse mode.
     ThreadsRun = "threads_run": RUNS_USER_CODE,
+    /// `Core.threads_fwd(state, opts, body, fbody, first, n, nt, rngs, disjoint)`: reverse
+    /// mode's forwards pass of `Core.threads_run`: each share's forwards pass of the body on a
+    /// child state of its own, on the threads where it can; returns `nothing`.
+    ThreadsFwd = "threads_fwd": RUNS_USER_CODE,
+    /// `Core.threads_rvs(state)`: the pullback of the latest `threads_fwd` on `state`: the
+    /// shares' pullbacks, the body's reverse data (summed over the shares) returned.
+    ThreadsRvs = "threads_rvs": RUNS_USER_CODE,
     /// `Core.chunk_range(first, n, nt, tid)`: thread `tid`'s share of a threaded loop's
     /// iterations, as `(f, l)` (`l < f` when it has none).
     ChunkRange = "chunk_range": PURE,
@@ -454,6 +462,29 @@ impl Prim {
                 | FieldCotangent
                 | DynFwd
                 | DynRvs
+                | ThreadsFwd
+                | ThreadsRvs
+        )
+    }
+
+    /// The AD runtime's primitives that read only their operands and the type environment
+    /// (no machine, no user code, no writes): native code calls them without the machine.
+    pub fn ad_runtime_on_values(self) -> bool {
+        use Prim::*;
+        matches!(
+            self,
+            RdataAdd
+                | RdataConvert
+                | RdataAddAt
+                | TangentFdata
+                | TangentRdata
+                | TangentAddRdata
+                | TangentOf
+                | FieldFdata
+                | GlobalFdata
+                | ZeroTangent
+                | TangentField
+                | GlobalTangent
         )
     }
 
@@ -997,8 +1028,16 @@ impl Prim {
                 arity(2)?;
                 Ok(Type::Any)
             }
+            ThreadsFwd => {
+                arity(9)?;
+                Ok(Type::Nothing)
+            }
+            ThreadsRvs => {
+                arity(1)?;
+                Ok(Type::Any)
+            }
             ThreadsRun => {
-                arity(5)?;
+                arity(6)?;
                 if args[1..4].iter().all(|a| *a == Type::Int64) {
                     Ok(Type::Nothing)
                 } else {

@@ -53,6 +53,8 @@ pub struct Ctx {
     pub lock: *const std::sync::Mutex<()>,
     pub env: *const ir::TypeEnv,
     pub depth: usize,
+    /// The machine's AD runtime, for the primitives it evaluates without the machine.
+    pub ad: Option<Arc<dyn interp::AdRuntime>>,
 }
 
 impl Ctx {
@@ -65,6 +67,7 @@ impl Ctx {
             lock: std::ptr::null(),
             env,
             depth: 0,
+            ad: m.ad_runtime.clone(),
         }
     }
 
@@ -76,6 +79,7 @@ impl Ctx {
             lock: shared.lock(),
             env: shared.env(),
             depth: 0,
+            ad: shared.ad_runtime(),
         }
     }
 
@@ -560,6 +564,38 @@ pub(crate) unsafe extern "C" fn mc_prim_direct(
     }
 }
 
+/// A primitive of `Prim::ad_runtime_on_values` (`Prim::ALL[op]`) evaluated by the AD runtime
+/// on the `n` values at `args`, without the machine, into the initialised slot `out`.
+/// Returns `FAILED`, writing nothing, where the instruction must be evaluated instead (it
+/// raises the error).
+pub(crate) unsafe extern "C" fn mc_ad_direct(
+    ctx: *mut Ctx,
+    op: i64,
+    args: *const Value,
+    n: usize,
+    out: *mut Value,
+) -> u32 {
+    let Some(&op) = usize::try_from(op).ok().and_then(|k| ir::Prim::ALL.get(k)) else {
+        return FAILED;
+    };
+    // SAFETY: as for `mc_prim_direct`; the AD runtime is shared and synchronises itself.
+    unsafe {
+        let ctx = &*ctx;
+        let args = std::slice::from_raw_parts(args, n);
+        match ctx
+            .ad
+            .as_ref()
+            .and_then(|ad| ad.eval_on_values(op, args, &*ctx.env))
+        {
+            Some(Ok(v)) => {
+                *out = v;
+                OK
+            }
+            _ => FAILED,
+        }
+    }
+}
+
 /// Element types `mc_array_new` makes arrays of, by code.
 pub(crate) const NEW_ARRAY_ELEMS: [ir::Type; 4] = [
     ir::Type::Float64,
@@ -759,6 +795,29 @@ unsafe fn operand(f: &Function, a: ir::Value, w: *const u64) -> Value {
     }
 }
 
+/// `*out` = the value at `val` if it has the type instruction `inst` of `meta.func` (a
+/// `TypeAssert` to an array type) asserts; `FAILED`, writing nothing, otherwise.
+pub(crate) unsafe extern "C" fn mc_typeassert(
+    meta: *const Meta,
+    inst: u32,
+    val: *const Value,
+    out: *mut Value,
+) -> u32 {
+    // SAFETY: `meta` lives as long as the code; `val` is an initialised value and `out` an
+    // initialised slot apart from it.
+    unsafe {
+        let f = &(*meta).func;
+        let ir::InstData::TypeAssert { ty, .. } = &f.insts[Inst::from_u32(inst)] else {
+            return FAILED;
+        };
+        if !(*val).has_type(ty) {
+            return FAILED;
+        }
+        *out = (*val).clone();
+        OK
+    }
+}
+
 /// `*out` = the tuple that instruction `inst` of `meta.func` builds from its operands, given
 /// as words in `argv` (see `mc_eval`).
 pub(crate) unsafe extern "C" fn mc_tuple(
@@ -876,13 +935,15 @@ pub(crate) unsafe extern "C" fn mc_getfield_borrow(
     // `codegen::Gen::borrowed_fields`), so its previous bits are a borrow too and dropping
     // nothing is right.
     unsafe {
+        // (As `mc_getfield`: a tuple's part may be `Undef` — a value saved where it was not
+        // assigned — an immutable struct's field may not.)
         let field = match (&*obj, usize::try_from(k)) {
             (Value::Tuple(t), Ok(k)) => t.get(k),
-            (Value::Struct(s), Ok(k)) => s.fields.get(k),
+            (Value::Struct(s), Ok(k)) => s.fields.get(k).filter(|v| !matches!(v, Value::Undef)),
             _ => None,
         };
         match field {
-            Some(v) if !matches!(v, Value::Undef) => {
+            Some(v) => {
                 std::ptr::write(out, std::ptr::read(v));
                 OK
             }

@@ -1,7 +1,9 @@
-//! Threaded loops (`Threads.@threads`, `threaded_map!`) give exactly what the same loops give
-//! run serially — values, reverse- and forward-mode gradients, Hessians — for 1, 2 and 4
-//! threads on both backends; an error inside iterations is reported and never hangs; repeated
-//! gradients are identical.
+//! Threaded loops (`Threads.@threads`, `threaded_map!`) give what the same loops give run
+//! serially — values, forward-mode gradients and Hessians exactly, reverse-mode gradients
+//! (whose shares' cotangents of shared data are added in another order) up to rounding, or
+//! exactly where the shares' pullbacks run one after another — for 1, 2 and 4 threads on both
+//! backends; an error inside iterations is reported and never hangs; repeated gradients are
+//! identical.
 //!
 //! The number of threads is the process's, so the tests here take turns (`TURN`).
 
@@ -54,6 +56,84 @@ function per_thread(w)
     sum(acc)
 end
 
+# Shared weights, a global array and a captured float read by every iteration.
+const OFFSETS = [0.1 * k for k in 1:24]
+function shared_threaded(w)
+    c = w[3]^2
+    out = zeros(24)
+    Threads.@threads for k in 1:24
+        out[k] = c * sin(w[1] * OFFSETS[k] + w[2]) + w[1] * w[2]
+    end
+    sum(out)
+end
+function shared_serial(w)
+    c = w[3]^2
+    out = zeros(24)
+    for k in 1:24
+        out[k] = c * sin(w[1] * OFFSETS[k] + w[2]) + w[1] * w[2]
+    end
+    sum(out)
+end
+
+# Weights in a mutable struct (its tangent is a mutable object), and a global mutable struct
+# read by every iteration: the shares' pullbacks run one after another.
+mutable struct Scale
+    s::Float64
+end
+const GLOBAL_SCALE = Scale(1.5)
+function mutable_threaded(w)
+    p = Scale(w[1])
+    out = zeros(24)
+    Threads.@threads for k in 1:24
+        out[k] = p.s * cos(w[2] * k) * GLOBAL_SCALE.s
+    end
+    sum(out)
+end
+function mutable_serial(w)
+    p = Scale(w[1])
+    out = zeros(24)
+    for k in 1:24
+        out[k] = p.s * cos(w[2] * k) * GLOBAL_SCALE.s
+    end
+    sum(out)
+end
+function global_threaded(w)
+    out = zeros(24)
+    Threads.@threads for k in 1:24
+        out[k] = w[1] * GLOBAL_SCALE.s * k + w[3] * w[2]
+    end
+    sum(out)
+end
+function global_serial(w)
+    out = zeros(24)
+    for k in 1:24
+        out[k] = w[1] * GLOBAL_SCALE.s * k + w[3] * w[2]
+    end
+    sum(out)
+end
+
+# Single precision, with the weights in a struct of vectors.
+struct Weights32
+    a::Vector{Float32}
+    b::Vector{Float32}
+end
+function f32_threaded(w)
+    p = Weights32(Float32.(w), Float32.(2 .* w))
+    out = zeros(Float32, 24)
+    Threads.@threads for k in 1:24
+        out[k] = tanh(p.a[1] * k / 24 + p.b[2]) * p.a[3]
+    end
+    Float64(sum(out))
+end
+function f32_serial(w)
+    p = Weights32(Float32.(w), Float32.(2 .* w))
+    out = zeros(Float32, 24)
+    for k in 1:24
+        out[k] = tanh(p.a[1] * k / 24 + p.b[2]) * p.a[3]
+    end
+    Float64(sum(out))
+end
+
 function failing(n)
     x = zeros(5)
     Threads.@threads for i in 1:n
@@ -70,8 +150,10 @@ fn session(backend: Backend) -> Session {
     s
 }
 
-/// Value, reverse gradient, forward gradient and Hessian of `f` at `w`, printed.
-fn derivatives(s: &mut Session, f: &str, w: &[f64]) -> Vec<String> {
+/// Value and forward gradient of `f` at `w`, printed (exact: tangents travel forward, nothing
+/// is accumulated); the reverse gradient, the Hessian's gradient and the Hessian (whose
+/// cotangents add up per share).
+fn derivatives(s: &mut Session, f: &str, w: &[f64]) -> (Vec<String>, Vec<f64>) {
     let fv = s.eval(f).expect("defined");
     let x = Value::from(w.to_vec());
     let (v, g) = s
@@ -81,13 +163,37 @@ fn derivatives(s: &mut Session, f: &str, w: &[f64]) -> Vec<String> {
         .value_and_gradient_forward(&fv, std::slice::from_ref(&x), 3)
         .expect("forward");
     let h = s.value_gradient_and_hessian(&fv, &x, 3).expect("hessian");
-    vec![
-        show(&v),
-        show(&g[1]),
-        show(&vf),
-        show(&gf[1]),
-        format!("{:?} {:?}", h.gradient, h.hessian),
-    ]
+    let exact = vec![show(&v), show(&vf), show(&gf[1])];
+    let mut summed = g[1].to_f64_vec().expect("a vector gradient");
+    summed.extend(h.gradient);
+    summed.extend(h.hessian.into_iter().flatten());
+    (exact, summed)
+}
+
+/// Whether two gradients agree to relative tolerance `tol` (a few units in the last place).
+fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= tol * (1.0 + x.abs().max(y.abs())))
+}
+
+/// The threaded and the serial version of a loop, compared; `exact`: the summed derivatives
+/// too.
+fn compare(s: &mut Session, name: &str, w: &[f64], exact: bool, what: &str) {
+    let (t, gt) = derivatives(s, &format!("{name}_threaded"), w);
+    let (u, gu) = derivatives(s, &format!("{name}_serial"), w);
+    assert_eq!(t, u, "{name}: {what}");
+    if exact {
+        assert_eq!(gt, gu, "{name} summed: {what}");
+    } else {
+        // (`f32` loops compute in single precision.)
+        let tol = if name.starts_with("f32") { 1e-6 } else { 1e-13 };
+        assert!(
+            close(&gt, &gu, tol),
+            "{name} summed: {what}: {gt:?} vs {gu:?}"
+        );
+    }
 }
 
 #[test]
@@ -99,24 +205,25 @@ fn threaded_loops_match_serial_loops_for_any_thread_count() {
         set_threads(threads);
         for backend in [Backend::Native, Backend::Interpreter] {
             let mut s = session(backend);
-            let serial = derivatives(&mut s, "batch_serial", &w);
-            assert_eq!(
-                derivatives(&mut s, "batch_threaded", &w),
-                serial,
-                "@threads, {threads} threads, {backend:?}"
-            );
-            let serial = derivatives(&mut s, "mapped_serial", &w);
-            assert_eq!(
-                derivatives(&mut s, "mapped_threaded", &w),
-                serial,
-                "threaded_map!, {threads} threads, {backend:?}"
-            );
+            let what = format!("{threads} threads, {backend:?}");
+            for name in ["batch", "mapped", "shared", "f32"] {
+                compare(&mut s, name, &w, false, &what);
+            }
+            // Pullbacks that run one after another (a mutable tangent, a global's mutable
+            // tangent) give the serial loop's gradient exactly.
+            for name in ["mutable", "global"] {
+                compare(&mut s, name, &w, true, &what);
+            }
             // Accumulators per thread add in an order that depends on the thread count,
             // but not on the backend or the run.
             let d = derivatives(&mut s, "per_thread", &w);
             match backend {
                 Backend::Native => per_thread.push(d),
-                _ => assert_eq!(Some(&d), per_thread.last(), "{threads} threads"),
+                _ => {
+                    let last = per_thread.last().expect("native ran first");
+                    assert_eq!(d.0, last.0, "{what}");
+                    assert!(close(&d.1, &last.1, 1e-13), "{what}");
+                }
             }
         }
     }
@@ -124,7 +231,8 @@ fn threaded_loops_match_serial_loops_for_any_thread_count() {
     set_threads(1);
     let mut s = session(Backend::Native);
     let serial = derivatives(&mut s, "batch_serial", &w);
-    assert_eq!(per_thread[0][..2], serial[..2]);
+    assert_eq!(per_thread[0].0[0], serial.0[0]);
+    assert_eq!(per_thread[0].1, serial.1);
 }
 
 #[test]
@@ -159,7 +267,13 @@ fn repeated_gradients_agree(n: usize) {
     set_threads(2);
     let mut s = session(Backend::Native);
     let x = [Value::from(vec![0.7, -0.3, 1.4])];
-    for f in ["batch_threaded", "per_thread", "mapped_threaded"] {
+    for f in [
+        "batch_threaded",
+        "per_thread",
+        "mapped_threaded",
+        "shared_threaded",
+        "f32_threaded",
+    ] {
         let fv = s.eval(f).expect("defined");
         let cache = s.prepare_gradient_cache(&fv, &x).expect("cache");
         let first = s.value_and_gradient_cached(&cache, &x).expect("gradient");

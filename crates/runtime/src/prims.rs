@@ -730,12 +730,11 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         // The interpreter hands these to the AD runtime (`interp::AdRuntime`).
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | DualApply | GradApply => {
-            Err(Exception::Internal(format!(
-                "`Core.{}` runs only in derived code, with the AD runtime installed",
-                op.name()
-            )))
-        }
+        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | ThreadsFwd
+        | ThreadsRvs => Err(Exception::Internal(format!(
+            "`Core.{}` runs only in derived code, with the AD runtime installed",
+            op.name()
+        ))),
         // The machine runs threaded loops (it calls the body).
         ThreadsRun => Err(Exception::Internal(
             "`Core.threads_run` runs only on a machine".into(),

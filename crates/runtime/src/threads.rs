@@ -76,6 +76,12 @@ pub fn threadid() -> i64 {
     SHARES.with(|s| s.borrow().last().map_or(1, |sh| sh.tid))
 }
 
+/// The thread id of the outermost share this thread runs (the share of the loop running on
+/// the threads, when loops nest), if it runs one.
+pub fn outer_threadid() -> Option<i64> {
+    SHARES.with(|s| s.borrow().first().map(|sh| sh.tid))
+}
+
 /// Whether the current thread is running a share of a threaded loop (a loop nested in it runs
 /// its shares one after another on this thread).
 pub fn in_threaded_loop() -> bool {

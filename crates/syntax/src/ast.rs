@@ -270,3 +270,143 @@ pub fn is_module(s: Symbol) -> bool {
         "Base" | "LinearAlgebra" | "Random" | "Math" | "Statistics" | "Threads"
     )
 }
+
+/// The names bound by parameters.
+pub fn param_names(params: &[Param]) -> Vec<Symbol> {
+    let mut out = Vec::new();
+    for p in params {
+        out.extend(p.name);
+        if let Some(ds) = &p.destructure {
+            out.extend(ds.iter().copied());
+        }
+    }
+    out
+}
+
+/// The names a loop variable or `let` target binds (`i`, `(a, b)`, `x::T`).
+pub fn target_names(e: &Expr, out: &mut Vec<Symbol>) {
+    match &e.kind {
+        ExprKind::Ident(n) => out.push(*n),
+        ExprKind::Tuple(es) => es.iter().for_each(|x| target_names(x, out)),
+        ExprKind::TypeAssert { expr, .. } => target_names(expr, out),
+        ExprKind::Assign { lhs, .. } => target_names(lhs, out),
+        _ => {}
+    }
+}
+
+/// Calls `f` on each direct subexpression of `e` (binding constructs included: callers that
+/// care about scopes handle those first).
+pub fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    use ExprKind::*;
+    match &e.kind {
+        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | QuoteSym(_) | End
+        | Colon | Break | Continue | Using(_) | Error => {}
+        Str(segs) => {
+            for s in segs {
+                if let StrSeg::Expr(x) = s {
+                    f(x)
+                }
+            }
+        }
+        Call {
+            func,
+            args,
+            kwargs,
+            do_block,
+        } => {
+            f(func);
+            args.iter().for_each(&mut *f);
+            kwargs.iter().for_each(|k| f(&k.value));
+            if let Some(l) = do_block {
+                f(&l.body);
+            }
+        }
+        DotCall { func, args, kwargs } => {
+            f(func);
+            args.iter().for_each(&mut *f);
+            kwargs.iter().for_each(|k| f(&k.value));
+        }
+        And(a, b) | Or(a, b) => {
+            f(a);
+            f(b);
+        }
+        Comparison { first, rest } => {
+            f(first);
+            rest.iter().for_each(|(_, _, x)| f(x));
+        }
+        Ternary { cond, then, else_ } => {
+            f(cond);
+            f(then);
+            f(else_);
+        }
+        Assign { lhs, rhs } | OpAssign { lhs, rhs, .. } | DotAssign { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        Tuple(es) | Vect(es) | Block(es) | Local(es) | Global(es) => es.iter().for_each(f),
+        NamedTuple(kvs) => kvs.iter().for_each(|(_, x)| f(x)),
+        Matrix(rows) => rows.iter().flatten().for_each(f),
+        TypedMatrix(t, rows) => {
+            f(t);
+            rows.iter().flatten().for_each(f);
+        }
+        Index { obj, indices } => {
+            f(obj);
+            indices.iter().for_each(f);
+        }
+        Field { obj, .. } => f(obj),
+        Curly { base, params } => {
+            f(base);
+            params.iter().for_each(f);
+        }
+        SubtypeBound(x) | Splat(x) | Const(x) => f(x),
+        TypeAssert { expr, ty } => {
+            f(expr);
+            f(ty);
+        }
+        Where { expr, .. } => f(expr),
+        Lambda(l) => f(&l.body),
+        If { cond, then, else_ } => {
+            f(cond);
+            then.iter().for_each(&mut *f);
+            if let Some(x) = else_ {
+                f(x);
+            }
+        }
+        While { cond, body } => {
+            f(cond);
+            body.iter().for_each(f);
+        }
+        For { iters, body } => {
+            iters.iter().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            body.iter().for_each(f);
+        }
+        Return(x) => {
+            if let Some(x) = x {
+                f(x)
+            }
+        }
+        Let { bindings, body } => {
+            bindings.iter().for_each(&mut *f);
+            body.iter().for_each(f);
+        }
+        Function(def) => def.body.iter().for_each(f),
+        Struct(_) | AbstractType { .. } => {}
+        Macro { args, .. } => args.iter().for_each(f),
+        Comprehension {
+            body, iters, cond, ..
+        } => {
+            iters.iter().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            f(body);
+            if let Some(c) = cond {
+                f(c);
+            }
+        }
+    }
+}

@@ -269,3 +269,57 @@ fn token_soup_terminates() {
         let _ = parse_file(&src.join(" "), FileId(0));
     }
 }
+
+/// The arrays a `Threads.@threads` loop's rewriting lists as disjoint between iterations:
+/// the third argument of each `_threads_for` call, rendered.
+fn check_disjoint(src: &str, expect: Expect) {
+    use mooncake_syntax::ast::{children, Expr, ExprKind};
+    fn find(e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Call { func, args, .. } = &e.kind {
+            if matches!(&func.kind, ExprKind::Ident(n) if n.as_str() == "_threads_for") {
+                out.push(sexpr::render(&args[2]));
+            }
+        }
+        children(e, &mut |c| find(c, out));
+    }
+    let (file, diags) = parse_file(src, FileId(0));
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut out = Vec::new();
+    file.items.iter().for_each(|e| find(e, &mut out));
+    expect.assert_eq(&(out.join("\n") + "\n"));
+}
+
+#[test]
+fn threaded_loops_list_the_arrays_iterations_index_apart() {
+    // Indexed only with the loop variable last: disjoint; anything else is not.
+    check_disjoint(
+        "Threads.@threads for i in 1:n
+             y[i] = X[2, i] * w[1] + z[i + 1] + length(y) + size(X, 1)
+             q[i] = q[i] + sum(q)
+         end",
+        expect![[r#"
+            (tuple (tuple :y 1) (tuple :X 2))
+        "#]],
+    );
+    // The same array with different numbers of indices is not.
+    check_disjoint(
+        "Threads.@threads for i in 1:n; A[i] = A[1, i]; end",
+        expect![[r#"
+            (tuple)
+        "#]],
+    );
+    // Rebinding the loop variable, or shadowing it in a function, clears the list; a name
+    // the body binds is not a captured array.
+    check_disjoint(
+        "Threads.@threads for i in 1:n; y[i] = 1.0; i = 2; end
+         Threads.@threads for i in 1:n; g(i) = y[i]; x[i] = g(i + 1); end
+         Threads.@threads for i in 1:n; y[i] = 1.0; v = zeros(3); v[i] = 2.0; end
+         Threads.@threads for (i, j) in pairs(x); y[i] = 1.0; end",
+        expect![[r#"
+            (tuple)
+            (tuple)
+            (tuple (tuple :y 1))
+            (tuple)
+        "#]],
+    );
+}

@@ -123,7 +123,11 @@ impl Forwards<'_> {
                 | InstData::Call { .. }
                 | InstData::SetField { .. }
                 | InstData::Prim {
-                    op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayPop | Prim::ArrayResize,
+                    op: Prim::ArraySet
+                        | Prim::ArrayPush
+                        | Prim::ArrayPop
+                        | Prim::ArrayResize
+                        | Prim::ThreadsRun,
                     ..
                 }
         );
@@ -182,6 +186,10 @@ impl Forwards<'_> {
 
     /// A primitive: its rule says what the forwards pass and the pullback do.
     fn prim(&mut self, at: At, r: Value, op: Prim, args: &[Value]) -> Result<(), AdError> {
+        if op == Prim::ThreadsRun {
+            self.threads(at, r, args);
+            return Ok(());
+        }
         let cx = self.cx;
         let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();
         // (Writes are emitted by their rule; their result is not needed by it.)
@@ -1040,6 +1048,27 @@ impl Forwards<'_> {
             out: r,
             rule,
             arrays,
+        });
+    }
+
+    /// A threaded loop, `Core.threads_run(body, first, n, nt, rngs, disjoint)`: the AD
+    /// runtime runs each share's forwards pass of the body on a child state of its own call
+    /// site (`Core.threads_fwd`), and their pullbacks (`Core.threads_rvs`).
+    fn threads(&mut self, at: At, r: Value, args: &[Value]) {
+        let site = self.sites;
+        self.sites += 1;
+        let mut e = emit!(self, at);
+        let cs = child_state(&mut e, self.state, site);
+        let ov = e.konst(Const::Int(self.opts.to_bits()));
+        let mut fargs = vec![cs, ov, self.vmap[&args[0]], self.fmap[&args[0]]];
+        fargs.extend(args[1..].iter().map(|a| self.vmap[a]));
+        let y = e.prim(Prim::ThreadsFwd, fargs, Type::Nothing);
+        let fy = fdata_const(&mut e, &Type::NoFData);
+        self.vmap.insert(r, y);
+        self.fmap.insert(r, fy);
+        self.rv.push(Rev::Threads {
+            site,
+            body: args[0],
         });
     }
 

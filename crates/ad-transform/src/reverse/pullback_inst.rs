@@ -80,6 +80,12 @@ impl PullbackInst<'_> {
                 rule.pullback(e, &primals, &fdata, s(out.0), s(out.1));
             }
             Rev::Dynamic { out, site, args } => self.dynamic(e, out, site, args),
+            Rev::Threads { site, body } => {
+                let kv = e.konst(Const::Int(*site as i64));
+                let cs = e.prim(Prim::RuleChild, vec![self.state, kv], rule_state_type());
+                let rd = e.prim(Prim::ThreadsRvs, vec![cs], Type::Any);
+                self.add(e, *body, rd);
+            }
             Rev::DynField {
                 out,
                 obj,

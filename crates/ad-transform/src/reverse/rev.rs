@@ -91,6 +91,9 @@ pub(super) enum Rev {
         site: u32,
         args: Vec<Value>,
     },
+    /// A threaded loop's pullback (`Core.threads_rvs`) on child state `site`: acc[body] +=
+    /// the body's reverse data.
+    Threads { site: u32, body: Value },
     /// `out = obj.name` with obj's type known only at run time: acc[obj] += the cotangent
     /// `Core.field_cotangent` builds from the saved primal and fdata of obj.
     DynField {

@@ -116,10 +116,10 @@ pub fn reverse_rule(
         | ApplyType | PromoteEltype | VcatType | SubarrayType | CatEltype | ArrayNew | ArrayLen
         | ArraySize | SameMemory | TupleLen | RuleStack | RuleChild | AdCheck | TangentCheck
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | ToString | Repr | StringConcat
-        | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
-        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd
+        | ThreadsRvs | ZeroTangent | TangentField | GlobalTangent | DualCall | ToString | Repr
+        | StringConcat | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
         | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => {
             Some(Rule::NonDifferentiable)
@@ -180,13 +180,13 @@ pub fn is_differentiable(op: Prim) -> bool {
         | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayGemmAdd
         | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
         | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
-        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
-        | DualCall | DualApply | GradApply | TupleLen | ToString | Repr | StringConcat
-        | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show | ThrowError
-        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
-        | ChunkRange => false,
+        | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ZeroTangent
+        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | TupleLen | ToString
+        | Repr | StringConcat | StringToSymbol | FieldNames | StringLen | Sprintf | Print
+        | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
+        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
+        | ThrowValue | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter
+        | ChunkLeave | ChunkRange => false,
     }
 }
 

@@ -362,7 +362,7 @@ impl Gen<'_, '_> {
                 field: ir::FieldRef::Index(k),
             } if self.rep(*obj) == Rep::Boxed
                 && res.is_some_and(|r| self.rep(r) != Rep::Unit)
-                && matches!(f.types[*obj], Type::Tuple(_) | Type::Struct(..)) =>
+                && super::has_fields(&f.types[*obj]) =>
             {
                 let r = res.unwrap_or_else(|| unreachable!());
                 let o = self.slot_addr(*obj);
@@ -414,6 +414,20 @@ impl Gen<'_, '_> {
                 if let (Some(v), Some(r)) = (self.invoke(i, args), res) {
                     self.vals.insert(r, v);
                 }
+            }
+            // A value narrowed to an array type (reverse mode narrows fdata the AD runtime
+            // returns): checked and cloned; a mismatch takes the evaluated path, which raises.
+            InstData::TypeAssert { val, ty }
+                if matches!(ty, Type::Array(..))
+                    && self.rep(*val) == Rep::Boxed
+                    && res.is_some_and(|r| self.rep(r) == Rep::Boxed) =>
+            {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let meta = self.b.ins().iconst(ct::I64, self.meta);
+                let inst = self.b.ins().iconst(ct::I32, i.as_u32() as i64);
+                let v = self.slot_addr(*val);
+                let out = self.slot_addr(r);
+                self.call_or_fallback(i, "mc_typeassert", &[meta, inst, v, out]);
             }
             InstData::Invoke { .. }
             | InstData::Call { .. }

@@ -32,6 +32,15 @@ use cranelift_module::{FuncId, Module};
 use ir::{Block, Const, Function, Inst, InstData, Prim, Type, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// Whether values of type `t` are tuples or structs (reverse mode's tangents, fdata and
+/// rdata of structs are structs) whose fields native code reads in place.
+pub(super) fn has_fields(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::Tuple(_) | Type::Struct(..) | Type::Tangent(_) | Type::FData(_) | Type::RData(_)
+    )
+}
+
 /// How a value of an IR type is held in native code.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Rep {
@@ -292,10 +301,25 @@ pub fn lower(
         site.slot = nslots * VALUE_SIZE;
         nslots += 1;
     }
-    // Fields of immutable structs and tuples that live for the whole call (arguments, and
-    // fields of those): their slots borrow the field's value (a bit copy, never dropped),
-    // which spares cloning it — and, when several threads run the code, their contending
-    // for the value's reference count.
+    // Fields of immutable structs and tuples that live for the whole call (arguments, values
+    // the entry block computes — it runs once, so their slots are assigned once — and fields
+    // of those): their slots borrow the field's value (a bit copy, never dropped), which
+    // spares cloning it — and, when several threads run the code, their contending for the
+    // value's reference count (a pullback reads the fields of the closure it pops once).
+    // (Not the values held elsewhere than in a slot of their own: constants, tuples a direct
+    // call returns field by field, popped or pushed tuples held packed.)
+    let (fused, packed_pops) = packing(f, &order, env.types);
+    let entry_vals: FxHashSet<Value> = if entry_is_target {
+        FxHashSet::default()
+    } else {
+        f.blocks[ir_entry]
+            .insts
+            .iter()
+            .filter(|&&i| !const_index.contains_key(&i) && !call_cells.contains_key(&i))
+            .filter_map(|&i| f.result(i))
+            .filter(|r| !fused.contains_key(r) && !packed_pops.contains_key(r))
+            .collect()
+    };
     let mut borrowed_fields = FxHashSet::default();
     for &b in &order {
         for &i in &f.blocks[b].insts {
@@ -311,9 +335,11 @@ pub fn lower(
             if rep(&f.types[r]) == Rep::Boxed
                 && used.contains(&r)
                 && !const_index.contains_key(&i)
-                && (in_args.contains_key(&obj) || borrowed_fields.contains(&obj))
+                && (in_args.contains_key(&obj)
+                    || borrowed_fields.contains(&obj)
+                    || entry_vals.contains(&obj))
                 && ot.is_concrete()
-                && matches!(ot, Type::Tuple(_) | Type::Struct(..))
+                && has_fields(ot)
                 && !env.types.is_mutable(ot)
             {
                 borrowed_fields.insert(r);
@@ -390,7 +416,6 @@ pub fn lower(
             nslots += ts.len() as u32;
         }
     }
-    let (fused, packed_pops) = packing(f, &order, env.types);
 
     let mut b = FunctionBuilder::new(func, fctx);
     let frame_ss = b.create_sized_stack_slot(StackSlotData::new(

@@ -250,11 +250,11 @@ impl Gen<'_, '_> {
                 return Ok(None);
             }
             // Whole-array copies, reverse mode's zero fdata arrays and its accumulation into
-            // fdata, matrix products, triangular solves, Cholesky factors, triangle copies and
+            // fdata, matrix products (new, or added into an array), triangular solves, Cholesky factors, triangle copies and
             // row exchanges: the runtime's primitive called directly (failures take the
             // evaluated path, which raises; none writes anything before it can fail).
-            ArrayCopy | ArrayZeroLike | ArrayAccumulate | ArrayMatmul | ArrayTrsolve
-            | ArrayCholesky | ArrayTricopy | ArrayRowswap
+            ArrayCopy | ArrayZeroLike | ArrayAccumulate | ArrayMatmul | ArrayGemmAdd
+            | ArrayTrsolve | ArrayCholesky | ArrayTricopy | ArrayRowswap
                 if reps.iter().all(|r| matches!(r, Rep::Boxed | Rep::Bool))
                     && rr == Some(Rep::Boxed) =>
             {
@@ -266,6 +266,20 @@ impl Gen<'_, '_> {
                 let n = self.b.ins().iconst(ct::I64, args.len() as i64);
                 let out = self.slot_addr(r);
                 self.call_or_fallback(i, "mc_prim_direct", &[ctx, code, buf, n, out]);
+                return Ok(None);
+            }
+            // The AD runtime's primitives on values alone (fdata of globals, reverse data of
+            // values typed only at run time): called without the machine, so the threads of
+            // a threaded loop do not queue for it (a failure takes the evaluated path).
+            op if op.ad_runtime_on_values() && rr == Some(Rep::Boxed) => {
+                let r = res.ok_or("an AD runtime primitive without a result")?;
+                let buf = self.operand_copies(args);
+                let ctx = self.ctx();
+                let code = Prim::ALL.iter().position(|p| *p == op).unwrap_or(0);
+                let code = self.b.ins().iconst(ct::I64, code as i64);
+                let n = self.b.ins().iconst(ct::I64, args.len() as i64);
+                let out = self.slot_addr(r);
+                self.call_or_fallback(i, "mc_ad_direct", &[ctx, code, buf, n, out]);
                 return Ok(None);
             }
             // Whether a threaded loop's share runs (a thread-local read).

@@ -7,16 +7,24 @@ maxthreadid() = Core.nthreads()
 threadid() = Core.threadid()
 
 # Runs `body(first, last)` for each thread's share of the iterations `1:length(r)` (numbers
-# into `r`), divided as Julia divides them, on the threads.
-function _threads_for(body::F, r) where {F}
+# into `r`), divided as Julia divides them, on the threads. `disjoint` names the captured
+# arrays the body indexes only with the loop variable last (as `((:x, 1), (:A, 2))`, with
+# the number of indices): reverse mode updates their tangents from every thread at once,
+# which is safe when the loop runs over distinct integers.
+function _threads_for(body::F, r, disjoint) where {F}
     nt = Core.nthreads()
-    Core.threads_run(body, firstindex(r), length(r), nt, _share_rngs(nt))
+    Core.threads_run(body, firstindex(r), length(r), nt, _share_rngs(nt),
+                     _distinct_integers(r) ? disjoint : ())
     nothing
 end
 
-# What reverse and forward mode differentiate instead of `_threads_for`: the same shares,
-# one after another, each seeing its thread id and drawing from its generator.
-function _threads_for_ad(body::F, r) where {F}
+_distinct_integers(r::Union{UnitRange{Int},OneTo{Int}}) = true
+_distinct_integers(r::StepRange{Int,Int}) = r.step != 0
+_distinct_integers(r) = false
+
+# What forward mode and second order differentiate instead of `_threads_for`: the same
+# shares, one after another, each seeing its thread id and drawing from its generator.
+function _threads_for_ad(body::F, r, disjoint) where {F}
     first = firstindex(r)
     n = length(r)
     nt = Core.nthreads()

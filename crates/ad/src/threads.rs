@@ -1,0 +1,686 @@
+//! Reverse mode of threaded loops (`Core.threads_fwd`, `Core.threads_rvs`): the shares'
+//! forwards passes run on the threads, each on a child state of its own, and so do their
+//! pullbacks, without races and with a result that depends only on the number of threads.
+//!
+//! A pullback adds cotangents into the fdata (tangent arrays) of the arrays its iterations
+//! read, so two shares reading the same array would race. The loop body's captured arrays
+//! are therefore of two kinds:
+//! - *disjoint*: arrays the body indexes only with the loop variable last (the parser lists
+//!   them, `Core.threads_run`'s `disjoint` operand) in a loop over distinct integers: no two
+//!   shares touch the same element, so every share works on the real tangent array;
+//! - *private*: every other array in the body's fdata. Each share gets a copy of the tangent
+//!   array for its forwards pass (whose writes zero the elements the primal overwrites; they
+//!   are merged back after the forwards passes: an element a share changed takes that
+//!   share's value) and, refreshed from the real one, for its pullback; afterwards each
+//!   element takes the one share's value where only one share changed it, or the real value
+//!   plus the shares' changes, added in descending share order (the order the serial loop's
+//!   pullbacks run in), where several did.
+//!
+//! So the merged cotangents are sums in a fixed order: bit-identical from run to run for a
+//! given number of threads, equal to the serial loop's up to rounding. A share that reads a
+//! global's fdata (`Core.global_fdata`, shared by every share) makes the pullbacks run one
+//! after another, each on its copies refreshed from and copied back to the real arrays —
+//! exactly the serial loop's arithmetic. The interpreter, a single share, a loop inside
+//! another threaded loop, or fdata this scheme does not cover (mutable structs, arrays of
+//! structs or of arrays, arrays sharing memory) run the serial loop: forwards passes in
+//! order, pullbacks in reverse order, on the real fdata.
+
+use crate::dynamic::{ad_error, child_state, internal, prim, site_stack, Runtime};
+use crate::tangent::{no_rdata, rdata_add, rdata_convert, singleton_of};
+use ad_transform::RuleOptions;
+use interp::{Machine, RuntimeError, Share};
+use ir::{Prim, Type};
+use runtime::value::{ArrayData, ArrayObj, NamedTupleVal, StructVal};
+use runtime::{Exception, Value};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// How a loop's pullbacks run, as its forwards pass decided.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// One after another in reverse order, on the real fdata.
+    Serial = 0,
+    /// On the threads, private arrays on per-share copies merged afterwards.
+    Parallel = 1,
+    /// One after another in reverse order, each share on its copies, refreshed from the real
+    /// arrays before and copied back after (a share read a global's fdata).
+    SerialCopies = 2,
+}
+
+/// What `threads_fwd` leaves on the site's state for `threads_rvs`.
+struct Record {
+    mode: Mode,
+    /// The body's rule (`Ad::dyn_id`).
+    rule: usize,
+    first: i64,
+    n: i64,
+    nt: i64,
+    rngs: Value,
+    /// The private arrays' real fdata and each share's copy.
+    private: Private,
+}
+
+/// Private fdata arrays: each real one with each share's copy of it (in share order).
+pub(crate) type Private = Vec<(Arc<ArrayObj>, Vec<Arc<ArrayObj>>)>;
+
+/// The private arrays of the loop whose forwards passes run on the threads, which shares
+/// extend with globals' fdata as they read them (`Core.global_fdata`).
+pub(crate) struct SharedFdata {
+    shares: usize,
+    private: Private,
+}
+
+impl SharedFdata {
+    /// Fdata `f` (a global's) as share `tid` sees it: its arrays replaced by the share's
+    /// copies (made for every share on first sight); `None` if it holds something else that
+    /// changes (the loop's pullbacks then run one after another).
+    pub(crate) fn share_view(&mut self, f: &Value, tid: i64) -> Option<Value> {
+        let mut arrays = Vec::new();
+        if !fdata_arrays(f, &mut arrays) {
+            return None;
+        }
+        let k = usize::try_from(tid - 1).ok().filter(|k| *k < self.shares)?;
+        let mut reals = Vec::new();
+        let mut mine = Vec::new();
+        for a in arrays {
+            let j = match self.private.iter().position(|(r, _)| Arc::ptr_eq(r, &a)) {
+                Some(j) => j,
+                None => {
+                    let copies = (0..self.shares)
+                        .map(|_| a.try_copy().map(Arc::new).ok())
+                        .collect::<Option<Vec<_>>>()?;
+                    self.private.push((a.clone(), copies));
+                    self.private.len() - 1
+                }
+            };
+            reals.push(a);
+            mine.push(self.private[j].1[k].clone());
+        }
+        Some(substitute(f, &reals, &mine).unwrap_or_else(|| f.clone()))
+    }
+}
+
+impl Record {
+    fn to_value(&self) -> Value {
+        let private = self
+            .private
+            .iter()
+            .map(|(r, cs)| {
+                let copies = cs.iter().cloned().map(Value::Array).collect();
+                Value::tuple(vec![Value::Array(r.clone()), Value::tuple(copies)])
+            })
+            .collect();
+        Value::tuple(vec![
+            Value::Int(self.mode as i64),
+            Value::Int(self.rule as i64),
+            Value::Int(self.first),
+            Value::Int(self.n),
+            Value::Int(self.nt),
+            self.rngs.clone(),
+            Value::tuple(private),
+        ])
+    }
+
+    fn from_value(v: &Value) -> Option<Record> {
+        let Value::Tuple(parts) = v else {
+            return None;
+        };
+        let int = |k: usize| parts.get(k)?.as_int();
+        let array = |v: &Value| match v {
+            Value::Array(a) => Some(a.clone()),
+            _ => None,
+        };
+        let mode = match int(0)? {
+            0 => Mode::Serial,
+            1 => Mode::Parallel,
+            2 => Mode::SerialCopies,
+            _ => return None,
+        };
+        let Value::Tuple(ps) = parts.get(6)? else {
+            return None;
+        };
+        let private = ps
+            .iter()
+            .map(|p| {
+                let Value::Tuple(cs) = p.field(1)? else {
+                    return None;
+                };
+                Some((
+                    array(&p.field(0)?)?,
+                    cs.iter().map(array).collect::<Option<Vec<_>>>()?,
+                ))
+            })
+            .collect::<Option<Private>>()?;
+        Some(Record {
+            mode,
+            rule: usize::try_from(int(1)?).ok()?,
+            first: int(2)?,
+            n: int(3)?,
+            nt: int(4)?,
+            rngs: parts.get(5)?.clone(),
+            private,
+        })
+    }
+}
+
+/// The stack of a threaded loop site's records.
+fn record_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
+    site_stack(m, site, 0, Type::Any)
+}
+
+fn no_fdata() -> Value {
+    singleton_of(Type::NoFData)
+}
+
+impl Runtime {
+    /// `Core.threads_fwd(state, opts, body, fbody, first, n, nt, rngs, disjoint)`.
+    pub(crate) fn threads_fwd(
+        &self,
+        m: &mut Machine,
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        let [site, Value::Int(opts), body, fbody, Value::Int(first), Value::Int(n), Value::Int(nt), rngs, disjoint] =
+            args
+        else {
+            return Err(internal("`Core.threads_fwd` takes a state, options, the body and its fdata, three Int64s, generators and names"));
+        };
+        let opts = RuleOptions::from_bits(*opts);
+        let chunks = runtime::threads::chunks(*first, *n, *nt);
+        let probe = [body.clone(), Value::Int(1), Value::Int(1)];
+        let (key, pack) = m.resolve_dynamic(&probe)?;
+        if pack.is_some() {
+            return Err(internal(
+                "a threaded loop's body takes two iteration numbers",
+            ));
+        }
+        let rule = self
+            .ad
+            .rule_with(&mut m.compiler, &key, opts)
+            .map_err(ad_error)?;
+        let parallel = m.shares_in_parallel(&rule.fwd, chunks.len());
+        let reals = if parallel {
+            private_arrays(body, fbody, disjoint, &m.compiler.env)
+        } else {
+            None
+        };
+        let mut record = Record {
+            mode: if reals.is_some() {
+                Mode::Parallel
+            } else {
+                Mode::Serial
+            },
+            rule: self.ad.dyn_id(&key, opts),
+            first: *first,
+            n: *n,
+            nt: *nt,
+            rngs: rngs.clone(),
+            private: Vec::new(),
+        };
+        for real in reals.unwrap_or_default() {
+            let copies = chunks
+                .iter()
+                .map(|_| real.try_copy().map(Arc::new).map_err(RuntimeError::new))
+                .collect::<Result<Vec<_>, _>>()?;
+            record.private.push((real, copies));
+        }
+        let mut shares = Vec::with_capacity(chunks.len());
+        for (k, c) in chunks.iter().enumerate() {
+            let reals: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.0.clone()).collect();
+            let mine: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.1[k].clone()).collect();
+            shares.push(Share {
+                tid: c.tid,
+                rng: share_rng(rngs, c.tid),
+                args: vec![
+                    child_state(m, site, c.tid as usize)?,
+                    body.clone(),
+                    substitute(fbody, &reals, &mine).unwrap_or_else(|| fbody.clone()),
+                    Value::Int(c.first),
+                    no_fdata(),
+                    Value::Int(c.last),
+                    no_fdata(),
+                ],
+            });
+        }
+        let parallel = record.mode == Mode::Parallel;
+        self.global_in_share.store(false, Ordering::Relaxed);
+        if parallel {
+            *self.shared_fdata.lock().unwrap_or_else(|e| e.into_inner()) = Some(SharedFdata {
+                shares: chunks.len(),
+                private: std::mem::take(&mut record.private),
+            });
+        }
+        let ran = m.run_shares(&rule.fwd, &shares, parallel);
+        if parallel {
+            let shared = self
+                .shared_fdata
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            record.private = shared.map(|s| s.private).unwrap_or_default();
+        }
+        ran?;
+        if parallel {
+            merge(&record.private, Merge::Forwards)?;
+            if self.global_in_share.load(Ordering::Relaxed) {
+                record.mode = Mode::SerialCopies;
+            }
+        }
+        let stack = record_stack(m, site)?;
+        prim(m, Prim::ArrayPush, &[stack, record.to_value()])?;
+        Ok(Value::Nothing)
+    }
+
+    /// `Core.threads_rvs(state)`: the body's reverse data, summed over the shares.
+    pub(crate) fn threads_rvs(
+        &self,
+        m: &mut Machine,
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        let site = &args[0];
+        let stack = record_stack(m, site)?;
+        let record = Record::from_value(&prim(m, Prim::ArrayPop, &[stack])?)
+            .ok_or_else(|| internal("a threaded loop's record is damaged"))?;
+        let (key, opts) = self
+            .ad
+            .dyn_key(record.rule)
+            .ok_or_else(|| internal("unknown threaded loop body rule"))?;
+        let rule = self
+            .ad
+            .rule_with(&mut m.compiler, &key, opts)
+            .map_err(ad_error)?;
+        // The pullback's cotangent (the body returns `nothing`).
+        let yt = rule
+            .rvs
+            .blocks
+            .get(rule.rvs.entry())
+            .and_then(|b| b.params.get(1))
+            .map(|p| rule.rvs.types[*p].clone())
+            .ok_or_else(|| internal("a pullback without a cotangent parameter"))?;
+        let dy = rdata_convert(&no_rdata(), &yt, &m.compiler.env)
+            .ok_or_else(|| internal("a threaded loop body's cotangent"))?;
+        let chunks = runtime::threads::chunks(record.first, record.n, record.nt);
+        let mut shares = Vec::with_capacity(chunks.len());
+        for c in &chunks {
+            shares.push(Share {
+                tid: c.tid,
+                rng: share_rng(&record.rngs, c.tid),
+                args: vec![child_state(m, site, c.tid as usize)?, dy.clone()],
+            });
+        }
+        // Each share's reverse data, in share order.
+        let results = match record.mode {
+            Mode::Serial => {
+                shares.reverse();
+                let mut rs = m.run_shares(&rule.rvs, &shares, false)?;
+                rs.reverse();
+                rs
+            }
+            Mode::Parallel => {
+                for (real, copies) in &record.private {
+                    copies.iter().for_each(|c| copy_into(real, c));
+                }
+                let rs = m.run_shares(&rule.rvs, &shares, true)?;
+                merge(&record.private, Merge::Pullbacks)?;
+                rs
+            }
+            Mode::SerialCopies => {
+                let mut rs = Vec::with_capacity(shares.len());
+                for (k, share) in shares.into_iter().enumerate().rev() {
+                    for (real, copies) in &record.private {
+                        copy_into(real, &copies[k]);
+                    }
+                    rs.extend(m.run_shares(&rule.rvs, &[share], false)?);
+                    for (real, copies) in &record.private {
+                        copy_into(&copies[k], real);
+                    }
+                }
+                rs.reverse();
+                rs
+            }
+        };
+        // The body's reverse data, added in the order the serial loop's pullbacks run.
+        let mut acc = no_rdata();
+        for r in results.iter().rev() {
+            let rb = r.field(0).unwrap_or_else(no_rdata);
+            acc = rdata_add(&acc, &rb);
+        }
+        Ok(acc)
+    }
+}
+
+/// Share `tid`'s generator.
+fn share_rng(rngs: &Value, tid: i64) -> Option<Value> {
+    match rngs {
+        Value::Array(a) => a.get((tid - 1) as usize),
+        _ => None,
+    }
+}
+
+/// The real fdata arrays each share gets a copy of (see the module's documentation), or
+/// `None` when the loop must run serially: its fdata holds mutable parts this scheme does not
+/// cover.
+fn private_arrays(
+    body: &Value,
+    fbody: &Value,
+    disjoint: &Value,
+    env: &ir::TypeEnv,
+) -> Option<Vec<Arc<ArrayObj>>> {
+    let Value::Struct(fb) = fbody else {
+        return crate::tangent::is_singleton_of(fbody, &Type::NoFData).then(Vec::new);
+    };
+    if fb.fields.is_empty() {
+        return Some(Vec::new());
+    }
+    let Value::Struct(b) = body else {
+        return None;
+    };
+    if b.fields.len() != fb.fields.len() {
+        return None;
+    }
+    // (name, number of indices) of the disjoint arrays.
+    let names: Vec<(String, i64)> = match disjoint {
+        Value::Tuple(ds) => ds
+            .iter()
+            .filter_map(|d| match d {
+                Value::Tuple(p) => match (p.first(), p.get(1)) {
+                    (Some(Value::Sym(s)), Some(Value::Int(k))) => Some((s.to_string(), *k)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let field_names: Vec<String> = env
+        .field_names(&b.ty)
+        .unwrap_or_default()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    // Every fdata array, with how it is used: `Some(k)` disjoint with k indices, `None` not.
+    let mut uses: Vec<(Arc<ArrayObj>, Vec<Option<i64>>)> = Vec::new();
+    for (k, f) in fb.fields.iter().enumerate() {
+        let disjoint_k = match (&b.fields[k], f, field_names.get(k)) {
+            (Value::Array(p), Value::Array(_), Some(name)) if !p.is_shared() => names
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, count)| *count),
+            _ => None,
+        };
+        let mut arrays = Vec::new();
+        if !fdata_arrays(f, &mut arrays) {
+            return None;
+        }
+        for a in arrays {
+            match uses.iter_mut().find(|(x, _)| Arc::ptr_eq(x, &a)) {
+                Some((_, us)) => us.push(disjoint_k),
+                None => uses.push((a, vec![disjoint_k])),
+            }
+        }
+    }
+    Some(
+        uses.into_iter()
+            .filter(|(_, us)| us.iter().any(|u| u.is_none() || *u != us[0]))
+            .map(|(a, _)| a)
+            .collect(),
+    )
+}
+
+/// Collects the arrays in fdata `v`; false if it holds something else that can change (a
+/// mutable tangent, an array of other than floats, an array sharing memory).
+fn fdata_arrays(v: &Value, out: &mut Vec<Arc<ArrayObj>>) -> bool {
+    match v {
+        Value::Array(a) => {
+            let floats = a.with(|i| matches!(i.data, ArrayData::F64(_) | ArrayData::F32(_)));
+            if !floats || a.is_shared() {
+                return false;
+            }
+            if !out.iter().any(|x| Arc::ptr_eq(x, a)) {
+                out.push(a.clone());
+            }
+            true
+        }
+        Value::Struct(s) => s.fields.iter().all(|f| fdata_arrays(f, out)),
+        Value::Tuple(vs) => vs.iter().all(|f| fdata_arrays(f, out)),
+        Value::NamedTuple(nt) => nt.values.iter().all(|f| fdata_arrays(f, out)),
+        Value::Mutable(_) => false,
+        Value::Int(_)
+        | Value::F64(_)
+        | Value::F32(_)
+        | Value::Bool(_)
+        | Value::Nothing
+        | Value::Undef
+        | Value::Str(_)
+        | Value::Sym(_)
+        | Value::Func(_)
+        | Value::Type(_) => true,
+    }
+}
+
+/// `v` with each array of `reals` replaced by the same position's array of `copies` (`None`
+/// if `v` holds none of them).
+fn substitute(v: &Value, reals: &[Arc<ArrayObj>], copies: &[Arc<ArrayObj>]) -> Option<Value> {
+    let parts = |vs: &[Value]| -> Option<Vec<Value>> {
+        let new: Vec<Option<Value>> = vs.iter().map(|x| substitute(x, reals, copies)).collect();
+        new.iter().any(Option::is_some).then(|| {
+            new.into_iter()
+                .zip(vs)
+                .map(|(n, old)| n.unwrap_or_else(|| old.clone()))
+                .collect()
+        })
+    };
+    match v {
+        Value::Array(a) => reals
+            .iter()
+            .position(|r| Arc::ptr_eq(r, a))
+            .map(|k| Value::Array(copies[k].clone())),
+        Value::Struct(s) => parts(&s.fields).map(|fields| {
+            Value::Struct(Arc::new(StructVal {
+                ty: s.ty.clone(),
+                fields: fields.into(),
+            }))
+        }),
+        Value::Tuple(vs) => parts(vs).map(Value::tuple),
+        Value::NamedTuple(nt) => parts(&nt.values).map(|values| {
+            Value::NamedTuple(Arc::new(NamedTupleVal {
+                names: nt.names.clone(),
+                values: values.into(),
+            }))
+        }),
+        _ => None,
+    }
+}
+
+/// Which merge of the shares' copies into the real arrays.
+#[derive(Clone, Copy)]
+enum Merge {
+    /// After the forwards passes: an element a share changed takes that share's value (the
+    /// last share's if several did, which only a loop racing on it does).
+    Forwards,
+    /// After the pullbacks: the one share's value where only one changed an element, else the
+    /// real value plus each share's change, in descending share order.
+    Pullbacks,
+}
+
+/// Merges each share's copies into the real arrays (see [`Merge`]).
+fn merge(private: &Private, how: Merge) -> Result<(), RuntimeError> {
+    for (real, copies) in private {
+        let theirs: Vec<&Arc<ArrayObj>> = copies.iter().collect();
+        let ok = match real.with(|ri| ri.data.len()) {
+            len if theirs.iter().any(|c| c.len() != len) => false,
+            _ => match real.ty() {
+                Type::Array(e, _) if *e == Type::Float64 => {
+                    merge_elements(real, &theirs, how, f64::to_bits, |d| match d {
+                        ArrayData::F64(v) => Some(v),
+                        _ => None,
+                    })
+                }
+                Type::Array(e, _) if *e == Type::Float32 => {
+                    merge_elements(real, &theirs, how, f32::to_bits, |d| match d {
+                        ArrayData::F32(v) => Some(v),
+                        _ => None,
+                    })
+                }
+                _ => false,
+            },
+        };
+        if !ok {
+            return Err(RuntimeError::new(Exception::Error(
+                "reverse mode of a threaded loop that changes the size of an array its iterations share is not supported yet"
+                    .into(),
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// [`merge`] of one array's elements, `floats` giving the elements of an array's storage;
+/// false if a copy's elements are not of the real array's type.
+fn merge_elements<T, B>(
+    real: &ArrayObj,
+    copies: &[&Arc<ArrayObj>],
+    how: Merge,
+    bits: fn(T) -> B,
+    floats: fn(&mut ArrayData) -> Option<&mut Vec<T>>,
+) -> bool
+where
+    T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
+    B: PartialEq,
+{
+    let Some(orig) = real.with_mut(|ri| floats(&mut ri.data).map(|v| v.clone())) else {
+        return false;
+    };
+    // How many shares changed each element.
+    let mut changed = vec![0u32; orig.len()];
+    // Forwards: ascending (the last share's write wins); pullbacks: descending.
+    let order: Vec<&&Arc<ArrayObj>> = match how {
+        Merge::Forwards => copies.iter().collect(),
+        Merge::Pullbacks => copies.iter().rev().collect(),
+    };
+    for c in order {
+        let ok = c.with_mut(|ci| {
+            let Some(theirs) = floats(&mut ci.data) else {
+                return false;
+            };
+            real.with_mut(|ri| {
+                let Some(r) = floats(&mut ri.data) else {
+                    return false;
+                };
+                for (e, ((r, &x), &o)) in r.iter_mut().zip(theirs.iter()).zip(&orig).enumerate() {
+                    if bits(x) == bits(o) {
+                        continue;
+                    }
+                    changed[e] += 1;
+                    *r = match (how, changed[e]) {
+                        (Merge::Forwards, _) | (Merge::Pullbacks, 1) => x,
+                        // The first change's value was taken as it is; from the second on,
+                        // the sum `old + Δ₁ + Δ₂ + ...`.
+                        (Merge::Pullbacks, 2) => o + (*r - o) + (x - o),
+                        (Merge::Pullbacks, _) => *r + (x - o),
+                    };
+                }
+                true
+            })
+        });
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// `dst`'s elements set to `src`'s (same length and element type).
+fn copy_into(src: &Arc<ArrayObj>, dst: &Arc<ArrayObj>) {
+    src.with(|si| {
+        dst.with_mut(|di| match (&si.data, &mut di.data) {
+            (ArrayData::F64(s), ArrayData::F64(d)) if s.len() == d.len() => d.copy_from_slice(s),
+            (ArrayData::F32(s), ArrayData::F32(d)) if s.len() == d.len() => d.copy_from_slice(s),
+            _ => {}
+        })
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vector(xs: &[f64]) -> Arc<ArrayObj> {
+        Arc::new(ArrayObj::vector_f64(xs.to_vec()))
+    }
+
+    fn values(a: &ArrayObj) -> Vec<f64> {
+        a.to_f64_vec().unwrap_or_default()
+    }
+
+    /// The real array after merging copies made of `real` and changed to `shares`.
+    fn check(real: &[f64], shares: &[&[f64]], how: Merge) -> Vec<f64> {
+        let r = vector(real);
+        let copies = shares.iter().map(|s| vector(s)).collect();
+        merge(&vec![(r.clone(), copies)], how).expect("merges");
+        values(&r)
+    }
+
+    #[test]
+    fn forwards_merge_takes_each_changed_element() {
+        // Share 1 zeroed element 1 (it wrote x[1]), share 2 element 3; element 2 untouched;
+        // element 4 written by both (a racing loop): the later share's value.
+        let got = check(
+            &[1.0, 2.0, 3.0, 4.0],
+            &[&[0.0, 2.0, 3.0, 7.0], &[1.0, 2.0, 0.0, 8.0]],
+            Merge::Forwards,
+        );
+        assert_eq!(got, [0.0, 2.0, 0.0, 8.0]);
+    }
+
+    #[test]
+    fn pullbacks_merge_adds_the_changes_in_descending_share_order() {
+        let (a, b, c) = (0.1, 1e16, -1e16);
+        let got = check(
+            &[a, 5.0, 1.0, -0.0],
+            &[
+                &[a + 0.2, 5.0, 1.0, -0.0],
+                &[a + b, 5.0, 2.0, -0.0],
+                &[a + c, 5.0, 1.0, 0.0],
+            ],
+            Merge::Pullbacks,
+        );
+        // Element 1: a + Δ₃ + Δ₂ + Δ₁ in that order; element 3: the one share's value as it
+        // is; element 4: a changed sign of zero counts as a change.
+        let sum = a + ((a + c) - a) + ((a + b) - a) + ((a + 0.2) - a);
+        assert_eq!(got[0].to_bits(), sum.to_bits());
+        assert_eq!(got[1..3], [5.0, 2.0]);
+        assert_eq!(got[3].to_bits(), 0.0f64.to_bits());
+    }
+
+    #[test]
+    fn a_copy_of_another_length_is_an_error() {
+        let r = vector(&[1.0, 2.0]);
+        let copies = vec![vector(&[1.0, 2.0, 3.0])];
+        assert!(merge(&vec![(r, copies)], Merge::Pullbacks).is_err());
+    }
+
+    #[test]
+    fn substitution_keeps_structure_and_sharing() {
+        let (x, y) = (vector(&[1.0]), vector(&[2.0]));
+        let cx = vector(&[1.0]);
+        let v = Value::tuple(vec![
+            Value::Array(x.clone()),
+            Value::tuple(vec![Value::Array(y.clone()), Value::Array(x.clone())]),
+            Value::F64(3.0),
+        ]);
+        let mut found = Vec::new();
+        assert!(fdata_arrays(&v, &mut found));
+        assert_eq!(found.len(), 2);
+        let s = substitute(&v, std::slice::from_ref(&x), std::slice::from_ref(&cx))
+            .expect("x is in it");
+        let arr = |v: Option<Value>| match v {
+            Some(Value::Array(a)) => a,
+            _ => panic!("an array"),
+        };
+        assert!(Arc::ptr_eq(&arr(s.field(0)), &cx));
+        let inner = s.field(1).expect("inner tuple");
+        assert!(Arc::ptr_eq(&arr(inner.field(0)), &y));
+        assert!(Arc::ptr_eq(&arr(inner.field(1)), &cx));
+        assert!(substitute(&Value::F64(1.0), &[x], &[cx]).is_none());
+    }
+}
