@@ -223,6 +223,7 @@ impl Runtime {
                 .collect::<Result<Vec<_>, _>>()?;
             record.private.push((real, copies));
         }
+        let parallel_plan = record.mode == Mode::Parallel;
         let mut shares = Vec::with_capacity(chunks.len());
         for (k, c) in chunks.iter().enumerate() {
             let reals: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.0.clone()).collect();
@@ -232,7 +233,11 @@ impl Runtime {
                 rng: share_rng(rngs, c.tid),
                 args: vec![
                     child_state(m, site, c.tid as usize)?,
-                    body.clone(),
+                    if parallel_plan {
+                        own_copy(body)
+                    } else {
+                        body.clone()
+                    },
                     substitute(fbody, &reals, &mine).unwrap_or_else(|| fbody.clone()),
                     Value::Int(c.first),
                     no_fdata(),
@@ -488,6 +493,20 @@ fn substitute(v: &Value, reals: &[Arc<ArrayObj>], copies: &[Arc<ArrayObj>]) -> O
             }))
         }),
         _ => None,
+    }
+}
+
+/// `v` with its immutable structs and tuples rebuilt (their parts shared): a share's own copy
+/// of the loop body, whose reference counts only that share's thread changes (the values
+/// the body's rules save for its pullbacks are cloned for every iteration).
+fn own_copy(v: &Value) -> Value {
+    match v {
+        Value::Struct(s) => Value::Struct(Arc::new(StructVal {
+            ty: s.ty.clone(),
+            fields: s.fields.iter().map(own_copy).collect(),
+        })),
+        Value::Tuple(vs) => Value::tuple(vs.iter().map(own_copy).collect()),
+        _ => v.clone(),
     }
 }
 

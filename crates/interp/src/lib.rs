@@ -425,29 +425,32 @@ impl Machine {
                     env: self.compiler.env.clone(),
                     ad: self.ad_runtime.clone(),
                 };
-                let mut results: Vec<Option<Result<Value, RuntimeError>>> =
-                    shares.iter().map(|_| None).collect();
-                // The first share runs on this thread (which waits anyway), the others on
-                // the pool's.
+                let results: Vec<std::sync::OnceLock<Result<Value, RuntimeError>>> =
+                    shares.iter().map(|_| std::sync::OnceLock::new()).collect();
+                let run = |k: usize| {
+                    let sh = &shares[k];
+                    let _chunk = threads::enter_chunk(sh.tid, sh.rng.clone());
+                    let _ = results[k].set(nc.call_in_thread(&shared, &sh.args));
+                };
+                // The first share runs on this thread (which waits anyway), share `k + 1` on
+                // the pool's thread `k` (every time: what a share's forwards pass allocates,
+                // its pullback frees on the same thread).
+                let workers = pool.current_num_threads().max(1);
+                let run = &run;
                 pool.in_place_scope(|s| {
-                    let mut slots = results.iter_mut().zip(shares);
-                    let first = slots.next();
-                    for (slot, sh) in slots {
-                        let (shared, nc) = (&shared, &nc);
-                        s.spawn(move |_| {
-                            let _chunk = threads::enter_chunk(sh.tid, sh.rng.clone());
-                            *slot = Some(nc.call_in_thread(shared, &sh.args));
-                        });
-                    }
-                    if let Some((slot, sh)) = first {
-                        let _chunk = threads::enter_chunk(sh.tid, sh.rng.clone());
-                        *slot = Some(nc.call_in_thread(&shared, &sh.args));
-                    }
+                    s.spawn_broadcast(move |_, cx| {
+                        let mut k = cx.index() + 1;
+                        while k < shares.len() {
+                            run(k);
+                            k += workers;
+                        }
+                    });
+                    run(0);
                 });
                 results
                     .into_iter()
                     .map(|r| {
-                        r.unwrap_or_else(|| {
+                        r.into_inner().unwrap_or_else(|| {
                             Err(RuntimeError::new(Exception::Internal(
                                 "a share of a threaded loop did not run".into(),
                             )))
