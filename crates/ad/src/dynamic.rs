@@ -10,6 +10,8 @@
 //! pullback. A call site whose callee changes from one execution to the next (a loop over a
 //! `Vector{Any}`) therefore gets the right pullback for each execution.
 
+mod threads;
+
 use crate::api::Ad;
 use crate::tangent::{fdata, rdata, rdata_add, rdata_convert, tangent_from, zero_rdata_of};
 use ad_transform::{DualCallKind, DualCallOp, RuleOptions};
@@ -31,10 +33,10 @@ pub struct Runtime {
     recorded: std::sync::atomic::AtomicBool,
     /// Whether a share of a threaded loop read a global's fdata (set by `global_fdata`): the
     /// loop's pullbacks then run one after another (see `threads`).
-    pub(crate) global_in_share: std::sync::atomic::AtomicBool,
+    global_in_share: std::sync::atomic::AtomicBool,
     /// While a threaded loop's forwards passes run on the threads: its private fdata arrays,
     /// which globals' fdata read by its shares join (see `threads`).
-    pub(crate) shared_fdata: std::sync::Mutex<Option<crate::threads::SharedFdata>>,
+    shared_fdata: std::sync::Mutex<Option<threads::SharedFdata>>,
 }
 
 impl Runtime {
@@ -99,26 +101,21 @@ impl Runtime {
     }
 }
 
-pub(crate) fn error(msg: String) -> RuntimeError {
+fn error(msg: String) -> RuntimeError {
     RuntimeError::new(Exception::Error(msg))
 }
 
-pub(crate) fn internal(what: &str) -> RuntimeError {
+fn internal(what: &str) -> RuntimeError {
     RuntimeError::new(Exception::Internal(what.to_string()))
 }
 
 /// Runs a primitive of the runtime crate on values (the rule-state stacks).
-pub(crate) fn prim(m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {
+fn prim(m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {
     eval_prim(op, args, &m.compiler.env, &mut *m.out).map_err(RuntimeError::new)
 }
 
 /// Stack `k` (a `Vector{elem}`) of a dynamic call site's state.
-pub(crate) fn site_stack(
-    m: &mut Machine,
-    site: &Value,
-    k: i64,
-    elem: Type,
-) -> Result<Value, RuntimeError> {
+fn site_stack(m: &mut Machine, site: &Value, k: i64, elem: Type) -> Result<Value, RuntimeError> {
     let vt = Value::Type(Type::vector(elem));
     prim(m, Prim::RuleStack, &[site.clone(), Value::Int(k), vt])
 }
@@ -139,7 +136,7 @@ fn apply_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
 const APPLY: i64 = -1;
 
 /// An error of deriving or running a rule, as a run-time error with its frames.
-pub(crate) fn ad_error(e: ad_transform::AdError) -> RuntimeError {
+fn ad_error(e: ad_transform::AdError) -> RuntimeError {
     RuntimeError {
         exception: Exception::Error(e.message),
         trace: e
@@ -161,7 +158,7 @@ impl Ad {
     }
 }
 
-pub(crate) fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
+fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
     prim(m, Prim::RuleChild, &[site.clone(), Value::Int(id as i64)])
 }
 

@@ -9,7 +9,6 @@ pub mod jacobian;
 pub mod second;
 pub mod tangent;
 pub mod testing;
-pub mod threads;
 
 pub use ad_transform::{derive_reverse, rules, AdError, Context, Derived, Mode, RuleOptions};
 pub use api::{

@@ -25,7 +25,7 @@
 //! structs or of arrays, arrays sharing memory) run the serial loop: forwards passes in
 //! order, pullbacks in reverse order, on the real fdata.
 
-use crate::dynamic::{ad_error, child_state, internal, prim, site_stack, Runtime};
+use super::{ad_error, child_state, internal, prim, site_stack, Runtime};
 use crate::tangent::{no_rdata, rdata_add, rdata_convert, singleton_of};
 use ad_transform::RuleOptions;
 use interp::{Machine, RuntimeError, Share};
@@ -61,11 +61,11 @@ struct Record {
 }
 
 /// Private fdata arrays: each real one with each share's copy of it (in share order).
-pub(crate) type Private = Vec<(Arc<ArrayObj>, Vec<Arc<ArrayObj>>)>;
+pub(super) type Private = Vec<(Arc<ArrayObj>, Vec<Arc<ArrayObj>>)>;
 
 /// The private arrays of the loop whose forwards passes run on the threads, which shares
 /// extend with globals' fdata as they read them (`Core.global_fdata`).
-pub(crate) struct SharedFdata {
+pub(super) struct SharedFdata {
     shares: usize,
     private: Private,
 }
@@ -74,7 +74,7 @@ impl SharedFdata {
     /// Fdata `f` (a global's) as share `tid` sees it: its arrays replaced by the share's
     /// copies (made for every share on first sight); `None` if it holds something else that
     /// changes (the loop's pullbacks then run one after another).
-    pub(crate) fn share_view(&mut self, f: &Value, tid: i64) -> Option<Value> {
+    pub(super) fn share_view(&mut self, f: &Value, tid: i64) -> Option<Value> {
         let mut arrays = Vec::new();
         if !fdata_arrays(f, &mut arrays) {
             return None;
@@ -174,7 +174,7 @@ fn no_fdata() -> Value {
 
 impl Runtime {
     /// `Core.threads_fwd(state, opts, body, fbody, first, n, nt, rngs, disjoint)`.
-    pub(crate) fn threads_fwd(
+    pub(super) fn threads_fwd(
         &self,
         m: &mut Machine,
         args: &[Value],
@@ -276,7 +276,7 @@ impl Runtime {
     }
 
     /// `Core.threads_rvs(state)`: the body's reverse data, summed over the shares.
-    pub(crate) fn threads_rvs(
+    pub(super) fn threads_rvs(
         &self,
         m: &mut Machine,
         args: &[Value],
