@@ -121,7 +121,7 @@ impl Ad {
             .cloned();
         let primal = match derived {
             Some(d) => self.derived_function(compiler, &d)?,
-            None => primal_for_ad(compiler, key, true).map_err(internal)?,
+            None => primal_for_ad(compiler, key, opts.serial_threads).map_err(internal)?,
         };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());

@@ -185,6 +185,7 @@ impl AdRuntime for Runtime {
             Prim::DynRvs => self.dyn_rvs(m, args),
             Prim::ThreadsFwd => self.threads_fwd(m, args),
             Prim::ThreadsRvs => self.threads_rvs(m, args),
+            Prim::ThreadsDual => self.threads_dual(m, args),
             Prim::DualCall => self.dual_call(m, args),
             Prim::DualApply => {
                 // `derivative` in the language: one lane of forward mode.
@@ -631,7 +632,12 @@ impl Runtime {
         opts: RuleOptions,
         items: &[(Value, Vec<Value>)],
     ) -> Result<Value, RuntimeError> {
-        // Operands: f, tf, x1, t1, ...: the inner call is f(x1, ...).
+        // Operands: f, tf, x1, t1, ...: the inner call is f(x1, ...), whose forward rule is
+        // differentiated again (so its threaded loops run their shares one after another).
+        let opts = RuleOptions {
+            serial_threads: true,
+            ..opts
+        };
         let xs: Vec<Value> = items.iter().step_by(2).map(|(x, _)| x.clone()).collect();
         let (key, pack) = m.resolve_dynamic(&xs)?;
         if pack.is_some() {

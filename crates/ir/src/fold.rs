@@ -275,7 +275,9 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt
         | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
-        | DualCall | DualApply | GradApply | ThreadsFwd | ThreadsRvs | ThreadsRun | ChunkRange
-        | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => None,
+        | DualCall | DualApply | GradApply | ThreadsFwd | ThreadsRvs | ThreadsDual | ThreadsRun
+        | ChunkRange | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => {
+            None
+        }
     }
 }

@@ -311,6 +311,10 @@ prims! {
     /// `Core.threads_rvs(state)`: the pullback of the latest `threads_fwd` on `state`: the
     /// shares' pullbacks, the body's reverse data (summed over the shares) returned.
     ThreadsRvs = "threads_rvs": RUNS_USER_CODE,
+    /// `Core.threads_dual(width, opts, body, ḃody_1..ḃody_width, first, n, nt, rngs, disjoint)`: forward
+    /// mode of `Core.threads_run` with `width` lanes: each share's forward rule of the body,
+    /// on the threads where it can; returns `nothing`.
+    ThreadsDual = "threads_dual": RUNS_USER_CODE,
     /// `Core.chunk_range(first, n, nt, tid)`: thread `tid`'s share of a threaded loop's
     /// iterations, as `(f, l)` (`l < f` when it has none).
     ChunkRange = "chunk_range": PURE,
@@ -464,6 +468,7 @@ impl Prim {
                 | DynRvs
                 | ThreadsFwd
                 | ThreadsRvs
+                | ThreadsDual
         )
     }
 
@@ -1035,6 +1040,12 @@ impl Prim {
             ThreadsRvs => {
                 arity(1)?;
                 Ok(Type::Any)
+            }
+            ThreadsDual => {
+                if n < 8 {
+                    return Err("`Core.threads_dual` needs a width, options, the body with its tangents, three Int64s, generators and names".into());
+                }
+                Ok(Type::Nothing)
             }
             ThreadsRun => {
                 arity(6)?;

@@ -731,7 +731,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
         | TangentField | GlobalTangent | DualCall | DualApply | GradApply | ThreadsFwd
-        | ThreadsRvs => Err(Exception::Internal(format!(
+        | ThreadsDual | ThreadsRvs => Err(Exception::Internal(format!(
             "`Core.{}` runs only in derived code, with the AD runtime installed",
             op.name()
         ))),

@@ -170,7 +170,7 @@ impl Dual<'_> {
             InstData::Invoke { .. }
                 | InstData::Call { .. }
                 | InstData::Prim {
-                    op: Prim::DualApply | Prim::GradApply,
+                    op: Prim::DualApply | Prim::GradApply | Prim::ThreadsRun,
                     ..
                 }
         ) || data.is_terminator();
@@ -204,6 +204,22 @@ impl Dual<'_> {
                     _ => DualCallKind::GradApply,
                 };
                 Some(self.dual_call(e, r(), args, kind))
+            }
+            InstData::Prim {
+                op: Prim::ThreadsRun,
+                args,
+            } => {
+                // A threaded loop: the AD runtime runs each share's forward rule of the body
+                // (`Core.threads_dual`); tangents travel with their values, so the shares
+                // need nothing of each other.
+                let w = e.konst(Const::Int(n as i64));
+                let o = e.konst(Const::Int(self.opts.to_bits()));
+                let mut targs = vec![w, o, self.vmap[&args[0]]];
+                targs.extend(self.tmap[&args[0]].iter().copied());
+                targs.extend(args[1..].iter().map(|a| self.vmap[a]));
+                let y = e.prim(Prim::ThreadsDual, targs, Type::Nothing);
+                self.vmap.insert(r(), y);
+                Some(vec![e.konst(Const::Singleton(Type::NoTangent)); n])
             }
             InstData::Prim {
                 op: Prim::ZeroTangent,

@@ -117,13 +117,12 @@ pub fn reverse_rule(
         | ArraySize | SameMemory | TupleLen | RuleStack | RuleChild | AdCheck | TangentCheck
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd
-        | ThreadsRvs | ZeroTangent | TangentField | GlobalTangent | DualCall | ToString | Repr
-        | StringConcat | StringToSymbol | FieldNames | StringLen | Sprintf | Print | Show
-        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => {
-            Some(Rule::NonDifferentiable)
-        }
+        | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall
+        | ToString | Repr | StringConcat | StringToSymbol | FieldNames | StringLen | Sprintf
+        | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
+        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
+        | ThrowValue | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
+        | ChunkRange => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -180,13 +179,13 @@ pub fn is_differentiable(op: Prim) -> bool {
         | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayGemmAdd
         | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
         | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
-        | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | TupleLen | ToString
-        | Repr | StringConcat | StringToSymbol | FieldNames | StringLen | Sprintf | Print
-        | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
-        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
-        | ThrowValue | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter
-        | ChunkLeave | ChunkRange => false,
+        | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual
+        | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply | GradApply
+        | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames | StringLen
+        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue | ThreadsRun | NThreads | ThreadId | InThreadedLoop
+        | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => false,
     }
 }
 

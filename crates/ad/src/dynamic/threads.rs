@@ -353,6 +353,63 @@ impl Runtime {
     }
 }
 
+impl Runtime {
+    /// `Core.threads_dual(width, opts, body, ḃody..., first, n, nt, rngs, disjoint)`: each share's
+    /// forward rule of the body, on the threads where it can. Nothing is accumulated in
+    /// forward mode (a tangent is written where its value is), so the shares share the
+    /// tangents as they share the values, and the result is the serial loop's exactly.
+    pub(super) fn threads_dual(
+        &self,
+        m: &mut Machine,
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        let (Some(Value::Int(w)), Some(Value::Int(opts))) = (args.first(), args.get(1)) else {
+            return Err(internal(
+                "`Core.threads_dual` takes a width and options first",
+            ));
+        };
+        let w = usize::try_from(*w).map_err(|_| internal("a negative width"))?;
+        let [Value::Int(first), Value::Int(n), Value::Int(nt), rngs, _disjoint] = &args[3 + w..]
+        else {
+            return Err(internal(
+                "`Core.threads_dual` takes the body with its tangents, three Int64s, generators and names",
+            ));
+        };
+        let (body, tbody) = (&args[2], &args[3..3 + w]);
+        let probe = [body.clone(), Value::Int(1), Value::Int(1)];
+        let (key, pack) = m.resolve_dynamic(&probe)?;
+        if pack.is_some() {
+            return Err(internal(
+                "a threaded loop's body takes two iteration numbers",
+            ));
+        }
+        let opts = RuleOptions::from_bits(*opts);
+        let code = self
+            .ad
+            .dual_rule_with(&mut m.compiler, &key, opts, w)
+            .map_err(ad_error)?;
+        let no_tangent = crate::tangent::no_tangent();
+        let shares: Vec<Share> = runtime::threads::chunks(*first, *n, *nt)
+            .iter()
+            .map(|c| {
+                let mut a = vec![own_copy(body)];
+                a.extend(tbody.iter().cloned());
+                for k in [c.first, c.last] {
+                    a.push(Value::Int(k));
+                    a.extend((0..w).map(|_| no_tangent.clone()));
+                }
+                Share {
+                    tid: c.tid,
+                    rng: share_rng(rngs, c.tid),
+                    args: a,
+                }
+            })
+            .collect();
+        m.run_shares(&code, &shares, true)?;
+        Ok(Value::Nothing)
+    }
+}
+
 /// Share `tid`'s generator.
 fn share_rng(rngs: &Value, tid: i64) -> Option<Value> {
     match rngs {
