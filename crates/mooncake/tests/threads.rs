@@ -1,7 +1,7 @@
 //! Threaded loops (`Threads.@threads`, `threaded_map!`) give what the same loops give run
-//! serially — values, forward-mode gradients and Hessians exactly, reverse-mode gradients
-//! (whose shares' cotangents of shared data are added in another order) up to rounding, or
-//! exactly where the shares' pullbacks run one after another — for 1, 2 and 4 threads on both
+//! serially — values and forward-mode gradients exactly, reverse-mode gradients and Hessians
+//! (whose shares' cotangents of shared data are added per share) up to rounding, or exactly
+//! where the shares' pullbacks run one after another — for 1, 2 and 4 threads on both
 //! backends; an error inside iterations is reported and never hangs; repeated gradients are
 //! identical.
 //!
