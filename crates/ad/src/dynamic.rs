@@ -158,6 +158,16 @@ impl Ad {
     }
 }
 
+/// The type of the cotangent a rule's pullback takes.
+fn cotangent_type(rule: &crate::api::Rule) -> Result<Type, RuntimeError> {
+    rule.rvs
+        .blocks
+        .get(rule.rvs.entry())
+        .and_then(|b| b.params.get(1))
+        .map(|p| rule.rvs.types[*p].clone())
+        .ok_or_else(|| internal("a pullback without a cotangent parameter"))
+}
+
 fn child_state(m: &mut Machine, site: &Value, id: usize) -> Result<Value, RuntimeError> {
     prim(m, Prim::RuleChild, &[site.clone(), Value::Int(id as i64)])
 }
@@ -733,13 +743,7 @@ impl Runtime {
             .map_err(|e| error(e.message))?;
         let child = child_state(m, site, id)?;
         // The pullback's cotangent type; a zero of unknown type becomes its zero.
-        let yt = rule
-            .rvs
-            .blocks
-            .get(rule.rvs.entry())
-            .and_then(|b| b.params.get(1))
-            .map(|p| rule.rvs.types[*p].clone())
-            .ok_or_else(|| internal("a pullback without a cotangent parameter"))?;
+        let yt = cotangent_type(&rule)?;
         let dy = rdata_convert(&args[1], &yt, &m.compiler.env).ok_or_else(|| {
             internal(&format!(
                 "cotangent of type {} where {yt} was expected",

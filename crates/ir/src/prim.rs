@@ -446,30 +446,19 @@ impl Prim {
     /// Whether the AD runtime evaluates it (it needs the rule cache or the tangent library).
     pub fn is_ad_runtime(self) -> bool {
         use Prim::*;
-        matches!(
-            self,
-            RdataAdd
-                | RdataConvert
-                | RdataAddAt
-                | TangentFdata
-                | TangentRdata
-                | TangentAddRdata
-                | TangentOf
-                | FieldFdata
-                | GlobalFdata
-                | ZeroTangent
-                | TangentField
-                | GlobalTangent
-                | DualCall
-                | DualApply
-                | GradApply
-                | FieldCotangent
-                | DynFwd
-                | DynRvs
-                | ThreadsFwd
-                | ThreadsRvs
-                | ThreadsDual
-        )
+        self.ad_runtime_on_values()
+            || matches!(
+                self,
+                DualCall
+                    | DualApply
+                    | GradApply
+                    | FieldCotangent
+                    | DynFwd
+                    | DynRvs
+                    | ThreadsFwd
+                    | ThreadsRvs
+                    | ThreadsDual
+            )
     }
 
     /// The AD runtime's primitives that read only their operands and the type environment

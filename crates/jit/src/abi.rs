@@ -545,21 +545,41 @@ pub(crate) unsafe extern "C" fn mc_prim_direct(
     n: usize,
     out: *mut Value,
 ) -> u32 {
+    // SAFETY: as `direct` requires (the primitives called this way print nothing, so output
+    // is discarded).
+    unsafe {
+        direct(ctx, op, args, n, out, |ctx, op, args| {
+            runtime::prims::eval_prim(op, args, &*ctx.env, &mut std::io::sink()).ok()
+        })
+    }
+}
+
+/// `eval(ctx, Prim::ALL[op], the n values at args)` assigned to the initialised slot `out`:
+/// `OK`, or `FAILED` (nothing written) where it gives nothing.
+///
+/// # Safety
+/// `ctx` is the live context, whose `env` is readable without the machine's lock; `args`
+/// holds `n` values that stay alive and unchanged for the call and are only read (never
+/// dropped through this slice); `out` is an initialised slot apart from them.
+unsafe fn direct(
+    ctx: *mut Ctx,
+    op: i64,
+    args: *const Value,
+    n: usize,
+    out: *mut Value,
+    eval: impl FnOnce(&Ctx, ir::Prim, &[Value]) -> Option<Value>,
+) -> u32 {
     let Some(&op) = usize::try_from(op).ok().and_then(|k| ir::Prim::ALL.get(k)) else {
         return FAILED;
     };
-    // SAFETY: `ctx` is the live context, whose `env` is readable without the machine's
-    // lock; `args` holds `n` values that stay alive and unchanged for the call and are only
-    // read (never dropped through this slice); `out` is an initialised slot apart from them.
-    // The primitives called this way print nothing, so output is discarded.
+    // SAFETY: as the caller guarantees.
     unsafe {
-        let args = std::slice::from_raw_parts(args, n);
-        match runtime::prims::eval_prim(op, args, &*(*ctx).env, &mut std::io::sink()) {
-            Ok(v) => {
+        match eval(&*ctx, op, std::slice::from_raw_parts(args, n)) {
+            Some(v) => {
                 *out = v;
                 OK
             }
-            Err(_) => FAILED,
+            None => FAILED,
         }
     }
 }
@@ -575,24 +595,14 @@ pub(crate) unsafe extern "C" fn mc_ad_direct(
     n: usize,
     out: *mut Value,
 ) -> u32 {
-    let Some(&op) = usize::try_from(op).ok().and_then(|k| ir::Prim::ALL.get(k)) else {
-        return FAILED;
-    };
-    // SAFETY: as for `mc_prim_direct`; the AD runtime is shared and synchronises itself.
+    // SAFETY: as `direct` requires; the AD runtime is shared and synchronises itself.
     unsafe {
-        let ctx = &*ctx;
-        let args = std::slice::from_raw_parts(args, n);
-        match ctx
-            .ad
-            .as_ref()
-            .and_then(|ad| ad.eval_on_values(op, args, &*ctx.env))
-        {
-            Some(Ok(v)) => {
-                *out = v;
-                OK
-            }
-            _ => FAILED,
-        }
+        direct(ctx, op, args, n, out, |ctx, op, args| {
+            ctx.ad
+                .as_ref()
+                .and_then(|ad| ad.eval_on_values(op, args, &*ctx.env))
+                .and_then(Result::ok)
+        })
     }
 }
 

@@ -25,7 +25,7 @@
 //! structs or of arrays, arrays sharing memory) run the serial loop: forwards passes in
 //! order, pullbacks in reverse order, on the real fdata.
 
-use super::{ad_error, child_state, internal, prim, site_stack, Runtime};
+use super::{ad_error, child_state, cotangent_type, internal, prim, site_stack, Runtime};
 use crate::tangent::{no_rdata, rdata_add, rdata_convert, singleton_of};
 use ad_transform::RuleOptions;
 use interp::{Machine, RuntimeError, Share};
@@ -197,8 +197,7 @@ impl Runtime {
             .ad
             .rule_with(&mut m.compiler, &key, opts)
             .map_err(ad_error)?;
-        let parallel = m.shares_in_parallel(&rule.fwd, chunks.len());
-        let reals = if parallel {
+        let reals = if m.shares_in_parallel(&rule.fwd, chunks.len()) {
             private_arrays(body, fbody, disjoint, &m.compiler.env)
         } else {
             None
@@ -223,7 +222,7 @@ impl Runtime {
                 .collect::<Result<Vec<_>, _>>()?;
             record.private.push((real, copies));
         }
-        let parallel_plan = record.mode == Mode::Parallel;
+        let parallel = record.mode == Mode::Parallel;
         let mut shares = Vec::with_capacity(chunks.len());
         for (k, c) in chunks.iter().enumerate() {
             let reals: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.0.clone()).collect();
@@ -233,7 +232,7 @@ impl Runtime {
                 rng: share_rng(rngs, c.tid),
                 args: vec![
                     child_state(m, site, c.tid as usize)?,
-                    if parallel_plan {
+                    if parallel {
                         own_copy(body)
                     } else {
                         body.clone()
@@ -246,7 +245,6 @@ impl Runtime {
                 ],
             });
         }
-        let parallel = record.mode == Mode::Parallel;
         self.global_in_share.store(false, Ordering::Relaxed);
         if parallel {
             *self.shared_fdata.lock().unwrap_or_else(|e| e.into_inner()) = Some(SharedFdata {
@@ -294,13 +292,7 @@ impl Runtime {
             .rule_with(&mut m.compiler, &key, opts)
             .map_err(ad_error)?;
         // The pullback's cotangent (the body returns `nothing`).
-        let yt = rule
-            .rvs
-            .blocks
-            .get(rule.rvs.entry())
-            .and_then(|b| b.params.get(1))
-            .map(|p| rule.rvs.types[*p].clone())
-            .ok_or_else(|| internal("a pullback without a cotangent parameter"))?;
+        let yt = cotangent_type(&rule)?;
         let dy = rdata_convert(&no_rdata(), &yt, &m.compiler.env)
             .ok_or_else(|| internal("a threaded loop body's cotangent"))?;
         let chunks = runtime::threads::chunks(record.first, record.n, record.nt);

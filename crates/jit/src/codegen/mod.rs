@@ -835,6 +835,19 @@ impl Gen<'_, '_> {
     /// lives in a frame slot.
     /// Calls fallible helper `name` on `args`: where it returns non-zero, instruction `i`
     /// runs through the generic path instead (see `fallback_unless_ok`).
+    /// Primitive `op` of instruction `i` with result `r` by a helper taking (context, the
+    /// primitive's number, bitwise copies of the operands, their count, the result's slot)
+    /// (`mc_prim_direct`, `mc_ad_direct`); its failure takes the evaluated path.
+    fn direct(&mut self, i: Inst, op: ir::Prim, args: &[Value], r: Value, helper: &str) {
+        let buf = self.operand_copies(args);
+        let ctx = self.ctx();
+        let code = ir::Prim::ALL.iter().position(|p| *p == op).unwrap_or(0);
+        let code = self.b.ins().iconst(ct::I64, code as i64);
+        let n = self.b.ins().iconst(ct::I64, args.len() as i64);
+        let out = self.slot_addr(r);
+        self.call_or_fallback(i, helper, &[ctx, code, buf, n, out]);
+    }
+
     fn call_or_fallback(&mut self, i: Inst, name: &str, args: &[cir::Value]) {
         let st = self.call(name, args).unwrap_or_else(|| unreachable!());
         self.fallback_unless_ok(i, st);

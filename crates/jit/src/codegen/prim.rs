@@ -259,13 +259,7 @@ impl Gen<'_, '_> {
                     && rr == Some(Rep::Boxed) =>
             {
                 let r = res.ok_or("an array primitive without a result")?;
-                let buf = self.operand_copies(args);
-                let ctx = self.ctx();
-                let code = Prim::ALL.iter().position(|p| *p == op).unwrap_or(0);
-                let code = self.b.ins().iconst(ct::I64, code as i64);
-                let n = self.b.ins().iconst(ct::I64, args.len() as i64);
-                let out = self.slot_addr(r);
-                self.call_or_fallback(i, "mc_prim_direct", &[ctx, code, buf, n, out]);
+                self.direct(i, op, args, r, "mc_prim_direct");
                 return Ok(None);
             }
             // The AD runtime's primitives on values alone (fdata of globals, reverse data of
@@ -273,13 +267,7 @@ impl Gen<'_, '_> {
             // a threaded loop do not queue for it (a failure takes the evaluated path).
             op if op.ad_runtime_on_values() && rr == Some(Rep::Boxed) => {
                 let r = res.ok_or("an AD runtime primitive without a result")?;
-                let buf = self.operand_copies(args);
-                let ctx = self.ctx();
-                let code = Prim::ALL.iter().position(|p| *p == op).unwrap_or(0);
-                let code = self.b.ins().iconst(ct::I64, code as i64);
-                let n = self.b.ins().iconst(ct::I64, args.len() as i64);
-                let out = self.slot_addr(r);
-                self.call_or_fallback(i, "mc_ad_direct", &[ctx, code, buf, n, out]);
+                self.direct(i, op, args, r, "mc_ad_direct");
                 return Ok(None);
             }
             // Whether a threaded loop's share runs (a thread-local read).
