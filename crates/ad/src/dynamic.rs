@@ -37,6 +37,8 @@ pub struct Runtime {
     /// While a threaded loop's forwards passes run on the threads: its private fdata arrays,
     /// which globals' fdata read by its shares join (see `threads`).
     shared_fdata: std::sync::Mutex<Option<threads::SharedFdata>>,
+    /// Why threaded loops were not differentiated in parallel (for `--verbose`).
+    notices: std::sync::Mutex<Vec<String>>,
 }
 
 impl Runtime {
@@ -48,6 +50,7 @@ impl Runtime {
             recorded: Default::default(),
             global_in_share: Default::default(),
             shared_fdata: Default::default(),
+            notices: Default::default(),
         }
     }
 
@@ -212,6 +215,13 @@ impl AdRuntime for Runtime {
             }
             _ => self.on_values(op, args, &m.compiler.env),
         }
+    }
+
+    fn notices(&self) -> Vec<String> {
+        self.notices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     fn eval_on_values(

@@ -22,7 +22,8 @@ struct Cli {
     /// Run everything in the reference interpreter instead of native code.
     #[arg(long, global = true)]
     interpret: bool,
-    /// Print notices to stderr: functions native code left to the interpreter, and why.
+    /// Print notices to stderr: functions native code left to the interpreter, and threaded
+    /// loops reverse mode could not differentiate in parallel, and why.
     #[arg(long, global = true)]
     verbose: bool,
     /// The most memory all arrays together may take, as bytes or with a suffix (`512M`,
@@ -265,6 +266,9 @@ fn run(cli: Cli) -> Result<(), String> {
             .unwrap_or_default()
         {
             eprintln!("note: `{func}` runs in the interpreter: {why}");
+        }
+        for note in session.ad_notices() {
+            eprintln!("note: {note}");
         }
     }
     r

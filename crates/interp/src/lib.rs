@@ -238,6 +238,11 @@ pub trait AdRuntime: Send + Sync {
     /// Called before each gradient's forwards pass: forgets what belonged to the last one (the
     /// tangents of globals).
     fn begin(&self) {}
+    /// What the AD runtime noticed that a user may want to know (loops it could not
+    /// differentiate in parallel, and why), each once.
+    fn notices(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 #[derive(Clone)]

@@ -271,6 +271,16 @@ impl Session {
         self.jit.as_ref().map(|j| j.stats())
     }
 
+    /// What automatic differentiation noticed that a user may want to know, each once: the
+    /// threaded loops reverse mode could not differentiate in parallel, and why.
+    pub fn ad_notices(&self) -> Vec<String> {
+        self.machine
+            .ad_runtime
+            .as_ref()
+            .map(|ad| ad.notices())
+            .unwrap_or_default()
+    }
+
     /// Limits how many more basic blocks the session may execute (`None`: no limit); a run
     /// that exceeds it stops with an error. Guards against runaway programs.
     pub fn set_fuel(&mut self, fuel: Option<u64>) {

@@ -236,6 +236,39 @@ fn threaded_loops_match_serial_loops_for_any_thread_count() {
 }
 
 #[test]
+fn reverse_mode_says_which_loops_it_cannot_run_in_parallel() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    set_threads(2);
+    let mut s = session(Backend::Native);
+    let x = [Value::from(vec![0.7, -0.3, 1.4])];
+    let gradient = |s: &mut Session, f: &str| {
+        let fv = s.eval(f).expect("defined");
+        s.value_and_gradient(&fv, &x).expect("reverse");
+    };
+    // Shared weights, a global array, per-thread accumulators, Float32 structs: parallel.
+    for f in [
+        "batch_threaded",
+        "shared_threaded",
+        "per_thread",
+        "f32_threaded",
+    ] {
+        gradient(&mut s, f);
+    }
+    assert_eq!(s.ad_notices(), Vec::<String>::new());
+    gradient(&mut s, "mutable_threaded");
+    gradient(&mut s, "global_threaded");
+    gradient(&mut s, "mapped_threaded");
+    assert_eq!(
+        s.ad_notices(),
+        [
+            "reverse mode of the threaded loop in `mutable_threaded` runs its shares one after another: its captured `p` holds a mutable struct",
+            "reverse mode of the threaded loop in `global_threaded` runs its pullbacks one after another: an iteration reads a global holding a mutable struct (or an array of structs or arrays)",
+            "reverse mode of the threaded loop in `threaded_map!` runs its shares one after another: its captured `x` holds an array of structs, tuples or arrays",
+        ]
+    );
+}
+
+#[test]
 fn an_error_in_some_iterations_is_reported_on_every_backend() {
     let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     for threads in [1, 2, 4] {

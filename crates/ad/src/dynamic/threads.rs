@@ -76,9 +76,7 @@ impl SharedFdata {
     /// changes (the loop's pullbacks then run one after another).
     pub(super) fn share_view(&mut self, f: &Value, tid: i64) -> Option<Value> {
         let mut arrays = Vec::new();
-        if !fdata_arrays(f, &mut arrays) {
-            return None;
-        }
+        fdata_arrays(f, &mut arrays).ok()?;
         let k = usize::try_from(tid - 1).ok().filter(|k| *k < self.shares)?;
         let mut reals = Vec::new();
         let mut mine = Vec::new();
@@ -199,6 +197,10 @@ impl Runtime {
             .map_err(ad_error)?;
         let reals = if m.shares_in_parallel(&rule.fwd, chunks.len()) {
             private_arrays(body, fbody, disjoint, &m.compiler.env)
+                .map_err(|why| {
+                    self.notice(&key, &format!("runs its shares one after another: {why}"))
+                })
+                .ok()
         } else {
             None
         };
@@ -266,6 +268,10 @@ impl Runtime {
             merge(&record.private, Merge::Forwards)?;
             if self.global_in_share.load(Ordering::Relaxed) {
                 record.mode = Mode::SerialCopies;
+                self.notice(
+                    &key,
+                    "runs its pullbacks one after another: an iteration reads a global holding a mutable struct (or an array of structs or arrays)",
+                );
             }
         }
         let stack = record_stack(m, site)?;
@@ -402,6 +408,24 @@ impl Runtime {
     }
 }
 
+impl Runtime {
+    /// Notes (once) that the threaded loop whose body is the method instance `body` is not
+    /// differentiated in parallel by reverse mode, and why.
+    fn notice(&self, body: &compiler::MiKey, why: &str) {
+        // A loop body is the anonymous function `#f#N` of the function `f` it is in.
+        let name = body.table.as_str();
+        let within = name
+            .strip_prefix('#')
+            .and_then(|n| n.rsplit_once('#'))
+            .map_or(name, |(f, _)| f);
+        let note = format!("reverse mode of the threaded loop in `{within}` {why}");
+        let mut ns = self.notices.lock().unwrap_or_else(|e| e.into_inner());
+        if !ns.contains(&note) {
+            ns.push(note);
+        }
+    }
+}
+
 /// Share `tid`'s generator.
 fn share_rng(rngs: &Value, tid: i64) -> Option<Value> {
     match rngs {
@@ -410,26 +434,30 @@ fn share_rng(rngs: &Value, tid: i64) -> Option<Value> {
     }
 }
 
-/// The real fdata arrays each share gets a copy of (see the module's documentation), or
-/// `None` when the loop must run serially: its fdata holds mutable parts this scheme does not
-/// cover.
+/// The real fdata arrays each share gets a copy of (see the module's documentation), or why
+/// the loop must run serially: its fdata holds mutable parts this scheme does not cover.
 fn private_arrays(
     body: &Value,
     fbody: &Value,
     disjoint: &Value,
     env: &ir::TypeEnv,
-) -> Option<Vec<Arc<ArrayObj>>> {
+) -> Result<Vec<Arc<ArrayObj>>, String> {
+    let unexpected = || "the loop body's tangent has an unexpected form".to_string();
     let Value::Struct(fb) = fbody else {
-        return crate::tangent::is_singleton_of(fbody, &Type::NoFData).then(Vec::new);
+        return if crate::tangent::is_singleton_of(fbody, &Type::NoFData) {
+            Ok(Vec::new())
+        } else {
+            Err(unexpected())
+        };
     };
     if fb.fields.is_empty() {
-        return Some(Vec::new());
+        return Ok(Vec::new());
     }
     let Value::Struct(b) = body else {
-        return None;
+        return Err(unexpected());
     };
     if b.fields.len() != fb.fields.len() {
-        return None;
+        return Err(unexpected());
     }
     // (name, number of indices) of the disjoint arrays.
     let names: Vec<(String, i64)> = match disjoint {
@@ -462,9 +490,10 @@ fn private_arrays(
             _ => None,
         };
         let mut arrays = Vec::new();
-        if !fdata_arrays(f, &mut arrays) {
-            return None;
-        }
+        fdata_arrays(f, &mut arrays).map_err(|what| {
+            let name = field_names.get(k).map_or("?", |n| n.as_str());
+            format!("its captured `{name}` holds {what}")
+        })?;
         for a in arrays {
             match uses.iter_mut().find(|(x, _)| Arc::ptr_eq(x, &a)) {
                 Some((_, us)) => us.push(disjoint_k),
@@ -472,32 +501,36 @@ fn private_arrays(
             }
         }
     }
-    Some(
-        uses.into_iter()
-            .filter(|(_, us)| us.iter().any(|u| u.is_none() || *u != us[0]))
-            .map(|(a, _)| a)
-            .collect(),
-    )
+    Ok(uses
+        .into_iter()
+        .filter(|(_, us)| us.iter().any(|u| u.is_none() || *u != us[0]))
+        .map(|(a, _)| a)
+        .collect())
 }
 
-/// Collects the arrays in fdata `v`; false if it holds something else that can change (a
+/// Collects the arrays in fdata `v`; what else it holds that can change, if anything (a
 /// mutable tangent, an array of other than floats, an array sharing memory).
-fn fdata_arrays(v: &Value, out: &mut Vec<Arc<ArrayObj>>) -> bool {
+fn fdata_arrays(v: &Value, out: &mut Vec<Arc<ArrayObj>>) -> Result<(), &'static str> {
+    let all = |vs: &[Value], out: &mut Vec<Arc<ArrayObj>>| {
+        vs.iter().try_for_each(|f| fdata_arrays(f, out))
+    };
     match v {
         Value::Array(a) => {
-            let floats = a.with(|i| matches!(i.data, ArrayData::F64(_) | ArrayData::F32(_)));
-            if !floats || a.is_shared() {
-                return false;
+            if !a.with(|i| matches!(i.data, ArrayData::F64(_) | ArrayData::F32(_))) {
+                return Err("an array of structs, tuples or arrays");
+            }
+            if a.is_shared() {
+                return Err("an array sharing memory with another (a `reshape`)");
             }
             if !out.iter().any(|x| Arc::ptr_eq(x, a)) {
                 out.push(a.clone());
             }
-            true
+            Ok(())
         }
-        Value::Struct(s) => s.fields.iter().all(|f| fdata_arrays(f, out)),
-        Value::Tuple(vs) => vs.iter().all(|f| fdata_arrays(f, out)),
-        Value::NamedTuple(nt) => nt.values.iter().all(|f| fdata_arrays(f, out)),
-        Value::Mutable(_) => false,
+        Value::Struct(s) => all(&s.fields, out),
+        Value::Tuple(vs) => all(vs, out),
+        Value::NamedTuple(nt) => all(&nt.values, out),
+        Value::Mutable(_) => Err("a mutable struct"),
         Value::Int(_)
         | Value::F64(_)
         | Value::F32(_)
@@ -507,7 +540,7 @@ fn fdata_arrays(v: &Value, out: &mut Vec<Arc<ArrayObj>>) -> bool {
         | Value::Str(_)
         | Value::Sym(_)
         | Value::Func(_)
-        | Value::Type(_) => true,
+        | Value::Type(_) => Ok(()),
     }
 }
 
@@ -737,7 +770,7 @@ mod tests {
             Value::F64(3.0),
         ]);
         let mut found = Vec::new();
-        assert!(fdata_arrays(&v, &mut found));
+        assert!(fdata_arrays(&v, &mut found).is_ok());
         assert_eq!(found.len(), 2);
         let s = substitute(&v, std::slice::from_ref(&x), std::slice::from_ref(&cx))
             .expect("x is in it");
