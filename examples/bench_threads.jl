@@ -4,6 +4,8 @@
 #   mooncake bench --threads 1 examples/bench_threads.jl --call 'elementwise(xs(10^6))'
 #   mooncake bench --threads 2 examples/bench_threads.jl --call 'elementwise(xs(10^6))'
 #   mooncake bench --threads 2 examples/bench_threads.jl --call 'batch_loss(params())'
+# and forward mode on a loop with three parameters:
+#   mooncake bench --threads 2 examples/bench_threads.jl --call 'wave([0.5, 0.1, 2.0])'
 
 xs(n) = [sin(Float64(k)) / 2 for k in 1:n]
 
@@ -41,4 +43,12 @@ function batch_loss(m::MLP)
         losses[k] = sample_loss(m, k)
     end
     sum(losses) / 256
+end
+
+function wave(w)
+    y = zeros(200_000)
+    Threads.@threads for n in eachindex(y)
+        y[n] = w[3] * cos(exp(w[1] * n / 200_000) + w[2])
+    end
+    sum(y)
 end
