@@ -147,6 +147,21 @@ pub struct Share {
     pub args: Vec<Value>,
 }
 
+impl Share {
+    /// Share `c` of a loop whose shares' generators are `rngs` (a vector, share `t`'s at
+    /// `t`), called on `args`.
+    pub fn new(c: &runtime::threads::Chunk, rngs: &Value, args: Vec<Value>) -> Share {
+        Share {
+            tid: c.tid,
+            rng: match rngs {
+                Value::Array(a) => a.get((c.tid - 1) as usize),
+                _ => None,
+            },
+            args,
+        }
+    }
+}
+
 /// A machine lent to the threads of a threaded loop while the thread that owns it waits for
 /// them. Native code running on those threads reaches the machine only through
 /// [`SharedMachine::lock`] (for its slow paths: evaluated instructions, compiling a callee,
@@ -354,9 +369,9 @@ impl Machine {
         self.depth -= 1;
     }
 
-    /// `Core.threads_run(body, first, n, nt, rngs)`: the shares of a threaded loop (see
-    /// [`runtime::threads::chunks`]), share `t` run as `body(f, l)` with the random number
-    /// generator `rngs[t]`. With native code, more than one share and no threaded loop around
+    /// `Core.threads_run(body, first, n, nt, rngs, disjoint)`: the shares of a threaded loop
+    /// (see [`runtime::threads::chunks`]), share `t` run as `body(f, l)` with the random number
+    /// generator `rngs[t]` (`disjoint` is for reverse mode). With native code, more than one share and no threaded loop around
     /// this one, the shares run on the pool's threads with this machine lent to them
     /// ([`SharedMachine`]); otherwise one after another here. Every share runs to its end or
     /// its error, as Julia's tasks do; errors become one `TaskFailedException` naming the first
@@ -365,32 +380,37 @@ impl Machine {
         use runtime::threads;
         let [body, Value::Int(first), Value::Int(n), Value::Int(nt), rngs, _disjoint] = args else {
             return Err(RuntimeError::new(Exception::Internal(
-                "`Core.threads_run` takes a function, three Int64s and generators".into(),
+                "`Core.threads_run` takes a function, three Int64s, generators and names".into(),
             )));
         };
         let chunks = threads::chunks(*first, *n, *nt);
         if chunks.is_empty() {
             return Ok(Value::Nothing);
         }
-        let probe = [body.clone(), Value::Int(1), Value::Int(1)];
-        let (key, pack) = self.resolve_dynamic(&probe)?;
-        if pack.is_some() {
-            return Err(self.method_error(&probe, None));
-        }
+        let key = self.loop_body(body)?;
         let code = self.code_for(&key)?;
         let shares: Vec<Share> = chunks
             .iter()
-            .map(|c| Share {
-                tid: c.tid,
-                rng: match rngs {
-                    Value::Array(a) => a.get((c.tid - 1) as usize),
-                    _ => None,
-                },
-                args: vec![body.clone(), Value::Int(c.first), Value::Int(c.last)],
+            .map(|c| {
+                Share::new(
+                    c,
+                    rngs,
+                    vec![body.clone(), Value::Int(c.first), Value::Int(c.last)],
+                )
             })
             .collect();
         self.run_shares(&code, &shares, true)?;
         Ok(Value::Nothing)
+    }
+
+    /// The method instance a threaded loop's body runs: `body(first, last)` with two
+    /// iteration numbers.
+    pub fn loop_body(&mut self, body: &Value) -> Result<MiKey, RuntimeError> {
+        let probe = [body.clone(), Value::Int(1), Value::Int(1)];
+        match self.resolve_dynamic(&probe)? {
+            (key, None) => Ok(key),
+            (_, Some(_)) => Err(self.method_error(&probe, None)),
+        }
     }
 
     /// Whether [`Machine::run_shares`] runs `n` shares of `code` on the pool's threads: with
@@ -406,8 +426,9 @@ impl Machine {
     /// Runs `code` on each share's arguments as that share of a threaded loop (its thread id
     /// and generator), on the pool's threads when `parallel` and
     /// [`Machine::shares_in_parallel`] (the calling thread runs the first), else one after
-    /// another in the order given; returns the shares' results. Every share runs to its end or its first error; errors become
-    /// one `TaskFailedException` (the first share's error and how many more).
+    /// another in the order given; returns the shares' results. Every share runs to its end
+    /// or its first error; errors become one `TaskFailedException` (the first share's error
+    /// and how many more).
     pub fn run_shares(
         &mut self,
         code: &Arc<Function>,

@@ -43,7 +43,8 @@ enum Mode {
     /// On the threads, private arrays on per-share copies merged afterwards.
     Parallel = 1,
     /// One after another in reverse order, each share on its copies, refreshed from the real
-    /// arrays before and copied back after (a share read a global's fdata).
+    /// arrays before and copied back after (a share read a global's fdata with mutable parts,
+    /// which all shares shared).
     SerialCopies = 2,
 }
 
@@ -184,13 +185,7 @@ impl Runtime {
         };
         let opts = RuleOptions::from_bits(*opts);
         let chunks = runtime::threads::chunks(*first, *n, *nt);
-        let probe = [body.clone(), Value::Int(1), Value::Int(1)];
-        let (key, pack) = m.resolve_dynamic(&probe)?;
-        if pack.is_some() {
-            return Err(internal(
-                "a threaded loop's body takes two iteration numbers",
-            ));
-        }
+        let key = m.loop_body(body)?;
         let rule = self
             .ad
             .rule_with(&mut m.compiler, &key, opts)
@@ -229,10 +224,10 @@ impl Runtime {
         for (k, c) in chunks.iter().enumerate() {
             let reals: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.0.clone()).collect();
             let mine: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.1[k].clone()).collect();
-            shares.push(Share {
-                tid: c.tid,
-                rng: share_rng(rngs, c.tid),
-                args: vec![
+            shares.push(Share::new(
+                c,
+                rngs,
+                vec![
                     child_state(m, site, c.tid as usize)?,
                     if parallel {
                         own_copy(body)
@@ -245,7 +240,7 @@ impl Runtime {
                     Value::Int(c.last),
                     no_fdata(),
                 ],
-            });
+            ));
         }
         self.global_in_share.store(false, Ordering::Relaxed);
         if parallel {
@@ -304,11 +299,11 @@ impl Runtime {
         let chunks = runtime::threads::chunks(record.first, record.n, record.nt);
         let mut shares = Vec::with_capacity(chunks.len());
         for c in &chunks {
-            shares.push(Share {
-                tid: c.tid,
-                rng: share_rng(&record.rngs, c.tid),
-                args: vec![child_state(m, site, c.tid as usize)?, dy.clone()],
-            });
+            shares.push(Share::new(
+                c,
+                &record.rngs,
+                vec![child_state(m, site, c.tid as usize)?, dy.clone()],
+            ));
         }
         // Each share's reverse data, in share order.
         let results = match record.mode {
@@ -349,9 +344,7 @@ impl Runtime {
         }
         Ok(acc)
     }
-}
 
-impl Runtime {
     /// `Core.threads_dual(width, opts, body, ḃody..., first, n, nt, rngs, disjoint)`: each share's
     /// forward rule of the body, on the threads where it can. Nothing is accumulated in
     /// forward mode (a tangent is written where its value is), so the shares share the
@@ -374,13 +367,7 @@ impl Runtime {
             ));
         };
         let (body, tbody) = (&args[2], &args[3..3 + w]);
-        let probe = [body.clone(), Value::Int(1), Value::Int(1)];
-        let (key, pack) = m.resolve_dynamic(&probe)?;
-        if pack.is_some() {
-            return Err(internal(
-                "a threaded loop's body takes two iteration numbers",
-            ));
-        }
+        let key = m.loop_body(body)?;
         let opts = RuleOptions::from_bits(*opts);
         let code = self
             .ad
@@ -396,19 +383,13 @@ impl Runtime {
                     a.push(Value::Int(k));
                     a.extend((0..w).map(|_| no_tangent.clone()));
                 }
-                Share {
-                    tid: c.tid,
-                    rng: share_rng(rngs, c.tid),
-                    args: a,
-                }
+                Share::new(c, rngs, a)
             })
             .collect();
         m.run_shares(&code, &shares, true)?;
         Ok(Value::Nothing)
     }
-}
 
-impl Runtime {
     /// Notes (once) that the threaded loop whose body is the method instance `body` is not
     /// differentiated in parallel by reverse mode, and why.
     fn notice(&self, body: &compiler::MiKey, why: &str) {
@@ -423,14 +404,6 @@ impl Runtime {
         if !ns.contains(&note) {
             ns.push(note);
         }
-    }
-}
-
-/// Share `tid`'s generator.
-fn share_rng(rngs: &Value, tid: i64) -> Option<Value> {
-    match rngs {
-        Value::Array(a) => a.get((tid - 1) as usize),
-        _ => None,
     }
 }
 
