@@ -183,6 +183,24 @@ unsafe impl Send for SharedMachine {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for SharedMachine {}
 
+/// A threaded loop's shares as the threads running them see them: the native code they run,
+/// the machine lent to them, and a place for each share's result.
+struct ShareJob {
+    code: Arc<dyn NativeCode>,
+    machine: SharedMachine,
+    shares: Vec<Share>,
+    results: Vec<std::sync::OnceLock<Result<Value, RuntimeError>>>,
+}
+
+impl ShareJob {
+    /// Runs share `k` as that share of the loop (its thread id and generator).
+    fn run(&self, k: usize) {
+        let sh = &self.shares[k];
+        let _chunk = runtime::threads::enter_chunk(sh.tid, sh.rng.clone());
+        let _ = self.results[k].set(self.code.call_in_thread(&self.machine, &sh.args));
+    }
+}
+
 impl SharedMachine {
     /// The lock to hold while using the machine at [`SharedMachine::machine`].
     pub fn lock(&self) -> &std::sync::Mutex<()> {
@@ -372,7 +390,7 @@ impl Machine {
     /// `Core.threads_run(body, first, n, nt, rngs, disjoint)`: the shares of a threaded loop
     /// (see [`runtime::threads::chunks`]), share `t` run as `body(f, l)` with the random number
     /// generator `rngs[t]` (`disjoint` is for reverse mode). With native code, more than one share and no threaded loop around
-    /// this one, the shares run on the pool's threads with this machine lent to them
+    /// this one, the shares run on the team's threads with this machine lent to them
     /// ([`SharedMachine`]); otherwise one after another here. Every share runs to its end or
     /// its error, as Julia's tasks do; errors become one `TaskFailedException` naming the first
     /// share's error and how many more failed.
@@ -399,7 +417,7 @@ impl Machine {
                 )
             })
             .collect();
-        self.run_shares(&code, &shares, true)?;
+        self.run_shares(&code, shares, true)?;
         Ok(Value::Nothing)
     }
 
@@ -413,7 +431,7 @@ impl Machine {
         }
     }
 
-    /// Whether [`Machine::run_shares`] runs `n` shares of `code` on the pool's threads: with
+    /// Whether [`Machine::run_shares`] runs `n` shares of `code` on the team's threads: with
     /// native code, more than one share, and no threaded loop around.
     pub fn shares_in_parallel(&self, code: &Function, n: usize) -> bool {
         self.native.is_some()
@@ -424,7 +442,7 @@ impl Machine {
     }
 
     /// Runs `code` on each share's arguments as that share of a threaded loop (its thread id
-    /// and generator), on the pool's threads when `parallel` and
+    /// and generator), on the team's threads when `parallel` and
     /// [`Machine::shares_in_parallel`] (the calling thread runs the first), else one after
     /// another in the order given; returns the shares' results. Every share runs to its end
     /// or its first error; errors become one `TaskFailedException` (the first share's error
@@ -432,7 +450,7 @@ impl Machine {
     pub fn run_shares(
         &mut self,
         code: &Arc<Function>,
-        shares: &[Share],
+        shares: Vec<Share>,
         parallel: bool,
     ) -> Result<Vec<Value>, RuntimeError> {
         use runtime::threads;
@@ -444,35 +462,33 @@ impl Machine {
         };
         let results: Vec<Result<Value, RuntimeError>> = match native {
             Some(nc) => {
-                let pool = threads::pool().map_err(|e| RuntimeError::new(Exception::Error(e)))?;
-                let shared = SharedMachine {
-                    machine: self as *mut Machine,
-                    lock: std::sync::Mutex::new(()),
-                    env: self.compiler.env.clone(),
-                    ad: self.ad_runtime.clone(),
-                };
-                let results: Vec<std::sync::OnceLock<Result<Value, RuntimeError>>> =
-                    shares.iter().map(|_| std::sync::OnceLock::new()).collect();
-                let run = |k: usize| {
-                    let sh = &shares[k];
-                    let _chunk = threads::enter_chunk(sh.tid, sh.rng.clone());
-                    let _ = results[k].set(nc.call_in_thread(&shared, &sh.args));
-                };
-                // The first share runs on this thread (which waits anyway), share `k + 1` on
-                // the pool's thread `k` (every time: what a share's forwards pass allocates,
-                // its pullback frees on the same thread).
-                let workers = pool.current_num_threads().max(1);
-                let run = &run;
-                pool.in_place_scope(|s| {
-                    s.spawn_broadcast(move |_, cx| {
-                        let mut k = cx.index() + 1;
-                        while k < shares.len() {
-                            run(k);
-                            k += workers;
-                        }
-                    });
-                    run(0);
+                let team = threads::team().map_err(|e| RuntimeError::new(Exception::Error(e)))?;
+                if shares.len() > team.threads() + 1 {
+                    return Err(RuntimeError::new(Exception::Internal(
+                        "a threaded loop has more shares than threads".into(),
+                    )));
+                }
+                let job = Arc::new(ShareJob {
+                    code: nc,
+                    machine: SharedMachine {
+                        machine: self as *mut Machine,
+                        lock: std::sync::Mutex::new(()),
+                        env: self.compiler.env.clone(),
+                        ad: self.ad_runtime.clone(),
+                    },
+                    results: shares.iter().map(|_| std::sync::OnceLock::new()).collect(),
+                    shares,
                 });
+                let run = job.clone();
+                // Share 0 runs on this thread (which waits anyway), share `k` on team thread
+                // `k` (every time: what a share's forwards pass allocates, its pullback frees
+                // on the same thread).
+                team.run(job.shares.len(), Box::new(move |k| run.run(k)));
+                // The team has released the job: the results can be moved out.
+                let results = match Arc::try_unwrap(job) {
+                    Ok(job) => job.results,
+                    Err(job) => job.results.clone(),
+                };
                 results
                     .into_iter()
                     .map(|r| {

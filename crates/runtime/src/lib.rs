@@ -8,6 +8,7 @@ pub mod memory;
 pub mod prims;
 pub mod printf;
 pub mod show;
+pub mod team;
 pub mod threads;
 pub mod value;
 

@@ -1,4 +1,4 @@
-//! Threads of `Threads.@threads` loops: the pool they run on, its size, and the thread id a
+//! Threads of `Threads.@threads` loops: the team they run on, its size, and the thread id a
 //! running chunk of iterations sees.
 //!
 //! The number of threads is one setting for the whole process (as Julia's is fixed when it
@@ -7,6 +7,7 @@
 //! reports `threadid() == t` while it runs, wherever it runs, and draws random numbers from a
 //! generator of its own (`task_rng`).
 
+use crate::team::Team;
 use crate::value::Value;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,11 +19,8 @@ pub const MAX_THREADS: usize = 1024;
 /// Threads asked for (0: the machine's cores).
 static REQUESTED: AtomicUsize = AtomicUsize::new(0);
 
-/// The pool, with the number of threads it was built with.
-static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
-
-/// Stack of each pool thread; deeper recursion continues on stacks grown on demand.
-const STACK: usize = 16 << 20;
+/// The team of threads loops run on.
+static TEAM: Mutex<Option<Arc<Team>>> = Mutex::new(None);
 
 /// What a thread runs: the share of a threaded loop (its thread id and random number
 /// generator), saved while a nested share runs.
@@ -50,25 +48,19 @@ pub fn nthreads() -> usize {
     }
 }
 
-/// The pool of `nthreads()` threads (built on first use, rebuilt when the number changed), or
-/// why it could not be built.
-pub fn pool() -> Result<Arc<rayon::ThreadPool>, String> {
-    let n = nthreads();
-    let mut p = POOL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((k, pool)) = p.as_ref() {
-        if *k == n {
-            return Ok(pool.clone());
+/// The team of `nthreads() - 1` threads that runs threaded loops with the starting thread
+/// (built on first use, rebuilt when the number changed), or why it could not be built.
+pub fn team() -> Result<Arc<Team>, String> {
+    let n = nthreads().saturating_sub(1);
+    let mut t = TEAM.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(team) = t.as_ref() {
+        if team.threads() == n {
+            return Ok(team.clone());
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .stack_size(STACK)
-        .thread_name(|k| format!("mooncake-{}", k + 1))
-        .build()
-        .map_err(|e| format!("could not start {n} threads: {e}"))?;
-    let pool = Arc::new(pool);
-    *p = Some((n, pool.clone()));
-    Ok(pool)
+    let team = Arc::new(Team::new(n)?);
+    *t = Some(team.clone());
+    Ok(team)
 }
 
 /// `Threads.threadid()`: the running share's thread id, 1 outside threaded loops.

@@ -249,7 +249,7 @@ impl Runtime {
                 private: std::mem::take(&mut record.private),
             });
         }
-        let ran = m.run_shares(&rule.fwd, &shares, parallel);
+        let ran = m.run_shares(&rule.fwd, shares, parallel);
         if parallel {
             let shared = self
                 .shared_fdata
@@ -309,7 +309,7 @@ impl Runtime {
         let results = match record.mode {
             Mode::Serial => {
                 shares.reverse();
-                let mut rs = m.run_shares(&rule.rvs, &shares, false)?;
+                let mut rs = m.run_shares(&rule.rvs, shares, false)?;
                 rs.reverse();
                 rs
             }
@@ -317,7 +317,7 @@ impl Runtime {
                 for (real, copies) in &record.private {
                     copies.iter().for_each(|c| copy_into(real, c));
                 }
-                let rs = m.run_shares(&rule.rvs, &shares, true)?;
+                let rs = m.run_shares(&rule.rvs, shares, true)?;
                 merge(&record.private, Merge::Pullbacks)?;
                 rs
             }
@@ -327,7 +327,7 @@ impl Runtime {
                     for (real, copies) in &record.private {
                         copy_into(real, &copies[k]);
                     }
-                    rs.extend(m.run_shares(&rule.rvs, &[share], false)?);
+                    rs.extend(m.run_shares(&rule.rvs, vec![share], false)?);
                     for (real, copies) in &record.private {
                         copy_into(&copies[k], real);
                     }
@@ -386,7 +386,7 @@ impl Runtime {
                 Share::new(c, rngs, a)
             })
             .collect();
-        m.run_shares(&code, &shares, true)?;
+        m.run_shares(&code, shares, true)?;
         Ok(Value::Nothing)
     }
 
