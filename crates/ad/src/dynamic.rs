@@ -76,6 +76,14 @@ impl Runtime {
     /// one on every later read (the pullback accumulates into it, forwards writes into the
     /// global's arrays write into it).
     fn global_fdata(&self, x: &Value, env: &ir::TypeEnv) -> Value {
+        // A share of a loop running on the threads reads the same globals on every
+        // iteration: the view it got first is kept for the share.
+        let in_share = runtime::threads::outer_threadid();
+        if in_share.is_some() {
+            if let Some(v) = runtime::threads::share_note(x) {
+                return v;
+            }
+        }
         let t = x.ty();
         if ir::tangent::fdata_type(&t, env) == Type::NoFData {
             return crate::tangent::singleton_of(Type::NoFData);
@@ -93,9 +101,10 @@ impl Runtime {
             }
         };
         // Inside a share of a loop running on the threads: the share's copy (see `threads`).
-        if let Some(tid) = runtime::threads::outer_threadid() {
+        if let Some(tid) = in_share {
             let mut shared = self.shared_fdata.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(v) = shared.as_mut().and_then(|s| s.share_view(&f, tid)) {
+                runtime::threads::note_in_share(x.clone(), v.clone());
                 return v;
             }
             self.global_in_share.store(true, Ordering::Relaxed);

@@ -27,6 +27,8 @@ static TEAM: Mutex<Option<Arc<Team>>> = Mutex::new(None);
 struct Share {
     tid: i64,
     rng: Option<Value>,
+    /// Values noted for keys while the share runs (see `note_in_share`).
+    notes: Vec<(Value, Value)>,
 }
 
 thread_local! {
@@ -74,6 +76,33 @@ pub fn outer_threadid() -> Option<i64> {
     SHARES.with(|s| s.borrow().first().map(|sh| sh.tid))
 }
 
+/// What the outermost share this thread runs noted for `key` (compared with `egal`), if it
+/// runs one and noted something.
+pub fn share_note(key: &Value) -> Option<Value> {
+    SHARES.with(|s| {
+        let s = s.borrow();
+        let notes = &s.first()?.notes;
+        notes
+            .iter()
+            .find(|(k, _)| crate::value::egal(k, key))
+            .map(|(_, v)| v.clone())
+    })
+}
+
+/// Notes `value` for `key` in the outermost share this thread runs (forgotten when the share
+/// ends): what the share should see of something the whole loop shares, such as the share's
+/// own copy of a global's tangent.
+pub fn note_in_share(key: Value, value: Value) {
+    let old = SHARES.with(|s| match s.borrow_mut().first_mut() {
+        Some(sh) => {
+            sh.notes.push((key, value));
+            None
+        }
+        None => Some((key, value)),
+    });
+    drop(old);
+}
+
 /// Whether the current thread is running a share of a threaded loop (a loop nested in it runs
 /// its shares one after another on this thread).
 pub fn in_threaded_loop() -> bool {
@@ -107,7 +136,13 @@ pub fn enter_chunk(tid: i64, rng: Option<Value>) -> ChunkGuard {
 
 /// `enter_chunk` without a guard: the share lasts until `pop_chunk`.
 pub fn push_chunk(tid: i64, rng: Option<Value>) {
-    SHARES.with(|s| s.borrow_mut().push(Share { tid, rng }));
+    SHARES.with(|s| {
+        s.borrow_mut().push(Share {
+            tid,
+            rng,
+            notes: Vec::new(),
+        })
+    });
 }
 
 /// Ends the innermost share `push_chunk` began.
