@@ -579,22 +579,12 @@ enum Merge {
 /// Merges each share's copies into the real arrays (see [`Merge`]).
 fn merge(private: &Private, how: Merge) -> Result<(), RuntimeError> {
     for (real, copies) in private {
-        let theirs: Vec<&Arc<ArrayObj>> = copies.iter().collect();
+        let theirs: Vec<&ArrayObj> = copies.iter().map(|c| &**c).collect();
         let ok = match real.with(|ri| ri.data.len()) {
             len if theirs.iter().any(|c| c.len() != len) => false,
             _ => match real.ty() {
-                Type::Array(e, _) if *e == Type::Float64 => {
-                    merge_elements(real, &theirs, how, f64::to_bits, |d| match d {
-                        ArrayData::F64(v) => Some(v),
-                        _ => None,
-                    })
-                }
-                Type::Array(e, _) if *e == Type::Float32 => {
-                    merge_elements(real, &theirs, how, f32::to_bits, |d| match d {
-                        ArrayData::F32(v) => Some(v),
-                        _ => None,
-                    })
-                }
+                Type::Array(e, _) if *e == Type::Float64 => merge_into::<f64>(real, &theirs, how),
+                Type::Array(e, _) if *e == Type::Float32 => merge_into::<f32>(real, &theirs, how),
                 _ => false,
             },
         };
@@ -608,59 +598,108 @@ fn merge(private: &Private, how: Merge) -> Result<(), RuntimeError> {
     Ok(())
 }
 
-/// [`merge`] of one array's elements, `floats` giving the elements of an array's storage;
-/// false if a copy's elements are not of the real array's type.
-fn merge_elements<T, B>(
-    real: &ArrayObj,
-    copies: &[&Arc<ArrayObj>],
-    how: Merge,
-    bits: fn(T) -> B,
-    floats: fn(&mut ArrayData) -> Option<&mut Vec<T>>,
-) -> bool
-where
-    T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
-    B: PartialEq,
-{
-    let Some(orig) = real.with_mut(|ri| floats(&mut ri.data).map(|v| v.clone())) else {
-        return false;
-    };
-    // How many shares changed each element.
-    let mut changed = vec![0u32; orig.len()];
-    // Forwards: ascending (the last share's write wins); pullbacks: descending.
-    let order: Vec<&&Arc<ArrayObj>> = match how {
-        Merge::Forwards => copies.iter().collect(),
-        Merge::Pullbacks => copies.iter().rev().collect(),
-    };
-    for c in order {
-        let ok = c.with_mut(|ci| {
-            let Some(theirs) = floats(&mut ci.data) else {
-                return false;
-            };
-            real.with_mut(|ri| {
-                let Some(r) = floats(&mut ri.data) else {
-                    return false;
-                };
-                for (e, ((r, &x), &o)) in r.iter_mut().zip(theirs.iter()).zip(&orig).enumerate() {
-                    if bits(x) == bits(o) {
-                        continue;
-                    }
-                    changed[e] += 1;
-                    *r = match (how, changed[e]) {
-                        (Merge::Forwards, _) | (Merge::Pullbacks, 1) => x,
-                        // The first change's value was taken as it is; from the second on,
-                        // the sum `old + Δ₁ + Δ₂ + ...`.
-                        (Merge::Pullbacks, 2) => o + (*r - o) + (x - o),
-                        (Merge::Pullbacks, _) => *r + (x - o),
-                    };
-                }
-                true
-            })
-        });
-        if !ok {
-            return false;
+/// The float element types whose arrays [`merge`] merges.
+trait Float: Copy + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> {
+    /// The elements of a storage of this type.
+    fn of(d: &ArrayData) -> Option<&[Self]>;
+    fn of_mut(d: &mut ArrayData) -> Option<&mut [Self]>;
+    /// Bitwise identity (a change of the sign of zero, or to another NaN, is a change).
+    fn same(a: Self, b: Self) -> bool;
+}
+
+impl Float for f64 {
+    fn of(d: &ArrayData) -> Option<&[f64]> {
+        match d {
+            ArrayData::F64(v) => Some(v),
+            _ => None,
         }
     }
-    true
+    fn of_mut(d: &mut ArrayData) -> Option<&mut [f64]> {
+        match d {
+            ArrayData::F64(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn same(a: f64, b: f64) -> bool {
+        a.to_bits() == b.to_bits()
+    }
+}
+
+impl Float for f32 {
+    fn of(d: &ArrayData) -> Option<&[f32]> {
+        match d {
+            ArrayData::F32(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn of_mut(d: &mut ArrayData) -> Option<&mut [f32]> {
+        match d {
+            ArrayData::F32(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn same(a: f32, b: f32) -> bool {
+        a.to_bits() == b.to_bits()
+    }
+}
+
+/// [`merge`] of one array; false if an array's elements are not of type `T`.
+fn merge_into<T: Float>(real: &ArrayObj, copies: &[&ArrayObj], how: Merge) -> bool {
+    real.with_mut(|ri| {
+        let Some(r) = T::of_mut(&mut ri.data) else {
+            return false;
+        };
+        with_elements(copies, &[], &mut |theirs: &[&[T]]| {
+            merge_elements(r, theirs, how)
+        })
+        .is_some()
+    })
+}
+
+/// `f` on the elements of every array of `arrays` after those of `got`, borrowed at once;
+/// `None` if an array's elements are not of type `T`.
+fn with_elements<T: Float, R>(
+    arrays: &[&ArrayObj],
+    got: &[&[T]],
+    f: &mut dyn FnMut(&[&[T]]) -> R,
+) -> Option<R> {
+    match arrays.split_first() {
+        None => Some(f(got)),
+        Some((a, rest)) => a.with(|inner| {
+            let mine = T::of(&inner.data)?;
+            let mut all = got.to_vec();
+            all.push(mine);
+            with_elements(rest, &all, f)
+        }),
+    }
+}
+
+/// [`merge`] of elements: `real` the real array's (as every copy was made), `copies` each
+/// share's, in share order.
+fn merge_elements<T: Float>(real: &mut [T], copies: &[&[T]], how: Merge) {
+    let n = copies.len();
+    for (e, r) in real.iter_mut().enumerate() {
+        let o = *r;
+        let mut changes = 0u32;
+        for j in 0..n {
+            // Forwards: ascending (the last share's write wins); pullbacks: descending.
+            let x = match how {
+                Merge::Forwards => copies[j][e],
+                Merge::Pullbacks => copies[n - 1 - j][e],
+            };
+            if T::same(x, o) {
+                continue;
+            }
+            changes += 1;
+            *r = match (how, changes) {
+                (Merge::Forwards, _) | (Merge::Pullbacks, 1) => x,
+                // The first change's value was taken as it is; from the second on, the sum
+                // `old + Δ₁ + Δ₂ + ...`.
+                (Merge::Pullbacks, 2) => o + (*r - o) + (x - o),
+                (Merge::Pullbacks, _) => *r + (x - o),
+            };
+        }
+    }
 }
 
 /// `dst`'s elements set to `src`'s (same length and element type).
