@@ -61,8 +61,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Waits until `ready` gives a value: spinning for [`SPIN`], then sleeping until unparked
-/// (and checking again on every wake-up).
+/// Waits until `ready` gives a value: spinning for [`SPIN`] (after the first few checks,
+/// offering the core to other threads between checks, which matters when there are more
+/// threads than cores), then sleeping until unparked (and checking again on every wake-up).
 fn wait_for<T>(mut ready: impl FnMut() -> Option<T>) -> T {
     let start = Instant::now();
     let mut spins = 0u32;
@@ -71,10 +72,14 @@ fn wait_for<T>(mut ready: impl FnMut() -> Option<T>) -> T {
             return v;
         }
         spins = spins.wrapping_add(1);
-        if spins.is_multiple_of(64) && start.elapsed() >= SPIN {
+        if spins < 256 {
+            std::hint::spin_loop();
+            continue;
+        }
+        if start.elapsed() >= SPIN {
             break;
         }
-        std::hint::spin_loop();
+        std::thread::yield_now();
     }
     loop {
         if let Some(v) = ready() {
