@@ -12,3 +12,24 @@ function run(p)
 end
 println(run(params))
 println((x = 1,))
+
+# `(; a, b)` names its fields after the variables; `(; a, b) = x` reads properties by name.
+a, b = 1.5, "two"
+println((; a, b))
+q = (; b, a, n = 3)
+println(q)
+(; n, a) = q
+println(n, " ", a)
+mutable struct Counter
+    count::Int
+    label::String
+end
+c = Counter(4, "c")
+t = ((; count) = c)
+println(count, " ", t === c)
+function unpack(nt)
+    (; lr, steps) = nt
+    lr * steps
+end
+println(unpack((steps = 4, lr = 0.25)))
+println((; c.label, c.count))

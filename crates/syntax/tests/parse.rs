@@ -323,3 +323,14 @@ fn threaded_loops_list_the_arrays_iterations_index_apart() {
         "#]],
     );
 }
+
+#[test]
+fn named_tuples_of_names_and_property_destructuring() {
+    check(
+        "(; a, p.w, c = 1)\n(; W, b) = params\n",
+        expect![[r#"
+            (namedtuple a=a w=(. p w) c=1)
+            (block (= #props params) (= W (. #props W)) (= b (. #props b)) #props)
+        "#]],
+    );
+}

@@ -75,6 +75,9 @@ struct Parser<'a> {
     /// nothing can consume is stopped (see `parse_unary`).
     stall_pos: usize,
     stalls: u32,
+    /// Spans of the named tuples written with names alone (`(; a, b)`), which may be assigned
+    /// to (`(; a, b) = x` sets `a` and `b` to `x.a` and `x.b`).
+    property_lists: Vec<Span>,
 }
 
 /// The syntax errors a parse reports at most.
@@ -109,6 +112,7 @@ impl<'a> Parser<'a> {
             lex_diags,
             stall_pos: usize::MAX,
             stalls: 0,
+            property_lists: Vec::new(),
         }
     }
 

@@ -513,19 +513,25 @@ impl<'a> Parser<'a> {
             if p.eat_op(")") {
                 return Expr::new(ExprKind::Tuple(vec![]), open.to(p.prev_span()));
             }
-            // `(; a = 1)` named tuple
+            // `(; a = 1)` named tuple; `(; a, x.b)` takes names from variables and fields.
             if p.at_op(";") {
                 p.bump();
                 let mut fields = Vec::new();
+                let mut names_only = true;
                 while !p.at_op(")") && !p.at_eof() {
                     let e = p.parse_expr();
+                    names_only &= matches!(e.kind, ExprKind::Ident(_));
                     p.push_named_field(e, &mut fields);
                     if !p.eat_op(",") {
                         break;
                     }
                 }
                 p.expect_op(")", "to close `(`");
-                return Expr::new(ExprKind::NamedTuple(fields), open.to(p.prev_span()));
+                let span = open.to(p.prev_span());
+                if names_only && !fields.is_empty() {
+                    p.property_lists.push(span);
+                }
+                return Expr::new(ExprKind::NamedTuple(fields), span);
             }
             let first = p.parse_expr();
             if p.at_kw(Kw::For) {
@@ -580,6 +586,9 @@ impl<'a> Parser<'a> {
             ExprKind::Assign { lhs, rhs } if lhs.ident().is_some() => {
                 fields.push((lhs.ident().unwrap_or_else(|| sym("_")), *rhs));
             }
+            // `(; a)` is `(; a = a)`, `(; x.b)` is `(; b = x.b)`.
+            ExprKind::Ident(name) => fields.push((name, e)),
+            ExprKind::Field { name, .. } => fields.push((name, e)),
             _ => self.error(e.span, "expected `name = value` in a named tuple"),
         }
     }

@@ -250,6 +250,11 @@ impl<'a> Parser<'a> {
             if is_call_signature(&lhs) {
                 return self.short_function(lhs, rhs, span);
             }
+            if let ExprKind::NamedTuple(fields) = &lhs.kind {
+                if self.property_lists.contains(&lhs.span) {
+                    return destructure_properties(fields, rhs, span);
+                }
+            }
             Expr::new(
                 ExprKind::Assign {
                     lhs: Box::new(lhs),
@@ -391,4 +396,36 @@ impl<'a> Parser<'a> {
         self.expect_end("for", sp);
         Expr::new(ExprKind::For { iters, body }, sp.to(self.prev_span()))
     }
+}
+
+/// `(; a, b) = rhs`: `a` and `b` set to the properties of those names of the value of `rhs`,
+/// which is the value of the whole (`#props = rhs; a = #props.a; b = #props.b; #props`).
+fn destructure_properties(fields: &[(Symbol, Expr)], rhs: Expr, span: Span) -> Expr {
+    let tmp = sym("#props");
+    let at = |k: ExprKind, sp: Span| Expr::new(k, sp);
+    let mut stmts = vec![at(
+        ExprKind::Assign {
+            lhs: Box::new(at(ExprKind::Ident(tmp), rhs.span)),
+            rhs: Box::new(rhs),
+        },
+        span,
+    )];
+    for (name, e) in fields {
+        let prop = at(
+            ExprKind::Field {
+                obj: Box::new(at(ExprKind::Ident(tmp), e.span)),
+                name: *name,
+            },
+            e.span,
+        );
+        stmts.push(at(
+            ExprKind::Assign {
+                lhs: Box::new(at(ExprKind::Ident(*name), e.span)),
+                rhs: Box::new(prop),
+            },
+            e.span,
+        ));
+    }
+    stmts.push(at(ExprKind::Ident(tmp), span));
+    at(ExprKind::Block(stmts), span)
 }
