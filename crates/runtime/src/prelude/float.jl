@@ -7,6 +7,20 @@
 -(x::T) where {T<:AbstractFloat} = Core.neg_float(x)
 %(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
 rem(x::T, y::T) where {T<:AbstractFloat} = Core.rem_float(x, y)
+# Flooring and ceiling division of floats (an integer-valued float).
+fld(x::T, y::T) where {T<:AbstractFloat} = round((x - mod(x, y)) / y)
+cld(x::T, y::T) where {T<:AbstractFloat} = -fld(-x, y)
+# The remainder of flooring division: the sign of `y` (a zero remainder takes `y`'s sign too).
+function mod(x::T, y::T) where {T<:AbstractFloat}
+    r = rem(x, y)
+    if r == 0
+        copysign(r, y)
+    elseif (r > 0) ⊻ (y > 0)
+        r + y
+    else
+        r
+    end
+end
 div(x::T, y::T) where {T<:AbstractFloat} = Core.trunc(Core.div_float(x - Core.rem_float(x, y), y))
 ÷(x::T, y::T) where {T<:AbstractFloat} = div(x, y)
 div(x::Number, y::Number) = (p = promote(x, y); div(p[1], p[2]))
@@ -56,6 +70,10 @@ end
 /(x::Number, y::Number) = (p = promote(x, y); p[1] / p[2])
 ^(x::Number, y::Number) = (p = promote(x, y); p[1] ^ p[2])
 %(x::Number, y::Number) = (p = promote(x, y); p[1] % p[2])
+rem(x::Number, y::Number) = (p = promote(x, y); rem(p[1], p[2]))
+mod(x::Number, y::Number) = (p = promote(x, y); mod(p[1], p[2]))
+fld(x::Number, y::Number) = (p = promote(x, y); fld(p[1], p[2]))
+cld(x::Number, y::Number) = (p = promote(x, y); cld(p[1], p[2]))
 ==(x::Number, y::Number) = (p = promote(x, y); p[1] == p[2])
 <(x::Number, y::Number) = (p = promote(x, y); p[1] < p[2])
 <=(x::Number, y::Number) = (p = promote(x, y); p[1] <= p[2])

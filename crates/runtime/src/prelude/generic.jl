@@ -12,6 +12,7 @@ isa(x, T) = Core.isa(x, T)
 identity(x) = x
 isnothing(x) = Core.egal(x, nothing)
 ifelse(c::Bool, x, y) = c ? x : y
+oftype(x, y) = convert(typeof(x), y)
 
 # Reflection on fields: the names of a struct's (or named tuple's) fields, as symbols.
 fieldnames(::Type{T}) where {T} = Core.fieldnames(T)
@@ -19,3 +20,8 @@ fieldcount(::Type{T}) where {T} = length(fieldnames(T))
 hasfield(::Type{T}, name::Symbol) where {T} = name in fieldnames(T)
 propertynames(x) = fieldnames(typeof(x))
 hasproperty(x, name::Symbol) = name in propertynames(x)
+
+# The first argument that is not `nothing`.
+something() = throw(ArgumentError("No value arguments present"))
+something(x::Nothing, y...) = something(y...)
+something(x, y...) = x

@@ -58,3 +58,11 @@ iseven(x::Int64) = x % 2 == 0
 isodd(x::Int64) = x % 2 != 0
 max(x::Int64, y::Int64) = x < y ? y : x
 min(x::Int64, y::Int64) = y < x ? y : x
+# Division with its remainder, and the modulus in `1:y` (`(0, y]` for a positive `y`).
+divrem(x, y) = (div(x, y), rem(x, y))
+fldmod(x, y) = (fld(x, y), mod(x, y))
+mod1(x::T, y::T) where {T<:Real} = (m = mod(x, y); ifelse(m == 0, y, m))
+mod1(x::Real, y::Real) = mod1(promote(x, y)...)
+fld1(x::T, y::T) where {T<:Real} = (m = mod1(x, y); fld((x - m) + y, y))
+fld1(x::Real, y::Real) = fld1(promote(x, y)...)
+fldmod1(x, y) = (fld1(x, y), mod1(x, y))

@@ -309,6 +309,7 @@ function _all_iter(f, itr)
     end
     true
 end
+count(itr) = count(identity, itr)
 function count(f, itr)
     n = 0
     for x in itr
@@ -383,4 +384,34 @@ function cor(X::AbstractMatrix; dims::Int64 = 1)
         end
     end
     C
+end
+
+# Quantiles (Statistics): Julia's definition 7 by default (`alpha = beta = 1`), interpolating
+# between the order statistics around `(n - 1) p + 1`; `p` a probability or a collection of them.
+function quantile(v::AbstractVector, p; sorted::Bool = false, alpha::Real = 1.0, beta::Real = alpha)
+    isempty(v) && throw(ArgumentError("empty data vector"))
+    w = sorted ? v : sort(v)
+    for x in w
+        _isnan_any(x) && throw(ArgumentError("quantiles are undefined in presence of NaNs or missing values"))
+    end
+    p isa Real ? _quantile(w, p, alpha, beta) : map(q -> _quantile(w, q, alpha, beta), p)
+end
+quantile(f::Function, v, p; sorted::Bool = false, alpha::Real = 1.0, beta::Real = alpha) =
+    quantile(map(f, v), p; sorted = sorted, alpha = alpha, beta = beta)
+function _quantile(v, p::Real, alpha::Real, beta::Real)
+    0 <= p <= 1 || throw(ArgumentError("input probability out of [0,1] range"))
+    0 <= alpha <= 1 || throw(ArgumentError("alpha parameter out of [0,1] range"))
+    0 <= beta <= 1 || throw(ArgumentError("beta parameter out of [0,1] range"))
+    n = length(v)
+    m = alpha + p * (one(alpha) - alpha - beta)
+    aleph = fma(float(n), p, oftype(p, m))
+    j = clamp(trunc(Int, aleph), 1, n - 1)
+    γ = clamp(aleph - j, 0, 1)
+    a = n == 1 ? v[1] : v[j]
+    b = n == 1 ? v[1] : v[j + 1]
+    if isfinite(a) && isfinite(b) && a ≈ b
+        a + γ * (b - a)
+    else
+        (1 - γ) * a + γ * b
+    end
 end

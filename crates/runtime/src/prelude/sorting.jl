@@ -93,3 +93,40 @@ function issorted(v::AbstractVector; lt = isless, by = identity, rev::Bool = fal
     end
     true
 end
+
+# The `k`-th element of `v` in sorted order (a view of the sorted elements for a range `k`).
+function partialsort(v::AbstractVector, k; lt = isless, by = identity, rev::Bool = false)
+    s = sort(v; lt = lt, by = by, rev = rev)
+    k isa Integer ? s[k] : view(s, k)
+end
+
+# The distinct elements of `itr` (by `isequal`), in the order of their first occurrence.
+function unique(itr)
+    v = collect(itr)
+    n = length(v)
+    keep = fill(false, n)
+    if _sortable(eltype(v))
+        # Sorted stably, equal elements are neighbours with the first occurrence first.
+        p = sortperm(v)
+        for k in 1:n
+            if k == 1 || !isequal(v[p[k]], v[p[k - 1]])
+                keep[p[k]] = true
+            end
+        end
+    else
+        for k in 1:n
+            seen = false
+            for j in 1:(k - 1)
+                if keep[j] && isequal(v[j], v[k])
+                    seen = true
+                    break
+                end
+            end
+            keep[k] = !seen
+        end
+    end
+    v[keep]
+end
+# Element types `unique` finds duplicates of by sorting (else by comparing every pair).
+_sortable(::Type{T}) where {T<:Real} = true
+_sortable(T) = false
