@@ -607,41 +607,30 @@ trait Float: Copy + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> 
     fn same(a: Self, b: Self) -> bool;
 }
 
-impl Float for f64 {
-    fn of(d: &ArrayData) -> Option<&[f64]> {
-        match d {
-            ArrayData::F64(v) => Some(v),
-            _ => None,
+/// `Float` for an element type and the `ArrayData` variant holding it.
+macro_rules! float_storage {
+    ($t:ty, $variant:ident) => {
+        impl Float for $t {
+            fn of(d: &ArrayData) -> Option<&[$t]> {
+                match d {
+                    ArrayData::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn of_mut(d: &mut ArrayData) -> Option<&mut [$t]> {
+                match d {
+                    ArrayData::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn same(a: $t, b: $t) -> bool {
+                a.to_bits() == b.to_bits()
+            }
         }
-    }
-    fn of_mut(d: &mut ArrayData) -> Option<&mut [f64]> {
-        match d {
-            ArrayData::F64(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn same(a: f64, b: f64) -> bool {
-        a.to_bits() == b.to_bits()
-    }
+    };
 }
-
-impl Float for f32 {
-    fn of(d: &ArrayData) -> Option<&[f32]> {
-        match d {
-            ArrayData::F32(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn of_mut(d: &mut ArrayData) -> Option<&mut [f32]> {
-        match d {
-            ArrayData::F32(v) => Some(v),
-            _ => None,
-        }
-    }
-    fn same(a: f32, b: f32) -> bool {
-        a.to_bits() == b.to_bits()
-    }
-}
+float_storage!(f64, F64);
+float_storage!(f32, F32);
 
 /// [`merge`] of one array; false if an array's elements are not of type `T`.
 fn merge_into<T: Float>(real: &ArrayObj, copies: &[&ArrayObj], how: Merge) -> bool {
