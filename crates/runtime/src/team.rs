@@ -131,6 +131,9 @@ impl Team {
     /// panic is resumed here once every share has ended.
     pub fn run(&self, shares: usize, job: Box<dyn Fn(usize) + Send + Sync>) {
         assert!(shares <= self.threads.len() + 1, "more shares than threads");
+        if shares == 0 {
+            return;
+        }
         let _busy = lock(&self.busy);
         let sh = &self.shared;
         let run = Arc::new(Run {
@@ -254,6 +257,7 @@ mod tests {
         // Fewer shares than threads; one share runs on the caller alone.
         check_runs(&team, 2, 50);
         check_runs(&team, 1, 5);
+        check_runs(&team, 0, 5);
     }
 
     #[test]
