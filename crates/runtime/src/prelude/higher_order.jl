@@ -193,7 +193,55 @@ function _mapreduce_iter(f, op, itr)
     acc
 end
 reduce(op, itr) = mapreduce(identity, op, itr)
-foldl(op, itr) = mapreduce(identity, op, itr)
+# Folds in order from the left, `op(op(x1, x2), x3)`, and from the right, `op(x1, op(x2, x3))`,
+# from `init` when given.
+function mapfoldl(f, op, itr; init = _noinit)
+    init === _noinit && return _mapreduce_iter(f, op, itr)
+    acc = init
+    for x in itr
+        acc = op(acc, f(x))
+    end
+    acc
+end
+foldl(op, itr; init = _noinit) = mapfoldl(identity, op, itr; init = init)
+function mapfoldr(f, op, itr; init = _noinit)
+    v = collect(itr)
+    n = length(v)
+    if init === _noinit
+        n == 0 && throw(ArgumentError("reducing over an empty collection is not allowed"))
+        acc = f(v[n])
+        n -= 1
+    else
+        acc = init
+    end
+    for i in n:-1:1
+        acc = op(f(v[i]), acc)
+    end
+    acc
+end
+foldr(op, itr; init = _noinit) = mapfoldr(identity, op, itr; init = init)
+
+# Running folds: `accumulate(+, x) == cumsum(x)`; element `i` is the fold of `x[1:i]` (from
+# `init` when given).
+function accumulate(op, v::AbstractVector; init = _noinit)
+    n = length(v)
+    n == 0 && return similar(v, 0)
+    first = init === _noinit ? v[1] : op(init, v[1])
+    T = init === _noinit ? typeof(op(first, first)) : typeof(first)
+    accumulate!(op, Vector{T}(undef, n), v; init = init)
+end
+function accumulate!(op, out::AbstractVector, v::AbstractVector; init = _noinit)
+    length(out) == length(v) || throw(DimensionMismatch("shape of B must match A"))
+    n = length(v)
+    n == 0 && return out
+    acc = init === _noinit ? v[1] : op(init, v[1])
+    out[1] = acc
+    for i in 2:n
+        acc = op(acc, v[i])
+        out[i] = acc
+    end
+    out
+end
 sum(f, itr) = mapreduce(f, +, itr)
 prod(f, itr) = mapreduce(f, *, itr)
 maximum(f, itr) = mapreduce(f, max, itr)
