@@ -295,6 +295,9 @@ prims! {
     /// (`@printf`, `@sprintf`).
     Sprintf = "sprintf": MAY_THROW,
     StringLen = "string_len": PURE,
+    /// `Core.string_cmp(a, b)`: -1, 0 or 1 as `a` sorts before, with or after `b`, comparing
+    /// their bytes (Julia's `cmp` of strings, the order of code points).
+    StringCmp = "string_cmp": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
     // Threads.
     /// `Core.threads_run(body, first, n, nt, rngs, disjoint)`: the iterations
@@ -1151,6 +1154,14 @@ impl Prim {
             StringLen => {
                 arity(1)?;
                 Ok(Type::Int64)
+            }
+            StringCmp => {
+                arity(2)?;
+                if all(&Type::String) {
+                    Ok(Type::Int64)
+                } else {
+                    Err("`Core.string_cmp` needs two strings".into())
+                }
             }
             StringToSymbol => {
                 arity(1)?;

@@ -841,6 +841,16 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [Value::Str(s)] => Ok(Value::Int(s.chars().count() as i64)),
             _ => Err(b()),
         },
+        StringCmp => match args {
+            [Value::Str(a), Value::Str(c)] => {
+                Ok(Value::Int(match a.as_bytes().cmp(c.as_bytes()) {
+                    std::cmp::Ordering::Less => -1,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
+                }))
+            }
+            _ => Err(b()),
+        },
         Print | Show => match args {
             [x] => {
                 let s = if op == Print {

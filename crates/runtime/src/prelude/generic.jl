@@ -13,6 +13,11 @@ identity(x) = x
 isnothing(x) = Core.egal(x, nothing)
 ifelse(c::Bool, x, y) = c ? x : y
 oftype(x, y) = convert(typeof(x), y)
+# -1, 0 or 1 as `x` sorts before, with or after `y` (by `isless`).
+cmp(x, y) = isless(x, y) ? -1 : ifelse(isless(y, x), 1, 0)
+# The larger and the smaller by `isless` (numbers have their own methods).
+max(x, y) = ifelse(isless(y, x), x, y)
+min(x, y) = ifelse(isless(y, x), y, x)
 
 # Reflection on fields: the names of a struct's (or named tuple's) fields, as symbols.
 fieldnames(::Type{T}) where {T} = Core.fieldnames(T)

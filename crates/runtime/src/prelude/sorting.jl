@@ -129,4 +129,5 @@ function unique(itr)
 end
 # Element types `unique` finds duplicates of by sorting (else by comparing every pair).
 _sortable(::Type{T}) where {T<:Real} = true
+_sortable(::Type{String}) = true
 _sortable(T) = false

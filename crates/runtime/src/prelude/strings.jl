@@ -1,8 +1,13 @@
-# Strings and output: concatenation, `string`, `repr`, `print`, `show`, `error`.
+# Strings and output: concatenation, comparison, `string`, `repr`, `print`, `show`, `error`.
 
 *(a::String, b::String) = Core.string_concat(a, b)
 length(s::String) = Core.string_len(s)
 ==(a::String, b::String) = Core.egal(a, b)
+# Strings sort by their code points (byte by byte, as Julia compares them).
+cmp(a::String, b::String) = Core.string_cmp(a, b)
+isless(a::String, b::String) = Core.string_cmp(a, b) < 0
+<(a::String, b::String) = isless(a, b)
+<=(a::String, b::String) = !isless(b, a)
 string(x) = Core.string(x)
 Symbol(s::String) = Core.symbol(s)
 Symbol(s::Symbol) = s
