@@ -270,7 +270,7 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ArrayAxpy | ArrayAddScalar | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
         | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck
         | TupleGetIndex | ToString | Repr | StringConcat | StringToSymbol | FieldNames
-        | StringLen | StringCmp | Sprintf | Print | Show | ThrowError | ThrowAssert
+        | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
         | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
         | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd
         | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf

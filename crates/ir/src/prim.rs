@@ -298,6 +298,8 @@ prims! {
     /// `Core.string_cmp(a, b)`: -1, 0 or 1 as `a` sorts before, with or after `b`, comparing
     /// their bytes (Julia's `cmp` of strings, the order of code points).
     StringCmp = "string_cmp": PURE,
+    /// `Core.issubtype(A, B)`: whether type `A` is a subtype of type `B` (`A <: B`).
+    IsSubtype = "issubtype": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
     // Threads.
     /// `Core.threads_run(body, first, n, nt, rngs, disjoint)`: the iterations
@@ -1154,6 +1156,10 @@ impl Prim {
             StringLen => {
                 arity(1)?;
                 Ok(Type::Int64)
+            }
+            IsSubtype => {
+                arity(2)?;
+                Ok(Type::Bool)
             }
             StringCmp => {
                 arity(2)?;

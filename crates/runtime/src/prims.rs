@@ -841,6 +841,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [Value::Str(s)] => Ok(Value::Int(s.chars().count() as i64)),
             _ => Err(b()),
         },
+        IsSubtype => match args {
+            [Value::Type(a), Value::Type(c)] => Ok(Value::Bool(env.subtype(a, c))),
+            _ => Err(b()),
+        },
         StringCmp => match args {
             [Value::Str(a), Value::Str(c)] => {
                 Ok(Value::Int(match a.as_bytes().cmp(c.as_bytes()) {

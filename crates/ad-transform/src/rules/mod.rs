@@ -119,10 +119,10 @@ pub fn reverse_rule(
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd
         | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall
         | ToString | Repr | StringConcat | StringToSymbol | FieldNames | StringLen | StringCmp
-        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop | TaskRng
-        | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
+        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop
+        | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -182,10 +182,10 @@ pub fn is_differentiable(op: Prim) -> bool {
         | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual
         | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply | GradApply
         | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames | StringLen
-        | StringCmp | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue | ThreadsRun | NThreads | ThreadId
-        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => false,
+        | StringCmp | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
+        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
+        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | ThreadsRun | NThreads
+        | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => false,
     }
 }
 

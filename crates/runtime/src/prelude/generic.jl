@@ -15,6 +15,8 @@ ifelse(c::Bool, x, y) = c ? x : y
 oftype(x, y) = convert(typeof(x), y)
 # -1, 0 or 1 as `x` sorts before, with or after `y` (by `isless`).
 cmp(x, y) = isless(x, y) ? -1 : ifelse(isless(y, x), 1, 0)
+# Subtyping as a function (`eltype(v) <: Real`).
+<:(::Type{A}, ::Type{B}) where {A, B} = Core.issubtype(A, B)
 # The larger and the smaller by `isless` (numbers have their own methods).
 max(x, y) = ifelse(isless(y, x), x, y)
 min(x, y) = ifelse(isless(y, x), y, x)
