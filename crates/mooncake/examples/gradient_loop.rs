@@ -1,7 +1,7 @@
 //! Repeated gradients through a prepared cache, for profilers (`perf`, `valgrind --tool=callgrind`):
 //! `cargo run --release --example gradient_loop -- FILE 'f(args)' [ITERATIONS]` prints the mean
 //! time per gradient (reverse mode; forward mode in passes of 8 lanes with
-//! `MOONCAKE_FORWARD=1`).
+//! `MOONCAKE_FORWARD=1`), on `MOONCAKE_NUM_THREADS` threads if set.
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
@@ -16,6 +16,12 @@ fn main() -> Result<(), String> {
         Some(n) => n.parse().map_err(|e| format!("ITERATIONS: {e}"))?,
         None => 100_000,
     };
+    if let Ok(n) = std::env::var("MOONCAKE_NUM_THREADS") {
+        let n: usize = n
+            .parse()
+            .map_err(|e| format!("MOONCAKE_NUM_THREADS: {e}"))?;
+        mooncake::set_threads(n.clamp(1, 1024));
+    }
     let mut s = mooncake::Session::new().map_err(|e| e.to_string())?;
     let show = |s: &mooncake::Session, e: mooncake::Error| s.render_error(&e);
     s.load_file(std::path::Path::new(file))

@@ -605,6 +605,9 @@ trait Float: Copy + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> 
     fn of_mut(d: &mut ArrayData) -> Option<&mut [Self]>;
     /// Bitwise identity (a change of the sign of zero, or to another NaN, is a change).
     fn same(a: Self, b: Self) -> bool;
+    /// [`Float::same`] of every pair of elements of two slices of one length (without an
+    /// early exit, so that the compiler vectorises it).
+    fn same_all(a: &[Self], b: &[Self]) -> bool;
 }
 
 /// `Float` for an element type and the `ArrayData` variant holding it.
@@ -625,6 +628,12 @@ macro_rules! float_storage {
             }
             fn same(a: $t, b: $t) -> bool {
                 a.to_bits() == b.to_bits()
+            }
+            fn same_all(a: &[$t], b: &[$t]) -> bool {
+                a.iter()
+                    .zip(b)
+                    .fold(0, |d, (x, y)| d | (x.to_bits() ^ y.to_bits()))
+                    == 0
             }
         }
     };
@@ -667,19 +676,22 @@ fn with_elements<T: Float, R>(
 /// share's, in share order.
 fn merge_elements<T: Float>(real: &mut [T], copies: &[&[T]], how: Merge) {
     // Blocks no share changed (most of an array, when each share changes a part) are
-    // recognised by a comparison the compiler vectorises, and skipped.
+    // recognised by a comparison the compiler vectorises, and skipped; a block one share
+    // changed takes that share's elements (an element it left is the real one); only blocks
+    // several shares changed are merged element by element.
     const BLOCK: usize = 64;
     let n = copies.len();
     for lo in (0..real.len()).step_by(BLOCK) {
         let hi = (lo + BLOCK).min(real.len());
-        let unchanged = |c: &&[T]| {
-            c[lo..hi]
-                .iter()
-                .zip(&real[lo..hi])
-                .all(|(&x, &o)| T::same(x, o))
-        };
-        if copies.iter().all(unchanged) {
-            continue;
+        let changed = |c: &&[T]| !T::same_all(&c[lo..hi], &real[lo..hi]);
+        let mut changers = copies.iter().enumerate().filter(|(_, c)| changed(c));
+        match (changers.next(), changers.next()) {
+            (None, _) => continue,
+            (Some((_, c)), None) => {
+                real[lo..hi].copy_from_slice(&c[lo..hi]);
+                continue;
+            }
+            (Some(_), Some(_)) => {}
         }
         for (e, r) in real.iter_mut().enumerate().take(hi).skip(lo) {
             let o = *r;
