@@ -1116,6 +1116,47 @@ pub(crate) unsafe extern "C" fn mc_pop_value(a: *const Value, out: *mut Value) -
     }
 }
 
+/// Fast path of `pop!` of a tuple of `n` fields from a non-empty vector storing boxed values,
+/// whose fields alone are read: the fields assigned to the `n` initialised slots at `out`
+/// (moved out of the tuple when nothing else holds it) and `OK`, or `FAILED` (nothing popped,
+/// no error) otherwise (the generic instruction pops or raises the error).
+pub(crate) unsafe extern "C" fn mc_pop_fields(a: *const Value, out: *mut Value, n: usize) -> u32 {
+    // SAFETY: `a` is an initialised value.
+    let Value::Array(a) = (unsafe { &*a }) else {
+        return FAILED;
+    };
+    if a.ndims() != 1 || a.is_shared() {
+        return FAILED;
+    }
+    let t = a.with_mut(|inner| match &mut inner.data {
+        ArrayData::Boxed(v) if matches!(v.last(), Some(Value::Tuple(t)) if t.len() == n) => {
+            let x = v.pop()?;
+            inner.dims[0] -= 1;
+            Some(x)
+        }
+        _ => None,
+    });
+    let Some(Value::Tuple(mut t)) = t else {
+        return FAILED;
+    };
+    // SAFETY: `out` holds `n` initialised slots, apart from the vector's storage.
+    unsafe {
+        match Arc::get_mut(&mut t) {
+            Some(fields) => {
+                for (k, f) in fields.iter_mut().enumerate() {
+                    *out.add(k) = std::mem::replace(f, Value::Nothing);
+                }
+            }
+            None => {
+                for (k, f) in t.iter().enumerate() {
+                    *out.add(k) = f.clone();
+                }
+            }
+        }
+    }
+    OK
+}
+
 /// `sin(x)` and `cos(x)` at once, into `out[0]` and `out[1]`: the C library's `sincos`, whose
 /// results are bit-identical to its `sin` and `cos` (what `ir::fold::cmath` computes).
 pub(crate) unsafe extern "C" fn mc_sincos_f64(x: f64, out: *mut f64) {

@@ -156,6 +156,7 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_setfield_bits(_, _, _, _)),
         helper!(mc_push_value(_, _)),
         helper!(mc_pop_value(_, _)),
+        helper!(mc_pop_fields(_, _, _)),
         helper!(mc_rule_stack(_, _, _, _, _, _, _)),
         helper!(mc_rule_stacks(_, _, _, _, _)),
         helper!(mc_array_obj(_)),

@@ -282,7 +282,7 @@ impl Gen<'_, '_> {
                 }
             }
             InstData::Tuple { .. } if res.is_some_and(|r| self.fused.contains_key(&r)) => {}
-            // A field of a tuple a direct call left in its field slots.
+            // A field of a tuple a direct call or a pop left in its field slots.
             InstData::GetField {
                 obj,
                 field: ir::FieldRef::Index(k),
@@ -291,6 +291,8 @@ impl Gen<'_, '_> {
                 let off = ((self.slot_fields[obj] + *k) * VALUE_SIZE) as i32;
                 match self.rep(r) {
                     Rep::Unit => {}
+                    // A spread pop's field read is the field's slot itself.
+                    Rep::Boxed if self.slots.get(&r) == Some(&(self.slot_fields[obj] + *k)) => {}
                     Rep::Boxed => {
                         let src = self.b.ins().stack_addr(ct::I64, self.frame_ss, off);
                         let dst = self.slot_addr(r);

@@ -155,10 +155,12 @@ struct Gen<'a, 'b> {
     f: &'a Function,
     /// The address of each static call's cell in `Meta::call_cells` (see `invoke`).
     call_cells: FxHashMap<Inst, i64>,
-    /// The first of the frame slots that receive the fields of a direct call's tuple result.
+    /// The first of the frame slots that receive the fields of a direct call's tuple result,
+    /// or of a spread pop's tuple (see `lower`).
     field_slots: FxHashMap<Inst, u32>,
-    /// Tuples returned by direct calls whose fields are only read: the first of their field
-    /// slots (the tuple itself is never built on the direct path).
+    /// Tuples returned by direct calls, or popped, whose fields are only read: the first of
+    /// their field slots (the tuple itself is never built on the direct path, nor kept whole
+    /// by the pop's fast path).
     slot_fields: FxHashMap<Value, u32>,
     /// The entry signature, imported for direct calls on first use.
     entry_sig: Option<cir::SigRef>,
@@ -309,6 +311,50 @@ pub fn lower(
     // (Not the values held elsewhere than in a slot of their own: constants, tuples a direct
     // call returns field by field, popped or pushed tuples held packed.)
     let (fused, packed_pops) = packing(f, &order, env.types);
+    // Values some instruction reads other than by a field read.
+    let mut used_whole = FxHashSet::default();
+    for &b in &order {
+        for &i in &f.blocks[b].insts {
+            if !matches!(
+                f.insts[i],
+                ir::InstData::GetField {
+                    field: ir::FieldRef::Index(_),
+                    ..
+                }
+            ) {
+                f.insts[i].for_each_arg(|a| {
+                    used_whole.insert(a);
+                });
+            }
+        }
+    }
+    let only_fields_read = |r: Value| !used_whole.contains(&r);
+    // Tuples of boxed values popped from a stack (a pullback taking back what its forwards
+    // pass saved) whose only uses read their fields: the pop moves the fields into slots of
+    // their own, which the field reads then are, instead of each read cloning its field out
+    // of the tuple (and the tuple's drop dropping them again) — which, for an array every
+    // iteration of a threaded loop saves, is a reference count every thread changes.
+    let mut spread_pops: FxHashMap<Inst, (Value, u32)> = FxHashMap::default();
+    for &b in &order {
+        for &i in &f.blocks[b].insts {
+            let ir::InstData::Prim {
+                op: ir::Prim::ArrayPop,
+                args,
+            } = &f.insts[i]
+            else {
+                continue;
+            };
+            let Some(r) = f.result(i) else { continue };
+            if fields_of(&f.types[r]).is_some()
+                && !packed_pops.contains_key(&r)
+                && only_fields_read(r)
+                && boxed_storage(&f.types[args[0]], env.types)
+            {
+                spread_pops.insert(i, (r, 0));
+            }
+        }
+    }
+    let spread_tuples: FxHashSet<Value> = spread_pops.values().map(|(r, _)| *r).collect();
     let entry_vals: FxHashSet<Value> = if entry_is_target {
         FxHashSet::default()
     } else {
@@ -317,7 +363,9 @@ pub fn lower(
             .iter()
             .filter(|&&i| !const_index.contains_key(&i) && !call_cells.contains_key(&i))
             .filter_map(|&i| f.result(i))
-            .filter(|r| !fused.contains_key(r) && !packed_pops.contains_key(r))
+            .filter(|r| {
+                !fused.contains_key(r) && !packed_pops.contains_key(r) && !spread_tuples.contains(r)
+            })
             .collect()
     };
     let mut borrowed_fields = FxHashSet::default();
@@ -335,6 +383,7 @@ pub fn lower(
             if rep(&f.types[r]) == Rep::Boxed
                 && used.contains(&r)
                 && !const_index.contains_key(&i)
+                && !spread_tuples.contains(&obj)
                 && (in_args.contains_key(&obj)
                     || borrowed_fields.contains(&obj)
                     || entry_vals.contains(&obj))
@@ -349,6 +398,29 @@ pub fn lower(
         }
     }
     let borrowed = nslots;
+    // A spread pop's field slots; a boxed field read of it is its field's slot.
+    let mut spread_reads = FxHashSet::default();
+    for (r, base) in spread_pops.values_mut() {
+        *base = nslots;
+        nslots += fields_of(&f.types[*r]).map_or(0, |ts| ts.len()) as u32;
+    }
+    let spread_base: FxHashMap<Value, u32> = spread_pops.values().copied().collect();
+    for &b in &order {
+        for &i in &f.blocks[b].insts {
+            if let ir::InstData::GetField {
+                obj,
+                field: ir::FieldRef::Index(k),
+            } = f.insts[i]
+            {
+                if let (Some(base), Some(r)) = (spread_base.get(&obj), f.result(i)) {
+                    if rep(&f.types[r]) == Rep::Boxed {
+                        slots.insert(r, base + k);
+                        spread_reads.insert(r);
+                    }
+                }
+            }
+        }
+    }
     // Results nobody reads (the vectors `push!` returns, mostly) share one slot.
     let mut sink = None;
     for &b in &order {
@@ -365,6 +437,7 @@ pub fn lower(
                     && !const_index.contains_key(&i)
                     && !rule_group.contains_key(&i)
                     && !borrowed_fields.contains(&r)
+                    && !spread_reads.contains(&r)
                 {
                     let k = if used.contains(&r) {
                         nslots += 1;
@@ -387,23 +460,10 @@ pub fn lower(
     // those slots.
     let mut field_slots = FxHashMap::default();
     let mut slot_fields = FxHashMap::default();
-    let mut used_whole = FxHashSet::default();
-    for &b in &order {
-        for &i in &f.blocks[b].insts {
-            if !matches!(
-                f.insts[i],
-                ir::InstData::GetField {
-                    field: ir::FieldRef::Index(_),
-                    ..
-                }
-            ) {
-                f.insts[i].for_each_arg(|a| {
-                    used_whole.insert(a);
-                });
-            }
-        }
+    for (&i, &(r, base)) in &spread_pops {
+        field_slots.insert(i, base);
+        slot_fields.insert(r, base);
     }
-    let only_fields_read = |r: Value| !used_whole.contains(&r);
     for &i in call_cells.keys() {
         if let Some((r, ts)) = f
             .result(i)

@@ -504,6 +504,35 @@ impl Gen<'_, '_> {
                 self.array_result(res, args[0]);
                 return Ok(None);
             }
+            // A tuple whose fields alone are read: its fields into their slots (see `lower`).
+            ArrayPop
+                if res.is_some_and(|r| self.slot_fields.contains_key(&r))
+                    && self.field_slots.contains_key(&i) =>
+            {
+                let r = res.unwrap_or_else(|| unreachable!());
+                let n = fields_of(&f.types[r]).map_or(0, |ts| ts.len());
+                let a = self.slot_addr(args[0]);
+                let off = (self.field_slots[&i] * VALUE_SIZE) as i32;
+                let dst = self.b.ins().stack_addr(ct::I64, self.frame_ss, off);
+                let nf = self.b.ins().iconst(ct::I64, n as i64);
+                let st = self
+                    .call("mc_pop_fields", &[a, dst, nf])
+                    .unwrap_or_else(|| unreachable!());
+                let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
+                let join = self.b.create_block();
+                self.b.ins().brif(st, slow, &[], join, &[]);
+                self.b.switch_to_block(slow);
+                // The generic pop (or its error) into the tuple's own slot, then its fields.
+                self.generic(i);
+                let src = self.slot_addr(r);
+                let dst = self.b.ins().stack_addr(ct::I64, self.frame_ss, off);
+                let nf = self.b.ins().iconst(ct::I64, n as i64);
+                self.call("mc_untuple", &[dst, src, nf]);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                return Ok(None);
+            }
             ArrayPop
                 if reps[0] == Rep::Boxed
                     && rr == Some(Rep::Boxed)
