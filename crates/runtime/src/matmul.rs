@@ -1,6 +1,8 @@
-//! Matrix products of `Float64` and `Float32` arrays on the `matrixmultiply` kernels: the
-//! primitives `array_matmul` (`op(A) * op(B)`, a new array) and `array_gemm_add`
-//! (`C += op(A) * op(B)`, possibly transposed), where `op` transposes its operand when asked.
+//! Matrix products of `Float64` and `Float32` arrays: the primitives `array_matmul`
+//! (`op(A) * op(B)`, a new array) and `array_gemm_add` (`C += op(A) * op(B)`, possibly
+//! transposed), where `op` transposes its operand when asked. Products with a dimension of one
+//! (matrix times vector, outer products) and small products run plain loops; the others run
+//! the `matrixmultiply` kernels, which copy their operands into blocks first.
 //!
 //! Arrays are column-major; a vector is a one-column matrix. Transposes cost nothing: the
 //! kernels take a row and a column stride for every operand, and a transposed operand is the
@@ -28,6 +30,8 @@ pub(crate) trait Elem:
     fn data(d: &ArrayData) -> Option<&Vec<Self>>;
     fn data_mut(d: &mut ArrayData) -> Option<&mut Vec<Self>>;
     fn sqrt(self) -> Self;
+    /// `self * a + b`, rounded once (a fused multiply-add).
+    fn mul_add(self, a: Self, b: Self) -> Self;
 }
 
 /// A float element type with a matrix-product kernel.
@@ -71,6 +75,10 @@ macro_rules! kernel {
             }
             fn sqrt(self) -> $t {
                 <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn mul_add(self, a: $t, b: $t) -> $t {
+                <$t>::mul_add(self, a, b)
             }
         }
         impl Kernel for $t {
@@ -195,22 +203,163 @@ fn gemm_add_typed<T: Kernel>(
         } else {
             (1, cr as isize)
         };
+        let (a, b, c) = (
+            (a.ptr, a.rs, a.cs),
+            (b.ptr, b.rs, b.cs),
+            (cv.as_mut_ptr(), rs, cs),
+        );
         // SAFETY: every pointer addresses a whole column-major array of the shape its strides
         // assume (checked above), the result's storage is borrowed mutably for the call and
         // operands sharing memory with it were copied (`Operand::_copy`, alive until the end
         // of this function).
         unsafe {
-            T::gemm(
-                m,
-                k,
-                n,
-                (a.ptr, a.rs, a.cs),
-                (b.ptr, b.rs, b.cs),
-                (cv.as_mut_ptr(), rs, cs),
-            )
+            if by_loops(m, k, n) {
+                loop_gemm(m, k, n, a, b, c)
+            } else {
+                T::gemm(m, k, n, a, b, c)
+            }
         };
         Some(Ok(()))
     })
+}
+
+/// Whether `C += AB` (A m×k, B k×n) goes by [`loop_gemm`]: a product with a dimension of one
+/// (a matrix times a vector, an outer product) or with few multiplications, where the packed
+/// kernel's copying of its operands into blocks (and allocating room for them) costs more than
+/// the product.
+fn by_loops(m: usize, k: usize, n: usize) -> bool {
+    m == 1 || n == 1 || k == 1 || m.saturating_mul(k).saturating_mul(n) <= 4096
+}
+
+/// `C += AB` by loops over the elements (A m×k, B k×n, each given by its first element's
+/// address and its row and column strides): for each column of `C`, the columns of `A` scaled
+/// by that column of `B` added in turn, or, when `A`'s rows and `B`'s columns are contiguous,
+/// each element of `C` plus the dot product of a row and a column. Each element's sum is
+/// taken in a fixed order (the same for every call), so results repeat bit for bit; where the
+/// processor has fused multiply-adds (as the packed kernel and BLAS use them), each step is
+/// one, so a product into zeros equals the packed kernel's.
+///
+/// # Safety
+/// As [`Kernel::gemm`]'s.
+unsafe fn loop_gemm<T: Elem>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: (*const T, isize, isize),
+    b: (*const T, isize, isize),
+    c: (*mut T, isize, isize),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has the features the function is compiled for; the rest is
+        // the caller's contract.
+        unsafe { loop_gemm_fma(m, k, n, a, b, c) };
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { loop_gemm_with::<T, false>(m, k, n, a, b, c) }
+}
+
+/// [`loop_gemm`] compiled for processors with fused multiply-adds and 256-bit vectors.
+///
+/// # Safety
+/// As [`Kernel::gemm`]'s, on a processor with the `avx2` and `fma` features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn loop_gemm_fma<T: Elem>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: (*const T, isize, isize),
+    b: (*const T, isize, isize),
+    c: (*mut T, isize, isize),
+) {
+    // SAFETY: the caller's contract.
+    unsafe { loop_gemm_with::<T, true>(m, k, n, a, b, c) }
+}
+
+/// `x * y + z`: fused when `FMA` (inlined into code compiled with the feature), else a product
+/// and a sum.
+#[inline(always)]
+fn madd<T: Elem, const FMA: bool>(x: T, y: T, z: T) -> T {
+    if FMA {
+        x.mul_add(y, z)
+    } else {
+        x * y + z
+    }
+}
+
+/// The body of [`loop_gemm`].
+///
+/// # Safety
+/// As [`Kernel::gemm`]'s.
+#[inline(always)]
+unsafe fn loop_gemm_with<T: Elem, const FMA: bool>(
+    m: usize,
+    k: usize,
+    n: usize,
+    (ap, ars, acs): (*const T, isize, isize),
+    (bp, brs, bcs): (*const T, isize, isize),
+    (cp, crs, ccs): (*mut T, isize, isize),
+) {
+    // SAFETY (every block below): the offsets stay within the shapes the caller's pointers
+    // address (rows < m, k; columns < k, n), and a slice is made only over elements the
+    // strides make contiguous (stride 1); `C` does not overlap `A` or `B`.
+    let at = |i: usize, p: usize| unsafe { *ap.offset(i as isize * ars + p as isize * acs) };
+    let bt = |p: usize, j: usize| unsafe { *bp.offset(p as isize * brs + j as isize * bcs) };
+    if acs == 1 && brs == 1 && k > 1 {
+        // Rows of A and columns of B contiguous (Aᵀ·x, a row times a matrix).
+        for j in 0..n {
+            let bcol = unsafe { std::slice::from_raw_parts(bp.offset(j as isize * bcs), k) };
+            for i in 0..m {
+                let arow = unsafe { std::slice::from_raw_parts(ap.offset(i as isize * ars), k) };
+                let cij = unsafe { &mut *cp.offset(i as isize * crs + j as isize * ccs) };
+                *cij = *cij + dot::<T, FMA>(arow, bcol);
+            }
+        }
+        return;
+    }
+    for j in 0..n {
+        if ars == 1 && crs == 1 {
+            // Columns of A and of C contiguous (A·x, outer products): a column at a time.
+            let ccol = unsafe { std::slice::from_raw_parts_mut(cp.offset(j as isize * ccs), m) };
+            for p in 0..k {
+                let bpj = bt(p, j);
+                let acol = unsafe { std::slice::from_raw_parts(ap.offset(p as isize * acs), m) };
+                for (c, &a) in ccol.iter_mut().zip(acol) {
+                    *c = madd::<T, FMA>(a, bpj, *c);
+                }
+            }
+        } else {
+            for i in 0..m {
+                let mut s = T::ZERO;
+                for p in 0..k {
+                    s = madd::<T, FMA>(at(i, p), bt(p, j), s);
+                }
+                let cij = unsafe { &mut *cp.offset(i as isize * crs + j as isize * ccs) };
+                *cij = *cij + s;
+            }
+        }
+    }
+}
+
+/// `x · y` of two slices of one length, in four interleaved partial sums (which the compiler
+/// keeps in vector registers) added at the end.
+#[inline(always)]
+fn dot<T: Elem, const FMA: bool>(x: &[T], y: &[T]) -> T {
+    let mut acc = [T::ZERO; 4];
+    let (xc, yc) = (x.chunks_exact(4), y.chunks_exact(4));
+    let (xr, yr) = (xc.remainder(), yc.remainder());
+    for (a, b) in xc.zip(yc) {
+        for l in 0..4 {
+            acc[l] = madd::<T, FMA>(a[l], b[l], acc[l]);
+        }
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (a, b) in xr.iter().zip(yr) {
+        s = madd::<T, FMA>(*a, *b, s);
+    }
+    s
 }
 
 /// `op(A) op(B)` of two 2×2 or two 3×3 matrices into a zero-filled `C`, each element
@@ -302,4 +451,97 @@ pub fn matmul(
         return Some(Ok(Value::Array(c)));
     }
     Some(gemm_add(&c, a, b, (ta, tb, false))?.map(|()| Value::Array(c)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn array(dims: &[usize], seed: usize) -> ArrayObj {
+        let len = dims.iter().product::<usize>();
+        let data = (0..len)
+            .map(|q| ((q * 7 + seed * 13) % 11) as f64 / 4.0 - 1.2)
+            .collect();
+        ArrayObj::new(ir::Type::Float64, dims.to_vec(), ArrayData::F64(data))
+    }
+
+    fn elements(a: &ArrayObj) -> Vec<f64> {
+        a.with(|d| f64::data(&d.data).cloned()).unwrap()
+    }
+
+    /// `C + op(A) op(B)` (or its transpose into `C` when `tc`) by the definition, for shapes
+    /// that take the loops and shapes that take the packed kernel, every transpose.
+    fn check(m: usize, k: usize, n: usize) {
+        for flags in 0..8 {
+            let (ta, tb, tc) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0);
+            let a = array(&if ta { [k, m] } else { [m, k] }, 1);
+            let b = array(&if tb { [n, k] } else { [k, n] }, 2);
+            let c = array(&if tc { [n, m] } else { [m, n] }, 3);
+            let (av, bv, cv) = (elements(&a), elements(&b), elements(&c));
+            let a_at = |i: usize, p: usize| if ta { av[p + i * k] } else { av[i + p * m] };
+            let b_at = |p: usize, j: usize| if tb { bv[j + p * n] } else { bv[p + j * k] };
+            gemm_add(&c, &a, &b, (ta, tb, tc)).unwrap().unwrap();
+            let got = elements(&c);
+            for i in 0..m {
+                for j in 0..n {
+                    let at = if tc { j + i * n } else { i + j * m };
+                    let want = cv[at] + (0..k).map(|p| a_at(i, p) * b_at(p, j)).sum::<f64>();
+                    assert!(
+                        (got[at] - want).abs() <= 1e-12 * (1.0 + want.abs()),
+                        "({m}×{k})·({k}×{n}) flags {flags}: element ({i}, {j}) is {}, not {want}",
+                        got[at]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn products_by_loops_match_the_definition() {
+        for (m, k, n) in [
+            (7, 5, 1),
+            (1, 9, 6),
+            (6, 1, 4),
+            (4, 3, 4),
+            (5, 16, 3),
+            (0, 3, 2),
+        ] {
+            assert!(by_loops(m, k, n));
+            check(m, k, n);
+        }
+    }
+
+    #[test]
+    fn products_by_the_packed_kernel_match_the_definition() {
+        for (m, k, n) in [(17, 19, 23), (40, 9, 33)] {
+            assert!(!by_loops(m, k, n));
+            check(m, k, n);
+        }
+    }
+
+    #[test]
+    fn a_matrix_times_a_vector_into_zeros_is_the_packed_kernels_product() {
+        // Both take each element's sum in column order with fused steps (where the processor
+        // has them), so a product with a vector does not change with the kernel.
+        let (m, k) = (32, 16);
+        let (a, x) = (array(&[m, k], 4), array(&[k], 5));
+        let (av, xv) = (elements(&a), elements(&x));
+        let mut by_loops = vec![0.0; m];
+        let mut packed = vec![0.0; m];
+        let (ap, xp) = ((av.as_ptr(), 1, m as isize), (xv.as_ptr(), 1, k as isize));
+        // SAFETY: each pointer addresses the whole column-major array its strides describe,
+        // and the results are separate vectors of `m` elements.
+        unsafe {
+            loop_gemm(m, k, 1, ap, xp, (by_loops.as_mut_ptr(), 1, m as isize));
+            f64::gemm(m, k, 1, ap, xp, (packed.as_mut_ptr(), 1, m as isize));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2")
+        {
+            assert_eq!(by_loops, packed);
+        }
+        for (x, y) in by_loops.iter().zip(&packed) {
+            assert!((x - y).abs() <= 1e-13);
+        }
+    }
 }
