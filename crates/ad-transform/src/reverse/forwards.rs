@@ -303,12 +303,20 @@ impl<'a> Forwards<'a> {
             let (vmap, fmap) = (&self.vmap, &self.fmap);
             let is_primal =
                 |a: Value| vmap.values().any(|x| *x == a) && !fmap.values().any(|x| *x == a);
+            let env = self.cx.env;
+            // Aggregates whose fields never change: tuples, immutable structs, and the fdata
+            // of immutable structs (fields' fdata, fixed like the fields).
+            let immutable = |t: &Type| match t {
+                Type::Tuple(_) | Type::NamedTuple(..) | Type::FData(_) => true,
+                Type::Struct(..) => t.is_concrete() && !env.is_mutable(t),
+                _ => false,
+            };
             let mut leaves: Vec<Value> = Vec::new();
             for (k, v) in sv.vals.iter().enumerate() {
                 if !matches!(recipes[k], Recipe::Pushed) {
                     continue;
                 }
-                if let Some(plan) = recompute_plan(&self.f, fb, *v, &leaf, &is_primal) {
+                if let Some(plan) = recompute_plan(&self.f, fb, *v, &leaf, &is_primal, &immutable) {
                     for &i in &plan {
                         leaves.extend(self.f.insts[i].args().into_iter().filter(|a| leaf(*a)));
                     }

@@ -5,7 +5,7 @@
 //! induction variables of counted loops, and the rule state's layout (its stacks).
 
 use crate::emit::Emit;
-use ir::{Block, Const, Function, Inst, InstData, Prim, Type, Value};
+use ir::{Block, Const, FieldRef, Function, Inst, InstData, Prim, Type, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -260,21 +260,25 @@ pub(super) fn writes_primal(fwd: &Function, d: &InstData) -> bool {
 
 /// The instructions that compute `v` again in the pullback of forwards block `fb`, if that is
 /// cheap: cheap arithmetic on constants, `leaf` values (call-invariant values and the block's
-/// induction variables, which the pullback has at hand) and reads of primal arrays that are
-/// themselves leaves. Such a read gives in the pullback what it gave in the forwards pass: the
-/// pullback of every block run after `fb` has undone that block's writes before `fb`'s is
-/// entered, so memory is as `fb` left it — and nothing in `fb` writes after the read.
+/// induction variables, which the pullback has at hand), fields of `immutable` aggregates
+/// that are themselves leaves or recomputed (a weight matrix read from a struct argument, or
+/// its fdata), and reads of primal arrays that are leaves. Such a read gives in the pullback
+/// what it gave in the forwards pass: the pullback of every block run after `fb` has undone
+/// that block's writes before `fb`'s is entered, so memory is as `fb` left it — and nothing in
+/// `fb` writes after the read. A field of an immutable value is the same wherever it is read.
 pub(super) fn recompute_plan(
     fwd: &Function,
     fb: Block,
     v: Value,
     leaf: &dyn Fn(Value) -> bool,
     primal: &dyn Fn(Value) -> bool,
+    immutable: &dyn Fn(&Type) -> bool,
 ) -> Option<Vec<Inst>> {
     struct Planner<'a> {
         fwd: &'a Function,
         leaf: &'a dyn Fn(Value) -> bool,
         primal: &'a dyn Fn(Value) -> bool,
+        immutable: &'a dyn Fn(&Type) -> bool,
         pos: FxHashMap<Inst, usize>,
         last_write: Option<usize>,
         plan: Vec<Inst>,
@@ -329,6 +333,16 @@ pub(super) fn recompute_plan(
                         return None;
                     }
                 }
+                InstData::GetField {
+                    obj,
+                    field: FieldRef::Index(_),
+                } if (self.immutable)(&fwd.types[*obj]) => {
+                    self.work += 1;
+                    if self.work > Self::MAX_INSTS {
+                        return None;
+                    }
+                    self.visit(*obj)?;
+                }
                 // Not recomputed: calls, memory, aggregates, control flow.
                 InstData::Invoke { .. }
                 | InstData::Call { .. }
@@ -356,6 +370,7 @@ pub(super) fn recompute_plan(
         fwd,
         leaf,
         primal,
+        immutable,
         pos: insts.iter().enumerate().map(|(k, i)| (*i, k)).collect(),
         last_write: insts
             .iter()
