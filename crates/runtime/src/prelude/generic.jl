@@ -17,6 +17,7 @@ oftype(x, y) = convert(typeof(x), y)
 cmp(x, y) = isless(x, y) ? -1 : ifelse(isless(y, x), 1, 0)
 # Subtyping as a function (`eltype(v) <: Real`).
 <:(::Type{A}, ::Type{B}) where {A, B} = Core.issubtype(A, B)
+>:(::Type{A}, ::Type{B}) where {A, B} = Core.issubtype(B, A)
 # The larger and the smaller by `isless` (numbers have their own methods).
 max(x, y) = ifelse(isless(y, x), x, y)
 min(x, y) = ifelse(isless(y, x), y, x)

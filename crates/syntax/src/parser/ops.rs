@@ -55,6 +55,7 @@ pub(super) fn is_operator_name(op: &str) -> bool {
             | "≥"
             | "≠"
             | "<:"
+            | ">:"
             | "∈"
             | "≈"
             | "⋅"
@@ -498,7 +499,11 @@ impl<'a> Parser<'a> {
         }
         let op = match self.peek() {
             Tok::Op(o @ ("-" | "+" | "!" | ".-" | ".!")) => *o,
-            Tok::Op("<:") if self.in_index == 0 && self.mode() == Mode::Paren => {
+            Tok::Op("<:")
+                if self.in_index == 0
+                    && self.mode() == Mode::Paren
+                    && !matches!(self.peek_nth(1), Tok::Op(")") | Tok::Op(",")) =>
+            {
                 // `{<:Real}`
                 let sp = self.bump().span;
                 let inner = self.parse_unary();

@@ -441,6 +441,13 @@ impl<'a> Parser<'a> {
                     span,
                 )
             }
+            // `(<:)` and `(>:)`: the subtype relations as functions.
+            Tok::Op(o @ ("<:" | ">:"))
+                if matches!(self.peek_nth(1), Tok::Op(")") | Tok::Op(",")) =>
+            {
+                self.bump();
+                Expr::new(ExprKind::Ident(sym(o)), sp)
+            }
             Tok::Op("<:") if self.mode() == Mode::Paren => {
                 self.bump();
                 let inner = self.parse_unary();
