@@ -36,6 +36,8 @@ pub enum Exception {
     Argument(String),
     /// `DimensionMismatch`: shapes that do not fit (broadcasting).
     DimensionMismatch(String),
+    /// `OverflowError`: a result too large for its integer type (`factorial(21)`).
+    Overflow(String),
     Domain {
         value: String,
         msg: String,
@@ -134,6 +136,7 @@ impl fmt::Display for Exception {
             Exception::Inexact { target, value } => write!(f, "InexactError: {target}({value})"),
             Exception::Argument(m) => write!(f, "ArgumentError: {m}"),
             Exception::DimensionMismatch(m) => write!(f, "DimensionMismatch: {m}"),
+            Exception::Overflow(m) => write!(f, "OverflowError: {m}"),
             Exception::Domain { value, msg } => write!(f, "DomainError with {value}:\n{msg}"),
             Exception::StackOverflow => write!(f, "StackOverflowError: the call stack is too deep"),
             Exception::OutOfMemory => write!(f, "OutOfMemoryError()"),
@@ -179,6 +182,7 @@ impl Exception {
             Exception::Inexact { .. } => "InexactError",
             Exception::Argument(_) => "ArgumentError",
             Exception::DimensionMismatch(_) => "DimensionMismatch",
+            Exception::Overflow(_) => "OverflowError",
             Exception::Domain { .. } => "DomainError",
             Exception::StackOverflow => "StackOverflowError",
             Exception::OutOfMemory => "OutOfMemoryError",
@@ -1058,6 +1062,7 @@ pub fn exception_of_value(x: &Value) -> Exception {
                 "ErrorException" => return Exception::Error(msg),
                 "ArgumentError" => return Exception::Argument(msg),
                 "DimensionMismatch" => return Exception::DimensionMismatch(msg),
+                "OverflowError" => return Exception::Overflow(msg),
                 "AssertionError" => return Exception::Assertion(msg),
                 "DomainError" => {
                     return Exception::Domain {

@@ -66,3 +66,56 @@ mod1(x::Real, y::Real) = mod1(promote(x, y)...)
 fld1(x::T, y::T) where {T<:Real} = (m = mod1(x, y); fld((x - m) + y, y))
 fld1(x::Real, y::Real) = fld1(promote(x, y)...)
 fldmod1(x, y) = (fld1(x, y), mod1(x, y))
+# `n!` of an `Int64` up to 20! (beyond it overflows, as Julia's table lookup reports).
+function factorial(n::Int64)
+    n < 0 && throw(DomainError(n, "`n` must not be negative."))
+    n > 20 && throw(OverflowError("$n is too large to look up in the table; consider using `factorial(big($n))` instead"))
+    f = 1
+    for i in 2:n
+        f *= i
+    end
+    f
+end
+# The binomial coefficient of integers (also of a negative `n`, with Julia's sign rule), each
+# step's product `x * nn / rr` taken exactly: it raises OverflowError where that leaves Int64.
+function binomial(n::Int64, k::Int64)
+    n0, k0 = n, k
+    k < 0 && return 0
+    sgn = 1
+    if n < 0
+        n = -n + k - 1
+        if isodd(k)
+            sgn = -sgn
+        end
+    end
+    k > n && return 0
+    (k == 0 || k == n) && return sgn
+    k == 1 && return sgn * n
+    if k > (n >> 1)
+        k = n - k
+    end
+    x = nn = n - k + 1
+    nn += 1
+    rr = 2
+    while rr <= k
+        # `rr` divides `x * nn`, so `rr ÷ gcd(x, rr)` divides `nn`.
+        g = gcd(x, rr)
+        a = div(x, g)
+        b = div(nn, div(rr, g))
+        a > div(typemax(Int64), b) && throw(OverflowError("binomial($n0, $k0) overflows"))
+        x = a * b
+        rr += 1
+        nn += 1
+    end
+    sgn < 0 ? -x : x
+end
+# The generalized coefficient `x (x-1) ⋯ (x-k+1) / k!` of any number `x`, each factor divided
+# by its `i` as it is multiplied in (zero for a negative `k`).
+function binomial(x::Number, k::Int64)
+    k < 0 && return zero(x) / one(k)
+    p = one(x) / one(k)
+    for i in 1:k
+        p *= (x - (i - 1)) / i
+    end
+    p
+end

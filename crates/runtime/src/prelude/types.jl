@@ -37,6 +37,9 @@ struct DivideError <: Exception end
 struct DimensionMismatch <: Exception
     msg::String
 end
+struct OverflowError <: Exception
+    msg::String
+end
 
 # The state of a reverse-mode rule (used by derived code through `Core.rule_stack` and
 # `Core.rule_child`): its stacks and the states of the rules it calls.
