@@ -14,12 +14,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::ast::*;
 use syntax::{sym, Span, Symbol};
 
-/// A closure type and its call method, made while lowering the function that contains the
-/// lambda; the compiler defines both.
+/// A closure type and its call methods (one for an anonymous function, every method of a
+/// local named function), made while lowering the function that contains the lambda; the
+/// compiler defines them.
 #[derive(Clone, Debug)]
 pub struct ClosureDef {
     pub ty: StructDef,
-    pub method: FunctionDef,
+    pub methods: Vec<FunctionDef>,
 }
 
 /// The name of the closure object inside its method.
@@ -33,10 +34,17 @@ pub fn box_field() -> Symbol {
 }
 
 /// An anonymous function's parameters and body, if `e` is one (`x -> ...`, `function (x) ...
-/// end`).
+/// end`, a method of a local function), the parameters' default values first.
 fn as_lambda(e: &Expr) -> Option<(&[Param], Vec<&Expr>)> {
     match &e.kind {
-        ExprKind::Lambda(l) => Some((&l.params, vec![&l.body])),
+        ExprKind::Lambda(l) => Some((
+            &l.params,
+            l.params
+                .iter()
+                .filter_map(|p| p.default.as_ref())
+                .chain([&l.body])
+                .collect(),
+        )),
         ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
             Some((&def.params, def.body.iter().collect()))
         }
@@ -383,6 +391,11 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
         }
         ExprKind::Lambda(l) => {
             bound.extend(param_names(&l.params));
+            for p in &mut l.params {
+                if let Some(d) = &mut p.default {
+                    rewrite_in(d, map, bound);
+                }
+            }
             bound.extend(explicit_locals([&l.body]));
             rewrite_in(&mut l.body, map, bound);
         }

@@ -207,8 +207,10 @@ impl Compiler {
         for c in closures {
             let ms = lower::define_struct(&c.ty, src, Arc::make_mut(&mut self.env))?;
             self.define_methods(ms, src)?;
-            let ms = lower::lower_function(&c.method, src, &self.env)?;
-            self.define_methods(ms, src)?;
+            for m in &c.methods {
+                let ms = lower::lower_function(m, src, &self.env)?;
+                self.define_methods(ms, src)?;
+            }
         }
         Ok(())
     }

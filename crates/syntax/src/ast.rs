@@ -234,6 +234,11 @@ pub struct Lambda {
     pub params: Vec<Param>,
     pub body: Expr,
     pub span: Span,
+    /// A method of a named function defined inside a function (`g(x) = ...`, which becomes
+    /// `g = <this closure>`): the function's name and the span of its first method in its
+    /// block, which identifies the closure type all its methods share. `None` for an anonymous
+    /// function.
+    pub local: Option<(Symbol, Span)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -4,27 +4,49 @@
 use super::*;
 
 impl<'a> Lowerer<'a> {
-    /// An anonymous function: a closure type with one field per captured variable, a call
-    /// method whose body reads the captures from the object, and here the construction of the
-    /// object (see `closure`).
+    /// An anonymous function, or a method of a local named function: a closure type with one
+    /// field per captured variable, a call method whose body reads the captures from the
+    /// object (every method of a local function, on the type its methods share), and here
+    /// the construction of the object (see `closure`).
     pub(super) fn lambda(
         &mut self,
         params: &[Param],
         body: &[&Expr],
         sp: Span,
+        local: Option<(Symbol, Span)>,
     ) -> Result<Value, CompileError> {
-        let mut caps: Vec<(Symbol, Value, bool)> = Vec::new();
-        for n in closure::free_names(params, body) {
-            if self.global_decls.contains(&n) {
-                continue;
+        // The methods the closure type gets: this one, or every method of the local function.
+        let methods: Vec<(Vec<Param>, Vec<Expr>)> = match local {
+            Some((_, first)) => self.local_methods.get(&first).cloned().unwrap_or_else(|| {
+                vec![(params.to_vec(), body.iter().map(|b| (*b).clone()).collect())]
+            }),
+            None => vec![(params.to_vec(), body.iter().map(|b| (*b).clone()).collect())],
+        };
+        // A local function's later methods make an object of the type its first one made.
+        if let Some((name, caps)) =
+            local.and_then(|(_, first)| self.local_types.get(&first).cloned())
+        {
+            let ctor = self.emit(InstData::GetGlobal(name), sp);
+            let mut args = vec![ctor];
+            for n in &caps {
+                args.push(self.capture_value(*n, sp)?.0);
             }
-            if let Some(s) = self.lookup_local(n) {
-                // The box itself, for a boxed variable: the closure shares it.
-                let v = self.emit(InstData::GetSlot(s), sp);
-                caps.push((n, v, self.boxed_slots.contains(&s)));
-            } else if self.sparams.contains(&n) {
-                let v = self.read_name(n, sp)?;
-                caps.push((n, v, false));
+            return Ok(self.emit(InstData::Call { args }, sp));
+        }
+        let mut caps: Vec<(Symbol, Value, bool)> = Vec::new();
+        let mut seen: Vec<Symbol> = Vec::new();
+        for (ps, b) in &methods {
+            let mut parts: Vec<&Expr> = ps.iter().filter_map(|p| p.default.as_ref()).collect();
+            parts.extend(b.iter());
+            for n in closure::free_names(ps, &parts) {
+                if seen.contains(&n) || self.global_decls.contains(&n) {
+                    continue;
+                }
+                seen.push(n);
+                if self.lookup_local(n).is_some() || self.sparams.contains(&n) {
+                    let (v, is_boxed) = self.capture_value(n, sp)?;
+                    caps.push((n, v, is_boxed));
+                }
             }
         }
         let id = CLOSURE_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -35,7 +57,14 @@ impl<'a> Lowerer<'a> {
             .next()
             .unwrap_or("")
             .trim_start_matches('#');
-        let name = sym(&format!("#{base}#{id}"));
+        let name = match local {
+            Some((f, _)) => sym(&format!("#{base}#{f}#{id}")),
+            None => sym(&format!("#{base}#{id}")),
+        };
+        if let Some((_, first)) = local {
+            self.local_types
+                .insert(first, (name, caps.iter().map(|(n, ..)| *n).collect()));
+        }
         let tparams: Vec<TypeVarDecl> = (0..caps.len())
             .map(|k| TypeVarDecl {
                 name: sym(&format!("T{}", k + 1)),
@@ -81,11 +110,6 @@ impl<'a> Lowerer<'a> {
                 }
             })
         };
-        let mut bound: Vec<Symbol> = params.iter().filter_map(|p| p.name).collect();
-        let new_body: Vec<Expr> = body
-            .iter()
-            .map(|b| closure::rewrite(b, &read_capture, &mut bound))
-            .collect();
         let self_ty = if tparams.is_empty() {
             ident(name, sp)
         } else {
@@ -97,83 +121,174 @@ impl<'a> Lowerer<'a> {
                 sp,
             )
         };
-        let method = FunctionDef {
-            name: FnName::Type(mk(
-                ExprKind::TypeAssert {
-                    expr: Box::new(ident(closure::self_name(), sp)),
-                    ty: Box::new(self_ty),
-                },
-                sp,
-            )),
-            name_span: sp,
-            params: params.to_vec(),
-            kwparams: vec![],
-            where_vars: tparams,
-            ret_type: None,
-            body: new_body,
-            declaration_only: false,
-            span: sp,
-        };
-        self.closures.push(ClosureDef { ty, method });
+        let methods = methods
+            .iter()
+            .map(|(ps, b)| {
+                let mut bound: Vec<Symbol> = ps.iter().filter_map(|p| p.name).collect();
+                // Defaults are evaluated where the parameters are bound, as the body is.
+                let ps: Vec<Param> = ps
+                    .iter()
+                    .map(|p| Param {
+                        default: p
+                            .default
+                            .as_ref()
+                            .map(|d| closure::rewrite(d, &read_capture, &mut bound)),
+                        ..p.clone()
+                    })
+                    .collect();
+                FunctionDef {
+                    name: FnName::Type(mk(
+                        ExprKind::TypeAssert {
+                            expr: Box::new(ident(closure::self_name(), sp)),
+                            ty: Box::new(self_ty.clone()),
+                        },
+                        sp,
+                    )),
+                    name_span: sp,
+                    params: ps,
+                    kwparams: vec![],
+                    where_vars: tparams.clone(),
+                    ret_type: None,
+                    body: b
+                        .iter()
+                        .map(|x| closure::rewrite(x, &read_capture, &mut bound))
+                        .collect(),
+                    declaration_only: false,
+                    span: sp,
+                }
+            })
+            .collect();
+        self.closures.push(ClosureDef { ty, methods });
         let ctor = self.emit(InstData::GetGlobal(name), sp);
         let mut args = vec![ctor];
         args.extend(caps.iter().map(|(_, v, _)| *v));
         Ok(self.emit(InstData::Call { args }, sp))
     }
+
+    /// What a closure made here captures of variable `n`: its value, or its box when boxed
+    /// (the closure shares it), and whether boxed.
+    fn capture_value(&mut self, n: Symbol, sp: Span) -> Result<(Value, bool), CompileError> {
+        if let Some(s) = self.lookup_local(n) {
+            let v = self.emit(InstData::GetSlot(s), sp);
+            return Ok((v, self.boxed_slots.contains(&s)));
+        }
+        Ok((self.read_name(n, sp)?, false))
+    }
 }
 
 /// A function body with its local named functions (`helper(y) = y^2 + x` inside a function)
 /// turned into closures bound to a local of that name, as Julia makes them: `helper =
-/// (y) -> y^2 + x`. A local function with several methods, keyword arguments, `where`
-/// clauses or a return type is not supported yet.
-pub(super) fn local_functions_as_closures(body: &[Expr]) -> Result<Vec<Expr>, CompileError> {
+/// (y) -> y^2 + x`. The methods of one name in one block (`g(x::Int) = ...`, `g(x::Float64) =
+/// ...`, or `g(x, s = 2)`, which Julia makes two methods) are methods of one closure type:
+/// each definition assigns `g` an object of that type. Also returns each local function's
+/// methods, by the span of its first (see `Lambda::local`). Keyword arguments, `where`
+/// clauses and return types of local functions are not supported yet, nor methods of one
+/// name in several blocks.
+pub(super) fn local_functions_as_closures(
+    body: &[Expr],
+) -> Result<(Vec<Expr>, LocalMethods), CompileError> {
     let mut out = body.to_vec();
-    let mut defined: Vec<Symbol> = Vec::new();
-    let mut err = None;
-    for e in &mut out {
-        rewrite_local_functions(e, &mut defined, &mut err);
+    let mut cx = LocalFns::default();
+    rewrite_statements(&mut out, &mut cx);
+    if let Some(e) = cx.err {
+        return Err(e);
     }
-    match err {
-        Some(e) => Err(e),
-        None => Ok(out),
+    let mut methods = LocalMethods::default();
+    for e in &out {
+        collect_local_methods(e, &mut methods);
     }
+    Ok((out, methods))
 }
 
-fn rewrite_local_functions(
-    e: &mut Expr,
-    defined: &mut Vec<Symbol>,
-    err: &mut Option<CompileError>,
-) {
-    if err.is_some() {
+/// The methods of each local function, by the span of its first: parameters and body.
+pub(super) type LocalMethods = FxHashMap<Span, Vec<(Vec<Param>, Vec<Expr>)>>;
+
+/// Collects the methods of the local functions in `e` (the closures `rewrite_statements`
+/// made, as they are now: a closure's own body has its captures rewritten by then).
+fn collect_local_methods(e: &Expr, out: &mut LocalMethods) {
+    if let ExprKind::Lambda(l) = &e.kind {
+        if let Some((_, first)) = l.local {
+            out.entry(first)
+                .or_default()
+                .push((l.params.clone(), vec![l.body.clone()]));
+        }
+    }
+    children(e, &mut |c| collect_local_methods(c, out));
+}
+
+#[derive(Default)]
+struct LocalFns {
+    /// Names defined as local functions so far, in any block.
+    defined: Vec<Symbol>,
+    err: Option<CompileError>,
+}
+
+/// Rewrites the local function definitions among `stmts` (a block's statements), then those
+/// nested in each statement.
+fn rewrite_statements(stmts: &mut [Expr], cx: &mut LocalFns) {
+    if cx.err.is_some() {
         return;
     }
-    if let ExprKind::Function(def) = &e.kind {
-        if let FnName::Name(name) = def.name {
-            let why = if !def.kwparams.is_empty() {
-                Some("keyword arguments of a function defined inside a function")
+    // This block's definitions, by name: the statements defining each.
+    let mut here: Vec<(Symbol, Vec<usize>)> = Vec::new();
+    for (i, e) in stmts.iter().enumerate() {
+        if let ExprKind::Function(def) = &e.kind {
+            if let FnName::Name(name) = def.name {
+                match here.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, is)) => is.push(i),
+                    None => here.push((name, vec![i])),
+                }
+            }
+        }
+    }
+    for (name, is) in here {
+        let defs: Vec<FunctionDef> = is
+            .iter()
+            .filter_map(|&i| match &stmts[i].kind {
+                ExprKind::Function(def) => Some((**def).clone()),
+                _ => None,
+            })
+            .collect();
+        let why = defs.iter().find_map(|def| {
+            if !def.kwparams.is_empty() {
+                Some((
+                    def.kwparams[0].span,
+                    "keyword arguments of a function defined inside a function",
+                ))
             } else if !def.where_vars.is_empty() {
-                Some("`where` clauses of a function defined inside a function")
+                Some((
+                    def.span,
+                    "`where` clauses of a function defined inside a function",
+                ))
             } else if def.ret_type.is_some() {
-                Some("return types of a function defined inside a function")
-            } else if def.declaration_only || defined.contains(&name) {
-                Some("several methods of a function defined inside a function")
-            } else if def.params.iter().any(|p| p.default.is_some()) {
-                Some("default arguments of a function defined inside a function")
+                Some((
+                    def.span,
+                    "return types of a function defined inside a function",
+                ))
+            } else if def.declaration_only || cx.defined.contains(&name) {
+                Some((
+                    def.span,
+                    "methods of one local function in several blocks of a function",
+                ))
             } else {
                 None
-            };
-            if let Some(why) = why {
-                *err = Some(CompileError::unsupported(def.span, why));
-                return;
             }
-            defined.push(name);
+        });
+        if let Some((at, why)) = why {
+            cx.err = Some(CompileError::unsupported(at, why));
+            return;
+        }
+        cx.defined.push(name);
+        let first = defs[0].span;
+        for (&i, def) in is.iter().zip(&defs) {
             let sp = def.span;
             let lambda = Lambda {
                 params: def.params.clone(),
                 body: mk(ExprKind::Block(def.body.clone()), sp),
                 span: sp,
+                local: Some((name, first)),
             };
-            *e = mk(
+            stmts[i] = mk(
                 ExprKind::Assign {
                     lhs: Box::new(mk(ExprKind::Ident(name), def.name_span)),
                     rhs: Box::new(mk(ExprKind::Lambda(Box::new(lambda)), sp)),
@@ -182,5 +297,25 @@ fn rewrite_local_functions(
             );
         }
     }
-    crate::closure::children_mut(e, &mut |c| rewrite_local_functions(c, defined, err));
+    for e in stmts.iter_mut() {
+        rewrite_nested(e, cx);
+    }
+}
+
+/// Rewrites the local function definitions inside `e`: each block's statements together, and
+/// a definition that is not a block's statement by itself.
+fn rewrite_nested(e: &mut Expr, cx: &mut LocalFns) {
+    if cx.err.is_some() {
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Block(stmts) => rewrite_statements(stmts, cx),
+        ExprKind::Function(def) if matches!(def.name, FnName::Name(_)) => {
+            let mut one = [e.clone()];
+            rewrite_statements(&mut one, cx);
+            let [r] = one;
+            *e = r;
+        }
+        _ => crate::closure::children_mut(e, &mut |c| rewrite_nested(c, cx)),
+    }
 }

@@ -203,7 +203,7 @@ pub(super) fn lower_method_def(
     }
     let mut all_params = names.clone();
     all_params.extend(self_name);
-    let body = super::lambda::local_functions_as_closures(&def.body)?;
+    let (body, local_methods) = super::lambda::local_functions_as_closures(&def.body)?;
     let boxed = closure::boxed_names(&all_params, &body);
     let mut methods = Vec::new();
     let mut counts: Vec<usize> = Vec::new();
@@ -217,6 +217,12 @@ pub(super) fn lower_method_def(
         l.boxed_names = boxed.clone();
         let entry = l.cur;
         let self_v = l.f.add_block_param(entry, Type::Any);
+        // Defaults may read the object (a closure's defaults read its captures).
+        if let Some(n) = self_name {
+            l.f.names[self_v] = Some(n);
+            let s = l.declare_local(n);
+            l.set_slot(s, self_v, def.name_span);
+        }
         let mut params = Vec::new();
         for name in names.iter().take(k) {
             let v = l.f.add_block_param(entry, Type::Any);
@@ -253,6 +259,7 @@ pub(super) fn lower_method_def(
     let mut l = Lowerer::new(display.clone(), src, false);
     l.sparams = where_names.clone();
     l.boxed_names = boxed;
+    l.local_methods = local_methods;
     l.ret_type = def.ret_type.clone();
     l.new_type = new_type;
     let entry = l.cur;

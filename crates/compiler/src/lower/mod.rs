@@ -89,6 +89,12 @@ pub struct Lowerer<'a> {
     boxed_slots: rustc_hash::FxHashSet<Slot>,
     /// Closures made for the anonymous functions lowered so far.
     closures: Vec<ClosureDef>,
+    /// The methods of the body's local functions, by the span of their first (see
+    /// `lambda::local_functions_as_closures`).
+    local_methods: lambda::LocalMethods,
+    /// Each local function's closure type once its first method is lowered, with the
+    /// variables it captures, by the span of its first method.
+    local_types: rustc_hash::FxHashMap<Span, (Symbol, Vec<Symbol>)>,
     /// In a top-level statement: names its loops made local by assignment (see
     /// [`LoweredToplevel::soft_scope_locals`]).
     soft_scope_locals: Vec<(Symbol, Span)>,
@@ -131,6 +137,8 @@ impl<'a> Lowerer<'a> {
             boxed_names: Default::default(),
             boxed_slots: Default::default(),
             closures: vec![],
+            local_methods: Default::default(),
+            local_types: Default::default(),
             soft_scope_locals: vec![],
         }
     }

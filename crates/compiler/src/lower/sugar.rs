@@ -61,6 +61,7 @@ impl<'a> Lowerer<'a> {
                     e.span,
                 ),
                 span: e.span,
+                local: None,
             };
             mk(ExprKind::Lambda(Box::new(l)), e.span)
         };
@@ -170,6 +171,7 @@ impl<'a> Lowerer<'a> {
                 params,
                 body,
                 span: sp,
+                local: None,
             })),
             sp,
         );

@@ -165,6 +165,7 @@ impl<'a> Parser<'a> {
                 params: ps,
                 body,
                 span,
+                local: None,
             })),
             span,
         )

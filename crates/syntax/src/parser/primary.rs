@@ -226,6 +226,7 @@ impl<'a> Parser<'a> {
                 params,
                 body: Expr::new(ExprKind::Block(body), bspan),
                 span: bspan,
+                local: None,
             }))
         } else {
             None

@@ -110,6 +110,7 @@ impl Parser<'_> {
                     sp,
                 ),
                 span: sp,
+                local: None,
             })),
             sp,
         );
