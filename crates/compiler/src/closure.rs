@@ -33,20 +33,25 @@ pub fn box_field() -> Symbol {
     sym("contents")
 }
 
-/// An anonymous function's parameters and body, if `e` is one (`x -> ...`, `function (x) ...
-/// end`, a method of a local function), the parameters' default values first.
-fn as_lambda(e: &Expr) -> Option<(&[Param], Vec<&Expr>)> {
+/// The names an anonymous function binds (its parameters, keyword parameters included) and
+/// the code it runs (the parameters' default values, then its body), if `e` is one (`x ->
+/// ...`, `function (x) ... end`, a method of a local function).
+fn as_lambda(e: &Expr) -> Option<(Vec<Symbol>, Vec<&Expr>)> {
     match &e.kind {
-        ExprKind::Lambda(l) => Some((
-            &l.params,
-            l.params
+        ExprKind::Lambda(l) => {
+            let mut names = param_names(&l.params);
+            names.extend(param_names(&l.kwparams));
+            let parts = l
+                .params
                 .iter()
+                .chain(&l.kwparams)
                 .filter_map(|p| p.default.as_ref())
                 .chain([&l.body])
-                .collect(),
-        )),
+                .collect();
+            Some((names, parts))
+        }
         ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
-            Some((&def.params, def.body.iter().collect()))
+            Some((param_names(&def.params), def.body.iter().collect()))
         }
         _ => None,
     }
@@ -65,8 +70,8 @@ fn free_in(e: &Expr, bound: &mut Vec<Symbol>, out: &mut Vec<Symbol>) {
             }
             bound.truncate(n);
         };
-    if let Some((params, body)) = as_lambda(e) {
-        scoped(bound, param_names(params), out, &body);
+    if let Some((names, body)) = as_lambda(e) {
+        scoped(bound, names, out, &body);
         return;
     }
     match &e.kind {
@@ -133,7 +138,11 @@ fn free_in(e: &Expr, bound: &mut Vec<Symbol>, out: &mut Vec<Symbol>) {
 /// itself, first appearance first (its captures, among those that are locals where it is
 /// written).
 pub fn free_names(params: &[Param], body: &[&Expr]) -> Vec<Symbol> {
-    let mut bound = param_names(params);
+    free_names_of(param_names(params), body)
+}
+
+/// [`free_names`] of code that binds `bound`.
+pub fn free_names_of(mut bound: Vec<Symbol>, body: &[&Expr]) -> Vec<Symbol> {
     bound.extend(explicit_locals(body.iter().copied()));
     let mut out = Vec::new();
     for b in body {
@@ -321,8 +330,8 @@ pub fn boxed_names(params: &[Symbol], body: &[Expr]) -> FxHashSet<Symbol> {
     let mut assigned_inside = FxHashSet::default();
     for l in lambdas {
         match (as_lambda(l), &l.kind) {
-            (Some((params, body)), _) => {
-                captured.extend(free_names(params, &body));
+            (Some((names, body)), _) => {
+                captured.extend(free_names_of(names, &body));
                 body.iter()
                     .for_each(|b| assigned_in(b, &mut assigned_inside));
             }
@@ -356,8 +365,8 @@ pub fn boxed_names(params: &[Symbol], body: &[Expr]) -> FxHashSet<Symbol> {
 /// is not yet assigned when the closure is made.
 fn self_referencing(e: &Expr, out: &mut FxHashSet<Symbol>) {
     if let ExprKind::Assign { lhs, rhs } = &e.kind {
-        if let (ExprKind::Ident(n), Some((params, body))) = (&lhs.kind, as_lambda(rhs)) {
-            if free_names(params, &body).contains(n) {
+        if let (ExprKind::Ident(n), Some((names, body))) = (&lhs.kind, as_lambda(rhs)) {
+            if free_names_of(names, &body).contains(n) {
                 out.insert(*n);
             }
         }
@@ -391,7 +400,8 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
         }
         ExprKind::Lambda(l) => {
             bound.extend(param_names(&l.params));
-            for p in &mut l.params {
+            bound.extend(param_names(&l.kwparams));
+            for p in l.params.iter_mut().chain(l.kwparams.iter_mut()) {
                 if let Some(d) = &mut p.default {
                     rewrite_in(d, map, bound);
                 }
@@ -612,7 +622,7 @@ mod tests {
             .for_each(|e| scan(e, &mut counts, &mut lambdas));
         for l in lambdas {
             let free = match (as_lambda(l), &l.kind) {
-                (Some((ps, body)), _) => free_names(ps, &body),
+                (Some((names, body)), _) => free_names_of(names, &body),
                 (
                     None,
                     ExprKind::Call {

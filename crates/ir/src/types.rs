@@ -976,9 +976,13 @@ pub fn bind_params(params: &[TypeVar], args: &[Type]) -> Option<FxHashMap<Symbol
 /// the argument types of `#kwcall` (the named tuple of keywords, the function, the positional
 /// arguments); `None` if they are not of that shape.
 pub fn kwcall_signature(args: &[Type]) -> Option<String> {
-    let (Some(Type::NamedTuple(names, kts)), Some(Type::Function(f))) = (args.first(), args.get(1))
-    else {
+    let (Some(Type::NamedTuple(names, kts)), Some(callee)) = (args.first(), args.get(1)) else {
         return None;
+    };
+    // A function by its name, a callable object by its type (`(::Scale)`).
+    let f = match callee {
+        Type::Function(f) => f.to_string(),
+        t => format!("(::{t})"),
     };
     let pos: Vec<String> = args[2..].iter().map(|t| format!("::{t}")).collect();
     let kws: Vec<String> = names

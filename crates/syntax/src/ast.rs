@@ -232,6 +232,8 @@ pub struct FunctionDef {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lambda {
     pub params: Vec<Param>,
+    /// Keyword parameters (only a local named function's methods have them).
+    pub kwparams: Vec<Param>,
     pub body: Expr,
     pub span: Span,
     /// A method of a named function defined inside a function (`g(x) = ...`, which becomes

@@ -11,16 +11,24 @@ impl<'a> Lowerer<'a> {
     pub(super) fn lambda(
         &mut self,
         params: &[Param],
+        kwparams: &[Param],
         body: &[&Expr],
         sp: Span,
         local: Option<(Symbol, Span)>,
     ) -> Result<Value, CompileError> {
         // The methods the closure type gets: this one, or every method of the local function.
-        let methods: Vec<(Vec<Param>, Vec<Expr>)> = match local {
-            Some((_, first)) => self.local_methods.get(&first).cloned().unwrap_or_else(|| {
-                vec![(params.to_vec(), body.iter().map(|b| (*b).clone()).collect())]
-            }),
-            None => vec![(params.to_vec(), body.iter().map(|b| (*b).clone()).collect())],
+        let this = || LocalMethod {
+            params: params.to_vec(),
+            kwparams: kwparams.to_vec(),
+            body: body.iter().map(|b| (*b).clone()).collect(),
+        };
+        let methods: Vec<LocalMethod> = match local {
+            Some((_, first)) => self
+                .local_methods
+                .get(&first)
+                .cloned()
+                .unwrap_or_else(|| vec![this()]),
+            None => vec![this()],
         };
         // A local function's later methods make an object of the type its first one made.
         if let Some((name, caps)) =
@@ -35,10 +43,15 @@ impl<'a> Lowerer<'a> {
         }
         let mut caps: Vec<(Symbol, Value, bool)> = Vec::new();
         let mut seen: Vec<Symbol> = Vec::new();
-        for (ps, b) in &methods {
-            let mut parts: Vec<&Expr> = ps.iter().filter_map(|p| p.default.as_ref()).collect();
-            parts.extend(b.iter());
-            for n in closure::free_names(ps, &parts) {
+        for m in &methods {
+            let mut parts: Vec<&Expr> = m
+                .params
+                .iter()
+                .chain(&m.kwparams)
+                .filter_map(|p| p.default.as_ref())
+                .collect();
+            parts.extend(m.body.iter());
+            for n in closure::free_names_of(m.bound_names(), &parts) {
                 if seen.contains(&n) || self.global_decls.contains(&n) {
                     continue;
                 }
@@ -123,19 +136,22 @@ impl<'a> Lowerer<'a> {
         };
         let methods = methods
             .iter()
-            .map(|(ps, b)| {
-                let mut bound: Vec<Symbol> = ps.iter().filter_map(|p| p.name).collect();
+            .map(|m| {
+                let mut bound = m.bound_names();
                 // Defaults are evaluated where the parameters are bound, as the body is.
-                let ps: Vec<Param> = ps
-                    .iter()
-                    .map(|p| Param {
-                        default: p
-                            .default
-                            .as_ref()
-                            .map(|d| closure::rewrite(d, &read_capture, &mut bound)),
-                        ..p.clone()
-                    })
-                    .collect();
+                let mut rewrite_defaults = |ps: &[Param]| -> Vec<Param> {
+                    ps.iter()
+                        .map(|p| Param {
+                            default: p
+                                .default
+                                .as_ref()
+                                .map(|d| closure::rewrite(d, &read_capture, &mut bound)),
+                            ..p.clone()
+                        })
+                        .collect()
+                };
+                let ps = rewrite_defaults(&m.params);
+                let kws = rewrite_defaults(&m.kwparams);
                 FunctionDef {
                     name: FnName::Type(mk(
                         ExprKind::TypeAssert {
@@ -146,10 +162,11 @@ impl<'a> Lowerer<'a> {
                     )),
                     name_span: sp,
                     params: ps,
-                    kwparams: vec![],
+                    kwparams: kws,
                     where_vars: tparams.clone(),
                     ret_type: None,
-                    body: b
+                    body: m
+                        .body
                         .iter()
                         .map(|x| closure::rewrite(x, &read_capture, &mut bound))
                         .collect(),
@@ -200,17 +217,36 @@ pub(super) fn local_functions_as_closures(
     Ok((out, methods))
 }
 
-/// The methods of each local function, by the span of its first: parameters and body.
-pub(super) type LocalMethods = FxHashMap<Span, Vec<(Vec<Param>, Vec<Expr>)>>;
+/// The methods of each local function, by the span of its first.
+pub(super) type LocalMethods = FxHashMap<Span, Vec<LocalMethod>>;
+
+/// A method of a local function (or an anonymous function's one method).
+#[derive(Clone)]
+pub(super) struct LocalMethod {
+    params: Vec<Param>,
+    kwparams: Vec<Param>,
+    body: Vec<Expr>,
+}
+
+impl LocalMethod {
+    /// The names its parameters bind, keyword parameters included.
+    fn bound_names(&self) -> Vec<Symbol> {
+        let mut names = param_names(&self.params);
+        names.extend(param_names(&self.kwparams));
+        names
+    }
+}
 
 /// Collects the methods of the local functions in `e` (the closures `rewrite_statements`
 /// made, as they are now: a closure's own body has its captures rewritten by then).
 fn collect_local_methods(e: &Expr, out: &mut LocalMethods) {
     if let ExprKind::Lambda(l) = &e.kind {
         if let Some((_, first)) = l.local {
-            out.entry(first)
-                .or_default()
-                .push((l.params.clone(), vec![l.body.clone()]));
+            out.entry(first).or_default().push(LocalMethod {
+                params: l.params.clone(),
+                kwparams: l.kwparams.clone(),
+                body: vec![l.body.clone()],
+            });
         }
     }
     children(e, &mut |c| collect_local_methods(c, out));
@@ -250,10 +286,10 @@ fn rewrite_statements(stmts: &mut [Expr], cx: &mut LocalFns) {
             })
             .collect();
         let why = defs.iter().find_map(|def| {
-            if !def.kwparams.is_empty() {
+            if def.kwparams.iter().any(|k| k.vararg) {
                 Some((
                     def.kwparams[0].span,
-                    "keyword arguments of a function defined inside a function",
+                    "`kws...` keyword parameters of a function defined inside a function",
                 ))
             } else if !def.where_vars.is_empty() {
                 Some((
@@ -284,6 +320,7 @@ fn rewrite_statements(stmts: &mut [Expr], cx: &mut LocalFns) {
             let sp = def.span;
             let lambda = Lambda {
                 params: def.params.clone(),
+                kwparams: def.kwparams.clone(),
                 body: mk(ExprKind::Block(def.body.clone()), sp),
                 span: sp,
                 local: Some((name, first)),

@@ -295,7 +295,8 @@ pub(super) fn lower_method_def(
 }
 
 /// A definition with keyword parameters, `f(ps...; k1 = d1, k2::T = d2) = body`, becomes
-/// three, as in Julia:
+/// three, as in Julia (for a method of callable objects `(o::T)(ps...; ...)`, a closure's
+/// among them, the object is passed on after the keywords, and `#kwcall` takes it as `o::T`):
 /// - `#f#kwF_N(k1, k2::T, ps...) = body`: the body, every parameter positional (hidden; `F_N`
 ///   is where the definition is, so that each definition has its own);
 /// - `f(ps...)`: evaluates the defaults in order (each sees the parameters and the keywords
@@ -312,18 +313,39 @@ pub(super) fn keyword_methods(
     new_type: Option<Expr>,
 ) -> Result<Vec<LoweredMethod>, CompileError> {
     let sp = def.span;
-    let fname = match &def.name {
+    // A method of callable objects (a closure's among them) passes the object on: its name
+    // in the body and its type.
+    let (fname, callable) = match &def.name {
         FnName::Name(n)
             if new_type.is_none()
                 && crate::typeexpr::builtin_type(n.as_str()).is_none()
                 && env.struct_def(*n).is_none() =>
         {
-            *n
+            (*n, None)
+        }
+        FnName::Type(Expr {
+            kind: ExprKind::TypeAssert { expr, ty },
+            ..
+        }) if new_type.is_none() => {
+            let Some(table) = ty.ident().or_else(|| match &ty.kind {
+                ExprKind::Curly { base, .. } => base.ident(),
+                _ => None,
+            }) else {
+                return Err(CompileError::unsupported(
+                    ty.span,
+                    "keyword arguments of this kind of callable object",
+                ));
+            };
+            let obj = expr
+                .ident()
+                .filter(|n| n.as_str() != "_")
+                .unwrap_or_else(|| sym("#obj"));
+            (table, Some((obj, (**ty).clone())))
         }
         _ => {
             return Err(CompileError::unsupported(
                 def.kwparams[0].span,
-                "keyword arguments of constructors and callable objects",
+                "keyword arguments of constructors",
             ))
         }
     };
@@ -412,8 +434,18 @@ pub(super) fn keyword_methods(
             })
             .collect()
     };
+    // The callable object as a parameter named as the definition names it.
+    let obj_param = callable.as_ref().map(|(obj, ty)| Param {
+        name: Some(*obj),
+        ty: Some(ty.clone()),
+        default: None,
+        vararg: false,
+        destructure: None,
+        span: sp,
+    });
     let call_body = {
         let mut args: Vec<Expr> = kw_names.iter().map(|n| ident(*n, sp)).collect();
+        args.extend(callable.as_ref().map(|(obj, _)| ident(*obj, sp)));
         args.extend(pass.iter().cloned());
         call_ast(ident(body_name, sp), args, sp)
     };
@@ -426,6 +458,7 @@ pub(super) fn keyword_methods(
             ..k.clone()
         })
         .collect();
+    body_params.extend(obj_param.clone());
     body_params.extend(params.iter().map(|p| Param {
         default: None,
         ..p.clone()
@@ -441,6 +474,16 @@ pub(super) fn keyword_methods(
     let mut pos_body = bind(&|_, d| d);
     pos_body.push(call_body.clone());
     let pos_def = FunctionDef {
+        name: match &callable {
+            Some((obj, ty)) => FnName::Type(mk(
+                ExprKind::TypeAssert {
+                    expr: Box::new(ident(*obj, sp)),
+                    ty: Box::new(ty.clone()),
+                },
+                sp,
+            )),
+            None => def.name.clone(),
+        },
         params: params.clone(),
         kwparams: vec![],
         ret_type: None,
@@ -469,7 +512,8 @@ pub(super) fn keyword_methods(
     });
     let mut extra_args = vec![kw.clone()];
     extra_args.extend(kw_names.iter().map(|n| str_lit(n.as_str())));
-    let mut err_args = vec![kw.clone(), ident(sym("#f"), sp)];
+    let f_name = callable.as_ref().map_or(sym("#f"), |(obj, _)| *obj);
+    let mut err_args = vec![kw.clone(), ident(f_name, sp)];
     err_args.extend(pass.iter().cloned());
     kw_body.push(mk(
         ExprKind::And(
@@ -488,7 +532,7 @@ pub(super) fn keyword_methods(
             destructure: None,
             span: sp,
         },
-        Param {
+        obj_param.unwrap_or_else(|| Param {
             name: Some(sym("#f")),
             ty: Some(call_ast(
                 ident(sym("typeof"), sp),
@@ -499,7 +543,7 @@ pub(super) fn keyword_methods(
             vararg: false,
             destructure: None,
             span: sp,
-        },
+        }),
     ];
     kw_params.extend(params);
     let kw_def = FunctionDef {

@@ -62,6 +62,7 @@ impl<'a> Lowerer<'a> {
                 ),
                 span: e.span,
                 local: None,
+                kwparams: vec![],
             };
             mk(ExprKind::Lambda(Box::new(l)), e.span)
         };
@@ -172,6 +173,7 @@ impl<'a> Lowerer<'a> {
                 body,
                 span: sp,
                 local: None,
+                kwparams: vec![],
             })),
             sp,
         );

@@ -166,6 +166,7 @@ impl<'a> Parser<'a> {
                 body,
                 span,
                 local: None,
+                kwparams: vec![],
             })),
             span,
         )

@@ -227,6 +227,7 @@ impl<'a> Parser<'a> {
                 body: Expr::new(ExprKind::Block(body), bspan),
                 span: bspan,
                 local: None,
+                kwparams: vec![],
             }))
         } else {
             None

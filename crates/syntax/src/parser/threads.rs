@@ -111,6 +111,7 @@ impl Parser<'_> {
                 ),
                 span: sp,
                 local: None,
+                kwparams: vec![],
             })),
             sp,
         );
