@@ -764,6 +764,9 @@ impl TypeEnv {
                 xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| self.subtype(x, y))
             }
             (Type::Type(_), Type::Type(_)) => false,
+            // `(1, 2) isa Tuple`, `(a = 1,) isa NamedTuple`.
+            (Type::Tuple(_), Type::UnionAll(n)) => n.as_str() == "Tuple",
+            (Type::NamedTuple(..), Type::UnionAll(n)) => n.as_str() == "NamedTuple",
             (Type::Array(..) | Type::Struct(..) | Type::Abstract(..), Type::UnionAll(n)) => {
                 self.head_name(a) == Some(*n)
                     || (n.as_str() == "Vector" && matches!(a, Type::Array(_, 1)))

@@ -337,3 +337,41 @@ function eachslice(A::Array{T,3}; dims::Int64) where {T}
     (dims >= 1 && dims <= 3) || throw(ArgumentError(string("dimension ", dims, " out of range for a three-dimensional array")))
     [selectdim(A, dims, k) for k in 1:size(A, dims)]
 end
+# `f` applied to each column (`dims = 1`) or row (`dims = 2`) of a matrix, each a copy as
+# Julia's `mapslices` passes, the results laid along that dimension: a number gives it length
+# one, a vector its length (the same for every slice). `dims = (1, 2)` applies `f` to the whole.
+function mapslices(f, A::Matrix; dims)
+    dims isa Tuple && length(dims) == 2 && dims[1] != dims[2] && all(d -> d == 1 || d == 2, dims) && return _mapslices_whole(f(copy(A)))
+    dims isa Int64 || error("not supported yet: mapslices with dims = $dims")
+    dims >= 1 || throw(ArgumentError("mapslices: dimension must be ≥ 1, got $dims"))
+    dims > 2 && throw(ArgumentError("mapslices does not accept dimensions > ndims(A) = 2, got $dims"))
+    n = size(A, 3 - dims)
+    r1 = f(dims == 1 ? A[:, 1] : A[1, :])
+    _mapslices_rest(f, A, dims, n, r1)
+end
+_mapslices_whole(r::Number) = fill(r, 1, 1)
+_mapslices_whole(r::Vector) = reshape(r, length(r), 1)
+_mapslices_whole(r::Matrix) = r
+function _mapslices_rest(f, A, dims, n, r1::Number)
+    R = dims == 1 ? Matrix{typeof(r1)}(undef, 1, n) : Matrix{typeof(r1)}(undef, n, 1)
+    R[1] = r1
+    for k in 2:n
+        R[k] = f(dims == 1 ? A[:, k] : A[k, :])
+    end
+    R
+end
+function _mapslices_rest(f, A, dims, n, r1::Vector)
+    m = length(r1)
+    R = dims == 1 ? Matrix{eltype(r1)}(undef, m, n) : Matrix{eltype(r1)}(undef, n, m)
+    for k in 1:n
+        r = k == 1 ? r1 : f(dims == 1 ? A[:, k] : A[k, :])
+        length(r) == m || throw(DimensionMismatch("mapslices: the results of the slices have lengths $m and $(length(r))"))
+        if dims == 1
+            R[:, k] = r
+        else
+            R[k, :] = r
+        end
+    end
+    R
+end
+_mapslices_rest(f, A, dims, n, r1) = error("not supported yet: mapslices whose function returns a $(typeof(r1))")
