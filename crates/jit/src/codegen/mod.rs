@@ -914,12 +914,19 @@ impl Gen<'_, '_> {
     }
 
     fn fallback_unless_ok(&mut self, i: Inst, st: cir::Value) {
+        self.fallback_unless_ok_then(i, st, |_| {});
+    }
+
+    /// Unless status `st` is `OK`, instruction `i` the generic way (in a cold block), then
+    /// `after` there.
+    fn fallback_unless_ok_then(&mut self, i: Inst, st: cir::Value, after: impl FnOnce(&mut Self)) {
         let slow = self.b.create_block();
         self.b.set_cold_block(slow);
         let join = self.b.create_block();
         self.b.ins().brif(st, slow, &[], join, &[]);
         self.b.switch_to_block(slow);
         self.generic(i);
+        after(self);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }

@@ -518,19 +518,14 @@ impl Gen<'_, '_> {
                 let st = self
                     .call("mc_pop_fields", &[a, dst, nf])
                     .unwrap_or_else(|| unreachable!());
-                let slow = self.b.create_block();
-                self.b.set_cold_block(slow);
-                let join = self.b.create_block();
-                self.b.ins().brif(st, slow, &[], join, &[]);
-                self.b.switch_to_block(slow);
-                // The generic pop (or its error) into the tuple's own slot, then its fields.
-                self.generic(i);
-                let src = self.slot_addr(r);
-                let dst = self.b.ins().stack_addr(ct::I64, self.frame_ss, off);
-                let nf = self.b.ins().iconst(ct::I64, n as i64);
-                self.call("mc_untuple", &[dst, src, nf]);
-                self.b.ins().jump(join, &[]);
-                self.b.switch_to_block(join);
+                // Else the generic pop (or its error) into the tuple's own slot, then its
+                // fields.
+                self.fallback_unless_ok_then(i, st, |g| {
+                    let src = g.slot_addr(r);
+                    let dst = g.b.ins().stack_addr(ct::I64, g.frame_ss, off);
+                    let nf = g.b.ins().iconst(ct::I64, n as i64);
+                    g.call("mc_untuple", &[dst, src, nf]);
+                });
                 return Ok(None);
             }
             ArrayPop
