@@ -223,12 +223,38 @@ foldr(op, itr; init = _noinit) = mapfoldr(identity, op, itr; init = init)
 
 # Running folds: `accumulate(+, x) == cumsum(x)`; element `i` is the fold of `x[1:i]` (from
 # `init` when given).
-function accumulate(op, v::AbstractVector; init = _noinit)
+function accumulate(op, v::AbstractVector; dims::Int64 = 1, init = _noinit)
+    dims == 1 || return _accumulate_alone(op, v, dims, init)
     n = length(v)
     n == 0 && return similar(v, 0)
     first = init === _noinit ? v[1] : op(init, v[1])
     T = init === _noinit ? typeof(op(first, first)) : typeof(first)
     accumulate!(op, Vector{T}(undef, n), v; init = init)
+end
+# Along a dimension of a matrix: down its columns (`dims = 1`), along its rows (`dims = 2`),
+# each element alone (its first-element value) along any other.
+function accumulate(op, A::AbstractMatrix; dims::Int64, init = _noinit)
+    dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
+    isempty(A) && return similar(A)
+    T = init === _noinit ? typeof(op(A[1], A[1])) : typeof(op(init, A[1]))
+    out = similar(A, T)
+    for j in 1:size(A, 2), i in 1:size(A, 1)
+        if dims == 1 && i > 1
+            out[i, j] = op(out[i - 1, j], A[i, j])
+        elseif dims == 2 && j > 1
+            out[i, j] = op(out[i, j - 1], A[i, j])
+        else
+            out[i, j] = init === _noinit ? convert(T, A[i, j]) : op(init, A[i, j])
+        end
+    end
+    out
+end
+# A vector along a dimension past its first: each element alone.
+function _accumulate_alone(op, v::AbstractVector, dims::Int64, init)
+    dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
+    isempty(v) && return similar(v)
+    T = init === _noinit ? typeof(op(v[1], v[1])) : typeof(op(init, v[1]))
+    [init === _noinit ? convert(T, x) : op(init, x) for x in v]
 end
 function accumulate!(op, out::AbstractVector, v::AbstractVector; init = _noinit)
     length(out) == length(v) || throw(DimensionMismatch("shape of B must match A"))
