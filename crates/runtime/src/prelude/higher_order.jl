@@ -232,11 +232,11 @@ function accumulate(op, v::AbstractVector; dims::Int64 = 1, init = _noinit)
     accumulate!(op, Vector{T}(undef, n), v; init = init)
 end
 # Along a dimension of a matrix: down its columns (`dims = 1`), along its rows (`dims = 2`),
-# each element alone (its first-element value) along any other.
+# each element alone (its first-element value) along any other (also `cumsum`/`cumprod`).
 function accumulate(op, A::AbstractMatrix; dims::Int64, init = _noinit)
     dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
-    isempty(A) && return similar(A)
-    T = init === _noinit ? typeof(op(A[1], A[1])) : typeof(op(init, A[1]))
+    z = isempty(A) ? zero(eltype(A)) : A[1]
+    T = init === _noinit ? typeof(op(z, z)) : typeof(op(init, z))
     out = similar(A, T)
     for j in 1:size(A, 2), i in 1:size(A, 1)
         if dims == 1 && i > 1

@@ -103,31 +103,14 @@ end
 # Running sums and products, differences, extremes and their positions (vectors).
 cumsum(x::AbstractVector; dims::Int64 = 1) = dims == 1 ? _cumsum_vec(x) : _cum_along(x, dims, typeof(zero(eltype(x)) + zero(eltype(x))))
 cumprod(x::AbstractVector; dims::Int64 = 1) = dims == 1 ? _cumprod_vec(x) : _cum_along(x, dims, typeof(one(eltype(x)) * one(eltype(x))))
-cumsum(A::AbstractMatrix; dims::Int64) = _cum_dims(+, A, dims)
-cumprod(A::AbstractMatrix; dims::Int64) = _cum_dims(*, A, dims)
+cumsum(A::AbstractMatrix; dims::Int64) = accumulate(+, A; dims = dims)
+cumprod(A::AbstractMatrix; dims::Int64) = accumulate(*, A; dims = dims)
 # A vector along a dimension other than 1: its elements, as the running result's type.
 function _cum_along(x::AbstractVector, dims::Int64, ::Type{T}) where {T}
     dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
     out = Vector{T}(undef, length(x))
     for i in 1:length(x)
         out[i] = x[i]
-    end
-    out
-end
-# Running sums or products of a matrix down its columns (`dims = 1`) or along its rows
-# (`dims = 2`); a copy along any other dimension.
-function _cum_dims(op, A::AbstractMatrix, dims::Int64)
-    dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
-    T = typeof(op(zero(eltype(A)), zero(eltype(A))))
-    out = similar(A, T)
-    for j in 1:size(A, 2), i in 1:size(A, 1)
-        if dims == 1 && i > 1
-            out[i, j] = op(out[i - 1, j], A[i, j])
-        elseif dims == 2 && j > 1
-            out[i, j] = op(out[i, j - 1], A[i, j])
-        else
-            out[i, j] = convert(T, A[i, j])
-        end
     end
     out
 end
