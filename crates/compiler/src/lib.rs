@@ -5,6 +5,7 @@
 pub mod broadcast;
 pub mod closure;
 pub mod error;
+pub mod globals;
 pub mod infer;
 pub mod lower;
 pub mod methods;
@@ -58,6 +59,10 @@ pub struct MethodInstance {
 pub enum GlobalInfo {
     /// A `const` global: its type, and its value when it is a scalar constant.
     Const { ty: Type, value: Option<Const> },
+    /// A global the program assigns in one place that runs at most once (see [`globals`]),
+    /// after that assignment ran: its value, so its type, can no longer change, and code
+    /// reads it as it reads a constant. (`value` as for `Const`.)
+    Bound { ty: Type, value: Option<Const> },
     /// An ordinary global: any type (as Julia's untyped globals).
     Var,
 }
@@ -130,6 +135,13 @@ pub struct Compiler {
     prelude_types: FxHashSet<Symbol>,
     /// Warnings about the statements compiled so far, not yet taken.
     warnings: Vec<Warning>,
+    /// How often the program text seen so far may assign each global.
+    assign_sites: FxHashMap<Symbol, globals::Sites>,
+    /// Globals the current top-level statement assigns at their one place (bound once it ran).
+    pending_bindings: Vec<Symbol>,
+    /// Counts the times a bound global became an ordinary one again, which makes all code
+    /// compiled before it (and anything prepared from that code) stale.
+    generation: u64,
 }
 
 impl Default for Compiler {
@@ -156,6 +168,9 @@ impl Compiler {
             prelude_files: 0,
             prelude_types: FxHashSet::default(),
             warnings: Vec::new(),
+            assign_sites: FxHashMap::default(),
+            pending_bindings: Vec::new(),
+            generation: 0,
         };
         c.define_core_box();
         c
@@ -250,6 +265,7 @@ impl Compiler {
     /// Adds a lowered method to its table.
     pub fn define_method(&mut self, lm: lower::LoweredMethod) -> Result<(), CompileError> {
         let in_prelude = self.in_prelude(lm.span.file);
+        self.unbind_assigned(&lm.body);
         let m = Method {
             table: lm.table,
             index: 0,
@@ -274,7 +290,77 @@ impl Compiler {
     /// Processes one top-level statement: definitions take effect now; other statements are
     /// compiled into a thunk for the caller to run.
     pub fn toplevel(&mut self, stmt: &Expr, src: &str) -> Result<TopLevel, CompileError> {
+        self.note_assignments(stmt);
         self.timed(|c| c.toplevel_inner(stmt, src))
+    }
+
+    /// Counts the global assignments of a top-level statement before it is compiled. A bound
+    /// global it assigns again becomes an ordinary one, and the code compiled with its type
+    /// is forgotten (no such code runs between top-level statements).
+    fn note_assignments(&mut self, stmt: &Expr) {
+        let names = globals::note_statement(stmt, &mut self.assign_sites);
+        self.pending_bindings.clear();
+        let mut again = Vec::new();
+        for n in names {
+            match self.assign_sites.get(&n) {
+                Some(globals::Sites::Once) => self.pending_bindings.push(n),
+                _ => again.push(n),
+            }
+        }
+        self.unbind(again);
+    }
+
+    /// Makes globals ordinary ones from now on (bound ones forget the code that used them).
+    fn unbind(&mut self, names: impl IntoIterator<Item = Symbol>) {
+        let mut unbound = false;
+        for n in names {
+            self.assign_sites.insert(n, globals::Sites::Many);
+            if let Some(GlobalInfo::Bound { .. }) = self.globals.get(&n) {
+                self.globals.insert(n, GlobalInfo::Var);
+                unbound = true;
+            }
+        }
+        if unbound {
+            self.generation += 1;
+            self.invalidate();
+        }
+    }
+
+    /// The globals a lowered body or statement assigns (the text scan has seen them all; a
+    /// bound one among them is made ordinary rather than trusted).
+    fn unbind_assigned(&mut self, f: &Function) {
+        let assigned: Vec<Symbol> = f
+            .insts
+            .iter()
+            .filter_map(|(_, d)| match d {
+                InstData::SetGlobal(n, _) => Some(*n),
+                _ => None,
+            })
+            .filter(|n| matches!(self.globals.get(n), Some(GlobalInfo::Bound { .. })))
+            .collect();
+        self.unbind(assigned);
+    }
+
+    /// The globals the last top-level statement assigned at their one place; the driver
+    /// passes each one's value to [`Compiler::bind_global`] once the statement has run.
+    pub fn take_pending_bindings(&mut self) -> Vec<Symbol> {
+        std::mem::take(&mut self.pending_bindings)
+    }
+
+    /// Records that global `name`, assigned in one place that has run, holds a value of type
+    /// `ty` for good. Code compiled before keeps reading it as an ordinary global.
+    pub fn bind_global(&mut self, name: Symbol, ty: Type, value: Option<Const>) {
+        if matches!(self.globals.get(&name), Some(GlobalInfo::Var))
+            && self.assign_sites.get(&name) == Some(&globals::Sites::Once)
+        {
+            self.globals.insert(name, GlobalInfo::Bound { ty, value });
+        }
+    }
+
+    /// Changes each time code compiled before may have read a global under a type it no
+    /// longer has (see [`Compiler::toplevel`]); prepared calls compare it.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Runs `f`, adding its duration to `stats` unless an enclosing call is already timed.
@@ -389,6 +475,7 @@ impl Compiler {
                 }
                 let mut f = lowered.thunk;
                 self.define_closures(lowered.closures, src)?;
+                self.unbind_assigned(&f);
                 // Globals assigned here are untyped variables from now on.
                 for (inst, data) in f.insts.iter() {
                     if let InstData::SetGlobal(name, _) = data {
@@ -479,7 +566,7 @@ impl Compiler {
     fn is_user_variable(&self, name: Symbol) -> bool {
         matches!(
             self.globals.get(&name),
-            Some(GlobalInfo::Var | GlobalInfo::Const { .. })
+            Some(GlobalInfo::Var | GlobalInfo::Const { .. } | GlobalInfo::Bound { .. })
         ) && !self.tables.contains_key(&name)
     }
 

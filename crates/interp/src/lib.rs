@@ -973,10 +973,19 @@ impl Machine {
                 }
             },
             InstData::SetGlobal(name, _) => {
-                if let Some(compiler::GlobalInfo::Const { .. }) = self.compiler.globals.get(name) {
-                    return Err(fail(RuntimeError::new(Exception::Error(format!(
-                        "invalid redefinition of constant {name}"
-                    )))));
+                match self.compiler.globals.get(name) {
+                    Some(compiler::GlobalInfo::Const { .. }) => {
+                        return Err(fail(RuntimeError::new(Exception::Error(format!(
+                            "invalid redefinition of constant {name}"
+                        )))))
+                    }
+                    // The compiler makes a global bound only when no code can assign it again.
+                    Some(compiler::GlobalInfo::Bound { .. }) => {
+                        return Err(fail(RuntimeError::new(Exception::Internal(format!(
+                            "global `{name}` assigned again after it was bound"
+                        )))))
+                    }
+                    Some(compiler::GlobalInfo::Var) | None => {}
                 }
                 self.globals.insert(*name, vals[0].clone());
                 return Ok(None);

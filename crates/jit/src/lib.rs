@@ -226,15 +226,18 @@ fn define_trampoline(
     Ok(id)
 }
 
-/// The values of the constant globals `f` reads, as defined now (a constant's value never
-/// changes; redefining one makes new code).
+/// The values of the constant and bound globals `f` reads, as defined now (their values never
+/// change; redefining a constant makes new code, assigning a bound global again forgets the
+/// code that read it).
 fn const_globals(f: &Function, m: &Machine) -> FxHashMap<syntax::Symbol, Value> {
     let mut out = FxHashMap::default();
     for b in &f.layout {
         for &i in &f.blocks[*b].insts {
             if let ir::InstData::GetGlobal(name) = &f.insts[i] {
-                if let (Some(compiler::GlobalInfo::Const { .. }), Some(v)) =
-                    (m.compiler.globals.get(name), m.globals.get(name))
+                if let (
+                    Some(compiler::GlobalInfo::Const { .. } | compiler::GlobalInfo::Bound { .. }),
+                    Some(v),
+                ) = (m.compiler.globals.get(name), m.globals.get(name))
                 {
                     out.insert(*name, v.clone());
                 }

@@ -380,7 +380,13 @@ impl Session {
 
     fn run_toplevel_unguarded(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
         let src = self.src_of(file);
+        let generation = self.machine.compiler.generation();
         let r = self.machine.compiler.toplevel(item, &src);
+        if self.machine.compiler.generation() != generation {
+            // A global bound so far is assigned again: forget the code that read it.
+            self.machine.invalidate();
+            self.ad.clear();
+        }
         // Warnings come before the statement runs (and before a compile error), as Julia
         // prints them when it lowers the statement.
         for w in self.machine.compiler.take_warnings() {
@@ -396,6 +402,12 @@ impl Session {
             }
             TopLevel::Run(thunk) => {
                 let v = self.machine.run_thunk(&thunk)?;
+                for name in self.machine.compiler.take_pending_bindings() {
+                    if let Some(val) = self.machine.globals.get(&name) {
+                        let (ty, c) = (val.ty(), val.to_const());
+                        self.machine.compiler.bind_global(name, ty, c);
+                    }
+                }
                 if let ExprKind::Const(inner) = &item.kind {
                     if let ExprKind::Assign { lhs, .. } = &inner.kind {
                         if let Some(name) = lhs.ident() {
@@ -453,6 +465,7 @@ impl Session {
             Ok(PreparedCall {
                 f: f.clone(),
                 types: args.iter().map(|a| a.ty()).collect(),
+                generation: s.machine.compiler.generation(),
                 func,
             })
         })
@@ -460,6 +473,9 @@ impl Session {
 
     /// Calls a prepared method instance (see [`Session::prepare_call`]).
     pub fn call_prepared(&mut self, call: &PreparedCall, args: &[Value]) -> Result<Value, Error> {
+        if call.generation != self.machine.compiler.generation() {
+            return Err(Error::Usage(STALE.into()));
+        }
         if args.len() != call.types.len() {
             return Err(Error::Usage(format!(
                 "the call was prepared for {} arguments, got {}",
@@ -680,7 +696,7 @@ impl Session {
             let lanes = s.ad.dual_rule(&mut s.machine.compiler, &key, n)?;
             Ok(DerivativeCache {
                 f: f.clone(),
-                shapes: Shapes(args.iter().map(shape_of).collect()),
+                shapes: Shapes::of(args, s.machine.compiler.generation()),
                 one,
                 lanes,
                 width: n,
@@ -695,7 +711,9 @@ impl Session {
         args: &[(Value, Value)],
     ) -> Result<(Value, Value), Error> {
         let xs: Vec<Value> = args.iter().map(|(x, _)| x.clone()).collect();
-        cache.shapes.validate(&xs)?;
+        cache
+            .shapes
+            .validate(&xs, self.machine.compiler.generation())?;
         let mut all = vec![cache.f.clone()];
         all.extend(xs);
         let mut lane = vec![ad::zero_tangent(&cache.f, &self.machine.compiler.env)];
@@ -711,7 +729,9 @@ impl Session {
         cache: &DerivativeCache,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        cache.shapes.validate(args)?;
+        cache
+            .shapes
+            .validate(args, self.machine.compiler.generation())?;
         let r =
             ad::gradient_by_lanes(&mut self.machine, &cache.lanes, cache.width, &cache.f, args)?;
         let _ = self.machine.out.flush();
@@ -768,7 +788,7 @@ impl Session {
             all.extend(args.iter().cloned());
             Ok(GradientCache {
                 f: f.clone(),
-                shapes: Shapes(args.iter().map(shape_of).collect()),
+                shapes: Shapes::of(args, s.machine.compiler.generation()),
                 plan: ad::Plan::new(&all, &s.machine.compiler.env),
                 rule,
                 state: std::sync::Mutex::new(ad::Reuse::new()),
@@ -793,7 +813,9 @@ impl Session {
         cache: &GradientCache,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        cache.validate(args)?;
+        cache
+            .shapes
+            .validate(args, self.machine.compiler.generation())?;
         let r = cache.run(&mut self.machine, args, None)?;
         let _ = self.machine.out.flush();
         Ok(r)
@@ -806,7 +828,9 @@ impl Session {
         dy: &Value,
         args: &[Value],
     ) -> Result<(Value, Vec<Value>), Error> {
-        cache.validate(args)?;
+        cache
+            .shapes
+            .validate(args, self.machine.compiler.generation())?;
         let r = cache.run(&mut self.machine, args, Some(dy.clone()))?;
         let _ = self.machine.out.flush();
         Ok(r)
@@ -1179,6 +1203,8 @@ fn shape_of(v: &Value) -> (Type, Vec<usize>) {
 pub struct PreparedCall {
     f: Value,
     types: Vec<Type>,
+    /// The compiler's generation when prepared.
+    generation: u64,
     func: Arc<Function>,
 }
 
@@ -1192,9 +1218,10 @@ pub struct DerivativeCache {
     width: usize,
 }
 
-/// The argument types and array sizes a cache was prepared for.
+/// The argument types and array sizes a cache was prepared for, and the compiler's
+/// generation then (see [`compiler::Compiler::generation`]).
 #[derive(Clone)]
-struct Shapes(Vec<(Type, Vec<usize>)>);
+struct Shapes(Vec<(Type, Vec<usize>)>, u64);
 
 /// A prepared gradient (or pullback) computation: the derived rule of one method instance and
 /// the argument shapes it was prepared for (see [`Session::prepare_gradient_cache`] and
@@ -1241,14 +1268,19 @@ impl GradientCache {
     }
 }
 
-impl GradientCache {
-    fn validate(&self, args: &[Value]) -> Result<(), Error> {
-        self.shapes.validate(args)
-    }
-}
+/// Why a prepared call or cache cannot run any more.
+const STALE: &str = "the code was prepared before a global it may read was assigned again \
+     (which changes what its reads mean); prepare it again";
 
 impl Shapes {
-    fn validate(&self, args: &[Value]) -> Result<(), Error> {
+    fn of(args: &[Value], generation: u64) -> Shapes {
+        Shapes(args.iter().map(shape_of).collect(), generation)
+    }
+
+    fn validate(&self, args: &[Value], generation: u64) -> Result<(), Error> {
+        if generation != self.1 {
+            return Err(Error::Usage(STALE.into()));
+        }
         if args.len() != self.0.len() {
             return Err(Error::Usage(format!(
                 "the cache was prepared for {} arguments, got {}",

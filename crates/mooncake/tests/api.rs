@@ -41,6 +41,53 @@ fn arrays_cross_the_api_boundary() {
 }
 
 #[test]
+fn prepared_code_is_stale_once_a_global_it_read_is_assigned_again() {
+    let (mut s, _) = session();
+    s.load_source("m.jl", "w = [2.0, 3.0]\nf(x) = sum(w .* x)")
+        .unwrap();
+    let f = s.eval("f").unwrap();
+    let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, 1.0])));
+    let call = s.prepare_call(&f, std::slice::from_ref(&x)).unwrap();
+    let cache = s
+        .prepare_gradient_cache(&f, std::slice::from_ref(&x))
+        .unwrap();
+    assert_eq!(
+        s.call_prepared(&call, std::slice::from_ref(&x))
+            .unwrap()
+            .as_f64(),
+        Some(5.0)
+    );
+    // Still one assignment of `w`: nothing changes.
+    s.load_source("n.jl", "v = 1").unwrap();
+    assert_eq!(
+        s.call_prepared(&call, std::slice::from_ref(&x))
+            .unwrap()
+            .as_f64(),
+        Some(5.0)
+    );
+    // `w` is assigned again (with another type): the prepared code read it as a vector.
+    s.load_source("o.jl", "w = 4").unwrap();
+    let stale = "prepared before a global it may read was assigned again";
+    let e = s
+        .call_prepared(&call, std::slice::from_ref(&x))
+        .unwrap_err();
+    assert!(e.to_string().contains(stale), "{e}");
+    let e = s
+        .value_and_gradient_cached(&cache, std::slice::from_ref(&x))
+        .unwrap_err();
+    assert!(e.to_string().contains(stale), "{e}");
+    let call = s.prepare_call(&f, std::slice::from_ref(&x)).unwrap();
+    assert_eq!(
+        s.call_prepared(&call, std::slice::from_ref(&x))
+            .unwrap()
+            .as_f64(),
+        Some(8.0)
+    );
+    let (_, g) = s.value_and_gradient(&f, std::slice::from_ref(&x)).unwrap();
+    assert_eq!(g[1].to_f64_vec(), Some(vec![4.0, 4.0]));
+}
+
+#[test]
 fn prepared_calls_check_argument_types() {
     let (mut s, _) = session();
     s.load_source("m.jl", "g(v, a) = sum(v) * a").unwrap();

@@ -75,7 +75,7 @@ fn hessian_of_a_non_float_argument_is_a_clear_error() {
 #[test]
 fn hessian_of_a_call_on_a_non_constant_global_is_a_clear_error() {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-    s.load_source("t.jl", "c = 3.0\nf(x) = c * x[1]^3")
+    s.load_source("t.jl", "c = 2.0\nf(x) = c * x[1]^3\nc = 3.0")
         .expect("loads");
     let f = s.eval("f").expect("f");
     let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, 2.0])));
@@ -83,4 +83,17 @@ fn hessian_of_a_call_on_a_non_constant_global_is_a_clear_error() {
     let msg = s.render_error(&e);
     assert!(msg.contains("declare the global `const`"), "{msg}");
     assert!(msg.contains("t.jl:2"), "{msg}");
+}
+
+#[test]
+fn hessian_through_a_global_assigned_once() {
+    let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+    s.load_source("t.jl", "c = [3.0]\nf(x) = c[1] * x[1]^3 + x[2]")
+        .expect("loads");
+    let f = s.eval("f").expect("f");
+    let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, 2.0])));
+    let h = s.value_gradient_and_hessian(&f, &x, 2).expect("hessian");
+    assert_eq!(h.gradient, vec![9.0, 1.0]);
+    // d²/dx₁² of 3 x₁³ is 18 x₁; the rest is zero.
+    assert_eq!(h.hessian, vec![vec![18.0, 0.0], vec![0.0, 0.0]]);
 }

@@ -27,7 +27,7 @@ impl Dual<'_> {
         if matches!(op, Prim::DynFwd | Prim::DynRvs) {
             return Err(cx.err(
                 i,
-                "second-order AD (hessian, forward mode over a gradient) of a call whose argument types are known only at run time is not supported yet: a value read from a non-constant global, or from a field or container of abstract type, is such a value (declare the global `const`, or give the value a concrete type)".into(),
+                "second-order AD (hessian, forward mode over a gradient) of a call whose argument types are known only at run time is not supported yet: a value read from a global the program assigns more than once (or in a loop or function), or from a field or container of abstract type, is such a value (declare the global `const`, assign it once, or give the value a concrete type)".into(),
             ));
         }
         if op.is_ad_runtime() {

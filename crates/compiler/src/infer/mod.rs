@@ -178,7 +178,9 @@ impl Compiler {
     pub fn global_type(&self, name: Symbol) -> (Type, Option<Const>) {
         if let Some(g) = self.globals.get(&name) {
             return match g {
-                crate::GlobalInfo::Const { ty, value } => (ty.clone(), value.clone()),
+                crate::GlobalInfo::Const { ty, value } | crate::GlobalInfo::Bound { ty, value } => {
+                    (ty.clone(), value.clone())
+                }
                 crate::GlobalInfo::Var => (Type::Any, None),
             };
         }

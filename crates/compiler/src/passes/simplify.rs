@@ -339,11 +339,14 @@ impl Pass for Dce {
     }
 
     fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
-        // Removable: pure instructions, and reads of constant globals (defined, so they
-        // cannot raise `UndefVarError`).
+        // Removable: pure instructions, and reads of constant and bound globals (defined, so
+        // they cannot raise `UndefVarError`).
         let pure = |i: Inst| match &f.insts[i] {
             InstData::GetGlobal(name) => {
-                matches!(c.globals.get(name), Some(crate::GlobalInfo::Const { .. }))
+                matches!(
+                    c.globals.get(name),
+                    Some(crate::GlobalInfo::Const { .. } | crate::GlobalInfo::Bound { .. })
+                )
             }
             d => d.is_pure(),
         };
