@@ -84,22 +84,28 @@ impl Runtime {
                 return v;
             }
         }
-        let t = x.ty();
-        if ir::tangent::fdata_type(&t, env) == Type::NoFData {
-            return crate::tangent::singleton_of(Type::NoFData);
-        }
         let f = {
             let mut gs = self.globals.lock().unwrap_or_else(|e| e.into_inner());
             match gs.iter().find(|(g, _)| runtime::value::egal(g, x)) {
                 Some((_, f)) => f.clone(),
                 None => {
-                    let f = fdata(&crate::tangent::zero_tangent(x, env), &t, env);
+                    // Types are worked out once per global and derivative (also for a value
+                    // without fdata, which is then found here like the others).
+                    let t = x.ty();
+                    let f = if ir::tangent::fdata_type(&t, env) == Type::NoFData {
+                        crate::tangent::singleton_of(Type::NoFData)
+                    } else {
+                        fdata(&crate::tangent::zero_tangent(x, env), &t, env)
+                    };
                     gs.push((x.clone(), f.clone()));
                     self.recorded.store(true, Ordering::Relaxed);
                     f
                 }
             }
         };
+        if crate::tangent::is_singleton_of(&f, &Type::NoFData) {
+            return f;
+        }
         // Inside a share of a loop running on the threads: the share's copy (see `threads`).
         if let Some(tid) = in_share {
             let mut shared = self.shared_fdata.lock().unwrap_or_else(|e| e.into_inner());

@@ -128,15 +128,27 @@ fn build(
             return t.clone();
         }
     }
-    let tt = ir::tangent::tangent_type(&p.ty(), env);
+    // Floats and float arrays (the common cases) without working out their types.
+    match p {
+        Value::F64(_) => return Value::F64(gen.next()),
+        Value::F32(_) => return Value::F32(gen.next() as f32),
+        _ => {}
+    }
+    let float_array =
+        matches!(p, Value::Array(a) if matches!(a.elem, Type::Float64 | Type::Float32));
+    let tt = if float_array {
+        Type::Any
+    } else {
+        ir::tangent::tangent_type(&p.ty(), env)
+    };
     if tt == Type::NoTangent {
         return no_tangent();
     }
     match p {
         Value::F64(_) => Value::F64(gen.next()),
         Value::F32(_) => Value::F32(gen.next() as f32),
-        // Float arrays (the common case) without a per-element walk.
-        Value::Array(a) if matches!(a.elem, Type::Float64 | Type::Float32) => {
+        // Without a per-element walk.
+        Value::Array(a) if float_array => {
             let n = a.len();
             let data = if a.elem == Type::Float64 {
                 runtime::ArrayData::F64(gen.vec(n, |x| x))
@@ -517,6 +529,12 @@ pub fn rdata(t: &Value, p: &Type, env: &TypeEnv) -> Value {
 }
 
 fn half(t: &Value, p: &Type, env: &TypeEnv, h: Half) -> Value {
+    // A float array's tangent is its own fdata (the common case, without type work).
+    if let (Value::Array(a), Half::F) = (t, h) {
+        if matches!(a.elem, Type::Float64 | Type::Float32) {
+            return t.clone();
+        }
+    }
     let (ty, none) = match h {
         Half::F => (ir::tangent::fdata_type(p, env), Type::NoFData),
         Half::R => (ir::tangent::rdata_type(p, env), Type::NoRData),
