@@ -3,8 +3,8 @@
 //!
 //! A loop is a header with back edges from blocks it dominates; its preheader is its only
 //! predecessor outside the loop, ending in a plain jump to the header. Only primitives that
-//! neither throw, read mutable memory nor write move, and field reads of immutable structs and
-//! tuples, so running one early (even when the loop body would not have) changes nothing but
+//! neither throw, read mutable memory nor write move, field reads of immutable structs and
+//! tuples, and reads of constant and bound globals, so running one early (even when the loop body would not have) changes nothing but
 //! time. Cranelift does no loop optimisation of its
 //! own for our code, and the interpreter gains as well.
 
@@ -26,7 +26,7 @@ impl Pass for Licm {
         for _ in 0..4 {
             let mut round = false;
             for (pre, body) in loops(f) {
-                round |= hoist(f, &c.env, pre, &body);
+                round |= hoist(f, c, pre, &body);
             }
             if !round {
                 break;
@@ -49,8 +49,14 @@ fn loops(f: &Function) -> Vec<(Block, FxHashSet<Block>)> {
         .collect()
 }
 
-fn movable(f: &Function, env: &ir::TypeEnv, d: &InstData) -> bool {
+fn movable(f: &Function, c: &Compiler, d: &InstData) -> bool {
+    let env = &c.env;
     match d {
+        // A constant or bound global: defined, and its value never changes.
+        InstData::GetGlobal(name) => matches!(
+            c.globals.get(name),
+            Some(crate::GlobalInfo::Const { .. } | crate::GlobalInfo::Bound { .. })
+        ),
         // A field of an immutable struct or a tuple of known type (a view's parent and
         // indices, read in every iteration): always there, and never changes.
         InstData::GetField {
@@ -70,7 +76,7 @@ fn movable(f: &Function, env: &ir::TypeEnv, d: &InstData) -> bool {
         // hoisted one only lengthens a live range.
         InstData::Const(_) => false,
         InstData::Prim { op, .. } => op.effects() == ir::prim::Effects::PURE,
-        // Calls, memory, slots, globals and terminators stay; aggregates are cheap to rebuild
+        // Calls, memory, slots, other globals and terminators stay; aggregates are cheap to rebuild
         // and keep their values' live ranges short.
         InstData::Invoke { .. }
         | InstData::Call { .. }
@@ -79,7 +85,6 @@ fn movable(f: &Function, env: &ir::TypeEnv, d: &InstData) -> bool {
         | InstData::GetField { .. }
         | InstData::SetField { .. }
         | InstData::TypeAssert { .. }
-        | InstData::GetGlobal(_)
         | InstData::SetGlobal(..)
         | InstData::StaticParam(_)
         | InstData::GetSlot(_)
@@ -92,7 +97,7 @@ fn movable(f: &Function, env: &ir::TypeEnv, d: &InstData) -> bool {
 }
 
 /// Moves the invariant instructions of `body` to the end of `pre` (before its jump).
-fn hoist(f: &mut Function, env: &ir::TypeEnv, pre: Block, body: &FxHashSet<Block>) -> bool {
+fn hoist(f: &mut Function, c: &Compiler, pre: Block, body: &FxHashSet<Block>) -> bool {
     let in_body: FxHashSet<Inst> = body
         .iter()
         .flat_map(|b| f.blocks[*b].insts.iter().copied())
@@ -114,7 +119,7 @@ fn hoist(f: &mut Function, env: &ir::TypeEnv, pre: Block, body: &FxHashSet<Block
         let mut more = false;
         for &b in &blocks {
             for &i in &f.blocks[b].insts {
-                if moved.contains(&i) || !movable(f, env, &f.insts[i]) {
+                if moved.contains(&i) || !movable(f, c, &f.insts[i]) {
                     continue;
                 }
                 let mut invariant = true;

@@ -1,0 +1,14 @@
+# call: weighted(1.0)
+# stages: optimised forward
+# `w` is assigned once, so code reads it with its type known; its read (and, in the forwards
+# pass, its tangent) moves out of the loop, and the pullback takes it once per call.
+w = [0.5, 1.5, 2.0]
+function weighted(x)
+    s = 0.0
+    for i in 1:3
+        if i != 2
+            s += w[i] * x
+        end
+    end
+    s
+end
