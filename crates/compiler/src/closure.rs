@@ -86,9 +86,7 @@ fn free_in(e: &Expr, bound: &mut Vec<Symbol>, out: &mut Vec<Symbol>) {
             kwargs,
             do_block: Some(l),
         } => {
-            free_in(func, bound, out);
-            args.iter().for_each(|a| free_in(a, bound, out));
-            kwargs.iter().for_each(|k| free_in(&k.value, bound, out));
+            syntax::ast::call_operands(func, args, kwargs, &mut |a| free_in(a, bound, out));
             scoped(bound, param_names(&l.params), out, &[&l.body]);
         }
         ExprKind::For { iters, body } => {
@@ -265,11 +263,7 @@ pub fn scope_names(stmts: &[Expr]) -> ScopeNames {
                 args,
                 kwargs,
                 do_block: Some(_),
-            } => {
-                visit(func, out);
-                args.iter().for_each(|a| visit(a, out));
-                kwargs.iter().for_each(|k| visit(&k.value, out));
-            }
+            } => syntax::ast::call_operands(func, args, kwargs, &mut |a| visit(a, out)),
             ExprKind::Function(_) | ExprKind::Struct(_) | ExprKind::AbstractType { .. } => {}
             _ => children(e, &mut |c| visit(c, out)),
         }

@@ -135,9 +135,7 @@ fn visit(e: &Expr, place: Place, note: &mut dyn FnMut(Symbol, bool)) {
             kwargs,
             do_block: Some(l),
         } => {
-            visit(func, place, note);
-            args.iter().for_each(|a| visit(a, place, note));
-            kwargs.iter().for_each(|k| visit(&k.value, place, note));
+            syntax::ast::call_operands(func, args, kwargs, &mut |a| visit(a, place, note));
             lambda(l, note);
         }
         ExprKind::Lambda(l) => lambda(l, note),

@@ -301,6 +301,19 @@ pub fn target_names(e: &Expr, out: &mut Vec<Symbol>) {
     }
 }
 
+/// Calls `f` on the parts of a call evaluated where the call is — its callee, arguments and
+/// keyword values — and not on a `do` block's body, which is a scope of its own.
+pub fn call_operands<'e>(
+    func: &'e Expr,
+    args: &'e [Expr],
+    kwargs: &'e [KwArg],
+    f: &mut dyn FnMut(&'e Expr),
+) {
+    f(func);
+    args.iter().for_each(&mut *f);
+    kwargs.iter().for_each(|k| f(&k.value));
+}
+
 /// Calls `f` on each direct subexpression of `e` (binding constructs included: callers that
 /// care about scopes handle those first).
 pub fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
