@@ -96,6 +96,109 @@ pub fn fuse(e: &Expr) -> (Expr, Leaves) {
     (body, leaves)
 }
 
+/// The fused scalar expression `body` of [`fuse`] as whole operations, when it is made only of
+/// `+`, `-`, `*`, `/` and `\\` over operands and literals: each `op(a, b)` (and unary `-a`,
+/// `+a`) becomes `_bcr(op, a, b)`, which performs the operation on whole values as Julia's
+/// `broadcasted` does (on a range, range arithmetic; see the prelude). `None` when the
+/// expression applies anything else, or no operation at all.
+pub fn whole_arith(body: &Expr) -> Option<Expr> {
+    match body.kind {
+        ExprKind::Call { .. } => arith_operand(body),
+        _ => None,
+    }
+}
+
+/// An operand of [`whole_arith`]'s operations: an operation itself, an operand name, a literal.
+fn arith_operand(body: &Expr) -> Option<Expr> {
+    let sp = body.span;
+    match &body.kind {
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block: None,
+        } if kwargs.is_empty() => {
+            let op = func.ident()?;
+            let unary = matches!(op.as_str(), "+" | "-") && args.len() == 1;
+            if !(is_range_arith(op, args.len()) || unary) {
+                return None;
+            }
+            let mut operands = vec![(**func).clone()];
+            for a in args {
+                operands.push(arith_operand(a)?);
+            }
+            Some(Expr::new(
+                ExprKind::Call {
+                    func: Box::new(Expr::new(ExprKind::Ident(sym("_bcr")), sp)),
+                    args: operands,
+                    kwargs: vec![],
+                    do_block: None,
+                },
+                sp,
+            ))
+        }
+        ExprKind::Ident(n) if n.as_str().starts_with("#b") => Some(body.clone()),
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Float32(_) | ExprKind::Bool(_) => {
+            Some(body.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The fused scalar expression `body` of [`fuse`] for operands among which a range is an
+/// operand of arithmetic: each maximal part of it made only of arithmetic becomes whole
+/// operations ([`whole_arith`]); everything else is dotted again (fused over those parts'
+/// values, as Julia fuses around an operation it evaluates whole). `None` when no part is
+/// arithmetic, or the expression passes keyword arguments.
+pub fn by_operation(body: &Expr) -> Option<Expr> {
+    fn conv(e: &Expr, found: &mut bool) -> Option<Expr> {
+        if let Some(t) = whole_arith(e) {
+            *found = true;
+            return Some(t);
+        }
+        let sp = e.span;
+        match &e.kind {
+            ExprKind::Call {
+                func,
+                args,
+                kwargs,
+                do_block: None,
+            } if kwargs.is_empty() => {
+                let args = args
+                    .iter()
+                    .map(|a| conv(a, found))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Expr::new(
+                    ExprKind::DotCall {
+                        func: func.clone(),
+                        args,
+                        kwargs: vec![],
+                    },
+                    sp,
+                ))
+            }
+            ExprKind::Comparison { first, rest } => {
+                let first = Box::new(conv(first, found)?);
+                let rest = rest
+                    .iter()
+                    .map(|(op, osp, x)| Some((sym(&format!(".{op}")), *osp, conv(x, found)?)))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Expr::new(ExprKind::Comparison { first, rest }, sp))
+            }
+            ExprKind::Ident(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Float32(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Nothing => Some(e.clone()),
+            _ => None,
+        }
+    }
+    let mut found = false;
+    let out = conv(body, &mut found)?;
+    found.then_some(out)
+}
+
 /// Whether `op` (undotted) is arithmetic that Julia performs on ranges as a whole.
 fn is_range_arith(op: Symbol, nargs: usize) -> bool {
     matches!(op.as_str(), "+" | "-" | "*" | "/" | "\\") && nargs == 2

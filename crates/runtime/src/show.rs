@@ -653,6 +653,15 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 out.push(')');
                 return;
             }
+            // An integer `StepRangeLen` (`2 .* (1:5)`) prints as `first:step:last`.
+            (
+                "StepRangeLen",
+                [Value::Int(reference), Value::Int(step), Value::Int(len), Value::Int(offset)],
+            ) => {
+                let at = |i: i64| reference.wrapping_add((i - offset).wrapping_mul(*step));
+                out.push_str(&format!("{}:{}:{}", at(1), step, at(*len)));
+                return;
+            }
             ("StepRangeLen", [reference, step, len, offset]) => {
                 if let Some((first, step, last)) = float_range_ends(reference, step, len, offset) {
                     show(out, &Value::F64(first), None);

@@ -102,23 +102,45 @@ impl<'a> Lowerer<'a> {
         sp: Span,
     ) -> Result<Value, CompileError> {
         let (body, crate::broadcast::Leaves { exprs, arith }) = crate::broadcast::fuse(e);
-        // An operand of arithmetic goes through `_bc_arith_operand`, the identity except on
-        // float ranges, whose arithmetic Julia performs as range arithmetic.
-        let leaves: Vec<Expr> = exprs
-            .into_iter()
-            .zip(arith)
-            .map(|(x, a)| {
-                if a {
-                    let sp = x.span;
-                    call_ast(ident(sym("_bc_arith_operand"), sp), vec![x], sp)
-                } else {
-                    x
-                }
-            })
-            .collect();
-        if leaves.is_empty() && dest.is_none() {
+        if exprs.is_empty() && dest.is_none() {
             return self.expr(&body);
         }
+        // Arithmetic (`r .+ 1`, `2 .* x .- y`, `sin.(r .* 2)`): when a range is an operand of
+        // it, Julia performs that arithmetic operation by operation, on ranges as range
+        // arithmetic, and fuses the rest around it. The operands are bound to their names
+        // first; the test is a constant once their types are known, so one of the two
+        // versions remains.
+        let tested: Vec<usize> = match crate::broadcast::whole_arith(&body) {
+            Some(_) => (0..exprs.len()).collect(),
+            None => (0..exprs.len()).filter(|k| arith[*k]).collect(),
+        };
+        let whole = match tested.is_empty() {
+            true => None,
+            false => crate::broadcast::whole_arith(&body)
+                .or_else(|| crate::broadcast::by_operation(&body))
+                .map(|t| (t, tested)),
+        };
+        let bound: Vec<Expr> = exprs.clone();
+        // Otherwise an operand of arithmetic goes through `_bc_arith_operand`, the identity
+        // except on float ranges, whose arithmetic Julia performs as range arithmetic.
+        let leaves: Vec<Expr> = if whole.is_some() {
+            (0..exprs.len())
+                .map(|k| ident(crate::broadcast::arg_name(k), sp))
+                .collect()
+        } else {
+            exprs
+                .into_iter()
+                .zip(arith)
+                .map(|(x, a)| {
+                    if a {
+                        let sp = x.span;
+                        call_ast(ident(sym("_bc_arith_operand"), sp), vec![x], sp)
+                    } else {
+                        x
+                    }
+                })
+                .collect()
+        };
         // Beyond the most operands `broadcast` takes, the rest travel packed: the last
         // parameter is an array of tuples of their elements, unpacked at the top of the body.
         let (leaves, body, packed) = if leaves.len() > crate::broadcast::MAX_ARGS {
@@ -138,13 +160,16 @@ impl<'a> Lowerer<'a> {
                             sp,
                         );
                     }
-                    mk(
+                    // Locals of the fused function (the operands' names may also be bound
+                    // around it).
+                    let bind = mk(
                         ExprKind::Assign {
                             lhs: Box::new(ident(crate::broadcast::arg_name(k), sp)),
                             rhs: Box::new(at),
                         },
                         sp,
-                    )
+                    );
+                    mk(ExprKind::Local(vec![bind]), sp)
                 })
                 .collect();
             stmts.push(body);
@@ -177,8 +202,13 @@ impl<'a> Lowerer<'a> {
             })),
             sp,
         );
+        let dest_name = sym("#bdest");
         let mut args = vec![fused];
         let name = match dest {
+            Some(_) if whole.is_some() => {
+                args.push(ident(dest_name, sp));
+                "broadcast!"
+            }
             Some(d) => {
                 args.push(d.clone());
                 "broadcast!"
@@ -186,7 +216,70 @@ impl<'a> Lowerer<'a> {
             None => "broadcast",
         };
         args.extend(leaves);
-        self.expr(&call_ast(ident(sym(name), sp), args, sp))
+        let fused_call = call_ast(ident(sym(name), sp), args, sp);
+        let Some((tree, tested)) = whole else {
+            return self.expr(&fused_call);
+        };
+        // let #bdest = dest, #b1 = operand 1, ...
+        //     <an operand of arithmetic is a range> ? <by operation> : <the fused loop>
+        let names: Vec<Expr> = tested
+            .iter()
+            .map(|k| ident(crate::broadcast::arg_name(*k), sp))
+            .collect();
+        let assign = |lhs: Symbol, rhs: Expr| {
+            mk(
+                ExprKind::Assign {
+                    lhs: Box::new(ident(lhs, sp)),
+                    rhs: Box::new(rhs),
+                },
+                sp,
+            )
+        };
+        let mut bindings = Vec::new();
+        if let Some(d) = dest {
+            bindings.push(assign(dest_name, d.clone()));
+        }
+        for (k, x) in bound.into_iter().enumerate() {
+            bindings.push(assign(crate::broadcast::arg_name(k), x));
+        }
+        let by_operation = match dest {
+            Some(_) => mk(
+                ExprKind::DotAssign {
+                    op: sym(".="),
+                    lhs: Box::new(ident(dest_name, sp)),
+                    rhs: Box::new(tree),
+                },
+                sp,
+            ),
+            None => tree,
+        };
+        // `#b1 isa AbstractRange | ...`: a constant for every operand type, unions included.
+        let test = names
+            .into_iter()
+            .map(|n| {
+                call_ast(
+                    ident(sym("isa"), sp),
+                    vec![n, ident(sym("AbstractRange"), sp)],
+                    sp,
+                )
+            })
+            .reduce(|a, b| call_ast(ident(sym("|"), sp), vec![a, b], sp))
+            .unwrap_or_else(|| mk(ExprKind::Bool(false), sp));
+        let choice = mk(
+            ExprKind::If {
+                cond: Box::new(test),
+                then: vec![by_operation],
+                else_: Some(Box::new(mk(ExprKind::Block(vec![fused_call]), sp))),
+            },
+            sp,
+        );
+        self.expr(&mk(
+            ExprKind::Let {
+                bindings,
+                body: vec![choice],
+            },
+            sp,
+        ))
     }
 
     pub(super) fn macro_call(

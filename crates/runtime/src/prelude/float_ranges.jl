@@ -378,8 +378,69 @@ _float_range_arith(r) = error("not supported yet: arithmetic on a float range (J
 \(a::Number, r::LinRange) = _float_range_arith(r)
 +(a::LinRange, b::LinRange) = _float_range_arith(a)
 -(a::LinRange, b::LinRange) = _float_range_arith(a)
-# An operand of `+`, `-`, `*`, `/` or `\` in a fused broadcast (`r .* 2 .+ 1`): Julia turns such
-# a broadcast over a float range into range arithmetic.
+# An operand of `+`, `-`, `*`, `/` or `\` inside a fused broadcast that also applies other
+# functions (`sin.(r .* 2)`): Julia turns such a broadcast over a float range into range
+# arithmetic. (Over an integer range, element-by-element arithmetic gives the same elements.)
 _bc_arith_operand(x) = x
 _bc_arith_operand(r::StepRangeLen) = _float_range_arith(r)
 _bc_arith_operand(r::LinRange) = _float_range_arith(r)
+
+# Integer ranges as `StepRangeLen`s (what `2 .* (1:5)` gives in Julia): element `i` is
+# `ref + (i - offset) * step`.
+StepRangeLen(ref::Int64, step::Int64, len::Int64, offset::Int64) = StepRangeLen{Int64,Int64,Int64,Int64}(ref, step, len, offset)
+StepRangeLen(ref::Int64, step::Int64, len::Int64) = StepRangeLen(ref, step, len, 1)
+_srl_at(r::StepRangeLen{Int64,Int64,Int64,Int64}, i::Int64) = r.ref + (i - r.offset) * r.step
+step(r::StepRangeLen{Int64,Int64,Int64,Int64}) = r.step
+
+# A dotted expression made only of `+`, `-`, `*`, `/` and `\` with a range among its operands
+# runs one operation at a time through `_bcr`, as Julia's `broadcasted` does: an operation Julia
+# performs on a range as a whole gives a range (`(1:5) .+ 1` is `2:6`, `2 .* (1:5)` is
+# `2:2:10`, `.-(0:0.5:1)` is `-0.0:-0.5:-1.0`); any other is an ordinary broadcast of its two
+# operands, whose elements are those of the fused loop. (The lowering tests whether an operand
+# is a range, a constant once the operands' types are known, and fuses the expression
+# otherwise.)
+_bcr(op, a) = broadcast(op, a)
+_bcr(op, a, b) = broadcast(op, _bc_arith_operand(a), _bc_arith_operand(b))
+_bcr(::typeof(+), r::AbstractRange) = r
+_bcr(::typeof(-), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = -r
+_bcr(::typeof(-), r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(-r.ref, -r.step, r.len, r.offset)
+_bcr(::typeof(-), r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) =
+    StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}(TwicePrecision{Float64}(-r.ref.hi, -r.ref.lo), TwicePrecision{Float64}(-r.step.hi, -r.step.lo), r.len, r.offset)
+_bcr(::typeof(-), r::LinRange{Float64,Int64}) = LinRange{Float64,Int64}(-r.start, -r.stop, r.len, r.lendiv)
+_bcr(::typeof(-), r::AbstractRange) = _float_range_arith(r)
+# Integer ranges and integers.
+_bcr(::typeof(+), r::Union{UnitRange{Int64},OneTo{Int64}}, x::Union{Int64,Bool}) = (first(r) + x):(last(r) + x)
+_bcr(::typeof(+), x::Union{Int64,Bool}, r::Union{UnitRange{Int64},OneTo{Int64}}) = (x + first(r)):(x + last(r))
+_bcr(::typeof(+), r::StepRange{Int64,Int64}, x::Union{Int64,Bool}) = (first(r) + x):step(r):(last(r) + x)
+_bcr(::typeof(+), x::Union{Int64,Bool}, r::StepRange{Int64,Int64}) = (x + first(r)):step(r):(x + last(r))
+_bcr(::typeof(-), r::Union{UnitRange{Int64},OneTo{Int64}}, x::Union{Int64,Bool}) = (first(r) - x):(last(r) - x)
+_bcr(::typeof(-), r::StepRange{Int64,Int64}, x::Union{Int64,Bool}) = (first(r) - x):step(r):(last(r) - x)
+_bcr(::typeof(-), x::Union{Int64,Bool}, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = (x - first(r)):(-step(r)):(x - last(r))
+_bcr(::typeof(*), x::Union{Int64,Bool}, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = StepRangeLen(x * first(r), x * step(r), length(r))
+_bcr(::typeof(*), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Union{Int64,Bool}) = StepRangeLen(first(r) * x, step(r) * x, length(r))
+_bcr(::typeof(+), r::StepRangeLen{Int64,Int64,Int64,Int64}, x::Union{Int64,Bool}) = StepRangeLen(r.ref + x, r.step, r.len, r.offset)
+_bcr(::typeof(+), x::Union{Int64,Bool}, r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(x + r.ref, r.step, r.len, r.offset)
+_bcr(::typeof(-), r::StepRangeLen{Int64,Int64,Int64,Int64}, x::Union{Int64,Bool}) = StepRangeLen(r.ref - x, r.step, r.len, r.offset)
+_bcr(::typeof(-), x::Union{Int64,Bool}, r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(x - r.ref, -r.step, r.len, r.offset)
+_bcr(::typeof(*), x::Union{Int64,Bool}, r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(x * r.ref, x * r.step, r.len, r.offset)
+_bcr(::typeof(*), r::StepRangeLen{Int64,Int64,Int64,Int64}, x::Union{Int64,Bool}) = StepRangeLen(r.ref * x, r.step * x, r.len, r.offset)
+# An integer range with a float, or divided: Julia computes a float range in twice precision.
+_int_range_float() = error("not supported yet: arithmetic of an integer range giving floats (Julia computes it as a float range in twice precision); `collect` the range first")
+_bcr(::typeof(+), r::AbstractRange{Int64}, x::AbstractFloat) = _int_range_float()
+_bcr(::typeof(+), x::AbstractFloat, r::AbstractRange{Int64}) = _int_range_float()
+_bcr(::typeof(-), r::AbstractRange{Int64}, x::AbstractFloat) = _int_range_float()
+_bcr(::typeof(-), x::AbstractFloat, r::AbstractRange{Int64}) = _int_range_float()
+_bcr(::typeof(*), r::AbstractRange{Int64}, x::AbstractFloat) = _int_range_float()
+_bcr(::typeof(*), x::AbstractFloat, r::AbstractRange{Int64}) = _int_range_float()
+_bcr(::typeof(/), r::AbstractRange{Int64}, x::Number) = _int_range_float()
+_bcr(::typeof(\), x::Number, r::AbstractRange{Int64}) = _int_range_float()
+# Two integer ranges: added or subtracted as ranges.
+_bcr(::typeof(+), a::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, b::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = a + b
+_bcr(::typeof(-), a::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, b::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = a - b
+_srl_range_arith() = error("not supported yet: adding or subtracting a range that is the product of a range and a number, and another range")
+_bcr(::typeof(+), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::AbstractRange) = _srl_range_arith()
+_bcr(::typeof(+), a::AbstractRange, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
+_bcr(::typeof(+), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
+_bcr(::typeof(-), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::AbstractRange) = _srl_range_arith()
+_bcr(::typeof(-), a::AbstractRange, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
+_bcr(::typeof(-), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
