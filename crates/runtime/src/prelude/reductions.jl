@@ -274,6 +274,18 @@ sum(t::Tuple) = mapreduce(identity, +, t)
 prod(t::Tuple) = mapreduce(identity, *, t)
 maximum(t::Tuple) = mapreduce(identity, max, t)
 minimum(t::Tuple) = mapreduce(identity, min, t)
+# A number is a collection of one element (`sum(3) == 3`, `sum(abs2, -2) == 4`); a sum of
+# `Bool`s counts them.
+_sum1(x) = x
+_sum1(x::Bool) = Int64(x)
+sum(x::Union{Int64,Float64,Float32}) = x
+sum(f, x::Union{Int64,Float64,Float32}) = _sum1(f(x))
+prod(x::Union{Int64,Float64,Float32}) = x
+prod(f, x::Union{Int64,Float64,Float32}) = f(x)
+maximum(x::Union{Int64,Float64,Float32}) = x
+maximum(f, x::Union{Int64,Float64,Float32}) = f(x)
+minimum(x::Union{Int64,Float64,Float32}) = x
+minimum(f, x::Union{Int64,Float64,Float32}) = f(x)
 any(f, itr) = _any_iter(f, itr)
 all(f, itr) = _all_iter(f, itr)
 function _any_iter(f, itr)
