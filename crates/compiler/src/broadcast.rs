@@ -11,27 +11,35 @@ use syntax::{sym, Span, Symbol};
 /// the rest packed (see [`pack`]).
 pub const MAX_ARGS: usize = 4;
 
+/// `func(args...)`, a plain call.
+fn call(func: Expr, args: Vec<Expr>, sp: Span) -> Expr {
+    Expr::new(
+        ExprKind::Call {
+            func: Box::new(func),
+            args,
+            kwargs: vec![],
+            do_block: None,
+        },
+        sp,
+    )
+}
+
+/// The identifier `name`.
+fn named(name: &str, sp: Span) -> Expr {
+    Expr::new(ExprKind::Ident(sym(name)), sp)
+}
+
 /// `_bpack(l1, ..., lk)` of operands beyond the ones `broadcast` takes (the first of them the
 /// fused function's parameter `first`), at most `MAX_ARGS` to a pack, the last one a pack of the
 /// rest when there are more: with, for each operand, its parameter number and the path of
 /// tuple indices that reaches its element.
 pub fn pack(leaves: &[Expr], first: usize, sp: Span) -> (Expr, Vec<(usize, Vec<i64>)>) {
-    let call = |args: Vec<Expr>| {
-        Expr::new(
-            ExprKind::Call {
-                func: Box::new(Expr::new(ExprKind::Ident(sym("_bpack")), sp)),
-                args,
-                kwargs: vec![],
-                do_block: None,
-            },
-            sp,
-        )
-    };
+    let bpack = |args: Vec<Expr>| call(named("_bpack", sp), args, sp);
     if leaves.len() <= MAX_ARGS {
         let bindings = (0..leaves.len())
             .map(|i| (first + i, vec![i as i64 + 1]))
             .collect();
-        return (call(leaves.to_vec()), bindings);
+        return (bpack(leaves.to_vec()), bindings);
     }
     let direct = MAX_ARGS - 1;
     let (inner, inner_bindings) = pack(&leaves[direct..], first + direct, sp);
@@ -45,7 +53,7 @@ pub fn pack(leaves: &[Expr], first: usize, sp: Span) -> (Expr, Vec<(usize, Vec<i
         p.extend(path);
         bindings.push((k, p));
     }
-    (call(args), bindings)
+    (bpack(args), bindings)
 }
 
 /// The name of the fused function's `k`-th parameter.
@@ -127,15 +135,7 @@ fn arith_operand(body: &Expr) -> Option<Expr> {
             for a in args {
                 operands.push(arith_operand(a)?);
             }
-            Some(Expr::new(
-                ExprKind::Call {
-                    func: Box::new(Expr::new(ExprKind::Ident(sym("_bcr")), sp)),
-                    args: operands,
-                    kwargs: vec![],
-                    do_block: None,
-                },
-                sp,
-            ))
+            Some(call(named("_bcr", sp), operands, sp))
         }
         ExprKind::Ident(n) if n.as_str().starts_with("#b") => Some(body.clone()),
         ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Float32(_) | ExprKind::Bool(_) => {
@@ -206,17 +206,6 @@ fn is_range_arith(op: Symbol, nargs: usize) -> bool {
 
 fn fuse_in(e: &Expr, leaves: &mut Leaves, arith: bool) -> Expr {
     let sp = e.span;
-    let call = |func: Expr, args: Vec<Expr>| {
-        Expr::new(
-            ExprKind::Call {
-                func: Box::new(func),
-                args,
-                kwargs: vec![],
-                do_block: None,
-            },
-            sp,
-        )
-    };
     match &e.kind {
         ExprKind::DotCall { func, args, kwargs } => {
             let args = args.iter().map(|a| fuse_in(a, leaves, false)).collect();
@@ -229,15 +218,7 @@ fn fuse_in(e: &Expr, leaves: &mut Leaves, arith: bool) -> Expr {
                         k.value.clone()
                     } else {
                         let vsp = k.value.span;
-                        let wrapped = Expr::new(
-                            ExprKind::Call {
-                                func: Box::new(Expr::new(ExprKind::Ident(sym("Ref")), vsp)),
-                                args: vec![k.value.clone()],
-                                kwargs: vec![],
-                                do_block: None,
-                            },
-                            vsp,
-                        );
+                        let wrapped = call(named("Ref", vsp), vec![k.value.clone()], vsp);
                         leaves.exprs.push(wrapped);
                         leaves.arith.push(false);
                         Expr::new(ExprKind::Ident(arg_name(leaves.exprs.len() - 1)), vsp)
@@ -265,7 +246,7 @@ fn fuse_in(e: &Expr, leaves: &mut Leaves, arith: bool) -> Expr {
             let unary_minus = op.as_str() == "-" && args.len() == 1;
             let arith = is_range_arith(op, args.len()) || (unary_minus && arith);
             let args = args.iter().map(|a| fuse_in(a, leaves, arith)).collect();
-            call(Expr::new(ExprKind::Ident(op), func.span), args)
+            call(Expr::new(ExprKind::Ident(op), func.span), args, sp)
         }
         ExprKind::Comparison { first, rest } if is_dotted(e) => Expr::new(
             ExprKind::Comparison {
@@ -315,32 +296,13 @@ pub fn dotify(e: &Expr) -> Expr {
             kwargs,
             do_block: None,
         } if kwargs.is_empty() => match func.ident() {
-            Some(f) if undotted(f).is_some() => Expr::new(
-                ExprKind::Call {
-                    func: func.clone(),
-                    args: all(args),
-                    kwargs: vec![],
-                    do_block: None,
-                },
-                sp,
-            ),
+            Some(f) if undotted(f).is_some() => call((**func).clone(), all(args), sp),
             Some(f)
                 if !f
                     .as_str()
                     .starts_with(|c: char| c.is_alphanumeric() || c == '_') =>
             {
-                Expr::new(
-                    ExprKind::Call {
-                        func: Box::new(Expr::new(
-                            ExprKind::Ident(sym(&format!(".{f}"))),
-                            func.span,
-                        )),
-                        args: all(args),
-                        kwargs: vec![],
-                        do_block: None,
-                    },
-                    sp,
-                )
+                call(named(&format!(".{f}"), func.span), all(args), sp)
             }
             _ => Expr::new(
                 ExprKind::DotCall {

@@ -110,13 +110,14 @@ impl<'a> Lowerer<'a> {
         // arithmetic, and fuses the rest around it. The operands are bound to their names
         // first; the test is a constant once their types are known, so one of the two
         // versions remains.
-        let tested: Vec<usize> = match crate::broadcast::whole_arith(&body) {
+        let whole_tree = crate::broadcast::whole_arith(&body);
+        let tested: Vec<usize> = match whole_tree {
             Some(_) => (0..exprs.len()).collect(),
             None => (0..exprs.len()).filter(|k| arith[*k]).collect(),
         };
         let whole = match tested.is_empty() {
             true => None,
-            false => crate::broadcast::whole_arith(&body)
+            false => whole_tree
                 .or_else(|| crate::broadcast::by_operation(&body))
                 .map(|t| (t, tested)),
         };
