@@ -128,27 +128,12 @@ fn build(
             return t.clone();
         }
     }
-    // Floats and float arrays (the common cases) without working out their types.
+    // Floats and float arrays (the common cases) without working out their types; float
+    // arrays without a per-element walk.
     match p {
         Value::F64(_) => return Value::F64(gen.next()),
         Value::F32(_) => return Value::F32(gen.next() as f32),
-        _ => {}
-    }
-    let float_array =
-        matches!(p, Value::Array(a) if matches!(a.elem, Type::Float64 | Type::Float32));
-    let tt = if float_array {
-        Type::Any
-    } else {
-        ir::tangent::tangent_type(&p.ty(), env)
-    };
-    if tt == Type::NoTangent {
-        return no_tangent();
-    }
-    match p {
-        Value::F64(_) => Value::F64(gen.next()),
-        Value::F32(_) => Value::F32(gen.next() as f32),
-        // Without a per-element walk.
-        Value::Array(a) if float_array => {
+        Value::Array(a) if matches!(a.elem, Type::Float64 | Type::Float32) => {
             let n = a.len();
             let data = if a.elem == Type::Float64 {
                 runtime::ArrayData::F64(gen.vec(n, |x| x))
@@ -157,8 +142,15 @@ fn build(
             };
             let out = Value::Array(Arc::new(ArrayObj::new(a.elem.clone(), a.dims(), data)));
             memo.insert(addr(p).unwrap_or(0), out.clone());
-            out
+            return out;
         }
+        _ => {}
+    }
+    let tt = ir::tangent::tangent_type(&p.ty(), env);
+    if tt == Type::NoTangent {
+        return no_tangent();
+    }
+    match p {
         Value::Array(a) => {
             let Type::Array(te, _) = &tt else {
                 return no_tangent();

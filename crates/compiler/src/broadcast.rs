@@ -105,13 +105,24 @@ pub fn fuse(e: &Expr) -> (Expr, Leaves) {
 }
 
 /// The fused scalar expression `body` of [`fuse`] as whole operations, when it is made only of
-/// `+`, `-`, `*`, `/` and `\\` over operands and literals: each `op(a, b)` (and unary `-a`,
+/// `+`, `-`, `*`, `/` and `\` over operands and literals: each `op(a, b)` (and unary `-a`,
 /// `+a`) becomes `_bcr(op, a, b)`, which performs the operation on whole values as Julia's
 /// `broadcasted` does (on a range, range arithmetic; see the prelude). `None` when the
 /// expression applies anything else, or no operation at all.
 pub fn whole_arith(body: &Expr) -> Option<Expr> {
-    match body.kind {
-        ExprKind::Call { .. } => arith_operand(body),
+    plain_call(body)?;
+    arith_operand(body)
+}
+
+/// The callee and arguments of a call without keywords or `do` block.
+fn plain_call(e: &Expr) -> Option<(&Expr, &[Expr])> {
+    match &e.kind {
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block: None,
+        } if kwargs.is_empty() => Some((func, args)),
         _ => None,
     }
 }
@@ -119,30 +130,32 @@ pub fn whole_arith(body: &Expr) -> Option<Expr> {
 /// An operand of [`whole_arith`]'s operations: an operation itself, an operand name, a literal.
 fn arith_operand(body: &Expr) -> Option<Expr> {
     let sp = body.span;
-    match &body.kind {
-        ExprKind::Call {
-            func,
-            args,
-            kwargs,
-            do_block: None,
-        } if kwargs.is_empty() => {
-            let op = func.ident()?;
-            let unary = matches!(op.as_str(), "+" | "-") && args.len() == 1;
-            if !(is_range_arith(op, args.len()) || unary) {
-                return None;
-            }
-            let mut operands = vec![(**func).clone()];
-            for a in args {
-                operands.push(arith_operand(a)?);
-            }
-            Some(call(named("_bcr", sp), operands, sp))
+    if let Some((func, args)) = plain_call(body) {
+        let op = func.ident()?;
+        let unary = matches!(op.as_str(), "+" | "-") && args.len() == 1;
+        if !(is_range_arith(op, args.len()) || unary) {
+            return None;
         }
-        ExprKind::Ident(n) if n.as_str().starts_with("#b") => Some(body.clone()),
+        let mut operands = vec![func.clone()];
+        for a in args {
+            operands.push(arith_operand(a)?);
+        }
+        return Some(call(named("_bcr", sp), operands, sp));
+    }
+    match &body.kind {
+        ExprKind::Ident(n) if is_arg_name(*n) => Some(body.clone()),
         ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Float32(_) | ExprKind::Bool(_) => {
             Some(body.clone())
         }
         _ => None,
     }
+}
+
+/// Whether `n` is the name [`arg_name`] gives an operand.
+fn is_arg_name(n: Symbol) -> bool {
+    n.as_str()
+        .strip_prefix("#b")
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The fused scalar expression `body` of [`fuse`] for operands among which a range is an
@@ -157,26 +170,22 @@ pub fn by_operation(body: &Expr) -> Option<Expr> {
             return Some(t);
         }
         let sp = e.span;
+        if let Some((func, args)) = plain_call(e) {
+            let args = args
+                .iter()
+                .map(|a| conv(a, found))
+                .collect::<Option<Vec<_>>>()?;
+            let func = Box::new(func.clone());
+            return Some(Expr::new(
+                ExprKind::DotCall {
+                    func,
+                    args,
+                    kwargs: vec![],
+                },
+                sp,
+            ));
+        }
         match &e.kind {
-            ExprKind::Call {
-                func,
-                args,
-                kwargs,
-                do_block: None,
-            } if kwargs.is_empty() => {
-                let args = args
-                    .iter()
-                    .map(|a| conv(a, found))
-                    .collect::<Option<Vec<_>>>()?;
-                Some(Expr::new(
-                    ExprKind::DotCall {
-                        func: func.clone(),
-                        args,
-                        kwargs: vec![],
-                    },
-                    sp,
-                ))
-            }
             ExprKind::Comparison { first, rest } => {
                 let first = Box::new(conv(first, found)?);
                 let rest = rest

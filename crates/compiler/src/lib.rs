@@ -67,6 +67,17 @@ pub enum GlobalInfo {
     Var,
 }
 
+impl GlobalInfo {
+    /// Whether the global's value is fixed once defined (`Const` or `Bound`): code may read
+    /// it once, early, or as a constant of the code.
+    pub fn is_fixed(&self) -> bool {
+        match self {
+            GlobalInfo::Const { .. } | GlobalInfo::Bound { .. } => true,
+            GlobalInfo::Var => false,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Run the verifier after every pass (on in tests and debug builds).

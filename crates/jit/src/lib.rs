@@ -234,11 +234,8 @@ fn const_globals(f: &Function, m: &Machine) -> FxHashMap<syntax::Symbol, Value> 
     for b in &f.layout {
         for &i in &f.blocks[*b].insts {
             if let ir::InstData::GetGlobal(name) = &f.insts[i] {
-                if let (
-                    Some(compiler::GlobalInfo::Const { .. } | compiler::GlobalInfo::Bound { .. }),
-                    Some(v),
-                ) = (m.compiler.globals.get(name), m.globals.get(name))
-                {
+                let fixed = m.compiler.globals.get(name).is_some_and(|g| g.is_fixed());
+                if let Some(v) = m.globals.get(name).filter(|_| fixed) {
                     out.insert(*name, v.clone());
                 }
             }

@@ -53,10 +53,7 @@ fn movable(f: &Function, c: &Compiler, d: &InstData) -> bool {
     let env = &c.env;
     match d {
         // A constant or bound global: defined, and its value never changes.
-        InstData::GetGlobal(name) => matches!(
-            c.globals.get(name),
-            Some(crate::GlobalInfo::Const { .. } | crate::GlobalInfo::Bound { .. })
-        ),
+        InstData::GetGlobal(name) => c.globals.get(name).is_some_and(crate::GlobalInfo::is_fixed),
         // A field of an immutable struct or a tuple of known type (a view's parent and
         // indices, read in every iteration): always there, and never changes.
         InstData::GetField {

@@ -343,10 +343,7 @@ impl Pass for Dce {
         // they cannot raise `UndefVarError`).
         let pure = |i: Inst| match &f.insts[i] {
             InstData::GetGlobal(name) => {
-                matches!(
-                    c.globals.get(name),
-                    Some(crate::GlobalInfo::Const { .. } | crate::GlobalInfo::Bound { .. })
-                )
+                c.globals.get(name).is_some_and(crate::GlobalInfo::is_fixed)
             }
             d => d.is_pure(),
         };
