@@ -1,7 +1,7 @@
 //! Entry points: derive rules (caching them per method instance), resolve derived callees
 //! lazily for the interpreter, and run a rule on values.
 
-use crate::tangent::{fdata, increment, rdata, tangent_from, zero_tangent};
+use crate::tangent::{fdata, increment, rdata, reset_fdata, tangent_from, zero_tangent};
 use ad_transform::{derive_reverse, rule_state_type, AdError, DerivedKey, Mode, RuleOptions};
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::{Machine, Prepared};
@@ -471,12 +471,18 @@ impl Plan {
         let all = std::iter::once(f).chain(args);
         for (k, ((x, z), t)) in all.zip(&self.zero).zip(&self.types).enumerate() {
             fwd_args[2 * k + 1] = x.clone();
+            if let ZeroFdata::Constant(_) = z {
+                continue;
+            }
+            // The last run's fdata, zeroed, if the caller has dropped what it returned.
+            if let Some(g) = spare[k].take().filter(|g| reset_fdata(g, x)) {
+                fwd_args[2 * k + 2] = g;
+                continue;
+            }
             fwd_args[2 * k + 2] = match (z, x) {
-                (ZeroFdata::Constant(_), _) => continue,
-                (ZeroFdata::Zeros(e), Value::Array(a)) => match spare[k].take() {
-                    Some(Value::Array(g)) if reset_to_zeros(&g, a) => Value::Array(g),
-                    _ => Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims()))),
-                },
+                (ZeroFdata::Zeros(e), Value::Array(a)) => {
+                    Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims())))
+                }
                 _ => fdata(&zero_tangent(x, env), t, env),
             };
         }
@@ -492,7 +498,7 @@ impl Plan {
         let grads = (0..n)
             .map(|k| {
                 let fdata = &mut fwd_args[2 * k + 2];
-                if let ZeroFdata::Zeros(_) = self.zero[k] {
+                if !matches!(self.zero[k], ZeroFdata::Constant(_)) {
                     spare[k] = Some(fdata.clone());
                 }
                 let rd = &mut outs.rvs()[k];
@@ -515,9 +521,10 @@ impl Plan {
 
 /// What repeated runs of one rule through [`Plan::run_reusing`] keep (a prepared cache has
 /// one): the rule state, whose block and communication stacks keep their buffers (a completed
-/// run leaves it empty; after a failed one, make a new `Reuse`); the float arrays the last
-/// run returned as gradients (`spare[k]` for argument `k`), zeroed and used again when the
-/// caller has dropped them and the dimensions agree; the native code of the rule's two
+/// run leaves it empty; after a failed one, make a new `Reuse`); the fdata of the last run
+/// (`spare[k]` for argument `k`), whose arrays the gradients it returned share, zeroed and
+/// used again when the caller has dropped those and the shapes agree (see
+/// [`reset_fdata`]); the native code of the rule's two
 /// passes, looked up on the first run; and the passes' argument and result buffers, whose
 /// constant entries (the fdata and rdata of singleton types) stay in place.
 pub struct Reuse {
@@ -611,28 +618,6 @@ impl Outs {
             }
         }
     }
-}
-
-/// Zeroes gradient array `g` for a new run with argument `a`, if nothing but the caller holds
-/// it and it has `a`'s dimensions (and unboxed float storage).
-fn reset_to_zeros(g: &Arc<runtime::ArrayObj>, a: &runtime::ArrayObj) -> bool {
-    // The caller owns this handle: with no other, nobody can observe the reset.
-    if Arc::strong_count(g) != 1 || Arc::weak_count(g) != 0 {
-        return false;
-    }
-    let same_dims = a.with(|ad| g.with(|gd| gd.dims == ad.dims));
-    same_dims
-        && g.with_mut(|gd| match &mut gd.data {
-            runtime::ArrayData::F64(v) => {
-                v.fill(0.0);
-                true
-            }
-            runtime::ArrayData::F32(v) => {
-                v.fill(0.0);
-                true
-            }
-            _ => false,
-        })
 }
 
 /// The forwards pass's arguments: rule state `state`, then each of `all` (the function first)

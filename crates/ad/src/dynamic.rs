@@ -26,6 +26,9 @@ pub struct Runtime {
     /// The tangents of the values of globals read during the current gradient: (value, fdata),
     /// found by identity (`===`), so that every read of a global array shares one tangent.
     globals: std::sync::Mutex<Vec<(Value, Value)>>,
+    /// The previous gradient's entries of `globals`: a global read again finds its fdata
+    /// there, zeroed in place instead of built again (see [`crate::tangent::reset_fdata`]).
+    spare_globals: std::sync::Mutex<Vec<(Value, Value)>>,
     /// Forward mode's tangents of globals' values during the current derivative, per lane.
     global_tangents: std::sync::Mutex<Vec<(Value, i64, Value)>>,
     /// Whether either table may hold entries: `begin` takes no lock when neither does (a
@@ -46,6 +49,7 @@ impl Runtime {
         Runtime {
             ad,
             globals: Default::default(),
+            spare_globals: Default::default(),
             global_tangents: Default::default(),
             recorded: Default::default(),
             global_in_share: Default::default(),
@@ -89,14 +93,16 @@ impl Runtime {
             match gs.iter().find(|(g, _)| runtime::value::egal(g, x)) {
                 Some((_, f)) => f.clone(),
                 None => {
-                    // Types are worked out once per global and derivative (also for a value
-                    // without fdata, which is then found here like the others).
-                    let t = x.ty();
-                    let f = if ir::tangent::fdata_type(&t, env) == Type::NoFData {
-                        crate::tangent::singleton_of(Type::NoFData)
-                    } else {
-                        fdata(&crate::tangent::zero_tangent(x, env), &t, env)
-                    };
+                    let f = self.reused_global_fdata(x).unwrap_or_else(|| {
+                        // Types are worked out once per global and derivative (also for a
+                        // value without fdata, which is then found here like the others).
+                        let t = x.ty();
+                        if ir::tangent::fdata_type(&t, env) == Type::NoFData {
+                            crate::tangent::singleton_of(Type::NoFData)
+                        } else {
+                            fdata(&crate::tangent::zero_tangent(x, env), &t, env)
+                        }
+                    });
                     gs.push((x.clone(), f.clone()));
                     self.recorded.store(true, Ordering::Relaxed);
                     f
@@ -116,6 +122,16 @@ impl Runtime {
             self.global_in_share.store(true, Ordering::Relaxed);
         }
         f
+    }
+}
+
+impl Runtime {
+    /// The fdata global value `x` had in the previous gradient, zeroed, if it can serve again.
+    fn reused_global_fdata(&self, x: &Value) -> Option<Value> {
+        let mut spare = self.spare_globals.lock().unwrap_or_else(|e| e.into_inner());
+        let k = spare.iter().position(|(g, _)| runtime::value::egal(g, x))?;
+        let (_, f) = spare.swap_remove(k);
+        crate::tangent::reset_fdata(&f, x).then_some(f)
     }
 }
 
@@ -197,10 +213,8 @@ impl AdRuntime for Runtime {
             return;
         }
         self.recorded.store(false, Ordering::Relaxed);
-        self.globals
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+        let last = std::mem::take(&mut *self.globals.lock().unwrap_or_else(|e| e.into_inner()));
+        *self.spare_globals.lock().unwrap_or_else(|e| e.into_inner()) = last;
         self.global_tangents
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -78,6 +78,103 @@ pub fn tangent_with(p: &Value, env: &TypeEnv, g: &mut dyn FnMut() -> f64) -> Val
     build(p, env, &mut FxHashMap::default(), &mut Fill::With(g))
 }
 
+/// Makes `f`, the fdata of a zero tangent of a primal like `x` that an earlier gradient used,
+/// zero again in place so that the next gradient can use it instead of a new one. True if it
+/// did; false if `f` cannot serve (a part of it is held elsewhere, no longer has `x`'s shape,
+/// or is of a kind this does not reset, or `x` reaches one object twice, which a new fdata
+/// would mirror), and the caller builds a new one. Only parts held by nothing but `f` are
+/// zeroed, so no one can observe a reset that then fails part way.
+pub fn reset_fdata(f: &Value, x: &Value) -> bool {
+    reset_f(f, x, &mut FxHashSet::default())
+}
+
+/// Whether the primal object `x` (if it is one) is met for the first time.
+fn first_visit(x: &Value, seen: &mut FxHashSet<usize>) -> bool {
+    addr(x).is_none_or(|a| seen.insert(a))
+}
+
+fn reset_f(f: &Value, x: &Value, seen: &mut FxHashSet<usize>) -> bool {
+    if !first_visit(x, seen) {
+        return false;
+    }
+    if is_singleton(f, &Type::NoFData) {
+        return without_fdata(x);
+    }
+    match (f, x) {
+        (Value::Array(g), Value::Array(a)) => reset_array(g, a, seen),
+        (Value::Tuple(fs), Value::Tuple(xs)) => {
+            Arc::strong_count(fs) == 1
+                && fs.len() == xs.len()
+                && fs.iter().zip(xs.iter()).all(|(f, x)| reset_f(f, x, seen))
+        }
+        (Value::Struct(s), Value::Struct(p)) => {
+            Arc::strong_count(s) == 1
+                && s.fields.len() == p.fields.len()
+                && s.fields
+                    .iter()
+                    .zip(p.fields.iter())
+                    .all(|(f, x)| reset_f(f, x, seen))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the fdata of `x` is `NoFData` whatever its declared type: numbers and other
+/// values without parts, integer and boolean arrays, and aggregates of such values.
+fn without_fdata(x: &Value) -> bool {
+    match x {
+        Value::Int(_)
+        | Value::F64(_)
+        | Value::F32(_)
+        | Value::Bool(_)
+        | Value::Nothing
+        | Value::Str(_)
+        | Value::Sym(_)
+        | Value::Func(_)
+        | Value::Type(_) => true,
+        Value::Array(a) => matches!(a.elem, Type::Int64 | Type::Bool),
+        Value::Tuple(xs) => xs.iter().all(without_fdata),
+        Value::Struct(s) => s.fields.iter().all(without_fdata),
+        Value::Undef | Value::NamedTuple(_) | Value::Mutable(_) => false,
+    }
+}
+
+/// Zeroes tangent array `g` of primal array `a` in place (see [`reset_fdata`]): float arrays,
+/// and arrays of such arrays.
+fn reset_array(g: &Arc<ArrayObj>, a: &ArrayObj, seen: &mut FxHashSet<usize>) -> bool {
+    if Arc::strong_count(g) != 1 || Arc::weak_count(g) != 0 || g.is_shared() {
+        return false;
+    }
+    if a.with(|ad| g.with(|gd| gd.dims != ad.dims)) {
+        return false;
+    }
+    let elems = match &a.elem {
+        Type::Float64 | Type::Float32 => None,
+        Type::Array(..) => Some(a.snapshot()),
+        _ => return false,
+    };
+    g.with_mut(|gd| match (&mut gd.data, elems) {
+        (runtime::ArrayData::F64(v), None) => {
+            v.fill(0.0);
+            true
+        }
+        (runtime::ArrayData::F32(v), None) => {
+            v.fill(0.0);
+            true
+        }
+        (runtime::ArrayData::Boxed(ts), Some(xs)) => {
+            ts.len() == xs.len()
+                && ts.iter().zip(&xs).all(|(t, x)| match (t, x) {
+                    (Value::Array(t), Value::Array(x)) => {
+                        seen.insert(Arc::as_ptr(x) as *const u8 as usize) && reset_array(t, x, seen)
+                    }
+                    _ => false,
+                })
+        }
+        _ => false,
+    })
+}
+
 /// The float entries of a tangent being built.
 enum Fill<'a> {
     Zero,

@@ -154,3 +154,47 @@ fn aliasing_and_cycles_are_preserved() {
     assert!(Arc::ptr_eq(tmv, &next));
     assert!(dot(&tm, &tm) == 0.0);
 }
+
+#[test]
+fn fdata_reset_in_place_is_a_new_zero_fdata_or_refused() {
+    use mooncake_ad::tangent::reset_fdata;
+    let env = env();
+    let mut rng = StdRng::seed_from_u64(4);
+    for p in primals() {
+        let pt = p.ty();
+        let f = fdata(&random_tangent(&p, &env, &mut rng), &pt, &env);
+        if reset_fdata(&f, &p) {
+            let zero = fdata(&zero_tangent(&p, &env), &pt, &env);
+            assert!(
+                tangent_approx_eq(&f, &zero, 0.0, 0.0),
+                "reset fdata of {pt}"
+            );
+        }
+    }
+    // Float arrays, and structs and arrays of them, are reset.
+    let v = st("V", vec![arr(&[1.0, 2.0]), Value::F64(3.0)]);
+    let f = fdata(&random_tangent(&v, &env, &mut rng), &v.ty(), &env);
+    assert!(reset_fdata(&f, &v));
+    let vv = Value::Array(Arc::new(ArrayObj::from_values(
+        Type::vector(Type::Float64),
+        vec![2],
+        vec![arr(&[1.0]), arr(&[2.0, 3.0])],
+    )));
+    let f = fdata(&random_tangent(&vv, &env, &mut rng), &vv.ty(), &env);
+    assert!(reset_fdata(&f, &vv));
+    // Refused: a part held elsewhere, another shape, a primal reaching one array twice.
+    let x = arr(&[1.0, 2.0]);
+    let f = fdata(&random_tangent(&x, &env, &mut rng), &x.ty(), &env);
+    let held = f.clone();
+    assert!(!reset_fdata(&f, &x));
+    assert!(held
+        .to_f64_vec()
+        .is_some_and(|h| h.iter().any(|e| *e != 0.0)));
+    drop(held);
+    assert!(!reset_fdata(&f, &arr(&[1.0, 2.0, 3.0])));
+    assert!(reset_fdata(&f, &x));
+    let a = arr(&[1.0]);
+    let twice = Value::tuple(vec![a.clone(), a]);
+    let f = fdata(&zero_tangent(&twice, &env), &twice.ty(), &env);
+    assert!(!reset_fdata(&f, &twice));
+}

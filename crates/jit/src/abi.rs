@@ -705,6 +705,23 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
     // overwriting without a drop is right), and `objs` has room for one pointer per site.
     unsafe {
         let meta_ref = &*meta;
+        // Every stack exists already (each call after a state's first): one pass over the
+        // state's stacks.
+        let all_found = with_state_stacks(&*st, |stacks| {
+            for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
+                let Some(stack @ Value::Array(a)) =
+                    usize::try_from(s.k).ok().and_then(|k| stacks.get(k))
+                else {
+                    return false;
+                };
+                std::ptr::copy_nonoverlapping(stack, frame.add(s.slot as usize) as *mut Value, 1);
+                *objs.add(j) = Arc::as_ptr(a);
+            }
+            true
+        });
+        if all_found == Some(true) {
+            return OK;
+        }
         for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
             let mut found = state_stack(&*st, s.k);
             if found.is_none() {
@@ -738,21 +755,26 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
     }
 }
 
-/// Stack `k` of rule state `st`, in place in the state, if it exists.
-fn state_stack(st: &Value, k: i64) -> Option<*const Value> {
+/// `f` on the stacks of rule state `st` (a vector of boxed values), in place in the state.
+fn with_state_stacks<R>(st: &Value, f: impl FnOnce(&[Value]) -> R) -> Option<R> {
     let Value::Mutable(m) = st else {
         return None;
     };
-    let k = usize::try_from(k).ok()?;
-    // The state's stacks are a vector of boxed values.
     m.with_field(0, |stacks| match stacks {
         Value::Array(stacks) => stacks.with(|d| match &d.data {
-            ArrayData::Boxed(v) => match v.get(k) {
-                Some(s @ Value::Array(_)) => Some(s as *const Value),
-                _ => None,
-            },
+            ArrayData::Boxed(v) => Some(f(v)),
             _ => None,
         }),
+        _ => None,
+    })
+    .flatten()
+}
+
+/// Stack `k` of rule state `st`, in place in the state, if it exists.
+fn state_stack(st: &Value, k: i64) -> Option<*const Value> {
+    let k = usize::try_from(k).ok()?;
+    with_state_stacks(st, |v| match v.get(k) {
+        Some(s @ Value::Array(_)) => Some(s as *const Value),
         _ => None,
     })
     .flatten()
@@ -1074,18 +1096,10 @@ pub(crate) unsafe extern "C" fn mc_push_value(a: *const Value, x: *const Value) 
     let (Value::Array(a), x) = (unsafe { &*a }, unsafe { &*x }) else {
         return FAILED;
     };
-    if a.ndims() != 1 || a.is_shared() {
-        return FAILED;
+    match a.push_boxed(x.clone()) {
+        Ok(()) => OK,
+        Err(_) => FAILED,
     }
-    let x = x.clone();
-    a.with_mut(|inner| {
-        if !matches!(inner.data, ArrayData::Boxed(_)) || inner.data.try_reserve(1).is_err() {
-            return FAILED;
-        }
-        inner.data.push(x);
-        inner.dims[0] += 1;
-        OK
-    })
 }
 
 /// Fast path of `pop!` from a non-empty vector storing boxed values: `*out` assigned and `OK`,
@@ -1095,18 +1109,7 @@ pub(crate) unsafe extern "C" fn mc_pop_value(a: *const Value, out: *mut Value) -
     let Value::Array(a) = (unsafe { &*a }) else {
         return FAILED;
     };
-    if a.ndims() != 1 || a.is_shared() {
-        return FAILED;
-    }
-    let v = a.with_mut(|inner| match &mut inner.data {
-        ArrayData::Boxed(v) => {
-            let x = v.pop()?;
-            inner.dims[0] -= 1;
-            Some(x)
-        }
-        _ => None,
-    });
-    match v {
+    match a.pop_boxed() {
         Some(v) => {
             // SAFETY: `out` is an initialised slot.
             unsafe { *out = v };

@@ -208,3 +208,52 @@ fn arrays_of_isbits_aggregates_are_stored_inline() {
         });
     }
 }
+
+#[test]
+fn repeated_gradients_reuse_nothing_the_caller_still_holds() {
+    // The gradient of a struct of arrays, through a global array of arrays that the function
+    // writes its argument into: each run starts from zero fdata for both, whether it made
+    // them anew or zeroed the last run's.
+    let (mut s, _) = session();
+    s.load_source(
+        "m.jl",
+        "struct P\n w::Vector{Float64}\n b::Float64\nend\n\
+         G = [[0.0, 0.0], [1.0, 2.0]]\n\
+         function f(p)\n G[1][1] = p.b\n sum(p.w .* G[2]) + sum(abs2, G[1]) * p.b\nend\n\
+         p0() = P([3.0, 4.0], 2.0)",
+    )
+    .unwrap();
+    let f = s.eval("f").unwrap();
+    let p = s.eval("p0()").unwrap();
+    let cache = s
+        .prepare_gradient_cache(&f, std::slice::from_ref(&p))
+        .unwrap();
+    let grad = |s: &mut Session| {
+        let (y, g) = s
+            .value_and_gradient_cached(&cache, std::slice::from_ref(&p))
+            .unwrap();
+        (y.as_f64(), g[1].clone())
+    };
+    let parts = |g: &Value| {
+        (
+            g.field(0).and_then(|w| w.to_f64_vec()),
+            g.field(1).and_then(|b| b.as_f64()),
+        )
+    };
+    // f = w⋅[1, 2] + b³: ∂w = [1, 2], ∂b = 3b² = 12.
+    let expected = (Some(vec![1.0, 2.0]), Some(12.0));
+    let (y1, g1) = grad(&mut s);
+    assert_eq!(y1, Some(19.0));
+    assert_eq!(parts(&g1), expected);
+    // The first gradient is still held: the second gets arrays of its own.
+    let (_, g2) = grad(&mut s);
+    assert_eq!(parts(&g2), expected);
+    assert_eq!(parts(&g1), expected);
+    drop((g1, g2));
+    // Nothing holds them now: later runs may zero and reuse them.
+    for _ in 0..3 {
+        let (y, g) = grad(&mut s);
+        assert_eq!(y, Some(19.0));
+        assert_eq!(parts(&g), expected);
+    }
+}

@@ -975,6 +975,63 @@ impl ArrayObj {
             self.charged.set(bytes);
         }
     }
+    /// Pushes `x` onto this vector of boxed values when it owns its storage alone (as a rule
+    /// state's stack does), within the memory budget: `Err(x)` otherwise, for the general path.
+    pub fn push_boxed(&self, x: Value) -> Result<(), Value> {
+        let Some(inner) = self.own_boxed_vector() else {
+            return Err(x);
+        };
+        if inner.data.try_reserve(1).is_err() {
+            return Err(x);
+        }
+        let ArrayData::Boxed(v) = &mut inner.data else {
+            return Err(x);
+        };
+        v.push(x);
+        self.boxed_resized(inner);
+        Ok(())
+    }
+
+    /// Pops the last value of this vector of boxed values when it owns its storage alone and
+    /// is not empty; `None` otherwise, for the general path.
+    pub fn pop_boxed(&self) -> Option<Value> {
+        let inner = self.own_boxed_vector()?;
+        let ArrayData::Boxed(v) = &mut inner.data else {
+            return None;
+        };
+        let x = v.pop()?;
+        self.boxed_resized(inner);
+        Some(x)
+    }
+
+    /// This array's state if it is a vector of boxed values that shares its storage with no
+    /// other array. Such storage has no element view for native code: of the view, only the
+    /// first dimension follows its length (see [`ArrayObj::boxed_resized`]).
+    #[allow(clippy::mut_from_ref)]
+    fn own_boxed_vector(&self) -> Option<&mut ArrayInner> {
+        if self.parent.is_some() || self.sharers.load(std::sync::atomic::Ordering::Acquire) > 0 {
+            return None;
+        }
+        // SAFETY: see the `Sync` impl; the caller uses the state for the duration of its own
+        // call only.
+        let inner = unsafe { &mut *self.inner.get() };
+        (inner.dims.len() == 1 && matches!(inner.data, ArrayData::Boxed(_))).then_some(inner)
+    }
+
+    /// After a push or pop on a vector of boxed values: its dimension, the view's (what
+    /// `refresh` would set: no other part of the view changes for such storage) and the
+    /// memory charged for it.
+    fn boxed_resized(&self, inner: &mut ArrayInner) {
+        let n = inner.data.len();
+        inner.dims[0] = n;
+        self.view.d1.set(n);
+        let bytes = inner.data.capacity_bytes();
+        if bytes != self.charged.get() {
+            memory::charge(self.charged.get(), bytes);
+            self.charged.set(bytes);
+        }
+    }
+
     pub fn dims(&self) -> Vec<usize> {
         self.with(|a| a.dims.to_vec())
     }

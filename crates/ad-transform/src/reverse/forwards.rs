@@ -7,7 +7,7 @@ use super::cfg::Cfg;
 use super::rev::Rev;
 use super::saved::{
     const_recipes, push_saved, recompute_plan, rule_stack, rule_state_type, Invariants, IvInit,
-    IvSpec, Recipe, Saved, INVARIANT,
+    IvSpec, Recipe, Saved, SavedStack, INVARIANT,
 };
 use super::{ad_check, inst_kind, Ctx};
 use crate::emit::{Emit, SiteMarks};
@@ -24,8 +24,8 @@ pub(super) struct BlockSaves {
     pub(super) saved: Saved,
     /// The pullback work of the block's instructions, in primal order.
     pub(super) revs: Vec<Rev>,
-    /// The rule-state stack the block pushes its saved values on, and their types.
-    pub(super) comms: Option<(u32, Vec<Type>)>,
+    /// The rule-state stacks the block pushes its saved values on (none if it saves none).
+    pub(super) comms: Vec<SavedStack>,
     /// How the pullback gets each saved value back.
     pub(super) recipes: Vec<Recipe>,
 }
@@ -37,12 +37,12 @@ pub(super) struct ForwardsPass {
     pub(super) state_types: Vec<Type>,
     pub(super) blocks: FxHashMap<Block, BlockSaves>,
     pub(super) invariants: Rc<Invariants>,
-    /// The stack of the call-invariant saved values (pushed once per call), if any.
-    pub(super) inv_stack: Option<(u32, Vec<Type>)>,
+    /// The stacks of the call-invariant saved values (pushed once per call).
+    pub(super) inv_stack: Vec<SavedStack>,
     pub(super) inv_recipes: Vec<Recipe>,
     /// The once stacks of each block with values that loops it is not in read, one per value
     /// in the order of `Invariants::once_vals` (see `saved::ONCE`).
-    pub(super) once_stacks: FxHashMap<Block, Vec<(u32, Vec<Type>)>>,
+    pub(super) once_stacks: FxHashMap<Block, Vec<SavedStack>>,
 }
 
 /// Derives the forwards pass of `cx.p`.
@@ -295,7 +295,7 @@ impl<'a> Forwards<'a> {
     /// Pushes the block's saved values (at the end of forwards block `fb`), except constants
     /// and values cheap to compute again from what the pullback has at hand: it makes those
     /// again. Returns how each saved value comes back, and the stack they are pushed on.
-    fn save(&mut self, fb: Block, loc: Span) -> (Vec<Recipe>, Option<(u32, Vec<Type>)>) {
+    fn save(&mut self, fb: Block, loc: Span) -> (Vec<Recipe>, Vec<SavedStack>) {
         let mut recipes = const_recipes(&self.f, &self.sv.vals);
         {
             let sv = &self.sv;
@@ -339,14 +339,12 @@ impl<'a> Forwards<'a> {
             .filter(|(_, c)| matches!(c, Recipe::Pushed))
             .map(|(v, _)| *v)
             .collect();
-        let comms = (!pushed.is_empty()).then(|| {
-            let mut e = Emit {
-                f: &mut self.f,
-                block: fb,
-                loc,
-            };
-            push_saved(&mut e, self.state, &mut self.state_types, pushed)
-        });
+        let mut e = Emit {
+            f: &mut self.f,
+            block: fb,
+            loc,
+        };
+        let comms = push_saved(&mut e, self.state, &mut self.state_types, pushed);
         (recipes, comms)
     }
 
@@ -591,14 +589,16 @@ impl<'a> Forwards<'a> {
             .filter(|(_, c)| matches!(c, Recipe::Pushed))
             .map(|(v, _)| *v)
             .collect();
-        let inv_stack = (!inv_vals.is_empty()).then(|| {
+        let inv_stack = if inv_vals.is_empty() {
+            Vec::new()
+        } else {
             let fentry = self.fblocks[&entry];
             let loc = primal.locs[primal.blocks[entry].insts[0]];
             let mut e = at_block_end(&mut self.f, fentry, loc);
             let pushed = push_saved(&mut e.emit(), self.state, &mut self.state_types, inv_vals);
             e.finish();
             pushed
-        });
+        };
         // Each block with values that loops outside it read pushes them when it ends.
         let loc_entry = primal.locs[primal.blocks[entry].insts[0]];
         let mut once: Vec<(Block, Vec<Value>)> = self
@@ -617,7 +617,7 @@ impl<'a> Forwards<'a> {
             let mut e = at_block_end(&mut self.f, fb, loc);
             let stacks = vals
                 .into_iter()
-                .map(|v| push_saved(&mut e.emit(), self.state, &mut self.state_types, vec![v]))
+                .flat_map(|v| push_saved(&mut e.emit(), self.state, &mut self.state_types, vec![v]))
                 .collect();
             e.finish();
             once_stacks.insert(b, stacks);

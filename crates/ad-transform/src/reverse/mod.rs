@@ -11,8 +11,9 @@
 //!   data has an accumulator, emitted as a typed slot that SSA construction turns into
 //!   registers; a value's accumulator is reset once propagated, so loops accumulate per
 //!   iteration.
-//! - `state` is a tuple of vectors: the block stack (`Vector{Int64}`) and one comms stack per
-//!   block that saves values (`saved`); `cfg` holds the control-flow facts both passes follow
+//! - `state` is a tuple of vectors: the block stack (`Vector{Int64}`) and the comms stacks of
+//!   each block that saves values (`saved`: its register values together, each other value on
+//!   a stack of its own); `cfg` holds the control-flow facts both passes follow
 //!   and `rdata` the IR of reverse data.
 //!
 //! Constructs without a rule are reported with their source line.

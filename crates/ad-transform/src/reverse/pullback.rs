@@ -7,7 +7,7 @@ use super::cfg::{dispatch, pop_block_stack, Cfg, Edge};
 use super::forwards::ForwardsPass;
 use super::pullback_inst::emit_pullback;
 use super::rdata::{add_rdata, rdata_as, rdata_compatible, zero_rdata};
-use super::saved::{once_stand_in, pop_saved, rule_stack, saved_element, IvInit, SavedVals};
+use super::saved::{once_stand_in, pop_saved, rule_stack, IvInit, SavedVals};
 use super::Ctx;
 use crate::emit::Emit;
 use crate::AdError;
@@ -77,7 +77,7 @@ impl<'a> Pullback<'a> {
                 loc: entry_loc,
             },
             state,
-            fw.inv_stack.clone(),
+            &fw.inv_stack,
             &fw.inv_recipes,
             &mut |_, _| unreachable!("call-invariant values are pushed or constant"),
         );
@@ -173,10 +173,10 @@ impl<'a> Pullback<'a> {
             .iter()
             .position(|x| *x == v)
             .unwrap_or_else(|| unreachable!("a read once-value is on its block's stack"));
-        let (k, tys) = &self.fw.once_stacks[&d][j];
-        let elem = saved_element(tys);
+        let s = &self.fw.once_stacks[&d][j];
+        let elem = s.elem();
         let mut e = Emit { f, block: blk, loc };
-        let stack = rule_stack(&mut e, self.state, *k, Type::vector(elem.clone()));
+        let stack = rule_stack(&mut e, self.state, s.k, Type::vector(elem.clone()));
         let n = e.prim(Prim::ArrayLen, vec![stack], Type::Int64);
         e.prim(Prim::ArrayRef, vec![stack, n], elem)
     }
@@ -282,9 +282,9 @@ impl<'a> Pullback<'a> {
     /// The pullback of a block with once stacks pops them (see `saved::ONCE`).
     fn pop_once_stacks(&self, f: &mut Function, b: Block, rb: Block, loc: Span) {
         let mut e = Emit { f, block: rb, loc };
-        for (k, tys) in self.fw.once_stacks.get(&b).into_iter().flatten() {
-            let elem = saved_element(tys);
-            let stack = rule_stack(&mut e, self.state, *k, Type::vector(elem.clone()));
+        for s in self.fw.once_stacks.get(&b).into_iter().flatten() {
+            let elem = s.elem();
+            let stack = rule_stack(&mut e, self.state, s.k, Type::vector(elem.clone()));
             e.prim(Prim::ArrayPop, vec![stack], elem);
         }
     }
@@ -336,7 +336,7 @@ impl<'a> Pullback<'a> {
         pop_saved(
             &mut e,
             self.state,
-            saves.comms.clone(),
+            &saves.comms,
             &saves.recipes,
             &mut |e, plan| {
                 let mut made: FxHashMap<Value, Value> = FxHashMap::default();

@@ -383,25 +383,64 @@ pub(super) fn recompute_plan(
     Some(p.plan)
 }
 
-/// Pushes `vals` onto a new stack of the rule state (registered in `state_types`) — one value
-/// as itself, several as one tuple: the stack's index and the values' types.
+/// One rule-state stack holding some of a group of saved values (see [`push_saved`]).
+#[derive(Clone)]
+pub(super) struct SavedStack {
+    /// The stack's index in the rule state.
+    pub(super) k: u32,
+    /// The types of the values it holds (one value as itself, several as one tuple).
+    pub(super) tys: Vec<Type>,
+    /// Their positions among the group's values, in saving order.
+    pub(super) at: Vec<usize>,
+}
+
+impl SavedStack {
+    /// The type of the stack's elements.
+    pub(super) fn elem(&self) -> Type {
+        saved_element(&self.tys)
+    }
+}
+
+/// Whether values of type `t` travel in registers, so that a tuple of them is pushed as bytes
+/// without being built (native code packs such tuples).
+fn register_type(t: &Type) -> bool {
+    matches!(t, Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool)
+}
+
+/// Pushes `vals` onto new stacks of the rule state (registered in `state_types`): the values
+/// of register types together (one as itself, several as one tuple, which native code packs
+/// into bytes without building it), every other value on a stack of its own, so that saving
+/// an array or a struct builds no tuple around it.
 pub(super) fn push_saved(
     e: &mut Emit,
     state: Value,
     state_types: &mut Vec<Type>,
     vals: Vec<Value>,
-) -> (u32, Vec<Type>) {
-    let k = state_types.len() as u32;
-    let tys: Vec<Type> = vals.iter().map(|v| e.f.types[*v].clone()).collect();
-    let elem = saved_element(&tys);
-    state_types.push(Type::vector(elem.clone()));
-    let x = match vals.as_slice() {
-        [v] => *v,
-        _ => e.val(InstData::Tuple { args: vals }, elem.clone()),
-    };
-    let stack = rule_stack(e, state, k, Type::vector(elem.clone()));
-    e.prim(Prim::ArrayPush, vec![stack, x], Type::vector(elem));
-    (k, tys)
+) -> Vec<SavedStack> {
+    let (regs, boxed): (Vec<usize>, Vec<usize>) =
+        (0..vals.len()).partition(|&j| register_type(&e.f.types[vals[j]]));
+    let groups = (!regs.is_empty())
+        .then_some(regs)
+        .into_iter()
+        .chain(boxed.into_iter().map(|j| vec![j]));
+    groups
+        .map(|at| {
+            let k = state_types.len() as u32;
+            let tys: Vec<Type> = at.iter().map(|&j| e.f.types[vals[j]].clone()).collect();
+            let elem = saved_element(&tys);
+            state_types.push(Type::vector(elem.clone()));
+            let x = match at.as_slice() {
+                [j] => vals[*j],
+                _ => {
+                    let args = at.iter().map(|&j| vals[j]).collect();
+                    e.val(InstData::Tuple { args }, elem.clone())
+                }
+            };
+            let stack = rule_stack(e, state, k, Type::vector(elem.clone()));
+            e.prim(Prim::ArrayPush, vec![stack, x], Type::vector(elem));
+            SavedStack { k, tys, at }
+        })
+        .collect()
 }
 
 /// The element type of a stack of saved values of types `tys` (see [`push_saved`]).
@@ -413,25 +452,26 @@ pub(super) fn saved_element(tys: &[Type]) -> Type {
 }
 
 /// The pullback's saved values in saving order: constants made again, values with a plan
-/// computed again by `recompute`, the rest popped from state stack `popped` (its index and
-/// the saved values' types, as [`push_saved`] returns them), if any.
+/// computed again by `recompute`, the rest popped from the state stacks `popped` (as
+/// [`push_saved`] returns them).
 pub(super) fn pop_saved(
     e: &mut Emit,
     state: Value,
-    popped: Option<(u32, Vec<Type>)>,
+    popped: &[SavedStack],
     recipes: &[Recipe],
     recompute: &mut dyn FnMut(&mut Emit, &[Inst]) -> Value,
 ) -> Vec<Value> {
-    let mut fields = Vec::new();
-    if let Some((k, tys)) = popped {
-        let elem = saved_element(&tys);
-        let stack = rule_stack(e, state, k, Type::vector(elem.clone()));
+    let n = popped.iter().map(|s| s.at.len()).sum();
+    let mut fields: Vec<Option<Value>> = vec![None; n];
+    for s in popped {
+        let elem = s.elem();
+        let stack = rule_stack(e, state, s.k, Type::vector(elem.clone()));
         let x = e.prim(Prim::ArrayPop, vec![stack], elem);
-        if let [_] = tys.as_slice() {
-            fields.push(x);
+        if let [j] = s.at.as_slice() {
+            fields[*j] = Some(x);
         } else {
-            for (j, t) in tys.iter().enumerate() {
-                fields.push(e.field(x, j as u32, t.clone()));
+            for (f, (&j, t)) in s.at.iter().zip(&s.tys).enumerate() {
+                fields[j] = Some(e.field(x, f as u32, t.clone()));
             }
         }
     }
@@ -443,6 +483,7 @@ pub(super) fn pop_saved(
             Recipe::Recompute(plan) => recompute(e, plan),
             Recipe::Pushed => popped
                 .next()
+                .flatten()
                 .unwrap_or_else(|| unreachable!("one field per saved value")),
         })
         .collect()
