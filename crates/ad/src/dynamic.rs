@@ -150,7 +150,7 @@ fn prim(m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError
 
 /// Stack `k` (a `Vector{elem}`) of a dynamic call site's state.
 fn site_stack(m: &mut Machine, site: &Value, k: i64, elem: Type) -> Result<Value, RuntimeError> {
-    let vt = Value::Type(Type::vector(elem));
+    let vt = Value::of_type(Type::vector(elem));
     prim(m, Prim::RuleStack, &[site.clone(), Value::Int(k), vt])
 }
 
@@ -556,7 +556,7 @@ impl Runtime {
                 _ => 0,
             })
             .sum();
-        let tt = Value::Type(Type::tuple(vec![Type::Any; n + 1]));
+        let tt = Value::of_type(Type::tuple(vec![Type::Any; n + 1]));
         let Value::Tuple(rd) = self.dyn_rvs(m, &[site.clone(), args[1].clone(), tt])? else {
             return Err(internal("a pullback returned no tuple"));
         };
@@ -763,7 +763,10 @@ impl Runtime {
     fn dyn_rvs(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
         let site = &args[0];
         let n = match &args[2] {
-            Value::Type(Type::Tuple(ts)) => ts.len(),
+            Value::Type(t) => match &**t {
+                Type::Tuple(ts) => ts.len(),
+                _ => return Err(internal("dyn_rvs needs a tuple type")),
+            },
             _ => return Err(internal("dyn_rvs needs a tuple type")),
         };
         let stack = callee_stack(m, site)?;

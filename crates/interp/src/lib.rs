@@ -559,7 +559,7 @@ impl Machine {
         if let Some(name) = builtin(&fv) {
             match name {
                 // Resolved by inference wherever the types are known; otherwise `Any`.
-                "#return_type" => return Ok(Value::Type(Type::Any)),
+                "#return_type" => return Ok(Value::of_type(Type::Any)),
                 // `f(xs...)` where inference could not flatten the pieces.
                 "#apply" => {
                     let mut flat = vec![args[1].clone()];
@@ -623,7 +623,7 @@ impl Machine {
                                     Some(ft) if !self.compiler.env.subtype(&v.ty(), ft) => vals
                                         .push(self.call_dynamic(vec![
                                             Value::Func(syntax::sym("convert")),
-                                            Value::Type(ft.clone()),
+                                            Value::of_type(ft.clone()),
                                             v.clone(),
                                         ])?),
                                     _ => vals.push(v.clone()),
@@ -934,7 +934,7 @@ impl Machine {
                                 v = self
                                     .call_dynamic(vec![
                                         Value::Func(syntax::sym("convert")),
-                                        Value::Type(ft.clone()),
+                                        Value::of_type(ft.clone()),
                                         v,
                                     ])
                                     .map_err(fail)?;

@@ -226,7 +226,7 @@ fn scalar_consts(args: &[Value]) -> Option<smallvec::SmallVec<[ir::Const; 3]>> {
             Value::F64(x) => ir::Const::F64(*x),
             Value::F32(x) => ir::Const::F32(*x),
             Value::Bool(b) => ir::Const::Bool(*b),
-            Value::Type(t) => ir::Const::Type(t.clone()),
+            Value::Type(t) => ir::Const::Type((**t).clone()),
             Value::Nothing => ir::Const::Nothing,
             _ => return None,
         });
@@ -350,7 +350,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         Fptosi => match args {
-            [Value::Type(Type::Int64), x @ (Value::F64(_) | Value::F32(_))] => {
+            [Value::Type(t), x @ (Value::F64(_) | Value::F32(_))] if **t == Type::Int64 => {
                 Err(Exception::Inexact {
                     target: "Int64".into(),
                     value: print_string(x),
@@ -378,36 +378,36 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         Typeof => match args {
-            [x] => Ok(Value::Type(x.ty())),
+            [x] => Ok(Value::of_type(x.ty())),
             _ => Err(b()),
         },
         PromoteTypejoin => match args {
-            [Value::Type(a), Value::Type(b)] => Ok(Value::Type(env.promote_typejoin(a, b))),
+            [Value::Type(a), Value::Type(b)] => Ok(Value::of_type(env.promote_typejoin(a, b))),
             _ => Err(b()),
         },
         PromoteEltype => match args {
             [x @ Value::Tuple(_)] => match x.ty() {
-                Type::Tuple(ts) => Ok(Value::Type(ir::prim::promote_eltype(&ts))),
+                Type::Tuple(ts) => Ok(Value::of_type(ir::prim::promote_eltype(&ts))),
                 _ => Err(b()),
             },
             _ => Err(b()),
         },
         SubarrayType => match args {
             [p, i] => ir::prim::subarray_type(&p.ty(), &i.ty())
-                .map(Value::Type)
+                .map(Value::of_type)
                 .ok_or_else(b),
             _ => Err(b()),
         },
         CatEltype => match args {
             [x @ Value::Tuple(_)] => match x.ty() {
-                Type::Tuple(ts) => Ok(Value::Type(ir::prim::cat_eltype(&ts))),
+                Type::Tuple(ts) => Ok(Value::of_type(ir::prim::cat_eltype(&ts))),
                 _ => Err(b()),
             },
             _ => Err(b()),
         },
         VcatType => match args {
             [Value::Type(t), x @ Value::Tuple(_)] => match x.ty() {
-                Type::Tuple(ts) => Ok(Value::Type(ir::prim::vcat_type(t.clone(), &ts))),
+                Type::Tuple(ts) => Ok(Value::of_type(ir::prim::vcat_type((**t).clone(), &ts))),
                 _ => Err(b()),
             },
             _ => Err(b()),
@@ -419,7 +419,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             let mut ps = Vec::new();
             for r in rest {
                 match r {
-                    Value::Type(t) => ps.push(t.clone()),
+                    Value::Type(t) => ps.push((**t).clone()),
                     Value::Int(n) => ps.push(Type::Val(*n)),
                     Value::Bool(v) => ps.push(Type::ValBool(*v)),
                     Value::Sym(s) => ps.push(Type::ValSym(*s)),
@@ -432,11 +432,14 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 }
             }
             ir::prim::apply_type(base, ps, env)
-                .map(Value::Type)
+                .map(Value::of_type)
                 .map_err(Exception::Type)
         }
         ArrayNew => {
-            let [Value::Type(Type::Array(elem, _)), dims @ ..] = args else {
+            let [Value::Type(t), dims @ ..] = args else {
+                return Err(b());
+            };
+            let Type::Array(elem, _) = &**t else {
                 return Err(b());
             };
             let ds = ints(dims, op)?;
@@ -585,8 +588,8 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             Ok(Value::Array(Arc::new(ArrayObj::share(a, dims))))
         }
         RuleStack => match args {
-            [Value::Mutable(st), Value::Int(k), Value::Type(Type::Array(elem, 1))] => {
-                let Some(Value::Array(stacks)) = st.get(0) else {
+            [Value::Mutable(st), Value::Int(k), Value::Type(t)] => {
+                let (Type::Array(elem, 1), Some(Value::Array(stacks))) = (&**t, st.get(0)) else {
                     return Err(b());
                 };
                 Ok(slot_or_create(&stacks, *k as usize, || {

@@ -33,7 +33,7 @@ pub enum Value {
     /// A generic function.
     Func(Symbol),
     /// A type as a value.
-    Type(Type),
+    Type(Arc<Type>),
 }
 
 #[derive(Debug)]
@@ -251,7 +251,7 @@ impl BitsLayout {
             Type::Bool => scalar(Scalar::Bool, 1, off, align),
             Type::Nothing => Shape::Singleton(Value::Nothing),
             Type::Function(f) => Shape::Singleton(Value::Func(*f)),
-            Type::Type(t) => Shape::Singleton(Value::Type((**t).clone())),
+            Type::Type(t) => Shape::Singleton(Value::Type(t.clone())),
             Type::NoTangent | Type::NoFData | Type::NoRData => {
                 Shape::Singleton(Value::Struct(Arc::new(StructVal {
                     ty: ty.clone(),
@@ -1079,6 +1079,11 @@ impl ArrayObj {
 }
 
 impl Value {
+    /// The type `t` as a value.
+    pub fn of_type(t: Type) -> Value {
+        Value::Type(Arc::new(t))
+    }
+
     /// Julia's `deepcopy`: a copy that shares no mutable memory (arrays, mutable structs) with
     /// `self` and keeps its aliasing (an object reached twice, or through a cycle, is copied
     /// once).
@@ -1211,7 +1216,7 @@ impl Value {
             Value::Mutable(m) => m.ty.clone(),
             Value::Array(a) => a.ty(),
             Value::Func(f) => Type::Function(*f),
-            Value::Type(t) => Type::type_of_type(t.clone()),
+            Value::Type(t) => Type::type_of_type((**t).clone()),
         }
     }
 
@@ -1262,7 +1267,7 @@ impl Value {
             ir::Const::Nothing => Value::Nothing,
             ir::Const::Str(s) => Value::Str(s.clone()),
             ir::Const::Sym(s) => Value::Sym(*s),
-            ir::Const::Type(t) => Value::Type(t.clone()),
+            ir::Const::Type(t) => Value::of_type(t.clone()),
             ir::Const::Func(f) => Value::Func(*f),
             ir::Const::Singleton(t) => Value::Struct(Arc::new(StructVal {
                 ty: t.clone(),
@@ -1282,7 +1287,7 @@ impl Value {
             Value::Nothing => ir::Const::Nothing,
             Value::Str(s) => ir::Const::Str(s.clone()),
             Value::Sym(s) => ir::Const::Sym(*s),
-            Value::Type(t) => ir::Const::Type(t.clone()),
+            Value::Type(t) => ir::Const::Type((**t).clone()),
             Value::Func(f) => ir::Const::Func(*f),
             _ => return None,
         })
