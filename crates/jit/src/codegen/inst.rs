@@ -338,10 +338,14 @@ impl Gen<'_, '_> {
                 let argv = self.at(self.argv);
                 self.call("mc_tuple", &[meta, inst, argv, out]);
             }
-            // An immutable struct whose values need no conversion to their fields' types.
+            // An immutable struct (or immutable tangent, fdata or rdata of one) whose values
+            // need no conversion to their fields' types.
             InstData::New { ty, args }
                 if res.is_some_and(|r| self.rep(r) == Rep::Boxed)
-                    && matches!(ty, Type::Struct(..))
+                    && matches!(
+                        ty,
+                        Type::Struct(..) | Type::Tangent(_) | Type::FData(_) | Type::RData(_)
+                    )
                     && !self.env.types.is_mutable(ty)
                     && self.env.types.field_types(ty).is_some_and(|fts| {
                         fts.len() == args.len()

@@ -256,7 +256,9 @@ impl Gen<'_, '_> {
             // before it can fail).
             ArrayCopy | ArrayZeroLike | ArrayAccumulate | ArrayMatmul | ArrayGemmAdd
             | ArrayTrsolve | ArrayCholesky | ArrayTricopy | ArrayRowswap
-                if reps.iter().all(|r| matches!(r, Rep::Boxed | Rep::Bool))
+                if reps
+                    .iter()
+                    .all(|r| matches!(r, Rep::Boxed | Rep::Bool | Rep::I64))
                     && rr == Some(Rep::Boxed) =>
             {
                 let r = res.ok_or("an array primitive without a result")?;
