@@ -484,21 +484,31 @@ pub(crate) unsafe extern "C" fn mc_rule_child(st: *const Value, k: i64, out: *mu
         let Ok(k) = usize::try_from(k) else {
             return FAILED;
         };
-        // Read in place: the state's children are a vector of boxed values.
+        // Read in place: the state's children are a vector of boxed values. A call in a loop
+        // finds its child already in `out` from the last iteration: then nothing changes.
+        let current = match &*out {
+            Value::Mutable(m) => Arc::as_ptr(m),
+            _ => std::ptr::null(),
+        };
         let child = st
             .with_field(1, |c| match c {
                 Value::Array(children) => children.with(|d| match &d.data {
-                    ArrayData::Boxed(v) => v.get(k).filter(|x| !matches!(x, Value::Undef)).cloned(),
+                    ArrayData::Boxed(v) => match v.get(k) {
+                        Some(Value::Mutable(m)) if Arc::as_ptr(m) == current => Some(None),
+                        Some(x) if !matches!(x, Value::Undef) => Some(Some(x.clone())),
+                        _ => None,
+                    },
                     _ => None,
                 }),
                 _ => None,
             })
             .flatten();
         match child {
-            Some(x) => {
+            Some(Some(x)) => {
                 *out = x;
                 OK
             }
+            Some(None) => OK,
             None => FAILED,
         }
     }

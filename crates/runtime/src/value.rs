@@ -969,11 +969,7 @@ impl ArrayObj {
                 cap
             },
         );
-        let bytes = inner.data.capacity_bytes();
-        if bytes != self.charged.get() {
-            memory::charge(self.charged.get(), bytes);
-            self.charged.set(bytes);
-        }
+        self.recharge(inner);
     }
     /// Pushes `x` onto this vector of boxed values when it owns its storage alone (as a rule
     /// state's stack does), within the memory budget: `Err(x)` otherwise, for the general path.
@@ -981,14 +977,20 @@ impl ArrayObj {
         let Some(inner) = self.own_boxed_vector() else {
             return Err(x);
         };
-        if inner.data.try_reserve(1).is_err() {
+        let full = inner.data.len() == inner.data.capacity_bytes() / std::mem::size_of::<Value>();
+        if full && inner.data.try_reserve(1).is_err() {
             return Err(x);
         }
         let ArrayData::Boxed(v) = &mut inner.data else {
             return Err(x);
         };
         v.push(x);
-        self.boxed_resized(inner);
+        let n = v.len();
+        inner.dims[0] = n;
+        self.view.d1.set(n);
+        if full {
+            self.recharge(inner);
+        }
         Ok(())
     }
 
@@ -1000,13 +1002,16 @@ impl ArrayObj {
             return None;
         };
         let x = v.pop()?;
-        self.boxed_resized(inner);
+        // The capacity stays: nothing to charge.
+        let n = v.len();
+        inner.dims[0] = n;
+        self.view.d1.set(n);
         Some(x)
     }
 
     /// This array's state if it is a vector of boxed values that shares its storage with no
     /// other array. Such storage has no element view for native code: of the view, only the
-    /// first dimension follows its length (see [`ArrayObj::boxed_resized`]).
+    /// first dimension follows its length (what `refresh` would set).
     #[allow(clippy::mut_from_ref)]
     fn own_boxed_vector(&self) -> Option<&mut ArrayInner> {
         if self.parent.is_some() || self.sharers.load(std::sync::atomic::Ordering::Acquire) > 0 {
@@ -1018,13 +1023,8 @@ impl ArrayObj {
         (inner.dims.len() == 1 && matches!(inner.data, ArrayData::Boxed(_))).then_some(inner)
     }
 
-    /// After a push or pop on a vector of boxed values: its dimension, the view's (what
-    /// `refresh` would set: no other part of the view changes for such storage) and the
-    /// memory charged for it.
-    fn boxed_resized(&self, inner: &mut ArrayInner) {
-        let n = inner.data.len();
-        inner.dims[0] = n;
-        self.view.d1.set(n);
+    /// The memory charged for the array, after its storage changed.
+    fn recharge(&self, inner: &ArrayInner) {
         let bytes = inner.data.capacity_bytes();
         if bytes != self.charged.get() {
             memory::charge(self.charged.get(), bytes);
