@@ -85,15 +85,37 @@ pub fn tangent_with(p: &Value, env: &TypeEnv, g: &mut dyn FnMut() -> f64) -> Val
 /// would mirror), and the caller builds a new one. Only parts held by nothing but `f` are
 /// zeroed, so no one can observe a reset that then fails part way.
 pub fn reset_fdata(f: &Value, x: &Value) -> bool {
-    reset_f(f, x, &mut FxHashSet::default())
+    reset_f(f, x, &mut Seen::default())
+}
+
+/// The primal objects a reset has met: a few in a list (the common case, without hashing or
+/// allocating), more in a set.
+#[derive(Default)]
+struct Seen {
+    few: smallvec::SmallVec<[usize; 16]>,
+    many: FxHashSet<usize>,
+}
+
+impl Seen {
+    /// Whether object address `a` is met for the first time (recording it).
+    fn insert(&mut self, a: usize) -> bool {
+        if self.few.contains(&a) {
+            return false;
+        }
+        if self.few.len() < self.few.inline_size() {
+            self.few.push(a);
+            return true;
+        }
+        self.many.insert(a)
+    }
 }
 
 /// Whether the primal object `x` (if it is one) is met for the first time.
-fn first_visit(x: &Value, seen: &mut FxHashSet<usize>) -> bool {
+fn first_visit(x: &Value, seen: &mut Seen) -> bool {
     addr(x).is_none_or(|a| seen.insert(a))
 }
 
-fn reset_f(f: &Value, x: &Value, seen: &mut FxHashSet<usize>) -> bool {
+fn reset_f(f: &Value, x: &Value, seen: &mut Seen) -> bool {
     if !first_visit(x, seen) {
         return false;
     }
@@ -141,7 +163,7 @@ fn without_fdata(x: &Value) -> bool {
 
 /// Zeroes tangent array `g` of primal array `a` in place (see [`reset_fdata`]): float arrays,
 /// and arrays of such arrays.
-fn reset_array(g: &Arc<ArrayObj>, a: &ArrayObj, seen: &mut FxHashSet<usize>) -> bool {
+fn reset_array(g: &Arc<ArrayObj>, a: &ArrayObj, seen: &mut Seen) -> bool {
     if Arc::strong_count(g) != 1 || Arc::weak_count(g) != 0 || g.is_shared() {
         return false;
     }
