@@ -31,6 +31,9 @@ pub struct Runtime {
     spare_globals: std::sync::Mutex<Vec<(Value, Value)>>,
     /// Forward mode's tangents of globals' values during the current derivative, per lane.
     global_tangents: std::sync::Mutex<Vec<(Value, i64, Value)>>,
+    /// The previous derivative's entries of `global_tangents`: an array's tangent is found
+    /// there and zeroed in place (as `spare_globals`).
+    spare_tangents: std::sync::Mutex<Vec<(Value, i64, Value)>>,
     /// Whether either table may hold entries: `begin` takes no lock when neither does (a
     /// prepared gradient of a function reading no globals pays nothing for them).
     recorded: std::sync::atomic::AtomicBool,
@@ -51,6 +54,7 @@ impl Runtime {
             globals: Default::default(),
             spare_globals: Default::default(),
             global_tangents: Default::default(),
+            spare_tangents: Default::default(),
             recorded: Default::default(),
             global_in_share: Default::default(),
             shared_fdata: Default::default(),
@@ -70,7 +74,9 @@ impl Runtime {
         {
             return t.clone();
         }
-        let t = crate::tangent::zero_tangent(x, env);
+        let t = self
+            .reused_global_tangent(x, lane)
+            .unwrap_or_else(|| crate::tangent::zero_tangent(x, env));
         gs.push((x.clone(), lane, t.clone()));
         self.recorded.store(true, Ordering::Relaxed);
         t
@@ -132,6 +138,23 @@ impl Runtime {
         let k = spare.iter().position(|(g, _)| runtime::value::egal(g, x))?;
         let (_, f) = spare.swap_remove(k);
         crate::tangent::reset_fdata(&f, x).then_some(f)
+    }
+
+    /// The tangent global array `x` had in lane `lane` of the previous derivative, zeroed, if
+    /// it can serve again (an array's tangent is its fdata).
+    fn reused_global_tangent(&self, x: &Value, lane: i64) -> Option<Value> {
+        if !matches!(x, Value::Array(_)) {
+            return None;
+        }
+        let mut spare = self
+            .spare_tangents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let k = spare
+            .iter()
+            .position(|(g, l, _)| *l == lane && runtime::value::egal(g, x))?;
+        let (_, _, t) = spare.swap_remove(k);
+        crate::tangent::reset_fdata(&t, x).then_some(t)
     }
 }
 
@@ -215,10 +238,16 @@ impl AdRuntime for Runtime {
         self.recorded.store(false, Ordering::Relaxed);
         let last = std::mem::take(&mut *self.globals.lock().unwrap_or_else(|e| e.into_inner()));
         *self.spare_globals.lock().unwrap_or_else(|e| e.into_inner()) = last;
-        self.global_tangents
+        let last = std::mem::take(
+            &mut *self
+                .global_tangents
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        *self
+            .spare_tangents
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+            .unwrap_or_else(|e| e.into_inner()) = last;
     }
 
     fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {

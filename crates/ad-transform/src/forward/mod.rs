@@ -73,6 +73,8 @@ pub fn derive_forward(
 ) -> Result<Function, AdError> {
     let layout = primal.reverse_postorder();
     let mut f = Function::new(format!("dual{width} {}", primal.name), Phase::Typed);
+    // The union of what its returns return (see `Dual::inst`); `Union{}` if none returns.
+    f.ret_type = Type::Bottom;
     let mut marks = SiteMarks::new(&mut f, primal);
     let fblocks: FxHashMap<Block, Block> = layout.iter().map(|b| (*b, f.add_block())).collect();
     let mut d = Dual {
@@ -311,8 +313,14 @@ impl Dual<'_> {
                 parts.extend(self.tmap[v].iter().copied());
                 let mut rts = vec![cx.ty(*v)];
                 rts.extend((0..n).map(|_| cx.tt(*v)));
-                let tup = e.val(InstData::Tuple { args: parts }, Type::tuple(rts));
+                let tt = Type::tuple(rts);
+                let tup = e.val(InstData::Tuple { args: parts }, tt.clone());
                 e.inst(InstData::Return(tup), Type::Any);
+                // Returns of different types (a union-typed primal): the union of the tuples.
+                e.f.ret_type = match e.f.ret_type {
+                    Type::Bottom => tt,
+                    _ => Type::union_of([e.f.ret_type.clone(), tt]),
+                };
                 None
             }
             InstData::Unreachable => {
