@@ -913,41 +913,108 @@ pub fn gradient_by_lanes(
     Ok((y, split(&g)))
 }
 
-/// The common shape of a forward-mode gradient's inputs: each is a float, a `Float64` array
-/// (no two the same array), or has no tangent. Its lanes' unit tangents and the gradient are
-/// built directly, without the general tangent code.
+/// The common shape of a forward-mode gradient's inputs: each is a float, a `Float64` array,
+/// an immutable struct of such values (a model's parameters) with its fields of their declared
+/// types, or has no tangent, and no array is reached twice. Its lanes' unit tangents and the
+/// gradient are built directly, without the general tangent code.
 struct FlatInputs {
-    /// Per input: `None` (no tangent) or the offset of its first direction.
-    parts: Vec<Option<usize>>,
+    parts: Vec<Flat>,
     dofs: usize,
+}
+
+/// Where an input's tangent entries lie among the input directions.
+enum Flat {
+    /// No tangent.
+    None,
+    /// A float: one direction, at this offset.
+    Float(usize),
+    /// A `Float64` array: a direction per element, from this offset.
+    Array(usize),
+    /// An immutable struct: a `Tangent{P}` (this type) of its fields' tangents.
+    Struct(ir::Type, Vec<Flat>),
+}
+
+impl Flat {
+    /// The layout of `x`'s tangent, its directions numbered from `*dofs` on; `None` if `x`
+    /// is not of a flat shape.
+    fn of(x: &Value, env: &ir::TypeEnv, dofs: &mut usize, arrays: &mut Vec<usize>) -> Option<Flat> {
+        Some(match x {
+            Value::F64(_) => {
+                *dofs += 1;
+                Flat::Float(*dofs - 1)
+            }
+            Value::Array(a) if a.elem == ir::Type::Float64 => {
+                let p = Arc::as_ptr(a) as usize;
+                if arrays.contains(&p) {
+                    return None;
+                }
+                arrays.push(p);
+                *dofs += a.len();
+                Flat::Array(*dofs - a.len())
+            }
+            x => {
+                let t = x.ty();
+                let tt = ir::tangent::tangent_type(&t, env);
+                if tt == ir::Type::NoTangent {
+                    return Some(Flat::None);
+                }
+                let Value::Struct(s) = x else {
+                    return None;
+                };
+                let declared = env.field_types(&t)?;
+                if declared.len() != s.fields.len()
+                    || declared
+                        .iter()
+                        .zip(s.fields.iter())
+                        .any(|(d, v)| *d != v.ty())
+                {
+                    return None;
+                }
+                let fields = s
+                    .fields
+                    .iter()
+                    .map(|v| Flat::of(v, env, dofs, arrays))
+                    .collect::<Option<Vec<_>>>()?;
+                Flat::Struct(tt, fields)
+            }
+        })
+    }
+
+    /// The tangent of `x` whose entries are `entry(k)` for direction `k`.
+    fn tangent(&self, x: &Value, entry: &dyn Fn(usize) -> f64) -> Value {
+        match (self, x) {
+            (Flat::Float(off), _) => Value::F64(entry(*off)),
+            (Flat::Array(off), Value::Array(a)) => {
+                let v = (0..a.len()).map(|k| entry(off + k)).collect();
+                Value::Array(Arc::new(runtime::ArrayObj::new(
+                    ir::Type::Float64,
+                    a.dims(),
+                    runtime::ArrayData::F64(v),
+                )))
+            }
+            (Flat::Struct(tt, fields), Value::Struct(s)) => {
+                Value::Struct(Arc::new(runtime::value::StructVal {
+                    ty: tt.clone(),
+                    fields: fields
+                        .iter()
+                        .zip(s.fields.iter())
+                        .map(|(f, v)| f.tangent(v, entry))
+                        .collect(),
+                }))
+            }
+            _ => crate::tangent::no_tangent(),
+        }
+    }
 }
 
 impl FlatInputs {
     fn of(all: &[Value], env: &ir::TypeEnv) -> Option<FlatInputs> {
-        let mut parts = Vec::with_capacity(all.len());
         let mut dofs = 0;
         let mut arrays: Vec<usize> = Vec::new();
-        for x in all {
-            match x {
-                Value::F64(_) => {
-                    parts.push(Some(dofs));
-                    dofs += 1;
-                }
-                Value::Array(a) if a.elem == ir::Type::Float64 => {
-                    let p = Arc::as_ptr(a) as usize;
-                    if arrays.contains(&p) {
-                        return None;
-                    }
-                    arrays.push(p);
-                    parts.push(Some(dofs));
-                    dofs += a.len();
-                }
-                x if ir::tangent::tangent_type(&x.ty(), env) == ir::Type::NoTangent => {
-                    parts.push(None)
-                }
-                _ => return None,
-            }
-        }
+        let parts = all
+            .iter()
+            .map(|x| Flat::of(x, env, &mut dofs, &mut arrays))
+            .collect::<Option<Vec<_>>>()?;
         Some(FlatInputs { parts, dofs })
     }
 
@@ -965,31 +1032,19 @@ impl FlatInputs {
             // Fresh copies of the arrays: the function may write its arguments.
             let xs: Vec<Value> = all
                 .iter()
-                .map(|x| match x {
-                    Value::Array(a) => Value::Array(Arc::new(a.deep_copy())),
-                    x => x.clone(),
+                .zip(&self.parts)
+                .map(|(x, p)| match p {
+                    Flat::Array(_) | Flat::Struct(..) => x.deepcopy(),
+                    Flat::None | Flat::Float(_) => x.clone(),
                 })
                 .collect();
             let lanes: Vec<Vec<Value>> = (0..n)
                 .map(|l| {
                     let j = start + l;
+                    let unit = |k: usize| if k == j { 1.0 } else { 0.0 };
                     all.iter()
                         .zip(&self.parts)
-                        .map(|(x, p)| match (x, p) {
-                            (_, None) => crate::tangent::no_tangent(),
-                            (Value::Array(a), Some(off)) => {
-                                let mut v = vec![0.0; a.len()];
-                                if j >= *off && j < off + a.len() {
-                                    v[j - off] = 1.0;
-                                }
-                                Value::Array(Arc::new(runtime::ArrayObj::new(
-                                    ir::Type::Float64,
-                                    a.dims(),
-                                    runtime::ArrayData::F64(v),
-                                )))
-                            }
-                            (_, Some(off)) => Value::F64(if j == *off { 1.0 } else { 0.0 }),
-                        })
+                        .map(|(x, p)| p.tangent(x, &unit))
                         .collect()
                 })
                 .collect();
@@ -1004,15 +1059,7 @@ impl FlatInputs {
         let g = all
             .iter()
             .zip(&self.parts)
-            .map(|(x, p)| match (x, p) {
-                (_, None) => crate::tangent::no_tangent(),
-                (Value::Array(a), Some(off)) => Value::Array(Arc::new(runtime::ArrayObj::new(
-                    ir::Type::Float64,
-                    a.dims(),
-                    runtime::ArrayData::F64(grads[*off..off + a.len()].to_vec()),
-                ))),
-                (_, Some(off)) => Value::F64(grads[*off]),
-            })
+            .map(|(x, p)| p.tangent(x, &|k| grads[k]))
             .collect();
         let y = value.unwrap_or(Value::Nothing);
         if !matches!(y, Value::F64(_) | Value::F32(_)) {
