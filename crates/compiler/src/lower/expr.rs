@@ -451,6 +451,26 @@ impl<'a> Lowerer<'a> {
                 vs.extend(self.args(args.iter().copied())?);
                 return Ok(self.call("#new", vs, sp));
             }
+            // `Val(x)` with a literal integer, `Bool` or symbol: `Val{x}()`, the type Julia's
+            // constant propagation gives it (with a run-time `x`, the prelude's `Val(x)` says
+            // it is not supported).
+            if name.as_str() == "Val" && self.lookup_local(name).is_none() {
+                if let [x] = args {
+                    if matches!(
+                        x.kind,
+                        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::QuoteSym(_)
+                    ) {
+                        let applied = Expr::new(
+                            ExprKind::Curly {
+                                base: Box::new(func.clone()),
+                                params: vec![(*x).clone()],
+                            },
+                            func.span,
+                        );
+                        return self.call_expr(&applied, &[], sp);
+                    }
+                }
+            }
             if name.as_str() == "throw" && self.lookup_local(name).is_none() && args.len() == 1 {
                 let v = self.expr(args[0])?;
                 let r = self.prim(Prim::ThrowValue, vec![v], sp);

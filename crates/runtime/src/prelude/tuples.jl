@@ -7,6 +7,12 @@ iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
 first(t::Tuple) = t[1]
 tuple(xs...) = xs
+# `ntuple(f, n)`: the tuple `(f(1), ..., f(n))`; `ntuple(f, Val(n))` the same.
+function ntuple(f, n::Int64)
+    n >= 0 || throw(ArgumentError(string("tuple length should be ≥ 0, got ", n)))
+    ([f(i) for i in 1:n]...,)
+end
+ntuple(f, ::Val{N}) where {N} = ntuple(f, N::Int64)
 # `map` over tuples gives a tuple, one call per element in order.
 map(f, t::Tuple) = _tuple_map(f, t...)
 _tuple_map(f) = ()
