@@ -18,16 +18,15 @@
 use crate::types::{Type, TypeEnv};
 use std::sync::Arc;
 
-/// Guards against infinitely recursive struct types (a mutable struct with a field of its own
-/// type): past this depth a mutable struct is assumed differentiable.
-const MAX_DEPTH: usize = 32;
-
 /// The tangent type of primal type `p`.
 pub fn tangent_type(p: &Type, env: &TypeEnv) -> Type {
-    tangent_rec(p, env, 0)
+    tangent_rec(p, env, &mut Vec::new())
 }
 
-fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
+/// `visiting`: the structs whose fields are being looked at, outermost first. A struct met
+/// again inside itself (a field of its own type: `next::Union{Node, Nothing}`) is assumed to
+/// have a tangent, so recursive types end.
+fn tangent_rec(p: &Type, env: &TypeEnv, visiting: &mut Vec<Type>) -> Type {
     let all_none = |ts: &[Type]| ts.iter().all(|t| *t == Type::NoTangent);
     match p {
         Type::Float64 | Type::Float32 => p.clone(),
@@ -46,14 +45,14 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
         | Type::NoFData
         | Type::NoRData => Type::NoTangent,
         Type::Bottom => Type::Bottom,
-        Type::Union(ms) => uniform(ms, |m| tangent_rec(m, env, depth + 1)),
+        Type::Union(ms) => uniform(ms, |m| tangent_rec(m, env, visiting)),
         Type::Any | Type::Abstract(..) => Type::Any,
-        Type::Array(e, n) => match tangent_rec(e, env, depth + 1) {
+        Type::Array(e, n) => match tangent_rec(e, env, visiting) {
             Type::NoTangent => Type::NoTangent,
             t => Type::Array(Arc::new(t), *n),
         },
         Type::Tuple(ts) => {
-            let tts: Vec<Type> = ts.iter().map(|t| tangent_rec(t, env, depth + 1)).collect();
+            let tts: Vec<Type> = ts.iter().map(|t| tangent_rec(t, env, visiting)).collect();
             if all_none(&tts) {
                 Type::NoTangent
             } else {
@@ -61,7 +60,7 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
             }
         }
         Type::NamedTuple(ns, ts) => {
-            let tts: Vec<Type> = ts.iter().map(|t| tangent_rec(t, env, depth + 1)).collect();
+            let tts: Vec<Type> = ts.iter().map(|t| tangent_rec(t, env, visiting)).collect();
             if all_none(&tts) {
                 Type::NoTangent
             } else {
@@ -70,7 +69,7 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
         }
         Type::Struct(..) => {
             let mutable = env.is_mutable(p);
-            if depth > MAX_DEPTH {
+            if visiting.contains(p) {
                 return if mutable {
                     Type::MutableTangent(Arc::new(p.clone()))
                 } else {
@@ -78,7 +77,9 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
                 };
             }
             let fts = env.field_types(p).unwrap_or_default();
-            let tts: Vec<Type> = fts.iter().map(|t| tangent_rec(t, env, depth + 1)).collect();
+            visiting.push(p.clone());
+            let tts: Vec<Type> = fts.iter().map(|t| tangent_rec(t, env, visiting)).collect();
+            visiting.pop();
             if all_none(&tts) {
                 Type::NoTangent
             } else if mutable {
@@ -94,7 +95,7 @@ fn tangent_rec(p: &Type, env: &TypeEnv, depth: usize) -> Type {
 
 /// For a union: the members' common type when they all agree (e.g. `NoTangent` for
 /// `Union{Int64, String}`), otherwise decided at run time (`Any`).
-fn uniform(ms: &[Type], f: impl Fn(&Type) -> Type) -> Type {
+fn uniform(ms: &[Type], f: impl FnMut(&Type) -> Type) -> Type {
     let ts: Vec<Type> = ms.iter().map(f).collect();
     match ts.first() {
         Some(t) if ts.iter().all(|x| x == t) => t.clone(),

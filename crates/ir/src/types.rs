@@ -141,6 +141,39 @@ impl Type {
         }
     }
 
+    /// Whether struct `name` appears in this type, as itself or inside it.
+    pub fn mentions_struct(&self, name: Symbol) -> bool {
+        match self {
+            Type::Struct(n, ps) => *n == name || ps.iter().any(|p| p.mentions_struct(name)),
+            Type::Abstract(_, ts) | Type::Tuple(ts) | Type::NamedTuple(_, ts) | Type::Union(ts) => {
+                ts.iter().any(|t| t.mentions_struct(name))
+            }
+            Type::Array(t, _)
+            | Type::Type(t)
+            | Type::Tangent(t)
+            | Type::MutableTangent(t)
+            | Type::FData(t)
+            | Type::RData(t) => t.mentions_struct(name),
+            Type::Bottom
+            | Type::Any
+            | Type::Int64
+            | Type::Float64
+            | Type::Float32
+            | Type::Bool
+            | Type::Nothing
+            | Type::String
+            | Type::Function(_)
+            | Type::UnionAll(_)
+            | Type::Val(_)
+            | Type::ValBool(_)
+            | Type::Symbol
+            | Type::ValSym(_)
+            | Type::NoTangent
+            | Type::NoFData
+            | Type::NoRData => false,
+        }
+    }
+
     /// Members of a union, or the type itself.
     pub fn members(&self) -> Vec<Type> {
         match self {
@@ -421,6 +454,18 @@ impl TypePat {
         }
     }
 
+    /// Whether struct `name` appears in this pattern.
+    pub fn mentions_struct(&self, name: Symbol) -> bool {
+        match self {
+            TypePat::Ty(t) => t.mentions_struct(name),
+            TypePat::Var(_) => false,
+            TypePat::Below(p) => p.mentions_struct(name),
+            TypePat::App(head, args) => {
+                *head == Head::Struct(name) || args.iter().any(|a| a.mentions_struct(name))
+            }
+        }
+    }
+
     pub fn mentions_vars(&self) -> bool {
         match self {
             TypePat::Ty(_) => false,
@@ -610,6 +655,11 @@ impl TypeEnv {
 
     pub fn add_struct(&mut self, def: StructDef) {
         self.structs.insert(def.name, def);
+    }
+
+    /// Forgets struct `name` (a definition that failed part way).
+    pub fn remove_struct(&mut self, name: Symbol) {
+        self.structs.remove(&name);
     }
 
     pub fn add_abstract(&mut self, def: AbstractDef) {

@@ -48,7 +48,7 @@ pub fn define_struct(
             ));
         }
     }
-    let (params, supertype, fields) = {
+    let (params, supertype) = {
         let tctx = TypeExprCtx { env, vars: &pnames };
         let mut params = Vec::new();
         for p in &def.params {
@@ -78,6 +78,23 @@ pub fn define_struct(
             }
             None => TypePat::any(),
         };
+        (params, supertype)
+    };
+    // A field may have the struct's own type (`next::Union{Node, Nothing}` in a linked list):
+    // the name stands for the struct while its fields are read, and is taken back if they
+    // are in error.
+    let fresh = env.struct_def(def.name).is_none();
+    if fresh {
+        env.add_struct(ir::StructDef {
+            name: def.name,
+            params: params.clone(),
+            fields: Vec::new(),
+            mutable: def.mutable,
+            supertype: supertype.clone(),
+        });
+    }
+    let fields = (|| {
+        let tctx = TypeExprCtx { env, vars: &pnames };
         let mut fields = Vec::new();
         for f in &def.fields {
             if fields.iter().any(|(n, _)| *n == f.name) {
@@ -90,9 +107,30 @@ pub fn define_struct(
                 Some(t) => tctx.eval(t)?,
                 None => TypePat::any(),
             };
+            // Values of an immutable struct are built from the inside out, so none can hold
+            // one of its own type (Julia allows it through `Union{S, Nothing}` and `new` with
+            // fewer fields; the derived types of such recursive values are not worked out yet).
+            if !def.mutable && t.mentions_struct(def.name) {
+                return Err(CompileError::unsupported(
+                    f.span,
+                    &format!(
+                        "an immutable struct with a field of its own type (`{}`); declare it `mutable struct`",
+                        def.name
+                    ),
+                ));
+            }
             fields.push((f.name, t));
         }
-        (params, supertype, fields)
+        Ok(fields)
+    })();
+    let fields = match fields {
+        Ok(fields) => fields,
+        Err(e) => {
+            if fresh {
+                env.remove_struct(def.name);
+            }
+            return Err(e);
+        }
     };
     env.add_struct(ir::StructDef {
         name: def.name,
