@@ -134,10 +134,12 @@ impl Runtime {
 impl Runtime {
     /// The fdata global value `x` had in the previous gradient, zeroed, if it can serve again.
     fn reused_global_fdata(&self, x: &Value) -> Option<Value> {
-        let mut spare = self.spare_globals.lock().unwrap_or_else(|e| e.into_inner());
-        let k = spare.iter().position(|(g, _)| runtime::value::egal(g, x))?;
-        let (_, f) = spare.swap_remove(k);
-        crate::tangent::reset_fdata(&f, x).then_some(f)
+        reuse(
+            &self.spare_globals,
+            x,
+            |(g, _)| runtime::value::egal(g, x),
+            |(_, f)| f,
+        )
     }
 
     /// The tangent global array `x` had in lane `lane` of the previous derivative, zeroed, if
@@ -146,16 +148,33 @@ impl Runtime {
         if !matches!(x, Value::Array(_)) {
             return None;
         }
-        let mut spare = self
-            .spare_tangents
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let k = spare
-            .iter()
-            .position(|(g, l, _)| *l == lane && runtime::value::egal(g, x))?;
-        let (_, _, t) = spare.swap_remove(k);
-        crate::tangent::reset_fdata(&t, x).then_some(t)
+        reuse(
+            &self.spare_tangents,
+            x,
+            |(g, l, _)| *l == lane && runtime::value::egal(g, x),
+            |(_, _, t)| t,
+        )
     }
+}
+
+/// Takes the entry of `spare` that `found` picks and its fdata (`part`), zeroed in place for
+/// global value `x`, if nothing else holds it and it still fits `x`.
+fn reuse<E>(
+    spare: &std::sync::Mutex<Vec<E>>,
+    x: &Value,
+    found: impl Fn(&E) -> bool,
+    part: impl FnOnce(E) -> Value,
+) -> Option<Value> {
+    let mut spare = spare.lock().unwrap_or_else(|e| e.into_inner());
+    let k = spare.iter().position(found)?;
+    let f = part(spare.swap_remove(k));
+    crate::tangent::reset_fdata(&f, x).then_some(f)
+}
+
+/// Moves the entries of `live` (the derivative that ended) to `spare`, replacing what it held.
+fn set_aside<E>(live: &std::sync::Mutex<Vec<E>>, spare: &std::sync::Mutex<Vec<E>>) {
+    let last = std::mem::take(&mut *live.lock().unwrap_or_else(|e| e.into_inner()));
+    *spare.lock().unwrap_or_else(|e| e.into_inner()) = last;
 }
 
 fn error(msg: String) -> RuntimeError {
@@ -236,18 +255,8 @@ impl AdRuntime for Runtime {
             return;
         }
         self.recorded.store(false, Ordering::Relaxed);
-        let last = std::mem::take(&mut *self.globals.lock().unwrap_or_else(|e| e.into_inner()));
-        *self.spare_globals.lock().unwrap_or_else(|e| e.into_inner()) = last;
-        let last = std::mem::take(
-            &mut *self
-                .global_tangents
-                .lock()
-                .unwrap_or_else(|e| e.into_inner()),
-        );
-        *self
-            .spare_tangents
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = last;
+        set_aside(&self.globals, &self.spare_globals);
+        set_aside(&self.global_tangents, &self.spare_tangents);
     }
 
     fn eval(&self, m: &mut Machine, op: Prim, args: &[Value]) -> Result<Value, RuntimeError> {

@@ -715,53 +715,55 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
     // overwriting without a drop is right), and `objs` has room for one pointer per site.
     unsafe {
         let meta_ref = &*meta;
-        // Every stack exists already (each call after a state's first): one pass over the
-        // state's stacks.
-        let all_found = with_state_stacks(&*st, |stacks| {
-            for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
-                let Some(stack @ Value::Array(a)) =
-                    usize::try_from(s.k).ok().and_then(|k| stacks.get(k))
-                else {
-                    return false;
-                };
-                std::ptr::copy_nonoverlapping(stack, frame.add(s.slot as usize) as *mut Value, 1);
-                *objs.add(j) = Arc::as_ptr(a);
-            }
-            true
-        });
-        if all_found == Some(true) {
+        // Every stack into its slot, in one pass over the state's stacks; false if one is
+        // missing (the state's first call).
+        let fetch_all = || {
+            with_state_stacks(&*st, |stacks| {
+                for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
+                    let Some(stack @ Value::Array(a)) =
+                        usize::try_from(s.k).ok().and_then(|k| stacks.get(k))
+                    else {
+                        return false;
+                    };
+                    std::ptr::copy_nonoverlapping(
+                        stack,
+                        frame.add(s.slot as usize) as *mut Value,
+                        1,
+                    );
+                    *objs.add(j) = Arc::as_ptr(a);
+                }
+                true
+            }) == Some(true)
+        };
+        if fetch_all() {
             return OK;
         }
-        for (j, s) in meta_ref.rule_stacks.iter().enumerate() {
-            let mut found = state_stack(&*st, s.k);
-            if found.is_none() {
-                // Created (and kept by the state) through the generic instruction.
-                let mut made = Value::Nothing;
-                let ty: *const Value = &meta_ref.consts[s.ty];
-                let argv = [st as u64, s.k as u64, ty as u64];
-                if mc_eval(
-                    ctx,
-                    meta,
-                    s.inst.as_u32(),
-                    argv.as_ptr(),
-                    &mut made as *mut Value as *mut u8,
-                ) != OK
-                {
-                    return FAILED;
-                }
-                found = state_stack(&*st, s.k);
+        // Missing stacks are created (and kept by the state) through the generic instruction.
+        for s in &meta_ref.rule_stacks {
+            if state_stack(&*st, s.k).is_some() {
+                continue;
             }
-            let Some(stack) = found else {
-                (*ctx).error = Some(RuntimeError::new(Exception::Internal(
-                    "a rule stack missing from its state".into(),
-                )));
+            let mut made = Value::Nothing;
+            let ty: *const Value = &meta_ref.consts[s.ty];
+            let argv = [st as u64, s.k as u64, ty as u64];
+            if mc_eval(
+                ctx,
+                meta,
+                s.inst.as_u32(),
+                argv.as_ptr(),
+                &mut made as *mut Value as *mut u8,
+            ) != OK
+            {
                 return FAILED;
-            };
-            let out = frame.add(s.slot as usize) as *mut Value;
-            std::ptr::copy_nonoverlapping(stack, out, 1);
-            *objs.add(j) = mc_array_obj(out);
+            }
         }
-        OK
+        if fetch_all() {
+            return OK;
+        }
+        (*ctx).error = Some(RuntimeError::new(Exception::Internal(
+            "a rule stack missing from its state".into(),
+        )));
+        FAILED
     }
 }
 

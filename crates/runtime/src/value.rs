@@ -977,7 +977,8 @@ impl ArrayObj {
         let Some(inner) = self.own_boxed_vector() else {
             return Err(x);
         };
-        let full = inner.data.len() == inner.data.capacity_bytes() / std::mem::size_of::<Value>();
+        let full = matches!(&inner.data, ArrayData::Boxed(v) if v.len() == v.capacity());
+        // Growing goes through the memory budget.
         if full && inner.data.try_reserve(1).is_err() {
             return Err(x);
         }
@@ -985,9 +986,7 @@ impl ArrayObj {
             return Err(x);
         };
         v.push(x);
-        let n = v.len();
-        inner.dims[0] = n;
-        self.view.d1.set(n);
+        self.boxed_len_changed(inner);
         if full {
             self.recharge(inner);
         }
@@ -1003,10 +1002,15 @@ impl ArrayObj {
         };
         let x = v.pop()?;
         // The capacity stays: nothing to charge.
-        let n = v.len();
+        self.boxed_len_changed(inner);
+        Some(x)
+    }
+
+    /// After a push or pop on a vector of boxed values: its dimension and the view's.
+    fn boxed_len_changed(&self, inner: &mut ArrayInner) {
+        let n = inner.data.len();
         inner.dims[0] = n;
         self.view.d1.set(n);
-        Some(x)
     }
 
     /// This array's state if it is a vector of boxed values that shares its storage with no
