@@ -1,8 +1,7 @@
 //! The README's performance table, from one run: `cargo bench -p mooncake --bench programs`.
 //!
 //! For programs A (`s += cos(exp(x[n]))`) and B (`s += 5 * x[n]`), Rosenbrock, a naive
-//! matrix multiply, `sum(A * B)`, a perceptron on a batch (`examples/bench.jl`) and a
-//! Gaussian-process likelihood (`examples/bench_gp.jl`), it measures our primal and reverse-mode
+//! matrix multiply and `sum(A * B)` (`examples/bench.jl`), it measures our primal and reverse-mode
 //! value+gradient (prepared cache, native code) with `mooncake::bench`, and a hand-written Rust
 //! primal and hand-written value+gradient of the same loops with the same median timer, and
 //! prints the ratios as a Markdown table. Set `MOONCAKE_BENCH_BUDGET` (seconds per median,
@@ -17,6 +16,8 @@ use std::time::Duration;
 #[global_allocator]
 static ALLOCATOR: mooncake_alloc::Allocator = mooncake_alloc::Allocator;
 
+// Each bench target uses part of the shared versions.
+#[allow(dead_code)]
 mod common;
 use common::*;
 
@@ -39,7 +40,6 @@ fn main() {
     let budget = Duration::from_secs_f64(budget);
     let src = include_str!("../../../examples/bench.jl");
     let mut rows = Vec::new();
-    let gp_src = include_str!("../../../examples/bench_gp.jl");
     let mut run_in =
         |file: &str, src: &str, name: &str, call: &str, rust_primal: f64, rust_grad: f64| {
             let r = bench(file, src, call, Backend::Native, budget)
@@ -148,53 +148,6 @@ fn main() {
             ));
         });
         run("`sum(A * B)`, 64×64", "matprod_sum(ms(64), ms(64))", rp, rg);
-        let [w1, x, y, w2] = mlp_inputs();
-        let (mut h, mut p) = (vec![0.0; 64 * 64], vec![0.0; 8 * 64]);
-        let mut g = MlpGrad::new();
-        let rp = time(&mut || {
-            black_box(mlp_primal(black_box(&w1), &x, &y, &w2, &mut h, &mut p));
-        });
-        let rg = time(&mut || {
-            black_box(mlp_grad(black_box(&w1), &x, &y, &w2, &mut g));
-        });
-        run(
-            "MLP on a batch of 64 (W1 64×32)",
-            "mlp_batch(w1(), batch())",
-            rp,
-            rg,
-        );
-    }
-    {
-        let (x, y) = gp_data();
-        let mut g = GpWork::new(x.len());
-        let rp = time(&mut || {
-            black_box(gp_primal(black_box([0.0, 0.0]), &x, &y, &mut g));
-        });
-        // The Rust version computes what `mooncake` computes.
-        let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-        s.load_source("examples/bench_gp.jl", gp_src)
-            .expect("loads");
-        let (v, grads) = s.gradient_of_call("gp_nlml([0.0, 0.0])").expect("gradient");
-        let ours = grads[1].to_f64_vec().expect("a vector");
-        let (rv, rgrad) = gp_grad([0.0, 0.0], &x, &y, &mut g);
-        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(1.0);
-        assert!(
-            close(v.as_f64().expect("a float"), rv)
-                && close(ours[0], rgrad[0])
-                && close(ours[1], rgrad[1]),
-            "gp_nlml: mooncake {v:?} {ours:?}, Rust {rv} {rgrad:?}"
-        );
-        let rg = time(&mut || {
-            black_box(gp_grad(black_box([0.0, 0.0]), &x, &y, &mut g));
-        });
-        run_in(
-            "examples/bench_gp.jl",
-            gp_src,
-            "Gaussian-process likelihood, 64 points",
-            "gp_nlml([0.0, 0.0])",
-            rp,
-            rg,
-        );
     }
     // Dynamic dispatch and a fused broadcast, each beside the same
     // computation written with static types (in the language), from the same run.

@@ -1,7 +1,8 @@
 //! Repeated gradients through a prepared cache, for profilers (`perf`, `valgrind --tool=callgrind`):
 //! `cargo run --release --example gradient_loop -- FILE 'f(args)' [ITERATIONS]` prints the mean
 //! time per gradient (reverse mode; forward mode in passes of 8 lanes with
-//! `MOONCAKE_FORWARD=1`), on `MOONCAKE_NUM_THREADS` threads if set.
+//! `MOONCAKE_FORWARD=1`; the primal call alone with `MOONCAKE_PRIMAL=1`), on
+//! `MOONCAKE_NUM_THREADS` threads if set.
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
@@ -27,7 +28,13 @@ fn main() -> Result<(), String> {
     s.load_file(std::path::Path::new(file))
         .map_err(|e| show(&s, e))?;
     let (f, a) = s.eval_call_parts(call).map_err(|e| show(&s, e))?;
-    if std::env::var_os("MOONCAKE_FORWARD").is_some() {
+    if std::env::var_os("MOONCAKE_PRIMAL").is_some() {
+        time(iters, "primal call", || {
+            let r = s.call_value(f.clone(), a.clone());
+            std::hint::black_box(r.map_err(|e| show(&s, e))?);
+            Ok(())
+        })
+    } else if std::env::var_os("MOONCAKE_FORWARD").is_some() {
         let cache = s
             .prepare_derivative_cache(&f, &a, 8)
             .map_err(|e| show(&s, e))?;

@@ -1,5 +1,5 @@
 //! The derived-program battery: every `tests/gradients/*.jl` program's (and every example
-//! model's, `examples/models/*.jl`) `# check: CALL` lines
+//! model's, `examples/models/*.jl` and `examples/bench_models.jl`) `# check: CALL` lines
 //! run `test_rule` on that call (interface, central finite differences, increments, argument
 //! restoration, reuse) with the verifier on after every pass, in native code (the default);
 //! and the value and gradient of each call from native code and from the interpreter agree
@@ -122,7 +122,15 @@ fn main() {
     // Threaded loops divide their iterations among 4 threads whatever the machine has, so
     // what a program prints does not depend on it.
     mooncake::set_threads(4);
-    // The example models are checked the same way: each has a `# check:` line for the call
-    // its header shows.
-    testkit::run_paths(&["tests/gradients", "examples/models"], "jl", check)
+    // The example models and the benchmark's models are checked the same way: each has a
+    // `# check:` line for the call its header shows.
+    testkit::run_paths(
+        &[
+            "tests/gradients",
+            "examples/models",
+            "examples/bench_models.jl",
+        ],
+        "jl",
+        check,
+    )
 }

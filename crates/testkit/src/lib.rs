@@ -96,13 +96,20 @@ pub fn run_suite(dir: &str, ext: &str, check: fn(&Path) -> Result<(), String>) -
     run_paths(&[&format!("tests/{dir}")], ext, check)
 }
 
-/// Like [`run_suite`], over several directories given from the repository root
-/// (`tests/gradients`, `examples/models`).
+/// Like [`run_suite`], over several directories or single files given from the repository
+/// root (`tests/gradients`, `examples/models`, `examples/bench_models.jl`).
 pub fn run_paths(dirs: &[&str], ext: &str, check: fn(&Path) -> Result<(), String>) -> ! {
     let args = Arguments::from_args();
     let trials = dirs
         .iter()
-        .flat_map(|d| files_in(&repo_path(d), ext))
+        .flat_map(|d| {
+            let p = repo_path(d);
+            if p.is_file() {
+                vec![p]
+            } else {
+                files_in(&p, ext)
+            }
+        })
         .map(|p| Trial::test(stem(&p), move || check(&p).map_err(Failed::from)))
         .collect();
     libtest_mimic::run(&args, trials).exit()

@@ -1,5 +1,5 @@
 //! The benchmarks' inputs and hand-written Rust versions of `examples/bench.jl`'s programs
-//! (primal and value+gradient), shared by both bench targets.
+//! (primal and value+gradient), shared by the bench targets.
 
 pub fn xs(n: usize) -> Vec<f64> {
     (1..=n).map(|i| 0.5 * (i as f64).sin()).collect()
