@@ -471,6 +471,11 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             }
+            if let [g] = args {
+                if let Some(v) = self.generator_reduction(name, g, sp)? {
+                    return Ok(v);
+                }
+            }
             if name.as_str() == "throw" && self.lookup_local(name).is_none() && args.len() == 1 {
                 let v = self.expr(args[0])?;
                 let r = self.prim(Prim::ThrowValue, vec![v], sp);

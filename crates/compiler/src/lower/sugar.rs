@@ -28,44 +28,8 @@ impl<'a> Lowerer<'a> {
                 },
             ));
         }
-        // `(#c1, ...) -> let var1 = #c1, ...; e end`, so that a variable may be a tuple of
-        // names.
-        let lambda = |e: &Expr| {
-            let mut params = Vec::new();
-            let mut binds = Vec::new();
-            for (k, (var, _)) in iters.iter().enumerate() {
-                let arg = sym(&format!("#c{}", k + 1));
-                binds.push(mk(
-                    ExprKind::Assign {
-                        lhs: Box::new(var.clone()),
-                        rhs: Box::new(ident(arg, var.span)),
-                    },
-                    var.span,
-                ));
-                params.push(Param {
-                    name: Some(arg),
-                    ty: None,
-                    default: None,
-                    vararg: false,
-                    destructure: None,
-                    span: var.span,
-                });
-            }
-            let l = Lambda {
-                params,
-                body: mk(
-                    ExprKind::Let {
-                        bindings: binds,
-                        body: vec![e.clone()],
-                    },
-                    e.span,
-                ),
-                span: e.span,
-                local: None,
-                kwparams: vec![],
-            };
-            mk(ExprKind::Lambda(Box::new(l)), e.span)
-        };
+        let vars: Vec<&Expr> = iters.iter().map(|(var, _)| var).collect();
+        let lambda = |e: &Expr| iteration_lambda(&vars, e);
         let call = |name: &str, args: Vec<Expr>, at: Span| call_ast(ident(sym(name), at), args, at);
         let m = if let [(_, itr)] = iters {
             let mut source = itr.clone();
@@ -90,6 +54,54 @@ impl<'a> Lowerer<'a> {
             }
         };
         self.expr(&m)
+    }
+
+    /// `sum(body for x in itr if cond)` and the other reductions of a generator over one
+    /// iterator (`prod`, `maximum`, `minimum`, `any`, `all`, `count`), called on the generator
+    /// alone: folded while the generator is iterated, in order, as Julia's `mapfoldl` does,
+    /// never collected (`_gen_fold(op, x -> body, x -> cond, itr)`, `_gen_any`, ...). So the
+    /// sum is Julia's left-to-right sum, `any`/`all` stop at the first decisive element, and
+    /// an empty generator is Julia's error. `None` when `name(arg)` is not such a call.
+    pub(super) fn generator_reduction(
+        &mut self,
+        name: Symbol,
+        arg: &Expr,
+        sp: Span,
+    ) -> Result<Option<Value>, CompileError> {
+        let ExprKind::Comprehension {
+            body,
+            iters,
+            cond,
+            generator: true,
+        } = &arg.kind
+        else {
+            return Ok(None);
+        };
+        let [(var, itr)] = iters.as_slice() else {
+            return Ok(None);
+        };
+        let (fold, op) = match name.as_str() {
+            "sum" => ("_gen_fold", Some("+")),
+            "prod" => ("_gen_fold", Some("*")),
+            "maximum" => ("_gen_fold", Some("max")),
+            "minimum" => ("_gen_fold", Some("min")),
+            "any" => ("_gen_any", None),
+            "all" => ("_gen_all", None),
+            "count" => ("_gen_count", None),
+            _ => return Ok(None),
+        };
+        if self.lookup_local(name).is_some() {
+            return Ok(None);
+        }
+        let lambda = |e: &Expr| iteration_lambda(&[var], e);
+        let keep = match cond {
+            Some(c) => lambda(c),
+            None => ident(sym("_gen_true"), arg.span),
+        };
+        let mut args: Vec<Expr> = op.map(|o| ident(sym(o), sp)).into_iter().collect();
+        args.extend([lambda(body), keep, itr.clone()]);
+        let call = call_ast(ident(sym(fold), sp), args, sp);
+        self.expr(&call).map(Some)
     }
 
     /// A fused dotted expression: `broadcast(fused, args...)`, or with a destination
@@ -431,4 +443,43 @@ fn show_text(e: &Expr) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// `(#c1, ...) -> let var1 = #c1, ...; e end`: the function of one element of each iterator
+/// of a comprehension or generator, so that a variable may be a tuple of names.
+fn iteration_lambda(vars: &[&Expr], e: &Expr) -> Expr {
+    let mut params = Vec::new();
+    let mut binds = Vec::new();
+    for (k, var) in vars.iter().enumerate() {
+        let arg = sym(&format!("#c{}", k + 1));
+        binds.push(mk(
+            ExprKind::Assign {
+                lhs: Box::new((*var).clone()),
+                rhs: Box::new(ident(arg, var.span)),
+            },
+            var.span,
+        ));
+        params.push(Param {
+            name: Some(arg),
+            ty: None,
+            default: None,
+            vararg: false,
+            destructure: None,
+            span: var.span,
+        });
+    }
+    let l = Lambda {
+        params,
+        body: mk(
+            ExprKind::Let {
+                bindings: binds,
+                body: vec![e.clone()],
+            },
+            e.span,
+        ),
+        span: e.span,
+        local: None,
+        kwparams: vec![],
+    };
+    mk(ExprKind::Lambda(Box::new(l)), e.span)
 }

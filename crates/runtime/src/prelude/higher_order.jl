@@ -307,3 +307,32 @@ isequal(x) = Fix2(isequal, x)
 >(x) = Fix2(>, x)
 >=(x) = Fix2(>=, x)
 in(x) = Fix2(in, x)
+
+# Reductions of a generator over one iterator, `sum(f(x) for x in itr if p(x))` (the lowering
+# calls these with the generator's body and condition as functions): the generator is iterated
+# once, in order, and folded as it goes, as Julia's `mapfoldl` does; `any`/`all` stop at the
+# first decisive element. A generator's element type is unknown to Julia, so reducing an
+# empty one without an identity is its ArgumentError.
+_gen_true(x) = true
+_gen_first(op, v) = v
+_gen_first(::typeof(+), v::Bool) = Int64(v)
+function _gen_fold(op, f, p, itr)
+    st = iterate_start(itr)
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        if p(x)
+            acc = _gen_first(op, f(x))
+            while !iterate_done(itr, st)
+                x, st = iterate_next(itr, st)
+                if p(x)
+                    acc = op(acc, f(x))
+                end
+            end
+            return acc
+        end
+    end
+    throw(ArgumentError("reducing over an empty collection of unknown element type is not allowed.\nYou may be able to prevent this error by supplying an `init` value to the reducer."))
+end
+_gen_any(f, p, itr) = _any_iter(x -> p(x) && f(x), itr)
+_gen_all(f, p, itr) = _all_iter(x -> !p(x) || f(x), itr)
+_gen_count(f, p, itr) = count(x -> p(x) && f(x), itr)
