@@ -277,7 +277,7 @@ fn build(
             let dims = a.dims();
             let elems = a.snapshot();
             // Register the (empty) tangent first so that cycles through the array resolve.
-            let out = Arc::new(ArrayObj::zeros((**te).clone(), dims));
+            let out = ArrayObj::zeros_shared((**te).clone(), &dims);
             memo.insert(addr(p).unwrap_or(0), Value::Array(out.clone()));
             for (i, e) in elems.iter().enumerate() {
                 let v = build(e, env, memo, gen);
@@ -416,7 +416,7 @@ fn map_floats(
         Value::F64(x) => Value::F64(f(*x)),
         Value::F32(x) => Value::F32(f(*x as f64) as f32),
         Value::Array(a) => {
-            let out = Arc::new(ArrayObj::zeros(a.elem.clone(), a.dims()));
+            let out = ArrayObj::zeros_shared(a.elem.clone(), &a.dims());
             memo.insert(addr(t).unwrap_or(0), Value::Array(out.clone()));
             for (i, x) in a.snapshot().iter().enumerate() {
                 let v = map_floats(x, f, memo);
@@ -519,7 +519,7 @@ fn add_rec(p: &Value, t: &Value, memo: &mut FxHashMap<usize, Value>) -> Value {
         (Value::F64(x), Value::F64(d)) => Value::F64(x + d),
         (Value::F32(x), Value::F32(d)) => Value::F32(x + d),
         (Value::Array(a), Value::Array(d)) => {
-            let out = Arc::new(ArrayObj::zeros(a.elem.clone(), a.dims()));
+            let out = ArrayObj::zeros_shared(a.elem.clone(), &a.dims());
             memo.insert(addr(p).unwrap_or(0), Value::Array(out.clone()));
             for (i, (x, dx)) in a.snapshot().iter().zip(d.snapshot().iter()).enumerate() {
                 let v = add_rec(x, dx, memo);
@@ -581,7 +581,7 @@ fn diff_rec(p: &Value, q: &Value, env: &TypeEnv, memo: &mut FxHashMap<usize, Val
             let Type::Array(te, _) = &tt else {
                 return no_tangent();
             };
-            let out = Arc::new(ArrayObj::zeros((**te).clone(), a.dims()));
+            let out = ArrayObj::zeros_shared((**te).clone(), &a.dims());
             memo.insert(addr(p).unwrap_or(0), Value::Array(out.clone()));
             for (i, (x, y)) in a.snapshot().iter().zip(b.snapshot().iter()).enumerate() {
                 let v = diff_rec(x, y, env, memo);

@@ -310,14 +310,14 @@ pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<Arc<ArrayObj>
             crate::memory::reserve(n * size)?;
             let data = ArrayData::zeros(elem, n);
             let dims = ds.iter().map(|d| *d as usize).collect();
-            return Ok(Arc::new(ArrayObj::with_dims(elem.clone(), dims, data)));
+            return Ok(ArrayObj::shared(elem.clone(), dims, data));
         }
     }
     let empty = ArrayData::zeros_in(elem, 0, env);
     let n = crate::memory::checked_length(ds, empty.elem_size())?;
     let data = ArrayData::try_zeros_in(elem, n, env)?;
     let dims = ds.iter().map(|d| *d as usize).collect();
-    Ok(Arc::new(ArrayObj::with_dims(elem.clone(), dims, data)))
+    Ok(ArrayObj::shared(elem.clone(), dims, data))
 }
 
 /// `Core.array_zero_like(A)`: a zero-filled array of A's element type and dimensions.
@@ -557,7 +557,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ArrayCopy => match args {
-            [Value::Array(a)] => Ok(Value::Array(Arc::new(a.try_copy()?))),
+            [Value::Array(a)] => Ok(Value::Array(a.try_copy()?)),
             _ => Err(b()),
         },
         ArrayReshape => {

@@ -746,10 +746,33 @@ impl ArrayObj {
     pub fn new(elem: Type, dims: Vec<usize>, data: ArrayData) -> ArrayObj {
         ArrayObj::with_dims(elem, Dims::from_vec(dims), data)
     }
+    /// As [`ArrayObj::with_dims`], built in its shared allocation (an array object is some
+    /// 200 bytes: built elsewhere and moved in, the copy costs as much as the rest of a small
+    /// array's allocation).
+    pub fn shared(elem: Type, dims: Dims, data: ArrayData) -> Arc<ArrayObj> {
+        // (Not `Arc::get_mut`, whose uniqueness test is an atomic exchange.)
+        let p = Arc::into_raw(Arc::<ArrayObj>::new_uninit()).cast_mut();
+        // SAFETY: `p` is the only pointer to a fresh allocation for an `ArrayObj` (its raw
+        // pointer, which may write): it is initialised here, before anything reads it, and
+        // then owned again by the returned `Arc`.
+        unsafe {
+            let obj = (*p).write(ArrayObj::unviewed(elem, dims, data));
+            obj.refresh(&mut *obj.inner.get());
+            Arc::from_raw(p).assume_init()
+        }
+    }
     /// As [`ArrayObj::new`], with the dimensions given inline.
     pub fn with_dims(elem: Type, dims: Dims, data: ArrayData) -> ArrayObj {
+        let a = ArrayObj::unviewed(elem, dims, data);
+        // SAFETY: `a` is not shared yet.
+        a.refresh(unsafe { &mut *a.inner.get() });
+        a
+    }
+    /// A new array whose view is not set yet (see `refresh`).
+    #[inline(always)]
+    fn unviewed(elem: Type, dims: Dims, data: ArrayData) -> ArrayObj {
         memory::LIVE_ARRAYS.add(1);
-        let a = ArrayObj {
+        ArrayObj {
             view: ArrayView {
                 ptr: std::cell::Cell::new(std::ptr::null_mut()),
                 len: std::cell::Cell::new(0),
@@ -764,10 +787,7 @@ impl ArrayObj {
             charged: std::cell::Cell::new(0),
             parent: None,
             sharers: std::sync::atomic::AtomicUsize::new(0),
-        };
-        // SAFETY: `a` is not shared yet.
-        a.refresh(unsafe { &mut *a.inner.get() });
-        a
+        }
     }
     pub fn zeros(elem: Type, dims: Vec<usize>) -> ArrayObj {
         let n = dims.iter().product();
@@ -1068,10 +1088,15 @@ impl ArrayObj {
         ArrayObj::with_dims(self.elem.clone(), inner.dims, inner.data)
     }
     /// `deep_copy` within the array memory budget.
-    pub fn try_copy(&self) -> Result<ArrayObj, Exception> {
+    pub fn try_copy(&self) -> Result<Arc<ArrayObj>, Exception> {
         let (dims, data) =
             self.with(|a| Ok::<_, Exception>((a.dims.clone(), a.data.try_clone()?)))?;
-        Ok(ArrayObj::with_dims(self.elem.clone(), dims, data))
+        Ok(ArrayObj::shared(self.elem.clone(), dims, data))
+    }
+    /// A zero-filled array of `elem` with these dimensions (isbits aggregates boxed).
+    pub fn zeros_shared(elem: Type, dims: &[usize]) -> Arc<ArrayObj> {
+        let data = ArrayData::zeros(&elem, dims.iter().product());
+        ArrayObj::shared(elem, Dims::from_slice(dims), data)
     }
     /// The `Float64` elements, if that is the element type.
     pub fn to_f64_vec(&self) -> Option<Vec<f64>> {

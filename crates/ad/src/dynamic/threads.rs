@@ -86,7 +86,7 @@ impl SharedFdata {
                 Some(j) => j,
                 None => {
                     let copies = (0..self.shares)
-                        .map(|_| a.try_copy().map(Arc::new).ok())
+                        .map(|_| a.try_copy().ok())
                         .collect::<Option<Vec<_>>>()?;
                     self.private.push((a.clone(), copies));
                     self.private.len() - 1
@@ -215,7 +215,7 @@ impl Runtime {
         for real in reals.unwrap_or_default() {
             let copies = chunks
                 .iter()
-                .map(|_| real.try_copy().map(Arc::new).map_err(RuntimeError::new))
+                .map(|_| real.try_copy().map_err(RuntimeError::new))
                 .collect::<Result<Vec<_>, _>>()?;
             record.private.push((real, copies));
         }

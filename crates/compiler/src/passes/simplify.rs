@@ -116,6 +116,13 @@ impl Pass for ConstProp {
                                     moved = true;
                                 }
                             }
+                            // The length of a tuple is its type's.
+                            if let (ir::Prim::TupleLen, Some(r), [t]) = (op, res, args.as_slice()) {
+                                if let (Type::Tuple(ts), Type::Int64) = (&f.types[*t], &f.types[r]) {
+                                    f.insts[i] = InstData::Const(Const::Int(ts.len() as i64));
+                                    round_changed = true;
+                                }
+                            }
                             // Type computations whose result inference already knows exactly
                             // (`Type{T}`, from the same rule the run time applies) cannot throw.
                             if let (ir::Prim::ApplyType | ir::Prim::PromoteType, Some(r)) = (op, res) {

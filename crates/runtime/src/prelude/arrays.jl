@@ -279,23 +279,24 @@ function append!(a::Vector, b)
     a
 end
 
-# Array literals.
-function vect(xs...)
-    T = Core.promote_eltype(xs)
+# Array literals. A short literal is stored element by element in straight-line code (each
+# `_store_each!` of one more element is its own method instance, inlined), so its elements
+# never form a tuple in memory; a long one is stored by a loop over the tuple.
+vect(xs...) = _literal(Core.promote_eltype(xs), xs)
+getindex(::Type{T}, xs...) where {T} = _literal(T, xs)
+function _literal(::Type{T}, xs) where {T}
     n = Core.tuple_len(xs)
     a = Vector{T}(undef, n)
+    n <= 16 && return _store_each!(a, 1, xs...)
     for i in 1:n
         a[i] = Core.tuple_getindex(xs, i)
     end
     a
 end
-function getindex(::Type{T}, xs...) where {T}
-    n = Core.tuple_len(xs)
-    a = Vector{T}(undef, n)
-    for i in 1:n
-        a[i] = Core.tuple_getindex(xs, i)
-    end
-    a
+_store_each!(a, i) = a
+function _store_each!(a, i, x, rest...)
+    a[i] = x
+    _store_each!(a, i + 1, rest...)
 end
 # Concatenation, as Julia's `hcat`, `vcat` and `hvcat` (the syntax `[a b]`, `[a; b]` and
 # `[a b; c d]`): numbers are 1×1 blocks and vectors are columns.
