@@ -774,14 +774,130 @@ impl Function {
         }
     }
 
-    /// Number of instructions in the layout.
     /// The instructions that do work: all but constants (which cost nothing where they are
-    /// used), the size the inliner weighs a callee by.
+    /// used).
     pub fn work_count(&self) -> usize {
         self.layout
             .iter()
             .flat_map(|b| &self.blocks[*b].insts)
             .filter(|&&i| !matches!(self.insts[i], InstData::Const(_)))
             .count()
+    }
+
+    /// The instructions that do work on the way to a return: those of [`Function::work_count`]
+    /// outside the cold blocks (all of them in a function that never returns), the size the
+    /// inliner weighs a callee by.
+    pub fn hot_work_count(&self) -> usize {
+        let mut cold = self.cold_blocks();
+        if cold.contains(&self.entry()) {
+            cold.clear();
+        }
+        self.layout
+            .iter()
+            .filter(|b| !cold.contains(b))
+            .flat_map(|b| &self.blocks[*b].insts)
+            .filter(|&&i| !matches!(self.insts[i], InstData::Const(_)))
+            .count()
+    }
+
+    /// The blocks from which the function cannot return: every path from them ends in
+    /// `unreachable` (after a throw), so they run only on the way to an error.
+    pub fn cold_blocks(&self) -> rustc_hash::FxHashSet<Block> {
+        // The largest set closed under "every successor is in it", without returning blocks
+        // (a loop whose exits all raise is cold too).
+        let mut cold: rustc_hash::FxHashSet<Block> = self
+            .layout
+            .iter()
+            .copied()
+            .filter(|&b| {
+                self.terminator(b)
+                    .is_some_and(|t| !matches!(self.insts[t], InstData::Return(_)))
+            })
+            .collect();
+        loop {
+            let before = cold.len();
+            let layout = &self.layout;
+            for &b in layout {
+                if cold.contains(&b) && self.successors(b).iter().any(|s| !cold.contains(s)) {
+                    cold.remove(&b);
+                }
+            }
+            if cold.len() == before {
+                return cold;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+
+    /// The function's cold blocks and the work counts, in order.
+    fn check(src: &str, expect: Expect) {
+        let fs = crate::read::read_functions(src, &crate::TypeEnv::new())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let f = &fs[0];
+        let cold = f.cold_blocks();
+        let names: Vec<String> = f
+            .layout
+            .iter()
+            .filter(|b| cold.contains(b))
+            .map(|b| b.to_string())
+            .collect();
+        let out = format!(
+            "cold: {}\nwork {}, on the way to a return {}\n",
+            names.join(" "),
+            f.work_count(),
+            f.hot_work_count()
+        );
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn an_error_path_with_a_loop_is_cold() {
+        check(
+            r#"
+function f(Int64) -> Int64 [optimised]
+block0(v0: typeof(f), v1: Int64):
+    v2: Int64 = const 0
+    v3: Bool = prim slt_int(v1, v2)
+    br v3, block2(v1), block1
+block1:
+    return v1
+block2(v4: Int64):
+    v5: Int64 = const 1
+    v6: Int64 = prim add_int(v4, v5)
+    v7: Bool = prim slt_int(v6, v2)
+    br v7, block2(v6), block3
+block3:
+    v8: String = const "negative"
+    v9: Union{} = prim throw_error(v8)
+    unreachable
+end
+"#,
+            expect![[r#"
+                cold: block2 block3
+                work 8, on the way to a return 3
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_function_that_never_returns_is_weighed_whole() {
+        check(
+            r#"
+function g(Int64) -> Union{} [optimised]
+block0(v0: typeof(g), v1: Int64):
+    v2: String = const "always"
+    v3: Union{} = prim throw_error(v2)
+    unreachable
+end
+"#,
+            expect![[r#"
+                cold: block0
+                work 2, on the way to a return 2
+            "#]],
+        );
     }
 }

@@ -24,6 +24,13 @@ impl Pass for Inline {
         let mut changed = false;
         let mut budget = MAX_GROWTH;
         let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+        // Calls on the way to an error (in cold blocks) stay calls: copying them would only
+        // make this function bigger (and so less likely to be inlined itself). (In a function
+        // that never returns, every block is; there the calls are inlined as anywhere.)
+        let mut cold = f.cold_blocks();
+        if cold.contains(&f.entry()) {
+            cold.clear();
+        }
         // Each block with the callees it was copied from (a callee is not inlined into its own
         // copy: recursion is not unrolled).
         let mut work: Vec<(Block, std::rc::Rc<Vec<MiKey>>)> = f
@@ -40,6 +47,9 @@ impl Pass for Inline {
                 let InstData::Invoke { callee, .. } = &f.insts[i] else {
                     continue;
                 };
+                if cold.contains(&b) {
+                    continue;
+                }
                 let key = MiKey {
                     table: callee.func,
                     method: callee.method,
@@ -55,16 +65,27 @@ impl Pass for Inline {
                     continue;
                 };
                 let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
-                let size = body.work_count();
-                if size > c.options.inline_limit || entry_has_preds {
+                // Weighed by what it does on the way to a return; its error paths count
+                // towards the growth budget only.
+                if body.hot_work_count() > c.options.inline_limit || entry_has_preds {
                     continue;
                 }
+                let size = body.work_count();
                 if size > budget {
                     break 'blocks;
                 }
                 budget -= size;
                 let (copied, k) = inline_at(f, b, pos - 1, &body, &mut alias);
                 changed = true;
+                let body_cold = body.cold_blocks();
+                for (cb, nb) in body.layout.iter().zip(&copied) {
+                    if cold.contains(&b) || body_cold.contains(cb) {
+                        cold.insert(*nb);
+                    }
+                }
+                if cold.contains(&b) {
+                    cold.insert(k);
+                }
                 // Next the callee's copy (calls it could not inline, such as calls back into
                 // this function, are seen again here), then what follows the call.
                 work.push((k, chain.clone()));
