@@ -114,7 +114,9 @@ broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Numb
 broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Number,RefValue}, d::Union{Number,RefValue}) = f(_bunref(a), _bunref(b), _bunref(c), _bunref(d))
 # When inference gives no concrete element type, the result's element type is the join of
 # its elements' types, as Julia's broadcast narrows it (`Real[0.5, 0]`, not `Any[...]`). A
-# concrete type is recognised by the first element having exactly that type.
+# concrete type is recognised by the first element having exactly that type (for arrays of
+# numbers, known without reading it).
+_bnarrow(out::AbstractArray{<:Union{Float64,Float32,Int64,Bool}}) = out
 function _bnarrow(out::AbstractArray{T}) where {T}
     isempty(out) && return out
     S = typeof(out[1])
