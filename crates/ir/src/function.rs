@@ -777,8 +777,12 @@ impl Function {
     /// The instructions that do work: all but constants (which cost nothing where they are
     /// used).
     pub fn work_count(&self) -> usize {
-        self.layout
-            .iter()
+        self.work_in(self.layout.iter())
+    }
+
+    /// The instructions that do work in these blocks.
+    fn work_in<'b>(&self, blocks: impl Iterator<Item = &'b Block>) -> usize {
+        blocks
             .flat_map(|b| &self.blocks[*b].insts)
             .filter(|&&i| !matches!(self.insts[i], InstData::Const(_)))
             .count()
@@ -792,12 +796,7 @@ impl Function {
         if cold.contains(&self.entry()) {
             cold.clear();
         }
-        self.layout
-            .iter()
-            .filter(|b| !cold.contains(b))
-            .flat_map(|b| &self.blocks[*b].insts)
-            .filter(|&&i| !matches!(self.insts[i], InstData::Const(_)))
-            .count()
+        self.work_in(self.layout.iter().filter(|b| !cold.contains(b)))
     }
 
     /// The blocks from which the function cannot return: every path from them ends in

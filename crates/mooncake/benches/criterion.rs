@@ -7,6 +7,8 @@
 //! hand-written Rust primal and value+gradient. Criterion gives confidence intervals per
 //! function; the README's table of ratios comes from the one-run harness `benches/programs.rs`.
 
+// Each bench target uses part of the shared versions.
+#[allow(dead_code)]
 mod common;
 
 use common::*;

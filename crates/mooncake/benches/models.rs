@@ -12,10 +12,9 @@
 // The hand-written versions index several arrays with one loop variable, as the models do.
 #![allow(clippy::needless_range_loop)]
 
-use mooncake::bench::{bench, median_ns};
+use mooncake::bench::bench;
 use mooncake::{Backend, Session, Value};
 use std::hint::black_box;
-use std::time::Duration;
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
@@ -25,7 +24,8 @@ static ALLOCATOR: mooncake_alloc::Allocator = mooncake_alloc::Allocator;
 #[allow(dead_code)]
 mod common;
 use common::{
-    gemm, gp_data, gp_grad, gp_primal, mlp_grad, mlp_inputs, mlp_primal, GpWork, MlpGrad,
+    budget, gemm, gp_data, gp_grad, gp_primal, mlp_grad, mlp_inputs, mlp_primal, show_ns, time_ns,
+    GpWork, MlpGrad,
 };
 
 /// `C = A B` for column-major A (m×k) and B (k×n), transposed where asked, as `*` computes it:
@@ -830,11 +830,7 @@ struct Row {
 }
 
 fn main() {
-    let budget = std::env::var("MOONCAKE_BENCH_BUDGET")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .unwrap_or(0.3);
-    let budget = Duration::from_secs_f64(budget);
+    let budget = budget();
     let models_src = include_str!("../../../examples/bench_models.jl");
     let bench_src = include_str!("../../../examples/bench.jl");
     let gp_src = include_str!("../../../examples/bench_gp.jl");
@@ -959,13 +955,7 @@ fn main() {
             grad: Box::new(|w, g| cv2.grad(w, g)),
         },
     ];
-    let time = |f: &mut dyn FnMut()| -> f64 {
-        median_ns::<()>(budget, || {
-            f();
-            Ok(())
-        })
-        .unwrap_or(f64::NAN)
-    };
+    let time = |f: &mut dyn FnMut()| time_ns(budget, f);
     let mut rows = Vec::new();
     for m in &mut models {
         // Both compute the same value and gradient.
@@ -1008,13 +998,7 @@ fn main() {
             rust_grad,
         });
     }
-    let t = |ns: f64| {
-        if ns >= 1e6 {
-            format!("{:.2} ms", ns / 1e6)
-        } else {
-            format!("{:.1} µs", ns / 1e3)
-        }
-    };
+    let t = show_ns;
     println!("| model | our primal | Rust primal | our gradient | Rust gradient | our primal ÷ Rust primal | gradient ÷ our primal | our gradient ÷ Rust gradient | first gradient |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for r in &rows {

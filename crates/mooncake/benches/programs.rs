@@ -10,7 +10,6 @@
 use mooncake::bench::{bench, median_ns};
 use mooncake::{Backend, Session};
 use std::hint::black_box;
-use std::time::Duration;
 
 // The same allocator as the `mooncake` command line.
 #[global_allocator]
@@ -33,11 +32,7 @@ struct Row {
 }
 
 fn main() {
-    let budget = std::env::var("MOONCAKE_BENCH_BUDGET")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .unwrap_or(0.3);
-    let budget = Duration::from_secs_f64(budget);
+    let budget = budget();
     let src = include_str!("../../../examples/bench.jl");
     let mut rows = Vec::new();
     let mut run_in =
@@ -58,13 +53,7 @@ fn main() {
     let mut run = |name: &str, call: &str, rust_primal: f64, rust_grad: f64| {
         run_in("examples/bench.jl", src, name, call, rust_primal, rust_grad)
     };
-    let time = |f: &mut dyn FnMut()| -> f64 {
-        median_ns::<()>(budget, || {
-            f();
-            Ok(())
-        })
-        .unwrap_or(f64::NAN)
-    };
+    let time = |f: &mut dyn FnMut()| time_ns(budget, f);
     for n in [1024usize, 1_000_000] {
         let x = xs(n);
         let mut g = vec![0.0; n];
@@ -207,13 +196,7 @@ fn main() {
     }
     println!("| program | our primal | Rust primal | our gradient | Rust gradient | gradient ÷ our primal | gradient ÷ Rust primal | our primal ÷ Rust primal | first gradient | compile (functions) |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
-    let t = |ns: f64| {
-        if ns >= 1e6 {
-            format!("{:.2} ms", ns / 1e6)
-        } else {
-            format!("{:.1} µs", ns / 1e3)
-        }
-    };
+    let t = show_ns;
     for r in &rows {
         println!(
             "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.1} ms | {:.1} ms ({}) |",

@@ -77,14 +77,12 @@ impl Pass for Inline {
                 budget -= size;
                 let (copied, k) = inline_at(f, b, pos - 1, &body, &mut alias);
                 changed = true;
+                // (`b` is not cold, nor then is the continuation `k`.)
                 let body_cold = body.cold_blocks();
                 for (cb, nb) in body.layout.iter().zip(&copied) {
-                    if cold.contains(&b) || body_cold.contains(cb) {
+                    if body_cold.contains(cb) {
                         cold.insert(*nb);
                     }
-                }
-                if cold.contains(&b) {
-                    cold.insert(k);
                 }
                 // Next the callee's copy (calls it could not inline, such as calls back into
                 // this function, are seen again here), then what follows the call.

@@ -1,5 +1,35 @@
 //! The benchmarks' inputs and hand-written Rust versions of `examples/bench.jl`'s programs
-//! (primal and value+gradient), shared by the bench targets.
+//! (primal and value+gradient), shared by the bench targets, and what the printed tables share
+//! (the time budget, the timer of a Rust closure, the format of a time).
+
+use std::time::Duration;
+
+/// Seconds per median: `MOONCAKE_BENCH_BUDGET`, 0.3 when unset.
+pub fn budget() -> Duration {
+    let secs = std::env::var("MOONCAKE_BENCH_BUDGET")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .unwrap_or(0.3);
+    Duration::from_secs_f64(secs)
+}
+
+/// The median time of `f` in nanoseconds, with `mooncake`'s own timer.
+pub fn time_ns(budget: Duration, f: &mut dyn FnMut()) -> f64 {
+    mooncake::bench::median_ns::<()>(budget, || {
+        f();
+        Ok(())
+    })
+    .unwrap_or(f64::NAN)
+}
+
+/// A time for the tables: milliseconds from 1 ms, else microseconds.
+pub fn show_ns(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.1} µs", ns / 1e3)
+    }
+}
 
 pub fn xs(n: usize) -> Vec<f64> {
     (1..=n).map(|i| 0.5 * (i as f64).sin()).collect()
