@@ -16,3 +16,6 @@ pub use forward::{derive_forward, MAX_WIDTH};
 pub use options::{DerivedKey, DualCallKind, DualCallOp, Mode, RuleOptions};
 pub use reverse::{derive_reverse, rule_state_type, Derived};
 pub use rules::Context;
+
+/// Why a `new` that leaves fields undefined cannot be differentiated.
+pub(crate) const UNDEFINED_FIELDS: &str = "differentiating a struct built by `new` with fields left undefined (fewer values than fields) is not supported yet";

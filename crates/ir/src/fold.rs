@@ -270,11 +270,11 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ArrayAxpy | ArrayAddScalar | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
         | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck
         | TupleGetIndex | ToString | Repr | StringConcat | StringToSymbol | FieldNames
-        | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd
-        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
-        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
+        | FieldDefined | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
+        | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
+        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
         | TangentField | GlobalTangent | DualCall | DualApply | GradApply | ThreadsFwd
         | ThreadsRvs | ThreadsDual | ThreadsRun | ChunkRange | NThreads | ThreadId
         | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => None,

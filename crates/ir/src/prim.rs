@@ -291,6 +291,9 @@ prims! {
     /// `Core.fieldnames(T)`: the field names of struct or named-tuple type `T`, as a tuple of
     /// symbols.
     FieldNames = "fieldnames": MAY_THROW,
+    /// `Core.isdefined(x, name::Symbol)`: whether `x` has a field `name` holding a value
+    /// (false for a field `new` left `#undef`, and for a name that is not a field).
+    FieldDefined = "isdefined": INSPECTS,
     /// `Core.sprintf(fmt, args)`: the C-style format string applied to a tuple of values
     /// (`@printf`, `@sprintf`).
     Sprintf = "sprintf": MAY_THROW,
@@ -1185,6 +1188,14 @@ impl Prim {
                     None => Err(format!(
                         "not supported yet: `fieldnames` of {t} (only of struct and named tuple types)"
                     )),
+                }
+            }
+            FieldDefined => {
+                arity(2)?;
+                if args[1] == Type::Symbol {
+                    Ok(Type::Bool)
+                } else {
+                    Err("`Core.isdefined` needs a value and a field name".into())
                 }
             }
             Print | Show => {

@@ -175,6 +175,24 @@ fn ad_errors_inside_callees_point_at_the_users_line() {
 }
 
 #[test]
+fn structs_with_undefined_fields_are_refused_at_their_new() {
+    // `new` leaving a field `#undef`: both modes say so at the `new`, never a wrong gradient.
+    let src = "mutable struct Cell\n w::Float64\n next::Cell\n Cell(w) = new(w)\nend\nf(x) = Cell(x[1] * 2.0).w";
+    let mut s = session(src);
+    let f = s.eval("f").unwrap();
+    let x = vecv(&[1.5]);
+    let e = s
+        .value_and_gradient(&f, std::slice::from_ref(&x))
+        .unwrap_err();
+    let msg = s.render_error(&e);
+    assert!(msg.contains("fields left undefined"), "{msg}");
+    assert!(msg.contains("Cell(w) = new(w)"), "{msg}");
+    let e = s.value_and_gradient_forward(&f, &[x], 8).unwrap_err();
+    let msg = s.render_error(&e);
+    assert!(msg.contains("fields left undefined"), "{msg}");
+}
+
+#[test]
 fn calls_that_are_not_inlined_and_recursion() {
     // `big` is above the inlining limit, so the caller invokes its derived rule.
     let src = r#"

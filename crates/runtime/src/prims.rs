@@ -840,6 +840,23 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             },
             _ => Err(b()),
         },
+        FieldDefined => match args {
+            [x, Value::Sym(n)] => {
+                let k = match x {
+                    Value::Tuple(_) => n
+                        .as_str()
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|k| k.checked_sub(1)),
+                    _ => env.field_index(&x.ty(), *n),
+                };
+                Ok(Value::Bool(
+                    k.and_then(|k| x.field(k))
+                        .is_some_and(|v| !matches!(v, Value::Undef)),
+                ))
+            }
+            _ => Err(b()),
+        },
         StringToSymbol => match args {
             [Value::Str(s)] => Ok(Value::Sym(syntax::Symbol::intern(s))),
             _ => Err(b()),

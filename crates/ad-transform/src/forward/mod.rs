@@ -252,6 +252,9 @@ impl Dual<'_> {
             InstData::Prim { op, args } => self.prim(e, i, *op, args, res)?,
             InstData::Invoke { callee, args } => self.invoke(e, r(), callee, args)?,
             InstData::Call { args } => Some(self.dual_call(e, r(), args, DualCallKind::Call)),
+            InstData::New { args, .. } if args.iter().any(|a| cx.ty(*a) == Type::Bottom) => {
+                return Err(cx.err(i, crate::UNDEFINED_FIELDS.into()))
+            }
             InstData::New { ty, args } => self.new_struct(e, i, ty, args)?,
             InstData::Tuple { args } => {
                 let tt = cx.tt(r());

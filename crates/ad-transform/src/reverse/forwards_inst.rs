@@ -63,6 +63,9 @@ impl Forwards<'_> {
             InstData::TypeAssert { val, .. } => self.type_assert(at, r(), *val),
             // Tuples and immutable structs: fdata and rdata built part by part.
             InstData::Tuple { args } => self.build(at, r(), args),
+            InstData::New { args, .. } if args.iter().any(|a| self.cx.ty(*a) == Type::Bottom) => {
+                Err(self.cx.err(i, crate::UNDEFINED_FIELDS.into()))
+            }
             InstData::New { ty, args } if !self.cx.env.is_mutable(ty) => self.build(at, r(), args),
             InstData::New { ty, args } => self.new_mutable(at, r(), ty, args),
             InstData::GetField {

@@ -118,11 +118,13 @@ pub fn reverse_rule(
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd
         | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall
-        | ToString | Repr | StringConcat | StringToSymbol | FieldNames | StringLen | StringCmp
-        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop
-        | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
+        | ToString | Repr | StringConcat | StringToSymbol | FieldNames | FieldDefined
+        | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
+        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
+        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | NThreads | ThreadId
+        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => {
+            Some(Rule::NonDifferentiable)
+        }
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -181,11 +183,12 @@ pub fn is_differentiable(op: Prim) -> bool {
         | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual
         | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply | GradApply
-        | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames | StringLen
-        | StringCmp | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | ThreadsRun | NThreads
-        | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => false,
+        | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames
+        | FieldDefined | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
+        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
+        | ChunkRange => false,
     }
 }
 

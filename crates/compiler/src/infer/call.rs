@@ -196,6 +196,19 @@ pub(super) fn split_call(
 
 /// Emits `convert(T, v)` through the method instance `key` (whose signature is
 /// `(typeof(convert), Type{T}, typeof(v))`) and returns the converted value.
+/// What a field `new` was given no value for holds, with its type: a number field some number
+/// (Julia leaves its bits as they were; here they are zero), any other field `#undef` (reading
+/// it is Julia's `UndefRefError`, `isdefined` says it is not defined).
+fn undefined_field(ft: &Type) -> (Const, Type) {
+    match ft {
+        Type::Float64 => (Const::F64(0.0), Type::Float64),
+        Type::Float32 => (Const::F32(0.0), Type::Float32),
+        Type::Int64 => (Const::Int(0), Type::Int64),
+        Type::Bool => (Const::Bool(false), Type::Bool),
+        _ => (Const::Undef, Type::Bottom),
+    }
+}
+
 pub(super) fn emit_convert(
     c: &Compiler,
     f: &mut Function,
@@ -421,7 +434,23 @@ impl Compiler {
                             if t.is_concrete() && matches!(**t, Type::Struct(..)) =>
                         {
                             let fts = self.env.field_types(t).unwrap_or_default();
-                            if fts.len() != ats.len() - 2 {
+                            // Fewer values than fields: the rest are left undefined (Julia's
+                            // `#undef`; see `undefined_field`).
+                            let plain = fts.iter().skip(ats.len() - 2).find(|ft| {
+                                ft.is_bits(&self.env)
+                                    && !matches!(
+                                        ft,
+                                        Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
+                                    )
+                            });
+                            if let Some(ft) = plain.filter(|_| fts.len() > ats.len() - 2) {
+                                (
+                                    Type::Bottom,
+                                    Resolution::Error(format!(
+                                        "not supported yet: `new` without a value for a field of type {ft} (plain data that Julia leaves uninitialised)"
+                                    )),
+                                )
+                            } else if fts.len() < ats.len() - 2 {
                                 (
                                     Type::Bottom,
                                     Resolution::Error(format!(
@@ -459,10 +488,14 @@ impl Compiler {
                                 }
                                 match failed {
                                     Some(m) => (Type::Bottom, Resolution::Error(m)),
-                                    None if convs.iter().any(|c| c.is_some()) => (
-                                        (**t).clone(),
-                                        Resolution::NewConvert((**t).clone(), convs),
-                                    ),
+                                    None if convs.iter().any(|c| c.is_some())
+                                        || convs.len() < fts.len() =>
+                                    {
+                                        (
+                                            (**t).clone(),
+                                            Resolution::NewConvert((**t).clone(), convs),
+                                        )
+                                    }
                                     None => ((**t).clone(), Resolution::New((**t).clone())),
                                 }
                             }
@@ -717,6 +750,13 @@ impl Compiler {
                                     vals.push(emit_convert(self, &mut f, &mut out, &key, *a, loc))
                                 }
                             }
+                        }
+                        let fts = self.env.field_types(&t).unwrap_or_default();
+                        for ft in fts.iter().skip(vals.len()) {
+                            let (c, ct) = undefined_field(ft);
+                            let (ci, cv) = f.make_inst(InstData::Const(c), ct, loc);
+                            out.push(ci);
+                            vals.extend(cv);
                         }
                         f.insts[i] = InstData::New { ty: t, args: vals };
                     }

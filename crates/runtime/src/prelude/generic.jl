@@ -26,6 +26,9 @@ min(x, y) = ifelse(isless(y, x), y, x)
 fieldnames(::Type{T}) where {T} = Core.fieldnames(T)
 fieldcount(::Type{T}) where {T} = length(fieldnames(T))
 hasfield(::Type{T}, name::Symbol) where {T} = name in fieldnames(T)
+# Whether field `name` of `x` holds a value: false for a field `new` was given no value for
+# (and for a name that is not a field).
+isdefined(x, name::Symbol) = Core.isdefined(x, name)
 propertynames(x) = fieldnames(typeof(x))
 hasproperty(x, name::Symbol) = name in propertynames(x)
 
