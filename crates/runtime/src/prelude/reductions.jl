@@ -92,6 +92,20 @@ function _reduce_dims(f, op, A::AbstractMatrix, dims, init)
     for j in 1:rn, i in 1:rm
         R[i, j] = _dims_init(op, f, T, A, i + (j - 1) * m, init)
     end
+    if r1 && !r2
+        # Down each column (`dims = 1`): the same operations in the same order (each step
+        # converted to `R`'s element type, as storing it would), with the running value kept
+        # in a variable rather than in `R`.
+        S = eltype(R)
+        for j in 1:n
+            acc = R[1, j]
+            for i in 1:m
+                acc = convert(S, op(acc, f(A[i, j])))
+            end
+            R[1, j] = acc
+        end
+        return R
+    end
     for j in 1:n, i in 1:m
         ri = r1 ? 1 : i
         rj = r2 ? 1 : j
