@@ -523,6 +523,11 @@ fn trivial_params(f: &mut Function) -> bool {
             }
         }
     }
+    for (b, p, c) in cyclic_const_params(f, &preds) {
+        if !alias.contains_key(&p) && !consts.iter().any(|(_, q, _)| *q == p) {
+            consts.push((b, p, c));
+        }
+    }
     for (b, p, c) in consts {
         let loc = f.blocks[b]
             .insts
@@ -541,6 +546,84 @@ fn trivial_params(f: &mut Function) -> bool {
     apply_aliases(f, &alias);
     remove_params(f, |p| alias.contains_key(&p));
     true
+}
+
+/// Parameters whose incoming values are all one constant once other parameters are seen
+/// through: a loop-carried value that is the same constant on every edge (`p = φ(0.0, q)`,
+/// `q = φ(0.0, p)`, as a pullback's zero cotangent of a variable the loop never reads). An
+/// optimistic fixed point: every parameter starts unknown and is lowered to a constant, or to
+/// "varies", by its incoming values.
+fn cyclic_const_params(
+    f: &Function,
+    preds: &cranelift_entity::SecondaryMap<Block, ir::function::Preds>,
+) -> Vec<(Block, Value, Const)> {
+    // Each parameter's block and incoming values.
+    let mut incoming: FxHashMap<Value, (Block, Vec<Value>)> = FxHashMap::default();
+    let entry = f.entry();
+    for &b in &f.layout {
+        if b == entry {
+            continue;
+        }
+        for (k, &p) in f.blocks[b].params.iter().enumerate() {
+            let mut ins = Vec::new();
+            for &pred in &preds[b] {
+                let Some(t) = f.terminator(pred) else {
+                    continue;
+                };
+                for (dest, args) in f.insts[t].successors() {
+                    if dest == b && args[k] != p {
+                        ins.push(args[k]);
+                    }
+                }
+            }
+            incoming.insert(p, (b, ins));
+        }
+    }
+    // `None`: varies; absent: not known yet.
+    let mut state: FxHashMap<Value, Option<Const>> = FxHashMap::default();
+    loop {
+        let mut changed = false;
+        for (&p, (_, ins)) in &incoming {
+            if matches!(state.get(&p), Some(None)) {
+                continue;
+            }
+            let mut acc: Option<Option<Const>> = None;
+            for &a in ins {
+                let va: Option<Option<Const>> = if incoming.contains_key(&a) {
+                    match state.get(&a) {
+                        None => continue,
+                        Some(v) => Some(v.clone()),
+                    }
+                } else {
+                    Some(
+                        f.const_value(a)
+                            .filter(|_| f.types[a] == f.types[p])
+                            .cloned(),
+                    )
+                };
+                acc = match (acc, va) {
+                    (None, v) => v,
+                    (Some(Some(x)), Some(Some(y))) if x == y => Some(Some(x)),
+                    _ => Some(None),
+                };
+            }
+            if let Some(v) = acc {
+                if state.get(&p) != Some(&v) {
+                    state.insert(p, v);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out: Vec<(Block, Value, Const)> = state
+        .into_iter()
+        .filter_map(|(p, v)| Some((incoming[&p].0, p, v?)))
+        .collect();
+    out.sort_by_key(|(_, p, _)| *p);
+    out
 }
 
 /// A block with no parameters whose only instruction is `jump C(args)` is bypassed.
