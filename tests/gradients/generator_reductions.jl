@@ -14,3 +14,9 @@ mixed(x) = sum(abs2(x[i] - x[i + 1]) for i in 1:length(x) - 1) + prod(1 + 0.1t f
            maximum(sin(t) for t in x) + sum(i * t for (i, t) in enumerate(x))
 
 paired(a, b) = sum(p * q for (p, q) in zip(a, b)) * minimum(p^2 + q for (p, q) in zip(a, b))
+
+# Index-value pairs of a vector and of a matrix.
+# check: weighted([0.4, 1.2, -0.3])
+# check: weighted_matrix([0.4 1.2; -0.3 0.8])
+weighted(v) = sum(i * x^2 for (i, x) in pairs(v))
+weighted_matrix(A) = sum(I[1] * a + I[2] * a^2 for (I, a) in pairs(A))

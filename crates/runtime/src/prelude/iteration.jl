@@ -25,6 +25,22 @@ function iterate_next(e::Enumerate, st)
     p = iterate_next(e.itr, st[2])
     ((st[1], p[1]), (st[1] + 1, p[2]))
 end
+# `pairs(x)`: `i => x[i]` for each index `i` of `x`, lazily (Julia's `Iterators.Pairs`):
+# linear indices of a vector or tuple, `CartesianIndex`es of any other array.
+struct Pairs{V,K}
+    data::V
+    keys::K
+end
+pairs(v::AbstractVector) = Pairs(v, eachindex(v))
+pairs(t::Tuple) = Pairs(t, 1:length(t))
+pairs(A::AbstractArray) = Pairs(A, CartesianIndices(A))
+iterate_start(p::Pairs) = iterate_start(p.keys)
+iterate_done(p::Pairs, st) = iterate_done(p.keys, st)
+function iterate_next(p::Pairs, st)
+    k, next = iterate_next(p.keys, st)
+    (k => p.data[k], next)
+end
+length(p::Pairs) = length(p.keys)
 zip(a, b) = Zip2(a, b)
 zip(a, b, c) = Zip3(a, b, c)
 iterate_start(z::Zip2) = (iterate_start(z.a), iterate_start(z.b))
