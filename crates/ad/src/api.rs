@@ -481,7 +481,7 @@ impl Plan {
             }
             fwd_args[2 * k + 2] = match (z, x) {
                 (ZeroFdata::Zeros(e), Value::Array(a)) => {
-                    Value::Array(Arc::new(runtime::ArrayObj::zeros(e.clone(), a.dims())))
+                    Value::Array(runtime::ArrayObj::zeros_shared(e.clone(), &a.dims()))
                 }
                 _ => fdata(&zero_tangent(x, env), t, env),
             };

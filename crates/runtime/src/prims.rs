@@ -1036,7 +1036,7 @@ fn mismatch(
 
 /// A fresh AD rule state: no stacks and no child states yet.
 pub fn new_rule_state(ty: &Type) -> Value {
-    let any_vec = || Value::Array(Arc::new(ArrayObj::zeros(Type::Any, vec![0])));
+    let any_vec = || Value::Array(ArrayObj::zeros_shared(Type::Any, &[0]));
     Value::Mutable(Arc::new(crate::value::MutableVal::new(
         ty.clone(),
         vec![any_vec(), any_vec()],

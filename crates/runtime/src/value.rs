@@ -789,11 +789,6 @@ impl ArrayObj {
             sharers: std::sync::atomic::AtomicUsize::new(0),
         }
     }
-    pub fn zeros(elem: Type, dims: Vec<usize>) -> ArrayObj {
-        let n = dims.iter().product();
-        let data = ArrayData::zeros(&elem, n);
-        ArrayObj::new(elem, dims, data)
-    }
     /// Zero-filled, with isbits aggregates stored inline (their native layout).
     pub fn zeros_in(elem: Type, dims: Vec<usize>, env: &ir::TypeEnv) -> ArrayObj {
         let n = dims.iter().product();

@@ -194,8 +194,6 @@ pub(super) fn split_call(
     join
 }
 
-/// Emits `convert(T, v)` through the method instance `key` (whose signature is
-/// `(typeof(convert), Type{T}, typeof(v))`) and returns the converted value.
 /// What a field `new` was given no value for holds, with its type: a number field some number
 /// (Julia leaves its bits as they were; here they are zero), any other field `#undef` (reading
 /// it is Julia's `UndefRefError`, `isdefined` says it is not defined).
@@ -209,6 +207,8 @@ fn undefined_field(ft: &Type) -> (Const, Type) {
     }
 }
 
+/// Emits `convert(T, v)` through the method instance `key` (whose signature is
+/// `(typeof(convert), Type{T}, typeof(v))`) and returns the converted value.
 pub(super) fn emit_convert(
     c: &Compiler,
     f: &mut Function,
@@ -436,14 +436,11 @@ impl Compiler {
                             let fts = self.env.field_types(t).unwrap_or_default();
                             // Fewer values than fields: the rest are left undefined (Julia's
                             // `#undef`; see `undefined_field`).
+                            // (Plain data other than a number has no value to hold.)
                             let plain = fts.iter().skip(ats.len() - 2).find(|ft| {
-                                ft.is_bits(&self.env)
-                                    && !matches!(
-                                        ft,
-                                        Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
-                                    )
+                                ft.is_bits(&self.env) && undefined_field(ft).1 == Type::Bottom
                             });
-                            if let Some(ft) = plain.filter(|_| fts.len() > ats.len() - 2) {
+                            if let Some(ft) = plain {
                                 (
                                     Type::Bottom,
                                     Resolution::Error(format!(

@@ -472,62 +472,25 @@ impl Pass for SimplifyCfg {
 }
 
 /// A parameter whose incoming values are all one value (or itself) is replaced by it; one
-/// whose incoming values are all equal constants, by that constant made in its block.
+/// whose incoming values are all one constant, also through other parameters (see
+/// `const_params`), by that constant made in its block.
 fn trivial_params(f: &mut Function) -> bool {
-    let preds = f.predecessors();
-    let entry = f.entry();
+    let incoming = incoming_values(f);
     let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
-    let mut consts: Vec<(Block, Value, Const)> = Vec::new();
-    for &b in &f.layout {
-        if b == entry {
-            continue;
-        }
-        for (k, &p) in f.blocks[b].params.iter().enumerate() {
-            let mut uniq: Option<Value> = None;
-            let mut trivial = true;
-            let mut same_const = true;
-            for &pred in &preds[b] {
-                let Some(t) = f.terminator(pred) else {
-                    continue;
-                };
-                for (dest, args) in f.insts[t].successors() {
-                    if dest != b {
-                        continue;
-                    }
-                    let a = args[k];
-                    if a == p {
-                        continue;
-                    }
-                    match uniq {
-                        None => uniq = Some(a),
-                        Some(u) if u == a => {}
-                        Some(u) => {
-                            trivial = false;
-                            same_const &= f.types[u] == f.types[a]
-                                && f.const_value(u).is_some()
-                                && f.const_value(u) == f.const_value(a);
-                        }
-                    }
-                }
-            }
-            let Some(u) = uniq else { continue };
-            // The replacement must have a type at least as precise.
-            if f.types[u] != f.types[p] && !matches!(f.types[p], Type::Any) {
-                continue;
-            }
-            if trivial {
-                alias.insert(p, u);
-            } else if same_const && f.types[u] == f.types[p] {
-                let c = f.const_value(u).cloned().unwrap_or(Const::Undef);
-                consts.push((b, p, c));
-            }
+    for (&p, (_, ins)) in &incoming {
+        let Some(&u) = ins.first() else { continue };
+        // The replacement must have a type at least as precise.
+        if ins.iter().all(|a| *a == u)
+            && (f.types[u] == f.types[p] || matches!(f.types[p], Type::Any))
+        {
+            alias.insert(p, u);
         }
     }
-    for (b, p, c) in cyclic_const_params(f, &preds) {
-        if !alias.contains_key(&p) && !consts.iter().any(|(_, q, _)| *q == p) {
-            consts.push((b, p, c));
-        }
-    }
+    let mut consts: Vec<(Block, Value, Const)> = const_params(f, &incoming)
+        .into_iter()
+        .filter(|(_, p, _)| !alias.contains_key(p))
+        .collect();
+    consts.sort_by_key(|(_, p, _)| *p);
     for (b, p, c) in consts {
         let loc = f.blocks[b]
             .insts
@@ -548,18 +511,12 @@ fn trivial_params(f: &mut Function) -> bool {
     true
 }
 
-/// Parameters whose incoming values are all one constant once other parameters are seen
-/// through: a loop-carried value that is the same constant on every edge (`p = φ(0.0, q)`,
-/// `q = φ(0.0, p)`, as a pullback's zero cotangent of a variable the loop never reads). An
-/// optimistic fixed point: every parameter starts unknown and is lowered to a constant, or to
-/// "varies", by its incoming values.
-fn cyclic_const_params(
-    f: &Function,
-    preds: &cranelift_entity::SecondaryMap<Block, ir::function::Preds>,
-) -> Vec<(Block, Value, Const)> {
-    // Each parameter's block and incoming values.
-    let mut incoming: FxHashMap<Value, (Block, Vec<Value>)> = FxHashMap::default();
+/// Each parameter of a block other than the entry: its block and the values its incoming
+/// edges pass (not itself).
+fn incoming_values(f: &Function) -> FxHashMap<Value, (Block, Vec<Value>)> {
+    let preds = f.predecessors();
     let entry = f.entry();
+    let mut incoming = FxHashMap::default();
     for &b in &f.layout {
         if b == entry {
             continue;
@@ -579,31 +536,41 @@ fn cyclic_const_params(
             incoming.insert(p, (b, ins));
         }
     }
+    incoming
+}
+
+/// Parameters whose incoming values are all one constant of their type once other parameters
+/// are seen through: equal constants on every edge, or a loop-carried value that is the same
+/// constant on every edge (`p = φ(0.0, q)`, `q = φ(0.0, p)`, as a pullback's zero cotangent
+/// of a variable the loop never reads). An optimistic fixed point: every parameter starts
+/// unknown and is lowered to a constant, or to "varies", by its incoming values.
+fn const_params(
+    f: &Function,
+    incoming: &FxHashMap<Value, (Block, Vec<Value>)>,
+) -> Vec<(Block, Value, Const)> {
     // `None`: varies; absent: not known yet.
     let mut state: FxHashMap<Value, Option<Const>> = FxHashMap::default();
     loop {
         let mut changed = false;
-        for (&p, (_, ins)) in &incoming {
+        for (&p, (_, ins)) in incoming {
             if matches!(state.get(&p), Some(None)) {
                 continue;
             }
             let mut acc: Option<Option<Const>> = None;
             for &a in ins {
-                let va: Option<Option<Const>> = if incoming.contains_key(&a) {
+                let va: Option<Const> = if incoming.contains_key(&a) {
                     match state.get(&a) {
                         None => continue,
-                        Some(v) => Some(v.clone()),
+                        Some(v) => v.clone(),
                     }
                 } else {
-                    Some(
-                        f.const_value(a)
-                            .filter(|_| f.types[a] == f.types[p])
-                            .cloned(),
-                    )
+                    f.const_value(a)
+                        .filter(|_| f.types[a] == f.types[p])
+                        .cloned()
                 };
                 acc = match (acc, va) {
-                    (None, v) => v,
-                    (Some(Some(x)), Some(Some(y))) if x == y => Some(Some(x)),
+                    (None, v) => Some(v),
+                    (Some(Some(x)), Some(y)) if x == y => Some(Some(x)),
                     _ => Some(None),
                 };
             }
@@ -618,12 +585,10 @@ fn cyclic_const_params(
             break;
         }
     }
-    let mut out: Vec<(Block, Value, Const)> = state
+    state
         .into_iter()
         .filter_map(|(p, v)| Some((incoming[&p].0, p, v?)))
-        .collect();
-    out.sort_by_key(|(_, p, _)| *p);
-    out
+        .collect()
 }
 
 /// A block with no parameters whose only instruction is `jump C(args)` is bypassed.
