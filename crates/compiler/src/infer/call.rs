@@ -37,6 +37,9 @@ pub(crate) enum Resolution {
     /// dynamic call, asserted to be a `T` (the field's type), as Julia's `setproperty!`.
     SetFieldDynamicConvert(u32, Type),
     Constant(Const),
+    /// `#module_global(:name)` that is not a prelude type or function: a plain read of
+    /// global `name`.
+    Global(Symbol),
 }
 
 /// One combination of argument member types of a union-split call.
@@ -361,6 +364,16 @@ impl Compiler {
                         Type::type_of_type(t.clone()),
                         Resolution::Constant(Const::Type(t)),
                     ));
+                }
+                // `Base.name` (or another module's): the prelude's binding of `name`, even
+                // where the program has a variable of that name.
+                "#module_global" => {
+                    let Some(&Const::Sym(g)) = args.get(1).and_then(|a| fr.f.const_value(*a))
+                    else {
+                        unreachable!("lowering passes `#module_global` a quoted name")
+                    };
+                    let (t, c) = self.global_read(g, true);
+                    return Ok((t, c.map_or(Resolution::Global(g), Resolution::Constant)));
                 }
                 // `Core.kw_has(kw, "k")`: whether named tuple `kw` has field `k`.
                 "#kw_has" => {
@@ -756,6 +769,9 @@ impl Compiler {
                             vals.extend(cv);
                         }
                         f.insts[i] = InstData::New { ty: t, args: vals };
+                    }
+                    (InstData::Call { .. }, Some(Resolution::Global(g))) => {
+                        f.insts[i] = InstData::GetGlobal(g);
                     }
                     (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
                         f.insts[i] = InstData::GetField {

@@ -194,6 +194,20 @@ impl Compiler {
         (Type::Bottom, None)
     }
 
+    /// The type (and constant value, if known) of reading global `name`; with
+    /// `prelude_binding`, a prelude type or function of that name wins over a user variable
+    /// (the binding prelude code sees, and `Base.name` names).
+    pub(crate) fn global_read(&self, name: Symbol, prelude_binding: bool) -> (Type, Option<Const>) {
+        match self.type_named(name) {
+            _ if !prelude_binding => self.global_type(name),
+            Some(ty) => (Type::type_of_type(ty.clone()), Some(Const::Type(ty))),
+            None if self.tables.contains_key(&name) => {
+                (Type::Function(name), Some(Const::Func(name)))
+            }
+            None => self.global_type(name),
+        }
+    }
+
     /// A type name as a type value (`Float64`, `Vector`, `Point`).
     pub fn type_named(&self, name: Symbol) -> Option<Type> {
         if let Some(t) = crate::typeexpr::builtin_type(name.as_str()) {
@@ -404,15 +418,7 @@ impl Compiler {
             InstData::GetGlobal(name) => {
                 // Prelude code refers to prelude definitions even where a user variable of
                 // the same name shadows them (as Base code does in Julia).
-                let from_prelude = self.in_prelude(span.file);
-                let (t, c) = match self.type_named(*name) {
-                    _ if !from_prelude => self.global_type(*name),
-                    Some(ty) => (Type::type_of_type(ty.clone()), Some(Const::Type(ty))),
-                    None if self.tables.contains_key(name) => {
-                        (Type::Function(*name), Some(Const::Func(*name)))
-                    }
-                    None => self.global_type(*name),
-                };
+                let (t, c) = self.global_read(*name, self.in_prelude(span.file));
                 if let Some(c) = c {
                     fr.res.insert(i, Resolution::Constant(c));
                 }

@@ -151,7 +151,7 @@ impl<'a> Lowerer<'a> {
                         return Ok(self.emit(InstData::GetGlobal(*name), sp));
                     }
                     if is_module(m) && self.lookup_local(m).is_none() {
-                        return self.read_name(*name, sp);
+                        return Ok(self.module_global(*name, sp));
                     }
                 }
                 if is_math_constants(obj) && self.lookup_local(sym("MathConstants")).is_none() {
@@ -161,7 +161,7 @@ impl<'a> Lowerer<'a> {
                             format!("`{name}` is not defined in `Base.MathConstants`"),
                         ));
                     };
-                    return self.read_name(sym(c), sp);
+                    return Ok(self.module_global(sym(c), sp));
                 }
                 let o = self.expr(obj)?;
                 Ok(self.emit(

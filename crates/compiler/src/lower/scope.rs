@@ -71,6 +71,13 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// `Base.name` (or `LinearAlgebra.name`, ...): the prelude's binding of `name`, not a
+    /// local or user global that shadows it (inference resolves which).
+    pub(super) fn module_global(&mut self, name: Symbol, span: Span) -> Value {
+        let q = self.emit(InstData::Const(ir::Const::Sym(name)), span);
+        self.call("#module_global", vec![q], span)
+    }
+
     pub(super) fn read_name(&mut self, name: Symbol, span: Span) -> Result<Value, CompileError> {
         if let Some(s) = self.lookup_local(name) {
             return Ok(self.get_slot(s, span));
