@@ -582,6 +582,28 @@ pub fn view_summary(v: &Value) -> Option<String> {
 
 /// The first element, step and last element of a float range whose reference value and step
 /// are twice-precision numbers (`hi + lo`), computed as the range computes its elements.
+/// Julia's `show` of a `StepRangeLen` from its ends and step.
+fn show_step_range(out: &mut String, first: &Value, step: &Value, last: &Value, len: i64) {
+    let zero = match step {
+        Value::Int(s) => *s == 0,
+        Value::F64(s) => *s == 0.0,
+        _ => false,
+    };
+    if zero {
+        out.push_str("StepRangeLen(");
+        show(out, first, None);
+        out.push_str(", ");
+        show(out, step, None);
+        out.push_str(&format!(", {len})"));
+    } else {
+        show(out, first, None);
+        out.push(':');
+        show(out, step, None);
+        out.push(':');
+        show(out, last, None);
+    }
+}
+
 fn float_range_ends(
     reference: &Value,
     step: &Value,
@@ -653,22 +675,22 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 out.push(')');
                 return;
             }
-            // An integer `StepRangeLen` (`2 .* (1:5)`) prints as `first:step:last`.
+            // A `StepRangeLen` (`2 .* (1:5)`, `0:0.1:1`) prints as `first:step:last`, or with
+            // a zero step (`0 .* r`) as its constructor call.
             (
                 "StepRangeLen",
                 [Value::Int(reference), Value::Int(step), Value::Int(len), Value::Int(offset)],
             ) => {
                 let at = |i: i64| reference.wrapping_add((i - offset).wrapping_mul(*step));
-                out.push_str(&format!("{}:{}:{}", at(1), step, at(*len)));
+                let (first, last) = (Value::Int(at(1)), Value::Int(at(*len)));
+                show_step_range(out, &first, &Value::Int(*step), &last, *len);
                 return;
             }
             ("StepRangeLen", [reference, step, len, offset]) => {
                 if let Some((first, step, last)) = float_range_ends(reference, step, len, offset) {
-                    show(out, &Value::F64(first), None);
-                    out.push(':');
-                    show(out, &Value::F64(step), None);
-                    out.push(':');
-                    show(out, &Value::F64(last), None);
+                    let (first, step, last) =
+                        (Value::F64(first), Value::F64(step), Value::F64(last));
+                    show_step_range(out, &first, &step, &last, len.as_int().unwrap_or(0));
                     return;
                 }
             }

@@ -356,6 +356,3 @@ function -(a::AbstractRange{Int64}, b::AbstractRange{Int64})
     _range_lengths(a, b)
     _int_range(first(a) - first(b), _range_step(a) - _range_step(b), length(a))
 end
-*(a::AbstractFloat, r::AbstractRange) = _float_range_arith(r)
-*(r::AbstractRange, a::AbstractFloat) = _float_range_arith(r)
-/(r::AbstractRange, a::Number) = _float_range_arith(r)

@@ -2,9 +2,8 @@
 # `StepRangeLen`s whose reference value and step are kept in twice precision, so that
 # `0.1:0.1:0.3` ends exactly at 0.3 and every element is the float nearest the exact rational
 # value when the endpoints are simple fractions; `LinRange` interpolates between its endpoints.
-# Element values, lengths, sums and printing are Julia's. Arithmetic that Julia performs on the
-# range itself (`2 .* r`, `r .+ 1`, `r / 2`, `r + r`) would need that twice-precision range
-# arithmetic and is reported as not supported yet.
+# Element values, lengths, sums, printing and the arithmetic Julia performs on the range itself
+# (`2 .* r`, `r .+ 1`, `r / 2`, `r + r`, giving new ranges) are Julia's.
 
 # A number as an unevaluated sum hi + lo, with hi holding the leading bits.
 struct TwicePrecision{T}
@@ -91,6 +90,17 @@ _srl(ref::TwicePrecision{Float64}, step::TwicePrecision{Float64}, len::Int64, of
 _srl_rational(rn::Int64, rd::Int64, sn::Int64, sd::Int64, nb::Int64, len::Int64, offset::Int64) =
     _srl(_tp(rn, rd), _twiceprecision(_tp(sn, sd), nb), len, offset)
 
+# A copy of `x` without its derivative (its bits).
+_detached(x::Float64) = Core.bitcast(Float64, Core.bitcast(Int64, x))
+# A range built exactly from fractions, whose element i is start + (i - 1) * step, with the
+# derivatives of `start` and `step` put back into its reference value and step: `eps_start` is
+# `_detached(start) - start` (and so for the step), a +0.0 whose derivative is minus start's;
+# subtracting a +0.0 from a low part leaves every bit of it (also of -0.0).
+function _carry(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, eps_start::Float64, eps_step::Float64)
+    ref = TwicePrecision{Float64}(r.ref.hi, r.ref.lo - (eps_start + (r.offset - 1) * eps_step))
+    _srl(ref, TwicePrecision{Float64}(r.step.hi, r.step.lo - eps_step), r.len, r.offset)
+end
+
 # The range of `len` values start_n/den, (start_n + step_n)/den, ..., referenced at the element
 # of smallest magnitude.
 function _floatrange(start_n::Int64, step_n::Int64, len::Int64, den::Int64)
@@ -151,7 +161,8 @@ function (:)(start::Float64, step::Float64, stop::Float64)
                 len = max(0, div(den * stop_n - stop_d * start_n + step_n * stop_d, step_n * stop_d))
                 if _isbetween(start, start + (len - 1) * step, stop + step / 2) &&
                         !_isbetween(start, start + len * step, stop)
-                    return _floatrange(start_n, step_n, len, den)
+                    r = _floatrange(start_n, step_n, len, den)
+                    return _carry(r, _detached(start) - start, _detached(step) - step)
                 end
             end
         end
@@ -238,6 +249,8 @@ _range(start::Float64, step::Nothing, stop::Float64, len::Int64) = _linspace(sta
 # Endpoints of different types: a LinRange, as Julia makes.
 _range(start::Real, step::Nothing, stop::Real, len::Int64) = LinRange(start, stop, len)
 function _range(start::Real, step::Real, stop::Nothing, len::Int64)
+    T = promote_type(typeof(start), typeof(step))
+    T === Float64 || throw(ArgumentError(string("not supported yet: a range of ", T, " values")))
     a = Float64(start)
     st = Float64(step)
     start_n, start_d = _rat(a)
@@ -245,7 +258,8 @@ function _range(start::Real, step::Real, stop::Nothing, len::Int64)
     if start_d != 0 && step_d != 0 && start_n / start_d == a && step_n / step_d == st
         den = start_d * div(step_d, gcd(start_d, step_d))
         if abs(den * a) <= _maxintfloat && abs(den * st) <= _maxintfloat && rem(den, start_d) == 0 && rem(den, step_d) == 0
-            return _floatrange(round(Int64, den * a), round(Int64, den * st), len, den)
+            r = _floatrange(round(Int64, den * a), round(Int64, den * st), len, den)
+            return _carry(r, _detached(a) - a, _detached(st) - st)
         end
     end
     _srl(_tp(a), _tp(st), len, 1)
@@ -278,7 +292,8 @@ end
 
 function _linspace(start::Float64, stop::Float64, len::Int64)
     len < 2 && return _linspace_endpoints(start, stop, len)
-    start == stop && return _srl(_tp(start), _tp(0.0), len, 1)
+    # (The zero step as stop - start keeps the endpoints' derivatives.)
+    start == stop && return _srl(_tp(start), _tp(isfinite(start) ? (stop - start) / (len - 1) : 0.0), len, 1)
     start_n, start_d = _rat(start)
     stop_n, stop_d = _rat(stop)
     if start_d != 0 && stop_d != 0
@@ -287,7 +302,9 @@ function _linspace(start::Float64, stop::Float64, len::Int64)
             start_n = round(Int64, den * start)
             stop_n = round(Int64, den * stop)
             if start_n / den == start && stop_n / den == stop
-                return _linspace_int(start_n, stop_n, len, den)
+                eps_start = _detached(start) - start
+                eps_stop = _detached(stop) - stop
+                return _carry(_linspace_int(start_n, stop_n, len, den), eps_start, (eps_stop - eps_start) / (len - 1))
             end
         end
     end
@@ -364,23 +381,99 @@ iterate_start(r::LinRange) = 1
 iterate_done(r::LinRange, i::Int64) = i > r.len
 iterate_next(r::LinRange, i::Int64) = (_lin_at(r, i), i + 1)
 
-# Arithmetic Julia performs on the range itself (in twice precision, giving a new range).
-_float_range_arith(r) = error("not supported yet: arithmetic on a float range (Julia computes it as a new range in twice precision); `collect` the range first")
-*(a::Number, r::StepRangeLen) = _float_range_arith(r)
-*(r::StepRangeLen, a::Number) = _float_range_arith(r)
-/(r::StepRangeLen, a::Number) = _float_range_arith(r)
-\(a::Number, r::StepRangeLen) = _float_range_arith(r)
-+(a::StepRangeLen, b::StepRangeLen) = _float_range_arith(a)
--(a::StepRangeLen, b::StepRangeLen) = _float_range_arith(a)
-*(a::Number, r::LinRange) = _float_range_arith(r)
-*(r::LinRange, a::Number) = _float_range_arith(r)
-/(r::LinRange, a::Number) = _float_range_arith(r)
-\(a::Number, r::LinRange) = _float_range_arith(r)
-+(a::LinRange, b::LinRange) = _float_range_arith(a)
--(a::LinRange, b::LinRange) = _float_range_arith(a)
+# Arithmetic Julia performs on the range itself, giving a new range: on a float range in twice
+# precision (the reference value and step of the result are the exact results rounded to
+# twice precision, so `2 .* (0:0.1:1)` is `0.0:0.2:2.0` with every element the float nearest
+# its exact value), on a LinRange on its endpoints.
+_float_range_arith(r) = error("not supported yet: this arithmetic on a float range (Julia computes it as a new range); `collect` the range first")
+function _tp_add(x::TwicePrecision{Float64}, y::Float64)
+    s_hi, s_lo = _add12(x.hi, y)
+    h, l = _canonicalize2(s_hi, s_lo + x.lo)
+    TwicePrecision{Float64}(h, l)
+end
+_tp_neg(x::TwicePrecision{Float64}) = TwicePrecision{Float64}(-x.hi, -x.lo)
+function _tp_mul(x::TwicePrecision{Float64}, y::TwicePrecision{Float64})
+    zh, zl = _mul12(x.hi, y.hi)
+    (iszero(zh) || !isfinite(zh)) && return TwicePrecision{Float64}(zh, zh)
+    h, l = _canonicalize2(zh, (x.hi * y.lo + x.lo * y.hi) + zl)
+    TwicePrecision{Float64}(h, l)
+end
+# x * v: by an integer exactly (splitting the leading part), by anything else as a float.
+_tp_scale(x::TwicePrecision{Float64}, v::Int64) = _tp_mul(x, v)
+_tp_scale(x::TwicePrecision{Float64}, v::Bool) = _tp_mul(x, Int64(v))
+function _tp_scale(x::TwicePrecision{Float64}, v::Real)
+    f = Float64(v)
+    f == 0 && return TwicePrecision{Float64}(x.hi * f, x.lo * f)
+    _tp_mul(x, TwicePrecision{Float64}(f, 0.0))
+end
+_tp_div(x::TwicePrecision{Float64}, v::Real) = _tp_div(x, TwicePrecision{Float64}(Float64(v), 0.0))
+# Element i in twice precision.
+function _srl_at_tp(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, i::Int64)
+    u = i - r.offset
+    shift_hi = u * r.step.hi
+    shift_lo = u * r.step.lo
+    x_hi, x_lo = _add12(r.ref.hi, shift_hi)
+    h, l = _add12(x_hi, x_lo + (shift_lo + r.ref.lo))
+    TwicePrecision{Float64}(h, l)
+end
+
+# Dotted arithmetic with a number moves the reference value and scales the step exactly.
+_bcr(::typeof(+), r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, x::Real) = _srl(_tp_add(r.ref, Float64(x)), r.step, r.len, r.offset)
+_bcr(::typeof(+), x::Real, r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) = _srl(_tp_add(r.ref, Float64(x)), r.step, r.len, r.offset)
+_bcr(::typeof(-), r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, x::Real) = _srl(_tp_add(r.ref, Float64(-x)), r.step, r.len, r.offset)
+_bcr(::typeof(-), x::Real, r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) = _srl(_tp_add(_tp_neg(r.ref), Float64(x)), _tp_neg(r.step), r.len, r.offset)
+_bcr(::typeof(*), x::Real, r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) = _srl(_tp_scale(r.ref, x), _tp_scale(r.step, x), r.len, r.offset)
+_bcr(::typeof(*), r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, x::Real) = _srl(_tp_scale(r.ref, x), _tp_scale(r.step, x), r.len, r.offset)
+_bcr(::typeof(/), r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, x::Real) = _srl(_tp_div(r.ref, x), _tp_div(r.step, x), r.len, r.offset)
+_bcr(::typeof(\), x::Real, r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) = _float_range_arith(r)
+# Undotted, the step is also cut to bits that multiply exactly by every index.
+*(x::Real, r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) =
+    _srl(_tp_scale(r.ref, x), _twiceprecision(_tp_scale(r.step, x), _nbitslen(r.len, r.offset)), r.len, r.offset)
+*(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, x::Real) = x * r
+/(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, x::Real) =
+    _srl(_tp_div(r.ref, x), _twiceprecision(_tp_div(r.step, x), _nbitslen(r.len, r.offset)), r.len, r.offset)
+-(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) = _srl(_tp_neg(r.ref), _tp_neg(r.step), r.len, r.offset)
+# Two float ranges of one length: referenced at their common reference index, or midway.
+function +(r1::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, r2::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64})
+    len = r1.len
+    len == r2.len || throw(DimensionMismatch("argument dimensions must match"))
+    if r1.offset == r2.offset
+        imid = r1.offset
+        ref = _tp_add(r1.ref, r2.ref)
+    else
+        imid = round(Int64, (r1.offset + r2.offset) / 2)
+        ref = _tp_add(_srl_at_tp(r1, imid), _srl_at_tp(r2, imid))
+    end
+    _srl(ref, _twiceprecision(_tp_add(r1.step, r2.step), _nbitslen(len, imid)), len, imid)
+end
+-(r1::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, r2::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}) = r1 + (-r2)
+
+# LinRange: arithmetic on the endpoints.
+_bcr(::typeof(+), r::LinRange, x::Real) = LinRange(r.start + x, r.stop + x, r.len)
+_bcr(::typeof(+), x::Real, r::LinRange) = LinRange(x + r.start, x + r.stop, r.len)
+_bcr(::typeof(-), r::LinRange, x::Real) = LinRange(r.start - x, r.stop - x, r.len)
+_bcr(::typeof(-), x::Real, r::LinRange) = LinRange(x - r.start, x - r.stop, r.len)
+_bcr(::typeof(*), x::Real, r::LinRange) = LinRange(x * r.start, x * r.stop, r.len)
+_bcr(::typeof(*), r::LinRange, x::Real) = LinRange(r.start * x, r.stop * x, r.len)
+_bcr(::typeof(/), r::LinRange, x::Real) = LinRange(r.start / x, r.stop / x, r.len)
+_bcr(::typeof(\), x::Real, r::LinRange) = LinRange(x \ r.start, x \ r.stop, r.len)
+*(x::Real, r::LinRange) = LinRange(x * r.start, x * r.stop, r.len)
+*(r::LinRange, x::Real) = LinRange(r.start * x, r.stop * x, r.len)
+/(r::LinRange, x::Real) = LinRange(r.start / x, r.stop / x, r.len)
+-(r::LinRange) = LinRange(-r.start, -r.stop, r.len)
+function +(r1::LinRange, r2::LinRange)
+    r1.len == r2.len || throw(DimensionMismatch("argument dimensions must match"))
+    LinRange(r1.start + r2.start, r1.stop + r2.stop, r1.len)
+end
+function -(r1::LinRange, r2::LinRange)
+    r1.len == r2.len || throw(DimensionMismatch("argument dimensions must match"))
+    LinRange(r1.start - r2.start, r1.stop - r2.stop, r1.len)
+end
+# Ranges of different kinds: Julia converts both to a common kind first.
++(a::AbstractRange, b::AbstractRange) = error("not supported yet: adding ranges of different kinds (Julia converts both to one kind of range first); `collect` one of them first")
+-(a::AbstractRange, b::AbstractRange) = error("not supported yet: subtracting ranges of different kinds (Julia converts both to one kind of range first); `collect` one of them first")
 # An operand of `+`, `-`, `*`, `/` or `\` inside a fused broadcast that also applies other
-# functions (`sin.(r .* 2)`): Julia turns such a broadcast over a float range into range
-# arithmetic. (Over an integer range, element-by-element arithmetic gives the same elements.)
+# functions, where the lowering could not split the arithmetic out (see `_bcr`).
 _bc_arith_operand(x) = x
 _bc_arith_operand(r::StepRangeLen) = _float_range_arith(r)
 _bc_arith_operand(r::LinRange) = _float_range_arith(r)
@@ -395,12 +488,12 @@ step(r::StepRangeLen{Int64,Int64,Int64,Int64}) = r.step
 # A dotted expression made only of `+`, `-`, `*`, `/` and `\` with a range among its operands
 # runs one operation at a time through `_bcr`, as Julia's `broadcasted` does: an operation Julia
 # performs on a range as a whole gives a range (`(1:5) .+ 1` is `2:6`, `2 .* (1:5)` is
-# `2:2:10`, `.-(0:0.5:1)` is `-0.0:-0.5:-1.0`); any other is an ordinary broadcast of its two
+# `2:2:10`, `.-(0:0.5:1)` is `0.0:-0.5:-1.0`); any other is an ordinary broadcast of its two
 # operands, whose elements are those of the fused loop. (The lowering tests whether an operand
 # is a range, a constant once the operands' types are known, and fuses the expression
 # otherwise.)
 _bcr(op, a) = broadcast(op, a)
-_bcr(op, a, b) = broadcast(op, _bc_arith_operand(a), _bc_arith_operand(b))
+_bcr(op, a, b) = broadcast(op, a, b)
 _bcr(::typeof(+), r::AbstractRange) = r
 _bcr(::typeof(-), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = -r
 _bcr(::typeof(-), r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(-r.ref, -r.step, r.len, r.offset)
@@ -424,23 +517,42 @@ _bcr(::typeof(-), r::StepRangeLen{Int64,Int64,Int64,Int64}, x::Union{Int64,Bool}
 _bcr(::typeof(-), x::Union{Int64,Bool}, r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(x - r.ref, -r.step, r.len, r.offset)
 _bcr(::typeof(*), x::Union{Int64,Bool}, r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(x * r.ref, x * r.step, r.len, r.offset)
 _bcr(::typeof(*), r::StepRangeLen{Int64,Int64,Int64,Int64}, x::Union{Int64,Bool}) = StepRangeLen(r.ref * x, r.step * x, r.len, r.offset)
-# An integer range with a float, or divided: Julia computes a float range in twice precision.
-_int_range_float() = error("not supported yet: arithmetic of an integer range giving floats (Julia computes it as a float range in twice precision); `collect` the range first")
-_bcr(::typeof(+), r::AbstractRange{Int64}, x::AbstractFloat) = _int_range_float()
-_bcr(::typeof(+), x::AbstractFloat, r::AbstractRange{Int64}) = _int_range_float()
-_bcr(::typeof(-), r::AbstractRange{Int64}, x::AbstractFloat) = _int_range_float()
-_bcr(::typeof(-), x::AbstractFloat, r::AbstractRange{Int64}) = _int_range_float()
-_bcr(::typeof(*), r::AbstractRange{Int64}, x::AbstractFloat) = _int_range_float()
-_bcr(::typeof(*), x::AbstractFloat, r::AbstractRange{Int64}) = _int_range_float()
-_bcr(::typeof(/), r::AbstractRange{Int64}, x::Number) = _int_range_float()
-_bcr(::typeof(\), x::Number, r::AbstractRange{Int64}) = _int_range_float()
-# Two integer ranges: added or subtracted as ranges.
-_bcr(::typeof(+), a::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, b::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = a + b
-_bcr(::typeof(-), a::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, b::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = a - b
-_srl_range_arith() = error("not supported yet: adding or subtracting a range that is the product of a range and a number, and another range")
-_bcr(::typeof(+), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::AbstractRange) = _srl_range_arith()
-_bcr(::typeof(+), a::AbstractRange, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
-_bcr(::typeof(+), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
-_bcr(::typeof(-), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::AbstractRange) = _srl_range_arith()
-_bcr(::typeof(-), a::AbstractRange, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
-_bcr(::typeof(-), a::StepRangeLen{Int64,Int64,Int64,Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_range_arith()
+# An integer range with a float, or divided: a float range in twice precision where Julia makes
+# one from the first element and step (`0.5 .* (1:4)`, `(1:4) ./ 2`, `(0:4) / 10`); Julia's
+# other results (plain-float `StepRangeLen`s, `Float32` ranges) are not supported yet.
+_int_range_float() = error("not supported yet: arithmetic of an integer range giving floats of this kind (Julia computes it as a float range of its own kind); `collect` the range first")
+_float_range_from(a::Float64, st::Float64, len::Int64) = _range(a, st, nothing, len)
+_float_range_from(a, st, len::Int64) = _int_range_float()
+_bcr(::typeof(+), r::AbstractRange{Int64}, x::Real) = _int_range_float()
+_bcr(::typeof(+), x::Real, r::AbstractRange{Int64}) = _int_range_float()
+_bcr(::typeof(-), r::AbstractRange{Int64}, x::Real) = _int_range_float()
+_bcr(::typeof(-), x::Real, r::AbstractRange{Int64}) = _int_range_float()
+_bcr(::typeof(*), r::AbstractRange{Int64}, x::Real) = _int_range_float()
+_bcr(::typeof(*), x::Real, r::AbstractRange{Int64}) = _int_range_float()
+_bcr(::typeof(*), x::Float64, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x * first(r), x * step(r), length(r))
+_bcr(::typeof(*), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Float64) = _float_range_from(first(r) * x, step(r) * x, length(r))
+_bcr(::typeof(/), r::AbstractRange{Int64}, x::Real) = _int_range_float()
+_bcr(::typeof(/), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Real) = _float_range_from(first(r) / x, step(r) / x, length(r))
+_bcr(::typeof(\), x::Real, r::AbstractRange{Int64}) = _int_range_float()
+_bcr(::typeof(\), x::Real, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x \ first(r), x \ step(r), length(r))
+*(x::AbstractFloat, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x * first(r), x * step(r), length(r))
+*(r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::AbstractFloat) = _float_range_from(first(r) * x, step(r) * x, length(r))
+/(r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Real) = _float_range_from(first(r) / x, step(r) / x, length(r))
+# Two ranges: added or subtracted as ranges.
+_bcr(::typeof(+), a::AbstractRange, b::AbstractRange) = a + b
+_bcr(::typeof(-), a::AbstractRange, b::AbstractRange) = a - b
+# An integer `StepRangeLen` with an integer range: a `StepRangeLen` from the first elements and
+# steps.
+function _srl_sum(a::AbstractRange{Int64}, b::AbstractRange{Int64}, sign::Int64)
+    _range_lengths(a, b)
+    StepRangeLen(first(a) + sign * first(b), step(a) + sign * step(b), length(a))
+end
++(a::StepRangeLen{Int64,Int64,Int64,Int64}, b::AbstractRange{Int64}) = _srl_sum(a, b, 1)
++(a::AbstractRange{Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_sum(a, b, 1)
++(a::StepRangeLen{Int64,Int64,Int64,Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_sum(a, b, 1)
+-(a::StepRangeLen{Int64,Int64,Int64,Int64}, b::AbstractRange{Int64}) = _srl_sum(a, b, -1)
+-(a::AbstractRange{Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_sum(a, b, -1)
+-(a::StepRangeLen{Int64,Int64,Int64,Int64}, b::StepRangeLen{Int64,Int64,Int64,Int64}) = _srl_sum(a, b, -1)
+-(r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(-r.ref, -r.step, r.len, r.offset)
+*(x::Int64, r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(x * r.ref, x * r.step, r.len, r.offset)
+*(r::StepRangeLen{Int64,Int64,Int64,Int64}, x::Int64) = StepRangeLen(r.ref * x, r.step * x, r.len, r.offset)

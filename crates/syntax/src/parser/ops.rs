@@ -380,8 +380,9 @@ impl<'a> Parser<'a> {
 
     pub(super) fn parse_times(&mut self) -> Expr {
         let mut lhs = self.parse_shift();
-        while let Tok::Op(o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | "⋅" | ".*" | "./" | ".÷")) =
-            self.peek()
+        while let Tok::Op(
+            o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | "⋅" | ".*" | "./" | ".÷" | ".\\"),
+        ) = self.peek()
         {
             let op = *o;
             if self.space_sensitive_break() {
