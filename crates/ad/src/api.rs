@@ -6,7 +6,7 @@ use ad_transform::{derive_reverse, rule_state_type, AdError, DerivedKey, Mode, R
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::{Machine, Prepared};
 use ir::Function;
-use runtime::Value;
+use runtime::{ArrayObj, Value};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 use syntax::{sym, Span, Symbol};
@@ -834,7 +834,7 @@ pub fn value_and_gradient_forward(
         .clamp(1, ad_transform::MAX_WIDTH)
         .min(input_directions(f, args, &m.compiler.env).max(1));
     let code = ad.dual_rule(&mut m.compiler, &key, n)?;
-    gradient_by_lanes(m, &code, n, f, args)
+    gradient_by_lanes(m, &code, n, f, args, &mut LaneReuse::default())
 }
 
 /// The number of input directions of `f(args...)`: the float entries of a tangent of the
@@ -850,18 +850,92 @@ pub fn input_directions(f: &Value, args: &[Value], env: &ir::TypeEnv) -> usize {
     dofs
 }
 
-/// As [`value_and_gradient_forward`] with the forward rule `code` of `n` lanes given.
+/// What a prepared forward-mode gradient reuses from call to call: its forward rule's native
+/// code, the copies of the argument arrays each pass runs on and the lanes' unit tangents
+/// (refilled in place when nothing else holds them), and the slots of the rule's arguments and
+/// results.
+#[derive(Default)]
+pub struct LaneReuse {
+    /// Whether to look up the rule's native code on the first run.
+    prepare: bool,
+    code: Option<(u64, Option<Prepared>)>,
+    /// Per input, the copy of its array a pass runs on.
+    copies: Vec<Option<Arc<ArrayObj>>>,
+    /// Per lane and input, the lane's unit tangent of an input array.
+    units: Vec<Vec<Option<Arc<ArrayObj>>>>,
+    args: Vec<Value>,
+    out: Vec<Value>,
+}
+
+impl LaneReuse {
+    /// Nothing kept yet; the rule's native code is prepared on the first run.
+    pub fn new() -> LaneReuse {
+        LaneReuse {
+            prepare: true,
+            ..LaneReuse::default()
+        }
+    }
+
+    /// The rule's prepared native code, looked up on the first run of `code`.
+    fn prepared(&mut self, m: &mut Machine, code: &Function) -> Option<Prepared> {
+        if !self.prepare {
+            return None;
+        }
+        if self.code.as_ref().is_none_or(|(id, _)| *id != code.id) {
+            self.code = Some((code.id, m.prepare_native(code)));
+        }
+        self.code.as_ref().and_then(|(_, p)| p.clone())
+    }
+}
+
+/// The float array taken from `slot`, refilled by `fill`, when nothing else holds it and it has
+/// the shape of `like`; else a new one of that shape.
+fn refill(
+    slot: &mut Option<Arc<ArrayObj>>,
+    like: &ArrayObj,
+    fill: impl Fn(&mut [f64]),
+) -> Arc<ArrayObj> {
+    if let Some(a) = slot.take() {
+        let free = Arc::strong_count(&a) == 1 && Arc::weak_count(&a) == 0 && !a.is_shared();
+        if free && a.with(|d| like.with(|l| d.dims == l.dims)) {
+            let done = a.with_mut(|d| match &mut d.data {
+                runtime::ArrayData::F64(v) => {
+                    fill(v);
+                    true
+                }
+                _ => false,
+            });
+            if done {
+                return a;
+            }
+        }
+    }
+    let mut v = vec![0.0; like.len()];
+    fill(&mut v);
+    Arc::new(runtime::ArrayObj::new(
+        ir::Type::Float64,
+        like.dims(),
+        runtime::ArrayData::F64(v),
+    ))
+}
+
+/// As [`value_and_gradient_forward`] with the forward rule `code` of `n` lanes given, keeping
+/// what can be reused in `reuse`.
 pub fn gradient_by_lanes(
     m: &mut Machine,
     code: &Arc<Function>,
     n: usize,
     f: &Value,
     args: &[Value],
+    reuse: &mut LaneReuse,
 ) -> Result<(Value, Vec<Value>), AdError> {
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
     if let Some(flat) = FlatInputs::of(&all, &m.compiler.env) {
-        return flat.gradient(m, code, n, &all);
+        let r = flat.gradient(m, code, n, &all, reuse);
+        reuse.args.clear();
+        reuse.out.clear();
+        return r;
     }
     let whole = Value::tuple(all.clone());
     let dofs = input_directions(f, args, &m.compiler.env);
@@ -1018,38 +1092,83 @@ impl FlatInputs {
         Some(FlatInputs { parts, dofs })
     }
 
+    /// Runs the passes: each on fresh values of the argument arrays (the function may write
+    /// its arguments) with the lanes' unit tangents, the rule's arguments laid out as
+    /// [`run_dual`] lays them.
     fn gradient(
         &self,
         m: &mut Machine,
         code: &Arc<Function>,
         n: usize,
         all: &[Value],
+        reuse: &mut LaneReuse,
     ) -> Result<(Value, Vec<Value>), AdError> {
         let mut grads = vec![0.0; self.dofs];
         let mut value = None;
         let mut start = 0;
+        let prepared = reuse.prepared(m, code);
+        reuse.copies.resize(all.len(), None);
+        reuse.units.resize_with(n, Vec::new);
+        for u in &mut reuse.units {
+            u.resize(all.len(), None);
+        }
         loop {
-            // Fresh copies of the arrays: the function may write its arguments.
-            let xs: Vec<Value> = all
-                .iter()
-                .zip(&self.parts)
-                .map(|(x, p)| match p {
-                    Flat::Array(_) | Flat::Struct(..) => x.deepcopy(),
-                    Flat::None | Flat::Float(_) => x.clone(),
-                })
-                .collect();
-            let lanes: Vec<Vec<Value>> = (0..n)
-                .map(|l| {
+            reuse.args.clear();
+            for (k, (x, p)) in all.iter().zip(&self.parts).enumerate() {
+                reuse.args.push(match (p, x) {
+                    (Flat::Array(_), Value::Array(a)) => {
+                        Value::Array(refill(&mut reuse.copies[k], a, |v| {
+                            a.with(|d| {
+                                if let runtime::ArrayData::F64(src) = &d.data {
+                                    v.copy_from_slice(src)
+                                }
+                            })
+                        }))
+                    }
+                    (Flat::Struct(..), _) => x.deepcopy(),
+                    _ => x.clone(),
+                });
+                for l in 0..n {
                     let j = start + l;
-                    let unit = |k: usize| if k == j { 1.0 } else { 0.0 };
-                    all.iter()
-                        .zip(&self.parts)
-                        .map(|(x, p)| p.tangent(x, &unit))
-                        .collect()
-                })
-                .collect();
-            let (y, ts) = run_dual(m, code, &xs, &lanes)?;
-            store_partials(&mut grads, start, &ts, &y, "value_and_gradient")?;
+                    reuse.args.push(match (p, x) {
+                        (Flat::Array(off), Value::Array(a)) => {
+                            let hot = j.checked_sub(*off).filter(|i| *i < a.len());
+                            Value::Array(refill(&mut reuse.units[l][k], a, |v| {
+                                v.fill(0.0);
+                                if let Some(i) = hot {
+                                    v[i] = 1.0;
+                                }
+                            }))
+                        }
+                        _ => p.tangent(x, &|k| if k == j { 1.0 } else { 0.0 }),
+                    });
+                }
+            }
+            begin(m);
+            reuse.out.clear();
+            reuse.out.resize(n + 1, Value::Nothing);
+            m.exec_prepared_fields(code, prepared.as_ref(), &reuse.args, &mut reuse.out)
+                .map_err(runtime_error)?;
+            // The copies and unit tangents go back to their slots.
+            let mut args = std::mem::take(&mut reuse.args);
+            for (k, p) in self.parts.iter().enumerate() {
+                if !matches!(p, Flat::Array(_)) {
+                    continue;
+                }
+                let at = k * (n + 1);
+                for l in 0..=n {
+                    if let Value::Array(a) = std::mem::replace(&mut args[at + l], Value::Nothing) {
+                        match l {
+                            0 => reuse.copies[k] = Some(a),
+                            l => reuse.units[l - 1][k] = Some(a),
+                        }
+                    }
+                }
+            }
+            args.clear();
+            reuse.args = args;
+            let y = std::mem::replace(&mut reuse.out[0], Value::Nothing);
+            store_partials(&mut grads, start, &reuse.out[1..], &y, "value_and_gradient")?;
             value.get_or_insert(y);
             start += n;
             if start >= self.dofs {

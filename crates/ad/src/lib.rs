@@ -14,7 +14,7 @@ pub use ad_transform::{derive_reverse, rules, AdError, Context, Derived, Mode, R
 pub use api::{
     gradient_by_lanes, input_directions, method_instance, run_dual, run_pullback, run_pullback_in,
     value_and_derivative, value_and_gradient, value_and_gradient_forward, value_and_pullback, Ad,
-    Plan, Reuse, Rule,
+    LaneReuse, Plan, Reuse, Rule,
 };
 pub use api::{new_state, AD_DEFINITIONS};
 pub use jacobian::{value_and_jacobian_forward, value_and_jacobian_reverse, Jacobian};

@@ -72,15 +72,15 @@ pub(crate) fn hvps_in(
     ad.rule_with(&mut m.compiler, &key, opts)?;
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
-    let env = m.compiler.env.clone();
     let types: Vec<Type> = all.iter().map(|x| x.ty()).collect();
     let mut fsig = vec![rule_state_type()];
     for t in &types {
         fsig.push(t.clone());
-        fsig.push(fdata_type(t, &env));
+        fsig.push(fdata_type(t, &m.compiler.env));
     }
     let fwd_key = ad.derived_key(&key, Mode::Forward, opts, fsig);
     let fwd = ad.dual_rule_with(&mut m.compiler, &fwd_key, opts, n)?;
+    let env = &m.compiler.env;
 
     // The forwards pass: (state, its tangent states), then (x, ẋ_l..., fdata, its tangents...).
     let state = new_state();
@@ -88,10 +88,10 @@ pub(crate) fn hvps_in(
     let fdatas: Vec<Value> = all
         .iter()
         .zip(&types)
-        .map(|(x, t)| fdata(&zero_tangent(x, &env), t, &env))
+        .map(|(x, t)| fdata(&zero_tangent(x, env), t, env))
         .collect();
     let tfdatas: Vec<Vec<Value>> = (0..n)
-        .map(|_| fdatas.iter().map(|fx| zero_tangent(fx, &env)).collect())
+        .map(|_| fdatas.iter().map(|fx| zero_tangent(fx, env)).collect())
         .collect();
     let mut call = vec![state.clone()];
     call.extend(tstates.iter().cloned());
@@ -122,7 +122,7 @@ pub(crate) fn hvps_in(
     };
 
     // The pullback: (state, its tangent states), (ȳ = 1, its tangents = 0).
-    let rsig = vec![rule_state_type(), rdata_type(&y.ty(), &env)];
+    let rsig = vec![rule_state_type(), rdata_type(&y.ty(), &m.compiler.env)];
     let rvs_key = ad.derived_key(&key, Mode::Pullback, opts, rsig);
     let rvs = ad.dual_rule_with(&mut m.compiler, &rvs_key, opts, n)?;
     let mut call = vec![state];
@@ -130,16 +130,17 @@ pub(crate) fn hvps_in(
     call.push(seed);
     call.extend((0..n).map(|_| zero_seed.clone()));
     let out = m.exec(&rvs, call).map_err(runtime_error)?;
+    let env = &m.compiler.env;
     let part = |v: &Value, k: usize| v.field(k).unwrap_or_else(crate::tangent::no_rdata);
     let rd = part(&out, 0);
     let grads = (0..all.len())
-        .map(|k| tangent_from(&types[k], &fdatas[k], &part(&rd, k), &env))
+        .map(|k| tangent_from(&types[k], &fdatas[k], &part(&rd, k), env))
         .collect();
     let hvps = (0..n)
         .map(|l| {
             let trd = part(&out, l + 1);
             (0..all.len())
-                .map(|k| tangent_from(&types[k], &tfdatas[l][k], &part(&trd, k), &env))
+                .map(|k| tangent_from(&types[k], &tfdatas[l][k], &part(&trd, k), env))
                 .collect()
         })
         .collect();

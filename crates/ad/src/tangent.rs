@@ -22,14 +22,17 @@ fn singleton(t: Type) -> Value {
     }))
 }
 
-/// The `NoTangent` value.
+/// The `NoTangent` value (one shared object).
 pub fn no_tangent() -> Value {
-    singleton(Type::NoTangent)
+    static V: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| singleton(Type::NoTangent));
+    V.clone()
 }
 
-/// The `NoRData` value (also the zero of reverse data whose type is known only at run time).
+/// The `NoRData` value (also the zero of reverse data whose type is known only at run time;
+/// one shared object).
 pub fn no_rdata() -> Value {
-    singleton(Type::NoRData)
+    static V: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| singleton(Type::NoRData));
+    V.clone()
 }
 
 /// The value of a field-less type such as `NoFData`.

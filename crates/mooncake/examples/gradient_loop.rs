@@ -1,7 +1,8 @@
 //! Repeated gradients through a prepared cache, for profilers (`perf`, `valgrind --tool=callgrind`):
 //! `cargo run --release --example gradient_loop -- FILE 'f(args)' [ITERATIONS]` prints the mean
 //! time per gradient (reverse mode; forward mode in passes of 8 lanes with
-//! `MOONCAKE_FORWARD=1`; the primal call alone with `MOONCAKE_PRIMAL=1`), on
+//! `MOONCAKE_FORWARD=1`; the Hessian of a one-argument function, 8 columns per pass, with
+//! `MOONCAKE_HESSIAN=1`; the primal call alone with `MOONCAKE_PRIMAL=1`), on
 //! `MOONCAKE_NUM_THREADS` threads if set.
 
 // The same allocator as the `mooncake` command line.
@@ -31,6 +32,13 @@ fn main() -> Result<(), String> {
     if std::env::var_os("MOONCAKE_PRIMAL").is_some() {
         time(iters, "primal call", || {
             let r = s.call_value(f.clone(), a.clone());
+            std::hint::black_box(r.map_err(|e| show(&s, e))?);
+            Ok(())
+        })
+    } else if std::env::var_os("MOONCAKE_HESSIAN").is_some() {
+        let x = a.first().cloned().ok_or("a Hessian needs one argument")?;
+        time(iters, "Hessian", || {
+            let r = s.value_gradient_and_hessian(&f, &x, 8);
             std::hint::black_box(r.map_err(|e| show(&s, e))?);
             Ok(())
         })

@@ -700,6 +700,7 @@ impl Session {
                 one,
                 lanes,
                 width: n,
+                state: std::sync::Mutex::new(ad::LaneReuse::new()),
             })
         })
     }
@@ -732,10 +733,20 @@ impl Session {
         cache
             .shapes
             .validate(args, self.machine.compiler.generation())?;
-        let r =
-            ad::gradient_by_lanes(&mut self.machine, &cache.lanes, cache.width, &cache.f, args)?;
+        let mut st = cache.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = ad::gradient_by_lanes(
+            &mut self.machine,
+            &cache.lanes,
+            cache.width,
+            &cache.f,
+            args,
+            &mut st,
+        );
+        if r.is_err() {
+            *st = ad::LaneReuse::new();
+        }
         let _ = self.machine.out.flush();
-        Ok(r)
+        Ok(r?)
     }
 
     /// The forward rule of `f(args...)` with `width` lanes (derived once and cached).
@@ -1209,13 +1220,28 @@ pub struct PreparedCall {
 }
 
 /// A prepared forward-mode derivative (see [`Session::prepare_derivative_cache`]).
-#[derive(Clone)]
 pub struct DerivativeCache {
     f: Value,
     shapes: Shapes,
     one: Arc<Function>,
     lanes: Arc<Function>,
     width: usize,
+    /// What the forward-mode gradient reuses from call to call; replaced after a failed call.
+    state: std::sync::Mutex<ad::LaneReuse>,
+}
+
+impl Clone for DerivativeCache {
+    /// The same rules and argument checks, with a state of its own.
+    fn clone(&self) -> DerivativeCache {
+        DerivativeCache {
+            f: self.f.clone(),
+            shapes: self.shapes.clone(),
+            one: self.one.clone(),
+            lanes: self.lanes.clone(),
+            width: self.width,
+            state: std::sync::Mutex::new(ad::LaneReuse::new()),
+        }
+    }
 }
 
 /// The argument types and array sizes a cache was prepared for, and the compiler's

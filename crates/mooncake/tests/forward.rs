@@ -66,6 +66,34 @@ fn derivative_cache_checks_its_arguments_and_gives_the_same_answers() {
 }
 
 #[test]
+fn prepared_forward_gradients_stay_right_when_the_function_writes_or_keeps_its_arguments() {
+    // `scale!` writes its argument (so every pass must start from the caller's values again);
+    // `keep` stores it in a global (so the array a pass ran on is not refilled afterwards).
+    let src = "function scale!(x)\n for i in eachindex(x)\n x[i] = 2x[i]\n end\n sum(abs2, x) * x[1]\nend\nkept = Any[]\nfunction keep(x)\n push!(kept, x)\n sum(sin, x) * x[end]\nend";
+    let mut s = session(src);
+    let x = vecv(&[0.5, -1.0, 2.0, 0.25, 1.5]);
+    for name in ["scale!", "keep"] {
+        let f = s.eval(name).unwrap();
+        let (_, g) = s.value_and_gradient(&f, std::slice::from_ref(&x)).unwrap();
+        let c = s
+            .prepare_derivative_cache(&f, std::slice::from_ref(&x), 2)
+            .unwrap();
+        for _ in 0..3 {
+            let (_, gf) = s
+                .value_and_gradient_forward_cached(&c, std::slice::from_ref(&x))
+                .unwrap();
+            assert!(
+                mooncake::tangent_approx_eq(&g[1], &gf[1], 1e-12, 1e-12),
+                "{name}: {:?} vs {:?}",
+                floats(&g[1]),
+                floats(&gf[1])
+            );
+        }
+    }
+    assert_eq!(floats(&x), vec![0.5, -1.0, 2.0, 0.25, 1.5]);
+}
+
+#[test]
 fn every_chunk_width_gives_the_reverse_gradient() {
     let src = "function h(x)\n s = 0.0\n for i in eachindex(x)\n s += sin(x[i]) * x[end - i + 1]\n end\n s\nend";
     let mut s = session(src);
