@@ -415,7 +415,28 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(self.call("print", vec![text], sp))
             }
-            "inbounds" | "inline" | "noinline" | "fastmath" | "simd" => match args {
+            // `Threads.@spawn expr` and `@async expr`: a task made of `() -> expr` (see the
+            // prelude's `_spawn`).
+            "spawn" | "async" => match args {
+                [e] => {
+                    let thunk = mk(
+                        ExprKind::Lambda(Box::new(Lambda {
+                            params: vec![],
+                            body: e.clone(),
+                            span: e.span,
+                            local: None,
+                            kwparams: vec![],
+                        })),
+                        e.span,
+                    );
+                    self.expr(&call_ast(ident(sym("_spawn"), sp), vec![thunk], sp))
+                }
+                _ => Err(CompileError::unsupported(
+                    sp,
+                    &format!("`@{name}` with options; write `@{name} expr`"),
+                )),
+            },
+            "inbounds" | "inline" | "noinline" | "fastmath" | "simd" | "sync" => match args {
                 [e] => self.expr(e),
                 _ => Err(CompileError::invalid(
                     sp,

@@ -775,12 +775,16 @@ impl<'a> Parser<'a> {
                 p.expect_op(")", "to close the macro arguments");
             });
         } else {
-            // Space-separated arguments up to the end of the line.
+            // Space-separated arguments up to the end of the line (inside brackets or
+            // parentheses, up to a comprehension's or generator's `for`).
+            let nested = !matches!(self.modes.last(), None | Some(Mode::Statement));
             self.modes.push(Mode::Bracket);
             loop {
                 match self.toks[self.pos].tok {
                     Tok::Newline | Tok::Eof | Tok::Op(";") | Tok::Op(")") | Tok::Op("]") => break,
                     Tok::Keyword(Kw::End) => break,
+                    // `[@spawn f(x) for x in xs]`: the comprehension's `for`.
+                    Tok::Keyword(Kw::For) if nested && !args.is_empty() => break,
                     _ => {}
                 }
                 let before = self.pos;
