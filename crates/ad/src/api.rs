@@ -851,18 +851,13 @@ pub fn input_directions(f: &Value, args: &[Value], env: &ir::TypeEnv) -> usize {
 }
 
 /// What a prepared forward-mode gradient reuses from call to call: its forward rule's native
-/// code, the copies of the argument arrays each pass runs on and the lanes' unit tangents
-/// (refilled in place when nothing else holds them), and the slots of the rule's arguments and
-/// results.
+/// code, and the rule's arguments — the copies of the argument arrays each pass runs on and
+/// the lanes' unit tangents, refilled in place when nothing else holds them — and results.
 #[derive(Default)]
 pub struct LaneReuse {
     /// Whether to look up the rule's native code on the first run.
     prepare: bool,
     code: Option<(u64, Option<Prepared>)>,
-    /// Per input, the copy of its array a pass runs on.
-    copies: Vec<Option<Arc<ArrayObj>>>,
-    /// Per lane and input, the lane's unit tangent of an input array.
-    units: Vec<Vec<Option<Arc<ArrayObj>>>>,
     args: Vec<Value>,
     out: Vec<Value>,
 }
@@ -888,15 +883,11 @@ impl LaneReuse {
     }
 }
 
-/// The float array taken from `slot`, refilled by `fill`, when nothing else holds it and it has
-/// the shape of `like`; else a new one of that shape.
-fn refill(
-    slot: &mut Option<Arc<ArrayObj>>,
-    like: &ArrayObj,
-    fill: impl Fn(&mut [f64]),
-) -> Arc<ArrayObj> {
-    if let Some(a) = slot.take() {
-        let free = Arc::strong_count(&a) == 1 && Arc::weak_count(&a) == 0 && !a.is_shared();
+/// Puts into `slot` a float array of the shape of `like` filled by `fill`: the array already
+/// there, refilled in place, when nothing else holds it and it has that shape; else a new one.
+fn refill(slot: &mut Value, like: &ArrayObj, fill: impl Fn(&mut [f64])) {
+    if let Value::Array(a) = slot {
+        let free = Arc::strong_count(a) == 1 && Arc::weak_count(a) == 0 && !a.is_shared();
         if free && a.with(|d| like.with(|l| d.dims == l.dims)) {
             let done = a.with_mut(|d| match &mut d.data {
                 runtime::ArrayData::F64(v) => {
@@ -906,17 +897,17 @@ fn refill(
                 _ => false,
             });
             if done {
-                return a;
+                return;
             }
         }
     }
     let mut v = vec![0.0; like.len()];
     fill(&mut v);
-    Arc::new(runtime::ArrayObj::new(
+    *slot = Value::Array(Arc::new(runtime::ArrayObj::new(
         ir::Type::Float64,
         like.dims(),
         runtime::ArrayData::F64(v),
-    ))
+    )));
 }
 
 /// As [`value_and_gradient_forward`] with the forward rule `code` of `n` lanes given, keeping
@@ -932,10 +923,7 @@ pub fn gradient_by_lanes(
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
     if let Some(flat) = FlatInputs::of(&all, &m.compiler.env) {
-        let r = flat.gradient(m, code, n, &all, reuse);
-        reuse.args.clear();
-        reuse.out.clear();
-        return r;
+        return flat.gradient(m, code, n, &all, reuse);
     }
     let whole = Value::tuple(all.clone());
     let dofs = input_directions(f, args, &m.compiler.env);
@@ -1107,41 +1095,53 @@ impl FlatInputs {
         let mut value = None;
         let mut start = 0;
         let prepared = reuse.prepared(m, code);
-        reuse.copies.resize(all.len(), None);
-        reuse.units.resize_with(n, Vec::new);
-        for u in &mut reuse.units {
-            u.resize(all.len(), None);
+        // The rule's arguments: each input, then its tangent in each lane.
+        let width = all.len() * (n + 1);
+        if reuse.args.len() != width {
+            reuse.args = vec![Value::Nothing; width];
         }
         loop {
-            reuse.args.clear();
             for (k, (x, p)) in all.iter().zip(&self.parts).enumerate() {
-                reuse.args.push(match (p, x) {
-                    (Flat::Array(_), Value::Array(a)) => {
-                        Value::Array(refill(&mut reuse.copies[k], a, |v| {
+                let at = k * (n + 1);
+                let lane = |l: usize| at + 1 + l;
+                match (p, x) {
+                    (Flat::Array(off), Value::Array(a)) => {
+                        refill(&mut reuse.args[at], a, |v| {
                             a.with(|d| {
                                 if let runtime::ArrayData::F64(src) = &d.data {
                                     v.copy_from_slice(src)
                                 }
                             })
-                        }))
-                    }
-                    (Flat::Struct(..), _) => x.deepcopy(),
-                    _ => x.clone(),
-                });
-                for l in 0..n {
-                    let j = start + l;
-                    reuse.args.push(match (p, x) {
-                        (Flat::Array(off), Value::Array(a)) => {
-                            let hot = j.checked_sub(*off).filter(|i| *i < a.len());
-                            Value::Array(refill(&mut reuse.units[l][k], a, |v| {
+                        });
+                        for l in 0..n {
+                            let hot = (start + l).checked_sub(*off).filter(|i| *i < a.len());
+                            refill(&mut reuse.args[lane(l)], a, |v| {
                                 v.fill(0.0);
                                 if let Some(i) = hot {
                                     v[i] = 1.0;
                                 }
-                            }))
+                            });
                         }
-                        _ => p.tangent(x, &|k| if k == j { 1.0 } else { 0.0 }),
-                    });
+                    }
+                    (Flat::None, _) => {
+                        reuse.args[at] = x.clone();
+                        for l in 0..n {
+                            let t = &mut reuse.args[lane(l)];
+                            if !crate::tangent::is_singleton_of(t, &ir::Type::NoTangent) {
+                                *t = crate::tangent::no_tangent();
+                            }
+                        }
+                    }
+                    _ => {
+                        reuse.args[at] = match p {
+                            Flat::Struct(..) => x.deepcopy(),
+                            _ => x.clone(),
+                        };
+                        for l in 0..n {
+                            let j = start + l;
+                            reuse.args[lane(l)] = p.tangent(x, &|k| if k == j { 1.0 } else { 0.0 });
+                        }
+                    }
                 }
             }
             begin(m);
@@ -1149,24 +1149,6 @@ impl FlatInputs {
             reuse.out.resize(n + 1, Value::Nothing);
             m.exec_prepared_fields(code, prepared.as_ref(), &reuse.args, &mut reuse.out)
                 .map_err(runtime_error)?;
-            // The copies and unit tangents go back to their slots.
-            let mut args = std::mem::take(&mut reuse.args);
-            for (k, p) in self.parts.iter().enumerate() {
-                if !matches!(p, Flat::Array(_)) {
-                    continue;
-                }
-                let at = k * (n + 1);
-                for l in 0..=n {
-                    if let Value::Array(a) = std::mem::replace(&mut args[at + l], Value::Nothing) {
-                        match l {
-                            0 => reuse.copies[k] = Some(a),
-                            l => reuse.units[l - 1][k] = Some(a),
-                        }
-                    }
-                }
-            }
-            args.clear();
-            reuse.args = args;
             let y = std::mem::replace(&mut reuse.out[0], Value::Nothing);
             store_partials(&mut grads, start, &reuse.out[1..], &y, "value_and_gradient")?;
             value.get_or_insert(y);
