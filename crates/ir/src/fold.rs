@@ -270,8 +270,9 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ArrayAxpy | ArrayAddScalar | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
         | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck
         | TupleGetIndex | ToString | Repr | StringConcat | StringToSymbol | FieldNames
-        | FieldDefined | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show
-        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
+        | StringReplace | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError
+        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
         | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent

@@ -301,6 +301,19 @@ prims! {
     /// `Core.string_cmp(a, b)`: -1, 0 or 1 as `a` sorts before, with or after `b`, comparing
     /// their bytes (Julia's `cmp` of strings, the order of code points).
     StringCmp = "string_cmp": PURE,
+    /// `Core.string_ncodeunits(s)`: the number of bytes of `s`'s UTF-8 encoding.
+    StringBytes = "string_ncodeunits": PURE,
+    /// `Core.string_find(s, pat, from)`: the byte index (1-based) of the first occurrence of
+    /// `pat` in `s` starting at byte `from` or later, 0 if none.
+    StringFind = "string_find": PURE,
+    /// `Core.string_case(s, upper)`: `s` in upper (or lower) case, character by character.
+    StringCase = "string_case": PURE,
+    /// `Core.string_replace(s, pat, r)`: `s` with every occurrence of `pat` (left to right,
+    /// not overlapping) replaced by `r`.
+    StringReplace = "string_replace": PURE,
+    /// `Core.string_parse(T, s)`: `s` read as an `Int64` or `Float64` as Julia's `parse`
+    /// reads it (surrounding whitespace allowed), raising Julia's errors otherwise.
+    StringParse = "string_parse": MAY_THROW,
     /// `Core.issubtype(A, B)`: whether type `A` is a subtype of type `B` (`A <: B`).
     IsSubtype = "issubtype": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
@@ -1170,6 +1183,44 @@ impl Prim {
                     Ok(Type::Int64)
                 } else {
                     Err("`Core.string_cmp` needs two strings".into())
+                }
+            }
+            StringBytes => {
+                arity(1)?;
+                match args[0] {
+                    Type::String => Ok(Type::Int64),
+                    _ => Err("`Core.string_ncodeunits` needs a string".into()),
+                }
+            }
+            StringFind => {
+                arity(3)?;
+                match (&args[0], &args[1], &args[2]) {
+                    (Type::String, Type::String, Type::Int64) => Ok(Type::Int64),
+                    _ => Err("`Core.string_find` needs two strings and a byte index".into()),
+                }
+            }
+            StringCase => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::String, Type::Bool) => Ok(Type::String),
+                    _ => Err("`Core.string_case` needs a string and a Bool".into()),
+                }
+            }
+            StringReplace => {
+                arity(3)?;
+                if all(&Type::String) {
+                    Ok(Type::String)
+                } else {
+                    Err("`Core.string_replace` needs three strings".into())
+                }
+            }
+            StringParse => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::Type(t), Type::String) if matches!(**t, Type::Int64 | Type::Float64) => {
+                        Ok((**t).clone())
+                    }
+                    _ => Err("`Core.string_parse` needs `Int64` or `Float64` and a string".into()),
                 }
             }
             StringToSymbol => {

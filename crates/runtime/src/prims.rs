@@ -879,6 +879,44 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
+        StringBytes => match args {
+            [Value::Str(s)] => Ok(Value::Int(s.len() as i64)),
+            _ => Err(b()),
+        },
+        StringFind => match args {
+            [Value::Str(s), Value::Str(p), Value::Int(from)] => {
+                let from = (*from).max(1) as usize - 1;
+                let at = s
+                    .get(from..)
+                    .and_then(|rest| rest.find(&**p))
+                    .map_or(0, |i| (from + i + 1) as i64);
+                Ok(Value::Int(at))
+            }
+            _ => Err(b()),
+        },
+        StringCase => match args {
+            [Value::Str(s), Value::Bool(upper)] => Ok(Value::Str(
+                s.chars()
+                    .map(|c| simple_case(c, *upper))
+                    .collect::<String>()
+                    .into(),
+            )),
+            _ => Err(b()),
+        },
+        StringReplace => match args {
+            [Value::Str(s), Value::Str(p), Value::Str(r)] => {
+                Ok(Value::Str(s.replace(&**p, r).into()))
+            }
+            _ => Err(b()),
+        },
+        StringParse => match args {
+            [Value::Type(t), Value::Str(s)] => match &**t {
+                Type::Int64 => parse_int(s).map(Value::Int),
+                Type::Float64 => parse_float(s).map(Value::F64),
+                _ => Err(b()),
+            },
+            _ => Err(b()),
+        },
         Print | Show => match args {
             [x] => {
                 let s = if op == Print {
@@ -1096,4 +1134,88 @@ pub fn exception_of_value(x: &Value) -> Exception {
         }
     }
     Exception::Thrown(x.clone())
+}
+
+/// Julia's `isspace` for the whitespace `parse` skips around a number.
+fn julia_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{85}'
+}
+
+/// `parse(Int64, s)` as Julia reads it: surrounding whitespace, an optional sign, an optional
+/// base prefix (`0x`, `0o`, `0b`), then digits of that base.
+fn parse_int(s: &str) -> Result<i64, Exception> {
+    let t = s.trim_matches(julia_space);
+    if t.is_empty() {
+        return Err(Exception::Argument(
+            "input string is empty or only contains whitespace".into(),
+        ));
+    }
+    let (neg, body) = match t.as_bytes()[0] {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (base, digits) = match body.get(..2) {
+        Some("0x") => (16u32, &body[2..]),
+        Some("0o") => (8, &body[2..]),
+        Some("0b") => (2, &body[2..]),
+        _ => (10, body),
+    };
+    if digits.is_empty() {
+        return Err(Exception::Argument(format!(
+            "premature end of integer: {s:?}"
+        )));
+    }
+    if digits.contains(julia_space) {
+        return Err(Exception::Argument(format!(
+            "extra characters after whitespace in {s:?}"
+        )));
+    }
+    let mut v: i64 = 0;
+    for c in digits.chars() {
+        let Some(d) = c.to_digit(base) else {
+            return Err(Exception::Argument(format!(
+                "invalid base {base} digit {c:?} in {s:?}"
+            )));
+        };
+        v = v
+            .checked_mul(base as i64)
+            .and_then(|v| {
+                if neg {
+                    v.checked_sub(d as i64)
+                } else {
+                    v.checked_add(d as i64)
+                }
+            })
+            .ok_or_else(|| Exception::Overflow(format!("overflow parsing {s:?}")))?;
+    }
+    Ok(v)
+}
+
+/// `parse(Float64, s)` as Julia reads it: surrounding whitespace, then a decimal number,
+/// `Inf` or `NaN` (any case), correctly rounded.
+fn parse_float(s: &str) -> Result<f64, Exception> {
+    let t = s.trim_matches(julia_space);
+    let unsigned = t.trim_start_matches(['+', '-']);
+    if unsigned.starts_with("0x") || unsigned.starts_with("0X") {
+        return Err(Exception::Argument(format!(
+            "not supported yet: parsing a hexadecimal float ({s:?})"
+        )));
+    }
+    t.parse::<f64>()
+        .map_err(|_| Exception::Argument(format!("cannot parse {s:?} as Float64")))
+}
+
+/// `c` in upper (or lower) case by a one-character mapping, as Julia's `uppercase` maps
+/// characters: a character whose case mapping is several characters (`ß`) stays as it is.
+fn simple_case(c: char, upper: bool) -> char {
+    let mut m: Vec<char> = if upper {
+        c.to_uppercase().collect()
+    } else {
+        c.to_lowercase().collect()
+    };
+    match m.len() {
+        1 => m.pop().unwrap_or(c),
+        _ => c,
+    }
 }

@@ -119,7 +119,8 @@ pub fn reverse_rule(
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd
         | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall
         | ToString | Repr | StringConcat | StringToSymbol | FieldNames | FieldDefined
-        | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
+        | StringLen | StringCmp | StringBytes | StringFind | StringCase | StringReplace
+        | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
         | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
         | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | NThreads | ThreadId
         | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => {
@@ -184,8 +185,9 @@ pub fn is_differentiable(op: Prim) -> bool {
         | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual
         | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply | GradApply
         | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames
-        | FieldDefined | StringLen | StringCmp | IsSubtype | Sprintf | Print | Show
-        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
+        | StringReplace | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError
+        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
         | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
         | ChunkRange => false,

@@ -44,3 +44,53 @@ function error(xs...)
     end
     Core.throw_error(s)
 end
+
+# Searching, case, replacing, padding, joining and parsing strings.
+ncodeunits(s::String) = Core.string_ncodeunits(s)
+sizeof(s::String) = Core.string_ncodeunits(s)
+isempty(s::String) = Core.string_ncodeunits(s) == 0
+occursin(needle::String, haystack::String) = Core.string_find(haystack, needle, 1) != 0
+contains(haystack::String, needle::String) = occursin(needle, haystack)
+startswith(s::String, prefix::String) =
+    Core.string_ncodeunits(prefix) <= Core.string_ncodeunits(s) && Core.string_find(s, prefix, 1) == 1
+function endswith(s::String, suffix::String)
+    from = Core.string_ncodeunits(s) - Core.string_ncodeunits(suffix) + 1
+    from >= 1 && Core.string_find(s, suffix, from) == from
+end
+uppercase(s::String) = Core.string_case(s, true)
+lowercase(s::String) = Core.string_case(s, false)
+function join(xs, delim = "")
+    s = ""
+    first = true
+    for x in xs
+        s = first ? string(x) : string(s, delim, x)
+        first = false
+    end
+    s
+end
+function join(xs, delim, last)
+    n = length(xs)
+    s = ""
+    k = 0
+    for x in xs
+        k += 1
+        s = k == 1 ? string(x) : string(s, k == n ? last : delim, x)
+    end
+    s
+end
+# Padding counts characters; Julia counts their display width, which differs for wide
+# characters (East Asian scripts, emoji): text outside ASCII is not supported yet, nor a pad of
+# several characters.
+function _pad(s::String, n::Int64, p::String, left::Bool)
+    (_ascii(s) && _ascii(p)) ||
+        throw(ArgumentError("not supported yet: padding text with characters outside ASCII"))
+    length(p) == 1 || throw(ArgumentError("not supported yet: padding with a string of other than one character"))
+    m = n - length(s)
+    m <= 0 && return s
+    left ? string(repeat(p, m), s) : string(s, repeat(p, m))
+end
+_ascii(s::String) = Core.string_ncodeunits(s) == length(s)
+lpad(s, n::Int64, p::String = " ") = _pad(string(s), n, p, true)
+rpad(s, n::Int64, p::String = " ") = _pad(string(s), n, p, false)
+parse(::Type{Int64}, s::String) = Core.string_parse(Int64, s)
+parse(::Type{Float64}, s::String) = Core.string_parse(Float64, s)

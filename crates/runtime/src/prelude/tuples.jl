@@ -45,3 +45,6 @@ end
 iterate_start(p::Pair) = 1
 iterate_done(p::Pair, i::Int64) = i > 2
 iterate_next(p::Pair, i::Int64) = (p[i], i + 1)
+
+# `replace(s, old => new)` of strings: every occurrence, left to right.
+replace(s::String, p::Pair{String,String}) = Core.string_replace(s, p.first, p.second)
