@@ -35,6 +35,7 @@ first(r::StepRange) = r.start
 last(r::StepRange) = r.stop
 step(r::StepRange) = r.step
 step(r::UnitRange{Int64}) = 1
+step(r::OneTo{Int64}) = 1
 isempty(r::UnitRange) = r.stop < r.start
 isempty(r::StepRange) = length(r) == 0
 eltype(r::UnitRange{T}) where {T} = T
