@@ -62,6 +62,19 @@ pub(crate) fn hvps_in(
     args: &[Value],
     dirs: &[Vec<Value>],
 ) -> Result<Hvps, AdError> {
+    hvps_reusing(m, ad, f, args, dirs, &mut None)
+}
+
+/// As [`hvps_in`], running in the rule state and tangent states `states` (made here when
+/// `None`), which a completed run leaves empty for the next (each pass pops what it pushed).
+fn hvps_reusing(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[Value],
+    dirs: &[Vec<Value>],
+    states: &mut Option<(Value, Vec<Value>)>,
+) -> Result<Hvps, AdError> {
     let n = dirs.len();
     let key = method_instance(m, f, args)?;
     // The reverse rule differentiated again runs threaded loops' shares one after another.
@@ -83,8 +96,11 @@ pub(crate) fn hvps_in(
     let env = &m.compiler.env;
 
     // The forwards pass: (state, its tangent states), then (x, ẋ_l..., fdata, its tangents...).
-    let state = new_state();
-    let tstates: Vec<Value> = (0..n).map(|_| new_state()).collect();
+    let (state, tstates) = match states.take() {
+        Some((s, ts)) if ts.len() == n => (s, ts),
+        _ => (new_state(), (0..n).map(|_| new_state()).collect()),
+    };
+    let kept = (state.clone(), tstates.clone());
     let fdatas: Vec<Value> = all
         .iter()
         .zip(&types)
@@ -130,6 +146,7 @@ pub(crate) fn hvps_in(
     call.push(seed);
     call.extend((0..n).map(|_| zero_seed.clone()));
     let out = m.exec(&rvs, call).map_err(runtime_error)?;
+    *states = Some(kept);
     let env = &m.compiler.env;
     let part = |v: &Value, k: usize| v.field(k).unwrap_or_else(crate::tangent::no_rdata);
     let rd = part(&out, 0);
@@ -175,15 +192,11 @@ pub fn value_gradient_and_hessian(
         match t {
             Value::F64(d) => vec![*d],
             Value::F32(d) => vec![*d as f64],
-            Value::Array(a) => a
-                .snapshot()
-                .iter()
-                .map(|v| match v {
-                    Value::F64(d) => *d,
-                    Value::F32(d) => *d as f64,
-                    _ => 0.0,
-                })
-                .collect(),
+            Value::Array(a) => a.with(|d| match &d.data {
+                runtime::ArrayData::F64(v) => v.clone(),
+                runtime::ArrayData::F32(v) => v.iter().map(|x| *x as f64).collect(),
+                _ => vec![0.0; dofs],
+            }),
             _ => vec![0.0; dofs],
         }
     };
@@ -211,6 +224,7 @@ pub fn value_gradient_and_hessian(
     let mut cols: Vec<Vec<f64>> = vec![vec![0.0; dofs]; dofs];
     let mut first = None;
     let mut start = 0;
+    let mut states = None;
     while start < dofs {
         let dirs: Vec<Vec<Value>> = (0..n)
             .map(|l| {
@@ -222,7 +236,8 @@ pub fn value_gradient_and_hessian(
                 vec![tf.clone(), d]
             })
             .collect();
-        let r = gradient_and_hvps(m, ad, f, std::slice::from_ref(x), &dirs)?;
+        crate::api::begin(m);
+        let r = hvps_reusing(m, ad, f, std::slice::from_ref(x), &dirs, &mut states)?;
         for (l, h) in r.products.iter().enumerate() {
             if start + l < dofs {
                 cols[start + l] = floats(&h[1]);
