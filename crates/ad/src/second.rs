@@ -11,8 +11,9 @@ use crate::tangent::{fdata, tangent_from, zero_tangent};
 use ad_transform::{rule_state_type, AdError, Mode, RuleOptions};
 use interp::Machine;
 use ir::tangent::{fdata_type, rdata_type};
-use ir::Type;
+use ir::{Function, Type};
 use runtime::Value;
+use std::sync::Arc;
 use syntax::Span;
 
 fn err(message: impl Into<String>) -> AdError {
@@ -65,42 +66,62 @@ pub(crate) fn hvps_in(
     hvps_reusing(m, ad, f, args, dirs, &mut None)
 }
 
-/// As [`hvps_in`], running in the rule state and tangent states `states` (made here when
-/// `None`), which a completed run leaves empty for the next (each pass pops what it pushed).
+/// What the passes of one Hessian share: the derived passes (of the method instance and
+/// lane count of the first), and the rule state and tangent states, which a completed pass
+/// leaves empty for the next (each pops what it pushed).
+struct Kept {
+    lanes: usize,
+    fwd: Arc<Function>,
+    rvs: Option<Arc<Function>>,
+    state: Value,
+    tstates: Vec<Value>,
+}
+
+/// As [`hvps_in`], reusing `kept` (made here when `None`): all runs must be of the same
+/// method instance with the same number of lanes.
 fn hvps_reusing(
     m: &mut Machine,
     ad: &Ad,
     f: &Value,
     args: &[Value],
     dirs: &[Vec<Value>],
-    states: &mut Option<(Value, Vec<Value>)>,
+    kept: &mut Option<Kept>,
 ) -> Result<Hvps, AdError> {
     let n = dirs.len();
-    let key = method_instance(m, f, args)?;
     // The reverse rule differentiated again runs threaded loops' shares one after another.
     let opts = RuleOptions {
         serial_threads: true,
         ..ad.opts
     };
-    ad.rule_with(&mut m.compiler, &key, opts)?;
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
     let types: Vec<Type> = all.iter().map(|x| x.ty()).collect();
-    let mut fsig = vec![rule_state_type()];
-    for t in &types {
-        fsig.push(t.clone());
-        fsig.push(fdata_type(t, &m.compiler.env));
-    }
-    let fwd_key = ad.derived_key(&key, Mode::Forward, opts, fsig);
-    let fwd = ad.dual_rule_with(&mut m.compiler, &fwd_key, opts, n)?;
+    let (key, mut k) = match kept.take() {
+        Some(k) if k.lanes == n => (None, k),
+        _ => {
+            let key = method_instance(m, f, args)?;
+            ad.rule_with(&mut m.compiler, &key, opts)?;
+            let mut fsig = vec![rule_state_type()];
+            for t in &types {
+                fsig.push(t.clone());
+                fsig.push(fdata_type(t, &m.compiler.env));
+            }
+            let fwd_key = ad.derived_key(&key, Mode::Forward, opts, fsig);
+            let fwd = ad.dual_rule_with(&mut m.compiler, &fwd_key, opts, n)?;
+            let k = Kept {
+                lanes: n,
+                fwd,
+                rvs: None,
+                state: new_state(),
+                tstates: (0..n).map(|_| new_state()).collect(),
+            };
+            (Some(key), k)
+        }
+    };
+    let (state, tstates) = (k.state.clone(), k.tstates.clone());
     let env = &m.compiler.env;
 
     // The forwards pass: (state, its tangent states), then (x, ẋ_l..., fdata, its tangents...).
-    let (state, tstates) = match states.take() {
-        Some((s, ts)) if ts.len() == n => (s, ts),
-        _ => (new_state(), (0..n).map(|_| new_state()).collect()),
-    };
-    let kept = (state.clone(), tstates.clone());
     let fdatas: Vec<Value> = all
         .iter()
         .zip(&types)
@@ -117,7 +138,7 @@ fn hvps_reusing(
         call.push(fdatas[k].clone());
         call.extend(tfdatas.iter().map(|t| t[k].clone()));
     }
-    let out = m.exec(&fwd, call).map_err(runtime_error)?;
+    let out = m.exec(&k.fwd, call).map_err(runtime_error)?;
     let y = out
         .field(0)
         .and_then(|p| p.field(0))
@@ -138,15 +159,26 @@ fn hvps_reusing(
     };
 
     // The pullback: (state, its tangent states), (ȳ = 1, its tangents = 0).
-    let rsig = vec![rule_state_type(), rdata_type(&y.ty(), &m.compiler.env)];
-    let rvs_key = ad.derived_key(&key, Mode::Pullback, opts, rsig);
-    let rvs = ad.dual_rule_with(&mut m.compiler, &rvs_key, opts, n)?;
+    let rvs = match (&k.rvs, &key) {
+        (Some(r), _) => r.clone(),
+        (None, key) => {
+            let key = match key {
+                Some(key) => key.clone(),
+                None => method_instance(m, f, args)?,
+            };
+            let rsig = vec![rule_state_type(), rdata_type(&y.ty(), &m.compiler.env)];
+            let rvs_key = ad.derived_key(&key, Mode::Pullback, opts, rsig);
+            let r = ad.dual_rule_with(&mut m.compiler, &rvs_key, opts, n)?;
+            k.rvs = Some(r.clone());
+            r
+        }
+    };
     let mut call = vec![state];
     call.extend(tstates);
     call.push(seed);
     call.extend((0..n).map(|_| zero_seed.clone()));
     let out = m.exec(&rvs, call).map_err(runtime_error)?;
-    *states = Some(kept);
+    *kept = Some(k);
     let env = &m.compiler.env;
     let part = |v: &Value, k: usize| v.field(k).unwrap_or_else(crate::tangent::no_rdata);
     let rd = part(&out, 0);
@@ -224,7 +256,7 @@ pub fn value_gradient_and_hessian(
     let mut cols: Vec<Vec<f64>> = vec![vec![0.0; dofs]; dofs];
     let mut first = None;
     let mut start = 0;
-    let mut states = None;
+    let mut kept = None;
     while start < dofs {
         let dirs: Vec<Vec<Value>> = (0..n)
             .map(|l| {
@@ -237,7 +269,7 @@ pub fn value_gradient_and_hessian(
             })
             .collect();
         crate::api::begin(m);
-        let r = hvps_reusing(m, ad, f, std::slice::from_ref(x), &dirs, &mut states)?;
+        let r = hvps_reusing(m, ad, f, std::slice::from_ref(x), &dirs, &mut kept)?;
         for (l, h) in r.products.iter().enumerate() {
             if start + l < dofs {
                 cols[start + l] = floats(&h[1]);
