@@ -96,8 +96,8 @@ fn hvps_reusing(
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
     let types: Vec<Type> = all.iter().map(|x| x.ty()).collect();
-    let (key, mut k) = match kept.take() {
-        Some(k) if k.lanes == n => (None, k),
+    let (key, mut shared) = match kept.take() {
+        Some(s) if s.lanes == n => (None, s),
         _ => {
             let key = method_instance(m, f, args)?;
             ad.rule_with(&mut m.compiler, &key, opts)?;
@@ -108,17 +108,17 @@ fn hvps_reusing(
             }
             let fwd_key = ad.derived_key(&key, Mode::Forward, opts, fsig);
             let fwd = ad.dual_rule_with(&mut m.compiler, &fwd_key, opts, n)?;
-            let k = Kept {
+            let s = Kept {
                 lanes: n,
                 fwd,
                 rvs: None,
                 state: new_state(),
                 tstates: (0..n).map(|_| new_state()).collect(),
             };
-            (Some(key), k)
+            (Some(key), s)
         }
     };
-    let (state, tstates) = (k.state.clone(), k.tstates.clone());
+    let (state, tstates) = (shared.state.clone(), shared.tstates.clone());
     let env = &m.compiler.env;
 
     // The forwards pass: (state, its tangent states), then (x, ẋ_l..., fdata, its tangents...).
@@ -138,7 +138,7 @@ fn hvps_reusing(
         call.push(fdatas[k].clone());
         call.extend(tfdatas.iter().map(|t| t[k].clone()));
     }
-    let out = m.exec(&k.fwd, call).map_err(runtime_error)?;
+    let out = m.exec(&shared.fwd, call).map_err(runtime_error)?;
     let y = out
         .field(0)
         .and_then(|p| p.field(0))
@@ -159,7 +159,7 @@ fn hvps_reusing(
     };
 
     // The pullback: (state, its tangent states), (ȳ = 1, its tangents = 0).
-    let rvs = match (&k.rvs, &key) {
+    let rvs = match (&shared.rvs, &key) {
         (Some(r), _) => r.clone(),
         (None, key) => {
             let key = match key {
@@ -169,7 +169,7 @@ fn hvps_reusing(
             let rsig = vec![rule_state_type(), rdata_type(&y.ty(), &m.compiler.env)];
             let rvs_key = ad.derived_key(&key, Mode::Pullback, opts, rsig);
             let r = ad.dual_rule_with(&mut m.compiler, &rvs_key, opts, n)?;
-            k.rvs = Some(r.clone());
+            shared.rvs = Some(r.clone());
             r
         }
     };
@@ -178,7 +178,7 @@ fn hvps_reusing(
     call.push(seed);
     call.extend((0..n).map(|_| zero_seed.clone()));
     let out = m.exec(&rvs, call).map_err(runtime_error)?;
-    *kept = Some(k);
+    *kept = Some(shared);
     let env = &m.compiler.env;
     let part = |v: &Value, k: usize| v.field(k).unwrap_or_else(crate::tangent::no_rdata);
     let rd = part(&out, 0);
