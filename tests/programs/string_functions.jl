@@ -11,3 +11,4 @@ end
 println(parse(Int, "42") + 1, " ", parse(Int, " -0x1f "), " ", parse(Int, "+7"))
 println(parse(Float64, "2.5e3"), " ", parse(Float64, "-.5"), " ", parse(Float64, " Inf "), " ", parse(Float64, "1") / 3)
 println(ncodeunits("hé"), " ", sizeof("abc"))
+println(findfirst("b", "abcb"), " ", findnext("b", "abcb", 3), " ", findfirst("x", "abc"), " ", findfirst("cd", "abcd"), " ", findfirst("b", "éb"))

@@ -947,10 +947,11 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x, idx] => {
                 let what = match x {
                     Value::Array(a) => array_summary(&a.dims(), &a.ty()),
-                    // Julia's `summary` of a number is its type.
+                    // Julia's `summary` of a number is its type; of a string, its size.
                     Value::Int(_) | Value::F64(_) | Value::F32(_) | Value::Bool(_) => {
                         x.ty().to_string()
                     }
+                    Value::Str(t) => format!("{}-codeunit String", t.len()),
                     v @ Value::Struct(_) if crate::show::view_summary(v).is_some() => {
                         crate::show::view_summary(v).unwrap_or_default()
                     }
