@@ -1210,13 +1210,16 @@ fn parse_float(s: &str) -> Result<f64, Exception> {
 /// `c` in upper (or lower) case by a one-character mapping, as Julia's `uppercase` maps
 /// characters: a character whose case mapping is several characters (`ß`) stays as it is.
 fn simple_case(c: char, upper: bool) -> char {
-    let mut m: Vec<char> = if upper {
-        c.to_uppercase().collect()
-    } else {
-        c.to_lowercase().collect()
-    };
-    match m.len() {
-        1 => m.pop().unwrap_or(c),
-        _ => c,
+    fn single(mut m: impl Iterator<Item = char>) -> Option<char> {
+        match (m.next(), m.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
     }
+    let mapped = if upper {
+        single(c.to_uppercase())
+    } else {
+        single(c.to_lowercase())
+    };
+    mapped.unwrap_or(c)
 }

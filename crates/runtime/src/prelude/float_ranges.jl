@@ -529,10 +529,11 @@ _bcr(::typeof(-), r::AbstractRange{Int64}, x::Real) = _int_range_float()
 _bcr(::typeof(-), x::Real, r::AbstractRange{Int64}) = _int_range_float()
 _bcr(::typeof(*), r::AbstractRange{Int64}, x::Real) = _int_range_float()
 _bcr(::typeof(*), x::Real, r::AbstractRange{Int64}) = _int_range_float()
-_bcr(::typeof(*), x::Float64, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x * first(r), x * step(r), length(r))
-_bcr(::typeof(*), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Float64) = _float_range_from(first(r) * x, step(r) * x, length(r))
+# (Dotted or not, these give the same range.)
+_bcr(::typeof(*), x::AbstractFloat, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = x * r
+_bcr(::typeof(*), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::AbstractFloat) = r * x
 _bcr(::typeof(/), r::AbstractRange{Int64}, x::Real) = _int_range_float()
-_bcr(::typeof(/), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Real) = _float_range_from(first(r) / x, step(r) / x, length(r))
+_bcr(::typeof(/), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Real) = r / x
 _bcr(::typeof(\), x::Real, r::AbstractRange{Int64}) = _int_range_float()
 _bcr(::typeof(\), x::Real, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x \ first(r), x \ step(r), length(r))
 *(x::AbstractFloat, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x * first(r), x * step(r), length(r))
