@@ -20,9 +20,16 @@ pub fn construct_ssa(f: &mut Function) {
     remove_unreachable_blocks(f);
     insert_undef_checks(f);
     remove_unreachable_blocks(f);
-    Builder::new(f).run();
+    Builder::new(f, true).run();
     f.slots.clear();
     f.phase = Phase::Ssa;
+}
+
+/// Replaces the slots of a function in SSA form (or later) by values, where each slot is
+/// assigned before every read of it (no definedness checks are needed). The phase stays.
+pub(crate) fn promote_slots(f: &mut Function) {
+    Builder::new(f, false).run();
+    f.slots.clear();
 }
 
 // ----- definedness -----
@@ -225,7 +232,10 @@ struct Builder<'f> {
 }
 
 impl<'f> Builder<'f> {
-    fn new(f: &'f mut Function) -> Builder<'f> {
+    /// `markers`: the function is lowered code, whose `undef` constants mark unassigned
+    /// locals (they are replaced by the builder's own); later code's `undef` constants are
+    /// values (unset fields of `new`) and stay.
+    fn new(f: &'f mut Function, markers: bool) -> Builder<'f> {
         let entry = f.entry();
         let loc = f.blocks[entry]
             .insts
@@ -245,7 +255,7 @@ impl<'f> Builder<'f> {
         // The markers of unassigned locals store the one `undef` of the function; their own
         // constants go.
         let uv = uv.unwrap_or_else(|| unreachable!());
-        for b in f.layout.clone() {
+        for b in f.layout.clone().into_iter().filter(|_| markers) {
             let mut insts = std::mem::take(&mut f.blocks[b].insts);
             insts.retain(|&i| {
                 if let InstData::SetSlot(s, v) = f.insts[i] {

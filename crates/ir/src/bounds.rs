@@ -119,10 +119,12 @@ pub fn inbounds_accesses(f: &Function) -> FxHashSet<Inst> {
 
 /// Whether the instruction may change some array's length (a field or global assignment may
 /// replace an array, never resize one).
-fn resizes(d: &InstData) -> bool {
+/// Whether `d` may change the size of some array: a call, or a primitive that resizes arrays
+/// or runs user code.
+pub fn resizes(d: &InstData) -> bool {
     match d {
         InstData::Invoke { .. } | InstData::Call { .. } => true,
-        InstData::Prim { op, .. } => op.effects().resizes,
+        InstData::Prim { op, .. } => op.effects().resizes || op.effects().runs_user_code,
         InstData::Const(_)
         | InstData::New { .. }
         | InstData::Tuple { .. }

@@ -9,6 +9,14 @@ use rustc_hash::FxHashMap;
 
 pub struct Inline;
 
+/// Inlining of the callees (up to [`SCALAR_INLINE_LIMIT`] instructions) given a small fresh
+/// array (see `sroa`): inside the caller, the array's size is known and its loops can be
+/// unrolled, which makes the array scalars.
+pub struct InlineForScalars;
+
+/// The largest callee [`InlineForScalars`] copies.
+const SCALAR_INLINE_LIMIT: usize = 400;
+
 /// Inlining stops growing a function past this many instructions.
 const MAX_GROWTH: usize = 4000;
 
@@ -17,86 +25,113 @@ impl Pass for Inline {
         "inline"
     }
 
-    /// One sweep over the blocks: after an inlined call, the scan goes on in the callee's
-    /// copy, then in the block that continues after the call. The results' aliases
-    /// are applied once at the end, so the pass is linear in the function's size.
     fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
-        let mut changed = false;
-        let mut budget = MAX_GROWTH;
-        let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
-        // Calls on the way to an error (in cold blocks) stay calls: copying them would only
-        // make this function bigger (and so less likely to be inlined itself). (In a function
-        // that never returns, every block is; there the calls are inlined as anywhere.)
-        let mut cold = f.cold_blocks();
-        if cold.contains(&f.entry()) {
-            cold.clear();
-        }
-        // Each block with the callees it was copied from (a callee is not inlined into its own
-        // copy: recursion is not unrolled).
-        let mut work: Vec<(Block, std::rc::Rc<Vec<MiKey>>)> = f
-            .layout
-            .iter()
-            .rev()
-            .map(|b| (*b, std::rc::Rc::new(Vec::new())))
-            .collect();
-        'blocks: while let Some((b, chain)) = work.pop() {
-            let mut pos = 0;
-            while pos < f.blocks[b].insts.len() {
-                let i = f.blocks[b].insts[pos];
-                pos += 1;
-                let InstData::Invoke { callee, .. } = &f.insts[i] else {
-                    continue;
-                };
-                if cold.contains(&b) {
-                    continue;
-                }
-                let key = MiKey {
-                    table: callee.func,
-                    method: callee.method,
-                    sig: callee.sig.clone(),
-                };
-                if c.is_optimising(&key)
-                    || c.options.no_inline.contains(&key.table)
-                    || chain.contains(&key)
-                {
-                    continue;
-                }
-                let Ok(body) = c.optimised(&key) else {
-                    continue;
-                };
-                let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
-                // Weighed by what it does on the way to a return; its error paths count
-                // towards the growth budget only.
-                if body.hot_work_count() > c.options.inline_limit || entry_has_preds {
-                    continue;
-                }
-                let size = body.work_count();
-                if size > budget {
-                    break 'blocks;
-                }
-                budget -= size;
-                let (copied, k) = inline_at(f, b, pos - 1, &body, &mut alias);
-                changed = true;
-                // (`b` is not cold, nor then is the continuation `k`.)
-                let body_cold = body.cold_blocks();
-                for (cb, nb) in body.layout.iter().zip(&copied) {
-                    if body_cold.contains(cb) {
-                        cold.insert(*nb);
-                    }
-                }
-                // Next the callee's copy (calls it could not inline, such as calls back into
-                // this function, are seen again here), then what follows the call.
-                work.push((k, chain.clone()));
-                let mut inner = (*chain).clone();
-                inner.push(key);
-                let inner = std::rc::Rc::new(inner);
-                work.extend(copied.into_iter().rev().map(|cb| (cb, inner.clone())));
-                continue 'blocks;
-            }
-        }
-        apply_aliases(f, &alias);
-        Ok(changed)
+        inline(c, f, false)
     }
+}
+
+impl Pass for InlineForScalars {
+    fn name(&self) -> &'static str {
+        "inline-for-scalars"
+    }
+
+    fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        inline(c, f, true)
+    }
+}
+
+/// Inlines small callees, or with `scalars` those given a small fresh array.
+///
+/// One sweep over the blocks: after an inlined call, the scan goes on in the callee's copy,
+/// then in the block that continues after the call. The results' aliases are applied once at
+/// the end, so the pass is linear in the function's size.
+fn inline(c: &mut Compiler, f: &mut Function, scalars: bool) -> Result<bool, CompileError> {
+    let mut changed = false;
+    let mut budget = MAX_GROWTH;
+    let mut alias: FxHashMap<Value, Value> = FxHashMap::default();
+    // Calls on the way to an error (in cold blocks) stay calls: copying them would only
+    // make this function bigger (and so less likely to be inlined itself). (In a function
+    // that never returns, every block is; there the calls are inlined as anywhere.)
+    let mut cold = f.cold_blocks();
+    if cold.contains(&f.entry()) {
+        cold.clear();
+    }
+    // Each block with the callees it was copied from (a callee is not inlined into its own
+    // copy: recursion is not unrolled).
+    let mut work: Vec<(Block, std::rc::Rc<Vec<MiKey>>)> = f
+        .layout
+        .iter()
+        .rev()
+        .map(|b| (*b, std::rc::Rc::new(Vec::new())))
+        .collect();
+    'blocks: while let Some((b, chain)) = work.pop() {
+        let mut pos = 0;
+        while pos < f.blocks[b].insts.len() {
+            let i = f.blocks[b].insts[pos];
+            pos += 1;
+            let InstData::Invoke { callee, args } = &f.insts[i] else {
+                continue;
+            };
+            // (The small callees were inlined before; again, they would unroll recursion.)
+            let limit = if !scalars {
+                c.options.inline_limit
+            } else if args.iter().any(|a| {
+                f.def_inst(*a)
+                    .is_some_and(|d| super::sroa::small_fresh_array(f, d))
+            }) {
+                SCALAR_INLINE_LIMIT
+            } else {
+                continue;
+            };
+            if cold.contains(&b) {
+                continue;
+            }
+            let key = MiKey {
+                table: callee.func,
+                method: callee.method,
+                sig: callee.sig.clone(),
+            };
+            if c.is_optimising(&key)
+                || c.options.no_inline.contains(&key.table)
+                || chain.contains(&key)
+            {
+                continue;
+            }
+            let Ok(body) = c.optimised(&key) else {
+                continue;
+            };
+            let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
+            // Weighed by what it does on the way to a return; its error paths count
+            // towards the growth budget only.
+            if body.hot_work_count() > limit || entry_has_preds {
+                continue;
+            }
+            let size = body.work_count();
+            if size > budget {
+                break 'blocks;
+            }
+            budget -= size;
+            let (copied, k) = inline_at(f, b, pos - 1, &body, &mut alias);
+            changed = true;
+            // (`b` is not cold, nor then is the continuation `k`.)
+            let body_cold = body.cold_blocks();
+            for (cb, nb) in body.layout.iter().zip(&copied) {
+                if body_cold.contains(cb) {
+                    cold.insert(*nb);
+                }
+            }
+            // Next the callee's copy (calls it could not inline, such as calls back into
+            // this function, are seen again here), then what follows the call.
+            work.push((k, chain.clone()));
+            let mut inner = (*chain).clone();
+            inner.push(key);
+            let inner = std::rc::Rc::new(inner);
+            work.extend(copied.into_iter().rev().map(|cb| (cb, inner.clone())));
+            continue 'blocks;
+        }
+    }
+    apply_aliases(f, &alias);
+    Ok(changed)
 }
 
 /// Replaces the `invoke` at `f.blocks[b].insts[pos]` by a copy of `callee`.

@@ -1,10 +1,13 @@
 //! Optimisation passes on typed IR, run by one pass manager that verifies after each pass.
 
 pub mod cse;
+pub mod facts;
 pub mod hoist_checks;
 pub mod inline;
 pub mod licm;
 pub mod simplify;
+pub mod sroa;
+pub mod unroll;
 
 use crate::{CompileError, Compiler};
 use ir::Function;
@@ -38,11 +41,85 @@ pub fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(ConstProp),
         Box::new(Dce),
         Box::new(SimplifyCfg),
+        Box::new(SmallArrays),
         Box::new(cse::Cse),
         Box::new(licm::Licm),
         Box::new(hoist_checks::HoistRangeChecks),
         Box::new(Dce),
     ]
+}
+
+/// Small arrays of known size become scalars: their sizes are constants, which (with what
+/// size checks tell about other arrays) lets the broadcasts and loops over them be inlined
+/// and unrolled, after which every access has a constant index and the array goes. Each
+/// step enables the next, so they repeat until nothing changes (at most [`ROUNDS`] times).
+/// Runs only in functions that allocate such an array or have a loop (loops of a few
+/// constant trips are unrolled anywhere).
+pub struct SmallArrays;
+
+/// The most rounds [`SmallArrays`] makes.
+const ROUNDS: usize = 10;
+
+impl Pass for SmallArrays {
+    fn name(&self) -> &'static str {
+        "small-arrays"
+    }
+
+    fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        let any = f.layout.iter().any(|b| {
+            f.blocks[*b]
+                .insts
+                .iter()
+                .any(|i| sroa::small_fresh_array(f, *i))
+        });
+        if !any && !ir::dominators::has_cycle(f) {
+            return Ok(false);
+        }
+        use simplify::{ConstProp, Dce, SimplifyCfg};
+        let steps: [&dyn Pass; 13] = [
+            &facts::BranchFacts,
+            &sroa::ScalarReplace,
+            &ConstProp,
+            &Dce,
+            &SimplifyCfg,
+            &inline::InlineForScalars,
+            &ConstProp,
+            &Dce,
+            &SimplifyCfg,
+            &unroll::Unroll,
+            &ConstProp,
+            &Dce,
+            &SimplifyCfg,
+        ];
+        let mut changed = false;
+        // As in `run_passes`: a step that found nothing to do is not run again until another
+        // changes the function. The cleaning passes ran just before (if they had something
+        // left to do, skipping them here only costs optimisation).
+        let mut idle: Vec<&'static str> = vec![ConstProp.name(), Dce.name(), SimplifyCfg.name()];
+        for _ in 0..ROUNDS {
+            let mut round = false;
+            for p in steps {
+                let name = p.name();
+                if idle.contains(&name) {
+                    continue;
+                }
+                let ch = ir::timing::phase(name, || p.run(c, f))?;
+                if ch {
+                    idle.clear();
+                    c.verify_after(f, name)?;
+                }
+                if !ch || p.idempotent() {
+                    idle.push(name);
+                }
+                round |= ch;
+            }
+            if !round {
+                break;
+            }
+            changed = true;
+        }
+        Ok(changed)
+    }
 }
 
 /// Runs the default pipeline on `f`, verifying after every pass when verification is on.
