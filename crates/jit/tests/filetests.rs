@@ -31,6 +31,10 @@ fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
         "licm" => Box::new(compiler::passes::licm::Licm),
         "cse" => Box::new(compiler::passes::cse::Cse),
         "hoist-range-checks" => Box::new(compiler::passes::hoist_checks::HoistRangeChecks),
+        "branch-facts" => Box::new(compiler::passes::facts::BranchFacts),
+        "sroa" => Box::new(compiler::passes::sroa::ScalarReplace),
+        "unroll" => Box::new(compiler::passes::unroll::Unroll),
+        "small-arrays" => Box::new(compiler::passes::SmallArrays),
         _ => return None,
     })
 }
