@@ -802,29 +802,31 @@ impl Function {
     /// The blocks from which the function cannot return: every path from them ends in
     /// `unreachable` (after a throw), so they run only on the way to an error.
     pub fn cold_blocks(&self) -> rustc_hash::FxHashSet<Block> {
-        // The largest set closed under "every successor is in it", without returning blocks
-        // (a loop whose exits all raise is cold too).
-        let mut cold: rustc_hash::FxHashSet<Block> = self
+        // The blocks that cannot reach a return (a loop whose exits all raise is cold too):
+        // everything but what a backward walk from the returning blocks finds.
+        let preds = self.predecessors();
+        let mut warm: SecondaryMap<Block, bool> = SecondaryMap::with_capacity(self.blocks.len());
+        let mut work: Vec<Block> = self
             .layout
             .iter()
             .copied()
             .filter(|&b| {
                 self.terminator(b)
-                    .is_some_and(|t| !matches!(self.insts[t], InstData::Return(_)))
+                    .is_none_or(|t| matches!(self.insts[t], InstData::Return(_)))
             })
             .collect();
-        loop {
-            let before = cold.len();
-            let layout = &self.layout;
-            for &b in layout {
-                if cold.contains(&b) && self.successors(b).iter().any(|s| !cold.contains(s)) {
-                    cold.remove(&b);
+        for &b in &work {
+            warm[b] = true;
+        }
+        while let Some(b) = work.pop() {
+            for &p in &preds[b] {
+                if !warm[p] {
+                    warm[p] = true;
+                    work.push(p);
                 }
             }
-            if cold.len() == before {
-                return cold;
-            }
         }
+        self.layout.iter().copied().filter(|&b| !warm[b]).collect()
     }
 }
 

@@ -11,6 +11,7 @@
 use super::Pass;
 use crate::{CompileError, Compiler};
 use ir::{Block, Const, Function, Inst, InstData, Prim, Value};
+use rustc_hash::FxHashMap;
 
 pub struct BranchFacts;
 
@@ -64,46 +65,76 @@ impl Pass for BranchFacts {
         }
         let dom = ir::dominators::DomTree::compute(f);
         let preds = f.predecessors();
+        // The facts of each block, applied to the blocks it dominates by a walk down the
+        // dominator tree (each fact is in force below its block only).
+        let mut at: FxHashMap<Block, Vec<(Value, Value)>> = FxHashMap::default();
+        for (b, x, k) in facts {
+            at.entry(b).or_default().push((x, k));
+        }
+        let mut children: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
+        for &b in dom.rpo() {
+            if let Some(p) = dom.idom(b) {
+                children.entry(p).or_default().push(b);
+            }
+        }
+        // value → (the constant it equals, the size query it answers, if it is one)
+        let mut known: FxHashMap<Value, Value> = FxHashMap::default();
+        let mut queries: Vec<(Inst, [Value; 2], Value)> = Vec::new();
+        let mut same: Vec<(Inst, Value)> = Vec::new();
         let mut changed = false;
-        for (at, x, k) in facts {
-            let query = size_query(f, x);
-            // `k` is defined before the branch, so it dominates every block `at` dominates.
-            let within: Vec<Block> = f
-                .layout
-                .iter()
-                .copied()
-                .filter(|b| dom.dominates(at, *b))
-                .collect();
-            let mut same: Vec<(ir::Inst, Value)> = Vec::new();
-            for &b in &within {
-                for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
-                    f.insts[i].map_args(|a| {
-                        if a == x {
-                            changed = true;
-                            k
-                        } else {
-                            a
-                        }
-                    });
-                    if let (
-                        Some((xd, q)),
-                        InstData::Prim {
-                            op: Prim::ArraySize,
-                            args,
-                        },
-                    ) = (query, &f.insts[i])
-                    {
-                        if args[0] == q[0]
+        // (block, where the facts in force before it end in `undo` and `queries`; entering if
+        // `None`): leaving a block restores what was known before it.
+        let mut undo: Vec<(Value, Option<Value>)> = Vec::new();
+        let mut stack: Vec<(Block, Option<(usize, usize)>)> = vec![(f.entry(), None)];
+        while let Some((b, leaving)) = stack.pop() {
+            if let Some((u, q)) = leaving {
+                for (x, prev) in undo.drain(u..).rev() {
+                    match prev {
+                        Some(k) => known.insert(x, k),
+                        None => known.remove(&x),
+                    };
+                }
+                queries.truncate(q);
+                continue;
+            }
+            let before = (undo.len(), queries.len());
+            for &(x, k) in at.get(&b).map(Vec::as_slice).unwrap_or(&[]) {
+                undo.push((x, known.insert(x, k)));
+                if let Some((xd, q)) = size_query(f, x) {
+                    queries.push((xd, q, k));
+                }
+            }
+            for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
+                f.insts[i].map_args(|a| match known.get(&a) {
+                    Some(&k) => {
+                        changed = true;
+                        k
+                    }
+                    None => a,
+                });
+                if let InstData::Prim {
+                    op: Prim::ArraySize,
+                    args,
+                } = &f.insts[i]
+                {
+                    let hit = queries.iter().find(|(xd, q, _)| {
+                        args[0] == q[0]
                             && f.const_value(args[1]) == f.const_value(q[1])
-                            && unresized_between(f, &preds, xd, b, pos)
-                        {
-                            same.extend(f.result(i).map(|r| (i, r)));
-                        }
+                            && unresized_between(f, &preds, *xd, b, pos)
+                    });
+                    if let Some(&(_, _, k)) = hit {
+                        same.push((i, k));
                     }
                 }
             }
-            for (i, _) in same {
-                f.insts[i] = InstData::Const(f.const_value(k).cloned().unwrap_or(Const::Int(0)));
+            stack.push((b, Some(before)));
+            for &c in children.get(&b).map(Vec::as_slice).unwrap_or(&[]) {
+                stack.push((c, None));
+            }
+        }
+        for (i, k) in same {
+            if let Some(c) = f.const_value(k).cloned() {
+                f.insts[i] = InstData::Const(c);
                 changed = true;
             }
         }

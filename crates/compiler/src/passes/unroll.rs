@@ -32,26 +32,34 @@ impl Pass for Unroll {
     fn run(&self, _c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
         let mut budget = MAX_COPIED;
         let mut changed = false;
-        // One loop at a time (copying changes the others' blocks), innermost first.
-        'again: loop {
+        // Innermost loops first. Copying a loop changes the blocks of the loops around it, so
+        // a round unrolls only loops apart from those it already unrolled (their blocks, the
+        // dominator tree and the cold blocks stay as computed); the next round sees the rest.
+        loop {
             let loops = ir::dominators::natural_loops(f);
             if loops.is_empty() {
                 break;
             }
             let cold = f.cold_blocks();
             let dom = ir::dominators::DomTree::compute(f);
+            let mut touched: FxHashSet<Block> = FxHashSet::default();
             for (h, body) in &loops {
+                if body.iter().any(|b| touched.contains(b)) {
+                    continue;
+                }
                 if let Some(plan) = plan(f, *h, body, &cold, &dom) {
                     if plan.cost > budget {
                         continue;
                     }
                     budget -= plan.cost;
+                    touched.extend(plan.region.iter().copied());
                     unroll(f, &plan);
-                    changed = true;
-                    continue 'again;
                 }
             }
-            break;
+            if touched.is_empty() {
+                break;
+            }
+            changed = true;
         }
         Ok(changed)
     }
