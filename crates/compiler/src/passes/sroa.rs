@@ -58,6 +58,7 @@ impl Pass for ScalarReplace {
                 });
             }
         }
+        let preds = f.predecessors();
         let mut changed = false;
         // Instructions replaced by others (several, or none) in their blocks.
         let mut replace: FxHashMap<Inst, Vec<Inst>> = FxHashMap::default();
@@ -67,7 +68,7 @@ impl Pass for ScalarReplace {
             };
             let Some(uses) = local_uses(c, f, alloc, &users, &cold_insts) else {
                 // Shared with others: its size is still known until something may resize it.
-                changed |= fold_sizes_until_resized(f, alloc, &dims, &users);
+                changed |= fold_sizes_until_resized(f, &preds, alloc, &dims, &users);
                 continue;
             };
             // Size queries are constants.
@@ -240,6 +241,7 @@ impl Pass for ScalarReplace {
 /// aliases through `arrayset`) that nothing able to resize an array precedes since.
 fn fold_sizes_until_resized(
     f: &mut Function,
+    preds: &cranelift_entity::SecondaryMap<ir::Block, ir::Preds>,
     alloc: Inst,
     dims: &[i64],
     users: &FxHashMap<Value, Vec<Inst>>,
@@ -260,7 +262,6 @@ fn fold_sizes_until_resized(
         }
         k += 1;
     }
-    let preds = f.predecessors();
     let mut folds: Vec<(Inst, i64)> = Vec::new();
     for &b in &f.layout {
         for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
@@ -280,7 +281,7 @@ fn fold_sizes_until_resized(
                 },
                 _ => continue,
             };
-            if super::facts::unresized_between(f, &preds, alloc, b, pos) {
+            if super::facts::unresized_between(f, preds, alloc, b, pos) {
                 folds.push((i, k));
             }
         }
