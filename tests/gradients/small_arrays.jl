@@ -4,6 +4,7 @@
 # check: escapes_sum(0.7)
 # check: given(2.0)
 # check: body_forces([0.1, 0.4, -0.3, 0.9])
+# check: triangle(1.3)
 # Small arrays of known size: literals, broadcasts over them, loops over their elements.
 lotka_volterra(u, p) = [p[1] * u[1] - p[2] * u[1] * u[2], p[4] * u[1] * u[2] - p[3] * u[2]]
 
@@ -58,4 +59,13 @@ function body_forces(q)
     r = sqrt(d[1]^2 + d[2]^2)
     f = d / r^3
     sum(f .* f) + f[1]
+end
+
+# Loops of a few constant trips, one bounded by the other's variable.
+function triangle(x)
+    s = 0.0
+    for i in 1:3, j in 1:i
+        s += x^i * j
+    end
+    s
 end
