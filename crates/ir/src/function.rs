@@ -781,7 +781,7 @@ impl Function {
     }
 
     /// The instructions that do work in these blocks.
-    fn work_in<'b>(&self, blocks: impl Iterator<Item = &'b Block>) -> usize {
+    pub fn work_in<'b>(&self, blocks: impl Iterator<Item = &'b Block>) -> usize {
         blocks
             .flat_map(|b| &self.blocks[*b].insts)
             .filter(|&&i| !matches!(self.insts[i], InstData::Const(_)))

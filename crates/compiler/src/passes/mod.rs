@@ -91,29 +91,12 @@ impl Pass for SmallArrays {
             &Dce,
             &SimplifyCfg,
         ];
-        let mut changed = false;
-        // As in `run_passes`: a step that found nothing to do is not run again until another
-        // changes the function. The cleaning passes ran just before (if they had something
-        // left to do, skipping them here only costs optimisation).
+        // The cleaning passes ran just before (if they had something left to do, skipping them
+        // here only costs optimisation).
         let mut idle: Vec<&'static str> = vec![ConstProp.name(), Dce.name(), SimplifyCfg.name()];
+        let mut changed = false;
         for _ in 0..ROUNDS {
-            let mut round = false;
-            for p in steps {
-                let name = p.name();
-                if idle.contains(&name) {
-                    continue;
-                }
-                let ch = ir::timing::phase(name, || p.run(c, f))?;
-                if ch {
-                    idle.clear();
-                    c.verify_after(f, name)?;
-                }
-                if !ch || p.idempotent() {
-                    idle.push(name);
-                }
-                round |= ch;
-            }
-            if !round {
+            if !run_list(c, f, &steps, &mut idle, None)? {
                 break;
             }
             changed = true;
@@ -142,26 +125,40 @@ pub fn run_passes(
     compiler: &mut Compiler,
     f: &mut Function,
     passes: &[Box<dyn Pass>],
-    mut dump: Option<DumpFn<'_>>,
+    dump: Option<DumpFn<'_>>,
 ) -> Result<(), CompileError> {
-    // Names of the passes that found nothing to do since the function last changed.
-    let mut idle: Vec<&'static str> = Vec::new();
+    let passes: Vec<&dyn Pass> = passes.iter().map(|p| p.as_ref()).collect();
+    run_list(compiler, f, &passes, &mut Vec::new(), dump).map(|_| ())
+}
+
+/// Runs `passes` in order, skipping those named in `idle` (passes that found nothing to do
+/// since the function last changed; kept up to date for the caller), verifying after each
+/// pass it runs; `dump` receives the IR after each pass. Returns whether
+/// any pass changed the function.
+fn run_list(
+    compiler: &mut Compiler,
+    f: &mut Function,
+    passes: &[&dyn Pass],
+    idle: &mut Vec<&'static str>,
+    mut dump: Option<DumpFn<'_>>,
+) -> Result<bool, CompileError> {
+    let mut changed = false;
     for p in passes {
         let name = p.name();
         if !idle.contains(&name) {
             let ch = ir::timing::phase(name, || p.run(compiler, f))?;
-
             if ch {
                 idle.clear();
+                changed = true;
             }
+            compiler.verify_after(f, name)?;
             if !ch || p.idempotent() {
                 idle.push(name);
             }
-            compiler.verify_after(f, name)?;
         }
         if let Some(d) = dump.as_mut() {
             d(name, f);
         }
     }
-    Ok(())
+    Ok(changed)
 }

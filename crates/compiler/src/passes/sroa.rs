@@ -32,11 +32,11 @@ impl Pass for ScalarReplace {
     }
 
     fn run(&self, c: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
-        let allocs: Vec<Inst> = f
+        let allocs: Vec<(Inst, Type, Vec<i64>)> = f
             .layout
             .iter()
             .flat_map(|b| f.blocks[*b].insts.iter().copied())
-            .filter(|&i| fresh_dims(f, i).is_some())
+            .filter_map(|i| fresh_dims(f, i).map(|(e, d)| (i, e, d)))
             .collect();
         if allocs.is_empty() {
             return Ok(false);
@@ -62,34 +62,26 @@ impl Pass for ScalarReplace {
         let mut changed = false;
         // Instructions replaced by others (several, or none) in their blocks.
         let mut replace: FxHashMap<Inst, Vec<Inst>> = FxHashMap::default();
-        for alloc in allocs {
-            let Some((elem, dims)) = fresh_dims(f, alloc) else {
-                continue;
-            };
-            let Some(uses) = local_uses(c, f, alloc, &users, &cold_insts) else {
+        for (alloc, elem, dims) in allocs {
+            let arrays = aliases(f, alloc, &users);
+            let Some(uses) = local_uses(c, f, &arrays, &users, &cold_insts) else {
                 // Shared with others: its size is still known until something may resize it.
-                changed |= fold_sizes_until_resized(f, &preds, alloc, &dims, &users);
+                changed |= fold_sizes_until_resized(f, &preds, alloc, &arrays, &dims);
                 continue;
             };
             // Size queries are constants.
             let mut all_sizes = true;
             for &u in &uses {
-                let k = match &f.insts[u] {
+                if !matches!(
+                    f.insts[u],
                     InstData::Prim {
-                        op: Prim::ArrayLen, ..
-                    } => Some(dims.iter().product::<i64>()),
-                    InstData::Prim {
-                        op: Prim::ArraySize,
-                        args,
-                    } => match f.const_value(args[1]) {
-                        Some(Const::Int(d)) if *d >= 1 => {
-                            Some(dims.get(*d as usize - 1).copied().unwrap_or(1))
-                        }
-                        _ => None,
-                    },
-                    _ => continue,
-                };
-                match k {
+                        op: Prim::ArrayLen | Prim::ArraySize,
+                        ..
+                    }
+                ) {
+                    continue;
+                }
+                match size_answer(f, u, &arrays, &dims) {
                     Some(k) => {
                         f.insts[u] = InstData::Const(Const::Int(k));
                         changed = true;
@@ -198,8 +190,7 @@ impl Pass for ScalarReplace {
                         aty.clone(),
                     );
                 }
-                let aliases = aliases(f, alloc, &uses);
-                f.insts[u].map_args(|a| if aliases.contains(&a) { copy } else { a });
+                f.insts[u].map_args(|a| if arrays.contains(&a) { copy } else { a });
                 built.push(u);
                 replace.insert(u, built);
             }
@@ -237,52 +228,22 @@ impl Pass for ScalarReplace {
     }
 }
 
-/// Folds the size queries of the array `alloc` creates (of dimensions `dims`, and its
-/// aliases through `arrayset`) that nothing able to resize an array precedes since.
+/// Folds the size queries of the array `alloc` creates (of dimensions `dims`; `arrays` are it
+/// and its aliases) that nothing able to resize an array precedes since.
 fn fold_sizes_until_resized(
     f: &mut Function,
     preds: &cranelift_entity::SecondaryMap<ir::Block, ir::Preds>,
     alloc: Inst,
+    arrays: &[Value],
     dims: &[i64],
-    users: &FxHashMap<Value, Vec<Inst>>,
 ) -> bool {
-    let mut arrays: Vec<Value> = f.result(alloc).into_iter().collect();
-    let mut k = 0;
-    while k < arrays.len() {
-        for &u in users.get(&arrays[k]).map(Vec::as_slice).unwrap_or(&[]) {
-            if let InstData::Prim {
-                op: Prim::ArraySet,
-                args,
-            } = &f.insts[u]
-            {
-                if args[0] == arrays[k] {
-                    arrays.extend(f.result(u));
-                }
-            }
-        }
-        k += 1;
-    }
     let mut folds: Vec<(Inst, i64)> = Vec::new();
     for &b in &f.layout {
         for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
-            let k = match &f.insts[i] {
-                InstData::Prim {
-                    op: Prim::ArrayLen,
-                    args,
-                } if arrays.contains(&args[0]) => dims.iter().product::<i64>(),
-                InstData::Prim {
-                    op: Prim::ArraySize,
-                    args,
-                } if arrays.contains(&args[0]) => match f.const_value(args[1]) {
-                    Some(Const::Int(d)) if *d >= 1 => {
-                        dims.get(*d as usize - 1).copied().unwrap_or(1)
-                    }
-                    _ => continue,
-                },
-                _ => continue,
-            };
-            if super::facts::unresized_between(f, preds, alloc, b, pos) {
-                folds.push((i, k));
+            if let Some(k) = size_answer(f, i, arrays, dims) {
+                if super::facts::unresized_between(f, preds, alloc, b, pos) {
+                    folds.push((i, k));
+                }
             }
         }
     }
@@ -290,6 +251,25 @@ fn fold_sizes_until_resized(
         f.insts[i] = InstData::Const(Const::Int(k));
     }
     !folds.is_empty()
+}
+
+/// The answer of `i` if it is a size query (`arraylen`, or `arraysize` along a constant
+/// dimension) of one of `arrays`, whose dimensions are `dims`.
+fn size_answer(f: &Function, i: Inst, arrays: &[Value], dims: &[i64]) -> Option<i64> {
+    match &f.insts[i] {
+        InstData::Prim {
+            op: Prim::ArrayLen,
+            args,
+        } if arrays.contains(&args[0]) => Some(dims.iter().product()),
+        InstData::Prim {
+            op: Prim::ArraySize,
+            args,
+        } if arrays.contains(&args[0]) => match f.const_value(args[1]) {
+            Some(Const::Int(d)) if *d >= 1 => Some(dims.get(*d as usize - 1).copied().unwrap_or(1)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether `i` allocates a small array of numbers or booleans with constant dimensions.
@@ -344,58 +324,56 @@ const SHOWS_ONLY: &[&str] = &[
     "show",
 ];
 
-/// The array `alloc` creates and the `arrayset`s among `uses` return.
-fn aliases(f: &Function, alloc: Inst, uses: &[Inst]) -> FxHashSet<Value> {
-    let mut out: FxHashSet<Value> = f.result(alloc).into_iter().collect();
-    for &u in uses {
-        if let InstData::Prim {
-            op: Prim::ArraySet, ..
-        } = f.insts[u]
-        {
-            out.extend(f.result(u));
+/// The array `alloc` creates and its aliases: the results of `arrayset`s into it (which
+/// return the array), and of `arrayset`s into those.
+fn aliases(f: &Function, alloc: Inst, users: &FxHashMap<Value, Vec<Inst>>) -> Vec<Value> {
+    let mut out: Vec<Value> = f.result(alloc).into_iter().collect();
+    let mut k = 0;
+    while k < out.len() {
+        for &u in users.get(&out[k]).map(Vec::as_slice).unwrap_or(&[]) {
+            if let InstData::Prim {
+                op: Prim::ArraySet,
+                args,
+            } = &f.insts[u]
+            {
+                if args[0] == out[k] && !args[1..].contains(&out[k]) {
+                    out.extend(f.result(u));
+                }
+            }
         }
+        k += 1;
     }
     out
 }
 
-/// Every use of the array `alloc` creates and of its aliases, if all are element reads and
-/// writes, size queries, and (in `cold` instructions, on the way to an error) calls of
-/// prelude functions that only show it.
+/// Every use of `arrays` (an array and its aliases), if all are element reads and writes,
+/// size queries, and (in `cold` instructions, on the way to an error) calls of prelude
+/// functions that only show it.
 fn local_uses(
     c: &Compiler,
     f: &Function,
-    alloc: Inst,
+    arrays: &[Value],
     users: &FxHashMap<Value, Vec<Inst>>,
     cold: &FxHashSet<Inst>,
 ) -> Option<Vec<Inst>> {
     let mut out = Vec::new();
-    let mut work = vec![f.result(alloc)?];
-    while let Some(v) = work.pop() {
+    for &v in arrays {
         for &u in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
-            let (op, args) = match &f.insts[u] {
-                InstData::Prim { op, args } => (op, args),
-                InstData::Invoke { callee, .. } if cold.contains(&u) => {
-                    let shows = SHOWS_ONLY.contains(&callee.func.as_str())
+            let ok = match &f.insts[u] {
+                InstData::Prim {
+                    op:
+                        Prim::ArrayRef
+                        | Prim::ArrayRefRaw
+                        | Prim::ArraySize
+                        | Prim::ArrayLen
+                        | Prim::ArraySet,
+                    args,
+                } => args[0] == v && !args[1..].contains(&v),
+                InstData::Invoke { callee, .. } => {
+                    cold.contains(&u)
+                        && SHOWS_ONLY.contains(&callee.func.as_str())
                         && c.method(callee.func, callee.method)
-                            .is_some_and(|m| m.in_prelude);
-                    if !shows {
-                        return None;
-                    }
-                    out.push(u);
-                    continue;
-                }
-                _ => return None,
-            };
-            let ok = match op {
-                Prim::ArrayRef | Prim::ArrayRefRaw | Prim::ArraySize | Prim::ArrayLen => {
-                    args[0] == v && !args[1..].contains(&v)
-                }
-                Prim::ArraySet => {
-                    let alias = args[0] == v && !args[1..].contains(&v);
-                    if alias {
-                        work.extend(f.result(u));
-                    }
-                    alias
+                            .is_some_and(|m| m.in_prelude)
                 }
                 _ => false,
             };

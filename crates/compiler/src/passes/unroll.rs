@@ -198,11 +198,7 @@ fn plan(
         .copied()
         .filter(|b| region.contains(b))
         .collect();
-    let size: usize = region
-        .iter()
-        .flat_map(|b| &f.blocks[*b].insts)
-        .filter(|&&i| !matches!(f.insts[i], InstData::Const(_)))
-        .count();
+    let size = f.work_in(region.iter());
     Some(Plan {
         header: h,
         latch: *latch,
