@@ -147,6 +147,15 @@ pub(crate) unsafe extern "C" fn mc_clone(dst: *mut Value, src: *const Value) {
     }
 }
 
+/// Moves the value at `src` into `dst` by exchanging the two: `src` keeps `dst`'s previous
+/// value, dropped with its slot. No reference count changes (a clone and the later drop of
+/// the source each change one, an atomic operation).
+pub(crate) unsafe extern "C" fn mc_move(dst: *mut Value, src: *mut Value) {
+    // SAFETY: both point to initialised values (frame slots or the caller's result slot);
+    // `ptr::swap` allows them to be the same.
+    unsafe { std::ptr::swap(dst, src) }
+}
+
 /// Boxing and unboxing of register values into initialised slots.
 pub(crate) unsafe extern "C" fn mc_box_i64(dst: *mut Value, x: i64) {
     // SAFETY: `dst` is an initialised slot.
@@ -1111,6 +1120,22 @@ pub(crate) unsafe extern "C" fn mc_push_value(a: *const Value, x: *const Value) 
     match a.push_boxed(x.clone()) {
         Ok(()) => OK,
         Err(_) => FAILED,
+    }
+}
+
+/// As [`mc_push_value`], moving the value out of `*x` (which is left `nothing`) when the
+/// push succeeds: for a value nothing reads afterwards, no reference count changes.
+pub(crate) unsafe extern "C" fn mc_push_value_move(a: *const Value, x: *mut Value) -> u32 {
+    // SAFETY: both are initialised values, `x` a frame slot apart from `a`.
+    let (Value::Array(a), x) = (unsafe { &*a }, unsafe { &mut *x }) else {
+        return FAILED;
+    };
+    match a.push_boxed(std::mem::replace(x, Value::Nothing)) {
+        Ok(()) => OK,
+        Err(v) => {
+            *x = v;
+            FAILED
+        }
     }
 }
 

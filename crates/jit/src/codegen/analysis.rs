@@ -202,3 +202,70 @@ pub(super) fn sin_cos_pairs(f: &Function) -> FxHashMap<Inst, (Value, Value)> {
     }
     pairs
 }
+
+/// The boxed values among `candidates` (each with its bit) that are live on entry to each
+/// block of `order` (a branch's arguments count as uses in its own block; a block's parameters
+/// are not live before it): a value passed along an edge whose destination does not have it
+/// live is dead once the edge is taken, so the edge may move it instead of cloning it.
+pub(super) fn live_in(
+    f: &Function,
+    order: &[Block],
+    candidates: &FxHashMap<Value, usize>,
+) -> FxHashMap<Block, Vec<u64>> {
+    let words = candidates.len().div_ceil(64);
+    let bit = |v: &Value| candidates.get(v).copied();
+    // Per block: the candidates it uses (none is used before its definition: SSA) and the
+    // ones it defines.
+    let mut gen = FxHashMap::default();
+    let mut kill = FxHashMap::default();
+    for &b in order {
+        let (mut g, mut k) = (vec![0u64; words], vec![0u64; words]);
+        for p in &f.blocks[b].params {
+            if let Some(j) = bit(p) {
+                k[j / 64] |= 1 << (j % 64);
+            }
+        }
+        for &i in &f.blocks[b].insts {
+            f.insts[i].for_each_arg(|a| {
+                if let Some(j) = bit(&a) {
+                    g[j / 64] |= 1 << (j % 64);
+                }
+            });
+            if let Some(j) = f.result(i).as_ref().and_then(bit) {
+                k[j / 64] |= 1 << (j % 64);
+            }
+        }
+        // A value defined and used in one block is not live on its entry.
+        for (g, k) in g.iter_mut().zip(&k) {
+            *g &= !k;
+        }
+        gen.insert(b, g);
+        kill.insert(b, k);
+    }
+    let mut live: FxHashMap<Block, Vec<u64>> =
+        order.iter().map(|&b| (b, gen[&b].clone())).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in order.iter().rev() {
+            let Some(&t) = f.blocks[b].insts.last() else {
+                continue;
+            };
+            let mut out = vec![0u64; words];
+            for (s, _) in f.insts[t].successors() {
+                if let Some(l) = live.get(&s) {
+                    for (o, w) in out.iter_mut().zip(l) {
+                        *o |= w;
+                    }
+                }
+            }
+            let (g, k) = (&gen[&b], &kill[&b]);
+            let new: Vec<u64> = (0..words).map(|w| g[w] | (out[w] & !k[w])).collect();
+            if live[&b] != new {
+                live.insert(b, new);
+                changed = true;
+            }
+        }
+    }
+    live
+}

@@ -517,6 +517,11 @@ impl Gen<'_, '_> {
                 match self.rep(*v) {
                     // Built in place (see `returned_only`).
                     Rep::Boxed if self.returned_only.contains(v) => {}
+                    // Nothing reads the frame's slot after the return: its value moves.
+                    Rep::Boxed if self.own_slots.contains(v) => {
+                        let s = self.slot_addr(*v);
+                        self.call("mc_move", &[ret, s]);
+                    }
                     Rep::Boxed => {
                         let s = self.slot_addr(*v);
                         self.call("mc_clone", &[ret, s]);
@@ -558,6 +563,47 @@ impl Gen<'_, '_> {
             }
         }
         Some(out)
+    }
+
+    /// Whether the edge to `dest` with `args` may move `a` into its parameter instead of
+    /// cloning it: `a` sits alone in a slot the frame owns, the edge passes it once, and
+    /// nothing after the edge reads it (`dest` does not have it live).
+    fn edge_moves(&self, dest: Block, args: &[Value], a: Value) -> bool {
+        let Some(&j) = self.move_bits.get(&a) else {
+            return false;
+        };
+        self.own_slots.contains(&a)
+            && args.iter().filter(|x| **x == a).count() == 1
+            && self
+                .live_in
+                .get(&dest)
+                .is_some_and(|l| l[j / 64] & (1 << (j % 64)) == 0)
+    }
+
+    /// Whether `x`, an operand of instruction `i` of the block being lowered, sits alone in a
+    /// slot the frame owns and nothing reads it after `i` (no later instruction of the block,
+    /// no successor that has it live): `i` may then move it out of its slot.
+    pub(super) fn dead_after(&self, i: Inst, x: Value) -> bool {
+        let Some(&j) = self.move_bits.get(&x) else {
+            return false;
+        };
+        let f = self.f;
+        let insts = &f.blocks[self.cur].insts;
+        let Some(pos) = insts.iter().position(|&k| k == i) else {
+            return false;
+        };
+        let mut reads = 0;
+        f.insts[i].for_each_arg(|a| reads += usize::from(a == x));
+        let mut later = false;
+        for &k in &insts[pos + 1..] {
+            f.insts[k].for_each_arg(|a| later |= a == x);
+        }
+        let live_after = f.successors(self.cur).iter().any(|s| {
+            self.live_in
+                .get(s)
+                .is_none_or(|l| l[j / 64] & (1 << (j % 64)) != 0)
+        });
+        self.own_slots.contains(&x) && reads == 1 && !later && !live_after
     }
 
     pub(super) fn edge(&mut self, dest: Block, args: &[Value]) {
@@ -608,7 +654,12 @@ impl Gen<'_, '_> {
             for (p, a) in &copies {
                 let src = self.slot_addr(*a);
                 let dst = self.slot_addr(*p);
-                self.call("mc_clone", &[dst, src]);
+                let helper = if self.edge_moves(dest, args, *a) {
+                    "mc_move"
+                } else {
+                    "mc_clone"
+                };
+                self.call(helper, &[dst, src]);
             }
         }
         for (p, r, x) in boxes {
@@ -638,8 +689,17 @@ impl Gen<'_, '_> {
         };
         for (k, _) in written.iter().enumerate().filter(|(_, w)| **w) {
             let dst = self.b.ins().iadd_imm_s(ret, (k as u32 * VALUE_SIZE) as i64);
-            match operands.map(|args| args[k]) {
-                Some(a) => match self.rep(a) {
+            match operands.map(|args| (args[k], args)) {
+                Some((a, args)) => match self.rep(a) {
+                    // Nothing reads the frame's slot after the return: a value the tuple
+                    // holds once moves.
+                    Rep::Boxed
+                        if self.own_slots.contains(&a)
+                            && args.iter().filter(|x| **x == a).count() == 1 =>
+                    {
+                        let src = self.slot_addr(a);
+                        self.call("mc_move", &[dst, src]);
+                    }
                     Rep::Boxed => {
                         let src = self.slot_addr(a);
                         self.call("mc_clone", &[dst, src]);

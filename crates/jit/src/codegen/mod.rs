@@ -242,6 +242,13 @@ struct Gen<'a, 'b> {
     /// For a function returning a tuple type, which fields the code writes into the
     /// caller's values (see [`returned_fields`]); `None`: the code returns one value.
     ret_fields: Option<Vec<bool>>,
+    /// Boxed values held alone in a frame slot the frame owns (see `Gen::edge_moves`,
+    /// `Gen::dead_after`).
+    own_slots: FxHashSet<Value>,
+    /// The boxed values edges pass to parameters, each with its bit in `live_in`.
+    move_bits: FxHashMap<Value, usize>,
+    /// Which of `move_bits` are live on entry to each block.
+    live_in: FxHashMap<Block, Vec<u64>>,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -423,10 +430,14 @@ pub fn lower(
     }
     // Results nobody reads (the vectors `push!` returns, mostly) share one slot.
     let mut sink = None;
+    // The values whose frame slot holds their value alone, owned by the frame: once such a
+    // value is dead, its value may be moved out of the slot rather than cloned.
+    let mut own_slots = FxHashSet::default();
     for &b in &order {
         for &p in &f.blocks[b].params {
             if rep(&f.types[p]) == Rep::Boxed && !in_args.contains_key(&p) {
                 slots.insert(p, nslots);
+                own_slots.insert(p);
                 nslots += 1;
             }
         }
@@ -440,6 +451,7 @@ pub fn lower(
                     && !spread_reads.contains(&r)
                 {
                     let k = if used.contains(&r) {
+                        own_slots.insert(r);
                         nslots += 1;
                         nslots - 1
                     } else {
@@ -476,6 +488,44 @@ pub fn lower(
             nslots += ts.len() as u32;
         }
     }
+
+    // Boxed values an edge passes to a parameter, for the liveness that lets an edge move a
+    // value the destination no longer needs.
+    let mut move_bits = FxHashMap::default();
+    for &b in &order {
+        let Some(&t) = f.blocks[b].insts.last() else {
+            continue;
+        };
+        for (d, args) in f.insts[t].successors() {
+            for (p, a) in f.blocks[d].params.iter().zip(args) {
+                if p != a && own_slots.contains(a) && rep(&f.types[*p]) == Rep::Boxed {
+                    let n = move_bits.len();
+                    move_bits.entry(*a).or_insert(n);
+                }
+            }
+        }
+    }
+    // Values pushed onto vectors of boxed values (what a forwards pass saves), which a push
+    // may move when nothing reads them after it.
+    for &b in &order {
+        for &i in &f.blocks[b].insts {
+            if let ir::InstData::Prim {
+                op: ir::Prim::ArrayPush,
+                args,
+            } = &f.insts[i]
+            {
+                if args.len() == 2 && args[0] != args[1] && own_slots.contains(&args[1]) {
+                    let n = move_bits.len();
+                    move_bits.entry(args[1]).or_insert(n);
+                }
+            }
+        }
+    }
+    let live_in = if move_bits.is_empty() {
+        FxHashMap::default()
+    } else {
+        analysis::live_in(f, &order, &move_bits)
+    };
 
     let mut b = FunctionBuilder::new(func, fctx);
     let frame_ss = b.create_sized_stack_slot(StackSlotData::new(
@@ -573,6 +623,9 @@ pub fn lower(
         field_slots,
         slot_fields,
         entry_sig: None,
+        own_slots,
+        move_bits,
+        live_in,
     };
     g.returned_only = returned_tuples(f, &g.const_index);
     if !g.rule_sites.is_empty() {

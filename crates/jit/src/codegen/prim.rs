@@ -502,7 +502,14 @@ impl Gen<'_, '_> {
             {
                 let a = self.slot_addr(args[0]);
                 let xp = self.value_ptr(args[1], 0);
-                self.call_or_fallback(i, "mc_push_value", &[a, xp]);
+                // A value nothing reads after the push (what a forwards pass saves, mostly)
+                // moves onto the vector.
+                let helper = if self.dead_after(i, args[1]) {
+                    "mc_push_value_move"
+                } else {
+                    "mc_push_value"
+                };
+                self.call_or_fallback(i, helper, &[a, xp]);
                 self.array_result(res, args[0]);
                 return Ok(None);
             }

@@ -5,6 +5,9 @@
 Vector{T}(::UndefInitializer, n::Int64) where {T} = Core.array_new(Vector{T}, n)
 Matrix{T}(::UndefInitializer, m::Int64, n::Int64) where {T} = Core.array_new(Matrix{T}, m, n)
 Array{T,1}(::UndefInitializer, n::Int64) where {T} = Core.array_new(Vector{T}, n)
+# The empty vector: `Vector{T}()` is `T[]`.
+Vector{T}() where {T} = Core.array_new(Vector{T}, 0)
+Array{T,1}() where {T} = Core.array_new(Vector{T}, 0)
 Array{T,2}(::UndefInitializer, m::Int64, n::Int64) where {T} = Core.array_new(Matrix{T}, m, n)
 Array{T,3}(::UndefInitializer, a::Int64, b::Int64, c::Int64) where {T} = Core.array_new(Array{T,3}, a, b, c)
 
