@@ -666,6 +666,25 @@ pub(crate) unsafe extern "C" fn mc_array_new(
     }
 }
 
+/// `Core.array_copy(a)` into the initialised slot `out`: `OK`, or `FAILED` (nothing raised,
+/// nothing written) where the instruction must be evaluated instead (not an array, no
+/// memory: it raises).
+pub(crate) unsafe extern "C" fn mc_array_copy(a: *const Value, out: *mut Value) -> u32 {
+    // SAFETY: `a` is an initialised value, `out` an initialised slot apart from it.
+    unsafe {
+        let Value::Array(a) = &*a else {
+            return FAILED;
+        };
+        match a.try_copy() {
+            Ok(c) => {
+                *out = Value::Array(c);
+                OK
+            }
+            Err(_) => FAILED,
+        }
+    }
+}
+
 /// The array object a slot holds (its `ArrayView` is at offset 0), for inline element access;
 /// an empty array's for any other value, so native code never dereferences null.
 pub(crate) unsafe extern "C" fn mc_array_obj(a: *const Value) -> *const runtime::ArrayObj {

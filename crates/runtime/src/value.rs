@@ -1084,8 +1084,21 @@ impl ArrayObj {
     }
     /// `deep_copy` within the array memory budget.
     pub fn try_copy(&self) -> Result<Arc<ArrayObj>, Exception> {
-        let (dims, data) =
-            self.with(|a| Ok::<_, Exception>((a.dims.clone(), a.data.try_clone()?)))?;
+        let (dims, data) = self.with(|a| {
+            let dims = Dims::from_slice(&a.dims);
+            // Up to a few thousand numbers stored unboxed (the common case, also in hot
+            // loops): one allocation of the same length, within the budget (as `array_new`).
+            let small =
+                |n: usize, size: usize| n <= 1 << 12 && crate::memory::reserve(n * size).is_ok();
+            let data = match &a.data {
+                ArrayData::F64(v) if small(v.len(), 8) => ArrayData::F64(v.clone()),
+                ArrayData::I64(v) if small(v.len(), 8) => ArrayData::I64(v.clone()),
+                ArrayData::F32(v) if small(v.len(), 4) => ArrayData::F32(v.clone()),
+                ArrayData::Bool(v) if small(v.len(), 1) => ArrayData::Bool(v.clone()),
+                d => d.try_clone()?,
+            };
+            Ok::<_, Exception>((dims, data))
+        })?;
         Ok(ArrayObj::shared(self.elem.clone(), dims, data))
     }
     /// A zero-filled array of `elem` with these dimensions (isbits aggregates boxed).

@@ -163,6 +163,7 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_rule_stacks(_, _, _, _, _)),
         helper!(mc_array_obj(_)),
         helper!(mc_array_new(_, _, _, _, _, _)),
+        helper!(mc_array_copy(_, _)),
         helper!(mc_resolve_call(_, _, _, _)),
         helper!(mc_enter_call(_)),
         helper!(mc_rule_child(_, _, _)),

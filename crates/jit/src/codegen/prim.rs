@@ -249,6 +249,15 @@ impl Gen<'_, '_> {
                 self.call_or_fallback(i, "mc_array_get_value", &[a, k, out]);
                 return Ok(None);
             }
+            // A whole-array copy: straight to the runtime (a failure takes the evaluated path,
+            // which raises).
+            ArrayCopy if reps == [Rep::Boxed] && rr == Some(Rep::Boxed) => {
+                let r = res.ok_or("array_copy without a result")?;
+                let a = self.slot_addr(args[0]);
+                let out = self.slot_addr(r);
+                self.call_or_fallback(i, "mc_array_copy", &[a, out]);
+                return Ok(None);
+            }
             // Whole-array copies, reverse mode's zero fdata arrays and its accumulation into
             // fdata, matrix products (new, or added into an array), triangular solves, Cholesky
             // factors, triangle copies and row exchanges: the runtime's primitive called
