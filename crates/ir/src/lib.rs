@@ -5,6 +5,7 @@ pub mod bounds;
 pub mod dominators;
 pub mod fold;
 pub mod function;
+pub mod liveness;
 pub mod pow;
 pub mod prim;
 pub mod read;

@@ -33,6 +33,7 @@ fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
         "hoist-range-checks" => Box::new(compiler::passes::hoist_checks::HoistRangeChecks),
         "branch-facts" => Box::new(compiler::passes::facts::BranchFacts),
         "sroa" => Box::new(compiler::passes::sroa::ScalarReplace),
+        "sroa-joins" => Box::new(compiler::passes::sroa_joins::ScalarReplaceJoins),
         "unroll" => Box::new(compiler::passes::unroll::Unroll),
         "small-arrays" => Box::new(compiler::passes::SmallArrays),
         _ => return None,

@@ -7,6 +7,7 @@ pub mod inline;
 pub mod licm;
 pub mod simplify;
 pub mod sroa;
+pub mod sroa_joins;
 pub mod unroll;
 
 use crate::{CompileError, Compiler};
@@ -76,9 +77,10 @@ impl Pass for SmallArrays {
             return Ok(false);
         }
         use simplify::{ConstProp, Dce, SimplifyCfg};
-        let steps: [&dyn Pass; 13] = [
+        let steps: [&dyn Pass; 14] = [
             &facts::BranchFacts,
             &sroa::ScalarReplace,
+            &sroa_joins::ScalarReplaceJoins,
             &ConstProp,
             &Dce,
             &SimplifyCfg,

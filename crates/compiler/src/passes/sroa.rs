@@ -255,7 +255,7 @@ fn fold_sizes_until_resized(
 
 /// The answer of `i` if it is a size query (`arraylen`, or `arraysize` along a constant
 /// dimension) of one of `arrays`, whose dimensions are `dims`.
-fn size_answer(f: &Function, i: Inst, arrays: &[Value], dims: &[i64]) -> Option<i64> {
+pub(super) fn size_answer(f: &Function, i: Inst, arrays: &[Value], dims: &[i64]) -> Option<i64> {
     match &f.insts[i] {
         InstData::Prim {
             op: Prim::ArrayLen,
@@ -279,7 +279,7 @@ pub fn small_fresh_array(f: &Function, i: Inst) -> bool {
 
 /// The element type and dimensions of the array `i` allocates, if it is a small array of
 /// numbers or booleans with constant dimensions.
-fn fresh_dims(f: &Function, i: Inst) -> Option<(Type, Vec<i64>)> {
+pub(super) fn fresh_dims(f: &Function, i: Inst) -> Option<(Type, Vec<i64>)> {
     let InstData::Prim {
         op: Prim::ArrayNew,
         args,
@@ -315,7 +315,7 @@ fn fresh_dims(f: &Function, i: Inst) -> Option<(Type, Vec<i64>)> {
 
 /// The prelude functions that error paths give an array to, which only read it (to show it
 /// in the error's message).
-const SHOWS_ONLY: &[&str] = &[
+pub(super) const SHOWS_ONLY: &[&str] = &[
     "_axes_string",
     "summary",
     "string",
@@ -388,7 +388,7 @@ fn local_uses(
 
 /// The 0-based element that constant indices `idx` select in an array of dimensions `dims`:
 /// one linear index, or one index per dimension, each in range.
-fn linear_index(f: &Function, dims: &[i64], idx: &[Value]) -> Option<usize> {
+pub(super) fn linear_index(f: &Function, dims: &[i64], idx: &[Value]) -> Option<usize> {
     let ks: Vec<i64> = idx
         .iter()
         .map(|v| match f.const_value(*v) {

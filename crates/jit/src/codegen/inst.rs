@@ -574,10 +574,7 @@ impl Gen<'_, '_> {
         };
         self.own_slots.contains(&a)
             && args.iter().filter(|x| **x == a).count() == 1
-            && self
-                .live_in
-                .get(&dest)
-                .is_some_and(|l| l[j / 64] & (1 << (j % 64)) == 0)
+            && self.live_in.get(&dest).is_some_and(|l| !l.contains(j))
     }
 
     /// Whether `x`, an operand of instruction `i` of the block being lowered, sits alone in a
@@ -598,11 +595,10 @@ impl Gen<'_, '_> {
         for &k in &insts[pos + 1..] {
             f.insts[k].for_each_arg(|a| later |= a == x);
         }
-        let live_after = f.successors(self.cur).iter().any(|s| {
-            self.live_in
-                .get(s)
-                .is_none_or(|l| l[j / 64] & (1 << (j % 64)) != 0)
-        });
+        let live_after = f
+            .successors(self.cur)
+            .iter()
+            .any(|s| self.live_in.get(s).is_none_or(|l| l.contains(j)));
         self.own_slots.contains(&x) && reads == 1 && !later && !live_after
     }
 

@@ -248,7 +248,7 @@ struct Gen<'a, 'b> {
     /// The boxed values edges pass to parameters, each with its bit in `live_in`.
     move_bits: FxHashMap<Value, usize>,
     /// Which of `move_bits` are live on entry to each block.
-    live_in: FxHashMap<Block, Vec<u64>>,
+    live_in: FxHashMap<Block, ir::liveness::LiveSet>,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -524,7 +524,7 @@ pub fn lower(
     let live_in = if move_bits.is_empty() {
         FxHashMap::default()
     } else {
-        analysis::live_in(f, &order, &move_bits)
+        ir::liveness::live_in(f, &order, &move_bits)
     };
 
     let mut b = FunctionBuilder::new(func, fctx);
