@@ -116,31 +116,8 @@ impl Pass for ScalarReplace {
                 continue;
             }
             let n = dims.iter().product::<i64>() as usize;
-            let zero = match elem {
-                Type::Float64 => Const::F64(0.0),
-                Type::Float32 => Const::F32(0.0),
-                Type::Int64 => Const::Int(0),
-                _ => Const::Bool(false),
-            };
-            let name = syntax::Symbol::intern("#element");
-            let slots: Vec<ir::Slot> = (0..n)
-                .map(|_| {
-                    f.slots.push(SlotData {
-                        name,
-                        ty: elem.clone(),
-                    })
-                })
-                .collect();
-            let loc = f.locs[alloc];
-            let (zi, zv) = f.make_inst(InstData::Const(zero), elem.clone(), loc);
-            let zv = zv.unwrap_or_else(|| unreachable!("a constant has a value"));
-            let mut init = vec![zi];
-            for &s in &slots {
-                init.push(f.make_inst(InstData::SetSlot(s, zv), Type::Any, loc).0);
-            }
-            for &i in &init {
-                f.inlined_at[i] = f.inlined_at[alloc];
-            }
+            let slots = element_slots(f, &elem, n);
+            let init = zero_elements(f, &elem, &slots, alloc);
             replace.insert(alloc, init);
             // An error message shows the array as it is: a copy of it, built from the
             // elements' current values.
@@ -148,48 +125,10 @@ impl Pass for ScalarReplace {
                 if !matches!(f.insts[u], InstData::Invoke { .. }) {
                     continue;
                 }
-                let loc = f.locs[u];
-                let site = f.inlined_at[u];
                 let mut built = Vec::new();
-                let mut mk = |f: &mut Function, data: InstData, ty: Type| {
-                    let (i, v) = f.make_inst(data, ty, loc);
-                    f.inlined_at[i] = site;
-                    built.push(i);
-                    v
-                };
                 let aty = Type::Array(std::sync::Arc::new(elem.clone()), dims.len() as u32);
-                let mut args = vec![mk(
-                    f,
-                    InstData::Const(Const::Type(aty.clone())),
-                    Type::type_of_type(aty.clone()),
-                )
-                .unwrap_or_else(|| unreachable!())];
-                for d in &dims {
-                    args.extend(mk(f, InstData::Const(Const::Int(*d)), Type::Int64));
-                }
-                let copy = mk(
-                    f,
-                    InstData::Prim {
-                        op: Prim::ArrayNew,
-                        args,
-                    },
-                    aty.clone(),
-                )
-                .unwrap_or_else(|| unreachable!());
-                for (k, &s) in slots.iter().enumerate() {
-                    let x =
-                        mk(f, InstData::GetSlot(s), elem.clone()).unwrap_or_else(|| unreachable!());
-                    let ix = mk(f, InstData::Const(Const::Int(k as i64 + 1)), Type::Int64)
-                        .unwrap_or_else(|| unreachable!());
-                    mk(
-                        f,
-                        InstData::Prim {
-                            op: Prim::ArraySet,
-                            args: vec![copy, x, ix],
-                        },
-                        aty.clone(),
-                    );
-                }
+                let (loc, site) = (f.locs[u], f.inlined_at[u]);
+                let copy = build_array(f, &aty, &dims, &slots, loc, site, &mut built);
                 f.insts[u].map_args(|a| if arrays.contains(&a) { copy } else { a });
                 built.push(u);
                 replace.insert(u, built);
@@ -414,4 +353,97 @@ pub(super) fn linear_index(f: &Function, dims: &[i64], idx: &[Value]) -> Option<
         }
         _ => None,
     }
+}
+
+/// `n` new slots for the elements of an array of `elem`s.
+pub(super) fn element_slots(f: &mut Function, elem: &Type, n: usize) -> Vec<ir::Slot> {
+    let name = syntax::Symbol::intern("#element");
+    (0..n)
+        .map(|_| {
+            f.slots.push(SlotData {
+                name,
+                ty: elem.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The instructions (not yet placed) that set `slots` to the zero of `elem`, as `array_new`
+/// zero-fills, made at allocation `alloc`'s place.
+pub(super) fn zero_elements(
+    f: &mut Function,
+    elem: &Type,
+    slots: &[ir::Slot],
+    alloc: Inst,
+) -> Vec<Inst> {
+    let zero = match elem {
+        Type::Float64 => Const::F64(0.0),
+        Type::Float32 => Const::F32(0.0),
+        Type::Int64 => Const::Int(0),
+        _ => Const::Bool(false),
+    };
+    let (loc, site) = (f.locs[alloc], f.inlined_at[alloc]);
+    let (zi, zv) = f.make_inst(InstData::Const(zero), elem.clone(), loc);
+    let zv = zv.unwrap_or_else(|| unreachable!("a constant has a value"));
+    let mut init = vec![zi];
+    for &s in slots {
+        init.push(f.make_inst(InstData::SetSlot(s, zv), Type::Any, loc).0);
+    }
+    for &i in &init {
+        f.inlined_at[i] = site;
+    }
+    init
+}
+
+/// Appends to `built` the instructions (not yet placed) making a new array of type `ty` and
+/// dimensions `dims` holding the current values of `slots`, at `loc` in inline site `site`;
+/// returns the array.
+pub(super) fn build_array(
+    f: &mut Function,
+    ty: &Type,
+    dims: &[i64],
+    slots: &[ir::Slot],
+    loc: syntax::Span,
+    site: u32,
+    built: &mut Vec<Inst>,
+) -> Value {
+    let Type::Array(elem, _) = ty else {
+        unreachable!("an array type")
+    };
+    let elem = (**elem).clone();
+    let mut mk = |f: &mut Function, data: InstData, t: Type| {
+        let (i, v) = f.make_inst(data, t, loc);
+        f.inlined_at[i] = site;
+        built.push(i);
+        v.unwrap_or_else(|| unreachable!("an instruction with a result"))
+    };
+    let mut args = vec![mk(
+        f,
+        InstData::Const(Const::Type(ty.clone())),
+        Type::type_of_type(ty.clone()),
+    )];
+    for d in dims {
+        args.push(mk(f, InstData::Const(Const::Int(*d)), Type::Int64));
+    }
+    let copy = mk(
+        f,
+        InstData::Prim {
+            op: Prim::ArrayNew,
+            args,
+        },
+        ty.clone(),
+    );
+    for (k, &s) in slots.iter().enumerate() {
+        let x = mk(f, InstData::GetSlot(s), elem.clone());
+        let ix = mk(f, InstData::Const(Const::Int(k as i64 + 1)), Type::Int64);
+        mk(
+            f,
+            InstData::Prim {
+                op: Prim::ArraySet,
+                args: vec![copy, x, ix],
+            },
+            ty.clone(),
+        );
+    }
+    copy
 }

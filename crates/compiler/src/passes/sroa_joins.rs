@@ -18,10 +18,12 @@
 //! the object's current elements. Since nothing reads an object after it is copied or
 //! escapes, no one can tell the copy from the original: it is the same program.
 
-use super::sroa::{fresh_dims, linear_index, size_answer, SHOWS_ONLY};
+use super::sroa::{
+    build_array, element_slots, fresh_dims, linear_index, size_answer, zero_elements, SHOWS_ONLY,
+};
 use super::Pass;
 use crate::{CompileError, Compiler};
-use ir::{Block, Const, Function, Inst, InstData, Prim, SlotData, Type, Value};
+use ir::{Block, Const, Function, Inst, InstData, Prim, Type, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub struct ScalarReplaceJoins;
@@ -334,25 +336,10 @@ impl Web {
     /// Replaces the web's arrays by slots, as `plan` says.
     fn replace(&self, f: &mut Function, plan: Plan) {
         let n = self.dims.iter().product::<i64>() as usize;
-        let zero = match self.elem {
-            Type::Float64 => Const::F64(0.0),
-            Type::Float32 => Const::F32(0.0),
-            Type::Int64 => Const::Int(0),
-            _ => Const::Bool(false),
-        };
-        let name = syntax::Symbol::intern("#element");
         let objects: FxHashSet<Object> = self.members.values().copied().collect();
         let mut slots: FxHashMap<Object, Vec<ir::Slot>> = FxHashMap::default();
         for o in objects {
-            let s = (0..n)
-                .map(|_| {
-                    f.slots.push(SlotData {
-                        name,
-                        ty: self.elem.clone(),
-                    })
-                })
-                .collect();
-            slots.insert(o, s);
+            slots.insert(o, element_slots(f, &self.elem, n));
         }
         // Instructions replaced by others in their blocks; instructions inserted before
         // others.
@@ -360,19 +347,10 @@ impl Web {
         let mut before: FxHashMap<Inst, Vec<Inst>> = FxHashMap::default();
         // Allocations: their elements start at zero, as `array_new` zero-fills.
         for (o, s) in &slots {
-            let Object::Alloc(alloc) = *o else { continue };
-            let loc = f.locs[alloc];
-            let site = f.inlined_at[alloc];
-            let (zi, zv) = f.make_inst(InstData::Const(zero.clone()), self.elem.clone(), loc);
-            let zv = zv.unwrap_or_else(|| unreachable!("a constant has a value"));
-            let mut init = vec![zi];
-            for &k in s {
-                init.push(f.make_inst(InstData::SetSlot(k, zv), Type::Any, loc).0);
+            if let Object::Alloc(alloc) = *o {
+                let init = zero_elements(f, &self.elem, s, alloc);
+                replace.insert(alloc, init);
             }
-            for &i in &init {
-                f.inlined_at[i] = site;
-            }
-            replace.insert(alloc, init);
         }
         for (i, k) in plan.access {
             let InstData::Prim { op, args } = f.insts[i].clone() else {
@@ -514,56 +492,4 @@ impl Web {
         // Parameter objects start where their first edge copies into them; reading one
         // before (never, by the checks) would read an unassigned slot.
     }
-}
-
-/// Appends to `built` the instructions making a new array of type `ty` and dimensions
-/// `dims` holding the current values of `slots`; returns it.
-fn build_array(
-    f: &mut Function,
-    ty: &Type,
-    dims: &[i64],
-    slots: &[ir::Slot],
-    loc: syntax::Span,
-    site: u32,
-    built: &mut Vec<Inst>,
-) -> Value {
-    let Type::Array(elem, _) = ty else {
-        unreachable!("an array type")
-    };
-    let elem = (**elem).clone();
-    let mut mk = |f: &mut Function, data: InstData, t: Type| {
-        let (i, v) = f.make_inst(data, t, loc);
-        f.inlined_at[i] = site;
-        built.push(i);
-        v.unwrap_or_else(|| unreachable!("an instruction with a result"))
-    };
-    let mut args = vec![mk(
-        f,
-        InstData::Const(Const::Type(ty.clone())),
-        Type::type_of_type(ty.clone()),
-    )];
-    for d in dims {
-        args.push(mk(f, InstData::Const(Const::Int(*d)), Type::Int64));
-    }
-    let copy = mk(
-        f,
-        InstData::Prim {
-            op: Prim::ArrayNew,
-            args,
-        },
-        ty.clone(),
-    );
-    for (k, &s) in slots.iter().enumerate() {
-        let x = mk(f, InstData::GetSlot(s), elem.clone());
-        let ix = mk(f, InstData::Const(Const::Int(k as i64 + 1)), Type::Int64);
-        mk(
-            f,
-            InstData::Prim {
-                op: Prim::ArraySet,
-                args: vec![copy, x, ix],
-            },
-            ty.clone(),
-        );
-    }
-    copy
 }
