@@ -489,7 +489,5 @@ impl Web {
             let remove: Vec<bool> = f.blocks[b].params.iter().map(|p| ps.contains(p)).collect();
             f.remove_block_params(b, &remove, &preds[b]);
         }
-        // Parameter objects start where their first edge copies into them; reading one
-        // before (never, by the checks) would read an unassigned slot.
     }
 }
