@@ -1205,7 +1205,7 @@ const MAX_EXCERPT_LINE: usize = 400;
 /// The type and (for arrays) dimensions of an argument.
 fn shape_of(v: &Value) -> (Type, Vec<usize>) {
     match v {
-        Value::Array(a) => (v.ty(), a.dims()),
+        Value::Array(a) => (v.ty(), a.dims().to_vec()),
         _ => (v.ty(), vec![]),
     }
 }

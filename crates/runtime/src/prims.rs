@@ -582,7 +582,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             // As Julia's arrays: the same array for its own shape, else one sharing its
             // memory.
             let dims: Vec<usize> = ds.iter().map(|d| *d as usize).collect();
-            if dims == a.dims() {
+            if dims[..] == a.dims()[..] {
                 return Ok(args[0].clone());
             }
             Ok(Value::Array(Arc::new(ArrayObj::share(a, dims))))

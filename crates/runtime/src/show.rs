@@ -424,7 +424,7 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
         ("Adjoint" | "Transpose", [parent]) => {
             // Real elements are their own adjoint: the parent's elements, transposed.
             let (pelem, pdims, pelems) = match parent {
-                Value::Array(p) => (p.elem.clone(), p.dims(), p.snapshot()),
+                Value::Array(p) => (p.elem.clone(), p.dims().to_vec(), p.snapshot()),
                 other => view_parts(other)?,
             };
             let elem = params.first().cloned().unwrap_or(pelem);
@@ -514,7 +514,7 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
 /// The element type, dimensions and elements of an array or of a value printed as one.
 fn parent_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
     match v {
-        Value::Array(p) => Some((p.elem.clone(), p.dims(), p.snapshot())),
+        Value::Array(p) => Some((p.elem.clone(), p.dims().to_vec(), p.snapshot())),
         other => view_parts(other),
     }
 }

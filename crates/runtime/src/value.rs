@@ -743,8 +743,9 @@ impl std::fmt::Debug for ArrayObj {
 }
 
 impl ArrayObj {
-    pub fn new(elem: Type, dims: Vec<usize>, data: ArrayData) -> ArrayObj {
-        ArrayObj::with_dims(elem, Dims::from_vec(dims), data)
+    /// An array of `elem`s with dimensions `dims` (a `Vec` or [`Dims`]) holding `data`.
+    pub fn new(elem: Type, dims: impl Into<Dims>, data: ArrayData) -> ArrayObj {
+        ArrayObj::with_dims(elem, dims.into(), data)
     }
     /// As [`ArrayObj::with_dims`], built in its shared allocation (an array object is some
     /// 200 bytes: built elsewhere and moved in, the copy costs as much as the rest of a small
@@ -1051,8 +1052,9 @@ impl ArrayObj {
         }
     }
 
-    pub fn dims(&self) -> Vec<usize> {
-        self.with(|a| a.dims.to_vec())
+    /// The dimensions (held inline for vectors and matrices: no allocation).
+    pub fn dims(&self) -> Dims {
+        self.with(|a| Dims::from_slice(&a.dims))
     }
     pub fn len(&self) -> usize {
         self.with(|a| a.data.len())
