@@ -799,6 +799,23 @@ impl Function {
         self.work_in(self.layout.iter().filter(|b| !cold.contains(b)))
     }
 
+    /// The instructions of the layout reading each value, in layout order, each once per
+    /// value.
+    pub fn users(&self) -> rustc_hash::FxHashMap<Value, Vec<Inst>> {
+        let mut users: rustc_hash::FxHashMap<Value, Vec<Inst>> = Default::default();
+        for &b in &self.layout {
+            for &i in &self.blocks[b].insts {
+                self.insts[i].for_each_arg(|a| {
+                    let u = users.entry(a).or_default();
+                    if u.last() != Some(&i) {
+                        u.push(i);
+                    }
+                });
+            }
+        }
+        users
+    }
+
     /// The blocks from which the function cannot return: every path from them ends in
     /// `unreachable` (after a throw), so they run only on the way to an error.
     pub fn cold_blocks(&self) -> rustc_hash::FxHashSet<Block> {

@@ -41,23 +41,13 @@ impl Pass for ScalarReplace {
         if allocs.is_empty() {
             return Ok(false);
         }
-        let mut users: FxHashMap<Value, Vec<Inst>> = FxHashMap::default();
+        let users = f.users();
         // Instructions of the blocks that only lead to an error.
-        let mut cold_insts: FxHashSet<Inst> = FxHashSet::default();
         let cold = f.cold_blocks();
-        for &b in &f.layout {
-            if cold.contains(&b) {
-                cold_insts.extend(f.blocks[b].insts.iter().copied());
-            }
-            for &i in &f.blocks[b].insts {
-                f.insts[i].for_each_arg(|a| {
-                    let u = users.entry(a).or_default();
-                    if u.last() != Some(&i) {
-                        u.push(i);
-                    }
-                });
-            }
-        }
+        let cold_insts: FxHashSet<Inst> = cold
+            .iter()
+            .flat_map(|b| f.blocks[*b].insts.iter().copied())
+            .collect();
         let preds = f.predecessors();
         let mut changed = false;
         // Instructions replaced by others (several, or none) in their blocks.
@@ -230,11 +220,7 @@ pub(super) fn fresh_dims(f: &Function, i: Inst) -> Option<(Type, Vec<i64>)> {
     let Type::Array(elem, nd) = &f.types[r] else {
         return None;
     };
-    if !matches!(
-        **elem,
-        Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
-    ) || args.len() != *nd as usize + 1
-    {
+    if !scalar_element(elem) || args.len() != *nd as usize + 1 {
         return None;
     }
     let mut dims = Vec::with_capacity(args.len() - 1);
@@ -250,6 +236,14 @@ pub(super) fn fresh_dims(f: &Function, i: Inst) -> Option<(Type, Vec<i64>)> {
         dims.push(*d);
     }
     (n <= MAX_ELEMS).then(|| ((**elem).clone(), dims))
+}
+
+/// Whether arrays of `elem`s may become scalars: numbers and booleans.
+pub(super) fn scalar_element(elem: &Type) -> bool {
+    matches!(
+        elem,
+        Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool
+    )
 }
 
 /// The prelude functions that error paths give an array to, which only read it (to show it

@@ -19,7 +19,8 @@
 //! escapes, no one can tell the copy from the original: it is the same program.
 
 use super::sroa::{
-    build_array, element_slots, fresh_dims, linear_index, size_answer, zero_elements, SHOWS_ONLY,
+    build_array, element_slots, fresh_dims, linear_index, scalar_element, size_answer,
+    zero_elements, SHOWS_ONLY,
 };
 use super::Pass;
 use crate::{CompileError, Compiler};
@@ -50,12 +51,8 @@ impl Pass for ScalarReplaceJoins {
                 break;
             }
             let preds = f.predecessors();
-            let mut users: FxHashMap<Value, Vec<Inst>> = FxHashMap::default();
-            for &b in &f.layout {
-                for &i in &f.blocks[b].insts {
-                    f.insts[i].for_each_arg(|a| users.entry(a).or_default().push(i));
-                }
-            }
+            let users = f.users();
+            let cold = f.cold_blocks();
             let mut replaced = false;
             for p in candidates {
                 if rejected.contains(&p) {
@@ -65,7 +62,7 @@ impl Pass for ScalarReplaceJoins {
                     rejected.insert(p);
                     continue;
                 };
-                match web.plan(c, f) {
+                match web.plan(c, f, &cold) {
                     Some(plan) => {
                         web.replace(f, plan);
                         replaced = true;
@@ -89,7 +86,7 @@ impl Pass for ScalarReplaceJoins {
 
 /// Whether `t` is an array type whose element type scalar replacement handles.
 fn small_numeric_array(t: &Type) -> bool {
-    matches!(t, Type::Array(e, _) if matches!(**e, Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool))
+    matches!(t, Type::Array(e, _) if scalar_element(e))
 }
 
 /// The values of a web (see the module's documentation), each with its object: the
@@ -227,7 +224,8 @@ impl Web {
     }
 
     /// What replacing the web does at each use, if every use allows it.
-    fn plan(&self, c: &Compiler, f: &Function) -> Option<Plan> {
+    /// (`cold`: the function's cold blocks.)
+    fn plan(&self, c: &Compiler, f: &Function, cold: &FxHashSet<Block>) -> Option<Plan> {
         let order = f.reverse_postorder();
         let bits: FxHashMap<Value, usize> = self
             .members
@@ -240,7 +238,6 @@ impl Web {
             live.get(&b)
                 .is_some_and(|l| self.of(o).any(|m| l.contains(bits[&m])))
         };
-        let cold = f.cold_blocks();
         let mut plan = Plan {
             access: Vec::new(),
             sizes: Vec::new(),

@@ -258,13 +258,12 @@ impl Gen<'_, '_> {
                 self.call_or_fallback(i, "mc_array_copy", &[a, out]);
                 return Ok(None);
             }
-            // Whole-array copies, reverse mode's zero fdata arrays and its accumulation into
-            // fdata, matrix products (new, or added into an array), triangular solves, Cholesky
-            // factors, triangle copies and row exchanges: the runtime's primitive called
-            // directly (failures take the evaluated path, which raises; none writes anything
-            // before it can fail).
-            ArrayCopy | ArrayZeroLike | ArrayAccumulate | ArrayMatmul | ArrayGemmAdd
-            | ArrayTrsolve | ArrayCholesky | ArrayTricopy | ArrayRowswap
+            // Reverse mode's zero fdata arrays and its accumulation into fdata, matrix products
+            // (new, or added into an array), triangular solves, Cholesky factors, triangle
+            // copies and row exchanges: the runtime's primitive called directly (failures take
+            // the evaluated path, which raises; none writes anything before it can fail).
+            ArrayZeroLike | ArrayAccumulate | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
+            | ArrayCholesky | ArrayTricopy | ArrayRowswap
                 if reps
                     .iter()
                     .all(|r| matches!(r, Rep::Boxed | Rep::Bool | Rep::I64))
