@@ -471,7 +471,7 @@ impl Compiler {
                     ExprKind::Const(inner) => self.define_alias(inner),
                     _ => false,
                 };
-                let lowered = match lower::lower_toplevel(stmt, src) {
+                let lowered = match lower::lower_toplevel(stmt, src, &self.env) {
                     Ok(l) => l,
                     // `const R = AbstractVector{<:Real}` names a type that has no value here
                     // yet: the name works in signatures only.
@@ -838,13 +838,22 @@ impl Compiler {
         self.tables.get(&table)?.methods.get(index as usize)
     }
 
-    /// The methods of a generic function, as Julia lists them in a `MethodError`.
-    pub fn candidates(&self, table: Symbol) -> Vec<String> {
+    /// The methods of a generic function, as Julia lists them in a `MethodError` of a call
+    /// of `callee`: those that apply to it (a type's own constructors when a type is called,
+    /// not those of its parametric forms; a callable object's methods, not its type's
+    /// constructors).
+    pub fn candidates(&self, table: Symbol, callee: &Type) -> Vec<String> {
         match self.tables.get(&table) {
             Some(t) => t
                 .methods
                 .iter()
                 .filter(|m| !m.in_prelude || self.prelude_files == 0)
+                .filter(|m| {
+                    m.sig.first().is_none_or(|p| {
+                        let mut b = FxHashMap::default();
+                        self.env.matches(callee, p, &m.tvars, &mut b, false)
+                    })
+                })
                 .map(|m| m.signature_string())
                 .collect(),
             None => vec![],

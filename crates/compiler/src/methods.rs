@@ -72,6 +72,9 @@ impl Method {
         let name = self.table.as_str();
         match &self.sig[0] {
             TypePat::Ty(Type::Function(_)) => s.push_str(name),
+            // A constructor shows as the type it constructs: `Point{T}(::Any, ::Any)`.
+            TypePat::Ty(Type::Type(t)) => s.push_str(&t.to_string()),
+            TypePat::App(ir::types::Head::Type, t) if t.len() == 1 => s.push_str(&t[0].to_string()),
             p => s.push_str(&format!("(::{p})")),
         }
         s.push('(');
@@ -98,7 +101,12 @@ impl Method {
                     }
                 })
                 .collect();
-            s.push_str(&format!(" where {{{}}}", vs.join(", ")));
+            // Julia braces a list of several variables only: `where T<:Real`, `where {T, S}`.
+            if let [v] = &vs[..] {
+                s.push_str(&format!(" where {v}"));
+            } else {
+                s.push_str(&format!(" where {{{}}}", vs.join(", ")));
+            }
         }
         s
     }

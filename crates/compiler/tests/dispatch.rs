@@ -51,15 +51,15 @@ fn parametric_methods_and_where_bounds() {
     );
     assert_eq!(
         pick(&c, "g", &[Type::vector(Type::Int64)]),
-        "g(::Vector{T}) where {T}"
+        "g(::Vector{T}) where T"
     );
     assert_eq!(
         pick(&c, "g", &[Type::vector(Type::String)]),
-        "g(::Vector{T}) where {T}"
+        "g(::Vector{T}) where T"
     );
     assert_eq!(
         pick(&c, "h", &[Type::Int64, Type::Int64]),
-        "h(::T, ::T) where {T<:Real}"
+        "h(::T, ::T) where T<:Real"
     );
     assert_eq!(
         pick(&c, "h", &[Type::Int64, Type::Float64]),

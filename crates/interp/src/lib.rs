@@ -600,6 +600,7 @@ impl Machine {
                 "#kw_error" => {
                     return Err(RuntimeError::new(Exception::Method {
                         func: "#kwcall".into(),
+                        callee: runtime::Callee::Function("#kwcall".into()),
                         args: args[1..].iter().map(|a| a.ty()).collect(),
                         candidates: vec![],
                     }));
@@ -723,19 +724,14 @@ impl Machine {
     }
 
     fn method_error(&self, args: &[Value], table: Option<Symbol>) -> RuntimeError {
-        let func = match &args[0] {
-            Value::Func(f) => f.to_string(),
-            Value::Type(t) => t.to_string(),
-            v => format!("(::{})", v.ty()),
-        };
         let candidates = table
-            .map(|t| self.compiler.candidates(t))
+            .map(|t| self.compiler.candidates(t, &args[0].ty()))
             .unwrap_or_default();
-        RuntimeError::new(Exception::Method {
-            func,
-            args: args[1..].iter().map(|a| a.ty()).collect(),
+        RuntimeError::new(runtime::method_error(
+            &args[0],
+            args[1..].iter().map(|a| a.ty()).collect(),
             candidates,
-        })
+        ))
     }
 
     fn typeassert(&self, v: Value, t: &Type) -> Result<Value, RuntimeError> {
@@ -823,7 +819,10 @@ impl Machine {
     ) -> RuntimeError {
         let e = match e {
             Exception::Method {
-                func, args: ats, ..
+                func,
+                callee: kind,
+                args: ats,
+                ..
             } if matches!(
                 f.insts[i],
                 InstData::Prim {
@@ -832,14 +831,15 @@ impl Machine {
                 }
             ) =>
             {
-                let table = vals
-                    .first()
-                    .and_then(|v| compiler::typeexpr::callee_table(&v.ty()));
-                let candidates = table
-                    .map(|t| self.compiler.candidates(t))
+                let callee = vals.first().map(|v| v.ty());
+                let candidates = callee
+                    .as_ref()
+                    .and_then(|c| Some((compiler::typeexpr::callee_table(c)?, c)))
+                    .map(|(t, c)| self.compiler.candidates(t, c))
                     .unwrap_or_default();
                 Exception::Method {
                     func,
+                    callee: kind,
                     args: ats,
                     candidates,
                 }

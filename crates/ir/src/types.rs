@@ -239,6 +239,21 @@ impl fmt::Display for Type {
     }
 }
 
+/// A type's name as Julia prints it: a name that is not an identifier (a closure's, `#f#3`)
+/// is quoted, `var"#f#3"`.
+pub struct JuliaName(pub Symbol);
+
+impl fmt::Display for JuliaName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.as_str();
+        if n.starts_with('#') {
+            write!(f, "var\"{n}\"")
+        } else {
+            f.write_str(n)
+        }
+    }
+}
+
 /// Displays a type in IR text form: like Julia's, except that an unapplied parametric type is
 /// written `UnionAll{Point}` so that it reads back unambiguously.
 pub struct IrType<'a>(pub &'a Type);
@@ -335,7 +350,11 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             {
                 write!(f, "Base.")?;
             }
-            write!(f, "{n}")?;
+            if ir {
+                write!(f, "{n}")?;
+            } else {
+                write!(f, "{}", JuliaName(*n))?;
+            }
             params(f, ps)
         }
         Type::Function(n) => write!(f, "typeof({n})"),
@@ -345,7 +364,7 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             write!(f, "}}")
         }
         Type::UnionAll(n) if ir => write!(f, "UnionAll{{{n}}}"),
-        Type::UnionAll(n) => write!(f, "{n}"),
+        Type::UnionAll(n) => write!(f, "{}", JuliaName(*n)),
         Type::Val(v) => write!(f, "{v}"),
         Type::ValBool(v) => write!(f, "{v}"),
         Type::Symbol => write!(f, "Symbol"),
@@ -488,7 +507,7 @@ impl fmt::Display for TypePat {
                     Head::NTuple => "NTuple".to_string(),
                     Head::Type => "Type".to_string(),
                     Head::Union => "Union".to_string(),
-                    Head::Struct(s) | Head::Abstract(s) => s.to_string(),
+                    Head::Struct(s) | Head::Abstract(s) => JuliaName(*s).to_string(),
                 };
                 if *head == Head::Array && args.len() == 2 {
                     if args[1] == TypePat::Ty(Type::Val(1)) {
@@ -580,6 +599,9 @@ pub struct TypeEnv {
     abstracts: FxHashMap<Symbol, AbstractDef>,
     /// `const V = Vector{Float64}`: names of types (type aliases).
     aliases: FxHashMap<Symbol, TypePat>,
+    /// The number of the next closure type (shared by the copies of one program's
+    /// environment).
+    closure_ids: std::sync::Arc<std::sync::atomic::AtomicU32>,
 }
 
 impl Default for TypeEnv {
@@ -596,11 +618,37 @@ fn tv(name: &str) -> TypeVar {
 }
 
 impl TypeEnv {
+    /// A fresh name for the type of a closure written in function `within` (`#f#3`, or
+    /// `#f#g#3` for the local function `g`): numbered in the order the program makes them,
+    /// skipping names already taken.
+    pub fn closure_name(&self, within: &str, local: Option<Symbol>) -> Symbol {
+        loop {
+            let id = 1 + self
+                .closure_ids
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let name = match local {
+                Some(g) => sym(&format!("#{within}#{g}#{id}")),
+                None => sym(&format!("#{within}#{id}")),
+            };
+            if !self.structs.contains_key(&name) {
+                return name;
+            }
+        }
+    }
+
+    /// Numbers the closures made from now on from 1 again (a program's own closures after
+    /// the prelude's); names already taken are skipped.
+    pub fn restart_closure_numbers(&self) {
+        self.closure_ids
+            .store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// The built-in abstract hierarchy.
     pub fn new() -> TypeEnv {
         let mut env = TypeEnv {
             structs: FxHashMap::default(),
             abstracts: FxHashMap::default(),
+            closure_ids: Default::default(),
             aliases: FxHashMap::default(),
         };
         let simple = [

@@ -239,6 +239,8 @@ impl Session {
                 )));
             }
         }
+        // The program's closures are numbered from 1, as in a fresh Julia session.
+        s.machine.compiler.env.restart_closure_numbers();
         Ok(s)
     }
 
@@ -932,15 +934,11 @@ impl Session {
             Err(Dispatch::Ambiguous(_)) => {
                 Err(Error::Usage(format!("the call of {table} is ambiguous")))
             }
-            Err(_) => {
-                let mut all = vec![f.clone()];
-                all.extend(args.iter().cloned());
-                Err(Error::Runtime(RuntimeError::new(Exception::Method {
-                    func: table.to_string(),
-                    args: args.iter().map(|a| a.ty()).collect(),
-                    candidates: self.machine.compiler.candidates(table),
-                })))
-            }
+            Err(_) => Err(Error::Runtime(RuntimeError::new(runtime::method_error(
+                f,
+                args.iter().map(|a| a.ty()).collect(),
+                self.machine.compiler.candidates(table, &f.ty()),
+            )))),
         }
     }
 

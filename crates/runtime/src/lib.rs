@@ -12,7 +12,7 @@ pub mod team;
 pub mod threads;
 pub mod value;
 
-pub use prims::{eval_prim, Exception};
+pub use prims::{eval_prim, method_error, Callee, Exception};
 pub use value::{egal, live_arrays, ArrayData, ArrayObj, Value};
 
 macro_rules! prelude_file {

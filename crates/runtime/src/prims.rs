@@ -17,7 +17,10 @@ pub enum Exception {
     },
     /// `MethodError: no method matching f(::T1, ::T2)`
     Method {
+        /// The callee as the message's first line shows it: `f`, `Point{Float64}`,
+        /// `(::Scale)`.
         func: String,
+        callee: Callee,
         args: Vec<Type>,
         candidates: Vec<String>,
     },
@@ -58,6 +61,50 @@ pub enum Exception {
     Internal(String),
 }
 
+/// What was called without a matching method, for the sentence Julia adds after the first
+/// line of a `MethodError`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Callee {
+    /// A generic function or closure, named as `print` shows it.
+    Function(String),
+    /// A type (its constructors).
+    Type,
+    /// Another callable object (a value whose type has call methods).
+    Object,
+}
+
+impl Callee {
+    /// The kind of `f`, and the callee text of the message's first line.
+    pub fn of(f: &Value) -> (Callee, String) {
+        match f {
+            Value::Func(n) => (Callee::Function(n.to_string()), n.to_string()),
+            Value::Type(t) => (Callee::Type, t.to_string()),
+            v => {
+                let t = v.ty();
+                let kind = match &t {
+                    // A closure: `print` shows a function by its name alone.
+                    Type::Struct(n, _) if n.as_str().starts_with('#') => {
+                        Callee::Function(n.to_string())
+                    }
+                    _ => Callee::Object,
+                };
+                (kind, format!("(::{t})"))
+            }
+        }
+    }
+}
+
+/// Julia's `MethodError` for calling `f` with arguments of types `args`.
+pub fn method_error(f: &Value, args: Vec<Type>, candidates: Vec<String>) -> Exception {
+    let (callee, func) = Callee::of(f);
+    Exception::Method {
+        func,
+        callee,
+        args,
+        candidates,
+    }
+}
+
 impl fmt::Display for Exception {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -69,6 +116,7 @@ impl fmt::Display for Exception {
             }
             Exception::Method {
                 func,
+                callee,
                 args,
                 candidates,
             } => {
@@ -116,10 +164,22 @@ impl fmt::Display for Exception {
                     )?;
                 }
                 if !candidates.is_empty() {
-                    write!(
-                        f,
-                        "\nThe function `{func}` exists, but no method is defined for this combination of argument types."
-                    )?;
+                    let what =
+                        "exists, but no method is defined for this combination of argument types";
+                    match callee {
+                        Callee::Function(name) => write!(f, "\nThe function `{name}` {what}.")?,
+                        Callee::Type => {
+                            write!(f, "\nThe type `{func}` {what} when trying to construct it.")?
+                        }
+                        Callee::Object => {
+                            let t = func.strip_prefix("(::").and_then(|t| t.strip_suffix(')'));
+                            write!(
+                                f,
+                                "\nThe object of type `{}` {what} when trying to treat it as a callable object.",
+                                t.unwrap_or(func)
+                            )?
+                        }
+                    }
                     write!(f, "\n\nClosest candidates are:")?;
                     for c in candidates {
                         write!(f, "\n  {c}")?;
@@ -1012,19 +1072,14 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x] => Err(exception_of_value(x)),
             _ => Err(b()),
         },
-        ThrowMethodError => {
-            let func = match args.first() {
-                Some(Value::Func(f)) => f.to_string(),
-                Some(Value::Type(t)) => t.to_string(),
-                Some(v) => format!("(::{})", v.ty()),
-                None => "?".into(),
-            };
-            Err(Exception::Method {
-                func,
-                args: args.iter().skip(1).map(|a| a.ty()).collect(),
-                candidates: vec![],
-            })
-        }
+        ThrowMethodError => match args.split_first() {
+            Some((f, rest)) => Err(method_error(
+                f,
+                rest.iter().map(|a| a.ty()).collect(),
+                vec![],
+            )),
+            None => Err(b()),
+        },
     }
 }
 

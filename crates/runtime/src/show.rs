@@ -112,6 +112,11 @@ pub fn print_string(v: &Value) -> String {
         Value::Str(s) => s.to_string(),
         Value::Sym(s) => s.to_string(),
         Value::F32(x) => fmt_float(*x as f64, true),
+        // A closure prints by its name alone, as every function does.
+        Value::Struct(st) => match &st.ty {
+            Type::Struct(n, _) if n.as_str().starts_with('#') => n.to_string(),
+            _ => show_string(v),
+        },
         _ => show_string(v),
     }
 }

@@ -62,7 +62,6 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let id = CLOSURE_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let base = self
             .f
             .name
@@ -70,10 +69,7 @@ impl<'a> Lowerer<'a> {
             .next()
             .unwrap_or("")
             .trim_start_matches('#');
-        let name = match local {
-            Some((f, _)) => sym(&format!("#{base}#{f}#{id}")),
-            None => sym(&format!("#{base}#{id}")),
-        };
+        let name = self.env.closure_name(base, local.map(|(f, _)| f));
         if let Some((_, first)) = local {
             self.local_types
                 .insert(first, (name, caps.iter().map(|(n, ..)| *n).collect()));

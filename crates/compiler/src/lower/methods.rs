@@ -7,8 +7,12 @@ use super::*;
 /// Also returns the closures of the anonymous functions in it, and the names its loops make
 /// local by assignment (with where each is first assigned): Julia warns when such a name is
 /// also a global, since in a file the assignment does not update the global.
-pub fn lower_toplevel(stmt: &Expr, src: &str) -> Result<LoweredToplevel, CompileError> {
-    let mut l = Lowerer::new("top-level".into(), src, true);
+pub fn lower_toplevel(
+    stmt: &Expr,
+    src: &str,
+    env: &TypeEnv,
+) -> Result<LoweredToplevel, CompileError> {
+    let mut l = Lowerer::new("top-level".into(), src, env, true);
     l.boxed_names = closure::boxed_names(&[], std::slice::from_ref(stmt));
     let self_v = l.f.add_block_param(l.cur, Type::Any);
     l.f.names[self_v] = Some(sym("#self"));
@@ -212,7 +216,7 @@ pub(super) fn lower_method_def(
     }
     for &k in &counts {
         // Method with the first k parameters, forwarding to the full one.
-        let mut l = Lowerer::new(display.clone(), src, false);
+        let mut l = Lowerer::new(display.clone(), src, env, false);
         l.sparams = where_names.clone();
         l.boxed_names = boxed.clone();
         let entry = l.cur;
@@ -256,7 +260,7 @@ pub(super) fn lower_method_def(
         });
     }
     // The full method.
-    let mut l = Lowerer::new(display.clone(), src, false);
+    let mut l = Lowerer::new(display.clone(), src, env, false);
     l.sparams = where_names.clone();
     l.boxed_names = boxed;
     l.local_methods = local_methods;

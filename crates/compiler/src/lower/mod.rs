@@ -80,6 +80,8 @@ pub struct Lowerer<'a> {
     /// Inside a constructor: the type `new` builds.
     new_type: Option<Expr>,
     src: &'a str,
+    /// The program's types (closure types are named there).
+    env: &'a TypeEnv,
     /// Index expressions being lowered, for `end` (object, dimension, number of indices).
     index_ctx: Vec<(Value, usize, usize)>,
     tmp_counter: u32,
@@ -100,10 +102,6 @@ pub struct Lowerer<'a> {
     soft_scope_locals: Vec<(Symbol, Span)>,
 }
 
-/// Numbers closure types, process-wide (their names must not collide across sessions that
-/// share nothing, which is harmless, or within one, which would be wrong).
-static CLOSURE_COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
-
 /// The type of `Core.Box`, the cell of a captured variable that is reassigned.
 pub fn box_type() -> Type {
     Type::Struct(sym("Core.Box"), Vec::new().into())
@@ -114,7 +112,7 @@ fn func_const(name: &str) -> InstData {
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(name: String, src: &'a str, toplevel: bool) -> Lowerer<'a> {
+    fn new(name: String, src: &'a str, env: &'a TypeEnv, toplevel: bool) -> Lowerer<'a> {
         let mut f = Function::new(name, Phase::Lowered);
         let entry = f.add_block();
         Lowerer {
@@ -132,6 +130,7 @@ impl<'a> Lowerer<'a> {
             ret_type: None,
             new_type: None,
             src,
+            env,
             index_ctx: vec![],
             tmp_counter: 0,
             boxed_names: Default::default(),
