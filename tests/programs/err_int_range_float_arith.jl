@@ -1,4 +1,4 @@
-# Julia computes a unit range plus a float as a float range of its own kind: not supported yet.
+# An integer range plus a `Float32` is a `Float32` range in Julia: not supported yet.
 r = 1:5
-println(r .+ 1)
 println(r .+ 0.5)
+println(r .+ 0.5f0)

@@ -32,3 +32,10 @@ println(z)
 z .+= r
 println(z)
 println((r .* 2) .== [2, 4, 6, 8, 10])
+# An integer range plus or minus a float is a float range from the first element.
+s = (1:5) .+ 0.5
+println(s, " ", typeof(s))
+println(0.5 .+ (1:5), " ", (1:5) .- 0.5, " ", 2.5 .- (1:4))
+println((1:2:9) .+ 0.25, " ", (1:2:9) .- 0.25, " ", 0.25 .- (1:2:9))
+println(collect((1:5) .+ 0.1), " ", sum(s), " ", s[2], " ", step(s))
+println(exp.((1:3) .+ 0.5))

@@ -529,6 +529,12 @@ _bcr(::typeof(-), r::AbstractRange{Int64}, x::Real) = _int_range_float()
 _bcr(::typeof(-), x::Real, r::AbstractRange{Int64}) = _int_range_float()
 _bcr(::typeof(*), r::AbstractRange{Int64}, x::Real) = _int_range_float()
 _bcr(::typeof(*), x::Real, r::AbstractRange{Int64}) = _int_range_float()
+# An integer range plus or minus a `Float64`: Julia's `range(first(r) + x, step = step(r),
+# length = length(r))` (`(1:5) .+ 0.5` is `1.5:1.0:5.5`, `0.5 .- (1:3)` is `-0.5:-1.0:-2.5`).
+_bcr(::typeof(+), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Float64) = _float_range_from(first(r) + x, Float64(step(r)), length(r))
+_bcr(::typeof(+), x::Float64, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x + first(r), Float64(step(r)), length(r))
+_bcr(::typeof(-), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::Float64) = _float_range_from(first(r) - x, Float64(step(r)), length(r))
+_bcr(::typeof(-), x::Float64, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = _float_range_from(x - first(r), -Float64(step(r)), length(r))
 # (Dotted or not, these give the same range.)
 _bcr(::typeof(*), x::AbstractFloat, r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = x * r
 _bcr(::typeof(*), r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}, x::AbstractFloat) = r * x
