@@ -469,8 +469,14 @@ impl Compiler {
             _ => {
                 let alias = match &stmt.kind {
                     ExprKind::Const(inner) => self.define_alias(inner),
-                    _ => false,
+                    _ => None,
                 };
+                // `const Textual = Union{Number, String}` names a pattern that no type value
+                // holds: the name works in signatures only.
+                if matches!(alias, Some(TypePat::App(ir::types::Head::Union, _))) {
+                    return Ok(TopLevel::Defined);
+                }
+                let alias = alias.is_some();
                 let lowered = match lower::lower_toplevel(stmt, src, &self.env) {
                     Ok(l) => l,
                     // `const R = AbstractVector{<:Real}` names a type that has no value here
@@ -524,29 +530,27 @@ impl Compiler {
 
     /// `const V = Vector{Float64}` (a type on the right): `V` names that type in signatures and
     /// annotations from now on. (The statement also binds `V` to the type as a value.)
-    fn define_alias(&mut self, inner: &Expr) -> bool {
+    fn define_alias(&mut self, inner: &Expr) -> Option<TypePat> {
         let ExprKind::Assign { lhs, rhs } = &inner.kind else {
-            return false;
+            return None;
         };
-        let Some(name) = lhs.ident() else {
-            return false;
-        };
+        let name = lhs.ident()?;
         if !matches!(
             rhs.kind,
             ExprKind::Ident(_) | ExprKind::Curly { .. } | ExprKind::Field { .. }
         ) {
-            return false;
+            return None;
         }
         let ctx = typeexpr::TypeExprCtx {
             env: &self.env,
             vars: &[],
         };
         match ctx.eval(rhs) {
-            Ok(TypePat::Ty(Type::Val(_) | Type::ValBool(_) | Type::ValSym(_))) | Err(_) => false,
+            Ok(TypePat::Ty(Type::Val(_) | Type::ValBool(_) | Type::ValSym(_))) | Err(_) => None,
             Ok(pat) => {
-                Arc::make_mut(&mut self.env).add_alias(name, pat);
+                Arc::make_mut(&mut self.env).add_alias(name, pat.clone());
                 self.invalidate();
-                true
+                Some(pat)
             }
         }
     }

@@ -296,7 +296,36 @@ impl TypeExprCtx<'_> {
                     }
                 }
             }
-            "Union" => TypePat::App(Head::Union, ps),
+            "Union" => {
+                // Alternatives that are unions themselves (an alias) are spliced in. A union
+                // that `Type::union_of` would widen to `Any` (an abstract member, more than
+                // `MAX_UNION` members) stays a pattern: as a type it would match everything.
+                let mut alts = Vec::new();
+                for p in ps {
+                    match p {
+                        TypePat::App(Head::Union, inner) => alts.extend(inner),
+                        TypePat::Ty(Type::Union(ts)) => {
+                            alts.extend(ts.iter().cloned().map(TypePat::Ty))
+                        }
+                        p => alts.push(p),
+                    }
+                }
+                let tys: Option<Vec<Type>> = alts
+                    .iter()
+                    .map(|a| match a {
+                        TypePat::Ty(t) => Some(t.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(tys) = tys {
+                    let has_any = tys.contains(&Type::Any);
+                    let u = Type::union_of(tys);
+                    if u != Type::Any || has_any {
+                        return Ok(TypePat::Ty(u));
+                    }
+                }
+                return Ok(TypePat::App(Head::Union, alts));
+            }
             "Type" => {
                 arity(1)?;
                 TypePat::App(Head::Type, ps)

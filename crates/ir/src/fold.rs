@@ -56,6 +56,7 @@ pub mod cmath {
         Exp exp_ |x| x.exp();
         Log log_ |x| x.ln();
         Log1p log1p_ |x| x.ln_1p();
+        Cbrt cbrt_ |x| x.cbrt();
         Expm1 expm1_ |x| x.exp_m1();
         Tanh tanh_ |x| x.tanh();
         Sinh sinh_ |x| x.sinh();
@@ -178,10 +179,9 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
             [Const::F32(x), Const::Int(n)] => Some(Const::F32(cmath::powi32(*x, *n))),
             _ => None,
         },
-        NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh
-        | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round | Trunc => {
-            cmath::unary(op).and_then(|(a, b)| f1(args, a, b))
-        }
+        NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh
+        | Cosh | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round
+        | Trunc => cmath::unary(op).and_then(|(a, b)| f1(args, a, b)),
         Fma => match args {
             [Const::F64(x), Const::F64(y), Const::F64(z)] => {
                 Some(Const::F64(cmath::fma64(*x, *y, *z)))
@@ -271,13 +271,15 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck
         | TupleGetIndex | ToString | Repr | StringConcat | StringToSymbol | FieldNames
         | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
-        | StringReplace | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError
-        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | ThreadsFwd
-        | ThreadsRvs | ThreadsDual | ThreadsRun | ChunkRange | NThreads | ThreadId
-        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => None,
+        | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
+        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
+        | DualCall | DualApply | GradApply | ThreadsFwd | ThreadsRvs | ThreadsDual | ThreadsRun
+        | ChunkRange | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => {
+            None
+        }
     }
 }

@@ -74,6 +74,8 @@ prims! {
     Exp = "exp": PURE,
     Log = "log": PURE,
     Log1p = "log1p": PURE,
+    /// `Core.cbrt(x)`: the real cube root.
+    Cbrt = "cbrt": PURE,
     Expm1 = "expm1": PURE,
     Tanh = "tanh": PURE,
     Sinh = "sinh": PURE,
@@ -314,6 +316,19 @@ prims! {
     /// `Core.string_parse(T, s)`: `s` read as an `Int64` or `Float64` as Julia's `parse`
     /// reads it (surrounding whitespace allowed), raising Julia's errors otherwise.
     StringParse = "string_parse": MAY_THROW,
+    /// `Core.string_char(s, i)`: the code point of the character of `s` that starts at byte
+    /// `i` (Julia's `s[i]`), raising `BoundsError` or `StringIndexError` as Julia does.
+    StringChar = "string_char": MAY_THROW,
+    /// `Core.string_index(s, i, k)`: Julia's `thisind(s, i)` (`k == 0`), `nextind(s, i)`
+    /// (`k == 1`) or `prevind(s, i)` (`k == -1`), raising `BoundsError` as Julia does.
+    StringIndex = "string_index": MAY_THROW,
+    /// `Core.string_slice(s, i, j)`: Julia's `s[i:j]`, the characters starting at bytes `i`
+    /// through `j` (empty when `j < i`), raising `BoundsError` or `StringIndexError`.
+    StringSlice = "string_slice": MAY_THROW,
+    /// `Core.char_property(c, k)` of code point `c`: its Unicode general category numbered as
+    /// utf8proc's (`k == 0`), whether it is uppercase (`1`) or lowercase (`2`) in Unicode's
+    /// sense (1 or 0), its simple uppercase (`3`) or lowercase (`4`) mapping.
+    CharProperty = "char_property": MAY_THROW,
     /// `Core.issubtype(A, B)`: whether type `A` is a subtype of type `B` (`A <: B`).
     IsSubtype = "issubtype": PURE,
     /// `Core.print(x)`: writes `print` formatting of x to standard output.
@@ -611,8 +626,8 @@ impl Prim {
                     Err("`Core.powi_float` needs a float and an Int64".into())
                 }
             }
-            NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh
-            | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round
+            NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh
+            | Cosh | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round
             | Trunc => {
                 arity(1)?;
                 same_float()
@@ -1214,6 +1229,31 @@ impl Prim {
                     Err("`Core.string_replace` needs three strings".into())
                 }
             }
+            StringChar | StringIndex | StringSlice => {
+                let (n, what) = match self {
+                    StringIndex => (3, "a string, a byte index and a direction"),
+                    StringSlice => (3, "a string and two byte indices"),
+                    _ => (2, "a string and a byte index"),
+                };
+                arity(n)?;
+                if args[0] == Type::String && args[1..].iter().all(|a| *a == Type::Int64) {
+                    Ok(if self == StringSlice {
+                        Type::String
+                    } else {
+                        Type::Int64
+                    })
+                } else {
+                    Err(format!("`Core.{}` needs {what}", self.name()))
+                }
+            }
+            CharProperty => {
+                arity(2)?;
+                if all(&Type::Int64) {
+                    Ok(Type::Int64)
+                } else {
+                    Err("`Core.char_property` needs a code point and a property number".into())
+                }
+            }
             StringParse => {
                 arity(2)?;
                 match (&args[0], &args[1]) {
@@ -1457,7 +1497,20 @@ pub fn apply_type(base: &Type, params: Vec<Type>, env: &TypeEnv) -> Result<Type,
                         crate::MAX_NTUPLE
                     )),
                 },
-                "Union" => Ok(Type::union_of(params)),
+                "Union" => {
+                    let has_any = params.contains(&Type::Any);
+                    let names: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+                    match Type::union_of(params) {
+                        // A union of an abstract type or of many types has no value here: as
+                        // `Any` it would hold, and test true for, everything.
+                        Type::Any if !has_any => Err(format!(
+                            "not supported yet: `Union{{{}}}` as a value (a union with an abstract member or of more than {} types; as the type of a parameter or a field, and in `isa`, it works)",
+                            names.join(", "),
+                            crate::types::MAX_UNION
+                        )),
+                        u => Ok(u),
+                    }
+                }
                 "Type" => match params.as_slice() {
                     [t] => Ok(Type::type_of_type(t.clone())),
                     _ => Err("`Type{T}` takes one parameter".into()),

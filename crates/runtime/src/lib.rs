@@ -38,6 +38,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("math"),
     prelude_file!("irrationals"),
     prelude_file!("strings"),
+    prelude_file!("chars"),
     prelude_file!("tuples"),
     prelude_file!("refs"),
     prelude_file!("ranges"),

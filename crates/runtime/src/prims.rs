@@ -37,6 +37,8 @@ pub enum Exception {
         value: String,
     },
     Argument(String),
+    /// `StringIndexError`: a byte index inside a character (the text after the colon).
+    StringIndex(String),
     /// `DimensionMismatch`: shapes that do not fit (broadcasting).
     DimensionMismatch(String),
     /// `OverflowError`: a result too large for its integer type (`factorial(21)`).
@@ -195,6 +197,7 @@ impl fmt::Display for Exception {
             Exception::Type(m) => write!(f, "TypeError: {m}"),
             Exception::Inexact { target, value } => write!(f, "InexactError: {target}({value})"),
             Exception::Argument(m) => write!(f, "ArgumentError: {m}"),
+            Exception::StringIndex(m) => write!(f, "StringIndexError: {m}"),
             Exception::DimensionMismatch(m) => write!(f, "DimensionMismatch: {m}"),
             Exception::Overflow(m) => write!(f, "OverflowError: {m}"),
             Exception::Domain { value, msg } => write!(f, "DomainError with {value}:\n{msg}"),
@@ -241,6 +244,7 @@ impl Exception {
             Exception::Type(_) => "TypeError",
             Exception::Inexact { .. } => "InexactError",
             Exception::Argument(_) => "ArgumentError",
+            Exception::StringIndex(_) => "StringIndexError",
             Exception::DimensionMismatch(_) => "DimensionMismatch",
             Exception::Overflow(_) => "OverflowError",
             Exception::Domain { .. } => "DomainError",
@@ -401,10 +405,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         AddInt | SubInt | MulInt | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | EqInt
         | NeInt | SltInt | SleInt | NegInt | NotInt | AddFloat | SubFloat | MulFloat | DivFloat
         | RemFloat | PowFloat | Atan2 | Hypot | Fma | Copysign | PowiFloat | NegFloat | Sqrt
-        | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos | Atan
-        | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Floor | Ceil | Round | Trunc | EqFloat
-        | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Bitcast
-        | Fpconvert | BoolToInt | PromoteType => Err(b()),
+        | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
+        | Atan | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Floor | Ceil | Round | Trunc
+        | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp
+        | Bitcast | Fpconvert | BoolToInt | PromoteType => Err(b()),
         SdivInt | SremInt => match args {
             [Value::Int(_), Value::Int(_)] => Err(Exception::Divide),
             _ => Err(b()),
@@ -963,6 +967,56 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             )),
             _ => Err(b()),
         },
+        StringChar => match args {
+            [Value::Str(s), Value::Int(i)] => {
+                let at = string_char_start(s, *i)?;
+                let c = s[at..].chars().next().map_or(0, |c| c as i64);
+                Ok(Value::Int(c))
+            }
+            _ => Err(b()),
+        },
+        StringIndex => match args {
+            [Value::Str(s), Value::Int(i), Value::Int(k)] => {
+                string_index(s, *i, *k).map(Value::Int)
+            }
+            _ => Err(b()),
+        },
+        StringSlice => match args {
+            [Value::Str(s), Value::Int(i), Value::Int(j)] => {
+                if j < i {
+                    return Ok(Value::Str("".into()));
+                }
+                let n = s.len() as i64;
+                if *i < 1 || *j > n {
+                    return Err(Exception::Bounds {
+                        what: format!("{n}-codeunit String"),
+                        index: format!("{i}:{j}"),
+                    });
+                }
+                let from = string_char_start(s, *i)?;
+                let last = string_char_start(s, *j)?;
+                let to = last + s[last..].chars().next().map_or(0, |c| c.len_utf8());
+                Ok(Value::Str(s[from..to].into()))
+            }
+            _ => Err(b()),
+        },
+        CharProperty => match args {
+            [Value::Int(code), Value::Int(k)] => {
+                let c = u32::try_from(*code)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(b)?;
+                Ok(Value::Int(match k {
+                    0 => general_category(c),
+                    1 => c.is_uppercase() as i64,
+                    2 => c.is_lowercase() as i64,
+                    3 => simple_case(c, true) as i64,
+                    4 => simple_case(c, false) as i64,
+                    _ => return Err(b()),
+                }))
+            }
+            _ => Err(b()),
+        },
         StringReplace => match args {
             [Value::Str(s), Value::Str(p), Value::Str(r)] => {
                 Ok(Value::Str(s.replace(&**p, r).into()))
@@ -1264,6 +1318,136 @@ fn parse_float(s: &str) -> Result<f64, Exception> {
 
 /// `c` in upper (or lower) case by a one-character mapping, as Julia's `uppercase` maps
 /// characters: a character whose case mapping is several characters (`ß`) stays as it is.
+/// The byte offset of the character that starts at 1-based byte index `i` of `s`, or Julia's
+/// `BoundsError` (outside the string) or `StringIndexError` (inside a character).
+fn string_char_start(s: &str, i: i64) -> Result<usize, Exception> {
+    let n = s.len() as i64;
+    if i < 1 || i > n {
+        return Err(Exception::Bounds {
+            what: format!("{n}-codeunit String"),
+            index: i.to_string(),
+        });
+    }
+    let at = (i - 1) as usize;
+    if s.is_char_boundary(at) {
+        return Ok(at);
+    }
+    // Julia names the valid indices around it: the start of the character holding byte `i`
+    // and of the next one.
+    let prev = (0..at).rev().find(|&k| s.is_char_boundary(k)).unwrap_or(0);
+    let c = s[prev..].chars().next().unwrap_or('\0');
+    let next = prev + c.len_utf8();
+    let show = |c: char| c.escape_debug().to_string();
+    let mut m = format!("invalid index [{i}]");
+    match s[next..].chars().next() {
+        Some(d) => m.push_str(&format!(
+            ", valid nearby indices [{}]=>'{}', [{}]=>'{}'",
+            prev + 1,
+            show(c),
+            next + 1,
+            show(d)
+        )),
+        None => m.push_str(&format!(
+            ", valid nearby index [{}]=>'{}'",
+            prev + 1,
+            show(c)
+        )),
+    }
+    Err(Exception::StringIndex(m))
+}
+
+/// Julia's `thisind(s, i)` (`k == 0`), `nextind(s, i)` (`k == 1`) and `prevind(s, i)`
+/// (`k == -1`) on the 1-based byte indices of `s`.
+fn string_index(s: &str, i: i64, k: i64) -> Result<i64, Exception> {
+    let n = s.len() as i64;
+    let bounds = || Exception::Bounds {
+        what: format!("{n}-codeunit String"),
+        index: i.to_string(),
+    };
+    let start_at_or_before = |j: i64| -> i64 {
+        let mut at = (j - 1) as usize;
+        while at > 0 && !s.is_char_boundary(at) {
+            at -= 1;
+        }
+        at as i64 + 1
+    };
+    match k {
+        0 => {
+            if i == 0 || i == n + 1 {
+                Ok(i)
+            } else if (1..=n).contains(&i) {
+                Ok(start_at_or_before(i))
+            } else {
+                Err(bounds())
+            }
+        }
+        1 => {
+            if i == 0 {
+                Ok(1)
+            } else if (1..=n).contains(&i) {
+                let mut j = i + 1;
+                while j <= n && !s.is_char_boundary((j - 1) as usize) {
+                    j += 1;
+                }
+                Ok(j)
+            } else {
+                Err(bounds())
+            }
+        }
+        _ => {
+            if i == n + 1 {
+                Ok(if n == 0 { 0 } else { start_at_or_before(n) })
+            } else if i == 1 {
+                Ok(0)
+            } else if (2..=n).contains(&i) {
+                Ok(start_at_or_before(i - 1))
+            } else {
+                Err(bounds())
+            }
+        }
+    }
+}
+
+/// `c`'s Unicode general category, numbered as utf8proc numbers them (Julia's
+/// `Base.Unicode.category_code`): unassigned 0, `Lu` 1, `Ll`, `Lt`, `Lm`, `Lo`, `Mn`, `Mc`,
+/// `Me`, `Nd`, `Nl`, `No`, `Pc`, `Pd`, `Ps`, `Pe`, `Pi`, `Pf`, `Po`, `Sm`, `Sc`, `Sk`, `So`,
+/// `Zs` 23, `Zl`, `Zp`, `Cc`, `Cf`, `Cs`, `Co` 29.
+pub(crate) fn general_category(c: char) -> i64 {
+    use unicode_general_category::{get_general_category, GeneralCategory as G};
+    match get_general_category(c) {
+        G::UppercaseLetter => 1,
+        G::LowercaseLetter => 2,
+        G::TitlecaseLetter => 3,
+        G::ModifierLetter => 4,
+        G::OtherLetter => 5,
+        G::NonspacingMark => 6,
+        G::SpacingMark => 7,
+        G::EnclosingMark => 8,
+        G::DecimalNumber => 9,
+        G::LetterNumber => 10,
+        G::OtherNumber => 11,
+        G::ConnectorPunctuation => 12,
+        G::DashPunctuation => 13,
+        G::OpenPunctuation => 14,
+        G::ClosePunctuation => 15,
+        G::InitialPunctuation => 16,
+        G::FinalPunctuation => 17,
+        G::OtherPunctuation => 18,
+        G::MathSymbol => 19,
+        G::CurrencySymbol => 20,
+        G::ModifierSymbol => 21,
+        G::OtherSymbol => 22,
+        G::SpaceSeparator => 23,
+        G::LineSeparator => 24,
+        G::ParagraphSeparator => 25,
+        G::Control => 26,
+        G::Format => 27,
+        G::Surrogate => 28,
+        G::PrivateUse => 29,
+        _ => 0,
+    }
+}
+
 fn simple_case(c: char, upper: bool) -> char {
     fn single(mut m: impl Iterator<Item = char>) -> Option<char> {
         match (m.next(), m.next()) {

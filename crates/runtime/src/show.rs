@@ -112,9 +112,13 @@ pub fn print_string(v: &Value) -> String {
         Value::Str(s) => s.to_string(),
         Value::Sym(s) => s.to_string(),
         Value::F32(x) => fmt_float(*x as f64, true),
-        // A closure prints by its name alone, as every function does.
         Value::Struct(st) => match &st.ty {
+            // A closure prints by its name alone, as every function does.
             Type::Struct(n, _) if n.as_str().starts_with('#') => n.to_string(),
+            Type::Struct(..) if char_of(v).is_some() => char_of(v).unwrap_or('\0').to_string(),
+            Type::Struct(..) if substring_of(v).is_some() => {
+                substring_of(v).unwrap_or_default().to_string()
+            }
             _ => show_string(v),
         },
         _ => show_string(v),
@@ -141,7 +145,7 @@ fn needs_prefix(elem: &Type) -> bool {
             | Type::Tuple(_)
             | Type::NamedTuple(..)
             | Type::Array(..)
-    ) || matches!(elem, Type::Struct(n, _) if n.as_str() == "UnitRange")
+    ) || matches!(elem, Type::Struct(n, _) if matches!(n.as_str(), "UnitRange" | "SubString"))
 }
 
 thread_local! {
@@ -640,9 +644,93 @@ fn float_range_ends(
     Some((at(1), s_hi + s_lo, at(*len)))
 }
 
+/// The text of a `SubString{String}` value.
+pub fn substring_of(v: &Value) -> Option<&str> {
+    match v {
+        Value::Struct(s) => substring_text(&s.ty, &s.fields),
+        _ => None,
+    }
+}
+
+/// The text of a `SubString{String}` of type `ty` with these fields.
+fn substring_text<'a>(ty: &Type, fields: &'a [Value]) -> Option<&'a str> {
+    match (ty, fields) {
+        (Type::Struct(n, _), [Value::Str(t), Value::Int(off), Value::Int(len)])
+            if n.as_str() == "SubString" =>
+        {
+            let from = usize::try_from(*off).ok()?;
+            t.get(from..from + usize::try_from(*len).ok()?)
+        }
+        _ => None,
+    }
+}
+
+/// The character a `Char` value holds.
+pub fn char_of(v: &Value) -> Option<char> {
+    match v {
+        Value::Struct(s) => match (&s.ty, &s.fields[..]) {
+            (Type::Struct(n, _), [Value::Int(code)]) if n.as_str() == "Char" => {
+                u32::try_from(*code).ok().and_then(char::from_u32)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Julia's `show` of a character: `'a'`, `'\\n'`, `'\\''`, `'é'`; one that does not print
+/// (a control or format character, a separator other than a space, unassigned) as `'\\x01'`,
+/// `'\\u200b'`, `'\\Ue0001'`.
+fn show_char(out: &mut String, c: char) {
+    let named = match c {
+        '\0' => Some('0'),
+        '\u{7}' => Some('a'),
+        '\u{8}' => Some('b'),
+        '\t' => Some('t'),
+        '\n' => Some('n'),
+        '\u{b}' => Some('v'),
+        '\u{c}' => Some('f'),
+        '\r' => Some('r'),
+        '\u{1b}' => Some('e'),
+        '\'' => Some('\''),
+        '\\' => Some('\\'),
+        _ => None,
+    };
+    out.push('\'');
+    if let Some(e) = named {
+        out.push('\\');
+        out.push(e);
+    } else if (1..=23).contains(&crate::prims::general_category(c)) {
+        out.push(c);
+    } else {
+        let u = c as u32;
+        let (tag, min) = match u {
+            0..=0x7f => ('x', 2),
+            0x80..=0xffff => ('u', 2),
+            _ => ('U', 2),
+        };
+        out.push('\\');
+        out.push(tag);
+        out.push_str(&format!("{u:0min$x}"));
+    }
+    out.push('\'');
+}
+
 fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
     if let Type::Struct(name, _) = ty {
         match (name.as_str(), fields) {
+            ("SubString", _) => {
+                if let Some(t) = substring_text(ty, fields) {
+                    out.push_str(&escape(t));
+                    return;
+                }
+            }
+            ("Char", [Value::Int(code)]) => {
+                if let Some(c) = u32::try_from(*code).ok().and_then(char::from_u32) {
+                    show_char(out, c);
+                    return;
+                }
+            }
             ("UnitRange", [a, b]) => {
                 show(out, a, None);
                 out.push(':');

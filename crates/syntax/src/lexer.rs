@@ -19,6 +19,8 @@ pub enum Tok {
     Float(f64),
     Float32(f32),
     Str(Vec<StrPart>),
+    /// A character literal `'a'`.
+    Char(char),
     Ident(Symbol),
     /// `@name`
     Macro(Symbol),
@@ -197,15 +199,7 @@ impl<'a> Lexer<'a> {
             } else if c == '"' {
                 self.string()
             } else if c == '\'' && !prev_is_value {
-                // Character literals are not part of the subset.
-                self.pos += 1;
-                while let Some(ch) = self.peek_char() {
-                    self.pos += ch.len_utf8();
-                    if ch == '\'' || ch == '\n' {
-                        break;
-                    }
-                }
-                Tok::Error("character literals are not supported".into())
+                self.char_literal()
             } else {
                 self.op()
             };
@@ -358,6 +352,132 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// A character literal (`'a'`, `'\\n'`, `'\\u00e9'`), the opening quote at `self.pos`.
+    fn char_literal(&mut self) -> Tok {
+        let lo = self.pos;
+        self.pos += 1;
+        let c = match self.peek_char() {
+            None | Some('\n') => return Tok::Error("unterminated character literal".into()),
+            // `'''` is the apostrophe; `''` is empty.
+            Some('\'') if self.peek_char_at(1) == Some('\'') => {
+                self.pos += 2;
+                return Tok::Char('\'');
+            }
+            Some('\'') => {
+                self.pos += 1;
+                return Tok::Error("empty character literal".into());
+            }
+            Some('\\') => match self.escape() {
+                Ok(c) => c,
+                Err(d) => {
+                    self.skip_char_literal();
+                    return Tok::Error(d.message);
+                }
+            },
+            Some(c) => {
+                self.pos += c.len_utf8();
+                c
+            }
+        };
+        if self.peek_char() == Some('\'') {
+            self.pos += 1;
+            Tok::Char(c)
+        } else {
+            self.pos = lo + 1;
+            self.skip_char_literal();
+            Tok::Error("character literal contains more than one character".into())
+        }
+    }
+
+    /// Skips to the end of a malformed character literal (its closing quote or the line's end).
+    fn skip_char_literal(&mut self) {
+        while let Some(ch) = self.peek_char() {
+            if ch == '\n' {
+                break;
+            }
+            self.pos += ch.len_utf8();
+            if ch == '\\' {
+                self.pos += self.peek_char().map_or(0, |e| e.len_utf8());
+            } else if ch == '\'' {
+                break;
+            }
+        }
+    }
+
+    /// An escape sequence in a string or character literal, the backslash at `self.pos`: the
+    /// character it stands for, as Julia reads it (`\\n`, `\\t`, `\\e`, `\\x41`, octal `\\101`,
+    /// `\\u00e9`, `\\U0001F600`, ...).
+    fn escape(&mut self) -> Result<char, Diagnostic> {
+        let lo = self.pos;
+        self.pos += 1;
+        let Some(e) = self.peek_char() else {
+            return Err(Diagnostic::new(
+                self.span(lo, self.pos),
+                "incomplete escape sequence".to_string(),
+            ));
+        };
+        self.pos += e.len_utf8();
+        let simple = match e {
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            'r' => Some('\r'),
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'f' => Some('\u{c}'),
+            'v' => Some('\u{b}'),
+            'e' => Some('\u{1b}'),
+            '\\' | '"' | '$' | '\'' => Some(e),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            return Ok(c);
+        }
+        // Numeric escapes: up to 2 hex digits after `x`, 4 after `u`, 8 after `U`, 3 octal.
+        let (radix, max, first) = match e {
+            'x' => (16, 2, None),
+            'u' => (16, 4, None),
+            'U' => (16, 8, None),
+            '0'..='7' => (8, 3, e.to_digit(8)),
+            _ => {
+                return Err(Diagnostic::new(
+                    self.span(lo, self.pos),
+                    format!("invalid escape sequence `\\{e}`"),
+                ))
+            }
+        };
+        let mut value = first.unwrap_or(0);
+        let mut digits = u32::from(first.is_some());
+        while digits < max {
+            match self.peek_char().and_then(|d| d.to_digit(radix)) {
+                Some(d) => {
+                    value = value * radix + d;
+                    digits += 1;
+                    self.pos += 1;
+                }
+                None => break,
+            }
+        }
+        let sp = self.span(lo, self.pos);
+        if digits == 0 {
+            return Err(Diagnostic::new(
+                sp,
+                format!("invalid escape sequence `\\{e}`: no digits follow"),
+            ));
+        }
+        // `\\x80`–`\\xff` and octal escapes above `\\177` are single bytes, not characters.
+        let byte = matches!(e, 'x' | '0'..='7') && value >= 0x80;
+        match char::from_u32(value) {
+            Some(c) if !byte => Ok(c),
+            _ => Err(Diagnostic::new(
+                sp,
+                format!(
+                    "not supported yet: the escape `{}`, which is not a Unicode character",
+                    &self.src[lo..self.pos]
+                ),
+            )),
+        }
+    }
+
     fn string(&mut self) -> Tok {
         let lo = self.pos;
         if self.src[self.pos..].starts_with("\"\"\"") {
@@ -382,27 +502,13 @@ impl<'a> Lexer<'a> {
                     break;
                 }
                 '\\' => {
-                    self.pos += 1;
-                    let e = self.peek_char();
-                    self.pos += e.map_or(0, |c| c.len_utf8());
-                    match e {
-                        Some('n') => cur.push('\n'),
-                        Some('t') => cur.push('\t'),
-                        Some('r') => cur.push('\r'),
-                        Some('0') => cur.push('\0'),
-                        Some('\\') => cur.push('\\'),
-                        Some('"') => cur.push('"'),
-                        Some('$') => cur.push('$'),
-                        Some('\'') => cur.push('\''),
-                        Some('\n') => {}
-                        Some(other) => {
-                            let sp = self.span(self.pos - 2, self.pos);
-                            self.diagnostics.push(Diagnostic::new(
-                                sp,
-                                format!("invalid escape sequence `\\{other}`"),
-                            ));
+                    if self.src[self.pos..].starts_with("\\\n") {
+                        self.pos += 2;
+                    } else {
+                        match self.escape() {
+                            Ok(e) => cur.push(e),
+                            Err(d) => self.diagnostics.push(d),
                         }
-                        None => {}
                     }
                 }
                 '$' => {
@@ -513,6 +619,7 @@ fn ends_value(t: &Tok) -> bool {
             | Tok::Float32(_)
             | Tok::Ident(_)
             | Tok::Str(_)
+            | Tok::Char(_)
             | Tok::Op(")")
             | Tok::Op("]")
             | Tok::Op("}")

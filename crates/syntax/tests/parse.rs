@@ -199,7 +199,7 @@ sum(x^2 for x in v)
 #[test]
 fn errors_recover_and_continue() {
     check(
-        "x = (1 + \ny = 2\nfunction f(x)\n  x +* 2\nend\nz = 3 ]\nq = 'c'\n",
+        "x = (1 + \ny = 2\nfunction f(x)\n  x +* 2\nend\nz = 3 ]\nq = 'cd'\n",
         expect![[r#"
             (= x (error))
             (function f (x) (block (call + x (error))))
@@ -210,7 +210,22 @@ fn errors_recover_and_continue() {
             error 4:6: expected an expression, found `*`
             error 4:8: unexpected `2` after a complete statement
             error 6:7: unexpected `]` after a complete statement
-            error 7:5: character literals are not supported
+            error 7:5: character literal contains more than one character
+        "#]],
+    );
+}
+
+#[test]
+fn character_literals() {
+    check(
+        "a = 'x'\nb = '\\n'\nc = x'\nd = '\\u00e9' * '''\ne = ''\n",
+        expect![[r#"
+            (= a (call Char 120))
+            (= b (call Char 10))
+            (= c (call adjoint x))
+            (= d (call * (call Char 233) (call Char 39)))
+            (= e (error))
+            error 5:5: empty character literal
         "#]],
     );
 }

@@ -119,13 +119,12 @@ pub fn reverse_rule(
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd
         | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall
         | ToString | Repr | StringConcat | StringToSymbol | FieldNames | FieldDefined
-        | StringLen | StringCmp | StringBytes | StringFind | StringCase | StringReplace
-        | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
-        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
-        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | NThreads | ThreadId
-        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => {
-            Some(Rule::NonDifferentiable)
-        }
+        | StringLen | StringCmp | StringBytes | StringFind | StringCase | StringChar
+        | StringIndex | StringSlice | CharProperty | StringReplace | StringParse | IsSubtype
+        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop | TaskRng
+        | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
         | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -134,8 +133,10 @@ pub fn reverse_rule(
         }
         Floor | Ceil | Round | Trunc | AddFloat | SubFloat | NegFloat | MulFloat | DivFloat
         | RemFloat | PowFloat | PowiFloat | SelectFloat | Sqrt | Sin | Cos | Tan | Exp | Expm1
-        | Log | Log1p | Log2 | Log10 | Exp2 | Tanh | Sinh | Cosh | Asin | Acos | Atan | Atan2
-        | Hypot | Fma | AbsFloat | Copysign | Fpconvert => scalar::rule(op, args, out, rt, e),
+        | Log | Log1p | Cbrt | Log2 | Log10 | Exp2 | Tanh | Sinh | Cosh | Asin | Acos | Atan
+        | Atan2 | Hypot | Fma | AbsFloat | Copysign | Fpconvert => {
+            scalar::rule(op, args, out, rt, e)
+        }
         ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
         | TupleGetIndex | ArrayResize => array::rule(op),
         // AD inside the language: differentiated by forward mode (`forward`), not yet by
@@ -168,10 +169,10 @@ pub fn is_differentiable(op: Prim) -> bool {
     use Prim::*;
     match op {
         AddFloat | SubFloat | MulFloat | DivFloat | NegFloat | RemFloat | PowFloat | PowiFloat
-        | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
-        | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Copysign
-        | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy
-        | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul | ArrayTrsolve
+        | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh | Cosh | Asin
+        | Acos | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat
+        | Copysign | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop
+        | ArrayCopy | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul | ArrayTrsolve
         | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap => true,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt
@@ -186,11 +187,11 @@ pub fn is_differentiable(op: Prim) -> bool {
         | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply | GradApply
         | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames
         | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
-        | StringReplace | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError
-        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
-        | ChunkRange => false,
+        | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
+        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue | ThreadsRun | NThreads | ThreadId
+        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => false,
     }
 }
 

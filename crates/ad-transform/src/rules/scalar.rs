@@ -104,6 +104,14 @@ pub(super) fn rule(op: Prim, args: &[Value], out: Value, rt: &Type, e: &mut Emit
             let one = k(e, 1.0);
             Rule::Scalar(vec![Singular(p(e, DivFloat, &[one, args[0]]))])
         }
+        // d/dx ∛x = 1 / (3 (∛x)²), infinite at 0.
+        Cbrt => {
+            let one = k(e, 1.0);
+            let three = k(e, 3.0);
+            let sq = p(e, MulFloat, &[out, out]);
+            let d = p(e, MulFloat, &[three, sq]);
+            Rule::Scalar(vec![Singular(p(e, DivFloat, &[one, d]))])
+        }
         Log1p => {
             let one = k(e, 1.0);
             let d = p(e, AddFloat, &[one, args[0]]);
@@ -240,6 +248,8 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::Exp, "f(x) = Core.exp(x)", "f(0.7)"),
     (Prim::Log, "f(x) = Core.log(x)", "f(0.7)"),
     (Prim::Log1p, "f(x) = Core.log1p(x)", "f(0.7)"),
+    (Prim::Cbrt, "f(x) = Core.cbrt(x)", "f(0.7)"),
+    (Prim::Cbrt, "f(x) = Core.cbrt(x)", "f(-2.5)"),
     (Prim::Expm1, "f(x) = Core.expm1(x)", "f(0.7)"),
     (Prim::Tanh, "f(x) = Core.tanh(x)", "f(0.7)"),
     (Prim::Sinh, "f(x) = Core.sinh(x)", "f(0.7)"),

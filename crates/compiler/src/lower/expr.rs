@@ -79,6 +79,22 @@ impl<'a> Lowerer<'a> {
                 let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
                 Ok(self.emit(InstData::Call { args: vec![c] }, sp))
             }
+            // `x isa Union{A, B, ...}` tests each member: a union of an abstract type or of
+            // many types has no value (see `ir::prim::apply_type`).
+            ExprKind::Call { func, args, kwargs, .. }
+                if func.ident().is_some_and(|f| f.as_str() == "isa")
+                    && kwargs.is_empty()
+                    && matches!(args.as_slice(), [_, t] if union_members(t).is_some()) =>
+            {
+                let members = union_members(&args[1]).unwrap_or_default();
+                let tuple = Expr::new(ExprKind::Tuple(members.to_vec()), args[1].span);
+                let call = super::types::call_ast(
+                    Expr::new(ExprKind::Ident(sym("_isa_any")), func.span),
+                    vec![args[0].clone(), tuple],
+                    sp,
+                );
+                self.expr(&call)
+            }
             ExprKind::Call {
                 func,
                 args,

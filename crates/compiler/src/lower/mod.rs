@@ -261,3 +261,15 @@ impl<'a> Lowerer<'a> {
         Ok(self.f)
     }
 }
+
+/// The members of a literal `Union{A, B, ...}`.
+pub(super) fn union_members(t: &Expr) -> Option<&[Expr]> {
+    match &t.kind {
+        ExprKind::Curly { base, params }
+            if base.ident().is_some_and(|b| b.as_str() == "Union") && !params.is_empty() =>
+        {
+            Some(params)
+        }
+        _ => None,
+    }
+}

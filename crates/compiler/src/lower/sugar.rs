@@ -6,7 +6,8 @@ use super::*;
 impl<'a> Lowerer<'a> {
     /// `[body for x in itr if cond]` (and a generator `(body for x in itr)`, which is
     /// collected the same way: every consumer in the prelude reads it once, in order) is
-    /// `map(x -> body, filter(x -> cond, collect(itr)))`. Over two iterators,
+    /// `map(x -> body, filter(x -> cond, collect(itr)))` (`itr` through
+    /// `_comprehension_source`, which collects a string's characters). Over two iterators,
     /// `[body for x in a, y in b]` is the matrix `_product_collect((x, y) -> body, a, b)` (`x`
     /// varying fastest); with a condition, the vector `_product_filter(...)` of the pairs that
     /// pass it, in the same order.
@@ -32,7 +33,8 @@ impl<'a> Lowerer<'a> {
         let lambda = |e: &Expr| iteration_lambda(&vars, e);
         let call = |name: &str, args: Vec<Expr>, at: Span| call_ast(ident(sym(name), at), args, at);
         let m = if let [(_, itr)] = iters {
-            let mut source = itr.clone();
+            // (A string's characters are collected first: `map` of a string is a string.)
+            let mut source = call("_comprehension_source", vec![itr.clone()], itr.span);
             if let Some(c) = cond {
                 let collected = call("collect", vec![itr.clone()], itr.span);
                 source = call("filter", vec![lambda(c), collected], c.span);

@@ -187,6 +187,19 @@ pub fn define_struct(
         .fields
         .iter()
         .map(|f| match &f.ty {
+            // A field of a union type keeps a value of one of its members (a union of an
+            // abstract type has no value to `convert` to).
+            Some(t) if union_members(t).is_some() => call_ast(
+                ident(sym("_convert_union"), f.span),
+                vec![
+                    ident(arg_name(f.name), f.span),
+                    Expr::new(
+                        ExprKind::Tuple(union_members(t).unwrap_or_default().to_vec()),
+                        t.span,
+                    ),
+                ],
+                f.span,
+            ),
             Some(t) => call_ast(
                 ident(sym("convert"), f.span),
                 vec![t.clone(), ident(arg_name(f.name), f.span)],

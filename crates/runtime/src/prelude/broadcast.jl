@@ -9,6 +9,12 @@
 eltype(x::Number) = typeof(x)
 _bprep(x::AbstractRange) = collect(x)
 _bprep(x) = x
+# Strings, characters, symbols, types and `nothing` are scalars, as Julia's `broadcastable`
+# makes them (`parse.(Float64, strs)`, `string.("x", 1:3)`): wrapped in a `Ref`.
+const _BScalar = Union{String,SubString{String},Char,Symbol,Nothing}
+_bprep(x::_BScalar) = Ref(x)
+_bprep(::Type{T}) where {T} = Ref(T)
+_bunref(x::_BScalar) = x
 _bd1(x::Number) = 1
 _bd1(x::AbstractArray) = size(x, 1)
 _bd2(x::Number) = 1
@@ -108,10 +114,10 @@ _bunalias(dest::AbstractArray, x::Array{T}) where {T<:Tuple} = x
 # Only scalars (numbers and `Ref`s): one call, its result unwrapped as Julia's is.
 _bunref(r::RefValue) = r.x
 _bunref(x::Number) = x
-broadcast(f, a::Union{Number,RefValue}) = f(_bunref(a))
-broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}) = f(_bunref(a), _bunref(b))
-broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Number,RefValue}) = f(_bunref(a), _bunref(b), _bunref(c))
-broadcast(f, a::Union{Number,RefValue}, b::Union{Number,RefValue}, c::Union{Number,RefValue}, d::Union{Number,RefValue}) = f(_bunref(a), _bunref(b), _bunref(c), _bunref(d))
+broadcast(f, a::Union{Number,RefValue,_BScalar}) = f(_bunref(a))
+broadcast(f, a::Union{Number,RefValue,_BScalar}, b::Union{Number,RefValue,_BScalar}) = f(_bunref(a), _bunref(b))
+broadcast(f, a::Union{Number,RefValue,_BScalar}, b::Union{Number,RefValue,_BScalar}, c::Union{Number,RefValue,_BScalar}) = f(_bunref(a), _bunref(b), _bunref(c))
+broadcast(f, a::Union{Number,RefValue,_BScalar}, b::Union{Number,RefValue,_BScalar}, c::Union{Number,RefValue,_BScalar}, d::Union{Number,RefValue,_BScalar}) = f(_bunref(a), _bunref(b), _bunref(c), _bunref(d))
 # When inference gives no concrete element type, the result's element type is the join of
 # its elements' types, as Julia's broadcast narrows it (`Real[0.5, 0]`, not `Any[...]`). A
 # concrete type is recognised by the first element having exactly that type (for arrays of

@@ -1,6 +1,10 @@
 # Iteration helpers: the protocol `for` loops lower to (numbers, `enumerate`, `zip`), `first`,
 # `last`, `isempty`.
 
+# What a comprehension or generator maps over: the iterable itself (a string's characters are
+# collected first).
+_comprehension_source(x) = x
+
 # A number iterates once, as in Julia.
 iterate_start(x::Number) = false
 iterate_done(x::Number, done::Bool) = done

@@ -44,6 +44,34 @@ function log1p(x::T) where {T<:AbstractFloat}
     Core.log1p(x)
 end
 expm1(x::T) where {T<:AbstractFloat} = Core.expm1(x)
+cbrt(x::T) where {T<:AbstractFloat} = Core.cbrt(x)
+# Degrees and radians, as Julia computes them: one multiplication by the rounded ratio.
+deg2rad(x::Float64) = x * (3.141592653589793 / 180)
+rad2deg(x::Float64) = x * (180 / 3.141592653589793)
+deg2rad(x::Float32) = x * (3.1415927f0 / 180f0)
+rad2deg(x::Float32) = x * (180f0 / 3.1415927f0)
+deg2rad(x::Real) = deg2rad(float(x))
+rad2deg(x::Real) = rad2deg(float(x))
+# `x` negated when `y`'s sign bit is set, keeping `x`'s type.
+flipsign(x::Real, y::Real) = signbit(y) ? -x : +x
+# A polynomial's value at `x` by Horner's rule (`muladd` steps), coefficients from the
+# constant term up.
+function evalpoly(x, p::Tuple)
+    n = length(p)
+    y = p[n]
+    for k in (n - 1):-1:1
+        y = muladd(x, y, p[k])
+    end
+    y
+end
+function evalpoly(x, p::AbstractVector)
+    n = length(p)
+    y = p[n]
+    for k in (n - 1):-1:1
+        y = muladd(x, y, p[k])
+    end
+    y
+end
 exp2(x::T) where {T<:AbstractFloat} = Core.exp2(x)
 tanh(x::T) where {T<:AbstractFloat} = Core.tanh(x)
 sinh(x::T) where {T<:AbstractFloat} = Core.sinh(x)
@@ -129,6 +157,7 @@ log2(x::Real) = log2(float(x))
 log10(x::Real) = log10(float(x))
 log1p(x::Real) = log1p(float(x))
 expm1(x::Real) = expm1(float(x))
+cbrt(x::Real) = cbrt(float(x))
 exp2(x::Real) = exp2(float(x))
 tanh(x::Real) = tanh(float(x))
 sinh(x::Real) = sinh(float(x))

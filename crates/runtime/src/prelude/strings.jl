@@ -94,13 +94,12 @@ lpad(s, n::Int64, p::String = " ") = _pad(string(s), n, p, true)
 rpad(s, n::Int64, p::String = " ") = _pad(string(s), n, p, false)
 parse(::Type{Int64}, s::String) = Core.string_parse(Int64, s)
 parse(::Type{Float64}, s::String) = Core.string_parse(Float64, s)
-# The byte range of the first occurrence of `pat` in `s` (from byte `i` on for `findnext`), or
-# `nothing`; for a pattern of ASCII text (other patterns are not supported yet).
+# The first occurrence of `pat` in `s` (from byte `i` on for `findnext`) as Julia gives it:
+# from its first byte to the first byte of its last character, or `nothing`. (A match of valid
+# UTF-8 text can only start at a character, so the search goes by bytes.)
 function findnext(pat::String, s::String, i::Int64)
-    (_ascii(pat) && (i == 1 || _ascii(s))) ||
-        throw(ArgumentError("not supported yet: searching text with characters outside ASCII"))
     1 <= i <= Core.string_ncodeunits(s) + 1 || Core.throw_bounds(s, i)
     at = Core.string_find(s, pat, i)
-    at == 0 ? nothing : at:(at + Core.string_ncodeunits(pat) - 1)
+    at == 0 ? nothing : at:(at + Core.string_index(pat, Core.string_ncodeunits(pat), 0) - 1)
 end
 findfirst(pat::String, s::String) = findnext(pat, s, 1)

@@ -234,6 +234,7 @@ impl<'a> Parser<'a> {
             Tok::Float(f) => format!("`{f}`"),
             Tok::Float32(f) => format!("`{f}f0`"),
             Tok::Str(_) => "a string".into(),
+            Tok::Char(_) => "a character".into(),
             Tok::Ident(s) => format!("`{s}`"),
             Tok::Macro(s) => format!("`@{s}`"),
             Tok::Keyword(k) => format!("`{}`", format!("{k:?}").to_lowercase()),

@@ -287,6 +287,20 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Expr::new(ExprKind::Float32(f), sp)
             }
+            // A character is a `Char` built from its code point.
+            Tok::Char(c) => {
+                self.bump();
+                let func = Expr::new(ExprKind::Ident(sym("Char")), sp);
+                Expr::new(
+                    ExprKind::Call {
+                        func: Box::new(func),
+                        args: vec![Expr::new(ExprKind::Int(c as i64), sp)],
+                        kwargs: vec![],
+                        do_block: None,
+                    },
+                    sp,
+                )
+            }
             Tok::Str(parts) => {
                 self.bump();
                 self.string_expr(parts, sp)

@@ -1,0 +1,2 @@
+# A character literal holds one character.
+x = 'ab'

@@ -1,0 +1,18 @@
+# Substrings: split, strip, chomp; they print as text, compare with strings and parse.
+words = split("  the quick  brown fox ")
+println(words, " ", typeof(words), " ", length(words))
+println(split("a,b,,c", ","), " ", split("a,b,,c", ','), " ", split("a,b,,c", ","; keepempty = false))
+println(split("a b c d", " "; limit = 2), " ", split("abc", ""), " ", split("", ","), " ", split(""))
+t = strip("  hello world \n")
+println(t, "|", typeof(t), " ", repr(t), " ", length(t), " ", t == "hello world", " ", "hello world" == t)
+println(lstrip("  x  "), "|", rstrip("  x  "), "|", strip("xxhixx", 'x'), "|", strip("abhiba", ['a', 'b']), "|")
+println(chomp("line\n"), "|", chomp("line\r\n"), "|", chomp("line"), "|")
+nums = parse.(Float64, split("1.5 2.5 3"))
+println(nums, " ", sum(nums), " ", parse(Int, strip(" 42 ")))
+for w in split("héllo wörld")
+    println(w, " ", length(w), " ", uppercase(w), " ", w[1], " ", first(w), " ", collect(w))
+end
+u = split("k=v", "=")
+println(u[1] * "!", " ", string(u[2]), " ", "$(u[1])$(u[2])", " ", join(u, "+"), " ", occursin("k", u[1]), " ", startswith(u[2], "v"))
+println(isempty(strip("   ")), " ", repr(strip("   ")), " ", String(strip(" ab ")), " ", split(strip(" a b "), " "))
+println(sort(split("pear apple fig")), " ", [length(w) for w in split("a bb ccc")])
