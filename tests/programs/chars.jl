@@ -23,3 +23,4 @@ println(sort(['c', 'a', 'b']), " ", String(['h', 'i']), " ", join(['a', 'b'], "-
 println(count(ch -> ch == 'l', s), " ", ''', " ", '"')
 # Escapes in strings.
 println("\u00e9\x41\101\e[0m" == "éAA\e[0m", " ", length("\U1F600"))
+println(repr("a\e\x01\u200b\u0085é\$\"\\"), " ", repr("tab\there"))

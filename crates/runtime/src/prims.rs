@@ -1337,7 +1337,11 @@ fn string_char_start(s: &str, i: i64) -> Result<usize, Exception> {
     let prev = (0..at).rev().find(|&k| s.is_char_boundary(k)).unwrap_or(0);
     let c = s[prev..].chars().next().unwrap_or('\0');
     let next = prev + c.len_utf8();
-    let show = |c: char| c.escape_debug().to_string();
+    let show = |c: char| {
+        let mut t = String::new();
+        crate::show::push_escaped(&mut t, c, &[]);
+        t
+    };
     let mut m = format!("invalid index [{i}]");
     match s[next..].chars().next() {
         Some(d) => m.push_str(&format!(

@@ -92,18 +92,43 @@ fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '$' => out.push_str("\\$"),
-            c => out.push(c),
-        }
+        push_escaped(&mut out, c, &['"', '$']);
     }
     out.push('"');
     out
+}
+
+/// Appends `c` as Julia's `escape_string` writes it: `\\`, the named escapes (`\\n`, `\\t`,
+/// `\\e`, ...), a backslash before each of `extra`, a character that does not print as `\\x01`
+/// or `\\u200b` (`\\U` and 8 digits past 0xffff), any other character as itself.
+pub(crate) fn push_escaped(out: &mut String, c: char, extra: &[char]) {
+    let named = match c {
+        '\0' => Some('0'),
+        '\u{7}' => Some('a'),
+        '\u{8}' => Some('b'),
+        '\t' => Some('t'),
+        '\n' => Some('n'),
+        '\u{b}' => Some('v'),
+        '\u{c}' => Some('f'),
+        '\r' => Some('r'),
+        '\u{1b}' => Some('e'),
+        '\\' => Some('\\'),
+        c if extra.contains(&c) => Some(c),
+        _ => None,
+    };
+    if let Some(e) = named {
+        out.push('\\');
+        out.push(e);
+    } else if (1..=23).contains(&crate::prims::general_category(c)) {
+        out.push(c);
+    } else {
+        let u = c as u32;
+        match u {
+            0..=0x7f => out.push_str(&format!("\\x{u:02x}")),
+            0x80..=0xffff => out.push_str(&format!("\\u{u:04x}")),
+            _ => out.push_str(&format!("\\U{u:08x}")),
+        }
+    }
 }
 
 /// Julia's `print(x)`.
@@ -682,36 +707,21 @@ pub fn char_of(v: &Value) -> Option<char> {
 /// (a control or format character, a separator other than a space, unassigned) as `'\\x01'`,
 /// `'\\u200b'`, `'\\Ue0001'`.
 fn show_char(out: &mut String, c: char) {
-    let named = match c {
-        '\0' => Some('0'),
-        '\u{7}' => Some('a'),
-        '\u{8}' => Some('b'),
-        '\t' => Some('t'),
-        '\n' => Some('n'),
-        '\u{b}' => Some('v'),
-        '\u{c}' => Some('f'),
-        '\r' => Some('r'),
-        '\u{1b}' => Some('e'),
-        '\'' => Some('\''),
-        '\\' => Some('\\'),
-        _ => None,
-    };
     out.push('\'');
-    if let Some(e) = named {
-        out.push('\\');
-        out.push(e);
-    } else if (1..=23).contains(&crate::prims::general_category(c)) {
-        out.push(c);
+    let u = c as u32;
+    let plain = u < 0x20 || u == 0x7f || (1..=23).contains(&crate::prims::general_category(c));
+    if plain || c == '\\' {
+        push_escaped(out, c, &['\'']);
     } else {
-        let u = c as u32;
-        let (tag, min) = match u {
-            0..=0x7f => ('x', 2),
-            0x80..=0xffff => ('u', 2),
-            _ => ('U', 2),
+        // As many hex digits as the code point needs, at least two.
+        let tag = match u {
+            0..=0x7f => 'x',
+            0x80..=0xffff => 'u',
+            _ => 'U',
         };
         out.push('\\');
         out.push(tag);
-        out.push_str(&format!("{u:0min$x}"));
+        out.push_str(&format!("{u:02x}"));
     }
     out.push('\'');
 }

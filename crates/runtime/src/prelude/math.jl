@@ -56,15 +56,7 @@ rad2deg(x::Real) = rad2deg(float(x))
 flipsign(x::Real, y::Real) = signbit(y) ? -x : +x
 # A polynomial's value at `x` by Horner's rule (`muladd` steps), coefficients from the
 # constant term up.
-function evalpoly(x, p::Tuple)
-    n = length(p)
-    y = p[n]
-    for k in (n - 1):-1:1
-        y = muladd(x, y, p[k])
-    end
-    y
-end
-function evalpoly(x, p::AbstractVector)
+function evalpoly(x, p::Union{Tuple,AbstractVector})
     n = length(p)
     y = p[n]
     for k in (n - 1):-1:1
