@@ -119,3 +119,85 @@ function binomial(x::Number, k::Int64)
     end
     p
 end
+
+# Bits of an `Int64`: counted by shifting (two's complement, as Julia's intrinsics); `~x`
+# flips them all.
+~(x::Int64) = xor(x, -1)
+~(x::Bool) = !x
+function count_ones(x::Int64)
+    n = 0
+    for k in 0:63
+        n += (x >>> k) & 1
+    end
+    n
+end
+count_zeros(x::Int64) = 64 - count_ones(x)
+function leading_zeros(x::Int64)
+    n = 0
+    while n < 64 && (x >>> (63 - n)) & 1 == 0
+        n += 1
+    end
+    n
+end
+function trailing_zeros(x::Int64)
+    n = 0
+    while n < 64 && (x >>> n) & 1 == 0
+        n += 1
+    end
+    n
+end
+leading_ones(x::Int64) = leading_zeros(~x)
+trailing_ones(x::Int64) = trailing_zeros(~x)
+ispow2(x::Int64) = x > 0 && count_ones(x) == 1
+
+# Digits in a base of 2 or more (of `abs(x)`; `digits` of a negative number are negative,
+# least significant first).
+function _check_base(base::Int64)
+    base >= 2 || Core.throw_argument(string("not supported yet: digits in base ", base, " (a base of 2 or more is)"))
+    nothing
+end
+function ndigits(x::Int64; base::Int64 = 10, pad::Int64 = 1)
+    _check_base(base)
+    n = 0
+    while x != 0
+        x = div(x, base)
+        n += 1
+    end
+    max(pad, n)
+end
+function digits(x::Int64; base::Int64 = 10, pad::Int64 = 1)
+    out = zeros(Int64, ndigits(x; base = base, pad = pad))
+    for i in 1:length(out)
+        x, d = divrem(x, base)
+        out[i] = d
+    end
+    out
+end
+
+# The smallest power `a^k` (k ≥ 0) at least `x`, and the largest at most `x`, with Julia's
+# domain errors; powers computed by `^` as Julia's are.
+function nextpow(a::Real, x::Real)
+    x <= 0 && Core.throw_domain(x, "`x` must be positive.")
+    a <= 1 && Core.throw_domain(a, "`a` must be greater than 1.")
+    k = 0
+    p = a^k
+    while p < x
+        k += 1
+        q = a^k
+        q > p || throw(OverflowError("result is beyond the range of type of the base"))
+        p = q
+    end
+    p
+end
+function prevpow(a::Real, x::Real)
+    x < 1 && Core.throw_domain(x, "`x` must be ≥ 1.")
+    a <= 1 && Core.throw_domain(a, "`a` must be greater than 1.")
+    k = 0
+    p = a^k
+    while true
+        q = a^(k + 1)
+        (q > p && q <= x) || return p
+        k += 1
+        p = q
+    end
+end

@@ -48,6 +48,7 @@ pub(super) fn is_operator_name(op: &str) -> bool {
             | "==="
             | "!=="
             | "!"
+            | "~"
             | "&"
             | "|"
             | ":"
@@ -463,7 +464,7 @@ impl<'a> Parser<'a> {
         if next.tok != Tok::Op("(") || next.space_before {
             return None;
         }
-        if matches!(o, "-" | "+" | "!") && !self.paren_is_arglist(i + 1) {
+        if matches!(o, "-" | "+" | "!" | "~") && !self.paren_is_arglist(i + 1) {
             return None;
         }
         let sp = self.bump().span;
@@ -501,7 +502,7 @@ impl<'a> Parser<'a> {
             return self.parse_power_tail(e);
         }
         let op = match self.peek() {
-            Tok::Op(o @ ("-" | "+" | "!" | ".-" | ".!")) => *o,
+            Tok::Op(o @ ("-" | "+" | "!" | "~" | ".-" | ".!")) => *o,
             Tok::Op("<:")
                 if self.in_index == 0
                     && self.mode() == Mode::Paren
