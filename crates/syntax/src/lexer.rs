@@ -478,14 +478,25 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// A string literal, `"..."` or `\"\"\"...\"\"\"`. A triple-quoted one is dedented as Julia
+    /// dedents it: the longest run of spaces and tabs that starts every line after the first
+    /// (not counting lines of only spaces and tabs, except the last) is removed from each line
+    /// that starts with it, and a newline right after the opening quotes is dropped.
     fn string(&mut self) -> Tok {
         let lo = self.pos;
-        if self.src[self.pos..].starts_with("\"\"\"") {
+        let triple = self.src[self.pos..].starts_with("\"\"\"");
+        let indent = if triple {
             self.pos += 3;
-            self.skip_until("\"\"\"");
-            return Tok::Error("triple-quoted strings are not supported".into());
-        }
-        self.pos += 1;
+            let indent = self.triple_indent();
+            if self.peek_char() == Some('\n') {
+                self.pos += 1;
+                self.skip_indent(&indent);
+            }
+            indent
+        } else {
+            self.pos += 1;
+            String::new()
+        };
         let mut parts = Vec::new();
         let mut cur = String::new();
         loop {
@@ -497,8 +508,12 @@ impl<'a> Lexer<'a> {
                 break;
             };
             match c {
-                '"' => {
+                '"' if !triple => {
                     self.pos += 1;
+                    break;
+                }
+                '"' if self.src[self.pos..].starts_with("\"\"\"") => {
+                    self.pos += 3;
                     break;
                 }
                 '\\' => {
@@ -579,6 +594,9 @@ impl<'a> Lexer<'a> {
                 c => {
                     self.pos += c.len_utf8();
                     cur.push(c);
+                    if c == '\n' && triple {
+                        self.skip_indent(&indent);
+                    }
                 }
             }
         }
@@ -588,10 +606,48 @@ impl<'a> Lexer<'a> {
         Tok::Str(parts)
     }
 
-    fn skip_until(&mut self, pat: &str) {
-        match self.src[self.pos..].find(pat) {
-            Some(i) => self.pos += i + pat.len(),
-            None => self.pos = self.src.len(),
+    /// The indentation a triple-quoted string (its text starting at `self.pos`) loses from each
+    /// line: the longest run of spaces and tabs common to its lines after the first, lines of
+    /// only spaces and tabs left out except the one that closes the string.
+    fn triple_indent(&self) -> String {
+        let rest = &self.src[self.pos..];
+        let mut end = rest.len();
+        let mut chars = rest.char_indices();
+        while let Some((i, c)) = chars.next() {
+            if c == '\\' {
+                chars.next();
+            } else if rest[i..].starts_with("\"\"\"") {
+                end = i;
+                break;
+            }
+        }
+        let lines: Vec<&str> = rest[..end].split('\n').collect();
+        let mut common: Option<&str> = None;
+        for (k, line) in lines.iter().enumerate().skip(1) {
+            let body = line.trim_start_matches([' ', '\t']);
+            if body.is_empty() && k + 1 != lines.len() {
+                continue;
+            }
+            let ws = &line[..line.len() - body.len()];
+            common = Some(match common {
+                None => ws,
+                Some(c) => {
+                    let n = c
+                        .bytes()
+                        .zip(ws.bytes())
+                        .take_while(|(a, b)| a == b)
+                        .count();
+                    &c[..n]
+                }
+            });
+        }
+        common.unwrap_or("").to_string()
+    }
+
+    /// Skips `indent` if the text at `self.pos` starts with it.
+    fn skip_indent(&mut self, indent: &str) {
+        if !indent.is_empty() && self.src[self.pos..].starts_with(indent) {
+            self.pos += indent.len();
         }
     }
 
