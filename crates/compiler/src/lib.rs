@@ -864,6 +864,12 @@ impl Compiler {
         }
     }
 
+    /// The candidates (see [`Compiler::candidates`]) of a call of a value of type `callee`;
+    /// none if such a value is not callable.
+    pub fn candidates_of(&self, callee: &Type) -> Vec<String> {
+        typeexpr::callee_table(callee).map_or_else(Vec::new, |t| self.candidates(t, callee))
+    }
+
     /// Method-instance key of a call on concrete argument types, for the runtime.
     pub fn resolve_call(&self, table: Symbol, args: &[Type]) -> Result<MiKey, Dispatch> {
         match self.dispatch(table, args) {

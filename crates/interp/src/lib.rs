@@ -831,11 +831,9 @@ impl Machine {
                 }
             ) =>
             {
-                let callee = vals.first().map(|v| v.ty());
-                let candidates = callee
-                    .as_ref()
-                    .and_then(|c| Some((compiler::typeexpr::callee_table(c)?, c)))
-                    .map(|(t, c)| self.compiler.candidates(t, c))
+                let candidates = vals
+                    .first()
+                    .map(|v| self.compiler.candidates_of(&v.ty()))
                     .unwrap_or_default();
                 Exception::Method {
                     func,

@@ -239,6 +239,12 @@ impl fmt::Display for Type {
     }
 }
 
+/// Whether `name` is a closure type's (`#f#3`, made by `TypeEnv::closure_name`): the only
+/// type names that are not identifiers.
+pub fn is_closure_name(name: Symbol) -> bool {
+    name.as_str().starts_with('#')
+}
+
 /// A type's name as Julia prints it: a name that is not an identifier (a closure's, `#f#3`)
 /// is quoted, `var"#f#3"`.
 pub struct JuliaName(pub Symbol);
@@ -246,7 +252,7 @@ pub struct JuliaName(pub Symbol);
 impl fmt::Display for JuliaName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0.as_str();
-        if n.starts_with('#') {
+        if is_closure_name(self.0) {
             write!(f, "var\"{n}\"")
         } else {
             f.write_str(n)

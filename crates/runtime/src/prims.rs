@@ -85,7 +85,7 @@ impl Callee {
                 let t = v.ty();
                 let kind = match &t {
                     // A closure: `print` shows a function by its name alone.
-                    Type::Struct(n, _) if n.as_str().starts_with('#') => {
+                    Type::Struct(n, _) if ir::types::is_closure_name(*n) => {
                         Callee::Function(n.to_string())
                     }
                     _ => Callee::Object,

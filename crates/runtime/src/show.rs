@@ -139,12 +139,12 @@ pub fn print_string(v: &Value) -> String {
         Value::F32(x) => fmt_float(*x as f64, true),
         Value::Struct(st) => match &st.ty {
             // A closure prints by its name alone, as every function does.
-            Type::Struct(n, _) if n.as_str().starts_with('#') => n.to_string(),
-            Type::Struct(..) if char_of(v).is_some() => char_of(v).unwrap_or('\0').to_string(),
-            Type::Struct(..) if substring_of(v).is_some() => {
-                substring_of(v).unwrap_or_default().to_string()
-            }
-            _ => show_string(v),
+            Type::Struct(n, _) if ir::types::is_closure_name(*n) => n.to_string(),
+            ty => match (char_text(ty, &st.fields), substring_text(ty, &st.fields)) {
+                (Some(c), _) => c.to_string(),
+                (_, Some(t)) => t.to_string(),
+                _ => show_string(v),
+            },
         },
         _ => show_string(v),
     }
@@ -669,14 +669,6 @@ fn float_range_ends(
     Some((at(1), s_hi + s_lo, at(*len)))
 }
 
-/// The text of a `SubString{String}` value.
-pub fn substring_of(v: &Value) -> Option<&str> {
-    match v {
-        Value::Struct(s) => substring_text(&s.ty, &s.fields),
-        _ => None,
-    }
-}
-
 /// The text of a `SubString{String}` of type `ty` with these fields.
 fn substring_text<'a>(ty: &Type, fields: &'a [Value]) -> Option<&'a str> {
     match (ty, fields) {
@@ -690,15 +682,12 @@ fn substring_text<'a>(ty: &Type, fields: &'a [Value]) -> Option<&'a str> {
     }
 }
 
-/// The character a `Char` value holds.
-pub fn char_of(v: &Value) -> Option<char> {
-    match v {
-        Value::Struct(s) => match (&s.ty, &s.fields[..]) {
-            (Type::Struct(n, _), [Value::Int(code)]) if n.as_str() == "Char" => {
-                u32::try_from(*code).ok().and_then(char::from_u32)
-            }
-            _ => None,
-        },
+/// The character a `Char` of type `ty` with these fields holds.
+fn char_text(ty: &Type, fields: &[Value]) -> Option<char> {
+    match (ty, fields) {
+        (Type::Struct(n, _), [Value::Int(code)]) if n.as_str() == "Char" => {
+            u32::try_from(*code).ok().and_then(char::from_u32)
+        }
         _ => None,
     }
 }
@@ -735,8 +724,8 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                     return;
                 }
             }
-            ("Char", [Value::Int(code)]) => {
-                if let Some(c) = u32::try_from(*code).ok().and_then(char::from_u32) {
+            ("Char", _) => {
+                if let Some(c) = char_text(ty, fields) {
                     show_char(out, c);
                     return;
                 }

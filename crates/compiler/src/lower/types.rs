@@ -186,26 +186,23 @@ pub fn define_struct(
     let new_args: Vec<Expr> = def
         .fields
         .iter()
-        .map(|f| match &f.ty {
+        .map(|f| match (&f.ty, f.ty.as_ref().and_then(union_members)) {
             // A field of a union type keeps a value of one of its members (a union of an
             // abstract type has no value to `convert` to).
-            Some(t) if union_members(t).is_some() => call_ast(
+            (Some(t), Some(members)) => call_ast(
                 ident(sym("_convert_union"), f.span),
                 vec![
                     ident(arg_name(f.name), f.span),
-                    Expr::new(
-                        ExprKind::Tuple(union_members(t).unwrap_or_default().to_vec()),
-                        t.span,
-                    ),
+                    Expr::new(ExprKind::Tuple(members.to_vec()), t.span),
                 ],
                 f.span,
             ),
-            Some(t) => call_ast(
+            (Some(t), None) => call_ast(
                 ident(sym("convert"), f.span),
                 vec![t.clone(), ident(arg_name(f.name), f.span)],
                 f.span,
             ),
-            None => ident(arg_name(f.name), f.span),
+            (None, _) => ident(arg_name(f.name), f.span),
         })
         .collect();
     let body = vec![call_ast(ident(sym("new"), sp), new_args, sp)];

@@ -280,18 +280,13 @@ function _split(s::String, pat, limit::Int64, keepempty::Bool)
     strs
 end
 _split_find(pat::String, s::String, k::Int64) = findnext(pat, s, k)
-function _split_find(pat::Char, s::String, k::Int64)
+# A character delimiter, or whitespace: the next character that is one.
+_split_at(pat::Char, c::Char) = c == pat
+_split_at(pat::typeof(isspace), c::Char) = isspace(c)
+function _split_find(pat, s::String, k::Int64)
     n = Core.string_ncodeunits(s)
     while k <= n
-        s[k] == pat && return k:k
-        k = nextind(s, k)
-    end
-    nothing
-end
-function _split_find(pat::typeof(isspace), s::String, k::Int64)
-    n = Core.string_ncodeunits(s)
-    while k <= n
-        isspace(s[k]) && return k:k
+        _split_at(pat, s[k]) && return k:k
         k = nextind(s, k)
     end
     nothing
