@@ -24,4 +24,11 @@ Y = zeros(2, 3, 2, 2)
 Y[:, :, 1, 2] = ones(2, 3)
 Y[1, :, 2, :] = fill(7.0, 3, 2)
 println(sum(Y), " ", Y[1, 3, 2, 1], " ", Y[2, 2, 1, 2])
-F = zeros(2, 2, 2, 2) .+ zeros(2, 2, 2)
+# Mixed ranks and differing trailing extents broadcast as Julia's do.
+F = X[:, :, :, 1:1] .+ reshape(collect(1.0:12.0), 2, 3, 2) .* 100
+println(size(F), " ", F[2, 3, 2, 1], " ", F[1, 1, 1, 1])
+G = X .* reshape([1.0, 10.0], 1, 1, 1, 2) .- X[:, :, 1:1, :]
+println(size(G), " ", G[2, 3, 2, 2], " ", G[1, 2, 2, 1])
+H = zeros(2, 3, 2, 2)
+H .= X[:, :, 1:1, 2:2] .+ 0.5
+println(H[2, 3, 2, 1], " ", H[1, 1, 1, 2])

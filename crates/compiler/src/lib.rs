@@ -282,6 +282,7 @@ impl Compiler {
             index: 0,
             sig: lm.sig,
             vararg: lm.vararg,
+            vararg_count: lm.vararg_count,
             tvars: lm.tvars,
             arg_names: lm.arg_names,
             body: Arc::new(methods::MethodBody::new(lm.body)),

@@ -56,6 +56,8 @@ pub struct Method {
     /// remaining argument.
     pub sig: Vec<TypePat>,
     pub vararg: bool,
+    /// `xs::Vararg{T, N}`: the pattern the number of collected arguments matches.
+    pub vararg_count: Option<TypePat>,
     pub tvars: Vec<TypeVar>,
     pub arg_names: Vec<Symbol>,
     /// The body, in SSA form once first used.
@@ -83,9 +85,16 @@ impl Method {
                 s.push_str(", ");
             }
             // Julia lists candidates by argument types only: `f(::Int64, ::Any)`.
-            s.push_str(&format!("::{p}"));
-            if self.vararg && i + 2 == self.sig.len() {
-                s.push_str("...");
+            match &self.vararg_count {
+                Some(n) if self.vararg && i + 2 == self.sig.len() => {
+                    s.push_str(&format!("::Vararg{{{p}, {n}}}"))
+                }
+                _ => {
+                    s.push_str(&format!("::{p}"));
+                    if self.vararg && i + 2 == self.sig.len() {
+                        s.push_str("...");
+                    }
+                }
             }
         }
         s.push(')');
@@ -135,7 +144,11 @@ impl MethodTable {
     /// Adds a method, replacing one with an identical signature.
     pub fn add(&mut self, mut m: Method) -> u32 {
         for old in &mut self.methods {
-            if old.sig == m.sig && old.vararg == m.vararg && old.tvars == m.tvars {
+            if old.sig == m.sig
+                && old.vararg == m.vararg
+                && old.vararg_count == m.vararg_count
+                && old.tvars == m.tvars
+            {
                 m.index = old.index;
                 *old = m;
                 return old.index;
@@ -176,6 +189,12 @@ impl MethodTable {
         for i in order {
             let p = &m.sig[i.min(m.sig.len() - 1)];
             if !env.matches(&args[i], p, &m.tvars, &mut b, false) {
+                return None;
+            }
+        }
+        if let Some(p) = &m.vararg_count {
+            let n = Type::Val((args.len() - fixed) as i64);
+            if !env.matches(&n, p, &m.tvars, &mut b, true) {
                 return None;
             }
         }
@@ -279,8 +298,17 @@ fn type_depth(t: &Type) -> usize {
 pub fn more_specific(a: &Method, b: &Method, n: usize, env: &TypeEnv) -> bool {
     let pa = |i: usize| &a.sig[i.min(a.sig.len() - 1)];
     let pb = |i: usize| &b.sig[i.min(b.sig.len() - 1)];
-    let a_le_b = (0..n).all(|i| pat_le(pa(i), &a.tvars, pb(i), &b.tvars, env));
-    let b_le_a = (0..n).all(|i| pat_le(pb(i), &b.tvars, pa(i), &a.tvars, env));
+    let mut a_le_b = (0..n).all(|i| pat_le(pa(i), &a.tvars, pb(i), &b.tvars, env));
+    let mut b_le_a = (0..n).all(|i| pat_le(pb(i), &b.tvars, pa(i), &a.tvars, env));
+    // Between two `...` methods, the number of collected arguments counts as one more
+    // position (`Vararg{T, 2}` is below `Vararg{T, N}`, below `T...`).
+    if a.vararg && b.vararg {
+        let any = TypePat::any();
+        let ca = a.vararg_count.as_ref().unwrap_or(&any);
+        let cb = b.vararg_count.as_ref().unwrap_or(&any);
+        a_le_b &= pat_le(ca, &a.tvars, cb, &b.tvars, env);
+        b_le_a &= pat_le(cb, &b.tvars, ca, &a.tvars, env);
+    }
     a_le_b && !b_le_a
 }
 

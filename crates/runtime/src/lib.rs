@@ -52,6 +52,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("reductions"),
     prelude_file!("ndarrays"),
     prelude_file!("cartesian"),
+    prelude_file!("ndarrays_any_rank"),
     prelude_file!("sorting"),
     prelude_file!("broadcast"),
     prelude_file!("structured"),

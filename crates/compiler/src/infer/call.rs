@@ -37,6 +37,8 @@ pub(crate) enum Resolution {
     /// dynamic call, asserted to be a `T` (the field's type), as Julia's `setproperty!`.
     SetFieldDynamicConvert(u32, Type),
     Constant(Const),
+    /// `Core.op(xs...)` with its pieces flattened (see `#apply`): the primitive itself.
+    Prim(Prim),
     /// `#module_global(:name)` that is not a prelude type or function: a plain read of
     /// global `name`.
     Global(Symbol),
@@ -340,6 +342,14 @@ impl Compiler {
         let ft = &ats[0];
         // Builtins.
         if let Type::Function(name) = ft {
+            if let Some(op) = name
+                .as_str()
+                .strip_prefix("#Core.")
+                .and_then(Prim::from_name)
+            {
+                let (t, err) = super::prim_type(op, &ats[1..], &self.env);
+                return Ok((t, err.map_or(Resolution::Prim(op), Resolution::Error)));
+            }
             match name.as_str() {
                 // `Core.return_type(f, T)`: the inferred type of `f(::T)` (`Any` when
                 // inference cannot tell), a constant; `map` uses it for empty inputs.
@@ -415,6 +425,12 @@ impl Compiler {
                     let mut flat_args = vec![args[1]];
                     for (k, t) in ats[2..].iter().enumerate() {
                         let Type::Tuple(ts) = t else {
+                            if let Type::Function(n) = &ats[1] {
+                                if let Some(op) = n.as_str().strip_prefix("#Core.") {
+                                    let msg = format!("not supported yet: splatting a value of unknown length into `Core.{op}`");
+                                    return Ok((Type::Bottom, Resolution::Error(msg)));
+                                }
+                            }
                             return Ok((Type::Any, Resolution::Dynamic));
                         };
                         flat_ts.extend(ts.iter().cloned());
@@ -738,6 +754,12 @@ impl Compiler {
                         split_results.insert(r, f.blocks[join].params[0]);
                         cur = join;
                         continue;
+                    }
+                    (InstData::Call { args }, Some(Resolution::Prim(op))) => {
+                        f.insts[i] = InstData::Prim {
+                            op,
+                            args: args[1..].to_vec(),
+                        };
                     }
                     (InstData::Call { args }, Some(Resolution::TypeAssert(t))) => {
                         f.insts[i] = InstData::TypeAssert {

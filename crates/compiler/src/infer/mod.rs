@@ -256,53 +256,35 @@ impl Compiler {
                 if ats.contains(&Type::Bottom) {
                     return Ok(Type::Bottom);
                 }
-                match combinations(&ats) {
-                    Some(combos) => {
-                        let mut t = Type::Bottom;
-                        let mut last_err = None;
-                        for c in &combos {
-                            match op.result_type(c, &self.env) {
-                                Ok(r) => t = t.join(&r),
-                                Err(m) => last_err = Some(m),
-                            }
-                        }
-                        if t == Type::Bottom && !op.is_throw() {
-                            if let Some(m) = last_err {
-                                fr.res.insert(i, Resolution::Error(m));
-                            }
-                        }
-                        // `x isa T` is known when x's type is concrete or already below T.
-                        if let (Prim::Isa, [xt, Type::Type(target)]) = (op, ats.as_slice()) {
-                            let below = self.env.subtype(xt, target);
-                            if below || xt.is_concrete() {
-                                let c = Const::Bool(below);
-                                if let Some(v) = f.result(i) {
-                                    fr.known.insert(v, c.clone());
-                                }
-                                fr.res.insert(i, Resolution::Constant(c));
-                            }
-                        }
-                        // A type built from constants is a constant (also when a parameter
-                        // was a known value, which the verifier cannot see).
-                        if let (Prim::ApplyType, Type::Type(applied)) = (op, &t) {
-                            if applied.is_concrete() {
-                                let c = Const::Type((**applied).clone());
-                                if let Some(v) = f.result(i) {
-                                    fr.known.insert(v, c.clone());
-                                }
-                                fr.res.insert(i, Resolution::Constant(c));
-                            }
-                        }
-                        t
-                    }
-                    None => match op {
-                        Prim::Egal | Prim::Isa => Type::Bool,
-                        Prim::ToString | Prim::Repr | Prim::Sprintf => Type::String,
-                        Prim::Print | Prim::Show => Type::Nothing,
-                        _ if op.is_throw() => Type::Bottom,
-                        _ => Type::Any,
-                    },
+                let (t, err) = prim_type(*op, &ats, &self.env);
+                if let Some(m) = err {
+                    fr.res.insert(i, Resolution::Error(m));
                 }
+                if combinations(&ats).is_some() {
+                    // `x isa T` is known when x's type is concrete or already below T.
+                    if let (Prim::Isa, [xt, Type::Type(target)]) = (op, ats.as_slice()) {
+                        let below = self.env.subtype(xt, target);
+                        if below || xt.is_concrete() {
+                            let c = Const::Bool(below);
+                            if let Some(v) = f.result(i) {
+                                fr.known.insert(v, c.clone());
+                            }
+                            fr.res.insert(i, Resolution::Constant(c));
+                        }
+                    }
+                    // A type built from constants is a constant (also when a parameter
+                    // was a known value, which the verifier cannot see).
+                    if let (Prim::ApplyType, Type::Type(applied)) = (op, &t) {
+                        if applied.is_concrete() {
+                            let c = Const::Type((**applied).clone());
+                            if let Some(v) = f.result(i) {
+                                fr.known.insert(v, c.clone());
+                            }
+                            fr.res.insert(i, Resolution::Constant(c));
+                        }
+                    }
+                }
+                t
             }
             InstData::Call { args } => {
                 let ats: Vec<Type> = args.iter().map(|a| fr.ty(*a)).collect();
@@ -533,4 +515,37 @@ fn value_param(p: &Type) -> Option<(Const, Type)> {
         Type::ValSym(s) => (Const::Sym(*s), Type::Symbol),
         _ => return None,
     })
+}
+
+/// The result type of primitive `op` on arguments of types `ats` (none `Bottom`), and the
+/// message of the error it always raises when no combination of their members is valid.
+pub(crate) fn prim_type(op: Prim, ats: &[Type], env: &ir::TypeEnv) -> (Type, Option<String>) {
+    match combinations(ats) {
+        Some(combos) => {
+            let mut t = Type::Bottom;
+            let mut last_err = None;
+            for c in &combos {
+                match op.result_type(c, env) {
+                    Ok(r) => t = t.join(&r),
+                    Err(m) => last_err = Some(m),
+                }
+            }
+            let err = if t == Type::Bottom && !op.is_throw() {
+                last_err
+            } else {
+                None
+            };
+            (t, err)
+        }
+        None => (
+            match op {
+                Prim::Egal | Prim::Isa => Type::Bool,
+                Prim::ToString | Prim::Repr | Prim::Sprintf => Type::String,
+                Prim::Print | Prim::Show => Type::Nothing,
+                _ if op.is_throw() => Type::Bottom,
+                _ => Type::Any,
+            },
+            None,
+        ),
+    }
 }

@@ -34,6 +34,13 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
+            ExprKind::Index { obj, indices }
+                if indices.iter().any(|i| matches!(i.kind, ExprKind::Splat(_))) =>
+            {
+                let o = self.expr(obj)?;
+                self.splatted_index_call("setindex!", vec![o, v], indices, sp)?;
+                Ok(())
+            }
             ExprKind::Index { obj, indices } => {
                 let (o, idx) = self.index_operands(obj, indices)?;
                 let mut args = vec![o, v];

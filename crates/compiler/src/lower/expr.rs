@@ -62,6 +62,10 @@ impl<'a> Lowerer<'a> {
             ExprKind::Str(segs) => self.string(segs, sp),
             ExprKind::Ident(name) => self.read_name(*name, sp),
             ExprKind::End => match self.index_ctx.last().copied() {
+                Some((_, usize::MAX, _)) => Err(CompileError::unsupported(
+                    sp,
+                    "`end` in an index after a splatted one (`A[I..., end]`)",
+                )),
                 Some((obj, dim, n)) => {
                     if n == 1 {
                         Ok(self.call("lastindex", vec![obj], sp))
@@ -406,6 +410,24 @@ impl<'a> Lowerer<'a> {
                     let f = self.emit(func_const("#kw_error"), sp);
                     return self.call_with(f, args, sp);
                 }
+                // `Core.op(a, xs...)`: the primitive applied to the pieces' elements once
+                // inference knows the tuples' lengths (see `#apply`).
+                if args.iter().any(|a| matches!(a.kind, ExprKind::Splat(_))) {
+                    let target = match name.as_str() {
+                        n if Prim::from_name(n).is_some() => format!("#Core.{n}"),
+                        n @ ("typeassert" | "new" | "return_type" | "kw_has" | "kw_extra") => {
+                            format!("#{n}")
+                        }
+                        _ => {
+                            return Err(CompileError::invalid(
+                                func.span,
+                                format!("`Core.{name}` is not a primitive"),
+                            ))
+                        }
+                    };
+                    let op = self.emit(func_const(&target), sp);
+                    return self.call_with(op, args, sp);
+                }
                 let vs = self.args(args.iter().copied())?;
                 return match Prim::from_name(name.as_str()) {
                     Some(op) => Ok(self.prim(op, vs, sp)),
@@ -467,15 +489,19 @@ impl<'a> Lowerer<'a> {
                 vs.extend(self.args(args.iter().copied())?);
                 return Ok(self.call("#new", vs, sp));
             }
-            // `Val(x)` with a literal integer, `Bool` or symbol: `Val{x}()`, the type Julia's
-            // constant propagation gives it (with a run-time `x`, the prelude's `Val(x)` says
-            // it is not supported).
+            // `Val(x)` with a literal integer, `Bool` or symbol, or a static parameter
+            // (`where {N}`): `Val{x}()`, the type Julia's constant propagation gives it (with
+            // a run-time `x`, the prelude's `Val(x)` says it is not supported).
             if name.as_str() == "Val" && self.lookup_local(name).is_none() {
                 if let [x] = args {
-                    if matches!(
-                        x.kind,
-                        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::QuoteSym(_)
-                    ) {
+                    let known = match &x.kind {
+                        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::QuoteSym(_) => true,
+                        ExprKind::Ident(n) => {
+                            self.sparams.contains(n) && self.lookup_local(*n).is_none()
+                        }
+                        _ => false,
+                    };
+                    if known {
                         let applied = Expr::new(
                             ExprKind::Curly {
                                 base: Box::new(func.clone()),
@@ -619,10 +645,47 @@ impl<'a> Lowerer<'a> {
         indices: &[Expr],
         sp: Span,
     ) -> Result<Value, CompileError> {
+        if indices.iter().any(|i| matches!(i.kind, ExprKind::Splat(_))) {
+            let o = self.expr(obj)?;
+            return self.splatted_index_call(f, vec![o], indices, sp);
+        }
         let (o, idx) = self.index_operands(obj, indices)?;
         let mut args = vec![o];
         args.extend(idx);
         Ok(self.call(f, args, sp))
+    }
+
+    /// `f(fixed..., indices...)` where some index is splatted (`A[I...]`, `A[i, J...] = x`):
+    /// `#apply` of `f` on the pieces, as any call with `...`.
+    pub(super) fn splatted_index_call(
+        &mut self,
+        f: &str,
+        fixed: Vec<Value>,
+        indices: &[Expr],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let o = fixed[0];
+        let n = indices.len();
+        let fv = self.emit(func_const(f), sp);
+        let mut pieces = vec![fv, self.emit(InstData::Tuple { args: fixed }, sp)];
+        let mut after_splat = false;
+        for (k, i) in indices.iter().enumerate() {
+            // An `end` after a splatted index would need its position: not supported yet.
+            self.index_ctx
+                .push((o, if after_splat { usize::MAX } else { k }, n));
+            let v = match &i.kind {
+                ExprKind::Splat(inner) => {
+                    after_splat = true;
+                    self.expr(inner)
+                }
+                _ => self
+                    .expr(i)
+                    .map(|v| self.emit(InstData::Tuple { args: vec![v] }, i.span)),
+            };
+            self.index_ctx.pop();
+            pieces.push(v?);
+        }
+        Ok(self.call("#apply", pieces, sp))
     }
 }
 

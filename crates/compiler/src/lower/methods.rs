@@ -164,6 +164,7 @@ pub(super) fn lower_method_def(
     let mut pats = Vec::new();
     let mut names = Vec::new();
     let mut vararg = false;
+    let mut vararg_count = None;
     for (i, p) in def.params.iter().enumerate() {
         if p.destructure.is_some() {
             return Err(CompileError::unsupported(
@@ -187,6 +188,13 @@ pub(super) fn lower_method_def(
             vararg = true;
         }
         pats.push(match &p.ty {
+            Some(Expr {
+                kind: ExprKind::Curly { params, .. },
+                ..
+            }) if p.vararg && params.len() == 2 => {
+                vararg_count = Some(tctx.eval(&params[1])?);
+                tctx.eval(&params[0])?
+            }
             Some(t) => tctx.eval(t)?,
             None => TypePat::any(),
         });
@@ -252,6 +260,7 @@ pub(super) fn lower_method_def(
             table,
             sig,
             vararg: false,
+            vararg_count: None,
             tvars: tvars.clone(),
             arg_names: names[..k].to_vec(),
             body: f,
@@ -289,6 +298,7 @@ pub(super) fn lower_method_def(
         table,
         sig,
         vararg,
+        vararg_count,
         tvars,
         arg_names: names,
         body: f,
@@ -585,13 +595,16 @@ fn vararg_params(def: &FunctionDef) -> Result<Option<FunctionDef>, CompileError>
             continue;
         };
         p.vararg = true;
-        p.ty = match t.kind {
+        p.ty = match &t.kind {
             ExprKind::Curly { params, .. } => match params.as_slice() {
                 [elem] => Some(elem.clone()),
+                // With a count, kept whole: the parameter's pattern is the element's and the
+                // count's is matched against the number of arguments collected.
+                [_, _] => Some(t.clone()),
                 _ => {
-                    return Err(CompileError::unsupported(
+                    return Err(CompileError::invalid(
                         t.span,
-                        "`Vararg{T, N}` with a count (write the parameters out)",
+                        "`Vararg` takes an element type and at most a count",
                     ))
                 }
             },

@@ -48,6 +48,9 @@ pub struct LoweredMethod {
     /// The last parameter collects the remaining arguments into a tuple; its pattern in `sig`
     /// is the pattern of each element.
     pub vararg: bool,
+    /// `xs::Vararg{T, N}`: the pattern the number of collected arguments must match (binding
+    /// a variable `N`).
+    pub vararg_count: Option<TypePat>,
     pub tvars: Vec<TypeVar>,
     pub arg_names: Vec<Symbol>,
     pub body: Function,

@@ -1,8 +1,7 @@
 # Broadcasting. The lowering turns a fused dotted expression (`f.(x) .+ 2 .* y`, `@. ...`) into
 # one call `broadcast(fused, args...)` (`broadcast!(fused, dest, args...)` for `.=`), where
 # `fused` is a closure applying the whole expression to one element of each argument: one
-# loop, no temporaries. Arguments are scalars or arrays of up to three dimensions (ranges are
-# collected);
+# loop, no temporaries. Arguments are scalars or arrays of any rank (ranges are collected);
 # dimensions of length 1 expand, as in Julia. The element type is `fused`'s inferred result
 # type.
 
@@ -73,8 +72,8 @@ _bproto(a::AbstractArray{S,3}, b::AbstractArray{T,3}) where {S,T} = a
 _balloc(p::AbstractVector, ::Type{T}, d1, d2, d3) where {T} = Vector{T}(undef, d1)
 _balloc(p::AbstractMatrix, ::Type{T}, d1, d2, d3) where {T} = Matrix{T}(undef, d1, d2)
 _balloc(p::AbstractArray{S,3}, ::Type{T}, d1, d2, d3) where {S,T} = Array{T,3}(undef, d1, d2, d3)
-# Arrays of more than three dimensions are folded first (below); beyond four, not supported yet.
-_bd3(x::AbstractArray) = ndims(x) > 3 ? error("not supported yet: broadcasting over arrays of more than four dimensions") : size(x, 3)
+# (Arrays of more than three dimensions take the paths below.)
+_bd3(x::AbstractArray) = size(x, 3)
 # Each argument of `broadcast!` must fit the destination's shape (extent equal, or 1), with
 # Julia's messages.
 _bmatch(dest::AbstractArray, x::Number) = nothing
@@ -137,41 +136,51 @@ function _bnarrow(out::AbstractArray{T}) where {T}
     end
     narrowed
 end
-# Arrays of four dimensions broadcast as three-dimensional ones whose third dimension runs over
-# both trailing ones (reshapes sharing memory) when every four-dimensional argument has the
-# same last two extents and every other argument at most two dimensions; the result is
-# reshaped back. Other mixes are not supported yet.
-_bany4() = false
-_bany4(x, rest...) = _bany4(rest...)
-_bany4(x::AbstractArray{T,4}, rest...) where {T} = true
+# Arrays of more than three dimensions. Four-dimensional ones broadcast as three-dimensional
+# ones whose third dimension runs over both trailing ones (reshapes sharing memory) when every
+# four-dimensional argument has the same last two extents and every other argument at most two
+# dimensions; the result is reshaped back. Every other mix, and any rank, takes the general
+# path below.
+_bhigh() = false
+_bhigh(x, rest...) = _bhigh(rest...)
+_bhigh(x::AbstractArray{T,N}, rest...) where {T,N} = true
+_bhigh(x::AbstractVector, rest...) = _bhigh(rest...)
+_bhigh(x::AbstractMatrix, rest...) = _bhigh(rest...)
+_bhigh(x::AbstractArray{T,3}, rest...) where {T} = _bhigh(rest...)
 _btrail(x) = nothing
 _btrail(x::AbstractArray{T,4}) where {T} = (size(x, 3), size(x, 4))
+# The last two extents every four-dimensional argument shares, or `nothing` when the
+# arguments cannot be folded.
 function _btrail_common(xs...)
-    t = nothing
+    t = (0, 0)
+    found = false
     for x in xs
         s = _btrail(x)
         if s === nothing
-            if x isa AbstractArray && ndims(x) > 2
-                error("not supported yet: broadcasting an array of four dimensions with one of three")
+            if ndims(x) > 2
+                return nothing
             end
-        elseif t === nothing
+        elseif !found
             t = s
+            found = true
         elseif t != s
-            error("not supported yet: broadcasting arrays of four dimensions whose last two extents differ")
+            return nothing
         end
     end
-    t
+    found ? t : nothing
 end
 _bfold(x, n::Int64) = x
 _bfold(x::AbstractArray{T,4}, n::Int64) where {T} = reshape(x, size(x, 1), size(x, 2), n)
 _bunfold(out::AbstractArray{T,3}, t) where {T} = reshape(out, size(out, 1), size(out, 2), t[1], t[2])
 function _b4(f, xs...)
     t = _btrail_common(xs...)
+    t === nothing && return _bN(f, xs...)
     n = t[1] * t[2]
     _bunfold(broadcast(f, map(x -> _bfold(x, n), xs)...), t)
 end
 function _b4!(f, dest::AbstractArray{T,4}, xs...) where {T}
     t = _btrail_common(dest, xs...)
+    t === nothing && return _bN!(f, dest, xs...)
     n = t[1] * t[2]
     broadcast!(f, _bfold(dest, n), map(x -> _bfold(x, n), xs)...)
     dest
@@ -181,8 +190,55 @@ broadcast!(f, dest::AbstractArray{T,4}, a) where {T} = _b4!(f, dest, a)
 broadcast!(f, dest::AbstractArray{T,4}, a, b) where {T} = _b4!(f, dest, a, b)
 broadcast!(f, dest::AbstractArray{T,4}, a, b, c) where {T} = _b4!(f, dest, a, b, c)
 broadcast!(f, dest::AbstractArray{T,4}, a, b, c, e) where {T} = _b4!(f, dest, a, b, c, e)
+# The general path, for arguments of any rank: the result's extents are the arguments'
+# combined per dimension (a missing trailing dimension counts as 1), and each argument is read
+# at the result's subscripts with its expanded ones set to 1.
+_bshape(x) = ()
+_bshape(x::AbstractArray) = size(x)
+_bshape_comb(a::Tuple{}, b::Tuple{}) = ()
+_bshape_comb(a::Tuple, b::Tuple{}) = a
+_bshape_comb(a::Tuple{}, b::Tuple) = b
+_bshape_comb(a::Tuple, b::Tuple) = (_bcomb(a[1], b[1]), _bshape_comb(_tuple_tail(a...), _tuple_tail(b...))...)
+_bshape_all(x) = _bshape(x)
+_bshape_all(x, rest...) = _bshape_comb(_bshape(x), _bshape_all(rest...))
+_bfirst(I::Tuple{}) = 1
+_bfirst(I::Tuple) = I[1]
+_bsub(s::Tuple{}, I::Tuple) = ()
+_bsub(s::Tuple, I::Tuple) = (s[1] == 1 ? 1 : _bfirst(I), _bsub(_tuple_tail(s...), _tuple_tail(I...))...)
+_bat_nd(x, I::Tuple) = x
+_bat_nd(r::RefValue, I::Tuple) = r.x
+_bat_nd(x::AbstractArray, I::Tuple) = x[_bsub(size(x), I)...]
+function _bN_fill!(f, dest, xs::Tuple)
+    for c in CartesianIndices(dest)
+        dest[c] = f(map(x -> _bat_nd(x, c.I), xs)...)
+    end
+    dest
+end
+function _bN(f, xs0...)
+    xs = map(_bprep, xs0)
+    T = Core.return_type(f, map(eltype, xs)...)
+    _bnarrow(_bN_fill!(f, _nd_alloc(T, _bshape_all(xs...)), xs))
+end
+# An argument of `broadcast!` fits the destination when each extent equals the destination's
+# or is 1 (Julia's messages otherwise).
+_bmatch_nd(dest, x) = nothing
+function _bmatch_nd(dest::AbstractArray, x::AbstractArray)
+    for d in (ndims(dest) + 1):ndims(x)
+        size(x, d) == 1 || throw(DimensionMismatch("cannot broadcast array to have fewer non-singleton dimensions"))
+    end
+    for d in 1:min(ndims(dest), ndims(x))
+        if !(size(x, d) == size(dest, d) || size(x, d) == 1)
+            throw(DimensionMismatch("array could not be broadcast to match destination"))
+        end
+    end
+end
+function _bN!(f, dest::AbstractArray, xs...)
+    ys = map(x -> _bunalias(dest, _bprep(x)), xs)
+    map(y -> _bmatch_nd(dest, y), ys)
+    _bN_fill!(f, dest, ys)
+end
 function broadcast(f, a0)
-    _bany4(a0) && return _b4(f, a0)
+    _bhigh(a0) && return _b4(f, a0)
     a = _bprep(a0)
     d1 = _bd1(a)
     d2 = _bd2(a)
@@ -192,7 +248,7 @@ function broadcast(f, a0)
     _bnarrow(_bfill!(f, out, a))
 end
 function broadcast(f, a0, b0)
-    _bany4(a0, b0) && return _b4(f, a0, b0)
+    _bhigh(a0, b0) && return _b4(f, a0, b0)
     a, b = _bprep(a0), _bprep(b0)
     d1 = _bcomb(_bd1(a), _bd1(b))
     d2 = _bcomb(_bd2(a), _bd2(b))
@@ -202,7 +258,7 @@ function broadcast(f, a0, b0)
     _bnarrow(_bfill!(f, out, a, b))
 end
 function broadcast(f, a0, b0, c0)
-    _bany4(a0, b0, c0) && return _b4(f, a0, b0, c0)
+    _bhigh(a0, b0, c0) && return _b4(f, a0, b0, c0)
     a, b, c = _bprep(a0), _bprep(b0), _bprep(c0)
     d1 = _bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c))
     d2 = _bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c))
@@ -212,7 +268,7 @@ function broadcast(f, a0, b0, c0)
     _bnarrow(_bfill!(f, out, a, b, c))
 end
 function broadcast(f, a0, b0, c0, e0)
-    _bany4(a0, b0, c0, e0) && return _b4(f, a0, b0, c0, e0)
+    _bhigh(a0, b0, c0, e0) && return _b4(f, a0, b0, c0, e0)
     a, b, c, e = _bprep(a0), _bprep(b0), _bprep(c0), _bprep(e0)
     d1 = _bcomb(_bcomb(_bcomb(_bd1(a), _bd1(b)), _bd1(c)), _bd1(e))
     d2 = _bcomb(_bcomb(_bcomb(_bd2(a), _bd2(b)), _bd2(c)), _bd2(e))
@@ -229,14 +285,20 @@ broadcast!(f, dest, a, b) = _unwritable(dest)
 broadcast!(f, dest, a, b, c) = _unwritable(dest)
 broadcast!(f, dest, a, b, c, e) = _unwritable(dest)
 broadcast!(f, dest::AbstractArray) = _bfill!(f, dest)
-broadcast!(f, dest::AbstractArray, a) = _bfill!(f, dest, _bunalias(dest, _bprep(a)))
+function broadcast!(f, dest::AbstractArray, a)
+    _bhigh(dest, a) && return _bN!(f, dest, a)
+    _bfill!(f, dest, _bunalias(dest, _bprep(a)))
+end
 function broadcast!(f, dest::AbstractArray, a, b)
+    _bhigh(dest, a, b) && return _bN!(f, dest, a, b)
     _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)))
 end
 function broadcast!(f, dest::AbstractArray, a, b, c)
+    _bhigh(dest, a, b, c) && return _bN!(f, dest, a, b, c)
     _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)), _bunalias(dest, _bprep(c)))
 end
 function broadcast!(f, dest::AbstractArray, a, b, c, e)
+    _bhigh(dest, a, b, c, e) && return _bN!(f, dest, a, b, c, e)
     _bfill!(f, dest, _bunalias(dest, _bprep(a)), _bunalias(dest, _bprep(b)), _bunalias(dest, _bprep(c)), _bunalias(dest, _bprep(e)))
 end
 # The loops: `dest`'s elements in memory order, each argument read at the matching (or

@@ -7,12 +7,19 @@ iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
 first(t::Tuple) = t[1]
 tuple(xs...) = xs
-# `ntuple(f, n)`: the tuple `(f(1), ..., f(n))`; `ntuple(f, Val(n))` the same.
+# `ntuple(f, n)`: the tuple `(f(1), ..., f(n))` (its length known only when it runs);
+# `ntuple(f, Val(n))` the same, built by one call per element so that its length and each
+# element's type are known when compiling.
 function ntuple(f, n::Int64)
     n >= 0 || throw(ArgumentError(string("tuple length should be ≥ 0, got ", n)))
     ([f(i) for i in 1:n]...,)
 end
-ntuple(f, ::Val{N}) where {N} = ntuple(f, N::Int64)
+ntuple(f, v::Val{N}) where {N} = _ntuple(f, v, ())
+_ntuple(f, ::Val{N}, t::NTuple{N,Any}) where {N} = t
+_ntuple(f, v::Val, t::Tuple) = _ntuple(f, v, (t..., f(length(t) + 1)))
+# All elements but the first.
+_tuple_tail() = ()
+_tuple_tail(a, rest...) = rest
 # `map` over tuples gives a tuple, one call per element in order.
 map(f, t::Tuple) = _tuple_map(f, t...)
 _tuple_map(f) = ()
@@ -23,7 +30,6 @@ _tuple_map2(f, a::Tuple{}, b::Tuple{}) = ()
 _tuple_map2(f, a::Tuple{}, b::Tuple) = ()
 _tuple_map2(f, a::Tuple, b::Tuple{}) = ()
 _tuple_map2(f, a::Tuple, b::Tuple) = (f(a[1], b[1]), _tuple_map2(f, _tuple_tail(a...), _tuple_tail(b...))...)
-_tuple_tail(x, rest...) = rest
 isempty(t::Tuple) = Core.tuple_len(t) == 0
 
 # `a => b`: a `Pair` (as in `diagm(0 => v, 1 => w)`); `p.first`, `p.second`, `first(p)`,

@@ -107,7 +107,6 @@ end
 # the view's non-scalar indices selects from the parent index it stands for.
 _view_index(s::Slice, n::Int64) = s
 _to_index(s::Slice, n::Int64) = 1:length(s)
-_tuple_tail(a, rest...) = rest
 _reindex(U::Tuple) = ()
 _reindex(U::Tuple, p::Int64, ps...) = (p, _reindex(U, ps...)...)
 _reindex(U::Tuple, p, ps...) = (_compose(p, U[1]), _reindex(_tuple_tail(U...), ps...)...)
@@ -231,14 +230,14 @@ function setindex!(V::SubArray{T,2}, x, i::Int64, j::Int64) where {T}
     setindex!(V.parent, x, _ppos(V.indices, i, j)...)
     V
 end
-function getindex(V::SubArray{T,3}, i::Int64, j::Int64, l::Int64) where {T}
+function getindex(V::SubArray{T,3,Array{T,3}}, i::Int64, j::Int64, l::Int64) where {T}
     if i < 1 || j < 1 || l < 1 || i > size(V, 1) || j > size(V, 2) || l > size(V, 3)
         Core.throw_bounds(V, (i, j, l))
     end
     I = V.indices
     Core.arrayref(V.parent, _pidx(I[1], i), _pidx(I[2], j), _pidx(I[3], l))
 end
-function setindex!(V::SubArray{T,3}, x, i::Int64, j::Int64, l::Int64) where {T}
+function setindex!(V::SubArray{T,3,Array{T,3}}, x, i::Int64, j::Int64, l::Int64) where {T}
     if i < 1 || j < 1 || l < 1 || i > size(V, 1) || j > size(V, 2) || l > size(V, 3)
         Core.throw_bounds(V, (i, j, l))
     end
