@@ -3,6 +3,7 @@
 # splatted vectors (whose length is known only at run time) dynamic calls on their elements.
 # check: use_kw([0.5, 1.5])
 # check: use_splat([0.5, 3.5])
+# check: use_kw_constructor([0.5, 1.5])
 # check: vararg_kw(1.5, [0.25, -0.75, 2.0])
 # check: splat_vector([1.0, 2.0, 3.0])
 # check: splat_mixed(0.5, [1.5, -2.0])
@@ -43,3 +44,10 @@ function splat_any(t)
     v = Any[Scale(t), t, 2.0]
     apply_all(v...)
 end
+# An outer constructor with keyword arguments, called inside the differentiated function.
+struct Affine
+    w::Vector{Float64}
+    b::Float64
+end
+Affine(w; shift = 0.0, scale = 1.0) = Affine(scale .* w, shift)
+use_kw_constructor(x) = (a = Affine(x; scale = x[2], shift = x[1]^2); sum(a.w) * a.b)

@@ -27,3 +27,8 @@ p = (a = 1, b = "s")
 @show x v[2] p.b
 y = @show x
 println(y)
+# `@show` of calls and operators prints the expression as Julia prints it.
+let x = [1.0, 2.0], A = [1.0 2.0; 3.0 4.0]
+    @show size(A) typeof(x) x[1] + 2 A * x
+    @show -x[2] x' 1:3 length(x) ≤ 3 2x 2 * x[1] -(x[1] + 1) sum(abs2, x) 0.25
+end

@@ -328,7 +328,21 @@ impl TypeExprCtx<'_> {
             }
             "Type" => {
                 arity(1)?;
-                TypePat::App(Head::Type, ps)
+                // `Type{Point}` of a parametric type's bare name is the type of `Point` itself
+                // (the `UnionAll`), not of its instances.
+                let bare = match &e.kind {
+                    ExprKind::Curly { params, .. } => params[0].ident().filter(|n| {
+                        self.env
+                            .struct_def(*n)
+                            .is_some_and(|d| !d.params.is_empty())
+                            && !self.vars.contains(n)
+                    }),
+                    _ => None,
+                };
+                match bare {
+                    Some(n) => TypePat::Ty(Type::type_of_type(Type::UnionAll(n))),
+                    None => TypePat::App(Head::Type, ps),
+                }
             }
             _ => {
                 if let Some(def) = self.env.struct_def(name) {

@@ -1086,9 +1086,11 @@ pub fn kwcall_signature(args: &[Type]) -> Option<String> {
     let (Some(Type::NamedTuple(names, kts)), Some(callee)) = (args.first(), args.get(1)) else {
         return None;
     };
-    // A function by its name, a callable object by its type (`(::Scale)`).
+    // A function by its name, a type (a constructor) as itself, a callable object by its
+    // type (`(::Scale)`).
     let f = match callee {
         Type::Function(f) => f.to_string(),
+        Type::Type(t) => t.to_string(),
         t => format!("(::{t})"),
     };
     let pos: Vec<String> = args[2..].iter().map(|t| format!("::{t}")).collect();

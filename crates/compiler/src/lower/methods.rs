@@ -337,6 +337,9 @@ pub(super) fn keyword_methods(
         {
             (*n, None)
         }
+        // An outer constructor (`Dense(m, n; init = randn) = Dense(init(n, m), zeros(n))`):
+        // the method for keyword calls takes the type itself (`#f::Type{Dense}`).
+        FnName::Name(n) if new_type.is_none() && env.struct_def(*n).is_some() => (*n, None),
         FnName::Type(Expr {
             kind: ExprKind::TypeAssert { expr, ty },
             ..
@@ -359,7 +362,7 @@ pub(super) fn keyword_methods(
         _ => {
             return Err(CompileError::unsupported(
                 def.kwparams[0].span,
-                "keyword arguments of constructors",
+                "keyword arguments of inner constructors and of constructors of built-in types",
             ))
         }
     };
@@ -548,11 +551,17 @@ pub(super) fn keyword_methods(
         },
         obj_param.unwrap_or_else(|| Param {
             name: Some(sym("#f")),
-            ty: Some(call_ast(
-                ident(sym("typeof"), sp),
-                vec![ident(fname, sp)],
-                sp,
-            )),
+            ty: Some(if env.struct_def(fname).is_some() {
+                mk(
+                    ExprKind::Curly {
+                        base: Box::new(ident(sym("Type"), sp)),
+                        params: vec![ident(fname, sp)],
+                    },
+                    sp,
+                )
+            } else {
+                call_ast(ident(sym("typeof"), sp), vec![ident(fname, sp)], sp)
+            }),
             default: None,
             vararg: false,
             destructure: None,

@@ -361,10 +361,10 @@ impl<'a> Lowerer<'a> {
                 // Julia prints it) and gives the last value.
                 let mut last = self.nothing(sp);
                 for a in args {
-                    let Some(text) = show_text(a) else {
+                    let Some(text) = show_text(a, self.src) else {
                         return Err(CompileError::unsupported(
                             a.span,
-                            "`@show` of an expression other than a variable, a field or an indexing",
+                            "`@show` of an expression other than a variable, a literal, a field, an indexing, a call or an operator on such operands",
                         ));
                     };
                     let v = self.expr(a)?;
@@ -455,17 +455,100 @@ impl<'a> Lowerer<'a> {
 
 /// How Julia prints `e` for `@show`, for variables, fields and indexing by variables and
 /// integers (`p.x`, `A[i, 2]`); `None` for other expressions.
-fn show_text(e: &Expr) -> Option<String> {
+fn show_text(e: &Expr, src: &str) -> Option<String> {
+    let text = |e: &Expr| show_text(e, src);
     match &e.kind {
         ExprKind::Ident(n) => Some(n.to_string()),
         ExprKind::Int(i) => Some(i.to_string()),
-        ExprKind::Field { obj, name } => Some(format!("{}.{name}", show_text(obj)?)),
+        // A float of ordinary magnitude prints as Rust's shortest form, which is Julia's
+        // there (`0.5`, `2.0`, `0.001`).
+        ExprKind::Float(x) if *x == 0.0 || (1e-4..1e15).contains(&x.abs()) => {
+            Some(format!("{x:?}"))
+        }
+        ExprKind::Field { obj, name } => Some(format!("{}.{name}", text(obj)?)),
         ExprKind::Index { obj, indices } => {
-            let ixs: Option<Vec<String>> = indices.iter().map(show_text).collect();
-            Some(format!("{}[{}]", show_text(obj)?, ixs?.join(", ")))
+            let ixs: Option<Vec<String>> = indices.iter().map(text).collect();
+            Some(format!("{}[{}]", text(obj)?, ixs?.join(", ")))
+        }
+        ExprKind::Call {
+            func,
+            args,
+            kwargs,
+            do_block: None,
+        } if kwargs.is_empty() => {
+            let callee = text(func)?;
+            // The operator as written (the parser spells some of them out: `≤` is `<=`).
+            let written = |a: &Expr, b: &Expr| {
+                src.get(a.span.hi as usize..b.span.lo as usize)
+                    .map(|t| t.trim().to_string())
+            };
+            let tail = src.get(e.span.lo as usize..e.span.hi as usize)?;
+            match (infix_operator(&callee), args.as_slice()) {
+                // A number times a name is printed as Julia's juxtaposition (`2x`, also when
+                // written `2 * x`).
+                (
+                    Some("*"),
+                    [n @ Expr {
+                        kind: ExprKind::Int(_) | ExprKind::Float(_),
+                        ..
+                    }, Expr {
+                        kind: ExprKind::Ident(v),
+                        ..
+                    }],
+                ) if !v.as_str().starts_with(['e', 'E', 'f']) => Some(format!("{}{v}", text(n)?)),
+                (Some(_), [a, b]) => {
+                    let op = written(a, b)?;
+                    infix_operator(&op)?;
+                    let (a, b) = (show_operand(a, src)?, show_operand(b, src)?);
+                    Some(if op == ":" {
+                        format!("{a}:{b}")
+                    } else {
+                        format!("{a} {op} {b}")
+                    })
+                }
+                // A unary operator encloses anything but a name or a number in parentheses.
+                (Some("-" | "+" | "!"), [a]) => match a.kind {
+                    ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::Float(_) => {
+                        Some(format!("{callee}{}", text(a)?))
+                    }
+                    _ => Some(format!("{callee}({})", text(a)?)),
+                },
+                (Some(_), _) => None,
+                // `x'` is `adjoint(x)`, printed as written.
+                (None, [a]) if callee == "adjoint" && tail.ends_with('\'') => {
+                    Some(format!("{}'", show_operand(a, src)?))
+                }
+                (None, _) => {
+                    let xs: Option<Vec<String>> = args.iter().map(text).collect();
+                    Some(format!("{callee}({})", xs?.join(", ")))
+                }
+            }
         }
         _ => None,
     }
+}
+
+/// An operand of an operator in `@show`'s text: anything but another operator call (whose
+/// parenthesisation by precedence is not reproduced).
+fn show_operand(e: &Expr, src: &str) -> Option<String> {
+    if let ExprKind::Call { func, .. } = &e.kind {
+        if func
+            .ident()
+            .is_some_and(|f| infix_operator(f.as_str()).is_some())
+        {
+            return None;
+        }
+    }
+    show_text(e, src)
+}
+
+/// `name` if it is an operator Julia prints between its operands (`a + b`).
+fn infix_operator(name: &str) -> Option<&str> {
+    const OPS: &[&str] = &[
+        "+", "-", "*", "/", "\\", "^", "%", "÷", "//", "==", "!=", "===", "!==", "<", "<=", ">",
+        ">=", "≈", "≤", "≥", "≠", "&", "|", "⊻", "<<", ">>", ">>>", ":", "∈", "⋅", "×", "!",
+    ];
+    OPS.contains(&name).then_some(name)
 }
 
 /// `(#c1, ...) -> let var1 = #c1, ...; e end`: the function of one element of each iterator

@@ -101,6 +101,7 @@ typemax(::Type{Float64}) = Inf
 typemin(::Type{Float64}) = -Inf
 eps(::Type{Float64}) = 2.220446049250313e-16
 eps(::Type{Float32}) = 1.1920929f-7
+eps() = eps(Float64)
 abs2(x::Number) = x * x
 inv(x::Number) = one(x) / x
 muladd(x, y, z) = x * y + z
