@@ -438,6 +438,18 @@ impl Compiler {
                 Ok(TopLevel::Defined)
             }
             ExprKind::Using(_) => Ok(TopLevel::Defined),
+            // A block of type and method definitions only (what `@kwdef` gives): each in turn.
+            ExprKind::Block(items)
+                if !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|d| is_definition(d) || matches!(d.kind, ExprKind::Struct(_))) =>
+            {
+                for d in items {
+                    self.toplevel_inner(d, src)?;
+                }
+                Ok(TopLevel::Defined)
+            }
             ExprKind::Macro { name, args }
                 if name.as_str() == "views"
                     && matches!(args.as_slice(), [d] if is_definition(d)) =>

@@ -231,6 +231,19 @@ fn character_literals() {
 }
 
 #[test]
+fn kwdef_structs() {
+    check(
+        "Base.@kwdef struct P\n    a::Float64 = 0.5\n    b\nend\n@kwdef struct Q end\n@kwdef f(x) = x\n",
+        expect![[r#"
+            (block (struct P a::Float64 b) (function P () (kw (a=0.5 b)) (block (call P a b))))
+            (struct Q)
+            (error)
+            error 6:8: `@kwdef` takes a struct definition
+        "#]],
+    );
+}
+
+#[test]
 fn never_panics_on_garbage() {
     let inputs = [
         "(((((((",

@@ -363,7 +363,13 @@ impl Compiler {
                         }
                     }
                     let table = sig.first().and_then(crate::typeexpr::callee_table);
-                    if let Some(table) = table.filter(|_| sig.iter().all(|t| t.is_concrete())) {
+                    // No value has type `Union{}`: a call on one returns `Union{}` (what
+                    // `map` over an empty `Union{}[]` makes).
+                    if sig.iter().skip(1).any(|t| *t == Type::Bottom) {
+                        t = Type::Bottom;
+                    } else if let Some(table) =
+                        table.filter(|_| sig.iter().all(|t| t.is_concrete()))
+                    {
                         if let Some((_, _, rt)) = self.dispatch_and_infer(table, &sig)? {
                             if rt.is_concrete() {
                                 t = rt;
@@ -424,7 +430,8 @@ impl Compiler {
                     let mut flat_ts = vec![ats[1].clone()];
                     let mut flat_args = vec![args[1]];
                     for (k, t) in ats[2..].iter().enumerate() {
-                        let Type::Tuple(ts) = t else {
+                        // A named tuple splats its values.
+                        let (Type::Tuple(ts) | Type::NamedTuple(_, ts)) = t else {
                             if let Type::Function(n) = &ats[1] {
                                 if let Some(op) = n.as_str().strip_prefix("#Core.") {
                                     let msg = format!("not supported yet: splatting a value of unknown length into `Core.{op}`");
@@ -670,7 +677,7 @@ impl Compiler {
                     let mut flat = vec![args[1]];
                     for &piece in &args[2..] {
                         let ts = match &f.types[piece] {
-                            Type::Tuple(ts) => ts.clone(),
+                            Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.clone(),
                             _ => unreachable!("inference flattens tuples only"),
                         };
                         match src.def_inst(piece).map(|d| &src.insts[d]) {

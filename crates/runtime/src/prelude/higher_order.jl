@@ -152,6 +152,15 @@ function map(f, itr)
 end
 collect(a::Array) = copy(a)
 collect(itr) = map(identity, itr)
+# A tuple collects into a vector of its elements' join (`collect((1, 2.0))` is `Real[1, 2.0]`).
+function collect(t::Tuple)
+    out = Vector{eltype(t)}(undef, length(t))
+    for k in 1:length(t)
+        out[k] = t[k]
+    end
+    out
+end
+collect(t::NamedTuple) = collect(Tuple(t))
 any(itr) = any(identity, itr)
 all(itr) = all(identity, itr)
 function map!(f, dest::Array, a::Array)

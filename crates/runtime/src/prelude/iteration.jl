@@ -1,9 +1,12 @@
 # Iteration helpers: the protocol `for` loops lower to (numbers, `enumerate`, `zip`), `first`,
 # `last`, `isempty`.
 
-# What a comprehension or generator maps over: the iterable itself (a string's characters are
-# collected first).
+# What a comprehension or generator maps over: the iterable itself (a string's characters and a
+# tuple's elements are collected first).
 _comprehension_source(x) = x
+# A comprehension over a tuple makes a vector, as over its collected elements.
+_comprehension_source(t::Tuple) = collect(t)
+_comprehension_source(t::NamedTuple) = collect(t)
 
 # A number iterates once, as in Julia.
 iterate_start(x::Number) = false

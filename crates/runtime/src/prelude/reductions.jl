@@ -288,6 +288,10 @@ sum(t::Tuple) = mapreduce(identity, +, t)
 prod(t::Tuple) = mapreduce(identity, *, t)
 maximum(t::Tuple) = mapreduce(identity, max, t)
 minimum(t::Tuple) = mapreduce(identity, min, t)
+sum(t::NamedTuple) = sum(Tuple(t))
+prod(t::NamedTuple) = prod(Tuple(t))
+maximum(t::NamedTuple) = maximum(Tuple(t))
+minimum(t::NamedTuple) = minimum(Tuple(t))
 # A number is a collection of one element (`sum(3) == 3`, `sum(abs2, -2) == 4`); a sum of
 # `Bool`s counts them.
 _sum1(x) = x

@@ -6,6 +6,12 @@ iterate_start(t::Tuple) = 1
 iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
 first(t::Tuple) = t[1]
+# The join of the elements' types (`Real` for `(1, 2.0)`), as Julia's `eltype` of a tuple.
+eltype(t::Tuple) = _tuple_eltype(t...)
+eltype(t::NamedTuple) = _tuple_eltype(t...)
+_tuple_eltype() = Union{}
+_tuple_eltype(x) = typeof(x)
+_tuple_eltype(x, rest...) = Core.promote_typejoin(typeof(x), _tuple_eltype(rest...))
 tuple(xs...) = xs
 # `ntuple(f, n)`: the tuple `(f(1), ..., f(n))` (its length known only when it runs);
 # `ntuple(f, Val(n))` the same, built by one call per element so that its length and each
@@ -20,6 +26,18 @@ _ntuple(f, v::Val, t::Tuple) = _ntuple(f, v, (t..., f(length(t) + 1)))
 # All elements but the first.
 _tuple_tail() = ()
 _tuple_tail(a, rest...) = rest
+# Named tuples: indexed and iterated by position as tuples are; `keys` are the names.
+length(t::NamedTuple) = Core.tuple_len(t)
+isempty(t::NamedTuple) = Core.tuple_len(t) == 0
+getindex(t::NamedTuple, i::Int64) = Core.tuple_getindex(t, i)
+iterate_start(t::NamedTuple) = 1
+iterate_done(t::NamedTuple, i::Int64) = i > Core.tuple_len(t)
+iterate_next(t::NamedTuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
+keys(t::NamedTuple) = fieldnames(typeof(t))
+values(t::NamedTuple) = (t...,)
+Tuple(t::NamedTuple) = (t...,)
+haskey(t::NamedTuple, s::Symbol) = s in keys(t)
+first(t::NamedTuple) = t[1]
 # `map` over tuples gives a tuple, one call per element in order.
 map(f, t::Tuple) = _tuple_map(f, t...)
 _tuple_map(f) = ()

@@ -269,6 +269,77 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn parse_struct(&mut self, mutable: bool) -> Expr {
+        self.parse_struct_with(mutable, None)
+    }
+
+    /// `@kwdef struct ... end`: the struct, whose fields may have defaults (`x::T = 1`), and
+    /// the keyword constructor Julia's macro defines, `S(; x = 1, y) = S(x, y)` (a field
+    /// without a default is a required keyword).
+    pub(super) fn parse_kwdef_struct(&mut self, sp: Span) -> Expr {
+        let mutable = self.eat_kw(Kw::Mutable);
+        if !self.at_kw(Kw::Struct) {
+            let s = self.peek_span();
+            self.error(s, "`@kwdef` takes a struct definition");
+            self.recover();
+            return Expr::new(ExprKind::Error, sp);
+        }
+        let mut defaults = Vec::new();
+        let e = self.parse_struct_with(mutable, Some(&mut defaults));
+        let ExprKind::Struct(def) = &e.kind else {
+            return e;
+        };
+        if def.fields.is_empty() {
+            return e;
+        }
+        let span = sp.to(e.span);
+        let name = def.name;
+        let kwparams: Vec<Param> = def
+            .fields
+            .iter()
+            .zip(defaults)
+            .map(|(f, d)| Param {
+                name: Some(f.name),
+                ty: None,
+                default: d,
+                vararg: false,
+                destructure: None,
+                span: f.span,
+            })
+            .collect();
+        let args: Vec<Expr> = def
+            .fields
+            .iter()
+            .map(|f| Expr::new(ExprKind::Ident(f.name), f.span))
+            .collect();
+        let call = Expr::new(
+            ExprKind::Call {
+                func: Box::new(Expr::new(ExprKind::Ident(name), def.name_span)),
+                args,
+                kwargs: vec![],
+                do_block: None,
+            },
+            span,
+        );
+        let ctor = FunctionDef {
+            name: FnName::Name(name),
+            name_span: def.name_span,
+            params: vec![],
+            kwparams,
+            where_vars: vec![],
+            ret_type: None,
+            body: vec![call],
+            declaration_only: false,
+            span,
+        };
+        let f = Expr::new(ExprKind::Function(Box::new(ctor)), span);
+        Expr::new(ExprKind::Block(vec![e, f]), span)
+    }
+
+    fn parse_struct_with(
+        &mut self,
+        mutable: bool,
+        mut defaults: Option<&mut Vec<Option<Expr>>>,
+    ) -> Expr {
         let sp = self.bump().span; // struct
         let Some((name, name_span)) = self.ident_sym("a struct name") else {
             self.recover();
@@ -293,7 +364,18 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Tok::Ident(fname) => {
-                    let e = p.parse_expr_stmt();
+                    let mut e = p.parse_expr_stmt();
+                    // Under `@kwdef`, `name::T = default`.
+                    let mut default = None;
+                    if let Some(ds) = defaults.as_deref_mut() {
+                        if let ExprKind::Assign { lhs, rhs } = e.kind {
+                            default = Some(*rhs);
+                            e = *lhs;
+                        }
+                        if matches!(e.kind, ExprKind::Ident(_) | ExprKind::TypeAssert { .. }) {
+                            ds.push(default);
+                        }
+                    }
                     match e.kind {
                         ExprKind::Ident(_) => fields.push(FieldDecl {
                             name: fname,

@@ -776,6 +776,9 @@ impl<'a> Parser<'a> {
 
     pub(super) fn parse_macro(&mut self, name: Symbol, sp: Span) -> Expr {
         self.bump();
+        if name.as_str() == "kwdef" {
+            return self.parse_kwdef_struct(sp);
+        }
         let mut args = Vec::new();
         if self.at_op("(") && self.adjacent() {
             self.bump();
