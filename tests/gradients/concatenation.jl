@@ -1,5 +1,6 @@
 # check: f([1.0, 2.0], [3.0, 0.5]) => 45.0
 # check: g(0.3, 1.7) => 4.0
+# check: rows_of_adjoints([1.0, 2.0])
 # `[a b]` is hcat (vectors become columns), `[a; b]` vcat, `[A a; 1.0 2.0 b[1]]` a block
 # matrix.
 function f(a, b)
@@ -13,3 +14,5 @@ function g(x, y)
     R = [x -y; y x]
     R[1, 1] + R[2, 1] + R[2, 2] - R[1, 2]
 end
+# Row vectors (adjoints) and ranges as blocks.
+rows_of_adjoints(x) = sum(abs2, [x'; 2x'; reshape(1:2, 1, 2)] * x) + sum([x 1:2] * x)

@@ -387,8 +387,14 @@ function _hcat_width(xs, lo::Int64, hi::Int64)
     w
 end
 
-hcat(xs...) = typed_hcat(Core.cat_eltype(xs), xs...)
-typed_hcat(::Type{T}, xs...) where {T} = _hcat(T, xs)
+# Blocks that are arrays of other kinds (ranges, views, adjoints, structured matrices) are
+# concatenated as the arrays of their elements (`[x'; y']`, `hcat(1:3, v)`).
+_cat_block(x) = x
+_cat_block(x::AbstractArray) = collect(x)
+_cat_block(x::Array) = x
+_cat_blocks(xs::Tuple) = map(_cat_block, xs)
+hcat(xs...) = typed_hcat(Core.cat_eltype(_cat_blocks(xs)), xs...)
+typed_hcat(::Type{T}, xs...) where {T} = _hcat(T, _cat_blocks(xs))
 _hcat(::Type{T}, xs::Tuple{}) where {T} = Vector{T}(undef, 0)
 function _hcat(::Type{T}, xs) where {T}
     n = Core.tuple_len(xs)
@@ -398,8 +404,11 @@ function _hcat(::Type{T}, xs) where {T}
     A
 end
 
-vcat(xs...) = typed_vcat(Core.cat_eltype(xs), xs...)
-typed_vcat(::Type{T}, xs...) where {T} = _vcat_into(Core.vcat_type(T, xs), xs)
+vcat(xs...) = typed_vcat(Core.cat_eltype(_cat_blocks(xs)), xs...)
+function typed_vcat(::Type{T}, xs...) where {T}
+    ys = _cat_blocks(xs)
+    _vcat_into(Core.vcat_type(T, ys), ys)
+end
 function _vcat_into(::Type{Vector{T}}, xs) where {T}
     n = Core.tuple_len(xs)
     len = 0
@@ -441,7 +450,7 @@ function _vcat_into(::Type{Matrix{T}}, xs) where {T}
 end
 
 hvcat(rows::Tuple, xs::Number...) = typed_hvcat(Core.cat_eltype(xs), rows, xs...)
-hvcat(rows::Tuple, xs...) = typed_hvcat(Core.cat_eltype(xs), rows, xs...)
+hvcat(rows::Tuple, xs...) = typed_hvcat(Core.cat_eltype(_cat_blocks(xs)), rows, xs...)
 function typed_hvcat(::Type{T}, rows::Tuple, xs::Number...) where {T}
     nr = length(rows)
     nc = rows[1]
@@ -464,7 +473,8 @@ function typed_hvcat(::Type{T}, rows::Tuple, xs::Number...) where {T}
 end
 # Blocks: each block row is concatenated horizontally, then the rows vertically; with arrays
 # only, the checks and messages of Julia's block method.
-function typed_hvcat(::Type{T}, rows::Tuple, xs...) where {T}
+typed_hvcat(::Type{T}, rows::Tuple, xs...) where {T} = _hvcat_blocks(T, rows, _cat_blocks(xs))
+function _hvcat_blocks(::Type{T}, rows::Tuple, xs::Tuple) where {T}
     nbr = length(rows)
     n = Core.tuple_len(xs)
     total = 0

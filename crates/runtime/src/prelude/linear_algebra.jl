@@ -290,6 +290,36 @@ function norm(x::AbstractArray, p::Real)
     end
     s^inv(p)
 end
+# `normalize(v, p)`: `v` scaled to unit p-norm, multiplied by the norm's inverse as Julia does
+# (divided by it when the inverse would overflow).
+function normalize(a::AbstractArray, p::Real = 2)
+    nrm = norm(a, p)
+    out = collect(float.(a))
+    if nrm >= _inv_floatmax(nrm)
+        r = inv(nrm)
+        for k in 1:length(out)
+            out[k] = out[k] * r
+        end
+    else
+        for k in 1:length(out)
+            out[k] = out[k] / nrm
+        end
+    end
+    out
+end
+# `inv(prevfloat(typemax(T)))`: below it, a norm's inverse overflows.
+_inv_floatmax(::Float64) = 5.562684646268003e-309
+_inv_floatmax(::Float32) = 2.938736f-39
+# The cross product of two 3-vectors.
+function cross(a::AbstractVector, b::AbstractVector)
+    if !(length(a) == length(b) == 3)
+        throw(DimensionMismatch("cross product is only defined for vectors of length 3"))
+    end
+    a1, a2, a3 = a[1], a[2], a[3]
+    b1, b2, b3 = b[1], b[2], b[3]
+    [a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1]
+end
+×(a::AbstractVector, b::AbstractVector) = cross(a, b)
 /(x::Adjoint{T,S}, B::AbstractMatrix) where {T,S<:AbstractVector} = adjoint(adjoint(B) \ x.parent)
 
 # The identity of any size (LinearAlgebra's `I`): `A + λ*I` adds λ to the diagonal.

@@ -183,3 +183,61 @@ function copy(V::SubArray{T,N}) where {T,N}
     end
     out
 end
+
+# `stack(xs)`: arrays of one shape as the slices of an array with one more dimension (each
+# vector a column); `dims = 1` stacks vectors as rows. `reduce(hcat, vs)` and
+# `reduce(vcat, vs)` of a vector of vectors concatenate in one pass, as Julia's do.
+stack(xs::AbstractVector; dims = Colon()) = _stack(xs, dims)
+function _stack_check(x, ax)
+    if axes(x) != ax
+        throw(DimensionMismatch(string("stack expects uniform slices, got axes(x) == ", axes(x), " while first had ", ax)))
+    end
+end
+function _stack(xs::AbstractVector, ::Colon)
+    x1 = xs[1]
+    ax = axes(x1)
+    m = length(x1)
+    out = _nd_alloc(eltype(eltype(xs)), (size(x1)..., length(xs)))
+    for j in 1:length(xs)
+        x = xs[j]
+        _stack_check(x, ax)
+        for i in 1:m
+            out[(j - 1) * m + i] = x[i]
+        end
+    end
+    out
+end
+function _stack(xs::AbstractVector, dims::Int64)
+    x1 = xs[1]
+    if dims == ndims(x1) + 1
+        return _stack(xs, Colon())
+    end
+    if !(x1 isa AbstractVector && dims == 1)
+        error("not supported yet: `stack` along a dimension other than the last except for vectors as rows (`dims = 1`)")
+    end
+    ax = axes(x1)
+    out = Matrix{eltype(eltype(xs))}(undef, length(xs), length(x1))
+    for j in 1:length(xs)
+        x = xs[j]
+        _stack_check(x, ax)
+        for i in 1:length(x1)
+            out[j, i] = x[i]
+        end
+    end
+    out
+end
+reduce(::typeof(hcat), vs::AbstractVector{<:AbstractVector}) = isempty(vs) ? mapreduce(identity, hcat, vs) : _stack(vs, Colon())
+function reduce(::typeof(vcat), vs::AbstractVector{<:AbstractVector})
+    isempty(vs) && return mapreduce(identity, vcat, vs)
+    n = 0
+    for v in vs
+        n += length(v)
+    end
+    out = Vector{eltype(eltype(vs))}(undef, n)
+    k = 0
+    for v in vs, x in v
+        k += 1
+        out[k] = x
+    end
+    out
+end

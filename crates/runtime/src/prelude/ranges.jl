@@ -29,6 +29,7 @@ iterate_done(r::OneTo, i::Int64) = i > r.stop
 iterate_next(r::OneTo, i::Int64) = (i, i + 1)
 ==(a::OneTo, b::OneTo) = a.stop == b.stop
 length(r::StepRange{Int64,Int64}) = div(r.stop - r.start, r.step) + 1
+size(r::AbstractRange) = (length(r),)
 first(r::UnitRange) = r.start
 last(r::UnitRange) = r.stop
 first(r::StepRange) = r.start

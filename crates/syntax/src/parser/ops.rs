@@ -60,6 +60,7 @@ pub(super) fn is_operator_name(op: &str) -> bool {
             | "∈"
             | "≈"
             | "⋅"
+            | "×"
             | "⊻"
             | "<<"
             | ">>"
@@ -382,7 +383,7 @@ impl<'a> Parser<'a> {
     pub(super) fn parse_times(&mut self) -> Expr {
         let mut lhs = self.parse_shift();
         while let Tok::Op(
-            o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | "⋅" | ".*" | "./" | ".÷" | ".\\"),
+            o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | "⋅" | "×" | ".*" | "./" | ".÷" | ".\\"),
         ) = self.peek()
         {
             let op = *o;
