@@ -479,7 +479,7 @@ pub(crate) fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     use ExprKind::*;
     match &mut e.kind {
         Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | QuoteSym(_) | End
-        | Colon | Break | Continue | Using(_) | Error => {}
+        | Begin | Colon | Break | Continue | Using(_) | Error => {}
         Str(segs) => {
             for s in segs {
                 if let StrSeg::Expr(x) = s {

@@ -55,6 +55,8 @@ pub enum ExprKind {
     Ident(Symbol),
     /// `end` inside an index expression.
     End,
+    /// `begin` inside an index expression (the first index).
+    Begin,
     /// `:` alone inside an index expression (all of a dimension).
     Colon,
     /// `:name`: a quoted symbol.
@@ -320,7 +322,7 @@ pub fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     use ExprKind::*;
     match &e.kind {
         Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | QuoteSym(_) | End
-        | Colon | Break | Continue | Using(_) | Error => {}
+        | Begin | Colon | Break | Continue | Using(_) | Error => {}
         Str(segs) => {
             for s in segs {
                 if let StrSeg::Expr(x) = s {

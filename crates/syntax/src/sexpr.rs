@@ -98,6 +98,7 @@ fn go(e: &Expr, out: &mut String) {
         }
         ExprKind::Ident(s) => out.push_str(s.as_str()),
         ExprKind::End => out.push_str("end"),
+        ExprKind::Begin => out.push_str("begin"),
         ExprKind::Colon => out.push_str("(:)"),
         ExprKind::QuoteSym(name) => {
             out.push(':');

@@ -231,6 +231,17 @@ fn character_literals() {
 }
 
 #[test]
+fn begin_in_indices() {
+    check(
+        "x[begin]\nA[begin + 1:end, begin]\n",
+        expect![[r#"
+            (ref x begin)
+            (ref A (call : (call + begin 1) end) begin)
+        "#]],
+    );
+}
+
+#[test]
 fn kwdef_structs() {
     check(
         "Base.@kwdef struct P\n    a::Float64 = 0.5\n    b\nend\n@kwdef struct Q end\n@kwdef f(x) = x\n",

@@ -61,6 +61,24 @@ impl<'a> Lowerer<'a> {
             ExprKind::QuoteSym(s) => Ok(self.konst(Const::Sym(*s), sp)),
             ExprKind::Str(segs) => self.string(segs, sp),
             ExprKind::Ident(name) => self.read_name(*name, sp),
+            ExprKind::Begin => match self.index_ctx.last().copied() {
+                Some((_, usize::MAX, _)) => Err(CompileError::unsupported(
+                    sp,
+                    "`begin` in an index after a splatted one (`A[I..., begin]`)",
+                )),
+                Some((obj, dim, n)) => {
+                    if n == 1 {
+                        Ok(self.call("firstindex", vec![obj], sp))
+                    } else {
+                        let d = self.konst(Const::Int(dim as i64 + 1), sp);
+                        Ok(self.call("firstindex", vec![obj, d], sp))
+                    }
+                }
+                None => Err(CompileError::invalid(
+                    sp,
+                    "`begin` outside an index expression",
+                )),
+            },
             ExprKind::End => match self.index_ctx.last().copied() {
                 Some((_, usize::MAX, _)) => Err(CompileError::unsupported(
                     sp,

@@ -34,6 +34,7 @@ axes(a::AbstractArray{T,2}) where {T} = (OneTo(size(a, 1)), OneTo(size(a, 2)))
 axes(a::AbstractArray, d::Int64) = OneTo(size(a, d))
 eachindex(a::AbstractArray) = OneTo(length(a))
 firstindex(a::AbstractArray) = 1
+firstindex(a::AbstractArray, d::Int64) = first(axes(a, d))
 lastindex(a::AbstractArray) = length(a)
 lastindex(a::AbstractArray, d::Int64) = size(a, d)
 first(a::AbstractArray) = a[1]

@@ -12,3 +12,4 @@ xor(x::Bool, y::Bool) = Core.xor_bool(x, y)
 *(x::Bool, y::Bool) = x & y
 -(x::Bool) = -Int64(x)
 /(x::Bool, y::Bool) = Float64(x) / Float64(y)
+abs(x::Bool) = x

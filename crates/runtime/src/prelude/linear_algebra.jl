@@ -363,10 +363,14 @@ end
 # `x ≈ y`: Julia's `isapprox` (relative tolerance √eps by default; for arrays, in norm).
 _rtol_default(::Type{T}) where {T<:AbstractFloat} = sqrt(eps(T))
 _rtol_default(::Type{T}) where {T<:Real} = 0
-function isapprox(x::Number, y::Number; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(typeof(float(x))), _rtol_default(typeof(float(y)))), nans::Bool = false)
+# (The default relative tolerance is zero for integers: `10^9 ≈ 10^9 + 1` is false.)
+function isapprox(x::Number, y::Number; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(typeof(x)), _rtol_default(typeof(y))), nans::Bool = false)
+    if x isa Integer && y isa Integer && atol < 1 && rtol == 0
+        return x == y
+    end
     x == y || (isfinite(x) && isfinite(y) && abs(x - y) <= max(atol, rtol * max(abs(x), abs(y)))) || (nans && isnan(x) && isnan(y))
 end
-function isapprox(x::AbstractArray, y::AbstractArray; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(typeof(float(zero(eltype(x))))), _rtol_default(typeof(float(zero(eltype(y)))))), nans::Bool = false)
+function isapprox(x::AbstractArray, y::AbstractArray; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(eltype(x)), _rtol_default(eltype(y))), nans::Bool = false)
     d = norm(x - y)
     if isfinite(d)
         return d <= max(atol, rtol * max(norm(x), norm(y)))
@@ -376,6 +380,15 @@ function isapprox(x::AbstractArray, y::AbstractArray; atol = 0, rtol = atol > 0 
     end
     true
 end
+# A matrix against `λI`: in norm, `λI`'s norm taken as `|λ|√n`.
+function isapprox(J::UniformScaling, A::AbstractMatrix; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(eltype(A)), _rtol_default(typeof(J.λ))))
+    n = size(A, 1)
+    if size(A, 2) != n
+        throw(DimensionMismatch(string("matrix is not square: dimensions are ", size(A))))
+    end
+    norm(A - J) <= max(atol, rtol * max(abs(J.λ) * sqrt(n), norm(A)))
+end
+isapprox(A::AbstractMatrix, J::UniformScaling; atol = 0, rtol = atol > 0 ? 0 : max(_rtol_default(eltype(A)), _rtol_default(typeof(J.λ)))) = isapprox(J, A; atol = atol, rtol = rtol)
 ≈(x, y) = isapprox(x, y)
 ⋅(x, y) = dot(x, y)
 

@@ -6,6 +6,8 @@ iterate_start(t::Tuple) = 1
 iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
 first(t::Tuple) = t[1]
+firstindex(t::Union{Tuple,NamedTuple}) = 1
+lastindex(t::Union{Tuple,NamedTuple}) = length(t)
 # The join of the elements' types (`Real` for `(1, 2.0)`), as Julia's `eltype` of a tuple.
 eltype(t::Tuple) = _tuple_eltype(t...)
 eltype(t::NamedTuple) = _tuple_eltype(t...)

@@ -325,6 +325,10 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Expr::new(ExprKind::End, sp)
             }
+            Tok::Keyword(Kw::Begin) if self.in_index > 0 => {
+                self.bump();
+                Expr::new(ExprKind::Begin, sp)
+            }
             Tok::Op(":") if self.in_index > 0 => {
                 self.bump();
                 Expr::new(ExprKind::Colon, sp)
