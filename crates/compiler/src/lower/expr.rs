@@ -61,42 +61,29 @@ impl<'a> Lowerer<'a> {
             ExprKind::QuoteSym(s) => Ok(self.konst(Const::Sym(*s), sp)),
             ExprKind::Str(segs) => self.string(segs, sp),
             ExprKind::Ident(name) => self.read_name(*name, sp),
-            ExprKind::Begin => match self.index_ctx.last().copied() {
-                Some((_, usize::MAX, _)) => Err(CompileError::unsupported(
-                    sp,
-                    "`begin` in an index after a splatted one (`A[I..., begin]`)",
-                )),
-                Some((obj, dim, n)) => {
-                    if n == 1 {
-                        Ok(self.call("firstindex", vec![obj], sp))
-                    } else {
+            // `begin`/`end` in an index: the first/last index of the array (along the
+            // dimension when there are several indices).
+            ExprKind::Begin | ExprKind::End => {
+                let (word, whole, along) = match e.kind {
+                    ExprKind::Begin => ("begin", "firstindex", "firstindex"),
+                    _ => ("end", "lastindex", "size"),
+                };
+                match self.index_ctx.last().copied() {
+                    Some((_, usize::MAX, _)) => Err(CompileError::unsupported(
+                        sp,
+                        &format!("`{word}` in an index after a splatted one (`A[I..., {word}]`)"),
+                    )),
+                    Some((obj, _, 1)) => Ok(self.call(whole, vec![obj], sp)),
+                    Some((obj, dim, _)) => {
                         let d = self.konst(Const::Int(dim as i64 + 1), sp);
-                        Ok(self.call("firstindex", vec![obj, d], sp))
+                        Ok(self.call(along, vec![obj, d], sp))
                     }
+                    None => Err(CompileError::invalid(
+                        sp,
+                        format!("`{word}` outside an index expression"),
+                    )),
                 }
-                None => Err(CompileError::invalid(
-                    sp,
-                    "`begin` outside an index expression",
-                )),
-            },
-            ExprKind::End => match self.index_ctx.last().copied() {
-                Some((_, usize::MAX, _)) => Err(CompileError::unsupported(
-                    sp,
-                    "`end` in an index after a splatted one (`A[I..., end]`)",
-                )),
-                Some((obj, dim, n)) => {
-                    if n == 1 {
-                        Ok(self.call("lastindex", vec![obj], sp))
-                    } else {
-                        let d = self.konst(Const::Int(dim as i64 + 1), sp);
-                        Ok(self.call("size", vec![obj, d], sp))
-                    }
-                }
-                None => Err(CompileError::invalid(
-                    sp,
-                    "`end` outside an index expression",
-                )),
-            },
+            }
             ExprKind::Colon => {
                 let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
                 Ok(self.emit(InstData::Call { args: vec![c] }, sp))

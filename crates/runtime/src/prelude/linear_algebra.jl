@@ -292,7 +292,9 @@ function norm(x::AbstractArray, p::Real)
 end
 # `normalize(v, p)`: `v` scaled to unit p-norm, multiplied by the norm's inverse as Julia does
 # (divided by it when the inverse would overflow).
-function normalize(a::AbstractArray, p::Real = 2)
+# (Untyped, so that a program's own `normalize` replaces or outranks it.)
+normalize(a, p = 2) = _normalize(a, p)
+function _normalize(a::AbstractArray, p::Real)
     nrm = norm(a, p)
     out = collect(float.(a))
     if nrm >= _inv_floatmax(nrm)
@@ -311,7 +313,9 @@ end
 _inv_floatmax(::Float64) = 5.562684646268003e-309
 _inv_floatmax(::Float32) = 2.938736f-39
 # The cross product of two 3-vectors.
-function cross(a::AbstractVector, b::AbstractVector)
+cross(a, b) = _cross(a, b)
+×(a, b) = cross(a, b)
+function _cross(a::AbstractVector, b::AbstractVector)
     if !(length(a) == length(b) == 3)
         throw(DimensionMismatch("cross product is only defined for vectors of length 3"))
     end
@@ -319,7 +323,6 @@ function cross(a::AbstractVector, b::AbstractVector)
     b1, b2, b3 = b[1], b[2], b[3]
     [a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1]
 end
-×(a::AbstractVector, b::AbstractVector) = cross(a, b)
 /(x::Adjoint{T,S}, B::AbstractMatrix) where {T,S<:AbstractVector} = adjoint(adjoint(B) \ x.parent)
 
 # The identity of any size (LinearAlgebra's `I`): `A + λ*I` adds λ to the diagonal.

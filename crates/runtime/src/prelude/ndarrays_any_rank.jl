@@ -187,7 +187,9 @@ end
 # `stack(xs)`: arrays of one shape as the slices of an array with one more dimension (each
 # vector a column); `dims = 1` stacks vectors as rows. `reduce(hcat, vs)` and
 # `reduce(vcat, vs)` of a vector of vectors concatenate in one pass, as Julia's do.
-stack(xs::AbstractVector; dims = Colon()) = _stack(xs, dims)
+# (Functions new to a program's namespace take untyped arguments, so that a program's own
+# function of the same name replaces or outranks them.)
+stack(xs; dims = Colon()) = _stack(xs, dims)
 function _stack_check(x, ax)
     if axes(x) != ax
         throw(DimensionMismatch(string("stack expects uniform slices, got axes(x) == ", axes(x), " while first had ", ax)))
