@@ -62,6 +62,27 @@ function sort!(v::AbstractVector; lt = isless, by = identity, rev::Bool = false)
     w = similar(v, (n + 1) >>> 1)
     _merge_sort!(v, 1, n, w, lt, by, rev)
 end
+# A range reversed or sorted is a range, as Julia's (`reverse(1:3)` is `3:-1:1`, `sort(1:3)`
+# is `1:3`); with keywords, `sort` makes a vector.
+reverse(r::Union{UnitRange{Int64},OneTo{Int64},StepRange{Int64,Int64}}) = last(r):-step(r):first(r)
+function reverse(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64})
+    _srl_reverse_check(r)
+    _srl(r.ref, _tp_neg(r.step), r.len, r.len - r.offset + 1)
+end
+function reverse(r::StepRangeLen{Int64,Int64,Int64,Int64})
+    _srl_reverse_check(r)
+    StepRangeLen(r.ref, -r.step, r.len, r.len - r.offset + 1)
+end
+# (The offset `len - offset + 1` is out of range for an empty range: Julia's constructor error.)
+function _srl_reverse_check(r::StepRangeLen)
+    off = r.len - r.offset + 1
+    if !(1 <= off <= max(1, r.len))
+        throw(ArgumentError(string("StepRangeLen: offset must be in [1,", r.len, "], got ", off)))
+    end
+end
+reverse(r::LinRange{Float64,Int64}) = LinRange{Float64,Int64}(r.stop, r.start, r.len, r.lendiv)
+sort(r::Union{UnitRange{Int64},OneTo{Int64}}) = r
+sort(r::AbstractRange) = issorted(r) ? r : reverse(r)
 sort(v::AbstractVector; lt = isless, by = identity, rev::Bool = false) = sort!(collect(v); lt = lt, by = by, rev = rev)
 
 # The permutation that sorts `v`: `v[sortperm(v)] == sort(v)`, ties in their original order.

@@ -25,6 +25,17 @@ end
 ntuple(f, v::Val{N}) where {N} = _ntuple(f, v, ())
 _ntuple(f, ::Val{N}, t::NTuple{N,Any}) where {N} = t
 _ntuple(f, v::Val, t::Tuple) = _ntuple(f, v, (t..., f(length(t) + 1)))
+# Tuples compare lexicographically (`isless` for sorting, `<` with `==` and `<`); a prefix is
+# less than the longer tuple.
+isless(a::Tuple{}, b::Tuple{}) = false
+isless(a::Tuple{}, b::Tuple) = true
+isless(a::Tuple, b::Tuple{}) = false
+isless(a::Tuple, b::Tuple) = isequal(a[1], b[1]) ? isless(_tuple_tail(a...), _tuple_tail(b...)) : isless(a[1], b[1])
+<(a::Tuple{}, b::Tuple{}) = false
+<(a::Tuple{}, b::Tuple) = true
+<(a::Tuple, b::Tuple{}) = false
+<(a::Tuple, b::Tuple) = a[1] == b[1] ? _tuple_tail(a...) < _tuple_tail(b...) : a[1] < b[1]
+<=(a::Tuple, b::Tuple) = (a < b) | (a == b)
 # All elements but the first.
 _tuple_tail() = ()
 _tuple_tail(a, rest...) = rest
