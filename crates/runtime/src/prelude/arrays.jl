@@ -602,3 +602,59 @@ function in(x, a)
     end
     false
 end
+
+# `first(v, n)`/`last(v, n)`: the first or last `n` elements (all when fewer), as a new vector.
+function first(v::AbstractVector, n::Int64)
+    n < 0 && throw(ArgumentError("Number of elements must be non-negative"))
+    v[1:min(n, length(v))]
+end
+function last(v::AbstractVector, n::Int64)
+    n < 0 && throw(ArgumentError("Number of elements must be non-negative"))
+    v[max(length(v) - n + 1, 1):length(v)]
+end
+# Inserting and deleting elements of a vector (the later elements move).
+function insert!(a::Vector, i::Int64, x)
+    n = length(a)
+    (1 <= i <= n + 1) || Core.throw_bounds(a, i)
+    resize!(a, n + 1)
+    for k in (n + 1):-1:(i + 1)
+        a[k] = a[k - 1]
+    end
+    a[i] = x
+    a
+end
+function deleteat!(a::Vector, i::Int64)
+    n = length(a)
+    (1 <= i <= n) || Core.throw_bounds(a, i)
+    for k in i:(n - 1)
+        a[k] = a[k + 1]
+    end
+    resize!(a, n - 1)
+end
+function deleteat!(a::Vector, r::UnitRange{Int64})
+    n = length(a)
+    isempty(r) && return a
+    (1 <= first(r) && last(r) <= n) || Core.throw_bounds(a, r)
+    m = length(r)
+    for k in first(r):(n - m)
+        a[k] = a[k + m]
+    end
+    resize!(a, n - m)
+end
+pushfirst!(a::Vector, x) = insert!(a, 1, x)
+function popfirst!(a::Vector)
+    isempty(a) && throw(ArgumentError("array must be non-empty"))
+    x = a[1]
+    deleteat!(a, 1)
+    x
+end
+# `circshift(v, k)`: the elements moved `k` places towards the end, wrapping around.
+function circshift(v::AbstractVector, k::Int64)
+    n = length(v)
+    out = similar(v)
+    n == 0 && return out
+    for i in 1:n
+        out[mod(i - 1 + k, n) + 1] = v[i]
+    end
+    out
+end

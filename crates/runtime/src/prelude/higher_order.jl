@@ -345,3 +345,4 @@ end
 _gen_any(f, p, itr) = _any_iter(x -> p(x) && f(x), itr)
 _gen_all(f, p, itr) = _all_iter(x -> !p(x) || f(x), itr)
 _gen_count(f, p, itr) = count(x -> p(x) && f(x), itr)
+∉(x, itr) = !in(x, itr)
