@@ -260,7 +260,9 @@ impl Compiler {
                 if let Some(m) = err {
                     fr.res.insert(i, Resolution::Error(m));
                 }
-                if combinations(&ats).is_some() {
+                // (Only `isa` and `apply_type` are folded further, when every argument type is
+                // concrete enough to enumerate.)
+                if matches!(op, Prim::Isa | Prim::ApplyType) && combinations(&ats).is_some() {
                     // `x isa T` is known when x's type is concrete or already below T.
                     if let (Prim::Isa, [xt, Type::Type(target)]) = (op, ats.as_slice()) {
                         let below = self.env.subtype(xt, target);

@@ -393,7 +393,11 @@ _cat_block(x) = x
 _cat_block(x::AbstractArray) = collect(x)
 _cat_block(x::Array) = x
 _cat_blocks(xs::Tuple) = map(_cat_block, xs)
-hcat(xs...) = typed_hcat(Core.cat_eltype(_cat_blocks(xs)), xs...)
+# (Each block is collected once: the element type and the data come from the same blocks.)
+function hcat(xs...)
+    ys = _cat_blocks(xs)
+    _hcat(Core.cat_eltype(ys), ys)
+end
 typed_hcat(::Type{T}, xs...) where {T} = _hcat(T, _cat_blocks(xs))
 _hcat(::Type{T}, xs::Tuple{}) where {T} = Vector{T}(undef, 0)
 function _hcat(::Type{T}, xs) where {T}
@@ -404,7 +408,10 @@ function _hcat(::Type{T}, xs) where {T}
     A
 end
 
-vcat(xs...) = typed_vcat(Core.cat_eltype(_cat_blocks(xs)), xs...)
+function vcat(xs...)
+    ys = _cat_blocks(xs)
+    _vcat_into(Core.vcat_type(Core.cat_eltype(ys), ys), ys)
+end
 function typed_vcat(::Type{T}, xs...) where {T}
     ys = _cat_blocks(xs)
     _vcat_into(Core.vcat_type(T, ys), ys)
@@ -450,7 +457,10 @@ function _vcat_into(::Type{Matrix{T}}, xs) where {T}
 end
 
 hvcat(rows::Tuple, xs::Number...) = typed_hvcat(Core.cat_eltype(xs), rows, xs...)
-hvcat(rows::Tuple, xs...) = typed_hvcat(Core.cat_eltype(_cat_blocks(xs)), rows, xs...)
+function hvcat(rows::Tuple, xs...)
+    ys = _cat_blocks(xs)
+    _hvcat_blocks(Core.cat_eltype(ys), rows, ys)
+end
 function typed_hvcat(::Type{T}, rows::Tuple, xs::Number...) where {T}
     nr = length(rows)
     nc = rows[1]

@@ -270,7 +270,10 @@ end
 function cat(xs...; dims)
     dims == 1 && return vcat(xs...)
     dims == 2 && return hcat(xs...)
-    dims == 3 && return _cat3(Core.cat_eltype(_cat_blocks(xs)), _cat_blocks(xs))
+    if dims == 3
+        ys = _cat_blocks(xs)
+        return _cat3(Core.cat_eltype(ys), ys)
+    end
     error("not supported yet: `cat` along dimensions other than 1, 2 and 3")
 end
 _cat_rows(x::Number) = 1
