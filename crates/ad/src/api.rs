@@ -302,7 +302,8 @@ pub fn method_instance(m: &Machine, f: &Value, args: &[Value]) -> Result<MiKey, 
     m.compiler.resolve_call(table, &types).map_err(|_| {
         let ts: Vec<String> = args.iter().map(|a| format!("::{}", a.ty())).collect();
         err(format!(
-            "MethodError: no method matching {table}({})",
+            "MethodError: no method matching {}({})",
+            ir::types::function_name(table),
             ts.join(", ")
         ))
     })

@@ -166,6 +166,13 @@ fn scan<'e>(e: &'e Expr, counts: &mut FxHashMap<Symbol, u32>, lambdas: &mut Vec<
         ExprKind::Call {
             do_block: Some(_), ..
         } => lambdas.push(e),
+        // A comprehension's body (and condition) is a function of its iteration variables;
+        // its iterables are evaluated here.
+        ExprKind::Comprehension { iters, .. } => {
+            lambdas.push(e);
+            iters.iter().for_each(|(_, it)| scan(it, counts, lambdas));
+            return;
+        }
         _ => {}
     }
     for n in assigned {
@@ -338,6 +345,21 @@ pub fn boxed_names(params: &[Symbol], body: &[Expr]) -> FxHashSet<Symbol> {
                 captured.extend(free_names(&d.params, &[&d.body]));
                 assigned_in(&d.body, &mut assigned_inside);
             }
+            (
+                None,
+                ExprKind::Comprehension {
+                    body, iters, cond, ..
+                },
+            ) => {
+                let mut vars = Vec::new();
+                iters.iter().for_each(|(v, _)| target_names(v, &mut vars));
+                let mut parts = vec![&**body];
+                parts.extend(cond.as_deref());
+                captured.extend(free_names_of(vars, &parts));
+                parts
+                    .iter()
+                    .for_each(|b| assigned_in(b, &mut assigned_inside));
+            }
             _ => {}
         }
     }
@@ -478,8 +500,20 @@ fn rewrite_in(e: &mut Expr, map: &dyn Fn(Symbol, Span) -> Option<Expr>, bound: &
 pub(crate) fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     use ExprKind::*;
     match &mut e.kind {
-        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | QuoteSym(_) | End
-        | Begin | Colon | Break | Continue | Using(_) | Error => {}
+        Int(_)
+        | Float(_)
+        | Float32(_)
+        | Bool(_)
+        | Nothing
+        | Ident(_)
+        | QuoteSym(_)
+        | End
+        | Begin
+        | Colon
+        | Break
+        | Continue
+        | Using { .. }
+        | Error => {}
         Str(segs) => {
             for s in segs {
                 if let StrSeg::Expr(x) = s {

@@ -144,6 +144,17 @@ pub struct Compiler {
     pub prelude_files: u32,
     /// Types declared by the prelude (a user variable may shadow them, not redefine them).
     prelude_types: FxHashSet<Symbol>,
+    /// Functions the prelude defines (the library's: `Base`, `LinearAlgebra`, ...).
+    library_functions: FxHashSet<Symbol>,
+    /// The program's own functions named like library functions, by name: their tables
+    /// (`Main.sum`).
+    own_tables: FxHashMap<Symbol, Symbol>,
+    /// Library function names the program has already used as the library's (a read
+    /// resolved, or `using M: f`): defining a function of such a name is Julia's error.
+    library_bound: FxHashSet<Symbol>,
+    /// Library function names the program imported (`import Base: f`): its methods of them
+    /// extend the library's function.
+    imported: FxHashSet<Symbol>,
     /// Warnings about the statements compiled so far, not yet taken.
     warnings: Vec<Warning>,
     /// How often the program text seen so far may assign each global.
@@ -178,6 +189,10 @@ impl Compiler {
             timing_depth: 0,
             prelude_files: 0,
             prelude_types: FxHashSet::default(),
+            library_functions: FxHashSet::default(),
+            own_tables: FxHashMap::default(),
+            library_bound: FxHashSet::default(),
+            imported: FxHashSet::default(),
             warnings: Vec::new(),
             assign_sites: FxHashMap::default(),
             pending_bindings: Vec::new(),
@@ -398,11 +413,16 @@ impl Compiler {
                         ));
                     }
                 }
+                let own = self.own_definition(def, stmt.span.file)?;
+                let def = own.as_ref().unwrap_or(def);
                 let ms = ir::timing::phase("lower", || lower::lower_function(def, src, &self.env))?;
                 self.define_methods(ms, src)?;
                 if let syntax::ast::FnName::Name(n) = def.name {
                     if def.declaration_only {
                         self.tables.entry(n).or_default();
+                    }
+                    if self.in_prelude(stmt.span.file) {
+                        self.library_functions.insert(n);
                     }
                 }
                 Ok(TopLevel::Defined)
@@ -437,7 +457,17 @@ impl Compiler {
                 self.invalidate();
                 Ok(TopLevel::Defined)
             }
-            ExprKind::Using(_) => Ok(TopLevel::Defined),
+            ExprKind::Using { names, import, .. } => {
+                if !self.in_prelude(stmt.span.file) {
+                    let set = if *import {
+                        &mut self.imported
+                    } else {
+                        &mut self.library_bound
+                    };
+                    set.extend(names.iter().copied());
+                }
+                Ok(TopLevel::Defined)
+            }
             // A block of type and method definitions only (what `@kwdef` gives): each in turn.
             ExprKind::Block(items)
                 if !items.is_empty()
@@ -571,6 +601,83 @@ impl Compiler {
     /// The warnings about statements compiled since the last call, in source order.
     pub fn take_warnings(&mut self) -> Vec<Warning> {
         std::mem::take(&mut self.warnings)
+    }
+
+    /// A program's method of a function named like a library function, written without the
+    /// module (`sum(x) = ...`) and not imported: as in Julia's `Main`, the first such
+    /// definition makes a new function of the program's own (table `Main.sum`), which the
+    /// program's code calls from then on and the library's code never does. Its definition,
+    /// renamed to that table; `None` when the definition adds to the table of its own name.
+    /// Julia's error when the program has used the library's function of that name already.
+    fn own_definition(
+        &mut self,
+        def: &syntax::ast::FunctionDef,
+        file: syntax::FileId,
+    ) -> Result<Option<syntax::ast::FunctionDef>, CompileError> {
+        let syntax::ast::FnName::Name(n) = def.name else {
+            return Ok(None);
+        };
+        if self.in_prelude(file) || def.qualified || self.imported.contains(&n) {
+            return Ok(None);
+        }
+        let table = match self.own_tables.get(&n) {
+            Some(t) => *t,
+            None if !self.library_functions.contains(&n) => return Ok(None),
+            None if self.library_bound.contains(&n) => {
+                return Err(CompileError::invalid(
+                    def.name_span,
+                    format!(
+                        "invalid method definition in Main: function {}.{n} must be explicitly imported to be extended",
+                        library_module(n)
+                    ),
+                ))
+            }
+            None => {
+                let t = ir::types::own_function_table(n);
+                self.own_tables.insert(n, t);
+                Arc::make_mut(&mut self.env).add_own_function(n);
+                if self.options.no_inline.contains(&n) {
+                    self.options.no_inline.push(t);
+                }
+                t
+            }
+        };
+        Ok(Some(syntax::ast::FunctionDef {
+            name: syntax::ast::FnName::Name(table),
+            ..def.clone()
+        }))
+    }
+
+    /// Notes the names a program file defines functions of at top level before any of it
+    /// runs, so that lowering knows which library names are the program's own functions
+    /// (`sum(x^2 for x in v)` is then a call of the program's `sum`, not the library's
+    /// reduction of a generator).
+    pub fn scan_program(&mut self, items: &[Expr], file: syntax::FileId) {
+        if self.in_prelude(file) {
+            return;
+        }
+        let mut imported = self.imported.clone();
+        let mut own = Vec::new();
+        for item in items {
+            scan_definitions(item, &mut imported, &mut own);
+        }
+        for n in own {
+            if self.library_functions.contains(&n) && !self.library_bound.contains(&n) {
+                Arc::make_mut(&mut self.env).add_own_function(n);
+            }
+        }
+    }
+
+    /// The table a program's code means by the global name `name`: its own function of that
+    /// name if it has defined one, else the name itself (noting a library function as used).
+    pub(crate) fn program_name(&mut self, name: Symbol) -> Symbol {
+        if let Some(t) = self.own_tables.get(&name) {
+            return *t;
+        }
+        if self.library_functions.contains(&name) {
+            self.library_bound.insert(name);
+        }
+        name
     }
 
     /// Whether `file` is one of the prelude's files.
@@ -914,4 +1021,43 @@ impl Compiler {
 /// Whether a top-level statement is a named function definition (`@views` keeps it one).
 fn is_definition(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Function(d) if !matches!(d.name, syntax::ast::FnName::Anonymous))
+}
+
+/// The module Julia defines a library function in (for messages).
+fn library_module(name: Symbol) -> &'static str {
+    match name.as_str() {
+        "dot" | "norm" | "opnorm" | "normalize" | "cross" | "det" | "logdet" | "logabsdet"
+        | "tr" | "diag" | "diagm" | "kron" | "lu" | "cholesky" | "qr" | "mul!" | "ldiv!"
+        | "triu" | "tril" | "eigen" | "svd" | "pinv" | "rank" | "issymmetric" | "isposdef"
+        | "axpy!" => "LinearAlgebra",
+        "mean" | "var" | "std" | "median" | "cov" | "cor" | "quantile" | "middle" => "Statistics",
+        "seed!" | "randperm" | "shuffle" | "shuffle!" | "randn" | "randexp" => "Random",
+        _ => "Base",
+    }
+}
+
+/// The names a top-level statement defines functions of without a module (`f(x) = ...`, also
+/// under `@inline` and in `@kwdef` blocks), after the names imported so far.
+fn scan_definitions(item: &Expr, imported: &mut FxHashSet<Symbol>, own: &mut Vec<Symbol>) {
+    match &item.kind {
+        ExprKind::Function(def) => {
+            if let syntax::ast::FnName::Name(n) = def.name {
+                if !def.qualified && !imported.contains(&n) {
+                    own.push(n);
+                }
+            }
+        }
+        ExprKind::Using {
+            names,
+            import: true,
+            ..
+        } => imported.extend(names.iter().copied()),
+        ExprKind::Block(items) => items
+            .iter()
+            .for_each(|d| scan_definitions(d, imported, own)),
+        ExprKind::Macro { args, .. } => {
+            args.iter().for_each(|d| scan_definitions(d, imported, own))
+        }
+        _ => {}
+    }
 }

@@ -71,7 +71,7 @@ impl Method {
     /// `f(x::Float64, y)` as Julia shows a method.
     pub fn signature_string(&self) -> String {
         let mut s = String::new();
-        let name = self.table.as_str();
+        let name = ir::types::function_name(self.table);
         match &self.sig[0] {
             TypePat::Ty(Type::Function(_)) => s.push_str(name),
             // A constructor shows as the type it constructs: `Point{T}(::Any, ::Any)`.

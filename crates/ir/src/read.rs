@@ -105,8 +105,28 @@ fn tokenize(line: &str) -> Result<Vec<T>, String> {
             || c == '!' && i + 1 < cs.len() && cs[i + 1].is_alphabetic()
         {
             let start = i;
-            while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_' || cs[i] == '!') {
+            let name_char = |c: char| c.is_alphanumeric() || c == '_' || c == '!';
+            while i < cs.len() && name_char(cs[i]) {
                 i += 1;
+            }
+            // A program's own function named like a library one (`Main.sum`) is one name.
+            if cs[start..i].iter().collect::<String>() == "Main"
+                && cs.get(i) == Some(&'.')
+                && cs
+                    .get(i + 1)
+                    .is_some_and(|c| name_char(*c) || "+-*/^<>=%÷\\&|".contains(*c))
+            {
+                i += 1;
+                let op = !name_char(cs[i]);
+                while i < cs.len()
+                    && (if op {
+                        "+-*/^<>=!%÷\\&|".contains(cs[i])
+                    } else {
+                        name_char(cs[i])
+                    })
+                {
+                    i += 1;
+                }
             }
             out.push(T::Ident(cs[start..i].iter().collect()));
             continue;

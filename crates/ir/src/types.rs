@@ -249,6 +249,19 @@ pub fn is_closure_name(name: Symbol) -> bool {
 /// is quoted, `var"#f#3"`.
 pub struct JuliaName(pub Symbol);
 
+/// The table name of a program's own function that shares its name with a library function
+/// (`sum(x) = ...` without `import Base: sum`): `Main.sum`.
+pub fn own_function_table(name: Symbol) -> Symbol {
+    sym(&format!("Main.{name}"))
+}
+
+/// A generic function's name as Julia shows it: a program's own function of a library name
+/// (table `Main.sum`) is `sum`.
+pub fn function_name(table: Symbol) -> &'static str {
+    let n = table.as_str();
+    n.strip_prefix("Main.").unwrap_or(n)
+}
+
 impl fmt::Display for JuliaName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0.as_str();
@@ -363,7 +376,8 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             }
             params(f, ps)
         }
-        Type::Function(n) => write!(f, "typeof({n})"),
+        Type::Function(n) if ir => write!(f, "typeof({n})"),
+        Type::Function(n) => write!(f, "typeof({})", function_name(*n)),
         Type::Type(t) => {
             write!(f, "Type{{")?;
             write_type(f, t, ir)?;
@@ -608,6 +622,9 @@ pub struct TypeEnv {
     /// The number of the next closure type (shared by the copies of one program's
     /// environment).
     closure_ids: std::sync::Arc<std::sync::atomic::AtomicU32>,
+    /// Library function names the program defines functions of its own under (`sum(x) =
+    /// ...` without `import Base: sum`): its calls of them are not the library's.
+    own_functions: rustc_hash::FxHashSet<Symbol>,
 }
 
 impl Default for TypeEnv {
@@ -624,6 +641,17 @@ fn tv(name: &str) -> TypeVar {
 }
 
 impl TypeEnv {
+    /// Records that the program defines a function of its own named `name`, a name the
+    /// library also gives a function.
+    pub fn add_own_function(&mut self, name: Symbol) {
+        self.own_functions.insert(name);
+    }
+
+    /// Whether the program's `name` is a function of its own rather than the library's.
+    pub fn is_own_function(&self, name: Symbol) -> bool {
+        self.own_functions.contains(&name)
+    }
+
     /// A fresh name for the type of a closure written in function `within` (`#f#3`, or
     /// `#f#g#3` for the local function `g`): numbered in the order the program makes them,
     /// skipping names already taken.
@@ -656,6 +684,7 @@ impl TypeEnv {
             abstracts: FxHashMap::default(),
             closure_ids: Default::default(),
             aliases: FxHashMap::default(),
+            own_functions: Default::default(),
         };
         let simple = [
             ("Number", "Any"),
@@ -1089,7 +1118,7 @@ pub fn kwcall_signature(args: &[Type]) -> Option<String> {
     // A function by its name, a type (a constructor) as itself, a callable object by its
     // type (`(::Scale)`).
     let f = match callee {
-        Type::Function(f) => f.to_string(),
+        Type::Function(f) => function_name(*f).to_string(),
         Type::Type(t) => t.to_string(),
         t => format!("(::{t})"),
     };

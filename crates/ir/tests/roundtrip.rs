@@ -163,3 +163,16 @@ end
     "#]]
     .assert_eq(&mooncake_ir::verify::write_with_errors(&f, &errs));
 }
+
+#[test]
+fn programs_own_functions_named_like_library_ones_roundtrip() {
+    roundtrip(
+        "function Main.sum(Vector{Float64}) -> Float64 [typed]
+block0(v0: typeof(Main.sum), v1: Vector{Float64}):
+    v2: typeof(Main.+) = const fn Main.+
+    v3: Float64 = invoke Main.+#0(typeof(Main.+), Float64, Float64)(v2, v1, v1)
+    return v3
+end
+",
+    );
+}

@@ -346,8 +346,13 @@ impl Session {
         if !diags.is_empty() {
             return Err(Error::Syntax(diags));
         }
+        self.machine.compiler.scan_program(&ast.items, file);
         for item in &ast.items {
-            self.run_toplevel(item, file)?;
+            if let Err(e) = self.run_toplevel(item, file) {
+                // What the program printed comes before the error's report.
+                let _ = self.machine.out.flush();
+                return Err(e);
+            }
         }
         let _ = self.machine.out.flush();
         Ok(())
@@ -1083,7 +1088,8 @@ impl Session {
                 }
                 let name = match func.as_str() {
                     "top-level" | "" => "top-level scope".to_string(),
-                    f => ad_frame_name(f),
+                    // (A program's own function of a library name, table `Main.f`, is `f`.)
+                    f => ad_frame_name(f).replace("Main.", ""),
                 };
                 notes.push_str(&format!("\n [{k}] {name} at {}", self.location(*sp)));
                 if reps > 1 {

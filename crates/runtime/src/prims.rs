@@ -79,7 +79,10 @@ impl Callee {
     /// The kind of `f`, and the callee text of the message's first line.
     pub fn of(f: &Value) -> (Callee, String) {
         match f {
-            Value::Func(n) => (Callee::Function(n.to_string()), n.to_string()),
+            Value::Func(n) => {
+                let name = ir::types::function_name(*n).to_string();
+                (Callee::Function(name.clone()), name)
+            }
             Value::Type(t) => (Callee::Type, t.to_string()),
             v => {
                 let t = v.ty();

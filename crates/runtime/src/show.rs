@@ -306,7 +306,7 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                 inside(id, || show_nd(out, &elems, &dims, &a.elem));
             }
         }
-        Value::Func(f) => out.push_str(f.as_str()),
+        Value::Func(f) => out.push_str(ir::types::function_name(*f)),
         Value::Type(t) => out.push_str(&t.to_string()),
     }
 }

@@ -183,7 +183,14 @@ pub enum ExprKind {
         cond: Option<Box<Expr>>,
         generator: bool,
     },
-    Using(Vec<Symbol>),
+    /// `using M`, `using M: f, g`, `import M: f`, `import M.f`: the modules, the names
+    /// listed one by one, and whether it is `import` (which lets the program add methods to
+    /// the names it lists).
+    Using {
+        modules: Vec<Symbol>,
+        names: Vec<Symbol>,
+        import: bool,
+    },
     /// A parse error was reported here.
     Error,
 }
@@ -228,6 +235,9 @@ pub struct FunctionDef {
     pub body: Vec<Expr>,
     /// `function f end`: declares the function without adding a method.
     pub declaration_only: bool,
+    /// Named with its module (`Base.size(...) = ...`): a method of the library's function,
+    /// never a new function of the program.
+    pub qualified: bool,
     pub span: Span,
 }
 
@@ -273,6 +283,19 @@ pub struct SourceFile {
 
 /// Module names whose members are plain globals (`Base.sum`, `LinearAlgebra.dot`): methods may
 /// be defined through them (`Base.size(a::A) = ...`).
+/// `Base.name`: the library's function (or type) `name`, whatever the program means by
+/// `name` — what syntax sugar calls (`x'` is `Base.adjoint(x)`, a comprehension
+/// `Base.map(...)`), as Julia's lowering does.
+pub fn library_ref(name: Symbol, span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Field {
+            obj: Box::new(Expr::new(ExprKind::Ident(crate::sym("Base")), span)),
+            name,
+        },
+        span,
+    )
+}
+
 pub fn is_module(s: Symbol) -> bool {
     matches!(
         s.as_str(),
@@ -321,8 +344,20 @@ pub fn call_operands<'e>(
 pub fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     use ExprKind::*;
     match &e.kind {
-        Int(_) | Float(_) | Float32(_) | Bool(_) | Nothing | Ident(_) | QuoteSym(_) | End
-        | Begin | Colon | Break | Continue | Using(_) | Error => {}
+        Int(_)
+        | Float(_)
+        | Float32(_)
+        | Bool(_)
+        | Nothing
+        | Ident(_)
+        | QuoteSym(_)
+        | End
+        | Begin
+        | Colon
+        | Break
+        | Continue
+        | Using { .. }
+        | Error => {}
         Str(segs) => {
             for s in segs {
                 if let StrSeg::Expr(x) = s {

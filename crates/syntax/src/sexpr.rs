@@ -292,6 +292,9 @@ fn go(e: &Expr, out: &mut String) {
         ExprKind::Function(f) => {
             out.push_str("(function ");
             match &f.name {
+                FnName::Name(n) if f.qualified => {
+                    let _ = write!(out, "(. <module> {n})");
+                }
                 FnName::Name(n) => out.push_str(n.as_str()),
                 FnName::Type(t) => go(t, out),
                 FnName::Anonymous => out.push_str("<anon>"),
@@ -386,16 +389,19 @@ fn go(e: &Expr, out: &mut String) {
             }
             out.push(')');
         }
-        ExprKind::Using(names) => {
-            let _ = write!(
-                out,
-                "(using {})",
-                names
-                    .iter()
-                    .map(|n| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
+        ExprKind::Using {
+            modules,
+            names,
+            import,
+        } => {
+            let words =
+                |ns: &[crate::Symbol]| ns.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ");
+            let head = if *import { "import" } else { "using" };
+            let _ = write!(out, "({head} {}", words(modules));
+            if !names.is_empty() {
+                let _ = write!(out, " : {}", words(names));
+            }
+            out.push(')');
         }
         ExprKind::Error => out.push_str("(error)"),
     }

@@ -43,7 +43,7 @@ fn unary_operators_juxtaposition_and_arrows() {
             (call ! x)
             (function - (x::Point) (block 1))
             (call * (call + x 1) y)
-            (call * (call adjoint x) y)
+            (call * (call (. Base adjoint) x) y)
             (call * (call - x 1) (call exp (call - x)))
             (call (call + x 1) (call - x 1))
             (call ^ 2 (call * 3 x))
@@ -222,7 +222,7 @@ fn character_literals() {
         expect![[r#"
             (= a (call Char 120))
             (= b (call Char 10))
-            (= c (call adjoint x))
+            (= c (call (. Base adjoint) x))
             (= d (call * (call Char 233) (call Char 39)))
             (= e (error))
             error 5:5: empty character literal
@@ -370,6 +370,21 @@ fn named_tuples_of_names_and_property_destructuring() {
         expect![[r#"
             (namedtuple a=a w=(. p w) c=1)
             (block (= #props params) (= W (. #props W)) (= b (. #props b)) #props)
+        "#]],
+    );
+}
+
+#[test]
+fn imports_and_methods_of_library_functions() {
+    check(
+        "using LinearAlgebra, Statistics\nusing Statistics: mean, std\nimport Base: +, show\nimport Base.length\nBase.size(x::Bag) = (1,)\nsize(x) = 2\n",
+        expect![[r#"
+            (using LinearAlgebra Statistics)
+            (using Statistics : mean std)
+            (import Base : + show)
+            (import Base : length)
+            (function (. <module> size) (x::Bag) (block (tuple 1)))
+            (function size (x) (block 2))
         "#]],
     );
 }

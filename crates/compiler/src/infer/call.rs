@@ -286,7 +286,7 @@ pub(super) fn head_name(t: &Type) -> String {
 
 pub(super) fn fname_of(t: &Type) -> String {
     match t {
-        Type::Function(n) => n.to_string(),
+        Type::Function(n) => ir::types::function_name(*n).to_string(),
         Type::Type(t) => t.to_string(),
         t => format!("(::{t})"),
     }

@@ -401,8 +401,15 @@ impl Compiler {
             InstData::TypeAssert { val, ty } => self.assert_type(&fr.ty(*val), ty),
             InstData::GetGlobal(name) => {
                 // Prelude code refers to prelude definitions even where a user variable of
-                // the same name shadows them (as Base code does in Julia).
-                let (t, c) = self.global_read(*name, self.in_prelude(span.file));
+                // the same name shadows them (as Base code does in Julia); the program's code
+                // to its own functions where it has defined some named like library ones.
+                let in_prelude = self.in_prelude(span.file);
+                let name = if in_prelude {
+                    *name
+                } else {
+                    self.program_name(*name)
+                };
+                let (t, c) = self.global_read(name, in_prelude);
                 if let Some(c) = c {
                     fr.res.insert(i, Resolution::Constant(c));
                 }

@@ -2,6 +2,7 @@
 //! strings, indexing and matrix literals.
 
 use super::*;
+use syntax::ast::library_ref;
 
 impl<'a> Lowerer<'a> {
     /// A condition: must be a `Bool` (a `TypeError` otherwise).
@@ -138,7 +139,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Tuple(elems) => {
                 // `(a, rest...)` is `tuple(a, rest...)`: a call, which splats.
                 if elems.iter().any(|el| matches!(el.kind, ExprKind::Splat(_))) {
-                    return self.expr(&call_ast(ident(sym("tuple"), sp), elems.clone(), sp));
+                    return self.expr(&call_ast(library_ref(sym("tuple"), sp), elems.clone(), sp));
                 }
                 let mut vs = Vec::new();
                 for el in elems {
@@ -314,7 +315,7 @@ impl<'a> Lowerer<'a> {
                 cond,
                 generator,
             } => self.comprehension(body, iters, cond.as_deref(), *generator, sp),
-            ExprKind::Using(_) => Ok(self.nothing(sp)),
+            ExprKind::Using { .. } => Ok(self.nothing(sp)),
             ExprKind::Error => Err(CompileError::new(ErrorKind::Syntax, sp, "syntax error")),
         }
     }
@@ -533,7 +534,9 @@ impl<'a> Lowerer<'a> {
         // `x^k` with a literal k in -2..=3 is Julia's `literal_pow`: x*x for k = 2, inv(x)
         // for k = -1, and so on (so `2^-1 == 0.5`); the prelude's `_literal_pow2` etc. do
         // that and give `ℯ^k` as `exp(k)`.
-        if func.ident().is_some_and(|f| f.as_str() == "^") && self.lookup_local(sym("^")).is_none()
+        if func.ident().is_some_and(|f| f.as_str() == "^")
+            && self.lookup_local(sym("^")).is_none()
+            && !self.env.is_own_function(sym("^"))
         {
             if let (2, Some(ExprKind::Int(k))) = (args.len(), args.get(1).map(|a| &a.kind)) {
                 if (-2..=3).contains(k) {

@@ -167,6 +167,7 @@ impl<'a> Lowerer<'a> {
                         .map(|x| closure::rewrite(x, &read_capture, &mut bound))
                         .collect(),
                     declaration_only: false,
+                    qualified: false,
                     span: sp,
                 }
             })

@@ -2,6 +2,7 @@
 //! become several methods), constructors.
 
 use super::*;
+use syntax::ast::library_ref;
 
 /// Lowers one top-level statement into a thunk (a function of no arguments besides itself).
 /// Also returns the closures of the anonymous functions in it, and the names its loops make
@@ -424,7 +425,7 @@ pub(super) fn keyword_methods(
                 let default = match &k.default {
                     Some(d) => d.clone(),
                     None => call_ast(
-                        ident(sym("error"), k.span),
+                        library_ref(sym("error"), k.span),
                         vec![str_lit(&format!(
                             "UndefKeywordError: keyword argument `{n}` not assigned"
                         ))],

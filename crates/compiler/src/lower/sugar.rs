@@ -2,6 +2,7 @@
 //! broadcasting, and macros.
 
 use super::*;
+use syntax::ast::library_ref;
 
 impl<'a> Lowerer<'a> {
     /// `[body for x in itr if cond]` (and a generator `(body for x in itr)`, which is
@@ -31,7 +32,8 @@ impl<'a> Lowerer<'a> {
         }
         let vars: Vec<&Expr> = iters.iter().map(|(var, _)| var).collect();
         let lambda = |e: &Expr| iteration_lambda(&vars, e);
-        let call = |name: &str, args: Vec<Expr>, at: Span| call_ast(ident(sym(name), at), args, at);
+        let call =
+            |name: &str, args: Vec<Expr>, at: Span| call_ast(library_ref(sym(name), at), args, at);
         let m = if let [(_, itr)] = iters {
             // (A string's characters are collected first: `map` of a string is a string.)
             let mut source = call("_comprehension_source", vec![itr.clone()], itr.span);
@@ -92,17 +94,17 @@ impl<'a> Lowerer<'a> {
             "count" => ("_gen_count", None),
             _ => return Ok(None),
         };
-        if self.lookup_local(name).is_some() {
+        if self.lookup_local(name).is_some() || self.env.is_own_function(name) {
             return Ok(None);
         }
         let lambda = |e: &Expr| iteration_lambda(&[var], e);
         let keep = match cond {
             Some(c) => lambda(c),
-            None => ident(sym("_gen_true"), arg.span),
+            None => library_ref(sym("_gen_true"), arg.span),
         };
-        let mut args: Vec<Expr> = op.map(|o| ident(sym(o), sp)).into_iter().collect();
+        let mut args: Vec<Expr> = op.map(|o| library_ref(sym(o), sp)).into_iter().collect();
         args.extend([lambda(body), keep, itr.clone()]);
-        let call = call_ast(ident(sym(fold), sp), args, sp);
+        let call = call_ast(library_ref(sym(fold), sp), args, sp);
         self.expr(&call).map(Some)
     }
 
@@ -149,7 +151,7 @@ impl<'a> Lowerer<'a> {
                 .map(|(x, a)| {
                     if a {
                         let sp = x.span;
-                        call_ast(ident(sym("_bc_arith_operand"), sp), vec![x], sp)
+                        call_ast(library_ref(sym("_bc_arith_operand"), sp), vec![x], sp)
                     } else {
                         x
                     }
@@ -231,7 +233,7 @@ impl<'a> Lowerer<'a> {
             None => "broadcast",
         };
         args.extend(leaves);
-        let fused_call = call_ast(ident(sym(name), sp), args, sp);
+        let fused_call = call_ast(library_ref(sym(name), sp), args, sp);
         let Some((tree, tested)) = whole else {
             return self.expr(&fused_call);
         };
@@ -273,12 +275,12 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .map(|n| {
                 call_ast(
-                    ident(sym("isa"), sp),
-                    vec![n, ident(sym("AbstractRange"), sp)],
+                    library_ref(sym("isa"), sp),
+                    vec![n, library_ref(sym("AbstractRange"), sp)],
                     sp,
                 )
             })
-            .reduce(|a, b| call_ast(ident(sym("|"), sp), vec![a, b], sp))
+            .reduce(|a, b| call_ast(library_ref(sym("|"), sp), vec![a, b], sp))
             .unwrap_or_else(|| mk(ExprKind::Bool(false), sp));
         let choice = mk(
             ExprKind::If {
@@ -431,7 +433,7 @@ impl<'a> Lowerer<'a> {
                         })),
                         e.span,
                     );
-                    self.expr(&call_ast(ident(sym("_spawn"), sp), vec![thunk], sp))
+                    self.expr(&call_ast(library_ref(sym("_spawn"), sp), vec![thunk], sp))
                 }
                 _ => Err(CompileError::unsupported(
                     sp,
@@ -515,7 +517,10 @@ fn show_text(e: &Expr, src: &str) -> Option<String> {
                 },
                 (Some(_), _) => None,
                 // `x'` is `adjoint(x)`, printed as written.
-                (None, [a]) if callee == "adjoint" && tail.ends_with('\'') => {
+                (None, [a])
+                    if matches!(callee.as_str(), "adjoint" | "Base.adjoint")
+                        && tail.ends_with('\'') =>
+                {
                     Some(format!("{}'", show_operand(a, src)?))
                 }
                 (None, _) => {

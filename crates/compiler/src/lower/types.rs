@@ -2,6 +2,7 @@
 //! constructors.
 
 use super::*;
+use syntax::ast::library_ref;
 
 pub(super) fn mk(kind: ExprKind, span: Span) -> Expr {
     Expr::new(kind, span)
@@ -190,7 +191,7 @@ pub fn define_struct(
             // A field of a union type keeps a value of one of its members (a union of an
             // abstract type has no value to `convert` to).
             (Some(t), Some(members)) => call_ast(
-                ident(sym("_convert_union"), f.span),
+                library_ref(sym("_convert_union"), f.span),
                 vec![
                     ident(arg_name(f.name), f.span),
                     Expr::new(ExprKind::Tuple(members.to_vec()), t.span),
@@ -198,7 +199,7 @@ pub fn define_struct(
                 f.span,
             ),
             (Some(t), None) => call_ast(
-                ident(sym("convert"), f.span),
+                library_ref(sym("convert"), f.span),
                 vec![t.clone(), ident(arg_name(f.name), f.span)],
                 f.span,
             ),
@@ -219,6 +220,7 @@ pub fn define_struct(
         ret_type: None,
         body,
         declaration_only: false,
+        qualified: false,
         span: sp,
     };
     methods.extend(lower_constructor(&full, applied.clone(), src, env)?);
@@ -260,6 +262,7 @@ pub fn define_struct(
                 ret_type: None,
                 body: vec![fwd],
                 declaration_only: false,
+                qualified: false,
                 span: sp,
             };
             methods.extend(lower_function(&outer, src, env)?);

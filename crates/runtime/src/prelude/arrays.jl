@@ -622,15 +622,9 @@ function last(v::AbstractVector, n::Int64)
     n < 0 && throw(ArgumentError("Number of elements must be non-negative"))
     v[max(length(v) - n + 1, 1):length(v)]
 end
-# Inserting and deleting elements of a vector (the later elements move). Functions new to a
-# program's namespace take untyped arguments, so that a program's own function of the same name
-# replaces or outranks them.
-insert!(a, i, x) = _insert!(a, i, x)
-deleteat!(a, i) = _deleteat!(a, i)
-pushfirst!(a, x) = _insert!(a, 1, x)
-popfirst!(a) = _popfirst!(a)
-circshift(v, k) = _circshift(v, k)
-function _insert!(a::Vector, i::Int64, x)
+# Inserting and deleting elements of a vector (the later elements move).
+pushfirst!(a::Vector, x) = insert!(a, 1, x)
+function insert!(a::Vector, i::Int64, x)
     n = length(a)
     (1 <= i <= n + 1) || Core.throw_bounds(a, i)
     resize!(a, n + 1)
@@ -640,7 +634,7 @@ function _insert!(a::Vector, i::Int64, x)
     a[i] = x
     a
 end
-function _deleteat!(a::Vector, i::Int64)
+function deleteat!(a::Vector, i::Int64)
     n = length(a)
     (1 <= i <= n) || Core.throw_bounds(a, i)
     for k in i:(n - 1)
@@ -648,7 +642,7 @@ function _deleteat!(a::Vector, i::Int64)
     end
     resize!(a, n - 1)
 end
-function _deleteat!(a::Vector, r::UnitRange{Int64})
+function deleteat!(a::Vector, r::UnitRange{Int64})
     n = length(a)
     isempty(r) && return a
     (1 <= first(r) && last(r) <= n) || Core.throw_bounds(a, r)
@@ -658,14 +652,14 @@ function _deleteat!(a::Vector, r::UnitRange{Int64})
     end
     resize!(a, n - m)
 end
-function _popfirst!(a::Vector)
+function popfirst!(a::Vector)
     isempty(a) && throw(ArgumentError("array must be non-empty"))
     x = a[1]
     deleteat!(a, 1)
     x
 end
 # `circshift(v, k)`: the elements moved `k` places towards the end, wrapping around.
-function _circshift(v::AbstractVector, k::Int64)
+function circshift(v::AbstractVector, k::Int64)
     n = length(v)
     out = similar(v)
     n == 0 && return out

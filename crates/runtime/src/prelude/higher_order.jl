@@ -140,9 +140,16 @@ end
 # Any other iterable (`enumerate`, `zip`, tuples, a filtered collection): a vector whose
 # element type is `f`'s inferred result type.
 _iter_elem(itr, st) = iterate_next(itr, st)[1]
+_mapped_eltype(itr, st) = Core.return_type(_iter_elem, typeof(itr), typeof(st))
+# (Through Julia's `iterate`, the state's type changes as the iteration ends.)
+_mapped_eltype(itr, st::_Iterated) = Core.return_type(_iterate_first, typeof(itr))
+_iterate_first(itr) = (iterate(itr)::Tuple)[1]
+# What `collect` makes a vector of: a type iterated through `iterate` gives its `eltype`.
+_collected_eltype(itr, st) = _mapped_eltype(itr, st)
+_collected_eltype(itr, st::_Iterated) = eltype(typeof(itr))
 function map(f, itr)
     st = iterate_start(itr)
-    E = Core.return_type(_iter_elem, typeof(itr), typeof(st))
+    E = _mapped_eltype(itr, st)
     out = Vector{Core.return_type(f, E)}(undef, 0)
     while !iterate_done(itr, st)
         x, st = iterate_next(itr, st)
@@ -151,7 +158,15 @@ function map(f, itr)
     out
 end
 collect(a::Array) = copy(a)
-collect(itr) = map(identity, itr)
+function collect(itr)
+    st = iterate_start(itr)
+    out = Vector{_collected_eltype(itr, st)}(undef, 0)
+    while !iterate_done(itr, st)
+        x, st = iterate_next(itr, st)
+        push!(out, x)
+    end
+    out
+end
 # A tuple collects into a vector of its elements' join (`collect((1, 2.0))` is `Real[1, 2.0]`).
 function collect(t::Tuple)
     out = Vector{eltype(t)}(undef, length(t))

@@ -8,6 +8,30 @@ _comprehension_source(x) = x
 _comprehension_source(t::Tuple) = collect(t)
 _comprehension_source(t::NamedTuple) = collect(t)
 
+# Julia's iteration protocol. A type that defines `Base.iterate(x)` and `Base.iterate(x, state)`
+# is iterated through them (`for`, comprehensions, `collect`, `sum`, ...): the loop's state is
+# the last result of `iterate`, wrapped. Without them, `iterate` is the `MethodError`.
+function iterate end
+struct _Iterated{R}
+    r::R
+end
+iterate_start(x) = _iterated(iterate(x))
+iterate_done(x, st::_Iterated{Nothing}) = true
+iterate_done(x, st::_Iterated) = false
+iterate_next(x, st::_Iterated) = (st.r[1], _iterated(iterate(x, st.r[2])))
+_iterated(r::Nothing) = _Iterated{Nothing}(r)
+_iterated(r::Tuple) = _Iterated{typeof(r)}(r)
+# Such a type's element type is `Any` unless it defines `Base.eltype(::Type{T})` (what
+# `collect` makes a vector of).
+eltype(::Type{T}) where {T} = Any
+# `iterate` of the library's collections, with Julia's states.
+iterate(a::Array, i::Int64 = 1) = 1 <= i <= length(a) ? (a[i], i + 1) : nothing
+iterate(t::Tuple, i::Int64 = 1) = 1 <= i <= length(t) ? (t[i], i + 1) : nothing
+iterate(x::Number, done::Bool = false) = done ? nothing : (x, true)
+iterate(s::String, i::Int64 = 1) = i > Core.string_ncodeunits(s) ? nothing : (s[i], nextind(s, i))
+iterate(r::UnitRange{Int64}) = isempty(r) ? nothing : (first(r), first(r))
+iterate(r::UnitRange{Int64}, i::Int64) = i == last(r) ? nothing : (i + 1, i + 1)
+
 # A number iterates once, as in Julia.
 iterate_start(x::Number) = false
 iterate_done(x::Number, done::Bool) = done

@@ -292,9 +292,7 @@ function norm(x::AbstractArray, p::Real)
 end
 # `normalize(v, p)`: `v` scaled to unit p-norm, multiplied by the norm's inverse as Julia does
 # (divided by it when the inverse would overflow).
-# (Untyped, so that a program's own `normalize` replaces or outranks it.)
-normalize(a, p = 2) = _normalize(a, p)
-function _normalize(a::AbstractArray, p::Real)
+function normalize(a::AbstractArray, p::Real = 2)
     nrm = norm(a, p)
     out = collect(float.(a))
     if nrm >= _inv_floatmax(nrm)
@@ -313,9 +311,8 @@ end
 _inv_floatmax(::Float64) = 5.562684646268003e-309
 _inv_floatmax(::Float32) = 2.938736f-39
 # The cross product of two 3-vectors.
-cross(a, b) = _cross(a, b)
-×(a, b) = cross(a, b)
-function _cross(a::AbstractVector, b::AbstractVector)
+×(a::AbstractVector, b::AbstractVector) = cross(a, b)
+function cross(a::AbstractVector, b::AbstractVector)
     if !(length(a) == length(b) == 3)
         throw(DimensionMismatch("cross product is only defined for vectors of length 3"))
     end

@@ -187,8 +187,6 @@ end
 # `stack(xs)`: arrays of one shape as the slices of an array with one more dimension (each
 # vector a column); `dims = 1` stacks vectors as rows. `reduce(hcat, vs)` and
 # `reduce(vcat, vs)` of a vector of vectors concatenate in one pass, as Julia's do.
-# (Functions new to a program's namespace take untyped arguments, so that a program's own
-# function of the same name replaces or outranks them.)
 stack(xs; dims = Colon()) = _stack(xs, dims)
 function _stack_check(x, ax)
     if axes(x) != ax

@@ -37,6 +37,7 @@ impl<'a> Parser<'a> {
                         ret_type: None,
                         body: vec![],
                         declaration_only: true,
+                        qualified: false,
                         span: sp.to(self.prev_span()),
                     })),
                     sp.to(self.prev_span()),
@@ -84,6 +85,7 @@ impl<'a> Parser<'a> {
                 func, args, kwargs, ..
             } => {
                 let name_span = func.span;
+                let qualified = matches!(func.kind, ExprKind::Field { .. });
                 let name = match func.kind {
                     ExprKind::Ident(s) => FnName::Name(s),
                     // `Base.size(...) = ...`: a method of a function of a known module.
@@ -149,6 +151,7 @@ impl<'a> Parser<'a> {
                     ret_type,
                     body,
                     declaration_only: false,
+                    qualified,
                     span,
                 })
             }
@@ -167,6 +170,7 @@ impl<'a> Parser<'a> {
                     ret_type,
                     body,
                     declaration_only: false,
+                    qualified: false,
                     span,
                 })
             }
@@ -181,6 +185,7 @@ impl<'a> Parser<'a> {
                     ret_type,
                     body,
                     declaration_only: false,
+                    qualified: false,
                     span,
                 })
             }
@@ -329,6 +334,7 @@ impl<'a> Parser<'a> {
             ret_type: None,
             body: vec![call],
             declaration_only: false,
+            qualified: false,
             span,
         };
         let f = Expr::new(ExprKind::Function(Box::new(ctor)), span);

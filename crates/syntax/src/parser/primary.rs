@@ -112,7 +112,7 @@ impl<'a> Parser<'a> {
                 let span = e.span.to(sp);
                 e = Expr::new(
                     ExprKind::Call {
-                        func: Box::new(Expr::new(ExprKind::Ident(sym("adjoint")), sp)),
+                        func: Box::new(library_ref(sym("adjoint"), sp)),
                         args: vec![e],
                         kwargs: vec![],
                         do_block: None,
@@ -261,7 +261,7 @@ impl<'a> Parser<'a> {
             // prelude's `_typed_collect`).
             BracketBody::Comprehension(c) => Expr::new(
                 ExprKind::Call {
-                    func: Box::new(Expr::new(ExprKind::Ident(sym("_typed_collect")), obj.span)),
+                    func: Box::new(library_ref(sym("_typed_collect"), obj.span)),
                     args: vec![obj, c],
                     kwargs: vec![],
                     do_block: None,
@@ -654,7 +654,7 @@ impl<'a> Parser<'a> {
             );
             return Expr::new(
                 ExprKind::Call {
-                    func: Box::new(Expr::new(ExprKind::Ident(sym("_flatten_collect")), span)),
+                    func: Box::new(library_ref(sym("_flatten_collect"), span)),
                     args: vec![outer],
                     kwargs: vec![],
                     do_block: None,

@@ -83,6 +83,8 @@ impl<'a> Parser<'a> {
             Tok::Keyword(Kw::Using) | Tok::Keyword(Kw::Import) => {
                 let using = matches!(self.bump().tok, Tok::Keyword(Kw::Using));
                 let mut names = Vec::new();
+                // Functions named one by one (`import Base: +, show`, `import Base.show`).
+                let mut functions = Vec::new();
                 // Names listed after `:` (`using Base.MathConstants: γ`), per module.
                 let mut listed: Vec<(Symbol, Vec<(Symbol, Span)>)> = Vec::new();
                 loop {
@@ -93,10 +95,12 @@ impl<'a> Parser<'a> {
                             break;
                         }
                     }
-                    // A submodule (`using Base.Threads`): its last name.
+                    // A submodule (`using Base.Threads`): its last name; a name that is not a
+                    // module (`import Base.show`): a function.
                     while self.at_op(".") && self.adjacent() {
                         self.bump();
                         match self.ident_sym("a module name after `.`") {
+                            Some((s, _)) if !is_module(s) && !using => functions.push(s),
                             Some((s, _)) => {
                                 if let Some(last) = names.last_mut() {
                                     *last = s;
@@ -114,10 +118,13 @@ impl<'a> Parser<'a> {
                         let mut these = Vec::new();
                         while !matches!(self.peek(), Tok::Newline | Tok::Eof | Tok::Op(";")) {
                             let t = self.bump();
-                            if let Tok::Ident(n) = t.tok {
-                                these.push((n, t.span));
+                            match t.tok {
+                                Tok::Ident(n) => these.push((n, t.span)),
+                                Tok::Op(op) if op != "," => these.push((sym(op), t.span)),
+                                _ => {}
                             }
                         }
+                        functions.extend(these.iter().map(|(n, _)| *n));
                         listed.push((module, these));
                         break;
                     }
@@ -126,7 +133,14 @@ impl<'a> Parser<'a> {
                     }
                 }
                 let span = start.to(self.prev_span());
-                let using_stmt = Expr::new(ExprKind::Using(names.clone()), span);
+                let using_stmt = Expr::new(
+                    ExprKind::Using {
+                        modules: names.clone(),
+                        names: functions,
+                        import: !using,
+                    },
+                    span,
+                );
                 if !using || !names.iter().any(|n| n.as_str() == "MathConstants") {
                     return using_stmt;
                 }
