@@ -1055,6 +1055,12 @@ fn scan_definitions(item: &Expr, imported: &mut FxHashSet<Symbol>, own: &mut Vec
         ExprKind::Block(items) => items
             .iter()
             .for_each(|d| scan_definitions(d, imported, own)),
+        ExprKind::If { then, else_, .. } => {
+            then.iter().for_each(|d| scan_definitions(d, imported, own));
+            if let Some(e) = else_ {
+                scan_definitions(e, imported, own);
+            }
+        }
         ExprKind::Macro { args, .. } => {
             args.iter().for_each(|d| scan_definitions(d, imported, own))
         }

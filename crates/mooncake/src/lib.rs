@@ -386,6 +386,9 @@ impl Session {
     }
 
     fn run_toplevel_unguarded(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
+        if let Some(r) = self.run_defining_branch(item, file) {
+            return r;
+        }
         let src = self.src_of(file);
         let generation = self.machine.compiler.generation();
         let r = self.machine.compiler.toplevel(item, &src);
@@ -429,6 +432,42 @@ impl Session {
                 }
                 Ok(v)
             }
+        }
+    }
+
+    /// A top-level `if` or `begin` block that defines functions or types: as in Julia, the
+    /// condition runs first, then the taken branch's statements one by one as top-level
+    /// statements (neither opens a scope). `None` for any other statement.
+    fn run_defining_branch(&mut self, item: &Expr, file: FileId) -> Option<Result<Value, Error>> {
+        let run_all = |s: &mut Self, items: &[Expr]| {
+            let mut v = Value::Nothing;
+            for it in items {
+                v = s.run_toplevel_unguarded(it, file)?;
+            }
+            Ok(v)
+        };
+        match &item.kind {
+            ExprKind::If { cond, then, else_ } if defines(item) => {
+                // `cond ? true : false`, so that a non-Bool is Julia's `TypeError` at it.
+                let test = Expr::new(
+                    ExprKind::If {
+                        cond: cond.clone(),
+                        then: vec![Expr::new(ExprKind::Bool(true), cond.span)],
+                        else_: Some(Box::new(Expr::new(ExprKind::Bool(false), cond.span))),
+                    },
+                    cond.span,
+                );
+                Some(match self.run_toplevel_unguarded(&test, file) {
+                    Ok(Value::Bool(true)) => run_all(self, then),
+                    Ok(_) => match else_ {
+                        Some(e) => self.run_toplevel_unguarded(e, file),
+                        None => Ok(Value::Nothing),
+                    },
+                    Err(e) => Err(e),
+                })
+            }
+            ExprKind::Block(items) if defines(item) => Some(run_all(self, items)),
+            _ => None,
         }
     }
 
@@ -1404,5 +1443,20 @@ fn ad_frame_name(name: &str) -> String {
             };
             body.or_else(anonymous).unwrap_or_else(|| name.to_string())
         }
+    }
+}
+
+/// Whether a top-level `if` or `begin` block defines a function or type in one of its
+/// branches (not inside a loop or function).
+fn defines(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Function(d) => !matches!(d.name, syntax::ast::FnName::Anonymous),
+        ExprKind::Struct(_) | ExprKind::AbstractType { .. } => true,
+        ExprKind::Macro { args, .. } => args.iter().any(defines),
+        ExprKind::If { then, else_, .. } => {
+            then.iter().any(defines) || else_.as_deref().is_some_and(defines)
+        }
+        ExprKind::Block(items) => items.iter().any(defines),
+        _ => false,
     }
 }

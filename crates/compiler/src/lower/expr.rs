@@ -298,7 +298,7 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Function(_) if self.toplevel => Err(CompileError::unsupported(
                 sp,
-                "defining a function inside an `if`, a loop or a block at top level (define it at the top of the file)",
+                "defining a function inside a loop or a `let` block at top level (define it outside)",
             )),
             ExprKind::Function(_) => Err(CompileError::unsupported(
                 sp,
