@@ -531,6 +531,11 @@ impl<'a> Lowerer<'a> {
                 return Ok(r);
             }
         }
+        if func.ident().is_some_and(|f| f.as_str() == "//")
+            && self.lookup_local(sym("//")).is_none()
+        {
+            return Err(CompileError::unsupported(sp, "rational numbers (`a // b`)"));
+        }
         // `x^k` with a literal k in -2..=3 is Julia's `literal_pow`: x*x for k = 2, inv(x)
         // for k = -1, and so on (so `2^-1 == 0.5`); the prelude's `_literal_pow2` etc. do
         // that and give `ℯ^k` as `exp(k)`.

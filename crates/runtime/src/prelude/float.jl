@@ -102,6 +102,28 @@ typemin(::Type{Float64}) = -Inf
 eps(::Type{Float64}) = 2.220446049250313e-16
 eps(::Type{Float32}) = 1.1920929f-7
 eps() = eps(Float64)
+floatmax(::Type{Float64}) = 1.7976931348623157e308
+floatmax(::Type{Float32}) = 3.4028235f38
+floatmin(::Type{Float64}) = 2.2250738585072014e-308
+floatmin(::Type{Float32}) = 1.1754944f-38
+floatmax(x::AbstractFloat) = floatmax(typeof(x))
+floatmin(x::AbstractFloat) = floatmin(typeof(x))
+floatmax() = floatmax(Float64)
+floatmin() = floatmin(Float64)
+# `eps(x)`: the distance from `abs(x)` to the next larger float of its type (the spacing of the
+# subnormals below `floatmin`); `NaN` for infinities and `NaN`.
+function eps(x::Float64)
+    isfinite(x) || return NaN
+    # The biased exponent (the mask drops the sign).
+    E = Core.and_int(Core.bitcast(Int64, x) >> 52, 2047)
+    E > 52 ? Core.bitcast(Float64, (E - 52) << 52) : Core.bitcast(Float64, 1 << max(E - 1, 0))
+end
+function eps(x::Float32)
+    isfinite(x) || return Core.fpconvert(Float32, NaN)
+    abs(x) < 1.1754944f-38 && return 1.0f-45
+    E = Core.and_int(Core.bitcast(Int64, Float64(x)) >> 52, 2047)
+    Float32(Core.bitcast(Float64, (E - 23) << 52))
+end
 abs2(x::Number) = x * x
 inv(x::Number) = one(x) / x
 muladd(x, y, z) = x * y + z

@@ -385,7 +385,8 @@ impl<'a> Parser<'a> {
     pub(super) fn parse_times(&mut self) -> Expr {
         let mut lhs = self.parse_shift();
         while let Tok::Op(
-            o @ ("*" | "/" | "÷" | "%" | "\\" | "&" | "⋅" | "×" | ".*" | "./" | ".÷" | ".\\"),
+            o
+            @ ("*" | "/" | "//" | "÷" | "%" | "\\" | "&" | "⋅" | "×" | ".*" | "./" | ".÷" | ".\\"),
         ) = self.peek()
         {
             let op = *o;

@@ -1,0 +1,3 @@
+# Rational numbers are not supported yet: an error at the construct.
+x = 3 // 4
+println(x)
