@@ -253,6 +253,9 @@ pub struct Lambda {
     /// block, which identifies the closure type all its methods share. `None` for an anonymous
     /// function.
     pub local: Option<(Symbol, Span)>,
+    /// A local named function's `where` variables and return type (`g(y::T)::T where {T}`).
+    pub where_vars: Vec<TypeVarDecl>,
+    pub ret_type: Option<Box<Expr>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -454,6 +454,21 @@ impl<'a> Lowerer<'a> {
         if let Some(v) = self.field_call(func, args, sp)? {
             return Ok(v);
         }
+        // `Array{T}(undef, dims...)`: the array of as many dimensions as `dims` gives
+        // (`_array_undef`; `Array{T}` alone, a partially applied type, has no value here).
+        if let ExprKind::Curly { base, params } = &func.kind {
+            if let ([t], Some(first)) = (params.as_slice(), args.first()) {
+                if base.ident().is_some_and(|b| b.as_str() == "Array")
+                    && first.ident().is_some_and(|u| u.as_str() == "undef")
+                    && self.lookup_local(sym("Array")).is_none()
+                {
+                    let mut rest = vec![t.clone()];
+                    rest.extend(args[1..].iter().map(|a| (*a).clone()));
+                    let call = call_ast(library_ref(sym("_array_undef"), func.span), rest, sp);
+                    return self.expr(&call);
+                }
+            }
+        }
         // `new{T}(...)`: `new` of the struct with the given parameters.
         if let ExprKind::Curly { base, params } = &func.kind {
             if base.ident().is_some_and(|b| b.as_str() == "new")

@@ -21,6 +21,8 @@ impl<'a> Lowerer<'a> {
             params: params.to_vec(),
             kwparams: kwparams.to_vec(),
             body: body.iter().map(|b| (*b).clone()).collect(),
+            where_vars: vec![],
+            ret_type: None,
         };
         let methods: Vec<LocalMethod> = match local {
             Some((_, first)) => self
@@ -159,8 +161,8 @@ impl<'a> Lowerer<'a> {
                     name_span: sp,
                     params: ps,
                     kwparams: kws,
-                    where_vars: tparams.clone(),
-                    ret_type: None,
+                    where_vars: tparams.iter().chain(&m.where_vars).cloned().collect(),
+                    ret_type: m.ret_type.clone(),
                     body: m
                         .body
                         .iter()
@@ -195,9 +197,8 @@ impl<'a> Lowerer<'a> {
 /// (y) -> y^2 + x`. The methods of one name in one block (`g(x::Int) = ...`, `g(x::Float64) =
 /// ...`, or `g(x, s = 2)`, which Julia makes two methods) are methods of one closure type:
 /// each definition assigns `g` an object of that type. Also returns each local function's
-/// methods, by the span of its first (see `Lambda::local`). Keyword arguments, `where`
-/// clauses and return types of local functions are not supported yet, nor methods of one
-/// name in several blocks.
+/// methods, by the span of its first (see `Lambda::local`). `kws...` keyword parameters of
+/// local functions are not supported yet, nor methods of one name in several blocks.
 pub(super) fn local_functions_as_closures(
     body: &[Expr],
 ) -> Result<(Vec<Expr>, LocalMethods), CompileError> {
@@ -223,13 +224,16 @@ pub(super) struct LocalMethod {
     params: Vec<Param>,
     kwparams: Vec<Param>,
     body: Vec<Expr>,
+    where_vars: Vec<TypeVarDecl>,
+    ret_type: Option<Expr>,
 }
 
 impl LocalMethod {
-    /// The names its parameters bind, keyword parameters included.
+    /// The names its parameters (and `where` variables) bind, keyword parameters included.
     fn bound_names(&self) -> Vec<Symbol> {
         let mut names = param_names(&self.params);
         names.extend(param_names(&self.kwparams));
+        names.extend(self.where_vars.iter().map(|v| v.name));
         names
     }
 }
@@ -243,6 +247,8 @@ fn collect_local_methods(e: &Expr, out: &mut LocalMethods) {
                 params: l.params.clone(),
                 kwparams: l.kwparams.clone(),
                 body: vec![l.body.clone()],
+                where_vars: l.where_vars.clone(),
+                ret_type: l.ret_type.as_deref().cloned(),
             });
         }
     }
@@ -288,16 +294,6 @@ fn rewrite_statements(stmts: &mut [Expr], cx: &mut LocalFns) {
                     def.kwparams[0].span,
                     "`kws...` keyword parameters of a function defined inside a function",
                 ))
-            } else if !def.where_vars.is_empty() {
-                Some((
-                    def.span,
-                    "`where` clauses of a function defined inside a function",
-                ))
-            } else if def.ret_type.is_some() {
-                Some((
-                    def.span,
-                    "return types of a function defined inside a function",
-                ))
             } else if def.declaration_only || cx.defined.contains(&name) {
                 Some((
                     def.span,
@@ -321,6 +317,8 @@ fn rewrite_statements(stmts: &mut [Expr], cx: &mut LocalFns) {
                 body: mk(ExprKind::Block(def.body.clone()), sp),
                 span: sp,
                 local: Some((name, first)),
+                where_vars: def.where_vars.clone(),
+                ret_type: def.ret_type.clone().map(Box::new),
             };
             stmts[i] = mk(
                 ExprKind::Assign {

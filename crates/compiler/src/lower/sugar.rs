@@ -215,6 +215,8 @@ impl<'a> Lowerer<'a> {
                 body,
                 span: sp,
                 local: None,
+                where_vars: vec![],
+                ret_type: None,
                 kwparams: vec![],
             })),
             sp,
@@ -429,6 +431,8 @@ impl<'a> Lowerer<'a> {
                             body: e.clone(),
                             span: e.span,
                             local: None,
+                            where_vars: vec![],
+                            ret_type: None,
                             kwparams: vec![],
                         })),
                         e.span,
@@ -590,6 +594,8 @@ fn iteration_lambda(vars: &[&Expr], e: &Expr) -> Expr {
         ),
         span: e.span,
         local: None,
+        where_vars: vec![],
+        ret_type: None,
         kwparams: vec![],
     };
     mk(ExprKind::Lambda(Box::new(l)), e.span)

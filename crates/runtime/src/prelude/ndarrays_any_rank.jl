@@ -12,6 +12,9 @@ _array_size(a::Array, d::Tuple) = _array_size(a, (d..., Core.arraysize(a, length
 axes(a::AbstractArray{T,N}) where {T,N} = map(OneTo, size(a))
 keys(A::AbstractArray{T,N}) where {T,N} = CartesianIndices(A)
 
+# `Array{T}(undef, dims...)`: as many dimensions as given.
+_array_undef(::Type{T}, d::Vararg{Int64,N}) where {T,N} = Array{T,N}(undef, d)
+_array_undef(::Type{T}, d::NTuple{N,Int64}) where {T,N} = Array{T,N}(undef, d)
 zeros(d::Vararg{Int64,N}) where {N} = fill!(Array{Float64,N}(undef, d), 0.0)
 zeros(d::NTuple{N,Int64}) where {N} = fill!(Array{Float64,N}(undef, d), 0.0)
 zeros(::Type{T}, d::Vararg{Int64,N}) where {T,N} = fill!(Array{T,N}(undef, d), zero(T))

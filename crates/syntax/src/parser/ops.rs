@@ -170,6 +170,8 @@ impl<'a> Parser<'a> {
                 body,
                 span,
                 local: None,
+                where_vars: vec![],
+                ret_type: None,
                 kwparams: vec![],
             })),
             span,

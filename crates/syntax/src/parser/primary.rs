@@ -227,6 +227,8 @@ impl<'a> Parser<'a> {
                 body: Expr::new(ExprKind::Block(body), bspan),
                 span: bspan,
                 local: None,
+                where_vars: vec![],
+                ret_type: None,
                 kwparams: vec![],
             }))
         } else {

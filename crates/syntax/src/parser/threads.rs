@@ -111,6 +111,8 @@ impl Parser<'_> {
                 ),
                 span: sp,
                 local: None,
+                where_vars: vec![],
+                ret_type: None,
                 kwparams: vec![],
             })),
             sp,
