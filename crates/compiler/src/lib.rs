@@ -670,7 +670,7 @@ impl Compiler {
 
     /// The table a program's code means by the global name `name`: its own function of that
     /// name if it has defined one, else the name itself (noting a library function as used).
-    pub(crate) fn program_name(&mut self, name: Symbol) -> Symbol {
+    pub fn program_name(&mut self, name: Symbol) -> Symbol {
         if let Some(t) = self.own_tables.get(&name) {
             return *t;
         }

@@ -560,6 +560,8 @@ impl Session {
         if let Some(v) = self.machine.globals.get(&sym) {
             return Ok(v.clone());
         }
+        // The program's own function of a library name, as its code means it.
+        let sym = self.machine.compiler.program_name(sym);
         match self.machine.compiler.global_type(sym) {
             (_, Some(c)) => Ok(Value::from_const(&c)),
             _ => Err(Error::Usage(format!("UndefVarError: `{name}` not defined"))),

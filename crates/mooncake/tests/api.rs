@@ -257,3 +257,18 @@ fn repeated_gradients_reuse_nothing_the_caller_still_holds() {
         assert_eq!(parts(&g), expected);
     }
 }
+
+#[test]
+fn a_programs_own_function_named_like_a_library_one_is_called_and_differentiated() {
+    let (mut s, _) = session();
+    s.load_source("m.jl", "sum(x) = x[1]^2 + 3x[2]").unwrap();
+    let x = Value::from(vec![2.0, 5.0]);
+    let v = s.call("sum", vec![x.clone()]).unwrap();
+    assert_eq!(v.as_f64(), Some(19.0));
+    let f = s.eval("sum").unwrap();
+    let (y, g) = s.value_and_gradient(&f, std::slice::from_ref(&x)).unwrap();
+    assert_eq!(y.as_f64(), Some(19.0));
+    assert_eq!(g[1].to_f64_vec(), Some(vec![4.0, 3.0]));
+    // The library's `sum` is still `Base.sum`.
+    assert_eq!(s.eval("Base.sum([1, 2])").unwrap().as_int(), Some(3));
+}
