@@ -273,6 +273,27 @@ function accumulate(op, A::AbstractMatrix; dims::Int64, init = _noinit)
     end
     out
 end
+# Along a dimension of an array of any rank: in memory order, the previous element along
+# `dims` is `stride` places back.
+function accumulate(op, A::AbstractArray; dims::Int64, init = _noinit)
+    dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))
+    z = isempty(A) ? zero(eltype(A)) : A[1]
+    T = init === _noinit ? typeof(op(z, z)) : typeof(op(init, z))
+    out = similar(A, T)
+    stride = 1
+    for d in 1:min(dims - 1, ndims(A))
+        stride *= size(A, d)
+    end
+    n = dims <= ndims(A) ? size(A, dims) : 1
+    for k in 1:length(A)
+        if mod(div(k - 1, stride), n) > 0
+            out[k] = op(out[k - stride], A[k])
+        else
+            out[k] = init === _noinit ? convert(T, A[k]) : op(init, A[k])
+        end
+    end
+    out
+end
 # A vector along a dimension past its first: each element alone.
 function _accumulate_alone(op, v::AbstractVector, dims::Int64, init)
     dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))

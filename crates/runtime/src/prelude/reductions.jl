@@ -119,6 +119,8 @@ cumsum(x::AbstractVector; dims::Int64 = 1) = dims == 1 ? _cumsum_vec(x) : _cum_a
 cumprod(x::AbstractVector; dims::Int64 = 1) = dims == 1 ? _cumprod_vec(x) : _cum_along(x, dims, typeof(one(eltype(x)) * one(eltype(x))))
 cumsum(A::AbstractMatrix; dims::Int64) = accumulate(+, A; dims = dims)
 cumprod(A::AbstractMatrix; dims::Int64) = accumulate(*, A; dims = dims)
+cumsum(A::AbstractArray; dims::Int64) = accumulate(+, A; dims = dims)
+cumprod(A::AbstractArray; dims::Int64) = accumulate(*, A; dims = dims)
 # A vector along a dimension other than 1: its elements, as the running result's type.
 function _cum_along(x::AbstractVector, dims::Int64, ::Type{T}) where {T}
     dims >= 1 || throw(ArgumentError(string("dimension must be ≥ 1, got ", dims)))

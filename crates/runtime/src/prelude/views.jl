@@ -339,6 +339,32 @@ end
 # `f` applied to each column (`dims = 1`) or row (`dims = 2`) of a matrix, each a copy as
 # Julia's `mapslices` passes, the results laid along that dimension: a number gives it length
 # one, a vector its length (the same for every slice). `dims = (1, 2)` applies `f` to the whole.
+# Arrays of three or more dimensions, along one dimension `d`: the slices in memory order of
+# the other dimensions (element `j` of a slice is `stride * (j - 1)` places after its first),
+# each result (a number, or a vector of one length) laid along `d` in the result.
+function mapslices(f, A::Array{T,N}; dims) where {T,N}
+    dims isa Int64 || error("not supported yet: mapslices with dims = $dims")
+    1 <= dims <= N || throw(ArgumentError("mapslices: dimension must be between 1 and $N, got $dims"))
+    s = size(A)
+    L = s[dims]
+    stride = 1
+    for k in 1:(dims - 1)
+        stride *= s[k]
+    end
+    outer = div(length(A), stride * L)
+    slice(lo, hi) = [A[lo + stride * (j - 1) + stride * L * hi + 1] for j in 1:L]
+    r1 = f(slice(0, 0))
+    m = r1 isa Number ? 1 : length(r1)
+    R = Array{eltype(r1),N}(undef, ntuple(k -> k == dims ? m : s[k], Val(N)))
+    for hi in 0:(outer - 1), lo in 0:(stride - 1)
+        r = lo == 0 && hi == 0 ? r1 : f(slice(lo, hi))
+        length(r) == m || throw(DimensionMismatch("mapslices: the results of the slices have lengths $m and $(length(r))"))
+        for j in 1:m
+            R[lo + stride * (j - 1) + stride * m * hi + 1] = r[j]
+        end
+    end
+    R
+end
 function mapslices(f, A::Matrix; dims)
     dims isa Tuple && length(dims) == 2 && dims[1] != dims[2] && all(d -> d == 1 || d == 2, dims) && return _mapslices_whole(f(copy(A)))
     dims isa Int64 || error("not supported yet: mapslices with dims = $dims")
