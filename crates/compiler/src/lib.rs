@@ -687,10 +687,11 @@ impl Compiler {
 
     /// Whether `name` is a function or type defined outside the prelude.
     fn is_user_definition(&self, name: Symbol) -> bool {
-        let user_method = self
-            .tables
-            .get(&name)
-            .is_some_and(|t| t.methods.iter().any(|m| !m.in_prelude));
+        let user_method = self.own_tables.contains_key(&name)
+            || self
+                .tables
+                .get(&name)
+                .is_some_and(|t| t.methods.iter().any(|m| !m.in_prelude));
         let user_type =
             self.env.struct_def(name).is_some() || self.env.abstract_def(name).is_some();
         let prelude_type = self.prelude_files > 0 && self.prelude_types.contains(&name);
