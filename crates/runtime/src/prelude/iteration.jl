@@ -23,7 +23,11 @@ _iterated(r::Nothing) = _Iterated{Nothing}(r)
 _iterated(r::Tuple) = _Iterated{typeof(r)}(r)
 # Such a type's element type is `Any` unless it defines `Base.eltype(::Type{T})` (what
 # `collect` makes a vector of).
-eltype(::Type{T}) where {T} = Any
+# (A type whose values have an `eltype` gives that one: `eltype(UnitRange{Int64})`.)
+eltype(::Type{T}) where {T} = _eltype_of_values(Core.return_type(eltype, T))
+eltype(::Type{T}) where {T<:Number} = T
+_eltype_of_values(::Type{Type{E}}) where {E} = E
+_eltype_of_values(t) = Any
 # `iterate` of the library's collections, with Julia's states.
 iterate(a::Array, i::Int64 = 1) = 1 <= i <= length(a) ? (a[i], i + 1) : nothing
 iterate(t::Tuple, i::Int64 = 1) = 1 <= i <= length(t) ? (t[i], i + 1) : nothing
