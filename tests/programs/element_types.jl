@@ -7,3 +7,7 @@ Base.eltype(::Type{Bag}) = Int
 println(collect(Bag([1, 2])), " ", eltype(Bag))
 struct Box end
 println(eltype(Box))
+e = enumerate([1.0, 2.0])
+z = zip(1:2, "ab")
+println(eltype(e), " ", eltype(typeof(e)), " ", eltype(z), " ", eltype(zip([1], [2.0], [true])))
+println(collect(e), " ", collect(z))

@@ -78,6 +78,9 @@ end
 length(p::Pairs) = length(p.keys)
 zip(a, b) = Zip2(a, b)
 zip(a, b, c) = Zip3(a, b, c)
+eltype(e::Enumerate) = Tuple{Int64,eltype(e.itr)}
+eltype(z::Zip2) = Tuple{eltype(z.a),eltype(z.b)}
+eltype(z::Zip3) = Tuple{eltype(z.a),eltype(z.b),eltype(z.c)}
 iterate_start(z::Zip2) = (iterate_start(z.a), iterate_start(z.b))
 iterate_done(z::Zip2, st) = iterate_done(z.a, st[1]) || iterate_done(z.b, st[2])
 function iterate_next(z::Zip2, st)
