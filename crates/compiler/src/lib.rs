@@ -1030,9 +1030,10 @@ fn library_module(name: Symbol) -> &'static str {
         "dot" | "norm" | "opnorm" | "normalize" | "cross" | "det" | "logdet" | "logabsdet"
         | "tr" | "diag" | "diagm" | "kron" | "lu" | "cholesky" | "qr" | "mul!" | "ldiv!"
         | "triu" | "tril" | "eigen" | "svd" | "pinv" | "rank" | "issymmetric" | "isposdef"
-        | "axpy!" => "LinearAlgebra",
+        | "axpy!" | "svdvals" | "eigvals" | "cond" | "lmul!" | "rmul!" | "×" => "LinearAlgebra",
         "mean" | "var" | "std" | "median" | "cov" | "cor" | "quantile" | "middle" => "Statistics",
-        "seed!" | "randperm" | "shuffle" | "shuffle!" | "randn" | "randexp" => "Random",
+        "seed!" | "randperm" | "shuffle" | "shuffle!" | "rand" | "rand!" | "randn" | "randn!"
+        | "randexp" => "Random",
         _ => "Base",
     }
 }
