@@ -149,21 +149,19 @@ _collected_eltype(itr, st) = _mapped_eltype(itr, st)
 _collected_eltype(itr, st::_Iterated) = eltype(typeof(itr))
 function map(f, itr)
     st = iterate_start(itr)
-    E = _mapped_eltype(itr, st)
-    out = Vector{Core.return_type(f, E)}(undef, 0)
-    while !iterate_done(itr, st)
-        x, st = iterate_next(itr, st)
-        push!(out, f(x))
-    end
-    out
+    _map_iter(f, itr, st, Core.return_type(f, _mapped_eltype(itr, st)))
 end
 collect(a::Array) = copy(a)
 function collect(itr)
     st = iterate_start(itr)
-    out = Vector{_collected_eltype(itr, st)}(undef, 0)
+    _map_iter(identity, itr, st, _collected_eltype(itr, st))
+end
+# `f` of each element from state `st` on, into a `Vector{T}`.
+function _map_iter(f, itr, st, ::Type{T}) where {T}
+    out = Vector{T}(undef, 0)
     while !iterate_done(itr, st)
         x, st = iterate_next(itr, st)
-        push!(out, x)
+        push!(out, f(x))
     end
     out
 end

@@ -21,9 +21,8 @@ iterate_done(x, st::_Iterated) = false
 iterate_next(x, st::_Iterated) = (st.r[1], _iterated(iterate(x, st.r[2])))
 _iterated(r::Nothing) = _Iterated{Nothing}(r)
 _iterated(r::Tuple) = _Iterated{typeof(r)}(r)
-# Such a type's element type is `Any` unless it defines `Base.eltype(::Type{T})` (what
-# `collect` makes a vector of).
-# (A type whose values have an `eltype` gives that one: `eltype(UnitRange{Int64})`.)
+# A type's element type (what `collect` makes a vector of): that of its values
+# (`eltype(UnitRange{Int64})`), `Any` for a type that declares none.
 eltype(::Type{T}) where {T} = _eltype_of_values(Core.return_type(eltype, T))
 eltype(::Type{T}) where {T<:Number} = T
 _eltype_of_values(::Type{Type{E}}) where {E} = E
