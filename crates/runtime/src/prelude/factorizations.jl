@@ -114,34 +114,76 @@ struct LU{T,S,V}
     p::V
     P::S
 end
-function lu(A::AbstractMatrix; check::Bool = true)
-    if size(A, 1) != size(A, 2)
-        error("not supported yet: `lu` of a non-square matrix")
+# Partial pivoting of a non-square matrix (the square case runs on the `Core.array_lu` kernel):
+# LAPACK's unblocked `getf2` over the first min(m, n) columns.
+function _lu_rect(A::AbstractMatrix)
+    m = size(A, 1)
+    n = size(A, 2)
+    F = _solve_copy(A, typeof(one(eltype(A)) / one(eltype(A))))
+    kmax = min(m, n)
+    piv = Vector{Int64}(undef, kmax)
+    info = 0
+    for k in 1:kmax
+        p = k
+        big = abs(F[k, k])
+        for i in (k + 1):m
+            if abs(F[i, k]) > big
+                big = abs(F[i, k])
+                p = i
+            end
+        end
+        piv[k] = p
+        if iszero(F[p, k])
+            info == 0 && (info = k)
+        else
+            if p != k
+                for j in 1:n
+                    t = F[k, j]
+                    F[k, j] = F[p, j]
+                    F[p, j] = t
+                end
+            end
+            r = one(eltype(F)) / F[k, k]
+            for i in (k + 1):m
+                F[i, k] *= r
+            end
+            for j in (k + 1):n
+                a = F[k, j]
+                for i in (k + 1):m
+                    F[i, j] -= F[i, k] * a
+                end
+            end
+        end
     end
-    F, piv, info = _lu_of(A)
+    F, piv, info
+end
+function lu(A::AbstractMatrix; check::Bool = true)
+    m = size(A, 1)
+    n = size(A, 2)
+    F, piv, info = m == n ? _lu_of(A) : _lu_rect(A)
     check && info > 0 && throw(SingularException(info))
     T = eltype(F)
-    n = size(F, 1)
-    L = zeros(T, n, n)
-    U = zeros(T, n, n)
-    for j in 1:n, i in 1:n
+    k = min(m, n)
+    L = zeros(T, m, k)
+    U = zeros(T, k, n)
+    for j in 1:n, i in 1:m
         if i > j
-            L[i, j] = F[i, j]
-        else
+            j <= k && (L[i, j] = F[i, j])
+        elseif i <= k
             U[i, j] = F[i, j]
         end
     end
-    for i in 1:n
+    for i in 1:k
         L[i, i] = one(T)
     end
-    p = collect(1:n)
-    for k in 1:n
-        t = p[k]
-        p[k] = p[piv[k]]
-        p[piv[k]] = t
+    p = collect(1:m)
+    for i in 1:k
+        t = p[i]
+        p[i] = p[piv[i]]
+        p[piv[i]] = t
     end
-    P = zeros(T, n, n)
-    for i in 1:n
+    P = zeros(T, m, m)
+    for i in 1:m
         P[i, p[i]] = one(T)
     end
     LU{T,Matrix{T},Vector{Int64}}(F, piv, info, L, U, p, P)
@@ -150,15 +192,21 @@ issuccess(F::LU) = F.info == 0
 size(F::LU) = size(F.factors)
 size(F::LU, d::Int64) = size(F.factors, d)
 function \(F::LU, B::AbstractVecOrMat)
+    n = _checksquare(F.factors)
     F.info > 0 && throw(SingularException(F.info))
-    n = size(F.factors, 1)
     if size(B, 1) != n
         throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", n)))
     end
     _lu_solve(F.factors, F.ipiv, B, _solve_eltype(F.factors, B))
 end
-det(F::LU) = _lu_det(F.factors, F.ipiv, F.info)
-logabsdet(F::LU) = _lu_logabsdet(F.factors, F.ipiv)
+function det(F::LU)
+    _checksquare(F.factors)
+    _lu_det(F.factors, F.ipiv, F.info)
+end
+function logabsdet(F::LU)
+    _checksquare(F.factors)
+    _lu_logabsdet(F.factors, F.ipiv)
+end
 function logdet(F::LU)
     d, s = logabsdet(F)
     d + log(s)
@@ -241,31 +289,94 @@ function _qr_reflect!(F, τ, k::Int64, X, c::Int64)
     end
     X
 end
+# Householder step k (LAPACK's `larfg`): the reflector that zeroes column k of F below the
+# diagonal is stored there (with τ[k]) and applied to the columns right of k.
+function _qr_column!(F::Matrix{T}, τ, k::Int64) where {T}
+    m = size(F, 1)
+    α = F[k, k]
+    ss = zero(T)
+    for i in (k + 1):m
+        ss += F[i, k] * F[i, k]
+    end
+    if !iszero(ss)
+        β = -copysign(sqrt(α * α + ss), α)
+        τ[k] = (β - α) / β
+        r = one(T) / (α - β)
+        for i in (k + 1):m
+            F[i, k] *= r
+        end
+        F[k, k] = β
+        for c in (k + 1):size(F, 2)
+            _qr_reflect!(F, τ, k, F, c)
+        end
+    end
+    F
+end
 function _qr_factor!(F::Matrix{T}) where {T}
+    τ = zeros(T, min(size(F, 1), size(F, 2)))
+    for k in 1:length(τ)
+        _qr_column!(F, τ, k)
+    end
+    τ
+end
+# QR with column pivoting (LAPACK's unblocked `laqp2`): before step k the remaining column of
+# largest norm (the first of equals) is moved to position k; `jpvt[k]` is the original index of
+# column k. The norms of the remaining parts are downdated after each step and recomputed when
+# cancellation makes the downdate inaccurate. They are kept squared (the same order of columns)
+# so that no square root of zero enters the derivative.
+function _qr_pivoted_factor!(F::Matrix{T}) where {T}
     m = size(F, 1)
     n = size(F, 2)
-    kmax = min(m, n)
-    τ = zeros(T, kmax)
-    for k in 1:kmax
-        α = F[k, k]
-        ss = zero(T)
-        for i in (k + 1):m
-            ss += F[i, k] * F[i, k]
+    τ = zeros(T, min(m, n))
+    jpvt = collect(1:n)
+    vn1 = zeros(T, n)
+    vn2 = zeros(T, n)
+    for j in 1:n
+        s = zero(T)
+        for i in 1:m
+            s += F[i, j] * F[i, j]
         end
-        if !iszero(ss)
-            β = -copysign(sqrt(α * α + ss), α)
-            τ[k] = (β - α) / β
-            r = one(T) / (α - β)
-            for i in (k + 1):m
-                F[i, k] *= r
+        vn1[j] = s
+        vn2[j] = s
+    end
+    tol = sqrt(eps(T))
+    for k in 1:length(τ)
+        p = k
+        for j in (k + 1):n
+            if vn1[j] > vn1[p]
+                p = j
             end
-            F[k, k] = β
-            for c in (k + 1):n
-                _qr_reflect!(F, τ, k, F, c)
+        end
+        if p != k
+            for i in 1:m
+                t = F[i, p]
+                F[i, p] = F[i, k]
+                F[i, k] = t
+            end
+            jp = jpvt[p]
+            jpvt[p] = jpvt[k]
+            jpvt[k] = jp
+            vn1[p] = vn1[k]
+            vn2[p] = vn2[k]
+        end
+        _qr_column!(F, τ, k)
+        for j in (k + 1):n
+            if !iszero(vn1[j])
+                temp = max(one(T) - F[k, j] * F[k, j] / vn1[j], zero(T))
+                if temp * vn1[j] / vn2[j] <= tol
+                    s = zero(T)
+                    for i in (k + 1):m
+                        s += F[i, j] * F[i, j]
+                    end
+                    vn1[j] = s
+                    vn2[j] = s
+                else
+                    vn1[j] *= temp
+                end
             end
         end
     end
-    τ
+    τ, jpvt
 end
 function qr(A::AbstractMatrix)
     T = typeof(one(eltype(A)) / one(eltype(A)))
@@ -325,12 +436,16 @@ function getindex(Q::QRPackedQ{T,S,C}, i::Int64, j::Int64) where {T,S,C}
     e[j] = one(T)
     (Q * e)[i]
 end
+function _qr_rhs_check(m::Int64, B::AbstractVecOrMat)
+    if size(B, 1) != m
+        throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", m)))
+    end
+end
 function \(F::QR, B::AbstractVecOrMat)
     m = size(F.factors, 1)
     n = size(F.factors, 2)
-    if m < n
-        error("not supported yet: least squares with fewer rows than columns (minimum-norm solutions)")
-    end
+    _qr_rhs_check(m, B)
+    m < n && return _min_norm_solve(F.factors, F.τ, collect(1:n), m, B)
     Y = adjoint(F.Q) * B
     for i in 1:n
         iszero(F.factors[i, i]) && throw(SingularException(i))
@@ -342,25 +457,231 @@ function \(F::QR, B::AbstractVecOrMat)
     X
 end
 det(F::QR) = error("not supported yet: `det` of a QR factorisation")
-# `A \ b` with more rows than columns: the least-squares solution, through `qr`. (Julia uses a
-# column-pivoted QR; for a matrix of full column rank both give the same solution up to the
-# last bits. A rank-deficient matrix is not supported yet.)
-function _least_squares(A::AbstractMatrix, B::AbstractVecOrMat)
-    m = size(A, 1)
-    n = size(A, 2)
-    if size(B, 1) != m
-        throw(DimensionMismatch(string("B has leading dimension ", size(B, 1), ", but needs ", m)))
+
+# QR with column pivoting, `qr(A, ColumnNorm())`: A[:, p] = Q R. `F.p` is the column
+# permutation, `F.P` its matrix (A P = Q R); `F \ b` is the minimum-norm least-squares solution
+# over A's numerical rank, as `A \ b` gives for a non-square A.
+struct NoPivot end
+struct ColumnNorm end
+struct QRPivoted{T,S,C,V}
+    factors::S
+    τ::C
+    jpvt::V
+    Q::QRPackedQ{T,S,C}
+    R::S
+    p::V
+    P::S
+end
+qr(A::AbstractMatrix, ::NoPivot) = qr(A)
+function qr(A::AbstractMatrix, ::ColumnNorm)
+    T = typeof(one(eltype(A)) / one(eltype(A)))
+    F = _solve_copy(A, T)
+    τ, jpvt = _qr_pivoted_factor!(F)
+    m = size(F, 1)
+    n = size(F, 2)
+    R = zeros(T, min(m, n), n)
+    for j in 1:n, i in 1:min(j, m)
+        R[i, j] = F[i, j]
     end
-    m < n && error("not supported yet: `\\` with more columns than rows (minimum-norm solutions)")
-    F = qr(A)
-    big = zero(eltype(F.factors))
-    for i in 1:n
-        big = max(big, abs(F.factors[i, i]))
+    P = zeros(T, n, n)
+    for j in 1:n
+        P[jpvt[j], j] = one(T)
     end
-    for i in 1:n
-        if abs(F.factors[i, i]) <= big * max(m, n) * eps(typeof(big))
-            error("not supported yet: `\\` with a rank-deficient matrix (least squares needs full column rank here)")
+    QRPivoted{T,Matrix{T},Vector{T},Vector{Int64}}(F, τ, jpvt, QRPackedQ{T,Matrix{T},Vector{T}}(F, τ), R, copy(jpvt), P)
+end
+size(F::QRPivoted) = size(F.factors)
+size(F::QRPivoted, d::Int64) = size(F.factors, d)
+function \(F::QRPivoted, B::AbstractVecOrMat)
+    m = size(F.factors, 1)
+    n = size(F.factors, 2)
+    _qr_rhs_check(m, B)
+    rcond = min(m, n) * eps(eltype(F.factors))
+    _min_norm_solve(F.factors, F.τ, F.jpvt, _qr_rank(F.factors, rcond), B)
+end
+
+# One step of incremental condition estimation (LAPACK's `laic1`). `sest` estimates the
+# largest (`largest`) or smallest singular value of the leading j×j block of a triangle, with
+# unit vector x; `alpha` is x'w for the next column's upper part w and `gamma` its diagonal
+# entry. Returns the estimate for the (j+1)×(j+1) block and the sine and cosine that extend x
+# to (sine x, cosine).
+function _condition_step(largest::Bool, sest::T, alpha::T, gamma::T) where {T}
+    ϵ = eps(T)
+    aα = abs(alpha)
+    aγ = abs(gamma)
+    aσ = abs(sest)
+    if sest == 0
+        if largest
+            s1 = max(aγ, aα)
+            s1 == 0 && return (zero(T), zero(T), one(T))
+            s = alpha / s1
+            c = gamma / s1
+            h = sqrt(s * s + c * c)
+            return (s1 * h, s / h, c / h)
+        end
+        sine = max(aγ, aα) == 0 ? one(T) : -gamma
+        cosine = max(aγ, aα) == 0 ? zero(T) : alpha
+        s1 = max(abs(sine), abs(cosine))
+        s = sine / s1
+        c = cosine / s1
+        h = sqrt(s * s + c * c)
+        return (zero(T), s / h, c / h)
+    elseif aγ <= ϵ * aσ
+        largest || return (aγ, zero(T), one(T))
+        h = max(aσ, aα)
+        s1 = aσ / h
+        s2 = aα / h
+        return (h * sqrt(s1 * s1 + s2 * s2), one(T), zero(T))
+    elseif aα <= ϵ * aσ
+        if largest
+            return aγ <= aσ ? (aσ, one(T), zero(T)) : (aγ, zero(T), one(T))
+        end
+        return aγ <= aσ ? (aγ, zero(T), one(T)) : (aσ, one(T), zero(T))
+    elseif aσ <= ϵ * aα || aσ <= ϵ * aγ
+        if aγ <= aα
+            h = aγ / aα
+            r = sqrt(h * h + one(T))
+            largest && return (aα * r, copysign(one(T), alpha) / r, gamma / aα / r)
+            return (aσ * (h / r), -(gamma / aα) / r, copysign(one(T), alpha) / r)
+        end
+        h = aα / aγ
+        r = sqrt(h * h + one(T))
+        largest && return (aγ * r, alpha / aγ / r, copysign(one(T), gamma) / r)
+        return (aσ / r, -copysign(one(T), gamma) / r, alpha / aγ / r)
+    end
+    z1 = alpha / aσ
+    z2 = gamma / aσ
+    if largest
+        b = (one(T) - z1 * z1 - z2 * z2) / 2
+        c = z1 * z1
+        t = b > 0 ? c / (b + sqrt(b * b + c)) : sqrt(b * b + c) - b
+        sine = -z1 / t
+        cosine = -z2 / (t + one(T))
+        h = sqrt(sine * sine + cosine * cosine)
+        return (sqrt(t + one(T)) * aσ, sine / h, cosine / h)
+    end
+    norma = max(z1 * z1 + one(T) + abs(z1 * z2), abs(z1 * z2) + z2 * z2)
+    if 2 * (z1 - z2) * (z1 + z2) + one(T) >= 0
+        b = (z1 * z1 + z2 * z2 + one(T)) / 2
+        c = z2 * z2
+        t = c / (b + sqrt(abs(b * b - c)))
+        sine = z1 / (one(T) - t)
+        cosine = -z2 / t
+        est = sqrt(t + 4 * ϵ * ϵ * norma) * aσ
+    else
+        b = (z2 * z2 + z1 * z1 - one(T)) / 2
+        c = z1 * z1
+        t = b >= 0 ? -c / (b + sqrt(b * b + c)) : b - sqrt(b * b + c)
+        sine = -z1 / t
+        cosine = -z2 / (t + one(T))
+        est = sqrt(t + one(T) + 4 * ϵ * ϵ * norma) * aσ
+    end
+    h = sqrt(sine * sine + cosine * cosine)
+    (est, sine / h, cosine / h)
+end
+# The numerical rank of a pivoted QR factorisation (as LinearAlgebra's `xgelsy`-like solve
+# decides it): the largest leading triangle of R whose estimated condition number stays below
+# 1/rcond.
+function _qr_rank(F::Matrix{T}, rcond) where {T}
+    kmax = min(size(F, 1), size(F, 2))
+    (kmax == 0 || iszero(F[1, 1])) && return 0
+    xmin = [one(T)]
+    xmax = [one(T)]
+    smin = abs(F[1, 1])
+    smax = smin
+    r = 1
+    while r < kmax
+        γ = F[r + 1, r + 1]
+        αmin = zero(T)
+        αmax = zero(T)
+        for i in 1:r
+            αmin += xmin[i] * F[i, r + 1]
+            αmax += xmax[i] * F[i, r + 1]
+        end
+        tmin, sn, cn = _condition_step(false, smin, αmin, γ)
+        tmax, sx, cx = _condition_step(true, smax, αmax, γ)
+        tmax * rcond > tmin && break
+        for i in 1:r
+            xmin[i] *= sn
+            xmax[i] *= sx
+        end
+        push!(xmin, cn)
+        push!(xmax, cx)
+        smin = tmin
+        smax = tmax
+        r += 1
+    end
+    r
+end
+# The minimum-norm solution of min ‖A x - b‖ from A's (pivoted) QR factors over the first `r`
+# columns of R (A's rank): Q'b, then the r×n trapezoid [R₁₁ R₁₂] reduced to [U 0] Z by
+# reflectors from the right (LAPACK's `tzrzf`), a triangular solve with U, Z' applied, and the
+# column permutation undone.
+function _min_norm_solve(F::Matrix{T}, τ, jpvt, r::Int64, B::AbstractVecOrMat) where {T}
+    n = size(F, 2)
+    nrhs = ndims(B) == 1 ? 1 : size(B, 2)
+    Y = _solve_copy(B, typeof(one(T) * one(eltype(B))))
+    for c in 1:nrhs, k in 1:length(τ)
+        _qr_reflect!(F, τ, k, Y, c)
+    end
+    X = zeros(eltype(Y), n, nrhs)
+    for c in 1:nrhs, i in 1:r
+        X[i, c] = Y[i, c]
+    end
+    U = zeros(T, r, n)
+    for j in 1:n, i in 1:min(j, r)
+        U[i, j] = F[i, j]
+    end
+    σ = zeros(T, r)
+    for k in r:-1:1
+        α = U[k, k]
+        ss = zero(T)
+        for j in (r + 1):n
+            ss += U[k, j] * U[k, j]
+        end
+        if !iszero(ss)
+            β = -copysign(sqrt(α * α + ss), α)
+            σ[k] = (β - α) / β
+            d = one(T) / (α - β)
+            for j in (r + 1):n
+                U[k, j] *= d
+            end
+            U[k, k] = β
+            for i in 1:(k - 1)
+                s = U[i, k]
+                for j in (r + 1):n
+                    s += U[i, j] * U[k, j]
+                end
+                s *= σ[k]
+                U[i, k] -= s
+                for j in (r + 1):n
+                    U[i, j] -= s * U[k, j]
+                end
+            end
         end
     end
-    F \ B
+    for c in 1:nrhs
+        _back_subst!(U, X, c, r)
+        for k in 1:r
+            s = X[k, c]
+            for j in (r + 1):n
+                s += U[k, j] * X[j, c]
+            end
+            s *= σ[k]
+            X[k, c] -= s
+            for j in (r + 1):n
+                X[j, c] -= s * U[k, j]
+            end
+        end
+    end
+    Z = zeros(eltype(Y), n, nrhs)
+    for c in 1:nrhs, j in 1:n
+        Z[jpvt[j], c] = X[j, c]
+    end
+    ndims(B) == 1 ? vec(Z) : Z
+end
+# `A \ B` for a non-square A (LinearAlgebra's choice): the minimum-norm least-squares solution
+# through a column-pivoted QR over A's numerical rank, for tall, wide and rank-deficient A.
+function _least_squares(A::AbstractMatrix, B::AbstractVecOrMat)
+    _qr_rhs_check(size(A, 1), B)
+    qr(A, ColumnNorm()) \ B
 end
