@@ -244,3 +244,13 @@ function reduce(::typeof(vcat), vs::AbstractVector{<:AbstractVector})
     end
     out
 end
+# Arrays of all `true` or all `false`. Julia's are packed `BitArray`s; here they are
+# `Array{Bool}`s, as a broadcast with a `Bool` result gives (the same values, indexing and
+# printing), and the names `BitVector` and `BitMatrix` stand for `Vector{Bool}` and
+# `Matrix{Bool}`.
+trues(d::Vararg{Int64,N}) where {N} = fill(true, d)
+trues(d::NTuple{N,Int64}) where {N} = fill(true, d)
+falses(d::Vararg{Int64,N}) where {N} = fill(false, d)
+falses(d::NTuple{N,Int64}) where {N} = fill(false, d)
+const BitVector = Vector{Bool}
+const BitMatrix = Matrix{Bool}
