@@ -867,7 +867,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 };
                 if *i < 1 || *i as usize > n {
                     return Err(Exception::Bounds {
-                        what: show_string(t),
+                        what: t.ty().to_string(),
                         index: i.to_string(),
                     });
                 }
@@ -1064,10 +1064,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x, idx] => {
                 let what = match x {
                     Value::Array(a) => array_summary(&a.dims(), &a.ty()),
-                    // Julia's `summary` of a number is its type; of a string, its size.
-                    Value::Int(_) | Value::F64(_) | Value::F32(_) | Value::Bool(_) => {
-                        x.ty().to_string()
-                    }
+                    // Julia's `summary` of a string is its size.
                     Value::Str(t) => format!("{}-codeunit String", t.len()),
                     v @ Value::Struct(_) if crate::show::view_summary(v).is_some() => {
                         crate::show::view_summary(v).unwrap_or_default()
@@ -1087,7 +1084,8 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                             s.fields.first().map(show_string).unwrap_or_default()
                         )
                     }
-                    v => show_string(v),
+                    // Julia's `summary` of any other value is its type.
+                    v => v.ty().to_string(),
                 };
                 // As Julia's `show_index`: a colon prints as `:`.
                 let show_index = |v: &Value| match v {

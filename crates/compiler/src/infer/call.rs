@@ -28,6 +28,9 @@ pub(crate) enum Resolution {
     /// method instance (the last combination needs no test).
     Split(Vec<SplitCase>),
     FieldIndex(u32),
+    /// `indexed_iterate(t, k[, state])` of a tuple, named tuple or pair with a constant `k`:
+    /// the tuple of field `k` (0-based here) and the next index, `k + 2`.
+    IndexedField(u32),
     /// `#apply(f, pieces...)` of tuples of known length: the plain call of `f` on their
     /// elements, resolved as given.
     Apply(Box<Resolution>),
@@ -540,6 +543,21 @@ impl Compiler {
                         _ => (Type::Any, Resolution::Dynamic),
                     });
                 }
+                // Destructuring (`a, b = t`) of a tuple, named tuple or pair takes field k
+                // with its own type, as `getfield(t, k)` does in Julia's `indexed_iterate`.
+                "indexed_iterate"
+                    if (ats.len() == 3 || ats.len() == 4) && destructures_by_field(&ats[1]) =>
+                {
+                    if let Some(Const::Int(k)) = fr.f.const_value(args[2]) {
+                        let fts = self.env.field_types(&ats[1]).unwrap_or_default();
+                        if *k >= 1 && *k as usize <= fts.len() {
+                            return Ok((
+                                Type::tuple(vec![fts[(*k - 1) as usize].clone(), Type::Int64]),
+                                Resolution::IndexedField((*k - 1) as u32),
+                            ));
+                        }
+                    }
+                }
                 "getindex"
                     if ats.len() == 3
                         && matches!(ats[1], Type::Tuple(_) | Type::NamedTuple(..)) =>
@@ -802,6 +820,33 @@ impl Compiler {
                     (InstData::Call { .. }, Some(Resolution::Global(g))) => {
                         f.insts[i] = InstData::GetGlobal(g);
                     }
+                    (InstData::Call { args }, Some(Resolution::IndexedField(k))) => {
+                        let ft =
+                            match f.types[f.result(i).unwrap_or_else(|| unreachable!())].clone() {
+                                Type::Tuple(ts) => ts[0].clone(),
+                                _ => unreachable!("an indexed field is inferred as a pair"),
+                            };
+                        let (gi, gv) = f.make_inst(
+                            InstData::GetField {
+                                obj: args[1],
+                                field: FieldRef::Index(k),
+                            },
+                            ft,
+                            loc,
+                        );
+                        let (ci, cv) = f.make_inst(
+                            InstData::Const(Const::Int(k as i64 + 2)),
+                            Type::Int64,
+                            loc,
+                        );
+                        out.extend([gi, ci]);
+                        f.insts[i] = InstData::Tuple {
+                            args: vec![
+                                gv.unwrap_or_else(|| unreachable!()),
+                                cv.unwrap_or_else(|| unreachable!()),
+                            ],
+                        };
+                    }
                     (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
                         f.insts[i] = InstData::GetField {
                             obj: args[1],
@@ -941,5 +986,15 @@ impl Compiler {
             f.layout = layout;
         }
         f
+    }
+}
+
+/// Whether destructuring a value of type `t` reads its fields directly (Julia's
+/// `indexed_iterate` methods of tuples, named tuples and pairs call `getfield`).
+fn destructures_by_field(t: &Type) -> bool {
+    match t {
+        Type::Tuple(_) | Type::NamedTuple(..) => true,
+        Type::Struct(n, _) => n.as_str() == "Pair",
+        _ => false,
     }
 }

@@ -26,14 +26,7 @@ impl<'a> Lowerer<'a> {
                 self.set_slot(s, v, sp);
                 Ok(())
             }
-            ExprKind::Tuple(elems) => {
-                for (i, el) in elems.iter().enumerate() {
-                    let k = self.konst(Const::Int(i as i64 + 1), el.span);
-                    let x = self.call("getindex", vec![v, k], el.span);
-                    self.assign(el, x, sp)?;
-                }
-                Ok(())
-            }
+            ExprKind::Tuple(elems) => self.destructure(elems, v, |l, el, x| l.assign(el, x, sp)),
             ExprKind::Index { obj, indices }
                 if indices.iter().any(|i| matches!(i.kind, ExprKind::Splat(_))) =>
             {
@@ -62,6 +55,42 @@ impl<'a> Lowerer<'a> {
             }
             _ => Err(CompileError::invalid(lhs.span, "invalid assignment target")),
         }
+    }
+
+    /// `a, b, c = v` (also a loop variable's tuple), as Julia lowers it: element k and the
+    /// state for the next come from `indexed_iterate(v, k[, state])`, and each element is
+    /// bound by `bind` before the next is taken.
+    pub(super) fn destructure(
+        &mut self,
+        elems: &[Expr],
+        v: Value,
+        mut bind: impl FnMut(&mut Self, &Expr, Value) -> Result<(), CompileError>,
+    ) -> Result<(), CompileError> {
+        let mut state = None;
+        for (i, el) in elems.iter().enumerate() {
+            let k = self.konst(Const::Int(i as i64 + 1), el.span);
+            let mut args = vec![v, k];
+            args.extend(state);
+            let pair = self.call("indexed_iterate", args, el.span);
+            let x = self.emit(
+                InstData::GetField {
+                    obj: pair,
+                    field: FieldRef::Index(0),
+                },
+                el.span,
+            );
+            if i + 1 < elems.len() {
+                state = Some(self.emit(
+                    InstData::GetField {
+                        obj: pair,
+                        field: FieldRef::Index(1),
+                    },
+                    el.span,
+                ));
+            }
+            bind(self, el, x)?;
+        }
+        Ok(())
     }
 
     pub(super) fn op_assign(

@@ -229,12 +229,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             ExprKind::Tuple(elems) => {
-                for (i, el) in elems.iter().enumerate() {
-                    let k = self.konst(Const::Int(i as i64 + 1), el.span);
-                    let xi = self.call("getindex", vec![x, k], el.span);
-                    self.bind_loop_var(el, xi)?;
-                }
-                Ok(())
+                self.destructure(elems, x, |l, el, xi| l.bind_loop_var(el, xi))
             }
             _ => Err(CompileError::invalid(
                 var.span,

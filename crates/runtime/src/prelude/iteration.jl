@@ -95,3 +95,15 @@ function iterate_next(z::Zip3, st)
     r = iterate_next(z.c, st[3])
     ((p[1], q[1], r[1]), (p[2], q[2], r[2]))
 end
+
+# Destructuring `a, b = x` (Julia's `indexed_iterate`): element i of x and the state for the
+# next. Tuples, named tuples and pairs give their fields (inference reads the field directly
+# for a constant i), arrays their elements by linear index, anything else what it iterates.
+indexed_iterate(t::Tuple, i::Int64, state = 1) = (t[i], i + 1)
+indexed_iterate(t::NamedTuple, i::Int64, state = 1) = (t[i], i + 1)
+indexed_iterate(p::Pair, i::Int64, state = 1) = (p[i], i + 1)
+indexed_iterate(a::Array, i::Int64, state = 1) = (a[i], i + 1)
+function indexed_iterate(x, i::Int64, state = iterate_start(x))
+    iterate_done(x, state) && Core.throw_bounds(x, i)
+    iterate_next(x, state)
+end
