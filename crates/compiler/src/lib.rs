@@ -1029,8 +1029,9 @@ fn library_module(name: Symbol) -> &'static str {
     match name.as_str() {
         "dot" | "norm" | "opnorm" | "normalize" | "cross" | "det" | "logdet" | "logabsdet"
         | "tr" | "diag" | "diagm" | "kron" | "lu" | "cholesky" | "qr" | "mul!" | "ldiv!"
-        | "triu" | "tril" | "eigen" | "svd" | "pinv" | "rank" | "issymmetric" | "isposdef"
-        | "axpy!" | "svdvals" | "eigvals" | "cond" | "lmul!" | "rmul!" | "×" => "LinearAlgebra",
+        | "triu" | "tril" | "eigen" | "eigvecs" | "eigmax" | "eigmin" | "svd" | "pinv" | "rank"
+        | "issymmetric" | "isposdef" | "axpy!" | "svdvals" | "eigvals" | "cond" | "lmul!"
+        | "rmul!" | "×" => "LinearAlgebra",
         "mean" | "var" | "std" | "median" | "cov" | "cor" | "quantile" | "middle" => "Statistics",
         "seed!" | "randperm" | "shuffle" | "shuffle!" | "rand" | "rand!" | "randn" | "randn!"
         | "randexp" => "Random",

@@ -989,12 +989,14 @@ impl Compiler {
     }
 }
 
-/// Whether destructuring a value of type `t` reads its fields directly (Julia's
-/// `indexed_iterate` methods of tuples, named tuples and pairs call `getfield`).
+/// Whether destructuring a value of type `t` reads its fields directly: Julia's
+/// `indexed_iterate` methods of tuples, named tuples and pairs call `getfield`, and the
+/// library's `Eigen` and `SVD` objects iterate their first fields in order (values and vectors;
+/// U, S and V).
 fn destructures_by_field(t: &Type) -> bool {
     match t {
         Type::Tuple(_) | Type::NamedTuple(..) => true,
-        Type::Struct(n, _) => n.as_str() == "Pair",
+        Type::Struct(n, _) => matches!(n.as_str(), "Pair" | "Eigen" | "SVD"),
         _ => false,
     }
 }

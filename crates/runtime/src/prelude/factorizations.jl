@@ -685,3 +685,208 @@ function _least_squares(A::AbstractMatrix, B::AbstractVecOrMat)
     _qr_rhs_check(size(A, 1), B)
     qr(A, ColumnNorm()) \ B
 end
+
+# Eigendecomposition of a real symmetric matrix (`eigen(A)` of a symmetric `A` or of a
+# `Symmetric` view; `eigvals`, `eigvecs`, `eigmax`, `eigmin`): eigenvalues in ascending order
+# and orthonormal eigenvectors in the columns of `F.vectors`, by cyclic Jacobi rotations until
+# every off-diagonal entry is negligible against its two diagonal entries. `λ, V = eigen(A)`
+# destructures. LAPACK's tridiagonal method gives the same values up to the last bits and each
+# eigenvector up to its sign (which LAPACK does not define either).
+struct Eigen{T,V,S,U}
+    values::U
+    vectors::S
+end
+function _sym_eigen(A::AbstractMatrix)
+    n = _checksquare(A)
+    T = typeof(float(one(eltype(A))))
+    W = _solve_copy(A, T)
+    V = Matrix{T}(I, n, n)
+    ϵ = eps(T)
+    for sweep in 1:100
+        rotated = false
+        for p in 1:(n - 1), q in (p + 1):n
+            apq = W[p, q]
+            app = W[p, p]
+            aqq = W[q, q]
+            if !iszero(apq) && apq * apq > ϵ * ϵ * abs(app * aqq)
+                rotated = true
+                θ = (aqq - app) / (2 * apq)
+                t = (θ >= 0 ? one(T) : -one(T)) / (abs(θ) + sqrt(θ * θ + one(T)))
+                c = one(T) / sqrt(t * t + one(T))
+                s = t * c
+                τ = s / (one(T) + c)
+                W[p, p] = app - t * apq
+                W[q, q] = aqq + t * apq
+                W[p, q] = zero(T)
+                W[q, p] = zero(T)
+                for r in 1:n
+                    if r != p && r != q
+                        wrp = W[r, p]
+                        wrq = W[r, q]
+                        W[r, p] = wrp - s * (wrq + τ * wrp)
+                        W[r, q] = wrq + s * (wrp - τ * wrq)
+                        W[p, r] = W[r, p]
+                        W[q, r] = W[r, q]
+                    end
+                end
+                for r in 1:n
+                    vrp = V[r, p]
+                    vrq = V[r, q]
+                    V[r, p] = c * vrp - s * vrq
+                    V[r, q] = s * vrp + c * vrq
+                end
+            end
+        end
+        rotated || break
+    end
+    λ = [W[i, i] for i in 1:n]
+    order = sortperm(λ)
+    vals = λ[order]
+    vecs = V[:, order]
+    Eigen{T,T,Matrix{T},Vector{T}}(vals, vecs)
+end
+_nonsymmetric_eigen() = error("not supported yet: eigenvalues of a non-symmetric matrix (they can be complex); `eigen` takes a symmetric matrix or a `Symmetric` view")
+function eigen(A::AbstractMatrix)
+    issymmetric(A) || _nonsymmetric_eigen()
+    _sym_eigen(A)
+end
+eigen(S::Symmetric) = _sym_eigen(S)
+eigvals(A::AbstractMatrix) = eigen(A).values
+eigvecs(A::AbstractMatrix) = eigen(A).vectors
+eigmax(A::AbstractMatrix) = eigvals(A)[end]
+eigmin(A::AbstractMatrix) = eigvals(A)[1]
+eigvals(F::Eigen) = F.values
+eigvecs(F::Eigen) = F.vectors
+det(F::Eigen) = prod(F.values)
+inv(F::Eigen) = F.vectors * Diagonal(inv.(F.values)) * F.vectors'
+iterate(F::Eigen, i::Int64 = 1) = i == 1 ? (F.values, 2) : i == 2 ? (F.vectors, 3) : nothing
+
+# The thin singular value decomposition (`svd(A)`): A = U * Diagonal(S) * V' with the singular
+# values S in descending order and orthonormal columns in U (m×k) and V (n×k), k = min(m, n);
+# `F.Vt` is V', `F \ b` the minimum-norm least-squares solution (singular values below
+# eps·S[1] count as zero), and `U, S, V = svd(A)`
+# destructures. One-sided Jacobi rotations of the columns (as `svdvals`); LAPACK's bidiagonal
+# method gives the same values up to the last bits and each pair of singular vectors up to a
+# common sign.
+struct SVD{T,Tr,M,C}
+    U::M
+    S::C
+    V::M
+    Vt::M
+end
+function svd(A::AbstractMatrix; full::Bool = false)
+    full && error("not supported yet: `svd(A; full = true)` (the thin decomposition is `svd(A)`)")
+    T = typeof(float(one(eltype(A))))
+    if size(A, 1) < size(A, 2)
+        F = svd(copy(transpose(A)))
+        return SVD{T,T,Matrix{T},Vector{T}}(F.V, F.S, F.U, copy(transpose(F.U)))
+    end
+    W = _solve_copy(A, T)
+    m = size(W, 1)
+    k = size(W, 2)
+    V = Matrix{T}(I, k, k)
+    for sweep in 1:100
+        rotated = false
+        for p in 1:(k - 1), q in (p + 1):k
+            a = zero(T)
+            b = zero(T)
+            g = zero(T)
+            for i in 1:m
+                a += W[i, p] * W[i, p]
+                b += W[i, q] * W[i, q]
+                g += W[i, p] * W[i, q]
+            end
+            if !iszero(g) && g * g > eps(T) * eps(T) * (a * b)
+                rotated = true
+                z = (b - a) / (2 * g)
+                t = (z >= 0 ? one(T) : -one(T)) / (abs(z) + sqrt(one(T) + z * z))
+                c = one(T) / sqrt(one(T) + t * t)
+                s = c * t
+                for i in 1:m
+                    wp = W[i, p]
+                    wq = W[i, q]
+                    W[i, p] = c * wp - s * wq
+                    W[i, q] = s * wp + c * wq
+                end
+                for i in 1:k
+                    vp = V[i, p]
+                    vq = V[i, q]
+                    V[i, p] = c * vp - s * vq
+                    V[i, q] = s * vp + c * vq
+                end
+            end
+        end
+        rotated || break
+    end
+    σ = Vector{T}(undef, k)
+    for j in 1:k
+        s = zero(T)
+        for i in 1:m
+            s += W[i, j] * W[i, j]
+        end
+        σ[j] = s > 0 ? sqrt(s) : zero(T)
+    end
+    order = sortperm(σ; rev = true)
+    S = σ[order]
+    Vs = V[:, order]
+    U = zeros(T, m, k)
+    for j in 1:k
+        c = order[j]
+        if S[j] > 0
+            for i in 1:m
+                U[i, j] = W[i, c] / S[j]
+            end
+        else
+            _complete_column!(U, j)
+        end
+    end
+    SVD{T,T,Matrix{T},Vector{T}}(U, S, Vs, copy(transpose(Vs)))
+end
+# Column j of U (a zero singular value's) as a unit vector orthogonal to columns 1:j-1: the
+# first coordinate axis that keeps enough of its length after Gram–Schmidt.
+function _complete_column!(U::Matrix{T}, j::Int64) where {T}
+    m = size(U, 1)
+    for e in 1:m
+        x = zeros(T, m)
+        x[e] = one(T)
+        for l in 1:(j - 1)
+            d = U[e, l]
+            for i in 1:m
+                x[i] -= d * U[i, l]
+            end
+        end
+        nx = sqrt(sum(abs2, x))
+        if nx > T(0.5)
+            for i in 1:m
+                U[i, j] = x[i] / nx
+            end
+            return U
+        end
+    end
+    U
+end
+svdvals(F::SVD) = F.S
+size(F::SVD) = (size(F.U, 1), size(F.V, 1))
+size(F::SVD, d::Int64) = d == 1 ? size(F.U, 1) : d == 2 ? size(F.V, 1) : 1
+function \(F::SVD, B::AbstractVecOrMat)
+    _qr_rhs_check(size(F.U, 1), B)
+    tol = eps(eltype(F.S)) * (isempty(F.S) ? zero(eltype(F.S)) : F.S[1])
+    Y = F.U' * B
+    for i in 1:length(F.S)
+        d = F.S[i] >= tol ? 1 / F.S[i] : zero(eltype(F.S))
+        for c in 1:size(Y, 2)
+            Y[i, c] *= d
+        end
+    end
+    F.V * Y
+end
+iterate(F::SVD, i::Int64 = 1) = i == 1 ? (F.U, 2) : i == 2 ? (F.S, 3) : i == 3 ? (F.V, 4) : nothing
+# `pinv(A)`: the Moore–Penrose inverse, through the SVD, with singular values below
+# `rtol * σ₁` (default `eps * min(m, n)`) treated as zero.
+function pinv(A::AbstractMatrix; atol::Real = 0.0, rtol::Real = (eps(typeof(float(one(eltype(A))))) * min(size(A, 1), size(A, 2))) * iszero(atol))
+    F = svd(A)
+    T = eltype(F.S)
+    tol = isempty(F.S) ? zero(T) : max(T(rtol) * F.S[1], T(atol))
+    Sinv = [s > tol ? 1 / s : zero(T) for s in F.S]
+    F.V * (Sinv .* F.U')
+end
