@@ -5,20 +5,15 @@ typeof(x) = Core.typeof(x)
 isa(x, T) = Core.isa(x, T)
 # A value for a field declared `Union{A, B, ...}`: `x` itself when it is of a member, else
 # converted to the member other than `Nothing` of `Union{T, Nothing}`, as Julia's `convert`.
-function _convert_union(x, ts::Tuple)
-    _isa_any(x, ts) && return x
-    if length(ts) == 2 && (ts[1] === Nothing || ts[2] === Nothing)
-        return convert(ts[1] === Nothing ? ts[2] : ts[1], x)
-    end
-    Core.throw_argument(string("not supported yet: converting a value of type ", typeof(x), " to a union of ", join(map(string, ts), ", "), " for a field"))
-end
+# (Each member is tested by its own call, so that the tests and the conversion fold away once
+# the types are known.)
+_convert_union(x, ts::Tuple) = _isa_any(x, ts) ? x : _convert_to_member(x, ts...)
+_convert_to_member(x, ::Type{Nothing}, ::Type{T}) where {T} = convert(T, x)
+_convert_to_member(x, ::Type{T}, ::Type{Nothing}) where {T} = convert(T, x)
+_convert_to_member(x, ts...) = Core.throw_argument(string("not supported yet: converting a value of type ", typeof(x), " to a union of ", join(map(string, ts), ", "), " for a field"))
 # `x isa Union{A, B, ...}`: whether `x` is of one of the members.
-function _isa_any(x, ts::Tuple)
-    for T in ts
-        Core.isa(x, T) && return true
-    end
-    false
-end
+_isa_any(x, ts::Tuple{}) = false
+_isa_any(x, ts::Tuple) = Core.isa(x, ts[1]) || _isa_any(x, _tuple_tail(ts...))
 ===(x, y) = Core.egal(x, y)
 !==(x, y) = !Core.egal(x, y)
 ==(x, y) = Core.egal(x, y)
