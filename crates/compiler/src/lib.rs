@@ -149,9 +149,15 @@ pub struct Compiler {
     /// The program's own functions named like library functions, by name: their tables
     /// (`Main.sum`).
     own_tables: FxHashMap<Symbol, Symbol>,
-    /// Library function names the program has already used as the library's (a read
-    /// resolved, or `using M: f`): defining a function of such a name is Julia's error.
+    /// Library function and constant names the program has already used as the library's (a
+    /// read resolved, or `using M: f`): defining a function of such a name, or assigning a
+    /// global of it, is Julia's error.
     library_bound: FxHashSet<Symbol>,
+    /// Constants the prelude defines (`I`, `π`, `Inf`, ...).
+    prelude_consts: FxHashSet<Symbol>,
+    /// The program's own globals named like library constants, by name (`I = ...` makes
+    /// `Main.I`): the program's reads and writes of the name mean them from then on.
+    own_globals: FxHashMap<Symbol, Symbol>,
     /// Library function names the program imported (`import Base: f`): its methods of them
     /// extend the library's function.
     imported: FxHashSet<Symbol>,
@@ -191,6 +197,8 @@ impl Compiler {
             prelude_types: FxHashSet::default(),
             library_functions: FxHashSet::default(),
             own_tables: FxHashMap::default(),
+            prelude_consts: FxHashSet::default(),
+            own_globals: FxHashMap::default(),
             library_bound: FxHashSet::default(),
             imported: FxHashSet::default(),
             warnings: Vec::new(),
@@ -536,7 +544,30 @@ impl Compiler {
                 let mut f = lowered.thunk;
                 self.define_closures(lowered.closures, src)?;
                 self.unbind_assigned(&f);
-                // Globals assigned here are untyped variables from now on.
+                // Globals assigned here are untyped variables from now on. A program's
+                // assignment to a library constant's name makes a global of its own.
+                let sets: Vec<(ir::Inst, Symbol)> = f
+                    .insts
+                    .iter()
+                    .filter_map(|(i, d)| match d {
+                        InstData::SetGlobal(n, _) => Some((i, *n)),
+                        _ => None,
+                    })
+                    .collect();
+                let in_prelude = self.in_prelude(stmt.span.file);
+                for (inst, name) in sets {
+                    let target = if in_prelude {
+                        if let ExprKind::Const(_) = stmt.kind {
+                            self.prelude_consts.insert(name);
+                        }
+                        name
+                    } else {
+                        self.own_global(name, f.locs[inst])?
+                    };
+                    if let InstData::SetGlobal(n, _) = &mut f.insts[inst] {
+                        *n = target;
+                    }
+                }
                 for (inst, data) in f.insts.iter() {
                     if let InstData::SetGlobal(name, _) = data {
                         // A function or type defined by the user is a constant binding.
@@ -671,13 +702,38 @@ impl Compiler {
     /// The table a program's code means by the global name `name`: its own function of that
     /// name if it has defined one, else the name itself (noting a library function as used).
     pub fn program_name(&mut self, name: Symbol) -> Symbol {
-        if let Some(t) = self.own_tables.get(&name) {
+        if let Some(t) = self.own_tables.get(&name).or(self.own_globals.get(&name)) {
             return *t;
         }
-        if self.library_functions.contains(&name) {
+        if self.library_functions.contains(&name) || self.prelude_consts.contains(&name) {
             self.library_bound.insert(name);
         }
         name
+    }
+
+    /// The global a program's assignment to `name` writes: where the library defines a
+    /// constant of that name, the program's own global (`Main.I`), as in Julia, where a name
+    /// the program has not yet read from a module is free to become the program's own; after
+    /// a read, Julia's error.
+    fn own_global(&mut self, name: Symbol, span: Span) -> Result<Symbol, CompileError> {
+        if let Some(g) = self.own_globals.get(&name) {
+            return Ok(*g);
+        }
+        if !self.prelude_consts.contains(&name) {
+            return Ok(name);
+        }
+        if self.library_bound.contains(&name) {
+            return Err(CompileError::invalid(
+                span,
+                format!(
+                    "cannot assign a value to imported variable {}.{name} from module Main",
+                    library_module(name)
+                ),
+            ));
+        }
+        let g = ir::types::own_function_table(name);
+        self.own_globals.insert(name, g);
+        Ok(g)
     }
 
     /// Whether `file` is one of the prelude's files.
@@ -1032,6 +1088,7 @@ fn library_module(name: Symbol) -> &'static str {
         | "triu" | "tril" | "eigen" | "eigvecs" | "eigmax" | "eigmin" | "svd" | "pinv" | "rank"
         | "issymmetric" | "isposdef" | "axpy!" | "svdvals" | "eigvals" | "cond" | "lmul!"
         | "rmul!" | "×" => "LinearAlgebra",
+        "I" => "LinearAlgebra",
         "mean" | "var" | "std" | "median" | "cov" | "cor" | "quantile" | "middle" => "Statistics",
         "seed!" | "randperm" | "shuffle" | "shuffle!" | "rand" | "rand!" | "randn" | "randn!"
         | "randexp" => "Random",

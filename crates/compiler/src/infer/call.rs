@@ -817,8 +817,14 @@ impl Compiler {
                         }
                         f.insts[i] = InstData::New { ty: t, args: vals };
                     }
-                    (InstData::Call { .. }, Some(Resolution::Global(g))) => {
+                    (
+                        InstData::Call { .. } | InstData::GetGlobal(_),
+                        Some(Resolution::Global(g)),
+                    ) => {
                         f.insts[i] = InstData::GetGlobal(g);
+                    }
+                    (InstData::SetGlobal(_, v), Some(Resolution::Global(g))) => {
+                        f.insts[i] = InstData::SetGlobal(g, *v);
                     }
                     (InstData::Call { args }, Some(Resolution::IndexedField(k))) => {
                         let ft =

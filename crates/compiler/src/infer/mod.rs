@@ -404,18 +404,34 @@ impl Compiler {
                 // the same name shadows them (as Base code does in Julia); the program's code
                 // to its own functions where it has defined some named like library ones.
                 let in_prelude = self.in_prelude(span.file);
-                let name = if in_prelude {
+                let read = if in_prelude {
                     *name
                 } else {
                     self.program_name(*name)
                 };
-                let (t, c) = self.global_read(name, in_prelude);
-                if let Some(c) = c {
-                    fr.res.insert(i, Resolution::Constant(c));
+                let (t, c) = self.global_read(read, in_prelude);
+                match c {
+                    Some(c) => {
+                        fr.res.insert(i, Resolution::Constant(c));
+                    }
+                    // The program's own global named like a library constant.
+                    None if read != *name => {
+                        fr.res.insert(i, Resolution::Global(read));
+                    }
+                    None => {}
                 }
                 t
             }
-            InstData::SetGlobal(..) => Type::Nothing,
+            InstData::SetGlobal(name, _) => {
+                // Inside a function, `global I = ...` writes the program's own global once
+                // it has one.
+                if !self.in_prelude(span.file) {
+                    if let Some(&g) = self.own_globals.get(name) {
+                        fr.res.insert(i, Resolution::Global(g));
+                    }
+                }
+                Type::Nothing
+            }
             InstData::StaticParam(k) => match fr.sparams.get(*k as usize) {
                 // An integer parameter (the `N` of `Array{T, N}`) is an Int value.
                 // An integer, `Bool` or symbol parameter (the `N` of `Array{T, N}`, the `sym`

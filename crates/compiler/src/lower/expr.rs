@@ -70,12 +70,9 @@ impl<'a> Lowerer<'a> {
                     _ => ("end", "lastindex", "size"),
                 };
                 match self.index_ctx.last().copied() {
-                    Some((_, usize::MAX, _)) => Err(CompileError::unsupported(
-                        sp,
-                        &format!("`{word}` in an index after a splatted one (`A[I..., {word}]`)"),
-                    )),
+                    Some((obj, IndexPos::Computed(d), _)) => Ok(self.call(along, vec![obj, d], sp)),
                     Some((obj, _, 1)) => Ok(self.call(whole, vec![obj], sp)),
-                    Some((obj, dim, _)) => {
+                    Some((obj, IndexPos::At(dim), _)) => {
                         let d = self.konst(Const::Int(dim as i64 + 1), sp);
                         Ok(self.call(along, vec![obj, d], sp))
                     }
@@ -657,7 +654,7 @@ impl<'a> Lowerer<'a> {
         let n = indices.len();
         let mut idx = Vec::with_capacity(n);
         for (k, i) in indices.iter().enumerate() {
-            self.index_ctx.push((o, k, n));
+            self.index_ctx.push((o, IndexPos::At(k), n));
             let v = self.expr(i);
             self.index_ctx.pop();
             idx.push(v?);
@@ -696,16 +693,26 @@ impl<'a> Lowerer<'a> {
         let n = indices.len();
         let fv = self.emit(func_const(f), sp);
         let mut pieces = vec![fv, self.emit(InstData::Tuple { args: fixed }, sp)];
-        let mut after_splat = false;
+        // After a splatted index, an index's dimension is one more than the number of plain
+        // indices before it plus the lengths of the splatted ones (as Julia lowers `end` in
+        // `A[I..., end]`).
+        let mut splat_lengths: Vec<Value> = vec![];
         for (k, i) in indices.iter().enumerate() {
-            // An `end` after a splatted index would need its position: not supported yet.
-            self.index_ctx
-                .push((o, if after_splat { usize::MAX } else { k }, n));
-            let v = match &i.kind {
-                ExprKind::Splat(inner) => {
-                    after_splat = true;
-                    self.expr(inner)
+            let pos = if splat_lengths.is_empty() {
+                IndexPos::At(k)
+            } else {
+                let plain = k - splat_lengths.len();
+                let mut d = self.konst(Const::Int(plain as i64 + 1), i.span);
+                for &len in &splat_lengths {
+                    d = self.call("+", vec![d, len], i.span);
                 }
+                IndexPos::Computed(d)
+            };
+            self.index_ctx.push((o, pos, n));
+            let v = match &i.kind {
+                ExprKind::Splat(inner) => self.expr(inner).inspect(|&v| {
+                    splat_lengths.push(self.call("length", vec![v], i.span));
+                }),
                 _ => self
                     .expr(i)
                     .map(|v| self.emit(InstData::Tuple { args: vec![v] }, i.span)),

@@ -85,8 +85,8 @@ pub struct Lowerer<'a> {
     src: &'a str,
     /// The program's types (closure types are named there).
     env: &'a TypeEnv,
-    /// Index expressions being lowered, for `end` (object, dimension, number of indices).
-    index_ctx: Vec<(Value, usize, usize)>,
+    /// Index expressions being lowered, for `end` (object, position, number of indices).
+    index_ctx: Vec<(Value, IndexPos, usize)>,
     tmp_counter: u32,
     /// Variables captured by a closure and reassigned (see `closure::boxed_names`): their
     /// slots hold a `Core.Box`.
@@ -108,6 +108,16 @@ pub struct Lowerer<'a> {
 /// The type of `Core.Box`, the cell of a captured variable that is reassigned.
 pub fn box_type() -> Type {
     Type::Struct(sym("Core.Box"), Vec::new().into())
+}
+
+/// Where an index stands among an indexing expression's indices, for `begin`/`end` in it.
+#[derive(Clone, Copy)]
+enum IndexPos {
+    /// The 0-based position, known from the syntax.
+    At(usize),
+    /// After a splatted index: the 1-based dimension, computed at run time from the lengths
+    /// of the splatted pieces before it.
+    Computed(Value),
 }
 
 fn func_const(name: &str) -> InstData {
