@@ -1,4 +1,5 @@
 # check: unpack_all([1.5, -0.5, 2.0])
+# check: tail_of_arguments_of([2.0, 0.5, -1.5])
 # Destructuring tuples, arrays, pairs, named tuples, zip/enumerate elements and a program type
 # that defines `Base.iterate`.
 struct Span2
@@ -19,3 +20,5 @@ function unpack_all(v)
     end
     a * b + c * d + p * q + x * y + lo + hi + t
 end
+tail_of_arguments(args...) = sum(abs2, args[2:end]) * args[1] + prod(args[[1, 3]])
+tail_of_arguments_of(v) = tail_of_arguments(v[1], v[2], v[3])

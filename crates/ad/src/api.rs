@@ -299,14 +299,29 @@ pub fn method_instance(m: &Machine, f: &Value, args: &[Value]) -> Result<MiKey, 
         .ok_or_else(|| err(format!("a value of type {} is not callable", f.ty())))?;
     let mut types = vec![f.ty()];
     types.extend(args.iter().map(|a| a.ty()));
-    m.compiler.resolve_call(table, &types).map_err(|_| {
+    let key = m.compiler.resolve_call(table, &types).map_err(|_| {
         let ts: Vec<String> = args.iter().map(|a| format!("::{}", a.ty())).collect();
         err(format!(
             "MethodError: no method matching {}({})",
             ir::types::function_name(table),
             ts.join(", ")
         ))
-    })
+    })?;
+    check_fixed_arguments(&m.compiler, &key)?;
+    Ok(key)
+}
+
+/// Differentiating a call from outside the program takes a method with a fixed list of
+/// arguments: a method with a splatted parameter (`f(args...)`) is differentiated where the
+/// program calls it, not as the outermost call yet.
+pub fn check_fixed_arguments(compiler: &Compiler, key: &MiKey) -> Result<(), AdError> {
+    match compiler.method(key.table, key.method) {
+        Some(m) if m.vararg => Err(err(format!(
+            "not supported yet: differentiating a method with a splatted parameter (`{}(args...)`) as the outermost call; differentiate a function with a fixed list of arguments that calls it",
+            ir::types::function_name(key.table)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Runs `rule` on `f(args...)` with output cotangent `dy` (a tangent of the output; `None`

@@ -12,9 +12,9 @@ pub mod testing;
 
 pub use ad_transform::{derive_reverse, rules, AdError, Context, Derived, Mode, RuleOptions};
 pub use api::{
-    gradient_by_lanes, input_directions, method_instance, run_dual, run_pullback, run_pullback_in,
-    value_and_derivative, value_and_gradient, value_and_gradient_forward, value_and_pullback, Ad,
-    LaneReuse, Plan, Reuse, Rule,
+    check_fixed_arguments, gradient_by_lanes, input_directions, method_instance, run_dual,
+    run_pullback, run_pullback_in, value_and_derivative, value_and_gradient,
+    value_and_gradient_forward, value_and_pullback, Ad, LaneReuse, Plan, Reuse, Rule,
 };
 pub use api::{new_state, AD_DEFINITIONS};
 pub use jacobian::{value_and_jacobian_forward, value_and_jacobian_reverse, Jacobian};

@@ -506,7 +506,7 @@ impl Session {
     pub fn prepare_call(&mut self, f: &Value, args: &[Value]) -> Result<PreparedCall, Error> {
         let span = self.call_span;
         self.guarded(span, |s| {
-            let key = s.method_instance(f, args)?;
+            let key = s.ad_method_instance(f, args)?;
             let func = s.machine.compiler.optimised(&key)?;
             Ok(PreparedCall {
                 f: f.clone(),
@@ -736,7 +736,7 @@ impl Session {
     ) -> Result<DerivativeCache, Error> {
         let span = self.call_span;
         self.guarded(span, |s| {
-            let key = s.method_instance(f, args)?;
+            let key = s.ad_method_instance(f, args)?;
             let n = width
                 .clamp(1, 8)
                 .min(ad::input_directions(f, args, &s.machine.compiler.env).max(1));
@@ -806,7 +806,7 @@ impl Session {
     ) -> Result<Arc<Function>, Error> {
         let span = self.call_span;
         self.guarded(span, |s| {
-            let key = s.method_instance(f, args)?;
+            let key = s.ad_method_instance(f, args)?;
             Ok(s.ad.dual_rule(&mut s.machine.compiler, &key, width)?)
         })
     }
@@ -815,7 +815,7 @@ impl Session {
     pub(crate) fn build_rrule(&mut self, f: &Value, args: &[Value]) -> Result<ad::Rule, Error> {
         let span = self.call_span;
         self.guarded(span, |s| {
-            let key = s.method_instance(f, args)?;
+            let key = s.ad_method_instance(f, args)?;
             Ok(s.ad.rule(&mut s.machine.compiler, &key)?)
         })
     }
@@ -967,6 +967,13 @@ impl Session {
         let env = &self.machine.compiler.env;
         let g: Vec<serde_json::Value> = gradient.iter().map(|t| json::to_json(t, env)).collect();
         serde_json::json!({ "value": json::to_json(value, env), "gradient": g }).to_string()
+    }
+
+    /// The method instance a call would run, to be differentiated.
+    pub(crate) fn ad_method_instance(&mut self, f: &Value, args: &[Value]) -> Result<MiKey, Error> {
+        let key = self.method_instance(f, args)?;
+        ad::check_fixed_arguments(&self.machine.compiler, &key)?;
+        Ok(key)
     }
 
     /// The method instance a call would run.

@@ -85,3 +85,16 @@ iterate_next(p::Pair, i::Int64) = (p[i], i + 1)
 
 # `replace(s, old => new)` of strings: every occurrence, left to right.
 replace(s::String, p::Pair{String,String}) = Core.string_replace(s, p.first, p.second)
+# A tuple indexed with a range or a vector of indices (or a Bool mask): the tuple of those
+# elements (`t[2:end]`).
+function getindex(t::Tuple, r::AbstractVector{Int64})
+    for i in r
+        1 <= i <= length(t) || Core.throw_bounds(t, i)
+    end
+    ntuple(k -> t[r[k]], length(r))
+end
+function getindex(t::Tuple, r::UnitRange{Int64})
+    isempty(r) || (first(r) >= 1 && last(r) <= length(t)) || Core.throw_bounds(t, r)
+    ntuple(k -> t[first(r) + k - 1], length(r))
+end
+getindex(t::Tuple, b::AbstractVector{Bool}) = t[findall(b)]
