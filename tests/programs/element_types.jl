@@ -6,7 +6,7 @@ Base.iterate(b::Bag, s = 1) = s > length(b.items) ? nothing : (b.items[s], s + 1
 Base.eltype(::Type{Bag}) = Int
 println(collect(Bag([1, 2])), " ", eltype(Bag))
 struct Box end
-println(eltype(Box))
+println(eltype(Box), " ", eltype(Box()), " ", eltype(Bag([3])))
 e = enumerate([1.0, 2.0])
 z = zip(1:2, "ab")
 println(eltype(e), " ", eltype(typeof(e)), " ", eltype(z), " ", eltype(zip([1], [2.0], [true])))

@@ -25,6 +25,9 @@ _iterated(r::Tuple) = _Iterated{typeof(r)}(r)
 # (`eltype(UnitRange{Int64})`), `Any` for a type that declares none.
 eltype(::Type{T}) where {T} = _eltype_of_values(Core.return_type(eltype, T))
 eltype(::Type{T}) where {T<:Number} = T
+# A value's element type is its type's (`Base.eltype(::Type{T})` of a program type serves its
+# values too).
+eltype(x) = eltype(typeof(x))
 _eltype_of_values(::Type{Type{E}}) where {E} = E
 _eltype_of_values(t) = Any
 # `iterate` of the library's collections, with Julia's states.
