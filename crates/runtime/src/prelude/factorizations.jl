@@ -289,19 +289,23 @@ function _qr_reflect!(F, τ, k::Int64, X, c::Int64)
     end
     X
 end
-# Householder step k (LAPACK's `larfg`): the reflector that zeroes column k of F below the
-# diagonal is stored there (with τ[k]) and applied to the columns right of k.
+# The Householder reflector of a vector [α; x] with ‖x‖² = ss > 0 (LAPACK's `larfg`): the
+# value β = ∓‖[α; x]‖ it maps the vector to, its τ, and the factor that scales x into the
+# reflector's stored tail.
+function _reflector(α, ss)
+    β = -copysign(sqrt(α * α + ss), α)
+    (β, (β - α) / β, one(β) / (α - β))
+end
+# Householder step k: the reflector that zeroes column k of F below the diagonal is stored
+# there (with τ[k]) and applied to the columns right of k.
 function _qr_column!(F::Matrix{T}, τ, k::Int64) where {T}
     m = size(F, 1)
-    α = F[k, k]
     ss = zero(T)
     for i in (k + 1):m
         ss += F[i, k] * F[i, k]
     end
     if !iszero(ss)
-        β = -copysign(sqrt(α * α + ss), α)
-        τ[k] = (β - α) / β
-        r = one(T) / (α - β)
+        β, τ[k], r = _reflector(F[k, k], ss)
         for i in (k + 1):m
             F[i, k] *= r
         end
@@ -633,15 +637,12 @@ function _min_norm_solve(F::Matrix{T}, τ, jpvt, r::Int64, B::AbstractVecOrMat) 
     end
     σ = zeros(T, r)
     for k in r:-1:1
-        α = U[k, k]
         ss = zero(T)
         for j in (r + 1):n
             ss += U[k, j] * U[k, j]
         end
         if !iszero(ss)
-            β = -copysign(sqrt(α * α + ss), α)
-            σ[k] = (β - α) / β
-            d = one(T) / (α - β)
+            β, σ[k], d = _reflector(U[k, k], ss)
             for j in (r + 1):n
                 U[k, j] *= d
             end
@@ -785,47 +786,8 @@ function svd(A::AbstractMatrix; full::Bool = false)
     m = size(W, 1)
     k = size(W, 2)
     V = Matrix{T}(I, k, k)
-    for sweep in 1:100
-        rotated = false
-        for p in 1:(k - 1), q in (p + 1):k
-            a = zero(T)
-            b = zero(T)
-            g = zero(T)
-            for i in 1:m
-                a += W[i, p] * W[i, p]
-                b += W[i, q] * W[i, q]
-                g += W[i, p] * W[i, q]
-            end
-            if !iszero(g) && g * g > eps(T) * eps(T) * (a * b)
-                rotated = true
-                z = (b - a) / (2 * g)
-                t = (z >= 0 ? one(T) : -one(T)) / (abs(z) + sqrt(one(T) + z * z))
-                c = one(T) / sqrt(one(T) + t * t)
-                s = c * t
-                for i in 1:m
-                    wp = W[i, p]
-                    wq = W[i, q]
-                    W[i, p] = c * wp - s * wq
-                    W[i, q] = s * wp + c * wq
-                end
-                for i in 1:k
-                    vp = V[i, p]
-                    vq = V[i, q]
-                    V[i, p] = c * vp - s * vq
-                    V[i, q] = s * vp + c * vq
-                end
-            end
-        end
-        rotated || break
-    end
-    σ = Vector{T}(undef, k)
-    for j in 1:k
-        s = zero(T)
-        for i in 1:m
-            s += W[i, j] * W[i, j]
-        end
-        σ[j] = s > 0 ? sqrt(s) : zero(T)
-    end
+    _jacobi_orthogonalize!(W, V)
+    σ = _column_norms(W)
     order = sortperm(σ; rev = true)
     S = σ[order]
     Vs = V[:, order]

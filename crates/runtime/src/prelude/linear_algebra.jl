@@ -399,6 +399,12 @@ isapprox(A::AbstractMatrix, J::UniformScaling; atol = 0, rtol = atol > 0 ? 0 : m
 function svdvals(A::AbstractMatrix)
     T = typeof(float(one(eltype(A))))
     W = size(A, 1) >= size(A, 2) ? _solve_copy(A, T) : _solve_copy(transpose(A), T)
+    sort!(_column_norms(_jacobi_orthogonalize!(W, nothing)); rev = true)
+end
+# One-sided Jacobi: rotates pairs of W's columns until every pair is orthogonal to working
+# precision, applying the same rotations to the columns of V (unless V is `nothing`). The
+# tests compare squares, so that no square root of zero enters a derivative.
+function _jacobi_orthogonalize!(W::Matrix{T}, V) where {T}
     m = size(W, 1)
     k = size(W, 2)
     for sweep in 1:100
@@ -412,31 +418,41 @@ function svdvals(A::AbstractMatrix)
                 b += W[i, q] * W[i, q]
                 g += W[i, p] * W[i, q]
             end
-            if abs(g) > eps(T) * sqrt(a * b)
+            if !iszero(g) && g * g > eps(T) * eps(T) * (a * b)
                 rotated = true
                 z = (b - a) / (2 * g)
                 t = (z >= 0 ? one(T) : -one(T)) / (abs(z) + sqrt(one(T) + z * z))
                 c = one(T) / sqrt(one(T) + t * t)
                 s = c * t
-                for i in 1:m
-                    wp = W[i, p]
-                    wq = W[i, q]
-                    W[i, p] = c * wp - s * wq
-                    W[i, q] = s * wp + c * wq
-                end
+                _rotate_columns!(W, p, q, c, s)
+                _rotate_columns!(V, p, q, c, s)
             end
         end
         rotated || break
     end
-    σ = Vector{T}(undef, k)
-    for j in 1:k
+    W
+end
+_rotate_columns!(V::Nothing, p::Int64, q::Int64, c, s) = nothing
+function _rotate_columns!(W::Matrix, p::Int64, q::Int64, c, s)
+    for i in 1:size(W, 1)
+        wp = W[i, p]
+        wq = W[i, q]
+        W[i, p] = c * wp - s * wq
+        W[i, q] = s * wp + c * wq
+    end
+    W
+end
+# The Euclidean norms of W's columns.
+function _column_norms(W::Matrix{T}) where {T}
+    σ = Vector{T}(undef, size(W, 2))
+    for j in 1:size(W, 2)
         s = zero(T)
-        for i in 1:m
+        for i in 1:size(W, 1)
             s += W[i, j] * W[i, j]
         end
-        σ[j] = sqrt(s)
+        σ[j] = s > 0 ? sqrt(s) : zero(T)
     end
-    sort!(σ; rev = true)
+    σ
 end
 function opnorm(A::AbstractMatrix, p::Real = 2)
     T = typeof(float(abs(one(eltype(A)))))
