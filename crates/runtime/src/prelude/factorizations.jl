@@ -730,12 +730,7 @@ function _sym_eigen(A::AbstractMatrix)
                         W[q, r] = W[r, q]
                     end
                 end
-                for r in 1:n
-                    vrp = V[r, p]
-                    vrq = V[r, q]
-                    V[r, p] = c * vrp - s * vrq
-                    V[r, q] = s * vrp + c * vrq
-                end
+                _rotate_columns!(V, p, q, c, s)
             end
         end
         rotated || break
