@@ -711,6 +711,12 @@ impl Compiler {
         name
     }
 
+    /// The global the program's name `name` stands for: its own global of a library
+    /// constant's name once it has one (`Main.I`), else `name`.
+    pub fn global_name(&self, name: Symbol) -> Symbol {
+        self.own_globals.get(&name).copied().unwrap_or(name)
+    }
+
     /// The global a program's assignment to `name` writes: where the library defines a
     /// constant of that name, the program's own global (`Main.I`), as in Julia, where a name
     /// the program has not yet read from a module is free to become the program's own; after

@@ -421,6 +421,7 @@ impl Session {
                 if let ExprKind::Const(inner) = &item.kind {
                     if let ExprKind::Assign { lhs, .. } = &inner.kind {
                         if let Some(name) = lhs.ident() {
+                            let name = self.machine.compiler.global_name(name);
                             if let Some(val) = self.machine.globals.get(&name).cloned() {
                                 self.machine
                                     .compiler
