@@ -2,8 +2,36 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mooncake::{Backend, Error, Session, Stage};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Writes the command's output to stdout. A reader that stops early (`mooncake ... | head`)
+/// ends the process quietly, as other command-line tools do, instead of a panic.
+fn write_out(args: std::fmt::Arguments, newline: bool) {
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|_| {
+        if newline {
+            out.write_all(b"\n")
+        } else {
+            Ok(())
+        }
+    });
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            std::process::exit(1)
+        }
+        Ok(()) => {}
+    }
+}
+macro_rules! outln {
+    ($($t:tt)*) => { write_out(format_args!($($t)*), true) };
+}
+macro_rules! out {
+    ($($t:tt)*) => { write_out(format_args!($($t)*), false) };
+}
 
 // Compiling allocates and frees many small objects (IR, types, Cranelift's tables): mimalloc
 // takes about an eighth off the time to a first gradient against the system allocator.
@@ -286,7 +314,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             }
             if let Some(c) = call {
                 match session.eval(&c) {
-                    Ok(v) => println!("{}", mooncake::show(&v)),
+                    Ok(v) => outln!("{}", mooncake::show(&v)),
                     Err(e) => return Err(fail(session, e)),
                 }
             }
@@ -336,16 +364,16 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             match result {
                 Ok((v, g)) => {
                     if json {
-                        println!("{}", session.gradient_json(&v, &g));
+                        outln!("{}", session.gradient_json(&v, &g));
                     } else {
-                        println!("value: {}", mooncake::show(&v));
+                        outln!("value: {}", mooncake::show(&v));
                         for (k, t) in g.iter().enumerate() {
                             let what = if k == 0 {
                                 "the function".to_string()
                             } else {
                                 format!("argument {k}")
                             };
-                            println!("gradient with respect to {what}: {}", mooncake::show(t));
+                            outln!("gradient with respect to {what}: {}", mooncake::show(t));
                         }
                     }
                     Ok(())
@@ -364,7 +392,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             }
             match session.test_rule(&call) {
                 Ok(report) => {
-                    print!("{}", report.render());
+                    out!("{}", report.render());
                     if report.passed() {
                         Ok(())
                     } else {
@@ -399,12 +427,12 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                 .map_err(|e| fail(session, e))?;
             let (v, g, h) = (r.value, r.gradient, r.hessian);
             if json {
-                println!("{}", session.hessian_json(&v, &g, &h, scalar));
+                outln!("{}", session.hessian_json(&v, &g, &h, scalar));
             } else {
-                println!("value: {}", mooncake::show(&v));
+                outln!("value: {}", mooncake::show(&v));
                 if scalar {
-                    println!("gradient: {}", g[0]);
-                    println!("hessian: {}", h[0][0]);
+                    outln!("gradient: {}", g[0]);
+                    outln!("hessian: {}", h[0][0]);
                 } else {
                     let cells = |r: &[f64]| -> String {
                         r.iter()
@@ -412,10 +440,10 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
                             .collect::<Vec<_>>()
                             .join(", ")
                     };
-                    println!("gradient: [{}]", cells(&g));
-                    println!("hessian:");
+                    outln!("gradient: [{}]", cells(&g));
+                    outln!("hessian:");
                     for r in &h {
-                        println!("  [{}]", cells(r));
+                        outln!("  [{}]", cells(r));
                     }
                 }
             }
@@ -434,30 +462,30 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             let budget = std::time::Duration::from_secs_f64(budget.max(0.01));
             let r = mooncake::bench::bench(&name, &src, &call, backend, budget)?;
             if json {
-                println!("{}", r.to_json());
+                outln!("{}", r.to_json());
             } else {
                 let be = match backend {
                     Backend::Native => "native code",
                     Backend::Interpreter => "interpreter",
                 };
-                println!("{call} ({be})");
-                println!("  primal                      {:>12.0} ns", r.primal_ns);
-                println!(
+                outln!("{call} ({be})");
+                outln!("  primal                      {:>12.0} ns", r.primal_ns);
+                outln!(
                     "  value+gradient (reverse)    {:>12.0} ns   {:.2} x primal",
                     r.reverse_ns,
                     r.ratio_reverse()
                 );
                 match (r.forward_ns, r.ratio_forward()) {
-                    (Some(t), Some(q)) => println!(
+                    (Some(t), Some(q)) => outln!(
                         "  gradient (forward, 8 lanes) {:>12.0} ns   {:.2} x primal",
                         t, q
                     ),
-                    _ => println!(
+                    _ => outln!(
                         "  gradient (forward)          not measured (no forward rule, or more than {} input directions)",
                         mooncake::bench::MAX_FORWARD_DIRECTIONS
                     ),
                 }
-                println!(
+                outln!(
                     "  time to first gradient      {:>12.1} ms   (of which compiling {:.1} ms; {} native functions)",
                     r.first_gradient_ms, r.compile_ms, r.native_functions
                 );
@@ -484,7 +512,7 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             };
             match r {
                 Ok(text) => {
-                    print!("{text}");
+                    out!("{text}");
                     Ok(())
                 }
                 Err(e) => Err(fail(session, e)),
