@@ -13,3 +13,5 @@ const ℯ = Irrational{:ℯ}()
 const _eulergamma = Irrational{:γ}()
 const _golden = Irrational{:φ}()
 const _catalan = Irrational{:catalan}()
+# The command-line arguments of the script: `mooncake` passes none to the program.
+const ARGS = String[]
