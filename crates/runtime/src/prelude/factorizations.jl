@@ -648,30 +648,14 @@ function _min_norm_solve(F::Matrix{T}, τ, jpvt, r::Int64, B::AbstractVecOrMat) 
             end
             U[k, k] = β
             for i in 1:(k - 1)
-                s = U[i, k]
-                for j in (r + 1):n
-                    s += U[i, j] * U[k, j]
-                end
-                s *= σ[k]
-                U[i, k] -= s
-                for j in (r + 1):n
-                    U[i, j] -= s * U[k, j]
-                end
+                _rz_reflect!(view(U, i, :), U, k, r, σ[k])
             end
         end
     end
     for c in 1:nrhs
         _back_subst!(U, X, c, r)
         for k in 1:r
-            s = X[k, c]
-            for j in (r + 1):n
-                s += U[k, j] * X[j, c]
-            end
-            s *= σ[k]
-            X[k, c] -= s
-            for j in (r + 1):n
-                X[j, c] -= s * U[k, j]
-            end
+            _rz_reflect!(view(X, :, c), U, k, r, σ[k])
         end
     end
     Z = zeros(eltype(Y), n, nrhs)
@@ -679,6 +663,20 @@ function _min_norm_solve(F::Matrix{T}, τ, jpvt, r::Int64, B::AbstractVecOrMat) 
         Z[jpvt[j], c] = X[j, c]
     end
     ndims(B) == 1 ? vec(Z) : Z
+end
+# Reflector k of that reduction (v = e_k plus U[k, j] at j = r+1:n, with σk) applied to the
+# vector x: a row of U from the right, or a solution column.
+function _rz_reflect!(x, U, k::Int64, r::Int64, σk)
+    s = x[k]
+    for j in (r + 1):size(U, 2)
+        s += x[j] * U[k, j]
+    end
+    s *= σk
+    x[k] -= s
+    for j in (r + 1):size(U, 2)
+        x[j] -= s * U[k, j]
+    end
+    x
 end
 # `A \ B` for a non-square A (LinearAlgebra's choice): the minimum-norm least-squares solution
 # through a column-pivoted QR over A's numerical rank, for tall, wide and rank-deficient A.
