@@ -842,6 +842,15 @@ pub fn is_no_rdata(v: &Value) -> bool {
     is_singleton(v, &Type::NoRData)
 }
 
+/// Whether reverse data `v` is `NoRData` or a tuple or named tuple of such, all the way down.
+fn carries_no_rdata(v: &Value) -> bool {
+    match v {
+        Value::Tuple(vs) => vs.iter().all(carries_no_rdata),
+        Value::NamedTuple(nt) => nt.values.iter().all(carries_no_rdata),
+        _ => is_no_rdata(v),
+    }
+}
+
 /// The zero of reverse-data type `t` (`NoRData` for `Any`: a zero of any type).
 pub fn zero_rdata_of(t: &Type, env: &TypeEnv) -> Value {
     match t {
@@ -898,6 +907,11 @@ pub fn rdata_convert(r: &Value, t: &Type, env: &TypeEnv) -> Option<Value> {
     }
     if is_no_rdata(r) {
         return Some(zero_rdata_of(t, env));
+    }
+    // A tuple whose elements carry no reverse data (a tuple of ranges built at run time) is
+    // `NoRData` where its type is known.
+    if *t == Type::NoRData && carries_no_rdata(r) {
+        return Some(no_rdata());
     }
     let parts = |ts: &[Type], vs: &[Value]| -> Option<Vec<Value>> {
         if ts.len() != vs.len() {

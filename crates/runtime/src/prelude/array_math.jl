@@ -2,13 +2,31 @@
 # generic fallbacks of the array interface (LinearAlgebra and Base).
 
 # LinearAlgebra.
-function dot(x::AbstractVector, y::AbstractVector)
+function dot(x::AbstractArray, y::AbstractArray)
     if length(x) != length(y)
         throw(DimensionMismatch(string("first array has length ", length(x), " which does not match the length of the second, ", length(y), ".")))
     end
     s = zero(eltype(x)) * zero(eltype(y))
     for i in 1:length(x)
         s += x[i] * y[i]
+    end
+    s
+end
+dot(x::Number, y::Number) = x * y
+# `x' * A * y` without forming `A * y`; a column whose `y` entry is zero is skipped, as
+# LinearAlgebra does (so an `Inf` or `NaN` there does not reach the result).
+function dot(x::AbstractVector, A::AbstractMatrix, y::AbstractVector)
+    (length(x), length(y)) == size(A) || throw(DimensionMismatch(""))
+    s = zero(eltype(x)) * zero(eltype(A)) * zero(eltype(y))
+    for j in 1:length(y)
+        yj = y[j]
+        if !iszero(yj)
+            temp = zero(eltype(A)) * zero(eltype(x))
+            for i in 1:length(x)
+                temp += A[i, j] * x[i]
+            end
+            s += temp * yj
+        end
     end
     s
 end

@@ -269,6 +269,17 @@ function kron(A::AbstractMatrix, B::AbstractMatrix)
     end
     K
 end
+function kron(a::AbstractVector, b::AbstractVector)
+    m, p = length(a), length(b)
+    c = Vector{Core.promote_type(eltype(a), eltype(b))}(undef, m * p)
+    for i in 1:m, k in 1:p
+        c[(i - 1) * p + k] = a[i] * b[k]
+    end
+    c
+end
+# A vector beside a matrix is its one-column matrix.
+kron(a::AbstractVector, B::AbstractMatrix) = kron(reshape(a, length(a), 1), B)
+kron(A::AbstractMatrix, b::AbstractVector) = kron(A, reshape(b, length(b), 1))
 # `norm(x, p)`: the p-norm of the elements (p = 1: sum of magnitudes; Inf: the largest; 2: the
 # Euclidean norm).
 function norm(x::AbstractArray, p::Real)

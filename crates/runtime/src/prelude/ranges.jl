@@ -5,6 +5,8 @@ function UnitRange{T}(start, stop) where {T}
     b = convert(T, stop)
     Core.new(UnitRange{T}, a, b >= a ? b : a - one(T))
 end
+UnitRange{T}(r::AbstractUnitRange) where {T} = UnitRange{T}(first(r), last(r))
+UnitRange(r::AbstractUnitRange) = UnitRange(first(r), last(r))
 (:)(a::Int64, b::Int64) = UnitRange{Int64}(a, b)
 function (:)(a::Int64, s::Int64, b::Int64)
     if s == 0

@@ -152,13 +152,19 @@ function _cumprod_vec(x::AbstractVector)
     end
     out
 end
-function diff(x::AbstractVector)
-    n = length(x)
-    out = Vector{typeof(x[1] - x[1])}(undef, max(n - 1, 0))
-    for i in 1:n-1
-        out[i] = x[i + 1] - x[i]
-    end
-    out
+# Differences along one dimension: the array from index 2 on minus the array up to its
+# second-to-last index, as views (a vector's along its only dimension).
+diff(a::AbstractVector) = diff(a; dims = 1)
+function diff(a::AbstractArray{T,N}; dims::Integer) where {T,N}
+    1 <= dims <= N || throw(ArgumentError(string("dimension ", dims, " out of range (1:", N, ")")))
+    r = axes(a)
+    r0 = ntuple(i -> i == dims ? UnitRange(1, last(r[i]) - 1) : UnitRange(r[i]), Val(N))
+    r1 = ntuple(i -> i == dims ? UnitRange(2, last(r[i])) : UnitRange(r[i]), Val(N))
+    return view(a, r1...) .- view(a, r0...)
+end
+function diff(r::AbstractRange{T}; dims::Integer = 1) where {T}
+    dims == 1 || throw(ArgumentError(string("dimension ", dims, " out of range (1:1)")))
+    return T[r[i + 1] - r[i] for i in 1:length(r)-1]
 end
 function reverse(x::AbstractVector)
     n = length(x)
@@ -176,6 +182,17 @@ _isgreater_num(a::AbstractFloat, b::AbstractFloat) = (isnan(a) || isnan(b)) ? _i
 _isgreater_num(a, b) = b < a
 extrema(x::AbstractArray) = (minimum(x), maximum(x))
 zero(A::AbstractArray{T}) where {T} = fill!(similar(A, typeof(zero(T))), zero(T))
+# The identity matrix of a square matrix's size and element type.
+function one(A::AbstractMatrix{T}) where {T}
+    m, n = size(A)
+    m == n || throw(DimensionMismatch("multiplicative identity defined only for square matrices"))
+    u = one(T)
+    out = fill!(similar(A, typeof(u), (m, m)), zero(u))
+    for i in 1:m
+        out[i, i] = u
+    end
+    out
+end
 
 # Statistics: `mean`, `var`, `std` (with `dims` and `corrected`), as Statistics.jl computes them.
 mean(a::AbstractArray; dims = Colon()) = _mean(identity, a, dims)

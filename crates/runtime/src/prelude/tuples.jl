@@ -43,6 +43,15 @@ _tuple_tail(a, rest...) = rest
 length(t::NamedTuple) = Core.tuple_len(t)
 isempty(t::NamedTuple) = Core.tuple_len(t) == 0
 getindex(t::NamedTuple, i::Int64) = Core.tuple_getindex(t, i)
+# `t[:name]`: the field of that name, found when the call runs.
+getindex(t::NamedTuple, s::Symbol) = Core.tuple_getindex(t, _field_position(t, s))
+function _field_position(t::NamedTuple, s::Symbol)
+    ks = keys(t)
+    for i in 1:length(ks)
+        ks[i] === s && return i
+    end
+    error(string("FieldError: type NamedTuple has no field `", s, "`"))
+end
 iterate_start(t::NamedTuple) = 1
 iterate_done(t::NamedTuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::NamedTuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)

@@ -5,16 +5,19 @@ const undef = UndefInitializer()
 
 struct Colon end
 
-struct UnitRange{T} <: AbstractRange{T}
+abstract type OrdinalRange{T,S} <: AbstractRange{T} end
+abstract type AbstractUnitRange{T} <: OrdinalRange{T,T} end
+
+struct UnitRange{T} <: AbstractUnitRange{T}
     start::T
     stop::T
 end
 
-struct OneTo{T} <: AbstractRange{T}
+struct OneTo{T} <: AbstractUnitRange{T}
     stop::T
 end
 
-struct StepRange{T,S} <: AbstractRange{T}
+struct StepRange{T,S} <: OrdinalRange{T,S}
     start::T
     step::S
     stop::T

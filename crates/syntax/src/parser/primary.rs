@@ -16,6 +16,14 @@ impl<'a> Parser<'a> {
         i == self.pos && !self.toks[i].space_before
     }
 
+    /// Whether the token after the cursor is a name glued to it (`:name`).
+    fn quoted_name_follows(&self) -> bool {
+        let i = self.next_index() + 1;
+        self.toks
+            .get(i)
+            .is_some_and(|t| matches!(t.tok, Tok::Ident(_)) && !t.space_before)
+    }
+
     pub(super) fn parse_postfix(&mut self) -> Expr {
         let e = self.parse_primary();
         self.postfix_tail(e)
@@ -331,7 +339,8 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Expr::new(ExprKind::Begin, sp)
             }
-            Tok::Op(":") if self.in_index > 0 => {
+            // A colon glued to a name is a quoted symbol there too (`t[:name]`).
+            Tok::Op(":") if self.in_index > 0 && !self.quoted_name_follows() => {
                 self.bump();
                 Expr::new(ExprKind::Colon, sp)
             }
