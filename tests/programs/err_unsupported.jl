@@ -1,3 +1,6 @@
 # A construct not supported yet is reported at its location.
 println(sqrt.([1.0, 4.0, 9.0]))
-apply_kw(fn, x; kws...) = fn(x)
+try
+    error("x")
+catch e
+end

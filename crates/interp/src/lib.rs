@@ -69,16 +69,18 @@ pub type Resolver = Box<
 /// The name of a builtin that `call_dynamic` handles itself (they have no method table), if
 /// `f` is one; compared by symbol, since a dynamic call checks this every time.
 pub fn builtin(f: &Value) -> Option<&'static str> {
-    const NAMES: [&str; 7] = [
+    const NAMES: [&str; 9] = [
         "#return_type",
         "#apply",
         "#kw_has",
         "#kw_extra",
+        "#nt_merge",
+        "#nt_drop",
         "#kw_error",
         "#typeassert",
         "#new",
     ];
-    static SYMS: std::sync::OnceLock<[Symbol; 7]> = std::sync::OnceLock::new();
+    static SYMS: std::sync::OnceLock<[Symbol; 9]> = std::sync::OnceLock::new();
     let Value::Func(name) = f else {
         return None;
     };
@@ -597,6 +599,7 @@ impl Machine {
                         names.iter().any(|n| !listed.contains(n))
                     }));
                 }
+                "#nt_merge" | "#nt_drop" => return merge_named_tuples(name, &args[1..]),
                 "#kw_error" => {
                     return Err(RuntimeError::new(Exception::Method {
                         func: "#kwcall".into(),
@@ -1209,3 +1212,54 @@ fn callee_key(c: &Callee) -> MiKey {
 }
 
 use cranelift_entity::EntityRef;
+
+/// `Core.nt_merge(a, b)` and `Core.nt_drop(a, "k"...)` of named tuples known only when the
+/// call runs (inference resolves the others): Julia's `merge`, and `a` without the listed
+/// names.
+fn merge_named_tuples(op: &str, args: &[Value]) -> Result<Value, RuntimeError> {
+    let Some(Value::NamedTuple(a)) = args.first() else {
+        return Err(RuntimeError::new(Exception::Error(format!(
+            "not supported yet: keyword arguments from a value of type {}",
+            args.first().map_or(Type::Any, |v| v.ty())
+        ))));
+    };
+    let mut names: Vec<Symbol> = Vec::new();
+    let mut values: Vec<Value> = Vec::new();
+    if op == "#nt_drop" {
+        let listed: Vec<&str> = args[1..]
+            .iter()
+            .filter_map(|v| match v {
+                Value::Str(s) => Some(&**s),
+                _ => None,
+            })
+            .collect();
+        for (n, v) in a.names.iter().zip(a.values.iter()) {
+            if !listed.contains(&n.as_str()) {
+                names.push(*n);
+                values.push(v.clone());
+            }
+        }
+    } else {
+        let Some(Value::NamedTuple(b)) = args.get(1) else {
+            return Err(RuntimeError::new(Exception::Error(format!(
+                "not supported yet: keyword arguments from a value of type {}",
+                args.get(1).map_or(Type::Any, |v| v.ty())
+            ))));
+        };
+        for (n, v) in a.names.iter().zip(a.values.iter()) {
+            names.push(*n);
+            let later = b.names.iter().position(|m| m == n);
+            values.push(later.map_or_else(|| v.clone(), |j| b.values[j].clone()));
+        }
+        for (n, v) in b.names.iter().zip(b.values.iter()) {
+            if !a.names.contains(n) {
+                names.push(*n);
+                values.push(v.clone());
+            }
+        }
+    }
+    Ok(Value::NamedTuple(Arc::new(runtime::value::NamedTupleVal {
+        names: names.into(),
+        values: values.into(),
+    })))
+}

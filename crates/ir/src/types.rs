@@ -364,7 +364,7 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             if !ir
                 && matches!(
                     n.as_str(),
-                    "OneTo" | "Slice" | "TwicePrecision" | "RefValue"
+                    "OneTo" | "Slice" | "TwicePrecision" | "RefValue" | "Pairs"
                 )
             {
                 write!(f, "Base.")?;

@@ -715,6 +715,68 @@ fn show_char(out: &mut String, c: char) {
     out.push('\'');
 }
 
+/// The entries of a `Pairs` over a named tuple's names or a vector's or tuple's indices.
+fn pairs_entries(data: &Value, itr: &Value) -> Option<Vec<(Value, Value)>> {
+    let positions = |n: i64, from: i64| (from..from + n).map(Value::Int);
+    match (data, itr) {
+        (Value::NamedTuple(nt), Value::Tuple(ks)) if ks.len() == nt.values.len() => {
+            Some(ks.iter().cloned().zip(nt.values.iter().cloned()).collect())
+        }
+        (Value::Array(a), Value::Struct(r)) if a.dims().len() == 1 => {
+            let elems = a.snapshot();
+            match (&r.ty, &r.fields[..]) {
+                (Type::Struct(n, _), [Value::Int(stop)]) if n.as_str() == "OneTo" => {
+                    Some(positions(*stop, 1).zip(elems).collect())
+                }
+                _ => None,
+            }
+        }
+        (Value::Tuple(vs), Value::Struct(r)) => match (&r.ty, &r.fields[..]) {
+            (Type::Struct(n, _), [Value::Int(1), Value::Int(stop)])
+                if n.as_str() == "UnitRange" && *stop as usize == vs.len() =>
+            {
+                Some(positions(*stop, 1).zip(vs.iter().cloned()).collect())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether Julia shows a collection of values of type `t` without naming `t` (its
+/// `typeinfo_implicit`).
+fn implicit_type(t: &Type) -> bool {
+    match t {
+        Type::Float64 | Type::Int64 | Type::String | Type::Symbol | Type::Nothing => true,
+        Type::Struct(n, _) if n.as_str() == "Char" => true,
+        Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.iter().all(implicit_type),
+        Type::Array(e, _) => implicit_type(e),
+        _ => false,
+    }
+}
+
+/// `Base.Pairs(:a => 1, :b => 2)` as Julia shows a dictionary: the type's name alone when
+/// the keys' and values' types go without saying, else the whole type.
+fn show_pairs(out: &mut String, ty: &Type, entries: &[(Value, Value)]) {
+    let Type::Struct(_, ps) = ty else { return };
+    let (k, v) = (ps.first(), ps.get(1));
+    if !entries.is_empty() && k.is_some_and(implicit_type) && v.is_some_and(implicit_type) {
+        out.push_str("Base.Pairs");
+    } else {
+        out.push_str(&ty.to_string());
+    }
+    out.push('(');
+    for (i, (key, val)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        show(out, key, k);
+        out.push_str(" => ");
+        show(out, val, v);
+    }
+    out.push(')');
+}
+
 fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
     if let Type::Struct(name, _) = ty {
         match (name.as_str(), fields) {
@@ -760,6 +822,12 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 }
                 out.push_str(if rs.len() == 1 { ",))" } else { "))" });
                 return;
+            }
+            ("Pairs", [data, itr]) => {
+                if let Some(entries) = pairs_entries(data, itr) {
+                    show_pairs(out, ty, &entries);
+                    return;
+                }
             }
             ("OneTo", [n]) => {
                 out.push_str("Base.OneTo(");

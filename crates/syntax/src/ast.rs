@@ -41,6 +41,10 @@ pub struct KwArg {
     /// Written after the `;`. In a call it makes no difference; in a definition's signature
     /// `f(x, y = 1)` has a positional parameter with a default, `f(x; y = 1)` a keyword one.
     pub after_semicolon: bool,
+    /// `f(; kws...)`: the keyword arguments of `value` (a named tuple or the `kws` of a
+    /// definition), passed on; in a signature, `kws...` collects the keywords not declared.
+    /// `name` is the splatted variable's name (`...` for another expression).
+    pub splat: bool,
     pub span: Span,
 }
 

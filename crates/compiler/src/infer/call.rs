@@ -45,6 +45,10 @@ pub(crate) enum Resolution {
     /// `#module_global(:name)` that is not a prelude type or function: a plain read of
     /// global `name`.
     Global(Symbol),
+    /// `Core.nt_merge(a, b)` / `Core.nt_drop(a, "k"...)` of named tuples of known names: the
+    /// named tuple of these fields, each `(argument, field)` (arguments counted from 1, after
+    /// the function).
+    NamedTupleOf(Vec<(u32, u32)>),
 }
 
 /// One combination of argument member types of a union-split call.
@@ -420,6 +424,66 @@ impl Compiler {
                         return Ok((Type::Bool, Resolution::Constant(Const::Bool(extra))));
                     }
                     return Ok((Type::Bool, Resolution::Dynamic));
+                }
+                // `Core.nt_merge(a, b)`: Julia's `merge` of two named tuples (`b`'s value of
+                // a name in both, at `a`'s position; then `b`'s other names).
+                "#nt_merge" => {
+                    let (Some(Type::NamedTuple(an, at)), Some(Type::NamedTuple(bn, bt))) =
+                        (ats.get(1), ats.get(2))
+                    else {
+                        return Ok(named_tuple_operands_unknown(&ats[1..]));
+                    };
+                    let mut names: Vec<Symbol> = Vec::new();
+                    let mut types: Vec<Type> = Vec::new();
+                    let mut from: Vec<(u32, u32)> = Vec::new();
+                    for (i, n) in an.iter().enumerate() {
+                        names.push(*n);
+                        match bn.iter().position(|m| m == n) {
+                            Some(j) => {
+                                types.push(bt[j].clone());
+                                from.push((2, j as u32));
+                            }
+                            None => {
+                                types.push(at[i].clone());
+                                from.push((1, i as u32));
+                            }
+                        }
+                    }
+                    for (j, n) in bn.iter().enumerate() {
+                        if !an.contains(n) {
+                            names.push(*n);
+                            types.push(bt[j].clone());
+                            from.push((2, j as u32));
+                        }
+                    }
+                    return Ok((
+                        Type::NamedTuple(names.into(), types.into()),
+                        Resolution::NamedTupleOf(from),
+                    ));
+                }
+                // `Core.nt_drop(a, "k1", ...)`: `a` without the fields listed (a method's
+                // `kws...`: the keywords it does not declare).
+                "#nt_drop" => {
+                    let listed: Option<Vec<String>> = args[2..]
+                        .iter()
+                        .map(|a| match fr.f.const_value(*a) {
+                            Some(Const::Str(n)) => Some(n.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                    let (Some(Type::NamedTuple(an, at)), Some(listed)) = (ats.get(1), listed)
+                    else {
+                        return Ok(named_tuple_operands_unknown(&ats[1..2]));
+                    };
+                    let keep: Vec<usize> = (0..an.len())
+                        .filter(|&i| !listed.iter().any(|l| l == an[i].as_str()))
+                        .collect();
+                    let names: Vec<Symbol> = keep.iter().map(|&i| an[i]).collect();
+                    let types: Vec<Type> = keep.iter().map(|&i| at[i].clone()).collect();
+                    return Ok((
+                        Type::NamedTuple(names.into(), types.into()),
+                        Resolution::NamedTupleOf(keep.iter().map(|&i| (1, i as u32)).collect()),
+                    ));
                 }
                 // `Core.kw_error(kw, f, args...)`: the call had a keyword the method lacks.
                 "#kw_error" => {
@@ -853,6 +917,26 @@ impl Compiler {
                             ],
                         };
                     }
+                    (InstData::Call { args }, Some(Resolution::NamedTupleOf(from))) => {
+                        let ty = f.types[f.result(i).unwrap_or_else(|| unreachable!())].clone();
+                        let Type::NamedTuple(_, fts) = &ty else {
+                            unreachable!("a merged named tuple has a named tuple type")
+                        };
+                        let mut vals = Vec::new();
+                        for (&(a, k), ft) in from.iter().zip(fts.iter()) {
+                            let (gi, gv) = f.make_inst(
+                                InstData::GetField {
+                                    obj: args[a as usize],
+                                    field: FieldRef::Index(k),
+                                },
+                                ft.clone(),
+                                loc,
+                            );
+                            out.push(gi);
+                            vals.push(gv.unwrap_or_else(|| unreachable!()));
+                        }
+                        f.insts[i] = InstData::New { ty, args: vals };
+                    }
                     (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
                         f.insts[i] = InstData::GetField {
                             obj: args[1],
@@ -1004,5 +1088,22 @@ fn destructures_by_field(t: &Type) -> bool {
         Type::Tuple(_) | Type::NamedTuple(..) => true,
         Type::Struct(n, _) => matches!(n.as_str(), "Pair" | "Eigen" | "SVD"),
         _ => false,
+    }
+}
+
+/// `Core.nt_merge`/`Core.nt_drop` of operands not known to be named tuples: merged when the
+/// call runs if their types are not known yet, else an error.
+fn named_tuple_operands_unknown(ts: &[Type]) -> (Type, Resolution) {
+    match ts
+        .iter()
+        .find(|t| t.is_concrete() && !matches!(t, Type::NamedTuple(..)))
+    {
+        Some(t) => (
+            Type::Bottom,
+            Resolution::Error(format!(
+                "not supported yet: keyword arguments from a value of type {t}"
+            )),
+        ),
+        None => (Type::Any, Resolution::Dynamic),
     }
 }

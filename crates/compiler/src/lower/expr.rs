@@ -339,6 +339,9 @@ impl<'a> Lowerer<'a> {
             // `f(args...; k = v)` is `#kwcall((k = v,), f, args...)`: the keyword
             // arguments travel as a named tuple to the method `f`'s definition made
             // for them (see `keyword_methods`).
+            if kwargs.iter().any(|k| k.splat) {
+                return self.call_with_kw_splats(func, &all, kwargs, sp);
+            }
             let mut names: Vec<Symbol> = Vec::new();
             for k in kwargs {
                 if let Some(t) = &k.ty {
@@ -365,6 +368,109 @@ impl<'a> Lowerer<'a> {
             return self.call_with(kf, &full, sp);
         }
         self.call_expr(func, &all, sp)
+    }
+
+    /// `f(args...; a = 1, kws..., b = 2)`: the keyword arguments are the named tuples of
+    /// each run of `k = v` and of each splatted value (`Base._kw_splat`: a named tuple, or a
+    /// method's `kws...`) merged in order, a later name replacing an earlier one, as Julia's
+    /// `merge`; when they come out empty (only splats, all empty), the plain call `f(args...)`.
+    fn call_with_kw_splats(
+        &mut self,
+        func: &Expr,
+        all: &[&Expr],
+        kwargs: &[KwArg],
+        sp: Span,
+    ) -> Result<Value, CompileError> {
+        let core = |name: &str, args: Vec<Expr>| {
+            let f = mk(
+                ExprKind::Field {
+                    obj: Box::new(ident(sym("Core"), sp)),
+                    name: sym(name),
+                },
+                sp,
+            );
+            call_ast(f, args, sp)
+        };
+        let mut parts: Vec<Expr> = Vec::new();
+        let mut run: Vec<(Symbol, Expr)> = Vec::new();
+        for k in kwargs {
+            if let Some(t) = &k.ty {
+                return Err(CompileError::invalid(
+                    t.span,
+                    "a keyword argument of a call has no type",
+                ));
+            }
+            if k.splat {
+                if !run.is_empty() {
+                    parts.push(mk(ExprKind::NamedTuple(std::mem::take(&mut run)), sp));
+                }
+                parts.push(call_ast(
+                    library_ref(sym("_kw_splat"), k.span),
+                    vec![k.value.clone()],
+                    k.span,
+                ));
+            } else {
+                if run.iter().any(|(n, _)| *n == k.name) {
+                    return Err(CompileError::invalid(
+                        k.span,
+                        format!("keyword argument `{}` repeated", k.name),
+                    ));
+                }
+                run.push((k.name, k.value.clone()));
+            }
+        }
+        if !run.is_empty() {
+            parts.push(mk(ExprKind::NamedTuple(run), sp));
+        }
+        let mut parts = parts.into_iter();
+        let first = parts
+            .next()
+            .unwrap_or_else(|| unreachable!("a splat is a part"));
+        let nt = parts.fold(first, |acc, p| core("nt_merge", vec![acc, p]));
+        let kw = self.expr(&nt)?;
+        let f = self.expr(func)?;
+        let mut pieces: Vec<(Value, bool)> = Vec::new();
+        for a in all {
+            pieces.push(match &a.kind {
+                ExprKind::Splat(inner) => (self.expr(inner)?, true),
+                _ => (self.expr(a)?, false),
+            });
+        }
+        let has = self.call("#kw_extra", vec![kw], sp);
+        let tmp = self.temp_slot("kwcall");
+        let (tb, eb, join) = (self.f.add_block(), self.f.add_block(), self.f.add_block());
+        self.branch(has, tb, eb, sp);
+        self.cur = tb;
+        let kf = self.emit(func_const("#kwcall"), sp);
+        let mut with_kw = vec![(kw, false), (f, false)];
+        with_kw.extend(pieces.iter().copied());
+        let tv = self.call_pieces(kf, &with_kw, sp);
+        self.set_slot(tmp, tv, sp);
+        self.jump(join, sp);
+        self.cur = eb;
+        let ev = self.call_pieces(f, &pieces, sp);
+        self.set_slot(tmp, ev, sp);
+        self.jump(join, sp);
+        self.cur = join;
+        Ok(self.get_slot(tmp, sp))
+    }
+
+    /// The call of `f` on arguments already computed, each `(value, splatted)`.
+    fn call_pieces(&mut self, f: Value, pieces: &[(Value, bool)], sp: Span) -> Value {
+        if !pieces.iter().any(|(_, splat)| *splat) {
+            let mut all = vec![f];
+            all.extend(pieces.iter().map(|(v, _)| *v));
+            return self.emit(InstData::Call { args: all }, sp);
+        }
+        let mut all = vec![f];
+        for &(v, splat) in pieces {
+            all.push(if splat {
+                v
+            } else {
+                self.emit(InstData::Tuple { args: vec![v] }, sp)
+            });
+        }
+        self.call("#apply", all, sp)
     }
 
     pub(super) fn args<'e>(
@@ -418,7 +524,8 @@ impl<'a> Lowerer<'a> {
                 if args.iter().any(|a| matches!(a.kind, ExprKind::Splat(_))) {
                     let target = match name.as_str() {
                         n if Prim::from_name(n).is_some() => format!("#Core.{n}"),
-                        n @ ("typeassert" | "new" | "return_type" | "kw_has" | "kw_extra") => {
+                        n @ ("typeassert" | "new" | "return_type" | "kw_has" | "kw_extra"
+                        | "nt_merge" | "nt_drop") => {
                             format!("#{n}")
                         }
                         _ => {
@@ -440,6 +547,8 @@ impl<'a> Lowerer<'a> {
                         "return_type" => Ok(self.call("#return_type", vs, sp)),
                         "kw_has" => Ok(self.call("#kw_has", vs, sp)),
                         "kw_extra" => Ok(self.call("#kw_extra", vs, sp)),
+                        "nt_merge" => Ok(self.call("#nt_merge", vs, sp)),
+                        "nt_drop" => Ok(self.call("#nt_drop", vs, sp)),
                         _ => Err(CompileError::invalid(
                             func.span,
                             format!("`Core.{name}` is not a primitive"),

@@ -289,12 +289,7 @@ fn rewrite_statements(stmts: &mut [Expr], cx: &mut LocalFns) {
             })
             .collect();
         let why = defs.iter().find_map(|def| {
-            if def.kwparams.iter().any(|k| k.vararg) {
-                Some((
-                    def.kwparams[0].span,
-                    "`kws...` keyword parameters of a function defined inside a function",
-                ))
-            } else if def.declaration_only || cx.defined.contains(&name) {
+            if def.declaration_only || cx.defined.contains(&name) {
                 Some((
                     def.span,
                     "methods of one local function in several blocks of a function",

@@ -90,7 +90,10 @@ pub(super) fn lower_method_def(
             if let Some(t) = crate::typeexpr::builtin_type(n.as_str()) {
                 let key = crate::typeexpr::constructor_table_name(&t).unwrap_or(*n);
                 (key, TypePat::Ty(Type::type_of_type(t)), n.to_string())
-            } else if matches!(n.as_str(), "Vector" | "Matrix" | "Array" | "Tuple") {
+            } else if matches!(
+                n.as_str(),
+                "Vector" | "Matrix" | "Array" | "Tuple" | "NamedTuple"
+            ) {
                 // `Matrix(A) = ...`: a constructor of the unapplied array type.
                 let t = Type::UnionAll(*n);
                 let key = crate::typeexpr::constructor_table_name(&t).unwrap_or(*n);
@@ -367,14 +370,11 @@ pub(super) fn keyword_methods(
             ))
         }
     };
-    for k in &def.kwparams {
-        if k.vararg {
-            return Err(CompileError::unsupported(
-                k.span,
-                "`kws...` keyword parameters",
-            ));
-        }
-    }
+    // `kws...`: the keywords the method does not declare, as `pairs` of a named tuple.
+    let (declared, rest): (Vec<&Param>, Vec<&Param>) = def.kwparams.iter().partition(|k| !k.vararg);
+    let rest = rest
+        .first()
+        .map(|k| (k.name.unwrap_or_else(|| sym("_")), k.span));
     let core = |name: &str, args: Vec<Expr>| {
         let f = mk(
             ExprKind::Field {
@@ -411,15 +411,15 @@ pub(super) fn keyword_methods(
             }
         })
         .collect();
-    let kw_names: Vec<Symbol> = def
-        .kwparams
+    let kw_names: Vec<Symbol> = declared
         .iter()
         .map(|k| k.name.unwrap_or_else(|| sym("_")))
         .collect();
     // `k = value` for each keyword, `value` given the keyword's default.
     let bind = |value: &dyn Fn(&Param, Expr) -> Expr| -> Vec<Expr> {
-        def.kwparams
+        declared
             .iter()
+            .copied()
             .zip(&kw_names)
             .map(|(k, n)| {
                 let default = match &k.default {
@@ -461,8 +461,21 @@ pub(super) fn keyword_methods(
         destructure: None,
         span: sp,
     });
+    // `kws = pairs(named tuple)`: of the keywords not declared (`Core.nt_drop`), or empty.
+    let bind_rest = |nt: Expr| -> Option<Expr> {
+        rest.map(|(n, span)| {
+            mk(
+                ExprKind::Assign {
+                    lhs: Box::new(ident(n, span)),
+                    rhs: Box::new(call_ast(library_ref(sym("pairs"), span), vec![nt], span)),
+                },
+                span,
+            )
+        })
+    };
     let call_body = {
         let mut args: Vec<Expr> = kw_names.iter().map(|n| ident(*n, sp)).collect();
+        args.extend(rest.map(|(n, span)| ident(n, span)));
         args.extend(callable.as_ref().map(|(obj, _)| ident(*obj, sp)));
         args.extend(pass.iter().cloned());
         call_ast(ident(body_name, sp), args, sp)
@@ -473,6 +486,7 @@ pub(super) fn keyword_methods(
         .iter()
         .map(|k| Param {
             default: None,
+            vararg: false,
             ..k.clone()
         })
         .collect();
@@ -490,6 +504,7 @@ pub(super) fn keyword_methods(
     };
     // The positional method.
     let mut pos_body = bind(&|_, d| d);
+    pos_body.extend(bind_rest(mk(ExprKind::NamedTuple(vec![]), sp)));
     pos_body.push(call_body.clone());
     let pos_def = FunctionDef {
         name: match &callable {
@@ -533,13 +548,16 @@ pub(super) fn keyword_methods(
     let f_name = callable.as_ref().map_or(sym("#f"), |(obj, _)| *obj);
     let mut err_args = vec![kw.clone(), ident(f_name, sp)];
     err_args.extend(pass.iter().cloned());
-    kw_body.push(mk(
-        ExprKind::And(
-            Box::new(core("kw_extra", extra_args)),
-            Box::new(core("kw_error", err_args)),
-        ),
-        sp,
-    ));
+    match bind_rest(core("nt_drop", extra_args.clone())) {
+        Some(b) => kw_body.push(b),
+        None => kw_body.push(mk(
+            ExprKind::And(
+                Box::new(core("kw_extra", extra_args)),
+                Box::new(core("kw_error", err_args)),
+            ),
+            sp,
+        )),
+    }
     kw_body.push(call_body);
     let mut kw_params = vec![
         Param {

@@ -62,22 +62,39 @@ function iterate_next(e::Enumerate, st)
     p = iterate_next(e.itr, st[2])
     ((st[1], p[1]), (st[1] + 1, p[2]))
 end
-# `pairs(x)`: `i => x[i]` for each index `i` of `x`, lazily (Julia's `Iterators.Pairs`):
-# linear indices of a vector or tuple, `CartesianIndex`es of any other array.
-struct Pairs{V,K}
-    data::V
-    keys::K
+# `pairs(x)`: `i => x[i]` for each index `i` of `x`, lazily (Julia's `Base.Pairs`): linear
+# indices of a vector or tuple, `CartesianIndex`es of any other array, the names of a named
+# tuple (a method's `kws...` is one of these).
+struct Pairs{K,V,I,A}
+    data::A
+    itr::I
 end
-pairs(v::AbstractVector) = Pairs(v, eachindex(v))
-pairs(t::Tuple) = Pairs(t, 1:length(t))
-pairs(A::AbstractArray) = Pairs(A, CartesianIndices(A))
-iterate_start(p::Pairs) = iterate_start(p.keys)
-iterate_done(p::Pairs, st) = iterate_done(p.keys, st)
+_pairs(data, itr) = Pairs{eltype(itr),eltype(data),typeof(itr),typeof(data)}(data, itr)
+pairs(v::AbstractVector) = _pairs(v, eachindex(v))
+pairs(t::Tuple) = _pairs(t, 1:length(t))
+pairs(A::AbstractArray) = _pairs(A, CartesianIndices(A))
+pairs(t::NamedTuple) = Pairs{Symbol,eltype(t),typeof(keys(t)),typeof(t)}(t, keys(t))
+iterate_start(p::Pairs) = iterate_start(p.itr)
+iterate_done(p::Pairs, st) = iterate_done(p.itr, st)
 function iterate_next(p::Pairs, st)
-    k, next = iterate_next(p.keys, st)
+    k, next = iterate_next(p.itr, st)
     (k => p.data[k], next)
 end
-length(p::Pairs) = length(p.keys)
+# A named tuple's entries by position.
+iterate_start(p::Pairs{Symbol,V,I,A}) where {V,I,A<:NamedTuple} = 1
+iterate_done(p::Pairs{Symbol,V,I,A}, i::Int64) where {V,I,A<:NamedTuple} = i > length(p.itr)
+iterate_next(p::Pairs{Symbol,V,I,A}, i::Int64) where {V,I,A<:NamedTuple} = (p.itr[i] => p.data[i], i + 1)
+length(p::Pairs) = length(p.itr)
+isempty(p::Pairs) = length(p.itr) == 0
+keys(p::Pairs) = p.itr
+values(p::Pairs) = p.data
+haskey(p::Pairs, k) = k in p.itr
+getindex(p::Pairs, k) = p.data[k]
+eltype(p::Pairs{K,V,I,A}) where {K,V,I,A} = Pair{K,V}
+# What a call's `; kws...` passes on: a named tuple's fields, or a method's keywords.
+_kw_splat(t::NamedTuple) = t
+_kw_splat(p::Pairs{Symbol,V,I,A}) where {V,I,A<:NamedTuple} = p.data
+_kw_splat(x) = error(string("not supported yet: splatting keyword arguments from a ", typeof(x), " (splat a named tuple or a method's `kws...`)"))
 zip(a, b) = Zip2(a, b)
 zip(a, b, c) = Zip3(a, b, c)
 eltype(e::Enumerate) = Tuple{Int64,eltype(e.itr)}
@@ -110,3 +127,4 @@ function indexed_iterate(x, i::Int64, state = iterate_start(x))
     iterate_done(x, state) && Core.throw_bounds(x, i)
     iterate_next(x, state)
 end
+NamedTuple(p::Pairs{Symbol,V,I,A}) where {V,I,A<:NamedTuple} = p.data

@@ -132,12 +132,26 @@ impl<'a> Parser<'a> {
                     .collect();
                 params.splice(at..at, defaults);
                 let mut kwparams = Vec::new();
-                for k in kwargs {
+                let n_kw = kwargs.len();
+                for (i, k) in kwargs.into_iter().enumerate() {
+                    if k.splat {
+                        if k.value.ident().is_none() {
+                            self.error(
+                                k.span,
+                                "expected a name before `...` in keyword parameters",
+                            );
+                            return None;
+                        }
+                        if i + 1 != n_kw {
+                            self.error(k.span, "the `kws...` keyword parameter must come last");
+                            return None;
+                        }
+                    }
                     kwparams.push(Param {
                         name: Some(k.name),
                         ty: k.ty,
-                        default: (!k.bare).then_some(k.value),
-                        vararg: false,
+                        default: (!k.bare && !k.splat).then_some(k.value),
+                        vararg: k.splat,
                         destructure: None,
                         span: k.span,
                     });

@@ -169,6 +169,7 @@ impl<'a> Parser<'a> {
                             ty,
                             bare: false,
                             after_semicolon: in_kw,
+                            splat: false,
                             span: a.span,
                         });
                     }
@@ -181,13 +182,19 @@ impl<'a> Parser<'a> {
                                 ty,
                                 bare: true,
                                 after_semicolon: true,
+                                splat: false,
                                 span: a.span,
                             });
-                        } else if matches!(a.kind, ExprKind::Splat(_)) {
-                            p.error(
-                                a.span,
-                                "not supported yet: splatting keyword arguments (`kws...`)",
-                            );
+                        } else if let ExprKind::Splat(inner) = a.kind {
+                            kwargs.push(KwArg {
+                                name: inner.ident().unwrap_or_else(|| sym("...")),
+                                value: *inner,
+                                ty: None,
+                                bare: false,
+                                after_semicolon: true,
+                                splat: true,
+                                span: a.span,
+                            });
                         } else {
                             p.error(a.span, "expected a keyword argument `name = value`");
                         }

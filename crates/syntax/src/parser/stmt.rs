@@ -189,7 +189,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Keyword(Kw::Try) => {
                 self.bump();
-                self.error(start, "`try`/`catch` is not supported");
+                self.error(start, "not supported yet: `try`/`catch`");
                 let _ = self.parse_block(&[Kw::Catch, Kw::Finally, Kw::End]);
                 while self.eat_kw(Kw::Catch) || self.eat_kw(Kw::Finally) {
                     let _ = self.parse_block(&[Kw::Catch, Kw::Finally, Kw::End]);
