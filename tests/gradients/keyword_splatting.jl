@@ -2,6 +2,7 @@
 # check: model_closure([1.0, 2.0, -0.5])
 # check: model_splat_tuple([1.0, 2.0, -0.5])
 # check: model_local([1.0, 2.0, -0.5])
+# check: model_broadcast([1.0, 2.0, -0.5])
 # Keyword arguments that carry active values through `kws...` and `; kws...`.
 g(x; scale = 1.0, shift = 0.0) = scale * x + shift
 loss(w; kws...) = g(w[1]; kws...) * g(w[2]; kws...) + g(w[3]; kws..., shift = 1.0)
@@ -13,3 +14,5 @@ function model_local(w)
     inner(y; kws...) = g(y; kws...)
     inner(w[1]; scale = w[2]) * inner(w[3])
 end
+loss_broadcast(w; kws...) = sum(abs2, g.(w; kws...))
+model_broadcast(w) = loss_broadcast(w; scale = 0.5, shift = w[1])

@@ -905,7 +905,8 @@ pub fn rdata_convert(r: &Value, t: &Type, env: &TypeEnv) -> Option<Value> {
     if *t == Type::Any {
         return Some(r.clone());
     }
-    if is_no_rdata(r) {
+    // No reverse data, or (in forward mode over a pullback) the tangent of none.
+    if is_no_rdata(r) || is_singleton(r, &Type::NoTangent) {
         return Some(zero_rdata_of(t, env));
     }
     // A tuple whose elements carry no reverse data (a tuple of ranges built at run time) is

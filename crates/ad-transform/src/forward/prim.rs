@@ -30,6 +30,25 @@ impl Dual<'_> {
                 "second-order AD (hessian, forward mode over a gradient) of a call whose argument types are known only at run time is not supported yet: a value read from a global the program assigns more than once (or in a loop or function), or from a field or container of abstract type, is such a value (declare the global `const`, assign it once, or give the value a concrete type)".into(),
             ));
         }
+        // The AD runtime's joining, splitting and adding of tangents (of values known by
+        // their primal, such as a struct holding floats in a mutable struct's field) is linear
+        // in the tangent parts: each lane does the same to its tangents (`L`), the primal,
+        // field name, position or type (`P`) giving only the structure.
+        if let Some(kinds) = linear_runtime_operands(op) {
+            // (A result not used still changes a mutable tangent in place.)
+            let tt = res.map_or(Type::Any, |r| cx.tt(r));
+            let margs: Vec<Value> = args.iter().map(|a| self.vmap[a]).collect();
+            let ts = lanes(n, e, &mut |e, l| {
+                let a: Vec<Value> = kinds
+                    .iter()
+                    .zip(args.iter().zip(&margs))
+                    .map(|(k, (x, m))| if *k == L { t(x, l) } else { *m })
+                    .collect();
+                let x = e.prim(op, a, Type::Any);
+                narrow(e, x, &Type::Any, &tt)
+            });
+            return Ok(res.map(|_| ts));
+        }
         if op.is_ad_runtime() {
             return Err(cx.err(
                 i,
@@ -347,4 +366,29 @@ pub(super) fn is_reverse_code_prim(op: Prim) -> bool {
             | ArrayGemmAdd
             | ArrayUnresize
     )
+}
+
+/// An operand of an AD-runtime primitive that is linear in its tangent operands.
+#[derive(Clone, Copy, PartialEq)]
+enum Operand {
+    /// Linear: each lane passes its tangent.
+    L,
+    /// Structure: every lane passes the value itself.
+    P,
+}
+use Operand::{L, P};
+
+/// The operands of an AD-runtime primitive linear in its tangent parts, or `None`.
+fn linear_runtime_operands(op: Prim) -> Option<&'static [Operand]> {
+    Some(match op {
+        Prim::TangentOf | Prim::TangentFdata | Prim::TangentRdata => &[P, L],
+        Prim::TangentAddRdata => &[P, L, L],
+        Prim::FieldFdata | Prim::TangentField => &[P, L, P],
+        Prim::FieldCotangent => &[P, L, P, L],
+        Prim::RdataAdd => &[L, L],
+        Prim::RdataConvert => &[L, P],
+        Prim::RdataAddAt => &[L, P, L],
+        Prim::ZeroTangent => &[P],
+        _ => return None,
+    })
 }

@@ -5,7 +5,9 @@ use super::forwards::{child_state, fdata_const, Forwards};
 use super::rdata::{rdata_build, rdata_compatible, recast, tangent_of_fdata};
 use super::rev::{ArrayPush, ArrayWrite, MutableWrite, Rev, RevPartial};
 use super::saved::{rule_state_type, IvSpec};
-use super::{ad_check, field_tangent, inst_kind, new_tangent_array_ok, tangent_elem};
+use super::{
+    ad_check, field_tangent, inst_kind, new_tangent_array_ok, runtime_tangent_field, tangent_elem,
+};
 use crate::emit::Emit;
 use crate::rules::{returns_type_value, reverse_rule, MatrixRule, Partial, Rule};
 use crate::{AdError, DerivedKey, Mode};
@@ -782,7 +784,7 @@ impl Forwards<'_> {
         // known only at run time (with the primal saved).
         let mut back: Vec<(Value, u32, Option<usize>)> = Vec::new();
         for (k, (a, tt)) in args.iter().zip(tts.iter()).enumerate() {
-            if *tt == Type::Any && cx.rt(*a) != Type::NoRData {
+            if runtime_tangent_field(cx, *a, tt) && cx.rt(*a) != Type::NoRData {
                 back.push((*a, k as u32, Some(self.sv.add(self.vmap[a]))));
             } else if cx.rt(*a).is_float() {
                 back.push((*a, k as u32, None));
@@ -813,12 +815,12 @@ impl Forwards<'_> {
             .cloned()
             .unwrap_or(Type::NoTangent);
         let has_t = cx.ft(obj) != Type::NoFData;
-        let dynamic = tt == Type::Any && has_t;
+        let dynamic = has_t && runtime_tangent_field(cx, r, &tt);
         let mut e = emit!(self, at);
         let fv = if ft == Type::NoFData {
             fdata_const(&mut e, &ft)
         } else if dynamic {
-            let t = e.field(mt, k, Type::Any);
+            let t = e.field(mt, k, tt.clone());
             let x = e.prim(Prim::TangentFdata, vec![vr, t], Type::Any);
             narrow(&mut e, x, ft)
         } else if has_t && cx.ty(r) != Type::Any {
@@ -882,7 +884,8 @@ impl Forwards<'_> {
             }
             None => (None, None),
         };
-        let dynamic = has_t && field_type(&cx.ft(obj)) == Some(Type::Any);
+        let dynamic =
+            has_t && field_type(&cx.ft(obj)).is_some_and(|tt| runtime_tangent_field(cx, val, &tt));
         e.inst(
             InstData::SetField {
                 obj: o,

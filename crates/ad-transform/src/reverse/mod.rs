@@ -148,7 +148,30 @@ fn field_tangent(
         // A field whose tangent is known only at run time (`Any`, `Core.Box`'s contents).
         Type::Any => Some(e.prim(Prim::TangentOf, vec![vmap[&a], fmap[&a]], Type::Any)),
         _ if cx.ft(a) == *tt => Some(fmap[&a]),
-        _ => None,
+        // A value with reverse data (a struct or tuple holding floats): its whole tangent,
+        // the fdata joined with a zero rdata, made when the code runs.
+        _ => {
+            let t = e.prim(Prim::TangentOf, vec![vmap[&a], fmap[&a]], Type::Any);
+            Some(e.val(
+                InstData::TypeAssert {
+                    val: t,
+                    ty: tt.clone(),
+                },
+                tt.clone(),
+            ))
+        }
+    }
+}
+
+/// Whether a mutable struct's field of tangent type `tt`, holding `a`, keeps its tangent as a
+/// whole tangent joined and split when the code runs: a field of type `Any`, or a value whose
+/// tangent is more than its fdata (a struct or tuple holding floats). Such fields save the
+/// primal they hold, to split their tangent into fdata and rdata.
+fn runtime_tangent_field(cx: &Ctx, a: Value, tt: &Type) -> bool {
+    match tt {
+        Type::Any => true,
+        Type::Float64 | Type::Float32 | Type::NoTangent => false,
+        _ => cx.ft(a) != *tt,
     }
 }
 

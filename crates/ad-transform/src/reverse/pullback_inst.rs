@@ -327,7 +327,8 @@ impl PullbackInst<'_> {
                     let r = e.prim(Prim::TangentRdata, vec![p, x], Type::Any);
                     self.add(e, *arg, r);
                     let f = e.prim(Prim::TangentFdata, vec![p, x], Type::Any);
-                    e.prim(Prim::TangentOf, vec![p, f], Type::Any)
+                    let z = e.prim(Prim::TangentOf, vec![p, f], Type::Any);
+                    as_type(e, z, &t)
                 }
                 None => {
                     self.add(e, *arg, x);
@@ -359,12 +360,14 @@ impl PullbackInst<'_> {
         let mt = self.saved[*tangent];
         let new = match primal {
             Some(p) => {
-                let old = e.field(mt, *k, Type::Any);
-                e.prim(
+                let ft = field_type_at(e, mt, *k, self.cx.env);
+                let old = e.field(mt, *k, ft.clone());
+                let new = e.prim(
                     Prim::TangentAddRdata,
                     vec![self.saved[*p], old, a],
                     Type::Any,
-                )
+                );
+                as_type(e, new, &ft)
             }
             None => {
                 let old = e.field(mt, *k, t.clone());
@@ -394,7 +397,7 @@ impl PullbackInst<'_> {
         if let Some((mt, old_t)) = tangent {
             let (mt, old_t) = (self.saved[*mt], self.saved[*old_t]);
             if let Some(p) = val_p {
-                let t = e.field(mt, *k, Type::Any);
+                let t = e.field(mt, *k, field_type_at(e, mt, *k, self.cx.env));
                 let dv = e.prim(Prim::TangentRdata, vec![self.saved[*p], t], Type::Any);
                 self.add(e, *val, dv);
             } else if *float {
@@ -598,4 +601,25 @@ impl PullbackInst<'_> {
             e.inst(InstData::SetSlot(s, new), Type::Any);
         }
     }
+}
+
+/// The declared type of field `k` of the mutable tangent `mt` (`Any` if unknown).
+fn field_type_at(e: &Emit, mt: Value, k: u32, env: &ir::TypeEnv) -> Type {
+    env.field_types(&e.f.types[mt])
+        .and_then(|ts| ts.get(k as usize).cloned())
+        .unwrap_or(Type::Any)
+}
+
+/// `x` (of type `Any`) asserted to be a `t`, to be stored in a field of that type.
+fn as_type(e: &mut Emit, x: Value, t: &Type) -> Value {
+    if *t == Type::Any {
+        return x;
+    }
+    e.val(
+        InstData::TypeAssert {
+            val: x,
+            ty: t.clone(),
+        },
+        t.clone(),
+    )
 }
