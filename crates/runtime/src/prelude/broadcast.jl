@@ -55,6 +55,9 @@ _bproto(a::RefValue, b) = b
 _bproto(a, b::RefValue) = a
 _bproto(a::RefValue, b::RefValue) = a
 _bat(x::AbstractVector, i, j, l) = x[i]
+# A strided one-dimensional view: its parent's element, the view's own range check left out
+# (the shapes were matched before the loop; the parent's check stays).
+_bat(V::SubArray{T,1,P,I,true}, i, j, l) where {T,P<:Array,I} = Core.arrayref(V.parent, V.offset1 + V.stride1 * i)
 _bat(x::AbstractMatrix, i, j, l) = x[i, j]
 _bat(x::AbstractArray{T,3}, i, j, l) where {T} = x[i, j, l]
 # A value with the result's number of dimensions: the most any argument has.
