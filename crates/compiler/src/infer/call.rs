@@ -410,13 +410,7 @@ impl Compiler {
                 }
                 // `Core.kw_extra(kw, "k1", ...)`: whether `kw` has a field not listed.
                 "#kw_extra" => {
-                    let listed: Option<Vec<String>> = args[2..]
-                        .iter()
-                        .map(|a| match fr.f.const_value(*a) {
-                            Some(Const::Str(n)) => Some(n.to_string()),
-                            _ => None,
-                        })
-                        .collect();
+                    let listed = listed_names(fr, &args[2..]);
                     if let (Some(Type::NamedTuple(names, _)), Some(listed)) = (ats.get(1), listed) {
                         let extra = names
                             .iter()
@@ -464,13 +458,7 @@ impl Compiler {
                 // `Core.nt_drop(a, "k1", ...)`: `a` without the fields listed (a method's
                 // `kws...`: the keywords it does not declare).
                 "#nt_drop" => {
-                    let listed: Option<Vec<String>> = args[2..]
-                        .iter()
-                        .map(|a| match fr.f.const_value(*a) {
-                            Some(Const::Str(n)) => Some(n.to_string()),
-                            _ => None,
-                        })
-                        .collect();
+                    let listed = listed_names(fr, &args[2..]);
                     let (Some(Type::NamedTuple(an, at)), Some(listed)) = (ats.get(1), listed)
                     else {
                         return Ok(named_tuple_operands_unknown(&ats[1..2]));
@@ -1106,4 +1094,15 @@ fn named_tuple_operands_unknown(ts: &[Type]) -> (Type, Resolution) {
         ),
         None => (Type::Any, Resolution::Dynamic),
     }
+}
+
+/// The names a `Core.kw_extra`/`Core.nt_drop` call lists (string constants), or `None` when
+/// one is not a constant.
+fn listed_names(fr: &Frame, args: &[Value]) -> Option<Vec<String>> {
+    args.iter()
+        .map(|a| match fr.f.const_value(*a) {
+            Some(Const::Str(n)) => Some(n.to_string()),
+            _ => None,
+        })
+        .collect()
 }

@@ -381,16 +381,7 @@ impl<'a> Lowerer<'a> {
         kwargs: &[KwArg],
         sp: Span,
     ) -> Result<Value, CompileError> {
-        let core = |name: &str, args: Vec<Expr>| {
-            let f = mk(
-                ExprKind::Field {
-                    obj: Box::new(ident(sym("Core"), sp)),
-                    name: sym(name),
-                },
-                sp,
-            );
-            call_ast(f, args, sp)
-        };
+        let core = |name: &str, args: Vec<Expr>| core_call(name, args, sp);
         let mut parts: Vec<Expr> = Vec::new();
         let mut run: Vec<(Symbol, Expr)> = Vec::new();
         for k in kwargs {

@@ -375,16 +375,7 @@ pub(super) fn keyword_methods(
     let rest = rest
         .first()
         .map(|k| (k.name.unwrap_or_else(|| sym("_")), k.span));
-    let core = |name: &str, args: Vec<Expr>| {
-        let f = mk(
-            ExprKind::Field {
-                obj: Box::new(ident(sym("Core"), sp)),
-                name: sym(name),
-            },
-            sp,
-        );
-        call_ast(f, args, sp)
-    };
+    let core = |name: &str, args: Vec<Expr>| core_call(name, args, sp);
     let str_lit = |s: &str| mk(ExprKind::Str(vec![StrSeg::Lit(s.to_string())]), sp);
     // One body per definition (two keyword methods of `f` may have bodies of the same
     // signature: `f(a; b)` and `f(; a, b)`), named by where the definition is.

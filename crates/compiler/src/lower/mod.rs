@@ -23,7 +23,7 @@ mod sugar;
 mod types;
 
 pub use methods::{lower_constructor, lower_function, lower_toplevel, LoweredToplevel};
-use types::{call_ast, ident, mk};
+use types::{call_ast, core_call, ident, mk};
 pub use types::{define_abstract, define_struct};
 
 use crate::closure::{self, ClosureDef};

@@ -12,6 +12,18 @@ pub(super) fn ident(name: Symbol, span: Span) -> Expr {
     mk(ExprKind::Ident(name), span)
 }
 
+/// `Core.name(args...)`: a call of a primitive or of one of the names inference resolves.
+pub(super) fn core_call(name: &str, args: Vec<Expr>, span: Span) -> Expr {
+    let f = mk(
+        ExprKind::Field {
+            obj: Box::new(ident(sym("Core"), span)),
+            name: sym(name),
+        },
+        span,
+    );
+    call_ast(f, args, span)
+}
+
 pub(super) fn call_ast(f: Expr, args: Vec<Expr>, span: Span) -> Expr {
     mk(
         ExprKind::Call {
