@@ -748,7 +748,8 @@ impl Forwards<'_> {
     }
 
     /// A new mutable struct: its fdata is a new mutable tangent holding each field's tangent;
-    /// a float field's cotangent returns to its argument.
+    /// a float field's cotangent returns to its argument, and so does the reverse data of a
+    /// field holding a struct or tuple of floats (split from its tangent when the code runs).
     fn new_mutable(&mut self, at: At, r: Value, _ty: &Type, args: &[Value]) -> Result<(), AdError> {
         let cx = self.cx;
         let ft = cx.ft(r);
@@ -761,16 +762,7 @@ impl Forwards<'_> {
         let mut e = emit!(self, at);
         let mut fields = Vec::new();
         for (a, tt) in args.iter().zip(tts.iter()) {
-            let t = field_tangent(&mut e, cx, *a, tt, &self.vmap, &self.fmap).ok_or_else(|| {
-                cx.err(
-                    at.i,
-                    format!(
-                        "a mutable struct field of type {} is not supported by reverse mode yet",
-                        cx.ty(*a)
-                    ),
-                )
-            })?;
-            fields.push(t);
+            fields.push(field_tangent(&mut e, cx, *a, tt, &self.vmap, &self.fmap));
         }
         let mt = e.val(
             InstData::New {
@@ -870,16 +862,7 @@ impl Forwards<'_> {
             Some(mt) => {
                 let tt = field_type(&cx.ft(obj)).unwrap_or_default();
                 let old_t = e.field(mt, k, tt.clone());
-                let new_t = field_tangent(&mut e, cx, val, &tt, &self.vmap, &self.fmap)
-                    .ok_or_else(|| {
-                        cx.err(
-                            at.i,
-                            format!(
-                                "assigning a field of type {} of a mutable struct is not supported by reverse mode yet",
-                                cx.ty(val)
-                            ),
-                        )
-                    })?;
+                let new_t = field_tangent(&mut e, cx, val, &tt, &self.vmap, &self.fmap);
                 (Some(old_t), Some(new_t))
             }
             None => (None, None),

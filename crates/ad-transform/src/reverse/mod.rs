@@ -133,7 +133,8 @@ fn inst_kind(d: &InstData) -> &'static str {
 
 /// The tangent to store in a mutable tangent's field for the value `a` (of tangent type `tt`):
 /// zero for floats (their cotangent flows back through the field), the fdata for arrays and
-/// mutable structs (their tangent is their fdata), `NoTangent` for the rest.
+/// mutable structs (their tangent is their fdata), `NoTangent` for values without one, and
+/// the whole tangent (fdata joined with a zero rdata when the code runs) for the rest.
 fn field_tangent(
     e: &mut Emit,
     cx: &Ctx,
@@ -141,24 +142,24 @@ fn field_tangent(
     tt: &Type,
     vmap: &FxHashMap<Value, Value>,
     fmap: &FxHashMap<Value, Value>,
-) -> Option<Value> {
+) -> Value {
     match tt {
-        Type::NoTangent => Some(e.konst(Const::Singleton(Type::NoTangent))),
-        Type::Float64 | Type::Float32 => Some(zero_rdata(tt, e, cx.env)),
+        Type::NoTangent => e.konst(Const::Singleton(Type::NoTangent)),
+        Type::Float64 | Type::Float32 => zero_rdata(tt, e, cx.env),
         // A field whose tangent is known only at run time (`Any`, `Core.Box`'s contents).
-        Type::Any => Some(e.prim(Prim::TangentOf, vec![vmap[&a], fmap[&a]], Type::Any)),
-        _ if cx.ft(a) == *tt => Some(fmap[&a]),
+        Type::Any => e.prim(Prim::TangentOf, vec![vmap[&a], fmap[&a]], Type::Any),
+        _ if cx.ft(a) == *tt => fmap[&a],
         // A value with reverse data (a struct or tuple holding floats): its whole tangent,
         // the fdata joined with a zero rdata, made when the code runs.
         _ => {
             let t = e.prim(Prim::TangentOf, vec![vmap[&a], fmap[&a]], Type::Any);
-            Some(e.val(
+            e.val(
                 InstData::TypeAssert {
                     val: t,
                     ty: tt.clone(),
                 },
                 tt.clone(),
-            ))
+            )
         }
     }
 }
