@@ -57,6 +57,51 @@ pub fn callee_table(t: &Type) -> Option<Symbol> {
     }
 }
 
+/// Names Julia's Base and Core define that this implementation does not have yet: reading one
+/// the program has not defined, or naming it as a type, is "not supported yet", not the
+/// `UndefVarError` Julia would never give.
+pub const JULIA_NAMES_NOT_SUPPORTED: &[&str] = &[
+    "Dict",
+    "Set",
+    "IdDict",
+    "AbstractDict",
+    "AbstractSet",
+    "BigInt",
+    "BigFloat",
+    "UInt",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+    "UInt128",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int128",
+    "Float16",
+    "Regex",
+    "VERSION",
+    "VersionNumber",
+    "Channel",
+    "ReentrantLock",
+    "Complex",
+    "ComplexF64",
+    "ComplexF32",
+    "Rational",
+    "Missing",
+    "missing",
+    "im",
+];
+
+/// The message for a name that is not a type here (`what`: "a type", "a parametric type").
+fn undefined_type_message(name: Symbol, what: &str) -> String {
+    if JULIA_NAMES_NOT_SUPPORTED.contains(&name.as_str()) {
+        format!("not supported yet: `{name}` (Julia's Base defines it; this implementation does not yet)")
+    } else {
+        format!("UndefVarError: `{name}` not defined (expected {what})")
+    }
+}
+
 /// The name under which constructor methods of a type are stored.
 pub fn constructor_table_name(t: &Type) -> Option<Symbol> {
     Some(match t {
@@ -213,7 +258,7 @@ impl TypeExprCtx<'_> {
         Err(CompileError::new(
             ErrorKind::UndefType,
             e.span,
-            format!("UndefVarError: `{name}` not defined (expected a type)"),
+            undefined_type_message(name, "a type"),
         ))
     }
 
@@ -355,7 +400,7 @@ impl TypeExprCtx<'_> {
                     return Err(CompileError::new(
                         ErrorKind::UndefType,
                         e.span,
-                        format!("UndefVarError: `{name}` not defined (expected a parametric type)"),
+                        undefined_type_message(name, "a parametric type"),
                     ));
                 }
             }

@@ -965,6 +965,11 @@ impl Machine {
                     let (_, c) = self.compiler.global_type(*name);
                     match c {
                         Some(c) => Value::from_const(&c),
+                        None if compiler::typeexpr::JULIA_NAMES_NOT_SUPPORTED.contains(&name.as_str()) => {
+                            return Err(fail(RuntimeError::new(Exception::Error(format!(
+                                "not supported yet: `{name}` (Julia's Base defines it; this implementation does not yet)"
+                            )))))
+                        }
                         None => {
                             return Err(fail(RuntimeError::new(Exception::UndefVar(format!(
                                 "`{name}` not defined in `Main`"
