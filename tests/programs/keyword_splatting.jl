@@ -34,4 +34,8 @@ function outer(x)
     inner(x; scale = 3.0) + inner(x)
 end
 println(outer(2.0))
+# Named tuples whose types are known only when the code runs merge then.
+for o in Any[(scale = 2.0,), (shift = 1.0, scale = 3.0)]
+    println(g(1.0; o..., shift = 0.5), " ", f(2.0; o...))
+end
 println(f(1.0; bad = 2))

@@ -9,6 +9,7 @@ pub mod globals;
 pub mod infer;
 pub mod lower;
 pub mod methods;
+pub mod named_tuples;
 pub mod passes;
 pub mod ssa;
 pub mod typeexpr;

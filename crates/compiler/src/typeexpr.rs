@@ -93,10 +93,17 @@ pub const JULIA_NAMES_NOT_SUPPORTED: &[&str] = &[
     "im",
 ];
 
+/// The error for reading one of `JULIA_NAMES_NOT_SUPPORTED`.
+pub fn julia_name_not_supported(name: Symbol) -> String {
+    format!(
+        "not supported yet: `{name}` (Julia's Base defines it; this implementation does not yet)"
+    )
+}
+
 /// The message for a name that is not a type here (`what`: "a type", "a parametric type").
 fn undefined_type_message(name: Symbol, what: &str) -> String {
     if JULIA_NAMES_NOT_SUPPORTED.contains(&name.as_str()) {
-        format!("not supported yet: `{name}` (Julia's Base defines it; this implementation does not yet)")
+        julia_name_not_supported(name)
     } else {
         format!("UndefVarError: `{name}` not defined (expected {what})")
     }

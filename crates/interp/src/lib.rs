@@ -965,10 +965,12 @@ impl Machine {
                     let (_, c) = self.compiler.global_type(*name);
                     match c {
                         Some(c) => Value::from_const(&c),
-                        None if compiler::typeexpr::JULIA_NAMES_NOT_SUPPORTED.contains(&name.as_str()) => {
-                            return Err(fail(RuntimeError::new(Exception::Error(format!(
-                                "not supported yet: `{name}` (Julia's Base defines it; this implementation does not yet)"
-                            )))))
+                        None if compiler::typeexpr::JULIA_NAMES_NOT_SUPPORTED
+                            .contains(&name.as_str()) =>
+                        {
+                            return Err(fail(RuntimeError::new(Exception::Error(
+                                compiler::typeexpr::julia_name_not_supported(*name),
+                            ))))
                         }
                         None => {
                             return Err(fail(RuntimeError::new(Exception::UndefVar(format!(
@@ -1219,18 +1221,16 @@ fn callee_key(c: &Callee) -> MiKey {
 use cranelift_entity::EntityRef;
 
 /// `Core.nt_merge(a, b)` and `Core.nt_drop(a, "k"...)` of named tuples known only when the
-/// call runs (inference resolves the others): Julia's `merge`, and `a` without the listed
-/// names.
+/// call runs (inference resolves the others), by the fields `compiler::named_tuples` picks.
 fn merge_named_tuples(op: &str, args: &[Value]) -> Result<Value, RuntimeError> {
-    let Some(Value::NamedTuple(a)) = args.first() else {
-        return Err(RuntimeError::new(Exception::Error(format!(
-            "not supported yet: keyword arguments from a value of type {}",
-            args.first().map_or(Type::Any, |v| v.ty())
-        ))));
+    let named = |v: Option<&Value>| match v {
+        Some(Value::NamedTuple(t)) => Ok(t.clone()),
+        other => Err(RuntimeError::new(Exception::Error(
+            compiler::named_tuples::not_a_named_tuple(&other.map_or(Type::Any, |v| v.ty())),
+        ))),
     };
-    let mut names: Vec<Symbol> = Vec::new();
-    let mut values: Vec<Value> = Vec::new();
-    if op == "#nt_drop" {
+    let a = named(args.first())?;
+    let (from, b) = if op == "#nt_drop" {
         let listed: Vec<&str> = args[1..]
             .iter()
             .filter_map(|v| match v {
@@ -1238,31 +1238,21 @@ fn merge_named_tuples(op: &str, args: &[Value]) -> Result<Value, RuntimeError> {
                 _ => None,
             })
             .collect();
-        for (n, v) in a.names.iter().zip(a.values.iter()) {
-            if !listed.contains(&n.as_str()) {
-                names.push(*n);
-                values.push(v.clone());
-            }
-        }
+        (compiler::named_tuples::drop_fields(&a.names, &listed), None)
     } else {
-        let Some(Value::NamedTuple(b)) = args.get(1) else {
-            return Err(RuntimeError::new(Exception::Error(format!(
-                "not supported yet: keyword arguments from a value of type {}",
-                args.get(1).map_or(Type::Any, |v| v.ty())
-            ))));
-        };
-        for (n, v) in a.names.iter().zip(a.values.iter()) {
-            names.push(*n);
-            let later = b.names.iter().position(|m| m == n);
-            values.push(later.map_or_else(|| v.clone(), |j| b.values[j].clone()));
-        }
-        for (n, v) in b.names.iter().zip(b.values.iter()) {
-            if !a.names.contains(n) {
-                names.push(*n);
-                values.push(v.clone());
-            }
-        }
-    }
+        let b = named(args.get(1))?;
+        (
+            compiler::named_tuples::merge_fields(&a.names, &b.names),
+            Some(b),
+        )
+    };
+    let (names, values): (Vec<Symbol>, Vec<Value>) = from
+        .iter()
+        .map(|&(o, k)| {
+            let t = if o == 1 { &a } else { b.as_ref().unwrap_or(&a) };
+            (t.names[k as usize], t.values[k as usize].clone())
+        })
+        .unzip();
     Ok(Value::NamedTuple(Arc::new(runtime::value::NamedTupleVal {
         names: names.into(),
         values: values.into(),

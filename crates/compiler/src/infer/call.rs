@@ -427,29 +427,12 @@ impl Compiler {
                     else {
                         return Ok(named_tuple_operands_unknown(&ats[1..]));
                     };
-                    let mut names: Vec<Symbol> = Vec::new();
-                    let mut types: Vec<Type> = Vec::new();
-                    let mut from: Vec<(u32, u32)> = Vec::new();
-                    for (i, n) in an.iter().enumerate() {
-                        names.push(*n);
-                        match bn.iter().position(|m| m == n) {
-                            Some(j) => {
-                                types.push(bt[j].clone());
-                                from.push((2, j as u32));
-                            }
-                            None => {
-                                types.push(at[i].clone());
-                                from.push((1, i as u32));
-                            }
-                        }
-                    }
-                    for (j, n) in bn.iter().enumerate() {
-                        if !an.contains(n) {
-                            names.push(*n);
-                            types.push(bt[j].clone());
-                            from.push((2, j as u32));
-                        }
-                    }
+                    let from = crate::named_tuples::merge_fields(an, bn);
+                    let pick = |&(o, k): &(u32, u32)| {
+                        let (ns, ts) = if o == 1 { (an, at) } else { (bn, bt) };
+                        (ns[k as usize], ts[k as usize].clone())
+                    };
+                    let (names, types): (Vec<Symbol>, Vec<Type>) = from.iter().map(pick).unzip();
                     return Ok((
                         Type::NamedTuple(names.into(), types.into()),
                         Resolution::NamedTupleOf(from),
@@ -463,14 +446,14 @@ impl Compiler {
                     else {
                         return Ok(named_tuple_operands_unknown(&ats[1..2]));
                     };
-                    let keep: Vec<usize> = (0..an.len())
-                        .filter(|&i| !listed.iter().any(|l| l == an[i].as_str()))
-                        .collect();
-                    let names: Vec<Symbol> = keep.iter().map(|&i| an[i]).collect();
-                    let types: Vec<Type> = keep.iter().map(|&i| at[i].clone()).collect();
+                    let listed: Vec<&str> = listed.iter().map(|s| s.as_str()).collect();
+                    let from = crate::named_tuples::drop_fields(an, &listed);
+                    let names: Vec<Symbol> = from.iter().map(|&(_, k)| an[k as usize]).collect();
+                    let types: Vec<Type> =
+                        from.iter().map(|&(_, k)| at[k as usize].clone()).collect();
                     return Ok((
                         Type::NamedTuple(names.into(), types.into()),
-                        Resolution::NamedTupleOf(keep.iter().map(|&i| (1, i as u32)).collect()),
+                        Resolution::NamedTupleOf(from),
                     ));
                 }
                 // `Core.kw_error(kw, f, args...)`: the call had a keyword the method lacks.
@@ -1088,9 +1071,7 @@ fn named_tuple_operands_unknown(ts: &[Type]) -> (Type, Resolution) {
     {
         Some(t) => (
             Type::Bottom,
-            Resolution::Error(format!(
-                "not supported yet: keyword arguments from a value of type {t}"
-            )),
+            Resolution::Error(crate::named_tuples::not_a_named_tuple(t)),
         ),
         None => (Type::Any, Resolution::Dynamic),
     }
