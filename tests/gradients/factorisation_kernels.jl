@@ -5,6 +5,7 @@
 # check: cholesky_inverse_and_det([0.6, -0.4, 1.1])
 # check: general_solves([2.0, 0.3, -0.5, 1.5])
 # check: single_precision(Float32[1.2, -0.4, 0.7])
+# check: destructured_factors([0.4, -0.6, 0.3])
 using LinearAlgebra
 # A matrix passed in directly, as a `Symmetric` view of its upper (or lower) triangle: the
 # factorisation reads that triangle only, so the gradient of the other entries is zero.
@@ -45,4 +46,15 @@ function single_precision(v)
     K = [2.0f0+v[1]^2 v[2] 0.1f0; v[2] 1.5f0 v[3]; 0.1f0 v[3] 2.0f0]
     C = cholesky(K)
     logdet(C) + sum(C \ Float32[1, 2, 3]) + sum(LowerTriangular(K) \ v)
+end
+# Factorisations destructured as a user writes them: `L, U = cholesky(...)`, `Q, R = qr(...)`,
+# `L, U, p = lu(...)`, `λ, V = eigen(...)`, `U, S, V = svd(...)`.
+function destructured_factors(v)
+    H = tanh.([1.0 2.0; -1.0 0.3; 0.2 0.1] .* v[1:2]' .+ v[3])
+    Q, R = qr(H)
+    L, U = cholesky(Symmetric(H' * H + I))
+    Lf, Uf, p = lu([v[1]+2.0 v[2]; 0.5 v[3]-3.0])
+    λ, W = eigen(Symmetric(H' * H))
+    Us, S, Vs = svd(H)
+    norm(R) + logdet(L * U) + sum(Uf) + sum(Lf[p, :]) + sum(λ) + sum(S) + sum(abs2, Us * Vs')
 end

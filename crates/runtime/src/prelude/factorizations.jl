@@ -69,6 +69,10 @@ issuccess(C::Cholesky) = C.info == 0
 isposdef(A::AbstractMatrix) = issymmetric(A) && cholesky(A; check = false).info == 0
 size(C::Cholesky) = size(C.factors)
 size(C::Cholesky, d::Int64) = size(C.factors, d)
+# Destructuring, as LinearAlgebra iterates a factorisation: `L, U = cholesky(A)`.
+iterate(C::Cholesky) = (C.L, Val(:U))
+iterate(C::Cholesky, ::Val{:U}) = (C.U, Val(:done))
+iterate(C::Cholesky, ::Val{:done}) = nothing
 function _chol_checked(C::Cholesky)
     C.info == 0 || throw(PosDefException(C.info))
     C
@@ -191,6 +195,11 @@ end
 issuccess(F::LU) = F.info == 0
 size(F::LU) = size(F.factors)
 size(F::LU, d::Int64) = size(F.factors, d)
+# `L, U, p = lu(A)`.
+iterate(F::LU) = (F.L, Val(:U))
+iterate(F::LU, ::Val{:U}) = (F.U, Val(:p))
+iterate(F::LU, ::Val{:p}) = (F.p, Val(:done))
+iterate(F::LU, ::Val{:done}) = nothing
 function \(F::LU, B::AbstractVecOrMat)
     n = _checksquare(F.factors)
     F.info > 0 && throw(SingularException(F.info))
@@ -396,6 +405,10 @@ function qr(A::AbstractMatrix)
 end
 size(F::QR) = size(F.factors)
 size(F::QR, d::Int64) = size(F.factors, d)
+# `Q, R = qr(A)`.
+iterate(F::QR) = (F.Q, Val(:R))
+iterate(F::QR, ::Val{:R}) = (F.R, Val(:done))
+iterate(F::QR, ::Val{:done}) = nothing
 size(Q::QRPackedQ) = (size(Q.factors, 1), size(Q.factors, 1))
 size(Q::QRPackedQ, d::Int64) = d <= 2 ? size(Q.factors, 1) : 1
 size(Q::AdjointQ) = size(Q.Q)
@@ -495,6 +508,11 @@ function qr(A::AbstractMatrix, ::ColumnNorm)
 end
 size(F::QRPivoted) = size(F.factors)
 size(F::QRPivoted, d::Int64) = size(F.factors, d)
+# `Q, R, p = qr(A, ColumnNorm())`.
+iterate(F::QRPivoted) = (F.Q, Val(:R))
+iterate(F::QRPivoted, ::Val{:R}) = (F.R, Val(:p))
+iterate(F::QRPivoted, ::Val{:p}) = (F.p, Val(:done))
+iterate(F::QRPivoted, ::Val{:done}) = nothing
 function \(F::QRPivoted, B::AbstractVecOrMat)
     m = size(F.factors, 1)
     n = size(F.factors, 2)
@@ -753,7 +771,10 @@ eigvals(F::Eigen) = F.values
 eigvecs(F::Eigen) = F.vectors
 det(F::Eigen) = prod(F.values)
 inv(F::Eigen) = F.vectors * Diagonal(inv.(F.values)) * F.vectors'
-iterate(F::Eigen, i::Int64 = 1) = i == 1 ? (F.values, 2) : i == 2 ? (F.vectors, 3) : nothing
+# `λ, V = eigen(A)`.
+iterate(F::Eigen) = (F.values, Val(:vectors))
+iterate(F::Eigen, ::Val{:vectors}) = (F.vectors, Val(:done))
+iterate(F::Eigen, ::Val{:done}) = nothing
 
 # The thin singular value decomposition (`svd(A)`): A = U * Diagonal(S) * V' with the singular
 # values S in descending order and orthonormal columns in U (m×k) and V (n×k), k = min(m, n);
@@ -835,7 +856,10 @@ function \(F::SVD, B::AbstractVecOrMat)
     end
     F.V * Y
 end
-iterate(F::SVD, i::Int64 = 1) = i == 1 ? (F.U, 2) : i == 2 ? (F.S, 3) : i == 3 ? (F.V, 4) : nothing
+iterate(F::SVD) = (F.U, Val(:S))
+iterate(F::SVD, ::Val{:S}) = (F.S, Val(:V))
+iterate(F::SVD, ::Val{:V}) = (F.V, Val(:done))
+iterate(F::SVD, ::Val{:done}) = nothing
 # `pinv(A)`: the Moore–Penrose inverse, through the SVD, with singular values below
 # `rtol * σ₁` (default `eps * min(m, n)`) treated as zero.
 function pinv(A::AbstractMatrix; atol::Real = 0.0, rtol::Real = (eps(typeof(float(one(eltype(A))))) * min(size(A, 1), size(A, 2))) * iszero(atol))
