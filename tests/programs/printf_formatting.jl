@@ -11,3 +11,4 @@ println(f(1.005), " ", f(2.675))
 @printf("no args\n")
 v = [1.5, 2.25]
 @printf("%.1f and %.2f\n", v...)
+@printf("%.5f %.3e %s\n", π, ℯ, π)

@@ -5,6 +5,7 @@
 use crate::prims::Exception;
 use crate::show::print_string;
 use crate::value::Value;
+use ir::Type;
 
 /// One conversion of a format string.
 #[derive(Debug, Clone, Default)]
@@ -287,10 +288,36 @@ fn float(v: &Value) -> Result<f64, Exception> {
         Value::F32(x) => Ok(*x as f64),
         Value::Int(i) => Ok(*i as f64),
         Value::Bool(b) => Ok(*b as i64 as f64),
-        other => Err(Exception::Argument(format!(
-            "a floating-point conversion needs a number, got a value of type {}",
-            other.ty()
-        ))),
+        // `π`, `ℯ`, ...: Printf converts an irrational constant to `Float64`.
+        other => match other {
+            Value::Struct(s) => irrational_value(&s.ty),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            Exception::Argument(format!(
+                "a floating-point conversion needs a number, got a value of type {}",
+                other.ty()
+            ))
+        }),
+    }
+}
+
+/// The `Float64` value of `Irrational{sym}` (the prelude's `Float64(::Irrational{sym})`).
+fn irrational_value(ty: &Type) -> Option<f64> {
+    let Type::Struct(n, ps) = ty else { return None };
+    if n.as_str() != "Irrational" {
+        return None;
+    }
+    let Some(Type::ValSym(name)) = ps.first() else {
+        return None;
+    };
+    match name.as_str() {
+        "π" => Some(std::f64::consts::PI),
+        "ℯ" => Some(std::f64::consts::E),
+        "γ" => Some(0.5772156649015329),
+        "φ" => Some(1.618033988749895),
+        "catalan" => Some(0.915965594177219),
+        _ => None,
     }
 }
 
