@@ -53,6 +53,10 @@ pub struct MethodInstance {
     used_recursively: bool,
     pub typed: Option<Arc<Function>>,
     pub optimised: Option<Arc<Function>>,
+    /// The value every return of the instance gives, when inference knows it is always the
+    /// same `Bool`, integer or symbol (`_has_high_rank(x::Matrix) = false`): callers branch on
+    /// it at compile time, as Julia's constant propagation lets them.
+    pub const_ret: Option<Const>,
 }
 
 /// What inference knows about a global variable.
@@ -859,6 +863,7 @@ impl Compiler {
                 used_recursively: false,
                 typed: None,
                 optimised: None,
+                const_ret: None,
             },
         );
         self.stack.push(key.clone());
@@ -911,8 +916,16 @@ impl Compiler {
                 *l = (*l).min(low);
             }
         } else {
+            // (Only an instance outside any cycle: the members of one may return what the
+            // others do.)
+            let const_ret = if self.provisional.is_empty() {
+                self.mis[key].typed.as_deref().and_then(|f| self.constant_return(f))
+            } else {
+                None
+            };
             if let Some(mi) = self.mis.get_mut(key) {
                 mi.state = MiState::Done;
+                mi.const_ret = const_ret;
             }
             // Members of this instance's cycle are final now.
             let provisional = std::mem::take(&mut self.provisional);
@@ -932,6 +945,45 @@ impl Compiler {
             self.verify(v, "after inference")?;
         }
         Ok(self.mis[key].ret.clone())
+    }
+
+    /// The constant a finished instance's calls give (see `MethodInstance::const_ret`).
+    pub(crate) fn known_return(&self, key: &MiKey) -> Option<Const> {
+        let mi = self.mis.get(key)?;
+        match mi.state {
+            MiState::Done => mi.const_ret.clone(),
+            MiState::InProgress(_) | MiState::Provisional(_) => None,
+        }
+    }
+
+    /// The constant every `return` of typed function `f` gives: a literal, or the call of an
+    /// instance that always returns that constant.
+    fn constant_return(&self, f: &Function) -> Option<Const> {
+        let mut found: Option<Const> = None;
+        for &b in &f.layout {
+            for &i in &f.blocks[b].insts {
+                let InstData::Return(v) = &f.insts[i] else {
+                    continue;
+                };
+                let c = match f.def_inst(*v).map(|d| &f.insts[d]) {
+                    Some(InstData::Const(c)) => c.clone(),
+                    Some(InstData::Invoke { callee, .. }) => self.known_return(&MiKey {
+                        table: callee.func,
+                        method: callee.method,
+                        sig: callee.sig.clone(),
+                    })?,
+                    _ => return None,
+                };
+                if !matches!(c, Const::Bool(_) | Const::Int(_) | Const::Sym(_)) {
+                    return None;
+                }
+                match &found {
+                    Some(prev) if *prev != c => return None,
+                    _ => found = Some(c),
+                }
+            }
+        }
+        found
     }
 
     fn reset_provisional(&mut self, depth: usize) {

@@ -338,6 +338,28 @@ impl Compiler {
     }
 
     /// Infers a call; returns its result type and how to resolve it.
+    /// Whether values of types `a` and `b` are `===`, when the types alone decide it: values
+    /// of different concrete types never are; the values of one field-less immutable type
+    /// (`nothing`, a function, a type, `Val(:x)`, `()`) always are.
+    fn egal_by_type(&self, a: &Type, b: &Type) -> Option<bool> {
+        if !a.is_concrete() || !b.is_concrete() {
+            return None;
+        }
+        if a != b {
+            return Some(false);
+        }
+        let singleton = match a {
+            Type::Nothing | Type::Function(_) | Type::Type(_) => true,
+            Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.is_empty(),
+            Type::Struct(n, _) => self
+                .env
+                .struct_def(*n)
+                .is_some_and(|d| !d.mutable && d.fields.is_empty()),
+            _ => false,
+        };
+        singleton.then_some(true)
+    }
+
     pub(super) fn infer_call(
         &mut self,
         fr: &mut Frame,
@@ -619,6 +641,19 @@ impl Compiler {
                     }
                 }
                 _ => {}
+            }
+        }
+        // `a === b` (and `!==`) of values whose types decide it, as Julia's inference folds
+        // it: so `x === nothing ? d : x` takes one branch when `x::Nothing`.
+        if let (Type::Function(name), [_, a, b]) = (ft, ats) {
+            let negate = match name.as_str() {
+                "===" => Some(false),
+                "!==" => Some(true),
+                _ => None,
+            };
+            if let Some(eq) = negate.and_then(|_| self.egal_by_type(a, b)) {
+                let c = Const::Bool(eq != negate.unwrap_or(false));
+                return Ok((Type::Bool, Resolution::Constant(c)));
             }
         }
         let table = match crate::typeexpr::callee_table(ft) {

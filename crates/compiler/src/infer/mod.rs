@@ -236,6 +236,11 @@ impl Compiler {
     fn transfer(&mut self, fr: &mut Frame, i: Inst) -> Result<Type, CompileError> {
         let f = fr.f;
         let span = f.locs[i];
+        // What was known of the result on an earlier visit may not hold for wider argument
+        // types (a loop's `n !== nothing` once `n` may be `nothing`).
+        if let Some(v) = f.result(i) {
+            fr.known.remove(&v);
+        }
         Ok(match &f.insts[i] {
             InstData::Const(c) => c.ty(),
             InstData::Prim { op, args } => {
@@ -294,8 +299,13 @@ impl Compiler {
                     return Ok(Type::Bottom);
                 }
                 let (t, r) = self.infer_call(fr, args, &ats, span)?;
-                if let (Resolution::Constant(c), Some(v)) = (&r, f.result(i)) {
-                    fr.known.insert(v, c.clone());
+                let known = match &r {
+                    Resolution::Constant(c) => Some(c.clone()),
+                    Resolution::Invoke { key, .. } => self.known_return(key),
+                    _ => None,
+                };
+                if let (Some(c), Some(v)) = (known, f.result(i)) {
+                    fr.known.insert(v, c);
                 }
                 fr.res.insert(i, r);
                 t
@@ -306,7 +316,11 @@ impl Compiler {
                     method: callee.method,
                     sig: callee.sig.clone(),
                 };
-                self.infer_mi(&key)?
+                let t = self.infer_mi(&key)?;
+                if let (Some(c), Some(v)) = (self.known_return(&key), f.result(i)) {
+                    fr.known.insert(v, c);
+                }
+                t
             }
             InstData::New { ty, args } => match ty {
                 Type::NamedTuple(names, _) => {
@@ -398,7 +412,18 @@ impl Compiler {
                 }
                 Type::Nothing
             }
-            InstData::TypeAssert { val, ty } => self.assert_type(&fr.ty(*val), ty),
+            InstData::TypeAssert { val, ty } => {
+                let t = self.assert_type(&fr.ty(*val), ty);
+                // A known value that passes the assertion stays known (a condition
+                // `Core.kw_has(...)`, asserted `Bool`, still decides its branch).
+                let known = fr.f.const_value(*val).or_else(|| fr.known.get(val)).cloned();
+                if let (Some(c), Some(v)) = (known, f.result(i)) {
+                    if t != Type::Bottom {
+                        fr.known.insert(v, c);
+                    }
+                }
+                t
+            }
             InstData::GetGlobal(name) => {
                 // Prelude code refers to prelude definitions even where a user variable of
                 // the same name shadows them (as Base code does in Julia); the program's code
