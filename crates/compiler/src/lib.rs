@@ -919,7 +919,10 @@ impl Compiler {
             // (Only an instance outside any cycle: the members of one may return what the
             // others do.)
             let const_ret = if self.provisional.is_empty() {
-                self.mis[key].typed.as_deref().and_then(|f| self.constant_return(f))
+                self.mis[key]
+                    .typed
+                    .as_deref()
+                    .and_then(|f| self.constant_return(f))
             } else {
                 None
             };

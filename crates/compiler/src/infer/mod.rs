@@ -416,7 +416,10 @@ impl Compiler {
                 let t = self.assert_type(&fr.ty(*val), ty);
                 // A known value that passes the assertion stays known (a condition
                 // `Core.kw_has(...)`, asserted `Bool`, still decides its branch).
-                let known = fr.f.const_value(*val).or_else(|| fr.known.get(val)).cloned();
+                let known =
+                    fr.f.const_value(*val)
+                        .or_else(|| fr.known.get(val))
+                        .cloned();
                 if let (Some(c), Some(v)) = (known, f.result(i)) {
                     if t != Type::Bottom {
                         fr.known.insert(v, c);
