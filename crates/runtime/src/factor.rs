@@ -42,6 +42,37 @@ fn elements<T: Elem>(x: &ArrayObj) -> Option<(Vec<T>, Vec<usize>)> {
 /// upper or lower triangle of the n×n column-major matrix `a` (with a unit diagonal when
 /// `unit`) and `op` transposes it when `trans`.
 fn trsolve_in_place<T: Elem>(a: &[T], x: &mut [T], n: usize, upper: bool, trans: bool, unit: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has the feature the function is compiled for.
+        unsafe { trsolve_avx2(a, x, n, upper, trans, unit) };
+        return;
+    }
+    trsolve_body(a, x, n, upper, trans, unit)
+}
+
+/// [`trsolve_in_place`] compiled for 256-bit vectors: its updates of whole columns (or rows)
+/// run four entries at a time, each entry's operations the same as one at a time (no fused
+/// multiply-adds, nothing reassociated), so results are identical.
+///
+/// # Safety
+/// The processor must have the `avx2` feature.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn trsolve_avx2<T: Elem>(
+    a: &[T],
+    x: &mut [T],
+    n: usize,
+    upper: bool,
+    trans: bool,
+    unit: bool,
+) {
+    trsolve_body(a, x, n, upper, trans, unit)
+}
+
+/// The body of [`trsolve_in_place`].
+#[inline(always)]
+fn trsolve_body<T: Elem>(a: &[T], x: &mut [T], n: usize, upper: bool, trans: bool, unit: bool) {
     if n == 0 {
         return;
     }
@@ -84,6 +115,7 @@ fn trsolve_in_place<T: Elem>(a: &[T], x: &mut [T], n: usize, upper: bool, trans:
 /// `op(T) X = B` with `op` a transpose and `k` columns: the same operations as the entry-by-
 /// entry solve of each column, in the same order, done a row at a time on a row-major copy
 /// (all columns at once, so the inner loop runs over contiguous, independent entries).
+#[inline(always)]
 fn trsolve_rows<T: Elem>(a: &[T], x: &mut [T], n: usize, k: usize, upper: bool, unit: bool) {
     let mut rows = vec![T::ZERO; n * k];
     for (c, col) in x.chunks(n).enumerate() {
