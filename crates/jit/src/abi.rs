@@ -553,6 +553,37 @@ pub(crate) unsafe extern "C" fn mc_array_get_value(
     }
 }
 
+/// Element `i` (1-based) of the vector of boxed values in slot `a` set to a copy of the value
+/// in slot `v` (the element's old value dropped after the write); `FAILED` (nothing written,
+/// nothing raised) when out of bounds or for other storage.
+pub(crate) unsafe extern "C" fn mc_array_set_value(
+    a: *const Value,
+    v: *const Value,
+    i: i64,
+) -> u32 {
+    // SAFETY: `a` and `v` are initialised slots, only read here.
+    unsafe {
+        let Value::Array(a) = &*a else {
+            return FAILED;
+        };
+        let Ok(k) = usize::try_from(i - 1) else {
+            return FAILED;
+        };
+        let v = (*v).clone();
+        let old = a.with_mut(|d| match &mut d.data {
+            ArrayData::Boxed(xs) => xs.get_mut(k).map(|slot| std::mem::replace(slot, v)),
+            _ => None,
+        });
+        match old {
+            Some(old) => {
+                drop(old);
+                OK
+            }
+            None => FAILED,
+        }
+    }
+}
+
 /// Primitive `Prim::ALL[op]` on the `n` values at `args` (bitwise copies the primitive only
 /// reads), its result assigned to the initialised slot `out`; `FAILED` (nothing raised) if it
 /// fails, for the evaluated path to raise the error. Only for primitives that write nothing

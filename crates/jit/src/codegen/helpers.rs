@@ -168,6 +168,7 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_enter_call(_)),
         helper!(mc_rule_child(_, _, _)),
         helper!(mc_array_get_value(_, _, _)),
+        helper!(mc_array_set_value(_, _, _)),
         helper!(mc_prim_direct(_, _, _, _, _)),
         helper!(mc_ad_direct(_, _, _, _, _)),
         helper!(mc_tuple_take(_, _, _)),

@@ -249,6 +249,19 @@ impl Gen<'_, '_> {
                 self.call_or_fallback(i, "mc_array_get_value", &[a, k, out]);
                 return Ok(None);
             }
+            // An element of a vector of boxed values set in place; out of bounds takes the
+            // evaluated path, which raises.
+            ArraySet
+                if reps == [Rep::Boxed, Rep::Boxed, Rep::I64]
+                    && boxed_storage(&f.types[args[0]], self.env.types) =>
+            {
+                let a = self.slot_addr(args[0]);
+                let v = self.slot_addr(args[1]);
+                let k = x(self, 2);
+                self.call_or_fallback(i, "mc_array_set_value", &[a, v, k]);
+                self.array_result(res, args[0]);
+                return Ok(None);
+            }
             // A whole-array copy: straight to the runtime (a failure takes the evaluated path,
             // which raises).
             ArrayCopy if reps == [Rep::Boxed] && rr == Some(Rep::Boxed) => {
