@@ -5,6 +5,7 @@
 # check: helpers([1.0, -0.5, 2.0, 0.25])
 # check: robust([1.0, 3.0, 2.5, 5.0, 4.2, 0.3])
 # check: spread3([1.0, 4.0, 9.0, 16.0, 25.0, 36.0, 49.0, 64.0])
+# check: flipped([1.0 -2.0; 0.5 3.0])
 # Reductions over dimensions, Statistics and comprehensions, as models write them.
 using Statistics
 function softmax_loss(Z)
@@ -26,3 +27,5 @@ robust(x) = sum(abs.(x .- median(x))) + median(x .^ 2)
 # `var`/`std`/`mean` over a dimension of a three-dimensional array.
 spread3(θ) = sum(var(reshape(θ, 2, 2, 2); dims = 3)) + sum(std(reshape(θ, 2, 2, 2); dims = 1)) +
     sum(abs2, mean(reshape(θ, 2, 2, 2); dims = (1, 3)))
+# `reverse` along a dimension and of a part of a vector.
+flipped(A) = sum(reverse(A; dims = 1) .* [1.0 2.0; 3.0 4.0]) + sum(reverse(vec(A), 2) .* [1.0, 2.0, 3.0, 4.0]) + sum(abs2, reverse(A))

@@ -61,6 +61,12 @@ impl<'a> Lowerer<'a> {
             ExprKind::Nothing => Ok(self.nothing(sp)),
             ExprKind::QuoteSym(s) => Ok(self.konst(Const::Sym(*s), sp)),
             ExprKind::Str(segs) => self.string(segs, sp),
+            // `:` as a value is Julia's `Colon()` (`sum(A; dims = :)`, `view(A, :, 1)`,
+            // `typeof(:)`), which is also what `(:)(a, b)` through a variable calls.
+            ExprKind::Ident(name) if name.as_str() == ":" && self.lookup_local(*name).is_none() => {
+                let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
+                Ok(self.emit(InstData::Call { args: vec![c] }, sp))
+            }
             ExprKind::Ident(name) => self.read_name(*name, sp),
             // `begin`/`end` in an index: the first/last index of the array (along the
             // dimension when there are several indices).
@@ -670,7 +676,11 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let f = self.expr(func)?;
+        // `a:b` calls the function `:` itself (as a value, `:` is `Colon()`: see `expr_here`).
+        let f = match &func.kind {
+            ExprKind::Ident(n) if n.as_str() == ":" => self.read_name(*n, func.span)?,
+            _ => self.expr(func)?,
+        };
         self.call_with(f, args, sp)
     }
 

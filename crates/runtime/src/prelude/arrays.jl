@@ -89,7 +89,6 @@ end
 # `to_indices`: the positions an index selects along a dimension of extent `n`.
 _to_index(i::Int64, n::Int64) = i:i
 _to_index(::Colon, n::Int64) = 1:n
-_to_index(::typeof(:), n::Int64) = 1:n
 _to_index(r::UnitRange{Int64}, n::Int64) = r
 _to_index(r::StepRange{Int64,Int64}, n::Int64) = r
 _to_index(v::AbstractVector{Int64}, n::Int64) = v

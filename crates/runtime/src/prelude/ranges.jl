@@ -8,6 +8,9 @@ end
 UnitRange{T}(r::AbstractUnitRange) where {T} = UnitRange{T}(first(r), last(r))
 UnitRange(r::AbstractUnitRange) = UnitRange(first(r), last(r))
 (:)(a::Int64, b::Int64) = UnitRange{Int64}(a, b)
+# `:` as a value is `Colon()`, which calls `:` (`f = (:); f(1, 3)`, `map(:, a, b)`).
+(c::Colon)(a, b) = a:b
+(c::Colon)(a, s, b) = a:s:b
 function (:)(a::Int64, s::Int64, b::Int64)
     if s == 0
         Core.throw_argument("step cannot be zero")

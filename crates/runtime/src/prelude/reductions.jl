@@ -174,6 +174,41 @@ function reverse(x::AbstractVector)
     end
     out
 end
+# `reverse(v, start, stop)`: a copy with `v[start:stop]` reversed; `reverse!` in place.
+function reverse(x::AbstractVector, start::Integer, stop::Integer = lastindex(x))
+    reverse!(collect(x), start, stop)
+end
+function reverse!(x::AbstractVector, start::Integer = firstindex(x), stop::Integer = lastindex(x))
+    if start < stop
+        1 <= start <= length(x) || throw(BoundsError(x, start))
+        1 <= stop <= length(x) || throw(BoundsError(x, stop))
+    end
+    i, j = start, stop
+    while i < j
+        x[i], x[j] = x[j], x[i]
+        i += 1
+        j -= 1
+    end
+    x
+end
+# Along dimensions (`dims` an integer or a tuple of them; all of them by default, so that
+# `reverse(A)` of a matrix reverses both).
+reverse(A::AbstractArray; dims = Colon()) = reverse!(collect(A); dims = dims)
+reverse!(A::AbstractArray; dims = Colon()) = _reverse_dims!(A, dims)
+_reverse_dims!(A::AbstractArray{T,N}, ::Colon) where {T,N} = _reverse_dims!(A, ntuple(identity, Val(N)))
+_reverse_dims!(A::AbstractArray, d::Integer) = _reverse_dims!(A, (Int64(d),))
+function _reverse_dims!(A::AbstractArray{T,N}, dims::Tuple) where {T,N}
+    rev = ntuple(k -> k in dims, Val(N))
+    if N < length(dims) || length(dims) != count(identity, rev)
+        throw(ArgumentError(string("invalid dimensions ", dims, " in reverse!")))
+    end
+    length(dims) == 0 && return A
+    src = copy(A)
+    for I in CartesianIndices(A)
+        A[I] = src[ntuple(k -> rev[k] ? size(A, k) + 1 - I[k] : I[k], Val(N))...]
+    end
+    A
+end
 # Julia's order for `findmax`/`findmin` (`cartesian.jl`): `isless`, where NaN beats every number.
 _isless_num(a::AbstractFloat, b::AbstractFloat) = isnan(b) ? !isnan(a) : (isnan(a) ? false : (a < b || (a == b && signbit(a) && !signbit(b))))
 _isless_num(a, b) = a < b

@@ -26,7 +26,6 @@ struct SubArray{T,N,P,I,L} <: AbstractArray{T,N}
 end
 
 _view_index(::Colon, n::Int64) = Slice(OneTo(n))
-_view_index(::typeof(:), n::Int64) = Slice(OneTo(n))
 _view_index(i::Int64, n::Int64) = i
 _view_index(r::UnitRange{Int64}, n::Int64) = r
 _view_index(r::StepRange{Int64,Int64}, n::Int64) = r
@@ -115,8 +114,6 @@ function _compose_check(p, u)
     _in_bounds(u, _to_index(u, n), n) || Core.throw_bounds(p, u)
 end
 _compose(p, u::Colon) = p
-_compose(p, u::typeof(:)) = p
-_compose(s::Slice, u::typeof(:)) = s
 function _compose(p, u::Int64)
     _compose_check(p, u)
     _pidx(p, u)
