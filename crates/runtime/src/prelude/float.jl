@@ -139,6 +139,8 @@ transpose(x::Number) = x
 conj(x::Real) = x
 real(x::Real) = x
 
+# `(min(x, y), max(x, y))` by `isless` (NaN last).
+minmax(x, y) = isless(y, x) ? (y, x) : (x, y)
 function clamp(x, lo, hi)
     x > hi && return convert(typeof(x), hi)
     x < lo && return convert(typeof(x), lo)
