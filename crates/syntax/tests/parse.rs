@@ -119,6 +119,26 @@ end
 }
 
 #[test]
+fn concatenation_along_higher_dimensions() {
+    check(
+        r#"
+[1; 2;; 3; 4]
+[1 2;;; 3 4]
+[a; b;;]
+[1; 2;; 3;;; 4]
+Float64[1;; 2]
+"#,
+        expect![[r#"
+            (call (. Base hcat) (matrix (row 1) (row 2)) (matrix (row 3) (row 4)))
+            (call (. Base cat) (matrix (row 1 2)) (matrix (row 3 4)) (kw dims 3))
+            (call (. Base hcat) (matrix (row a) (row b)))
+            (call (. Base cat) (call (. Base hcat) (matrix (row 1) (row 2)) (matrix (row 3))) (matrix (row 4)) (kw dims 3))
+            (call (. Base _typed_collect) Float64 (call (. Base hcat) (matrix (row 1)) (matrix (row 2))))
+        "#]],
+    );
+}
+
+#[test]
 fn literals() {
     check(
         r#"

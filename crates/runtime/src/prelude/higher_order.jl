@@ -16,9 +16,10 @@ function map(f, a::Array)
     end
     out
 end
-# `T[... for ...]`: the comprehension's elements converted to `T`.
+# `T[... for ...]` (and `T[a;; b]`): the elements converted to `T`, in the same shape (a matrix
+# for a comprehension over two iterators).
 function _typed_collect(::Type{T}, a::Array) where {T}
-    out = Vector{T}(undef, length(a))
+    out = similar(a, T)
     for i in 1:length(a)
         out[i] = a[i]
     end

@@ -386,7 +386,7 @@ function count(f, itr)
     end
     n
 end
-function filter(f, a::Array{T,N}) where {T,N}
+function filter(f, a::AbstractArray{T,N}) where {T,N}
     out = Vector{T}(undef, 0)
     for x in a
         if f(x)

@@ -7,6 +7,9 @@ pub(super) enum BracketBody {
     List(Vec<Expr>),
     Rows(Vec<Vec<Expr>>),
     Comprehension(Expr),
+    /// Concatenation along dimensions 2 and up written with `;;`, `;;;`, ...: the calls of
+    /// `hcat`/`cat` it stands for.
+    Concat(Expr),
 }
 
 impl<'a> Parser<'a> {
@@ -274,6 +277,16 @@ impl<'a> Parser<'a> {
                 span,
             ),
             BracketBody::Rows(rows) => Expr::new(ExprKind::TypedMatrix(Box::new(obj), rows), span),
+            // `T[a;; b]`: the concatenation converted to element type `T`.
+            BracketBody::Concat(e) => Expr::new(
+                ExprKind::Call {
+                    func: Box::new(library_ref(sym("_typed_collect"), obj.span)),
+                    args: vec![obj, e],
+                    kwargs: vec![],
+                    do_block: None,
+                },
+                span,
+            ),
             // `T[f(x) for x in v]`: the comprehension, its elements converted to `T` (the
             // prelude's `_typed_collect`).
             BracketBody::Comprehension(c) => Expr::new(
@@ -365,6 +378,7 @@ impl<'a> Parser<'a> {
                         c.span = sp.to(self.prev_span());
                         c
                     }
+                    BracketBody::Concat(e) => e,
                 }
             }
             Tok::Op(":") => {
@@ -697,6 +711,8 @@ impl<'a> Parser<'a> {
         }
         let r = self.with_mode(Mode::Bracket, |p| {
             let mut rows: Vec<Vec<Expr>> = vec![vec![]];
+            // Parts closed by `;;` (or more semicolons: the dimension they join along).
+            let mut parts: Vec<(Vec<Vec<Expr>>, usize)> = vec![];
             let mut saw_comma = false;
             let mut saw_space_or_semi = false;
             p.skip_newlines();
@@ -740,12 +756,24 @@ impl<'a> Parser<'a> {
                         p.skip_newlines();
                     }
                     Tok::Op(";") | Tok::Newline => {
+                        // Semicolons written together: `;;` joins along dimension 2, `;;;`
+                        // along 3, ... (one, or a newline, separates rows).
+                        let mut run = 0;
+                        while matches!(p.toks[p.pos + run].tok, Tok::Op(";"))
+                            && (run == 0 || !p.toks[p.pos + run].space_before)
+                        {
+                            run += 1;
+                        }
                         p.skip_terminators();
+                        saw_space_or_semi = true;
+                        if run >= 2 {
+                            parts.push((std::mem::replace(&mut rows, vec![vec![]]), run));
+                        } else {
+                            rows.push(vec![]);
+                        }
                         if p.at_op("]") {
                             break;
                         }
-                        saw_space_or_semi = true;
-                        rows.push(vec![]);
                     }
                     Tok::Op("]") => {}
                     _ if p.toks[p.pos].space_before => {
@@ -769,7 +797,19 @@ impl<'a> Parser<'a> {
                 let sp = open.to(p.prev_span());
                 p.error(sp, "cannot mix `,` with spaces or `;` in an array literal");
             }
-            if saw_space_or_semi {
+            if !parts.is_empty() {
+                parts.push((rows, 0));
+                let parts: Vec<(Expr, usize)> = parts
+                    .into_iter()
+                    .filter_map(|(mut rows, level)| {
+                        rows.retain(|r| !r.is_empty());
+                        let sp = rows.first()?.first()?.span;
+                        Some((Expr::new(ExprKind::Matrix(rows), sp), level))
+                    })
+                    .collect();
+                let sp = open.to(p.prev_span());
+                BracketBody::Concat(concat_parts(&parts, sp))
+            } else if saw_space_or_semi {
                 rows.retain(|r| !r.is_empty());
                 BracketBody::Rows(rows)
             } else {
@@ -848,4 +888,59 @@ impl<'a> Parser<'a> {
         }
         Expr::new(ExprKind::Macro { name, args }, span)
     }
+}
+
+/// The concatenation of parts written between runs of semicolons (each part with the length
+/// of the run after it; 0 after the last): split at the longest run, each piece built the same
+/// way, joined by `hcat` (`;;`) or `cat(...; dims = k)`.
+fn concat_parts(parts: &[(Expr, usize)], sp: Span) -> Expr {
+    // (A run after the last part, as in `[a; b;;]`, still says the dimension.)
+    let top = parts.iter().map(|(_, l)| *l).max().unwrap_or(0);
+    let mut pieces = vec![];
+    let mut start = 0;
+    for (k, (_, level)) in parts.iter().enumerate() {
+        if *level == top || k + 1 == parts.len() {
+            let group = &parts[start..=k];
+            pieces.push(if group.len() == 1 {
+                group[0].0.clone()
+            } else {
+                concat_parts(&strip_last_level(group), sp)
+            });
+            start = k + 1;
+        }
+    }
+    let (name, kwargs) = if top <= 2 {
+        ("hcat", vec![])
+    } else {
+        (
+            "cat",
+            vec![KwArg {
+                name: sym("dims"),
+                value: Expr::new(ExprKind::Int(top as i64), sp),
+                ty: None,
+                bare: false,
+                after_semicolon: true,
+                splat: false,
+                span: sp,
+            }],
+        )
+    };
+    Expr::new(
+        ExprKind::Call {
+            func: Box::new(library_ref(sym(name), sp)),
+            args: pieces,
+            kwargs,
+            do_block: None,
+        },
+        sp,
+    )
+}
+
+/// A group of parts between two runs of the longest length: its last part ends the group.
+fn strip_last_level(group: &[(Expr, usize)]) -> Vec<(Expr, usize)> {
+    let mut g = group.to_vec();
+    if let Some(last) = g.last_mut() {
+        last.1 = 0;
+    }
+    g
 }
