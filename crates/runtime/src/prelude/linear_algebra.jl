@@ -412,6 +412,16 @@ function svdvals(A::AbstractMatrix)
     W = size(A, 1) >= size(A, 2) ? _solve_copy(A, T) : _solve_copy(transpose(A), T)
     sort!(_column_norms(_jacobi_orthogonalize!(W, nothing)); rev = true)
 end
+# The numerical rank (LinearAlgebra's `rank`): the singular values above
+# max(atol, rtol * the largest), rtol = min(m, n) * eps by default (0 when `atol` is given).
+function rank(A::AbstractMatrix; atol::Real = 0.0, rtol::Real = (min(size(A, 1), size(A, 2)) * eps(typeof(float(one(eltype(A)))))) * iszero(atol))
+    isempty(A) && return 0
+    s = svdvals(A)
+    tol = max(atol, rtol * s[1])
+    count(x -> x > tol, s)
+end
+rank(x::Union{Number,AbstractVector}) = iszero(x) ? 0 : 1
+iszero(x::AbstractArray) = all(iszero, x)
 # One-sided Jacobi: rotates pairs of W's columns until every pair is orthogonal to working
 # precision, applying the same rotations to the columns of V (unless V is `nothing`). The
 # tests compare squares, so that no square root of zero enters a derivative.
