@@ -523,6 +523,19 @@ pub(crate) unsafe extern "C" fn mc_rule_child(st: *const Value, k: i64, out: *mu
     }
 }
 
+/// The array in slot `a` and the 0-based position of the 1-based index `i`; `None` for
+/// another value or an index below 1.
+///
+/// # Safety
+/// `a` is an initialised slot that stays alive and unchanged while the result is used.
+unsafe fn array_at<'a>(a: *const Value, i: i64) -> Option<(&'a runtime::value::ArrayObj, usize)> {
+    // SAFETY: as the caller guarantees.
+    let Value::Array(a) = (unsafe { &*a }) else {
+        return None;
+    };
+    Some((a, usize::try_from(i - 1).ok()?))
+}
+
 /// Element `i` (1-based) of the vector of boxed values in slot `a`, cloned into the
 /// initialised slot `out`; `FAILED` (nothing raised) when out of bounds or unassigned, or for
 /// other storage.
@@ -533,10 +546,7 @@ pub(crate) unsafe extern "C" fn mc_array_get_value(
 ) -> u32 {
     // SAFETY: `a` and `out` are initialised slots, and `out` is not the element read.
     unsafe {
-        let Value::Array(a) = &*a else {
-            return FAILED;
-        };
-        let Ok(k) = usize::try_from(i - 1) else {
+        let Some((a, k)) = array_at(a, i) else {
             return FAILED;
         };
         let v = a.with(|d| match &d.data {
@@ -563,10 +573,7 @@ pub(crate) unsafe extern "C" fn mc_array_set_value(
 ) -> u32 {
     // SAFETY: `a` and `v` are initialised slots, only read here.
     unsafe {
-        let Value::Array(a) = &*a else {
-            return FAILED;
-        };
-        let Ok(k) = usize::try_from(i - 1) else {
+        let Some((a, k)) = array_at(a, i) else {
             return FAILED;
         };
         let v = (*v).clone();

@@ -156,32 +156,24 @@ _sortable(T) = false
 # Binary search in a vector sorted in the order the keywords give (as for `sort`; `by` applies
 # to `x` too): the first index whose element does not sort before `x` (`length(v) + 1` if
 # none), the last whose element `x` does not sort before (0 if none), and the range between.
-function searchsortedfirst(v::AbstractVector, x; lt = isless, by = identity, rev::Bool = false)
-    lo = 0
-    hi = length(v) + 1
-    while lo < hi - 1
-        m = (lo + hi) >>> 1
-        if _sorts_before(v[m], x, lt, by, rev)
-            lo = m
-        else
-            hi = m
-        end
-    end
-    hi
+searchsortedfirst(v::AbstractVector, x; lt = isless, by = identity, rev::Bool = false) =
+    _prefix_length(y -> _sorts_before(y, x, lt, by, rev), v) + 1
+searchsortedlast(v::AbstractVector, x; lt = isless, by = identity, rev::Bool = false) =
+    _prefix_length(y -> !_sorts_before(x, y, lt, by, rev), v)
+function searchsorted(v::AbstractVector, x; lt = isless, by = identity, rev::Bool = false)
+    searchsortedfirst(v, x; lt = lt, by = by, rev = rev):searchsortedlast(v, x; lt = lt, by = by, rev = rev)
 end
-function searchsortedlast(v::AbstractVector, x; lt = isless, by = identity, rev::Bool = false)
+# How many leading elements of `v` satisfy `p`, for a `p` that holds on a prefix of `v`.
+function _prefix_length(p, v::AbstractVector)
     lo = 0
     hi = length(v) + 1
     while lo < hi - 1
         m = (lo + hi) >>> 1
-        if _sorts_before(x, v[m], lt, by, rev)
-            hi = m
-        else
+        if p(v[m])
             lo = m
+        else
+            hi = m
         end
     end
     lo
-end
-function searchsorted(v::AbstractVector, x; lt = isless, by = identity, rev::Bool = false)
-    searchsortedfirst(v, x; lt = lt, by = by, rev = rev):searchsortedlast(v, x; lt = lt, by = by, rev = rev)
 end
