@@ -11,3 +11,4 @@ println(prevpow(2, 5), " ", prevpow(2, 8), " ", prevpow(10, 999), " ", prevpow(2
 println(~5, " ", ~0, " ", ~true, " ", ~(-1), " ", 3 & ~1, " ", map(~, [1, 2]))
 x = 6
 println(-~x, " ", ~x^2)
+println(string(255, base = 16), " ", string(5, base = 2, pad = 8), " ", string(-255, base = 16), " ", string(61, base = 62), " ", string(35, base = 62), " ", string(42), " ", string(7, pad = 3), " ", string(0, base = 2), " ", string(typemin(Int), base = 16))

@@ -173,6 +173,23 @@ function digits(x::Int64; base::Int64 = 10, pad::Int64 = 1)
     end
     out
 end
+# `string(n; base, pad)`: `n`'s digits in `base` (0-9 then a-z up to base 36; 0-9, A-Z, a-z
+# above), at least `pad` of them, after a minus sign when `n` is negative.
+function string(n::Int64; base::Int64 = 10, pad::Int64 = 1)
+    if base == 10 && pad <= 1
+        return Core.string(n)
+    end
+    if !(2 <= abs(base) <= 62)
+        Core.throw_domain(base, "base must satisfy 2 ≤ abs(base) ≤ 62")
+    end
+    ds = digits(n; base = base, pad = pad)
+    chars = base <= 36 ? "0123456789abcdefghijklmnopqrstuvwxyz" : "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    s = n < 0 ? "-" : ""
+    for i in length(ds):-1:1
+        s = s * string(chars[abs(ds[i]) + 1])
+    end
+    s
+end
 
 # The smallest power `a^k` (k ≥ 0) at least `x`, and the largest at most `x`, with Julia's
 # domain errors; powers computed by `^` as Julia's are.
