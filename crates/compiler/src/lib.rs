@@ -33,6 +33,14 @@ pub struct MiKey {
 }
 
 impl MiKey {
+    /// The instance a static call (`Invoke`) calls.
+    pub fn of(c: &ir::function::Callee) -> MiKey {
+        MiKey {
+            table: c.func,
+            method: c.method,
+            sig: c.sig.clone(),
+        }
+    }
     pub fn display(&self) -> String {
         let args: Vec<String> = self.sig[1..].iter().map(|t| t.to_string()).collect();
         format!("{}({})", self.table, args.join(", "))
@@ -970,11 +978,9 @@ impl Compiler {
                 };
                 let c = match f.def_inst(*v).map(|d| &f.insts[d]) {
                     Some(InstData::Const(c)) => c.clone(),
-                    Some(InstData::Invoke { callee, .. }) => self.known_return(&MiKey {
-                        table: callee.func,
-                        method: callee.method,
-                        sig: callee.sig.clone(),
-                    })?,
+                    Some(InstData::Invoke { callee, .. }) => {
+                        self.known_return(&MiKey::of(callee))?
+                    }
                     _ => return None,
                 };
                 if !matches!(c, Const::Bool(_) | Const::Int(_) | Const::Sym(_)) {

@@ -1211,11 +1211,7 @@ impl Machine {
 }
 
 fn callee_key(c: &Callee) -> MiKey {
-    MiKey {
-        table: c.func,
-        method: c.method,
-        sig: c.sig.clone(),
-    }
+    MiKey::of(c)
 }
 
 use cranelift_entity::EntityRef;

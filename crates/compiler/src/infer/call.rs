@@ -337,7 +337,6 @@ impl Compiler {
         }
     }
 
-    /// Infers a call; returns its result type and how to resolve it.
     /// Whether values of types `a` and `b` are `===`, when the types alone decide it: values
     /// of different concrete types never are; the values of one field-less immutable type
     /// (`nothing`, a function, a type, `Val(:x)`, `()`) always are.
@@ -360,6 +359,7 @@ impl Compiler {
         singleton.then_some(true)
     }
 
+    /// Infers a call; returns its result type and how to resolve it.
     pub(super) fn infer_call(
         &mut self,
         fr: &mut Frame,
@@ -646,14 +646,11 @@ impl Compiler {
         // `a === b` (and `!==`) of values whose types decide it, as Julia's inference folds
         // it: so `x === nothing ? d : x` takes one branch when `x::Nothing`.
         if let (Type::Function(name), [_, a, b]) = (ft, ats) {
-            let negate = match name.as_str() {
-                "===" => Some(false),
-                "!==" => Some(true),
-                _ => None,
-            };
-            if let Some(eq) = negate.and_then(|_| self.egal_by_type(a, b)) {
-                let c = Const::Bool(eq != negate.unwrap_or(false));
-                return Ok((Type::Bool, Resolution::Constant(c)));
+            let negated = name.as_str() == "!==";
+            if negated || name.as_str() == "===" {
+                if let Some(eq) = self.egal_by_type(a, b) {
+                    return Ok((Type::Bool, Resolution::Constant(Const::Bool(eq != negated))));
+                }
             }
         }
         let table = match crate::typeexpr::callee_table(ft) {

@@ -311,11 +311,7 @@ impl Compiler {
                 t
             }
             InstData::Invoke { callee, .. } => {
-                let key = MiKey {
-                    table: callee.func,
-                    method: callee.method,
-                    sig: callee.sig.clone(),
-                };
+                let key = MiKey::of(callee);
                 let t = self.infer_mi(&key)?;
                 if let (Some(c), Some(v)) = (self.known_return(&key), f.result(i)) {
                     fr.known.insert(v, c);

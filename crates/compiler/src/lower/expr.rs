@@ -17,6 +17,12 @@ impl<'a> Lowerer<'a> {
         ))
     }
 
+    /// `Colon()`: a bare `:` in an index, or `:` as a value.
+    fn colon(&mut self, sp: Span) -> Value {
+        let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
+        self.emit(InstData::Call { args: vec![c] }, sp)
+    }
+
     pub(super) fn block(&mut self, stmts: &[Expr]) -> Result<Value, CompileError> {
         let mut last = None;
         for s in stmts {
@@ -64,8 +70,7 @@ impl<'a> Lowerer<'a> {
             // `:` as a value is Julia's `Colon()` (`sum(A; dims = :)`, `view(A, :, 1)`,
             // `typeof(:)`), which is also what `(:)(a, b)` through a variable calls.
             ExprKind::Ident(name) if name.as_str() == ":" && self.lookup_local(*name).is_none() => {
-                let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
-                Ok(self.emit(InstData::Call { args: vec![c] }, sp))
+                Ok(self.colon(sp))
             }
             ExprKind::Ident(name) => self.read_name(*name, sp),
             // `begin`/`end` in an index: the first/last index of the array (along the
@@ -88,10 +93,7 @@ impl<'a> Lowerer<'a> {
                     )),
                 }
             }
-            ExprKind::Colon => {
-                let c = self.emit(InstData::GetGlobal(sym("Colon")), sp);
-                Ok(self.emit(InstData::Call { args: vec![c] }, sp))
-            }
+            ExprKind::Colon => Ok(self.colon(sp)),
             // `x isa Union{A, B, ...}` tests each member: a union of an abstract type or of
             // many types has no value (see `ir::prim::apply_type`).
             ExprKind::Call { func, args, kwargs, .. }

@@ -86,11 +86,7 @@ fn inline(c: &mut Compiler, f: &mut Function, scalars: bool) -> Result<bool, Com
             if cold.contains(&b) {
                 continue;
             }
-            let key = MiKey {
-                table: callee.func,
-                method: callee.method,
-                sig: callee.sig.clone(),
-            };
+            let key = MiKey::of(callee);
             if c.is_optimising(&key)
                 || c.options.no_inline.contains(&key.table)
                 || chain.contains(&key)
