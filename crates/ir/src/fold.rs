@@ -267,7 +267,7 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | PromoteTypejoin | ArrayNew | ArrayRef | ArrayRefRaw | ArraySet | ArrayLen | ArraySize
         | SameMemory | ArrayPush | ArrayPop | ArrayResize | ArrayUnresize | ArrayCopy
         | ArrayReshape | TupleLen | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate
-        | ArrayAxpy | ArrayAddScalar | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
+        | ArrayAxpy | ArrayAddScalar | ArrayMulAdd | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
         | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck
         | TupleGetIndex | ToString | Repr | StringConcat | StringToSymbol | FieldNames
         | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase

@@ -182,6 +182,12 @@ prims! {
     ArrayAxpy = "array_axpy": WRITES,
     /// `Core.array_add_scalar(A, a)`: `A[i] += a` for every linear index (AD rules); returns A.
     ArrayAddScalar = "array_add_scalar": WRITES,
+    /// `Core.array_muladd(a, B, C)`: the products `B[k] * C[k]` of two float arrays of one
+    /// shape, summed down to `a`: an array of their element type whose every extent equals
+    /// theirs or is 1 (missing trailing extents count as 1) has each product added into the
+    /// element the broadcast read (updated in place and returned), a float is returned plus
+    /// their sum. The pullback of a broadcast from its elements' partial derivatives.
+    ArrayMulAdd = "array_muladd": WRITES,
     /// `Core.array_matmul(A, B, ta, tb)`: the matrix product `op(A) * op(B)` of two float
     /// arrays of one element type, where `op` transposes its operand if its `Bool` flag is
     /// true and a vector is a one-column matrix: a new array, a vector when `B` is one.
@@ -1000,6 +1006,24 @@ impl Prim {
                 match (&args[0], &args[1]) {
                     (Type::Array(a, _), s) if *s == **a && s.is_float() => Ok(args[0].clone()),
                     _ => Err("`Core.array_add_scalar` needs a float array and a float of its element type".into()),
+                }
+            }
+            ArrayMulAdd => {
+                arity(3)?;
+                let elem = match &args[0] {
+                    Type::Array(a, _) => &**a,
+                    t => t,
+                };
+                match (&args[1], &args[2]) {
+                    (Type::Array(b, _), Type::Array(c, _))
+                        if b == c && **b == *elem && elem.is_float() =>
+                    {
+                        Ok(args[0].clone())
+                    }
+                    _ => Err(format!(
+                        "`Core.array_muladd` needs a float array or float and two float arrays of its element type, got {}",
+                        show_types(args)
+                    )),
                 }
             }
             ArrayAccumulate => {

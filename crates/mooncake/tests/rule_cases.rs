@@ -88,3 +88,62 @@ fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The default context's rule for broadcasts: each case passes `test_rule` with the rule in
+/// use (its pullback multiplies by the elements' partials, `array_muladd`) and without it
+/// (the minimal context differentiates the loop), and both give the same gradient up to
+/// rounding (the rule multiplies the partials in another order).
+#[test]
+fn broadcast_rule_passes_test_rule_and_agrees_with_minimal() {
+    use ad_rules::{Context, BROADCAST_CASES};
+    let floats = |v: &mooncake::Value| -> Vec<f64> {
+        match v {
+            mooncake::Value::F64(x) => vec![*x],
+            mooncake::Value::F32(x) => vec![*x as f64],
+            mooncake::Value::Array(a) => (0..a.len())
+                .filter_map(|k| match a.get(k) {
+                    Some(mooncake::Value::F64(x)) => Some(x),
+                    Some(mooncake::Value::F32(x)) => Some(x as f64),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        }
+    };
+    let mut failures = Vec::new();
+    for (defs, call) in BROADCAST_CASES {
+        let mut grads = Vec::new();
+        for ctx in [Context::Default, Context::Minimal] {
+            let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+            s.set_verify(true);
+            s.set_ad_context(ctx);
+            s.load_source("rule.jl", defs).expect("case loads");
+            let ir = s.ir(call, mooncake::Stage::Pullback).expect("pullback IR");
+            if ir.contains("array_muladd") != (ctx == Context::Default) {
+                failures.push(format!("{call} ({ctx:?}): array_muladd use wrong:\n{ir}"));
+            }
+            match s.test_rule(call) {
+                Ok(r) if r.passed() => {}
+                Ok(r) => failures.push(format!("{call} ({ctx:?}):\n{}", r.render())),
+                Err(e) => failures.push(format!("{call}: {}", s.render_error(&e))),
+            }
+            let (_, g) = s.gradient_of_call(call).expect("gradient");
+            grads.push(g.iter().flat_map(floats).collect::<Vec<f64>>());
+        }
+        // (Single precision keeps about 7 digits.)
+        let tol = if call.contains("Float32") || defs.contains("Float32") {
+            1e-5
+        } else {
+            1e-12
+        };
+        let close = grads[0].len() == grads[1].len()
+            && grads[0]
+                .iter()
+                .zip(&grads[1])
+                .all(|(a, b)| (a - b).abs() <= tol * (1.0 + b.abs()));
+        if !close || grads[0].is_empty() {
+            failures.push(format!("{call}: default and minimal gradients differ"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -387,6 +387,151 @@ pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<Arc<ArrayObj>
     Ok(ArrayObj::shared(elem.clone(), dims, data))
 }
 
+/// `Core.array_muladd(a, B, C)` (see `Prim::ArrayMulAdd`), or `None` where the operands do not
+/// fit (other element types, shapes that do not broadcast).
+fn array_muladd(a: &Value, bm: &ArrayObj, cm: &ArrayObj) -> Option<Value> {
+    if bm.elem != cm.elem {
+        return None;
+    }
+    let (bdims, cdims) = (bm.dims(), cm.dims());
+    if bdims != cdims {
+        return None;
+    }
+    // The sum of the products, in the arrays' precision.
+    let dot = |xs: &ArrayData, ys: &ArrayData| match (xs, ys) {
+        (ArrayData::F64(xs), ArrayData::F64(ys)) => Some(Value::F64(
+            xs.iter().zip(ys).map(|(x, y)| x * y).sum::<f64>(),
+        )),
+        (ArrayData::F32(xs), ArrayData::F32(ys)) => Some(Value::F32(
+            xs.iter().zip(ys).map(|(x, y)| x * y).sum::<f32>(),
+        )),
+        _ => None,
+    };
+    match a {
+        Value::F64(_) | Value::F32(_) => {
+            let d = if bm.same_memory(cm) {
+                let xs = bm.with(|b| b.data.clone());
+                cm.with(|c| dot(&xs, &c.data))
+            } else {
+                bm.with(|b| cm.with(|c| dot(&b.data, &c.data)))
+            }?;
+            match (a, d) {
+                (Value::F64(s), Value::F64(d)) => Some(Value::F64(s + d)),
+                (Value::F32(s), Value::F32(d)) => Some(Value::F32(s + d)),
+                _ => None,
+            }
+        }
+        Value::Array(am) => {
+            if am.elem != bm.elem {
+                return None;
+            }
+            let idx = BroadcastIndex::new(Some(&am.dims()), &bdims)?;
+            let run = |xs: &ArrayData, ys: &ArrayData| {
+                am.with_mut(|d| match (&mut d.data, xs, ys) {
+                    (ArrayData::F64(zs), ArrayData::F64(xs), ArrayData::F64(ys)) => {
+                        idx.muladd(zs, xs, ys);
+                        Some(())
+                    }
+                    (ArrayData::F32(zs), ArrayData::F32(xs), ArrayData::F32(ys)) => {
+                        idx.muladd(zs, xs, ys);
+                        Some(())
+                    }
+                    _ => None,
+                })
+            };
+            if am.same_memory(bm) || am.same_memory(cm) || bm.same_memory(cm) {
+                // Operands sharing memory: the products' operands read first.
+                let (xs, ys) = (bm.with(|b| b.data.clone()), cm.with(|c| c.data.clone()));
+                run(&xs, &ys)
+            } else {
+                bm.with(|b| cm.with(|c| run(&b.data, &c.data)))
+            }?;
+            Some(a.clone())
+        }
+        _ => None,
+    }
+}
+
+/// Walks the linear indices of an array of dimensions `full`, with the linear index of the
+/// element of a smaller array (dimensions equal or 1, trailing ones missing) that a broadcast
+/// reads there.
+struct BroadcastIndex {
+    full: smallvec::SmallVec<[usize; 4]>,
+    /// The smaller array's stride along each dimension of `full` (0 where it is expanded).
+    strides: smallvec::SmallVec<[usize; 4]>,
+    same: bool,
+}
+
+impl BroadcastIndex {
+    /// `None` where `small` does not broadcast to `full`; `small` of `None` is a scalar.
+    fn new(small: Option<&[usize]>, full: &[usize]) -> Option<BroadcastIndex> {
+        let small = small.unwrap_or(&[]);
+        if small.len() > full.len() && small[full.len()..].iter().any(|d| *d != 1) {
+            return None;
+        }
+        let mut strides = smallvec::SmallVec::new();
+        let mut step = 1;
+        for (k, &n) in full.iter().enumerate() {
+            let m = small.get(k).copied().unwrap_or(1);
+            if m == n {
+                strides.push(step);
+            } else if m == 1 {
+                strides.push(0);
+            } else {
+                return None;
+            }
+            step *= m;
+        }
+        let same = strides.iter().all(|s| *s != 0) || full.iter().product::<usize>() == 0;
+        Some(BroadcastIndex {
+            full: full.into(),
+            strides,
+            same,
+        })
+    }
+
+    /// `zs[j] += xs[k] * ys[k]` for each linear index `k` of the full array, `j` the smaller
+    /// array's.
+    fn muladd<T: Copy + std::ops::Mul<Output = T> + std::ops::AddAssign>(
+        &self,
+        zs: &mut [T],
+        xs: &[T],
+        ys: &[T],
+    ) {
+        if self.same {
+            for ((z, x), y) in zs.iter_mut().zip(xs).zip(ys) {
+                *z += *x * *y;
+            }
+        } else {
+            self.each(|k, j| zs[j] += xs[k] * ys[k]);
+        }
+    }
+
+    /// `g(k, j)` for each linear index `k` of the full array, `j` the smaller array's.
+    fn each(&self, mut g: impl FnMut(usize, usize)) {
+        let n: usize = self.full.iter().product();
+        if self.same {
+            (0..n).for_each(|k| g(k, k));
+            return;
+        }
+        let mut sub: smallvec::SmallVec<[usize; 4]> = smallvec::smallvec![0; self.full.len()];
+        let mut j = 0;
+        for k in 0..n {
+            g(k, j);
+            // The next subscript, carrying into later dimensions.
+            for d in 0..self.full.len() {
+                sub[d] += 1;
+                j += self.strides[d];
+                if sub[d] < self.full[d] {
+                    break;
+                }
+                j -= self.strides[d] * sub[d];
+                sub[d] = 0;
+            }
+        }
+    }
+}
+
 /// `Core.array_zero_like(A)`: a zero-filled array of A's element type and dimensions.
 fn array_zero_like(a: &ArrayObj, env: &TypeEnv) -> Result<Arc<ArrayObj>, Exception> {
     let ds: smallvec::SmallVec<[i64; 4]> = a.with(|d| d.dims.iter().map(|&x| x as i64).collect());
@@ -778,6 +923,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     Err(b())
                 }
             }
+            _ => Err(b()),
+        },
+        ArrayMulAdd => match args {
+            [a, Value::Array(bm), Value::Array(cm)] => array_muladd(a, bm, cm).ok_or_else(b),
             _ => Err(b()),
         },
         ArrayAddScalar => match args {

@@ -24,11 +24,9 @@ use ir::{
 };
 use rustc_hash::FxHashMap;
 use syntax::Symbol;
-use tangents::{
-    dual_call, lanes, narrow, shared_tangent, tangent_check, tangent_of, with_tangents, zero,
-};
+use tangents::{dual_call, lanes, narrow, shared_tangent, tangent_check, with_tangents, zero};
 
-pub(crate) use tangents::strong_zero;
+pub(crate) use tangents::{strong_zero, tangent_of};
 
 /// The most lanes a forward rule computes at once.
 pub const MAX_WIDTH: usize = 8;

@@ -301,6 +301,26 @@ impl Dual<'_> {
                     )
                 }
             }
+            // `a + Σ B .* C` down to a's shape: ȧ + Σ Ḃ .* C + Σ B .* Ċ (in place on an
+            // array's tangent, which each call returns; a new value for a float's).
+            Prim::ArrayMulAdd => {
+                let tt = cx.tt(args[0]);
+                let ts: Vec<Value> = (0..n)
+                    .map(|l| {
+                        let mut acc = t(&args[0], l);
+                        if has_t(&args[1]) {
+                            let a = vec![acc, t(&args[1], l), vmap[&args[2]]];
+                            acc = e.prim(op, a, tt.clone());
+                        }
+                        if has_t(&args[2]) {
+                            let a = vec![acc, vmap[&args[1]], t(&args[2], l)];
+                            acc = e.prim(op, a, tt.clone());
+                        }
+                        acc
+                    })
+                    .collect();
+                res.map(|_| ts)
+            }
             Prim::ArrayAccumulate
             | Prim::ArrayAddScalar
             | Prim::ArrayAxpy
@@ -363,6 +383,7 @@ pub(super) fn is_reverse_code_prim(op: Prim) -> bool {
             | ArrayAccumulate
             | ArrayAddScalar
             | ArrayAxpy
+            | ArrayMulAdd
             | ArrayGemmAdd
             | ArrayUnresize
     )

@@ -3,12 +3,13 @@
 
 use super::forwards::{child_state, fdata_const, Forwards};
 use super::rdata::{rdata_build, rdata_compatible, recast, tangent_of_fdata};
-use super::rev::{ArrayPush, ArrayWrite, MutableWrite, Rev, RevPartial};
+use super::rev::{ArrayPush, ArrayWrite, Cotangent, MutableWrite, Rev, RevPartial};
 use super::saved::{rule_state_type, IvSpec};
 use super::{
     ad_check, field_tangent, inst_kind, new_tangent_array_ok, runtime_tangent_field, tangent_elem,
 };
 use crate::emit::Emit;
+use crate::forward::tangent_of;
 use crate::rules::{returns_type_value, reverse_rule, MatrixRule, Partial, Rule};
 use crate::{AdError, DerivedKey, Mode};
 use compiler::MiKey;
@@ -318,10 +319,7 @@ impl Forwards<'_> {
         let mut ra = Vec::new();
         for (a, part) in p.args.iter().zip(parts) {
             // A constant's cotangent is never read: no partial.
-            let constant = primal
-                .def_inst(*a)
-                .is_some_and(|d| matches!(primal.insts[d], InstData::Const(_)));
-            if cx.rt(*a) == Type::NoRData || constant {
+            if cx.rt(*a) == Type::NoRData || is_constant(primal, *a) {
                 continue;
             }
             let rp = match part {
@@ -926,6 +924,19 @@ impl Forwards<'_> {
     fn invoke(&mut self, at: At, r: Value, callee: &Callee, args: &[Value]) -> Result<(), AdError> {
         let cx = self.cx;
         let ats: Vec<Type> = args[1..].iter().map(|a| cx.ty(*a)).collect();
+        let tangents: Vec<Type> = ats.iter().map(|t| tangent_of(t, cx.env)).collect();
+        let constant: Vec<bool> = args[1..].iter().map(|a| is_constant(cx.p, *a)).collect();
+        if let Some(rule) = crate::rules::broadcast_rule(
+            self.opts.context,
+            crate::rules::AdMode::Reverse,
+            callee.func.as_str(),
+            &ats,
+            &tangents,
+            &constant,
+        ) {
+            self.broadcast(at, r, callee, args, &rule);
+            return Ok(());
+        }
         if let Some(rule) = crate::rules::fast_rule(
             self.opts.context,
             crate::rules::AdMode::Reverse,
@@ -1040,6 +1051,121 @@ impl Forwards<'_> {
         });
     }
 
+    /// A broadcast by its rule (`rules::BroadcastRule`): the loop's forward-mode rule with a
+    /// lane per differentiable argument computes the elements and, in the lanes' tangents of
+    /// the result, their partial derivatives, which the pullback multiplies by the result's
+    /// cotangent.
+    fn broadcast(
+        &mut self,
+        at: At,
+        r: Value,
+        callee: &Callee,
+        args: &[Value],
+        rule: &crate::rules::BroadcastRule,
+    ) {
+        let cx = self.cx;
+        let n = rule.width;
+        let Type::Array(elem, _) = cx.ty(args[2]) else {
+            unreachable!("a broadcast's rule writes into an array")
+        };
+        let elem = (*elem).clone();
+        let mut e = emit!(self, at);
+        let nt = e.konst(Const::Singleton(Type::NoTangent));
+        let scalar = |e: &mut Emit, x: f64| {
+            e.konst(if elem == Type::Float32 {
+                Const::F32(x as f32)
+            } else {
+                Const::F64(x)
+            })
+        };
+        let (mut dargs, mut dsig) = (Vec::new(), Vec::new());
+        for (k, a) in args.iter().enumerate() {
+            let (v, t, tt) = (self.vmap[a], cx.ty(*a), tangent_of(&cx.ty(*a), cx.env));
+            let lane = k.checked_sub(3).and_then(|j| rule.lanes[j]);
+            let ts: Vec<Value> = if k == 2 {
+                // Each lane's tangent of the result, written by the loop: its partials.
+                (0..n)
+                    .map(|_| e.prim(Prim::ArrayZeroLike, vec![v], tt.clone()))
+                    .collect()
+            } else if tt == Type::NoTangent {
+                vec![nt; n]
+            } else if matches!(t, Type::Array(..)) {
+                // Ones in the argument's lane, zeros (one array) in the others.
+                let mut zero = None;
+                (0..n)
+                    .map(|l| {
+                        let z = match zero {
+                            Some(z) if lane != Some(l) => return z,
+                            _ => e.prim(Prim::ArrayZeroLike, vec![v], tt.clone()),
+                        };
+                        if lane == Some(l) {
+                            let c = scalar(&mut e, 1.0);
+                            e.prim(Prim::ArrayAddScalar, vec![z, c], tt.clone())
+                        } else {
+                            zero = Some(z);
+                            z
+                        }
+                    })
+                    .collect()
+            } else {
+                let (zero, one) = (scalar(&mut e, 0.0), scalar(&mut e, 1.0));
+                (0..n)
+                    .map(|l| if lane == Some(l) { one } else { zero })
+                    .collect()
+            };
+            dargs.push(v);
+            dsig.push(t);
+            dargs.extend(ts);
+            dsig.extend(std::iter::repeat_n(tt, n));
+        }
+        let rtt = tangent_of(&cx.ty(r), cx.env);
+        let mut rts = vec![cx.ty(r)];
+        rts.extend(std::iter::repeat_n(rtt.clone(), n));
+        let dcallee = Callee {
+            func: (self.names)(DerivedKey {
+                primal: MiKey::of(callee),
+                mode: Mode::Dual(n as u8),
+                opts: self.opts,
+            }),
+            method: 0,
+            sig: dsig.into(),
+        };
+        let tup = e.val(
+            InstData::Invoke {
+                callee: dcallee,
+                args: dargs,
+            },
+            Type::tuple(rts),
+        );
+        let y = e.field(tup, 0, cx.ty(r));
+        let partials: Vec<Value> = (0..n)
+            .map(|l| e.field(tup, 1 + l as u32, rtt.clone()))
+            .collect();
+        // The result is the destination: the same fdata.
+        let fy = self.fmap[&args[2]];
+        self.vmap.insert(r, y);
+        self.fmap.insert(r, fy);
+        let sv = &mut self.sv;
+        let inputs = args[3..]
+            .iter()
+            .zip(&rule.lanes)
+            .filter_map(|(a, lane)| {
+                let l = (*lane)?;
+                let to = if matches!(cx.ty(*a), Type::Array(..)) {
+                    Cotangent::Fdata(sv.add(self.fmap[a]))
+                } else {
+                    Cotangent::Acc(*a)
+                };
+                Some((to, sv.add(partials[l])))
+            })
+            .collect();
+        self.rv.push(Rev::Broadcast {
+            fy: sv.add(fy),
+            elem,
+            inputs,
+        });
+    }
+
     /// A threaded loop, `Core.threads_run(body, first, n, nt, rngs, disjoint)`: the AD
     /// runtime runs each share's forwards pass of the body on a child state of its own call
     /// site (`Core.threads_fwd`), and their pullbacks (`Core.threads_rvs`).
@@ -1125,6 +1251,12 @@ struct Element {
     dynamic: bool,
     /// How the old element is read.
     read_old: Prim,
+}
+
+/// Whether `v` is a constant of `f`.
+fn is_constant(f: &ir::Function, v: Value) -> bool {
+    f.def_inst(v)
+        .is_some_and(|d| matches!(f.insts[d], InstData::Const(_)))
 }
 
 /// `x` (typed `Any`) asserted to be of type `t` (no assertion when `t` is `Any`).

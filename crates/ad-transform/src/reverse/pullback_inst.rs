@@ -2,10 +2,11 @@
 //! reading the values it saved.
 
 use super::rdata::{add_rdata, rdata_as, rdata_leafwise, recast, tangent_plus_rdata, zero_rdata};
-use super::rev::{ArrayPush, ArrayWrite, MutableWrite, Rev, RevPartial};
+use super::rev::{ArrayPush, ArrayWrite, Cotangent, MutableWrite, Rev, RevPartial};
 use super::saved::{rule_state_type, SavedVals};
 use super::{tangent_elem, Ctx};
 use crate::emit::Emit;
+use crate::rules::BroadcastRule;
 use ir::{Callee, Const, FieldRef, InstData, Prim, Slot, Type, Value};
 use rustc_hash::FxHashMap;
 
@@ -50,6 +51,23 @@ impl PullbackInst<'_> {
             Rev::Pass { out, val } => self.pass(e, out, val),
             Rev::ArrayWrite(w) => self.array_write(e, w),
             Rev::Fast { out, rule, arrays } => self.fast(e, out, rule, arrays),
+            Rev::Broadcast { fy, elem, inputs } => {
+                // (The result's fdata is not reset: only the broadcast's pullback reads it,
+                // the array being new.)
+                let fy = self.saved[*fy];
+                for (to, p) in inputs {
+                    let p = self.saved[*p];
+                    match to {
+                        Cotangent::Fdata(fx) => {
+                            BroadcastRule::pullback(e, fy, p, Some(self.saved[*fx]), elem);
+                        }
+                        Cotangent::Acc(x) => {
+                            let dx = BroadcastRule::pullback(e, fy, p, None, elem);
+                            self.add(e, *x, dx);
+                        }
+                    }
+                }
+            }
             Rev::ArrayPush(w) => self.array_push(e, w),
             Rev::ArrayResize {
                 arr,

@@ -5,6 +5,14 @@
 use crate::rules::MatrixRule;
 use ir::{Callee, Type, Value};
 
+/// Where the cotangent of an argument of a rule goes.
+pub(super) enum Cotangent {
+    /// Into an array's fdata (saved index), in place.
+    Fdata(usize),
+    /// Added to the accumulator of a float.
+    Acc(Value),
+}
+
 /// A reverse fragment of one primal instruction, to be emitted in the pullback.
 pub(super) enum Rev {
     /// acc[arg] += acc[out] * partial (partials are indices into the block's saved values).
@@ -35,6 +43,14 @@ pub(super) enum Rev {
         out: Value,
         rule: crate::rules::FastRule,
         arrays: Vec<(usize, usize)>,
+    },
+    /// A broadcast by its rule (`rules::BroadcastRule`): the result's fdata (saved index), its
+    /// element type, and for each argument with a lane, where its cotangent goes and the
+    /// lane's partials (saved index).
+    Broadcast {
+        fy: usize,
+        elem: Type,
+        inputs: Vec<(Cotangent, usize)>,
     },
     /// Undo `push!(A, val)`.
     ArrayPush(ArrayPush),

@@ -4,7 +4,7 @@
 
 use super::{AdMode, Context};
 use crate::emit::Emit;
-use ir::{Prim, Type, Value};
+use ir::{Const, Prim, Type, Value};
 
 /// A rule of the default context for a call of a prelude function: the call runs as in the
 /// primal, and the pullback updates the arguments' fdata with one runtime primitive per array.
@@ -35,8 +35,92 @@ impl FastRule {
     }
 }
 
-/// The functions `fast_rule` may give a rule for (the compiler never inlines their calls).
-pub const FAST_FUNCTIONS: &[&str] = &["sum", "dot"];
+/// The functions `fast_rule` and `broadcast_rule` may give a rule for (the compiler never
+/// inlines their calls).
+pub const FAST_FUNCTIONS: &[&str] = &["sum", "dot", "_bfill_fresh!"];
+
+/// The default context's rule for `_bfill_fresh!(f, dest, xs...)`, the loop of a `broadcast`
+/// into the float array it has just made: the forwards pass runs the loop's forward-mode rule
+/// with one lane per differentiable argument (each seeded with ones, the others with zeros),
+/// so one pass computes the elements and their partial derivatives with respect to every
+/// argument; the pullback multiplies the result's cotangent by each lane's partials and sums
+/// them down to that argument's shape (`Core.array_muladd`). Nothing inside the loop is saved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BroadcastRule {
+    /// For each of `xs`: its lane, or `None` for an argument without a derivative (integers,
+    /// strings, constants).
+    pub lanes: Vec<Option<usize>>,
+    /// The number of lanes.
+    pub width: usize,
+}
+
+/// The most lanes a broadcast's rule takes; a broadcast with more differentiable arguments is
+/// differentiated through its loop. (Forward mode's cost per element grows with the square of
+/// the lanes: each lane reads a tangent of every argument.)
+pub const BROADCAST_MAX_LANES: usize = 2;
+
+/// The default context's rule for calling `name` on arguments of types `args` (the function
+/// itself excluded) whose tangent types are `tangents`, `constant[k]` telling whether argument
+/// `k` is a constant: a [`BroadcastRule`] for a broadcast whose function carries no
+/// derivative, into a float array, from arrays and scalars of its element type or of no
+/// derivative.
+pub fn broadcast_rule(
+    ctx: Context,
+    mode: AdMode,
+    name: &str,
+    args: &[Type],
+    tangents: &[Type],
+    constant: &[bool],
+) -> Option<BroadcastRule> {
+    if ctx == Context::Minimal || mode == AdMode::Forward || name != "_bfill_fresh!" {
+        return None;
+    }
+    let (Type::Array(elem, _), Type::NoTangent) = (args.get(1)?, tangents.first()?) else {
+        return None;
+    };
+    if !elem.is_float() {
+        return None;
+    }
+    let mut width = 0;
+    let mut lanes = Vec::new();
+    for k in 2..args.len() {
+        let lane = match (&args[k], &tangents[k]) {
+            (_, Type::NoTangent) => None,
+            (Type::Array(e, _), _) if e == elem => Some(()),
+            (t, _) if t == &**elem => (!constant[k]).then_some(()),
+            _ => return None,
+        };
+        lanes.push(lane.map(|()| {
+            width += 1;
+            width - 1
+        }));
+    }
+    (1..=BROADCAST_MAX_LANES)
+        .contains(&width)
+        .then_some(BroadcastRule { lanes, width })
+}
+
+impl BroadcastRule {
+    /// Emits the pullback for one argument with a lane: `fy` the result's cotangent (its fdata
+    /// array), `p` the lane's partials (shaped like the result). An array's cotangent `fx`
+    /// (its fdata) is updated in place; a float's is returned.
+    pub fn pullback(e: &mut Emit, fy: Value, p: Value, fx: Option<Value>, elem: &Type) -> Value {
+        match fx {
+            Some(fx) => {
+                let t = e.f.types[fx].clone();
+                e.prim(Prim::ArrayMulAdd, vec![fx, fy, p], t)
+            }
+            None => {
+                let zero = e.konst(if *elem == Type::Float32 {
+                    Const::F32(0.0)
+                } else {
+                    Const::F64(0.0)
+                });
+                e.prim(Prim::ArrayMulAdd, vec![zero, fy, p], elem.clone())
+            }
+        }
+    }
+}
 
 /// The default context's rule for calling function `name` on arguments of types `args` (the
 /// function itself excluded), if there is one.
@@ -70,5 +154,41 @@ pub const FAST_CASES: &[(FastRule, &str, &str)] = &[
         FastRule::Dot,
         "f(x) = dot(x, x) * sum(x)",
         "f([1.0f0, -2.0f0, 2.5f0])",
+    ),
+];
+
+/// Test cases of the broadcast rule (definitions, call), run through `test_rule` and compared
+/// with the minimal context's gradient. The arrays are big enough for `broadcast` to take the
+/// rule (a matrix or higher array of at least 1024 elements).
+pub const BROADCAST_CASES: &[(&str, &str)] = &[
+    // One lane; an integer argument has none.
+    (
+        "f(A, k) = sum(tanh.(A .* 0.5) .^ k)\nA0() = [sin(1.0 * (i + 2j)) for i in 1:32, j in 1:32]",
+        "f(A0(), 3)",
+    ),
+    // A column vector expanded along the rows' length: its partials summed per row.
+    (
+        "f(A, b) = sum(abs2, tanh.(A .+ b))\nA0() = [cos(0.3 * i * j) for i in 1:32, j in 1:40]",
+        "f(A0(), [0.1 * i for i in 1:32])",
+    ),
+    // A row (a 1×n matrix) expanded down the columns, and a float argument (its lane's
+    // partials summed to one number).
+    (
+        "f(A, r, s) = sum(exp.(A ./ r)) * s\ng(A, s) = sum(sin.(A .* s))\nA0() = [sin(0.1 * (i - j)) for i in 1:32, j in 1:32]",
+        "g(A0(), 0.7)",
+    ),
+    (
+        "f(A, r) = sum(exp.(A ./ r))\nA0() = [sin(0.1 * (i - j)) for i in 1:32, j in 1:32]",
+        "f(A0(), [2.0 + sin(1.0 * j) for i in 1:1, j in 1:32])",
+    ),
+    // Three dimensions; an integer array has no lane.
+    (
+        "f(T, M) = sum(sqrt.(T .+ M .+ 2.0))\nT0() = [sin(1.0 * (i + j + k)) for i in 1:8, j in 1:8, k in 1:16]",
+        "f(T0(), [i + j for i in 1:8, j in 1:8])",
+    ),
+    // Single precision.
+    (
+        "f(A) = sum(sin.(A) .* 2.0f0 .- A)\nA0() = [Float32(0.001 * (i - j)) for i in 1:32, j in 1:32]",
+        "f(A0())",
     ),
 ];

@@ -12,7 +12,10 @@ mod fast;
 mod matrix;
 mod scalar;
 
-pub use fast::{fast_rule, is_primitive, FastRule, FAST_CASES, FAST_FUNCTIONS};
+pub use fast::{
+    broadcast_rule, fast_rule, is_primitive, BroadcastRule, FastRule, BROADCAST_CASES,
+    BROADCAST_MAX_LANES, FAST_CASES, FAST_FUNCTIONS,
+};
 pub use matrix::{matrix_rule, MatrixRule};
 
 use crate::emit::Emit;
@@ -126,8 +129,8 @@ pub fn reverse_rule(
         | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop | TaskRng
         | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
-        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayUnresize
-        | ArrayGemmAdd => Some(Rule::NonDifferentiable),
+        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
+        | ArrayUnresize | ArrayGemmAdd => Some(Rule::NonDifferentiable),
         ArrayMatmul | ArrayTrsolve | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap => {
             matrix_rule(op).map(Rule::Matrix)
         }
@@ -180,12 +183,12 @@ pub fn is_differentiable(op: Prim) -> bool {
         | XorBool | Sitofp | Bitcast | Fptosi | BoolToInt | IntToBool | Egal | Isa | Typeof
         | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | VcatType | CatEltype
         | SubarrayType | ArrayNew | ArrayLen | ArraySize | SameMemory | ArrayUnresize
-        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayGemmAdd
-        | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
-        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
-        | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual
-        | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply | GradApply
-        | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames
+        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
+        | ArrayGemmAdd | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd
+        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
+        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs
+        | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply
+        | GradApply | TupleLen | ToString | Repr | StringConcat | StringToSymbol | FieldNames
         | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
         | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
         | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument

@@ -271,16 +271,15 @@ impl Gen<'_, '_> {
                 self.call_or_fallback(i, "mc_array_copy", &[a, out]);
                 return Ok(None);
             }
-            // Reverse mode's zero fdata arrays and its accumulation into fdata, matrix products
+            // Reverse mode's zero fdata arrays and its accumulation into fdata (scalar operands
+            // boxed for the call), matrix products
             // (new, or added into an array), triangular solves, Cholesky factors, triangle
             // copies and row exchanges: the runtime's primitive called directly (failures take
             // the evaluated path, which raises; none writes anything before it can fail).
-            ArrayZeroLike | ArrayAccumulate | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve
-            | ArrayCholesky | ArrayTricopy | ArrayRowswap
-                if reps
-                    .iter()
-                    .all(|r| matches!(r, Rep::Boxed | Rep::Bool | Rep::I64))
-                    && rr == Some(Rep::Boxed) =>
+            ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
+            | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve | ArrayCholesky | ArrayTricopy
+            | ArrayRowswap
+                if reps.iter().all(|r| *r != Rep::Unit) && rr == Some(Rep::Boxed) =>
             {
                 let r = res.ok_or("an array primitive without a result")?;
                 self.direct(i, op, args, r, "mc_prim_direct");
