@@ -672,6 +672,12 @@ impl Function {
         }
     }
 
+    /// Whether `v` is the result of a `Const` instruction.
+    pub fn is_constant(&self, v: Value) -> bool {
+        self.def_inst(v)
+            .is_some_and(|i| matches!(self.insts[i], InstData::Const(_)))
+    }
+
     /// Rewrites every operand through `f`.
     pub fn map_all_args(&mut self, mut f: impl FnMut(Value) -> Value) {
         for b in self.layout.clone() {

@@ -98,6 +98,11 @@ impl Dual<'_> {
                 Some(lanes(n, e, &mut |e, l| {
                     let mut acc: Option<Value> = None;
                     for (j, p) in parts.iter().enumerate() {
+                        // A constant's tangent is zero: no term (as reverse mode gives it no
+                        // partial), so `0.1 * x` is `0.1 * ẋ` even where `x` is infinite.
+                        if cx.p.is_constant(args[j]) {
+                            continue;
+                        }
                         let dx = tmap[&args[j]][l];
                         let term = match p {
                             Partial::Zero => continue,

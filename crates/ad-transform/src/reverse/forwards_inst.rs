@@ -319,7 +319,7 @@ impl Forwards<'_> {
         let mut ra = Vec::new();
         for (a, part) in p.args.iter().zip(parts) {
             // A constant's cotangent is never read: no partial.
-            if cx.rt(*a) == Type::NoRData || is_constant(primal, *a) {
+            if cx.rt(*a) == Type::NoRData || primal.is_constant(*a) {
                 continue;
             }
             let rp = match part {
@@ -925,7 +925,7 @@ impl Forwards<'_> {
         let cx = self.cx;
         let ats: Vec<Type> = args[1..].iter().map(|a| cx.ty(*a)).collect();
         let tangents: Vec<Type> = ats.iter().map(|t| tangent_of(t, cx.env)).collect();
-        let constant: Vec<bool> = args[1..].iter().map(|a| is_constant(cx.p, *a)).collect();
+        let constant: Vec<bool> = args[1..].iter().map(|a| cx.p.is_constant(*a)).collect();
         if let Some(rule) = crate::rules::broadcast_rule(
             self.opts.context,
             crate::rules::AdMode::Reverse,
@@ -1251,12 +1251,6 @@ struct Element {
     dynamic: bool,
     /// How the old element is read.
     read_old: Prim,
-}
-
-/// Whether `v` is a constant of `f`.
-fn is_constant(f: &ir::Function, v: Value) -> bool {
-    f.def_inst(v)
-        .is_some_and(|d| matches!(f.insts[d], InstData::Const(_)))
 }
 
 /// `x` (typed `Any`) asserted to be of type `t` (no assertion when `t` is `Any`).

@@ -4,6 +4,9 @@
 # As Julia's `collect`: the element type is that of the first result, widened (by
 # `promote_typejoin`) when a later result does not fit it.
 function map(f, a::Array)
+    # A big float matrix mapped to floats is the broadcast, whose gradient has the rule of
+    # broadcasts (`_bfill_out!`).
+    _map_by_broadcast(f, a) && return broadcast(f, a)
     n = length(a)
     if n == 0
         return similar(a, Core.return_type(f, eltype(a)))
@@ -43,6 +46,12 @@ function _widen(out, T, n)
     new
 end
 map(f, r::AbstractRange) = map(f, collect(r))
+const _MapFloat = Union{Float64,Float32}
+_map_by_broadcast(f, xs...) = false
+_map_by_broadcast(f, a::Array{T}) where {T<:_MapFloat} =
+    ndims(a) >= 2 && length(a) >= _BLANES_MIN && Core.return_type(f, T) === T
+_map_by_broadcast(f, a::Array{T}, b::Array{T}) where {T<:_MapFloat} =
+    ndims(a) >= 2 && length(a) >= _BLANES_MIN && Core.return_type(f, T, T) === T
 # `[f(x, y) for x in a, y in b]`: a matrix over the product of two collections, `x` varying
 # fastest; the element type as `map`'s.
 function _product_collect(f, a0, b0)
@@ -126,6 +135,13 @@ function _product_filter(f, c, a0, b0)
     map(p -> f(p[1], p[2]), pairs)
 end
 function map(f, a::Array, b::Array)
+    # Arrays of one rank above one zip by their shape, which must match (Julia's
+    # `promote_shape`); the result has it.
+    if ndims(a) == ndims(b) && ndims(a) >= 2
+        _promote_shape(a, b)
+        _map_by_broadcast(f, a, b) && return broadcast(f, a, b)
+        return reshape(map(f, vec(a), vec(b)), size(a))
+    end
     n = min(length(a), length(b))
     if n == 0
         return Vector{Core.return_type(f, eltype(a), eltype(b))}(undef, 0)
