@@ -250,7 +250,7 @@ fn compile(
     types: &ir::TypeEnv,
     globals: &FxHashMap<syntax::Symbol, Value>,
 ) -> Result<Compiled, String> {
-    let (consts, const_index, unit_index) = codegen::boxed_consts(f, globals);
+    let (consts, const_index, unit_index) = codegen::boxed_consts(f, globals, types);
     let sites = codegen::call_sites(f);
     let mut meta = Arc::new(Meta {
         func: Arc::new(f.clone()),

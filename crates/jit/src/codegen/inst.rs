@@ -320,6 +320,8 @@ impl Gen<'_, '_> {
             InstData::Tuple { .. } if self.const_index.contains_key(&i) => {}
             // A constant global's value, read in place in `Meta::consts`.
             InstData::GetGlobal(_) if self.const_index.contains_key(&i) => {}
+            // A field-less immutable struct, one constant value.
+            InstData::New { .. } if self.const_index.contains_key(&i) => {}
             // Its fields go straight into the caller's values at the return.
             InstData::Tuple { .. }
                 if self.ret_fields.is_some()

@@ -88,9 +88,14 @@ pub struct Env<'a> {
 }
 
 /// The boxed constants of `f`: the values of its boxed `Const` instructions, of its reads of
-/// the constant globals `globals` holds, and of its tuples
-/// of singletons (built once, not per execution), then one value per singleton type.
-pub fn boxed_consts(f: &Function, globals: &FxHashMap<syntax::Symbol, runtime::Value>) -> Consts {
+/// the constant globals `globals` holds, of its tuples of singletons and of its immutable
+/// structs without fields (a closure capturing nothing) (built once, not per execution), then
+/// one value per singleton type.
+pub fn boxed_consts(
+    f: &Function,
+    globals: &FxHashMap<syntax::Symbol, runtime::Value>,
+    types: &ir::TypeEnv,
+) -> Consts {
     let mut vals = Vec::new();
     let mut index = FxHashMap::default();
     let mut units = FxHashMap::default();
@@ -107,6 +112,22 @@ pub fn boxed_consts(f: &Function, globals: &FxHashMap<syntax::Symbol, runtime::V
                         index.insert(i, vals.len());
                         vals.push(v.clone());
                     }
+                }
+                // An immutable struct without fields is one value (it has no identity).
+                (InstData::New { ty, args }, Some(r))
+                    if args.is_empty()
+                        && rep(&f.types[r]) == Rep::Boxed
+                        && matches!(ty, Type::Struct(..))
+                        && !types.is_mutable(ty)
+                        && types.field_types(ty).is_some_and(|fs| fs.is_empty()) =>
+                {
+                    index.insert(i, vals.len());
+                    vals.push(runtime::Value::Struct(std::sync::Arc::new(
+                        runtime::value::StructVal {
+                            ty: ty.clone(),
+                            fields: Box::new([]),
+                        },
+                    )));
                 }
                 // A tuple of singletons (the `(NoRData, NoRData)` of pullbacks) is built once.
                 (InstData::Tuple { args }, Some(r)) if rep(&f.types[r]) == Rep::Boxed => {
