@@ -90,7 +90,8 @@ fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
 }
 
 /// The default context's rule for broadcasts: each case passes `test_rule` with the rule in
-/// use (its pullback multiplies by the elements' partials, `array_muladd`) and without it
+/// use (the broadcast loop's pullback multiplies by the elements' partials, `array_muladd`)
+/// and without it
 /// (the minimal context differentiates the loop), and both give the same gradient up to
 /// rounding (the rule multiplies the partials in another order).
 #[test]
@@ -111,16 +112,20 @@ fn broadcast_rule_passes_test_rule_and_agrees_with_minimal() {
         }
     };
     let mut failures = Vec::new();
-    for (defs, call) in BROADCAST_CASES {
+    for (defs, call, loop_call) in BROADCAST_CASES {
         let mut grads = Vec::new();
         for ctx in [Context::Default, Context::Minimal] {
             let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
             s.set_verify(true);
             s.set_ad_context(ctx);
             s.load_source("rule.jl", defs).expect("case loads");
-            let ir = s.ir(call, mooncake::Stage::Pullback).expect("pullback IR");
+            let ir = s
+                .ir(loop_call, mooncake::Stage::Pullback)
+                .expect("pullback IR");
             if ir.contains("array_muladd") != (ctx == Context::Default) {
-                failures.push(format!("{call} ({ctx:?}): array_muladd use wrong:\n{ir}"));
+                failures.push(format!(
+                    "{loop_call} ({ctx:?}): array_muladd use wrong:\n{ir}"
+                ));
             }
             match s.test_rule(call) {
                 Ok(r) if r.passed() => {}

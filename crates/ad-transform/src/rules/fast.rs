@@ -157,38 +157,45 @@ pub const FAST_CASES: &[(FastRule, &str, &str)] = &[
     ),
 ];
 
-/// Test cases of the broadcast rule (definitions, call), run through `test_rule` and compared
-/// with the minimal context's gradient. The arrays are big enough for `broadcast` to take the
-/// rule (a matrix or higher array of at least 1024 elements).
-pub const BROADCAST_CASES: &[(&str, &str)] = &[
+/// Test cases of the broadcast rule (definitions, a call, and a call of the broadcast's loop
+/// `_bfill_out!` as the call makes it, whose pullback uses the rule), run through `test_rule`
+/// and compared with the minimal context's gradient. The arrays are big enough for
+/// `broadcast` to take the rule (a matrix or higher array of at least 1024 elements).
+pub const BROADCAST_CASES: &[(&str, &str, &str)] = &[
     // One lane; an integer argument has none.
     (
-        "f(A, k) = sum(tanh.(A .* 0.5) .^ k)\nA0() = [sin(1.0 * (i + 2j)) for i in 1:32, j in 1:32]",
+        "f(A, k) = sum(tanh.(A .* 0.5) .^ k)\nA0() = [sin(1.0 * (i + 2j)) for i in 1:32, j in 1:32]\nq(a, k) = tanh(a * 0.5)^k",
         "f(A0(), 3)",
+        "_bfill_out!(q, zeros(32, 32), A0(), 3)",
     ),
     // A column vector expanded along the rows' length: its partials summed per row.
     (
-        "f(A, b) = sum(abs2, tanh.(A .+ b))\nA0() = [cos(0.3 * i * j) for i in 1:32, j in 1:40]",
+        "f(A, b) = sum(abs2, tanh.(A .+ b))\nA0() = [cos(0.3 * i * j) for i in 1:32, j in 1:40]\nq(a, b) = tanh(a + b)",
         "f(A0(), [0.1 * i for i in 1:32])",
+        "_bfill_out!(q, zeros(32, 40), A0(), [0.1 * i for i in 1:32])",
     ),
-    // A row (a 1×n matrix) expanded down the columns, and a float argument (its lane's
-    // partials summed to one number).
+    // A float argument: its lane's partials summed to one number.
     (
-        "f(A, r, s) = sum(exp.(A ./ r)) * s\ng(A, s) = sum(sin.(A .* s))\nA0() = [sin(0.1 * (i - j)) for i in 1:32, j in 1:32]",
+        "g(A, s) = sum(sin.(A .* s))\nA0() = [sin(0.1 * (i - j)) for i in 1:32, j in 1:32]\nq(a, s) = sin(a * s)",
         "g(A0(), 0.7)",
+        "_bfill_out!(q, zeros(32, 32), A0(), 0.7)",
     ),
+    // A row (a 1×n matrix) expanded down the columns.
     (
-        "f(A, r) = sum(exp.(A ./ r))\nA0() = [sin(0.1 * (i - j)) for i in 1:32, j in 1:32]",
+        "f(A, r) = sum(exp.(A ./ r))\nA0() = [sin(0.1 * (i - j)) for i in 1:32, j in 1:32]\nq(a, r) = exp(a / r)",
         "f(A0(), [2.0 + sin(1.0 * j) for i in 1:1, j in 1:32])",
+        "_bfill_out!(q, zeros(32, 32), A0(), [2.0 + sin(1.0 * j) for i in 1:1, j in 1:32])",
     ),
     // Three dimensions; an integer array has no lane.
     (
-        "f(T, M) = sum(sqrt.(T .+ M .+ 2.0))\nT0() = [sin(1.0 * (i + j + k)) for i in 1:8, j in 1:8, k in 1:16]",
+        "f(T, M) = sum(sqrt.(T .+ M .+ 2.0))\nT0() = [sin(1.0 * (i + j + k)) for i in 1:8, j in 1:8, k in 1:16]\nq(t, m) = sqrt(t + m + 2.0)",
         "f(T0(), [i + j for i in 1:8, j in 1:8])",
+        "_bfill_out!(q, zeros(8, 8, 16), T0(), [i + j for i in 1:8, j in 1:8])",
     ),
-    // Single precision.
+    // Single precision; one array in two lanes.
     (
-        "f(A) = sum(sin.(A) .* 2.0f0 .- A)\nA0() = [Float32(0.001 * (i - j)) for i in 1:32, j in 1:32]",
+        "f(A) = sum(sin.(A) .* 2.0f0 .- A)\nA0() = [Float32(0.001 * (i - j)) for i in 1:32, j in 1:32]\nq(a, b) = sin(a) * 2.0f0 - b",
         "f(A0())",
+        "_bfill_out!(q, zeros(Float32, 32, 32), A0(), A0())",
     ),
 ];

@@ -321,24 +321,61 @@ _bfill_out!(f, dest::AbstractVector, a, b, c) = _bfill!(f, dest, a, b, c)
 _bfill_out!(f, dest::AbstractVector, a, b, c, e) = _bfill!(f, dest, a, b, c, e)
 function _bfill_out!(f, dest, a)
     length(dest) >= _BLANES_MIN && return _bfill_fresh!(f, dest, a)
-    _bfill!(f, dest, a)
+    _bfill_nd!(f, dest, a)
 end
 function _bfill_out!(f, dest, a, b)
     length(dest) >= _BLANES_MIN && return _bfill_fresh!(f, dest, a, b)
-    _bfill!(f, dest, a, b)
+    _bfill_nd!(f, dest, a, b)
 end
 function _bfill_out!(f, dest, a, b, c)
     length(dest) >= _BLANES_MIN && return _bfill_fresh!(f, dest, a, b, c)
-    _bfill!(f, dest, a, b, c)
+    _bfill_nd!(f, dest, a, b, c)
 end
 function _bfill_out!(f, dest, a, b, c, e)
     length(dest) >= _BLANES_MIN && return _bfill_fresh!(f, dest, a, b, c, e)
-    _bfill!(f, dest, a, b, c, e)
+    _bfill_nd!(f, dest, a, b, c, e)
 end
-_bfill_fresh!(f, dest, a) = _bfill!(f, dest, a)
-_bfill_fresh!(f, dest, a, b) = _bfill!(f, dest, a, b)
-_bfill_fresh!(f, dest, a, b, c) = _bfill!(f, dest, a, b, c)
-_bfill_fresh!(f, dest, a, b, c, e) = _bfill!(f, dest, a, b, c, e)
+_bfill_fresh!(f, dest, a) = _bfill_nd!(f, dest, a)
+_bfill_fresh!(f, dest, a, b) = _bfill_nd!(f, dest, a, b)
+_bfill_fresh!(f, dest, a, b, c) = _bfill_nd!(f, dest, a, b, c)
+_bfill_fresh!(f, dest, a, b, c, e) = _bfill_nd!(f, dest, a, b, c, e)
+# A matrix or higher array whose array arguments all have its shape (nothing expanded) is
+# filled in one loop over linear indices; any other, through the loops over each dimension.
+# The elements are computed in the same order either way.
+_bsame(dest, x) = false
+_bsame(dest, x::Union{Number,RefValue}) = true
+_bsame(dest, x::Array) = size(x) == size(dest)
+_blin(x::Number, k) = x
+_blin(r::RefValue, k) = r.x
+_blin(x::Array, k) = x[k]
+function _bfill_nd!(f, dest, a)
+    _bsame(dest, a) || return _bfill!(f, dest, a)
+    for k in 1:length(dest)
+        dest[k] = f(_blin(a, k))
+    end
+    dest
+end
+function _bfill_nd!(f, dest, a, b)
+    (_bsame(dest, a) && _bsame(dest, b)) || return _bfill!(f, dest, a, b)
+    for k in 1:length(dest)
+        dest[k] = f(_blin(a, k), _blin(b, k))
+    end
+    dest
+end
+function _bfill_nd!(f, dest, a, b, c)
+    (_bsame(dest, a) && _bsame(dest, b) && _bsame(dest, c)) || return _bfill!(f, dest, a, b, c)
+    for k in 1:length(dest)
+        dest[k] = f(_blin(a, k), _blin(b, k), _blin(c, k))
+    end
+    dest
+end
+function _bfill_nd!(f, dest, a, b, c, e)
+    (_bsame(dest, a) && _bsame(dest, b) && _bsame(dest, c) && _bsame(dest, e)) || return _bfill!(f, dest, a, b, c, e)
+    for k in 1:length(dest)
+        dest[k] = f(_blin(a, k), _blin(b, k), _blin(c, k), _blin(e, k))
+    end
+    dest
+end
 # The loops: `dest`'s elements in memory order, each argument read at the matching (or
 # expanded) position.
 function _bfill!(f, dest)
