@@ -41,12 +41,41 @@ fn rule_cases_pass_test_rule() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The gradients of `call` (after `defs`) in the default and the minimal context, each
+/// passing `test_rule`; the pullback of `marker.0` uses primitive `marker.1` in the default
+/// context only (the rule in use). Problems go to `failures`.
+fn in_both_contexts(
+    defs: &str,
+    call: &str,
+    marker: (&str, &str),
+    failures: &mut Vec<String>,
+) -> [Vec<mooncake::Value>; 2] {
+    use ad_rules::Context;
+    [Context::Default, Context::Minimal].map(|ctx| {
+        let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
+        s.set_verify(true);
+        s.set_ad_context(ctx);
+        s.load_source("rule.jl", defs).expect("case loads");
+        let (mcall, prim) = marker;
+        let ir = s.ir(mcall, mooncake::Stage::Pullback).expect("pullback IR");
+        if ir.contains(prim) != (ctx == Context::Default) {
+            failures.push(format!("{mcall} ({ctx:?}): {prim} use wrong:\n{ir}"));
+        }
+        match s.test_rule(call) {
+            Ok(r) if r.passed() => {}
+            Ok(r) => failures.push(format!("{call} ({ctx:?}):\n{}", r.render())),
+            Err(e) => failures.push(format!("{call}: {}", s.render_error(&e))),
+        }
+        s.gradient_of_call(call).expect("gradient").1
+    })
+}
+
 /// The default context's speed-only rules: each case passes `test_rule` with the rule in use
 /// (its pullback contains the rule's primitive), and gives the same gradient as the minimal
 /// context, which differentiates the prelude code instead.
 #[test]
 fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
-    use ad_rules::{Context, FastRule, FAST_CASES};
+    use ad_rules::{FastRule, FAST_CASES};
     let mut failures = Vec::new();
     for rule in [FastRule::Sum, FastRule::Dot] {
         assert!(
@@ -55,30 +84,12 @@ fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
         );
     }
     for (rule, defs, call) in FAST_CASES {
-        let mut grads = Vec::new();
-        for ctx in [Context::Default, Context::Minimal] {
-            let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-            s.set_verify(true);
-            s.set_ad_context(ctx);
-            s.load_source("rule.jl", defs).expect("case loads");
-            let ir = s.ir(call, mooncake::Stage::Pullback).expect("pullback IR");
-            let marker = match rule {
-                FastRule::Sum => "array_add_scalar",
-                FastRule::Dot => "array_axpy",
-            };
-            if ir.contains(marker) != (ctx == Context::Default) {
-                failures.push(format!(
-                    "{rule:?} {call} ({ctx:?}): {marker} use wrong:\n{ir}"
-                ));
-            }
-            match s.test_rule(call) {
-                Ok(r) if r.passed() => {}
-                Ok(r) => failures.push(format!("{rule:?} {call} ({ctx:?}):\n{}", r.render())),
-                Err(e) => failures.push(format!("{rule:?} {call}: {}", s.render_error(&e))),
-            }
-            let (_, g) = s.gradient_of_call(call).expect("gradient");
-            grads.push(g.iter().map(mooncake::show).collect::<Vec<_>>());
-        }
+        let marker = match rule {
+            FastRule::Sum => "array_add_scalar",
+            FastRule::Dot => "array_axpy",
+        };
+        let grads = in_both_contexts(defs, call, (call, marker), &mut failures)
+            .map(|g| g.iter().map(mooncake::show).collect::<Vec<_>>());
         if grads[0] != grads[1] {
             failures.push(format!(
                 "{rule:?} {call}: default {:?} vs minimal {:?}",
@@ -91,12 +102,11 @@ fn default_context_rules_pass_test_rule_and_agree_with_minimal() {
 
 /// The default context's rule for broadcasts: each case passes `test_rule` with the rule in
 /// use (the broadcast loop's pullback multiplies by the elements' partials, `array_muladd`)
-/// and without it
-/// (the minimal context differentiates the loop), and both give the same gradient up to
-/// rounding (the rule multiplies the partials in another order).
+/// and without it (the minimal context differentiates the loop), and both give the same
+/// gradient up to rounding (the rule multiplies the partials in another order).
 #[test]
 fn broadcast_rule_passes_test_rule_and_agrees_with_minimal() {
-    use ad_rules::{Context, BROADCAST_CASES};
+    use ad_rules::BROADCAST_CASES;
     let floats = |v: &mooncake::Value| -> Vec<f64> {
         match v {
             mooncake::Value::F64(x) => vec![*x],
@@ -113,28 +123,8 @@ fn broadcast_rule_passes_test_rule_and_agrees_with_minimal() {
     };
     let mut failures = Vec::new();
     for (defs, call, loop_call) in BROADCAST_CASES {
-        let mut grads = Vec::new();
-        for ctx in [Context::Default, Context::Minimal] {
-            let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
-            s.set_verify(true);
-            s.set_ad_context(ctx);
-            s.load_source("rule.jl", defs).expect("case loads");
-            let ir = s
-                .ir(loop_call, mooncake::Stage::Pullback)
-                .expect("pullback IR");
-            if ir.contains("array_muladd") != (ctx == Context::Default) {
-                failures.push(format!(
-                    "{loop_call} ({ctx:?}): array_muladd use wrong:\n{ir}"
-                ));
-            }
-            match s.test_rule(call) {
-                Ok(r) if r.passed() => {}
-                Ok(r) => failures.push(format!("{call} ({ctx:?}):\n{}", r.render())),
-                Err(e) => failures.push(format!("{call}: {}", s.render_error(&e))),
-            }
-            let (_, g) = s.gradient_of_call(call).expect("gradient");
-            grads.push(g.iter().flat_map(floats).collect::<Vec<f64>>());
-        }
+        let grads = in_both_contexts(defs, call, (loop_call, "array_muladd"), &mut failures)
+            .map(|g| g.iter().flat_map(floats).collect::<Vec<f64>>());
         // (Single precision keeps about 7 digits.)
         let tol = if call.contains("Float32") || defs.contains("Float32") {
             1e-5

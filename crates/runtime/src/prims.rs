@@ -425,7 +425,7 @@ fn array_muladd(a: &Value, bm: &ArrayObj, cm: &ArrayObj) -> Option<Value> {
             if am.elem != bm.elem {
                 return None;
             }
-            let idx = BroadcastIndex::new(Some(&am.dims()), &bdims)?;
+            let idx = BroadcastIndex::new(&am.dims(), &bdims)?;
             let run = |xs: &ArrayData, ys: &ArrayData| {
                 am.with_mut(|d| match (&mut d.data, xs, ys) {
                     (ArrayData::F64(zs), ArrayData::F64(xs), ArrayData::F64(ys)) => {
@@ -459,13 +459,13 @@ struct BroadcastIndex {
     full: smallvec::SmallVec<[usize; 4]>,
     /// The smaller array's stride along each dimension of `full` (0 where it is expanded).
     strides: smallvec::SmallVec<[usize; 4]>,
+    /// Nothing is expanded: the two linear indices are equal.
     same: bool,
 }
 
 impl BroadcastIndex {
-    /// `None` where `small` does not broadcast to `full`; `small` of `None` is a scalar.
-    fn new(small: Option<&[usize]>, full: &[usize]) -> Option<BroadcastIndex> {
-        let small = small.unwrap_or(&[]);
+    /// `None` where `small` does not broadcast to `full`.
+    fn new(small: &[usize], full: &[usize]) -> Option<BroadcastIndex> {
         if small.len() > full.len() && small[full.len()..].iter().any(|d| *d != 1) {
             return None;
         }
@@ -510,10 +510,6 @@ impl BroadcastIndex {
     /// `g(k, j)` for each linear index `k` of the full array, `j` the smaller array's.
     fn each(&self, mut g: impl FnMut(usize, usize)) {
         let n: usize = self.full.iter().product();
-        if self.same {
-            (0..n).for_each(|k| g(k, k));
-            return;
-        }
         let mut sub: smallvec::SmallVec<[usize; 4]> = smallvec::smallvec![0; self.full.len()];
         let mut j = 0;
         for k in 0..n {

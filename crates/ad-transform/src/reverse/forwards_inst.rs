@@ -1091,20 +1091,17 @@ impl Forwards<'_> {
                 vec![nt; n]
             } else if matches!(t, Type::Array(..)) {
                 // Ones in the argument's lane, zeros (one array) in the others.
-                let mut zero = None;
+                let one = lane.map(|_| {
+                    let z = e.prim(Prim::ArrayZeroLike, vec![v], tt.clone());
+                    let c = scalar(&mut e, 1.0);
+                    e.prim(Prim::ArrayAddScalar, vec![z, c], tt.clone())
+                });
+                let zero = (lane.is_none() || n > 1)
+                    .then(|| e.prim(Prim::ArrayZeroLike, vec![v], tt.clone()));
                 (0..n)
-                    .map(|l| {
-                        let z = match zero {
-                            Some(z) if lane != Some(l) => return z,
-                            _ => e.prim(Prim::ArrayZeroLike, vec![v], tt.clone()),
-                        };
-                        if lane == Some(l) {
-                            let c = scalar(&mut e, 1.0);
-                            e.prim(Prim::ArrayAddScalar, vec![z, c], tt.clone())
-                        } else {
-                            zero = Some(z);
-                            z
-                        }
+                    .map(|l| match (lane == Some(l), one, zero) {
+                        (true, Some(x), _) | (false, _, Some(x)) => x,
+                        _ => unreachable!("a seed for every lane"),
                     })
                     .collect()
             } else {

@@ -1,6 +1,7 @@
 //! The default context's rules: prelude functions (`sum`, `dot`) whose calls run as in the
 //! primal and whose pullback updates the array arguments' fdata with one runtime primitive
-//! each, with their test cases.
+//! each, and the loop of a broadcast into a big new array, whose forwards pass computes the
+//! elements' partial derivatives by forward-mode lanes; with their test cases.
 
 use super::{AdMode, Context};
 use crate::emit::Emit;
