@@ -370,11 +370,7 @@ impl Dual<'_> {
         let (cx, n) = (self.cx, self.n);
         let tmap = &self.tmap;
         let t = |v: &Value, l: usize| tmap[v][l];
-        let key = MiKey {
-            table: callee.func,
-            method: callee.method,
-            sig: callee.sig.clone(),
-        };
+        let key = MiKey::of(callee);
         let mut fargs = Vec::new();
         let mut fsig = Vec::new();
         for a in args {

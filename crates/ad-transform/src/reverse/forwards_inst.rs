@@ -946,11 +946,7 @@ impl Forwards<'_> {
             self.fast_call(at, r, callee, args, rule);
             return Ok(());
         }
-        let key = MiKey {
-            table: callee.func,
-            method: callee.method,
-            sig: callee.sig.clone(),
-        };
+        let key = MiKey::of(callee);
         let site = self.sites;
         self.sites += 1;
         let mut fsig = vec![rule_state_type()];
