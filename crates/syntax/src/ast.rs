@@ -303,6 +303,20 @@ pub fn library_ref(name: Symbol, span: Span) -> Expr {
     )
 }
 
+/// A call of the library's function `name` (see [`library_ref`], whose span is `at`) spanning
+/// `span`.
+pub fn library_call(name: &str, args: Vec<Expr>, kwargs: Vec<KwArg>, at: Span, span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Call {
+            func: Box::new(library_ref(crate::sym(name), at)),
+            args,
+            kwargs,
+            do_block: None,
+        },
+        span,
+    )
+}
+
 pub fn is_module(s: Symbol) -> bool {
     matches!(
         s.as_str(),

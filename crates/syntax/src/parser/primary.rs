@@ -121,15 +121,7 @@ impl<'a> Parser<'a> {
             } else if self.at_op("'") && self.adjacent() {
                 let sp = self.bump().span;
                 let span = e.span.to(sp);
-                e = Expr::new(
-                    ExprKind::Call {
-                        func: Box::new(library_ref(sym("adjoint"), sp)),
-                        args: vec![e],
-                        kwargs: vec![],
-                        do_block: None,
-                    },
-                    span,
-                );
+                e = library_call("adjoint", vec![e], vec![], sp, span);
             } else if self.at_op("...") {
                 let sp = self.bump().span;
                 let span = e.span.to(sp);
@@ -277,27 +269,12 @@ impl<'a> Parser<'a> {
                 span,
             ),
             BracketBody::Rows(rows) => Expr::new(ExprKind::TypedMatrix(Box::new(obj), rows), span),
-            // `T[a;; b]`: the concatenation converted to element type `T`.
-            BracketBody::Concat(e) => Expr::new(
-                ExprKind::Call {
-                    func: Box::new(library_ref(sym("_typed_collect"), obj.span)),
-                    args: vec![obj, e],
-                    kwargs: vec![],
-                    do_block: None,
-                },
-                span,
-            ),
-            // `T[f(x) for x in v]`: the comprehension, its elements converted to `T` (the
-            // prelude's `_typed_collect`).
-            BracketBody::Comprehension(c) => Expr::new(
-                ExprKind::Call {
-                    func: Box::new(library_ref(sym("_typed_collect"), obj.span)),
-                    args: vec![obj, c],
-                    kwargs: vec![],
-                    do_block: None,
-                },
-                span,
-            ),
+            // `T[f(x) for x in v]`, `T[a;; b]`: the comprehension or concatenation, its
+            // elements converted to `T` (the prelude's `_typed_collect`).
+            BracketBody::Comprehension(e) | BracketBody::Concat(e) => {
+                let at = obj.span;
+                library_call("_typed_collect", vec![obj, e], vec![], at, span)
+            }
         }
     }
 
@@ -684,15 +661,7 @@ impl<'a> Parser<'a> {
                 },
                 span,
             );
-            return Expr::new(
-                ExprKind::Call {
-                    func: Box::new(library_ref(sym("_flatten_collect"), span)),
-                    args: vec![outer],
-                    kwargs: vec![],
-                    do_block: None,
-                },
-                span,
-            );
+            return library_call("_flatten_collect", vec![outer], vec![], span, span);
         }
         Expr::new(
             ExprKind::Comprehension {
@@ -925,15 +894,7 @@ fn concat_parts(parts: &[(Expr, usize)], sp: Span) -> Expr {
             }],
         )
     };
-    Expr::new(
-        ExprKind::Call {
-            func: Box::new(library_ref(sym(name), sp)),
-            args: pieces,
-            kwargs,
-            do_block: None,
-        },
-        sp,
-    )
+    library_call(name, pieces, kwargs, sp, sp)
 }
 
 /// A group of parts between two runs of the longest length: its last part ends the group.
