@@ -2,6 +2,7 @@
 //! lazily for the interpreter, and run a rule on values.
 
 use crate::tangent::{fdata, increment, rdata, reset_fdata, tangent_from, zero_tangent};
+use ad_transform::rules::Context;
 use ad_transform::{derive_reverse, rule_state_type, AdError, DerivedKey, Mode, RuleOptions};
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::{Machine, Prepared};
@@ -121,7 +122,7 @@ impl Ad {
             .cloned();
         let primal = match derived {
             Some(d) => self.derived_function(compiler, &d)?,
-            None => primal_for_ad(compiler, key, opts.serial_threads).map_err(internal)?,
+            None => primal_for_ad(compiler, key, opts, false).map_err(internal)?,
         };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -249,7 +250,7 @@ impl Ad {
             return Ok(r.clone());
         }
         let internal = AdError::from_compile;
-        let primal = primal_for_ad(compiler, key, opts.serial_threads).map_err(internal)?;
+        let primal = primal_for_ad(compiler, key, opts, true).map_err(internal)?;
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             ir::timing::phase("derive", || {
@@ -1219,27 +1220,65 @@ pub fn new_state() -> runtime::Value {
     runtime::prims::new_rule_state(&rule_state_type())
 }
 
-/// Prelude functions whose derivatives in forward mode and second order are derived from
-/// another definition of the same computation: a threaded loop is then differentiated as its
-/// shares run one after another (each with its thread id), which is deterministic and
-/// race-free. (First-order reverse mode differentiates the loop itself: the AD runtime runs
-/// the shares' forwards passes and pullbacks on the threads.) Calls of these functions are
-/// never inlined (the session tells the compiler), so the transform sees them.
-pub const AD_DEFINITIONS: &[(&str, &str)] = &[("_threads_for", "_threads_for_ad")];
+/// Which rules of a prelude function [`AD_DEFINITIONS`] derives from its counterpart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DerivedFrom {
+    /// Rules that run threaded loops' shares one after another (`RuleOptions::serial_threads`:
+    /// forward mode, and reverse-mode rules that are differentiated again).
+    SerialThreads,
+    /// Reverse-mode rules of the default context.
+    DefaultReverse,
+}
 
-/// The primal code AD derives a method instance's rules from: the instance's own optimised
-/// code, or, when `serial` (rules of forward mode, or differentiated again), that of its
-/// `AD_DEFINITIONS` counterpart for the same argument types (with the function parameter
-/// typed as the instance's, so callers see no difference).
+/// Prelude functions some of whose rules are derived from another definition of the same
+/// computation, for the same argument types:
+/// - `_threads_for` (a threaded loop), in forward mode and second order, from
+///   `_threads_for_ad`, which runs the shares one after another (each with its thread id):
+///   deterministic and race-free. (First-order reverse mode differentiates the loop itself: the
+///   AD runtime runs the shares' forwards passes and pullbacks on the threads.)
+/// - `_mapsum_fresh(f, a)` (the sum of `f` over a big float array, a fold in the primal), in
+///   reverse mode's default context, from `_mapsum_ad`, which broadcasts `f` into a new array
+///   and sums it in the same order (the same value): the broadcast's rule
+///   (`rules::BroadcastRule`) computes the elements' partial derivatives in its loop, and
+///   nothing per element is saved.
+///
+/// Calls of these functions are never inlined (the session tells the compiler), so the
+/// transform sees them.
+pub const AD_DEFINITIONS: &[(&str, &str, DerivedFrom)] = &[
+    (
+        "_threads_for",
+        "_threads_for_ad",
+        DerivedFrom::SerialThreads,
+    ),
+    ("_mapsum_fresh", "_mapsum_ad", DerivedFrom::DefaultReverse),
+];
+
+/// The primal code AD derives a method instance's rules from (`reverse`: a reverse-mode rule,
+/// else forward mode's): the instance's own optimised code, or that of its `AD_DEFINITIONS`
+/// counterpart for the same argument types where the options call for it (with the function
+/// parameter typed as the instance's, so callers see no difference).
 fn primal_for_ad(
     compiler: &mut Compiler,
     key: &MiKey,
-    serial: bool,
+    opts: RuleOptions,
+    reverse: bool,
 ) -> Result<Arc<Function>, CompileError> {
-    let counterpart = AD_DEFINITIONS
-        .iter()
-        .find(|(f, _)| serial && key.table.as_str() == *f);
-    let Some((_, with)) = counterpart else {
+    let counterpart = AD_DEFINITIONS.iter().find(|(f, _, when)| {
+        key.table.as_str() == *f
+            && match when {
+                DerivedFrom::SerialThreads => opts.serial_threads,
+                // (Where `f` carries a derivative, the broadcast has no rule: the fold's own
+                // derivative is then the faster.)
+                DerivedFrom::DefaultReverse => {
+                    reverse
+                        && opts.context == Context::Default
+                        && key.sig.get(1).is_some_and(|f| {
+                            ir::tangent::tangent_type(f, &compiler.env) == ir::Type::NoTangent
+                        })
+                }
+            }
+    });
+    let Some((_, with, _)) = counterpart else {
         return compiler.optimised(key);
     };
     let with = sym(with);

@@ -16,7 +16,7 @@ pub use api::{
     run_pullback, run_pullback_in, value_and_derivative, value_and_gradient,
     value_and_gradient_forward, value_and_pullback, Ad, LaneReuse, Plan, Reuse, Rule,
 };
-pub use api::{new_state, AD_DEFINITIONS};
+pub use api::{new_state, DerivedFrom, AD_DEFINITIONS};
 pub use jacobian::{value_and_jacobian_forward, value_and_jacobian_reverse, Jacobian};
 pub use second::{gradient_and_hvps, value_gradient_and_hessian, Hessian, Hvps};
 pub use tangent::{

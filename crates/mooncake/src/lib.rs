@@ -215,7 +215,7 @@ impl Session {
         compiler.prelude_files = runtime::PRELUDE.len() as u32;
         compiler.options.no_inline = ad::rules::FAST_FUNCTIONS
             .iter()
-            .chain(ad::AD_DEFINITIONS.iter().map(|(f, _)| f))
+            .chain(ad::AD_DEFINITIONS.iter().map(|(f, _, _)| f))
             .map(|n| syntax::sym(n))
             .collect();
         let mut s = Session {
@@ -296,9 +296,10 @@ impl Session {
         self.ad.opts.debug = on;
     }
 
-    /// Chooses the rule context for rules derived from now on: `Default` (the
-    /// default) also uses rules that exist only for speed (`sum`, `dot` of float vectors);
-    /// `Minimal` differentiates those through their prelude code.
+    /// Chooses the rule context for rules derived from now on: `Default` (the default) also
+    /// uses rules that exist only for speed (`sum` of float arrays, `dot` of float vectors,
+    /// big broadcasts and sums of functions); `Minimal` differentiates those through their
+    /// prelude code.
     pub fn set_ad_context(&mut self, ctx: ad::rules::Context) {
         self.ad.opts.context = ctx;
     }

@@ -11,7 +11,7 @@ use ir::{Const, Prim, Type, Value};
 /// primal, and the pullback updates the arguments' fdata with one runtime primitive per array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FastRule {
-    /// `sum(x::Vector{T})`: `x̄ .+= ȳ`.
+    /// `sum(x::Array{T})`: `x̄ .+= ȳ`.
     Sum,
     /// `dot(x::Vector{T}, y::Vector{T})`: `x̄ .+= ȳ y`, `ȳ_y .+= ȳ x`.
     Dot,
@@ -131,7 +131,7 @@ pub fn fast_rule(ctx: Context, mode: AdMode, name: &str, args: &[Type]) -> Optio
     }
     let float_vec = |t: &Type| matches!(t, Type::Array(e, 1) if e.is_float());
     match (name, args) {
-        ("sum", [x]) if float_vec(x) => Some(FastRule::Sum),
+        ("sum", [Type::Array(e, _)]) if e.is_float() => Some(FastRule::Sum),
         ("dot", [x, y]) if float_vec(x) && x == y => Some(FastRule::Dot),
         _ => None,
     }
@@ -147,6 +147,11 @@ pub fn is_primitive(ctx: Context, mode: AdMode, name: &str, args: &[Type]) -> bo
 pub const FAST_CASES: &[(FastRule, &str, &str)] = &[
     (FastRule::Sum, "f(x) = sum(x) * x[1]", "f([1.0, -2.0, 3.5])"),
     (
+        FastRule::Sum,
+        "f(A) = sum(A) * A[2, 1]",
+        "f([1.0 -2.0; 3.5 0.5])",
+    ),
+    (
         FastRule::Dot,
         "f(x, y) = dot(x, y) + dot(x, x)",
         "f([1.0, -2.0], [0.5, 3.0])",
@@ -159,9 +164,11 @@ pub const FAST_CASES: &[(FastRule, &str, &str)] = &[
 ];
 
 /// Test cases of the broadcast rule (definitions, a call, and a call of the broadcast's loop
-/// `_bfill_out!` as the call makes it, whose pullback uses the rule), run through `test_rule`
-/// and compared with the minimal context's gradient. The arrays are big enough for
-/// `broadcast` to take the rule (a matrix or higher array of at least 1024 elements).
+/// `_bfill_out!` as the call makes it, or of `_mapsum_fresh` for a sum of a function, whose
+/// pullback uses the rule), run through `test_rule` and compared with the minimal context's
+/// gradient. The arrays are big enough for `broadcast` to take the rule (a matrix or higher
+/// array of at least 1024 elements) and for a sum of a function over an array to be
+/// differentiated as a broadcast then a sum (1024 elements).
 pub const BROADCAST_CASES: &[(&str, &str, &str)] = &[
     // One lane; an integer argument has none.
     (
@@ -198,5 +205,23 @@ pub const BROADCAST_CASES: &[(&str, &str, &str)] = &[
         "f(A) = sum(sin.(A) .* 2.0f0 .- A)\nA0() = [Float32(0.001 * (i - j)) for i in 1:32, j in 1:32]\nq(a, b) = sin(a) * 2.0f0 - b",
         "f(A0())",
         "_bfill_out!(q, zeros(Float32, 32, 32), A0(), A0())",
+    ),
+    // The sum of a function with a branch over a matrix.
+    (
+        "f(A) = sum(q, A) / 2\nA0() = [sin(1.0 * (i + 3j)) for i in 1:32, j in 1:40]\nq(a) = a > 0.0 ? sqrt(1.0 + a) * a : a * exp(a)",
+        "f(A0())",
+        "_mapsum_fresh(q, A0())",
+    ),
+    // A generator's sum over a vector, times its argument's first element.
+    (
+        "f(v) = sum(tanh(x) * x for x in v) * v[1]\nv0() = [cos(0.01 * i) for i in 1:1500]\nq(x) = tanh(x) * x",
+        "f(v0())",
+        "_mapsum_fresh(q, v0())",
+    ),
+    // `mapreduce` with `+` over a single-precision array of three dimensions.
+    (
+        "f(T) = mapreduce(q, +, T)\nT0() = [Float32(0.01 * (i - j + k)) for i in 1:8, j in 1:8, k in 1:20]\nq(t) = sin(t) * t",
+        "f(T0())",
+        "_mapsum_fresh(q, T0())",
     ),
 ];
