@@ -7,8 +7,10 @@
 //!   Constant operands compare by value, so `x * 2.0` matches another `x * 2.0`. Primitives that
 //!   allocate (`array_new`) or build mutable structs keep their identity and are never merged.
 //! - **Memory reads** (`arrayref`, `arraylen`, field reads of mutable objects, globals) are
-//!   merged only within one block and only while nothing that may write memory runs between
-//!   them; a read of `A[i]` right after `A[i] = v` is `v` (store-to-load forwarding).
+//!   merged within one block, and into a block whose only predecessor is the block holding
+//!   the earlier read (past a branch whose other side raises a domain error, say), and only
+//!   while nothing that may write memory runs between them; a read of `A[i]` right after
+//!   `A[i] = v` is `v` (store-to-load forwarding).
 //! - **Dead stores**: `A[i] = v` followed in the same block by `A[i] = w`, with nothing in
 //!   between that reads memory, writes it, throws or calls, is dropped.
 //!
@@ -237,8 +239,15 @@ pub fn cse(f: &mut Function, env: &ir::TypeEnv) -> bool {
             });
         }
     }
+    let preds = st.f.predecessors();
+    // The reads known at the end of each block, for its successors that have no other
+    // predecessor (nothing runs between the end of the one and the start of the other).
+    let mut reads_at_end: FxHashMap<Block, FxHashMap<Key, Value>> = FxHashMap::default();
     for &b in dom.rpo() {
-        let mut reads: FxHashMap<Key, Value> = FxHashMap::default();
+        let mut reads: FxHashMap<Key, Value> = match preds[b].as_slice() {
+            [p] => reads_at_end.get(p).cloned().unwrap_or_default(),
+            _ => FxHashMap::default(),
+        };
         // The last store to each element since anything that could observe it.
         let mut stores: FxHashMap<Vec<Operand>, Inst> = FxHashMap::default();
         for &i in &st.f.blocks[b].insts {
@@ -322,6 +331,10 @@ pub fn cse(f: &mut Function, env: &ir::TypeEnv) -> bool {
                     }
                 }
             }
+        }
+        let single_pred_successor = st.f.successors(b).iter().any(|s| preds[*s].len() == 1);
+        if single_pred_successor && !reads.is_empty() {
+            reads_at_end.insert(b, reads);
         }
     }
     let changed = !removed.is_empty();
