@@ -445,7 +445,7 @@ impl Machine {
 
     /// Runs `code` on each share's arguments as that share of a threaded loop (its thread id
     /// and generator), on the team's threads when `parallel` and
-    /// [`Machine::shares_in_parallel`] (the calling thread runs the first), else one after
+    /// [`Machine::shares_in_parallel`] (the calling thread runs the last), else one after
     /// another in the order given; returns the shares' results. Every share runs to its end
     /// or its first error; errors become one `TaskFailedException` (the first share's error
     /// and how many more).
@@ -482,9 +482,9 @@ impl Machine {
                     shares,
                 });
                 let run = job.clone();
-                // Share 0 runs on this thread (which waits anyway), share `k` on team thread
-                // `k` (every time: what a share's forwards pass allocates, its pullback frees
-                // on the same thread).
+                // The last share runs on this thread (which waits anyway), share `k` on team
+                // thread `k + 1` (every time: what a share's forwards pass allocates, its
+                // pullback frees on the same thread).
                 team.run(job.shares.len(), Box::new(move |k| run.run(k)));
                 // The team has released the job: the results can be moved out.
                 let results = match Arc::try_unwrap(job) {
