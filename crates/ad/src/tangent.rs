@@ -15,29 +15,24 @@ use runtime::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
-fn singleton(t: Type) -> Value {
-    Value::Struct(Arc::new(StructVal {
-        ty: t,
-        fields: Box::new([]),
-    }))
-}
-
 /// The `NoTangent` value (one shared object).
 pub fn no_tangent() -> Value {
-    static V: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| singleton(Type::NoTangent));
+    static V: std::sync::LazyLock<Value> =
+        std::sync::LazyLock::new(|| Value::fieldless(Type::NoTangent));
     V.clone()
 }
 
 /// The `NoRData` value (also the zero of reverse data whose type is known only at run time;
 /// one shared object).
 pub fn no_rdata() -> Value {
-    static V: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| singleton(Type::NoRData));
+    static V: std::sync::LazyLock<Value> =
+        std::sync::LazyLock::new(|| Value::fieldless(Type::NoRData));
     V.clone()
 }
 
 /// The value of a field-less type such as `NoFData`.
 pub fn singleton_of(t: Type) -> Value {
-    singleton(t)
+    Value::fieldless(t)
 }
 
 /// Whether `v` is the value of field-less type `t`.
@@ -654,7 +649,7 @@ fn half(t: &Value, p: &Type, env: &TypeEnv, h: Half) -> Value {
         Half::R => (ir::tangent::rdata_type(p, env), Type::NoRData),
     };
     if ty == none {
-        return singleton(none);
+        return Value::fieldless(none);
     }
     match (t, p) {
         (Value::F64(_) | Value::F32(_), _) if h == Half::R => t.clone(),
@@ -689,7 +684,7 @@ fn half(t: &Value, p: &Type, env: &TypeEnv, h: Half) -> Value {
         }
         // A primal of abstract type: split by the value's own type.
         (v, _) if h == Half::F && *p != v.ty() => half(v, &v.ty(), env, h),
-        _ => singleton(none),
+        _ => Value::fieldless(none),
     }
 }
 
@@ -869,7 +864,7 @@ pub fn zero_rdata_of(t: &Type, env: &TypeEnv) -> Value {
                 .map(|f| zero_rdata_of(f, env))
                 .collect(),
         ),
-        _ => singleton(Type::NoRData),
+        _ => Value::fieldless(Type::NoRData),
     }
 }
 

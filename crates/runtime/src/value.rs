@@ -253,10 +253,7 @@ impl BitsLayout {
             Type::Function(f) => Shape::Singleton(Value::Func(*f)),
             Type::Type(t) => Shape::Singleton(Value::Type(t.clone())),
             Type::NoTangent | Type::NoFData | Type::NoRData => {
-                Shape::Singleton(Value::Struct(Arc::new(StructVal {
-                    ty: ty.clone(),
-                    fields: Box::new([]),
-                })))
+                Shape::Singleton(Value::fieldless(ty.clone()))
             }
             Type::Struct(..) | Type::Tangent(_) | Type::FData(_) | Type::RData(_) => {
                 let fts = env.field_types(ty)?;
@@ -1123,6 +1120,14 @@ impl Value {
         Value::Type(Arc::new(t))
     }
 
+    /// The value of a struct type without fields (`NoTangent`, a closure capturing nothing).
+    pub fn fieldless(t: Type) -> Value {
+        Value::Struct(Arc::new(StructVal {
+            ty: t,
+            fields: Box::new([]),
+        }))
+    }
+
     /// Julia's `deepcopy`: a copy that shares no mutable memory (arrays, mutable structs) with
     /// `self` and keeps its aliasing (an object reached twice, or through a cycle, is copied
     /// once).
@@ -1308,10 +1313,7 @@ impl Value {
             ir::Const::Sym(s) => Value::Sym(*s),
             ir::Const::Type(t) => Value::of_type(t.clone()),
             ir::Const::Func(f) => Value::Func(*f),
-            ir::Const::Singleton(t) => Value::Struct(Arc::new(StructVal {
-                ty: t.clone(),
-                fields: Box::new([]),
-            })),
+            ir::Const::Singleton(t) => Value::fieldless(t.clone()),
             ir::Const::Undef => Value::Undef,
         }
     }

@@ -924,15 +924,13 @@ impl Forwards<'_> {
     fn invoke(&mut self, at: At, r: Value, callee: &Callee, args: &[Value]) -> Result<(), AdError> {
         let cx = self.cx;
         let ats: Vec<Type> = args[1..].iter().map(|a| cx.ty(*a)).collect();
-        let tangents: Vec<Type> = ats.iter().map(|t| tangent_of(t, cx.env)).collect();
-        let constant: Vec<bool> = args[1..].iter().map(|a| cx.p.is_constant(*a)).collect();
         if let Some(rule) = crate::rules::broadcast_rule(
             self.opts.context,
             crate::rules::AdMode::Reverse,
             callee.func.as_str(),
             &ats,
-            &tangents,
-            &constant,
+            cx.env,
+            &|k| cx.p.is_constant(args[1 + k]),
         ) {
             self.broadcast(at, r, callee, args, &rule);
             return Ok(());
@@ -1067,13 +1065,7 @@ impl Forwards<'_> {
         let elem = (*elem).clone();
         let mut e = emit!(self, at);
         let nt = e.konst(Const::Singleton(Type::NoTangent));
-        let scalar = |e: &mut Emit, x: f64| {
-            e.konst(if elem == Type::Float32 {
-                Const::F32(x as f32)
-            } else {
-                Const::F64(x)
-            })
-        };
+        let scalar = |e: &mut Emit, x: f64| e.konst(crate::rules::fconst(&elem, x));
         let (mut dargs, mut dsig) = (Vec::new(), Vec::new());
         for (k, a) in args.iter().enumerate() {
             let (v, t, tt) = (self.vmap[a], cx.ty(*a), tangent_of(&cx.ty(*a), cx.env));

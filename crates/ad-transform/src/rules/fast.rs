@@ -5,7 +5,7 @@
 
 use super::{AdMode, Context};
 use crate::emit::Emit;
-use ir::{Const, Prim, Type, Value};
+use ir::{Prim, Type, TypeEnv, Value};
 
 /// A rule of the default context for a call of a prelude function: the call runs as in the
 /// primal, and the pullback updates the arguments' fdata with one runtime primitive per array.
@@ -61,34 +61,34 @@ pub struct BroadcastRule {
 pub const BROADCAST_MAX_LANES: usize = 2;
 
 /// The default context's rule for calling `name` on arguments of types `args` (the function
-/// itself excluded) whose tangent types are `tangents`, `constant[k]` telling whether argument
-/// `k` is a constant: a [`BroadcastRule`] for a broadcast whose function carries no
-/// derivative, into a float array, from arrays and scalars of its element type or of no
-/// derivative.
+/// itself excluded), `constant(k)` telling whether argument `k` is a constant: a
+/// [`BroadcastRule`] for a broadcast whose function carries no derivative, into a float
+/// array, from arrays and scalars of its element type or of no derivative.
 pub fn broadcast_rule(
     ctx: Context,
     mode: AdMode,
     name: &str,
     args: &[Type],
-    tangents: &[Type],
-    constant: &[bool],
+    env: &TypeEnv,
+    constant: &dyn Fn(usize) -> bool,
 ) -> Option<BroadcastRule> {
     if ctx == Context::Minimal || mode == AdMode::Forward || name != "_bfill_fresh!" {
         return None;
     }
-    let (Type::Array(elem, _), Type::NoTangent) = (args.get(1)?, tangents.first()?) else {
+    let no_tangent = |t: &Type| crate::forward::tangent_of(t, env) == Type::NoTangent;
+    let (f, Type::Array(elem, _)) = (args.first()?, args.get(1)?) else {
         return None;
     };
-    if !elem.is_float() {
+    if !no_tangent(f) || !elem.is_float() {
         return None;
     }
     let mut width = 0;
     let mut lanes = Vec::new();
-    for k in 2..args.len() {
-        let lane = match (&args[k], &tangents[k]) {
-            (_, Type::NoTangent) => None,
-            (Type::Array(e, _), _) if e == elem => Some(()),
-            (t, _) if t == &**elem => (!constant[k]).then_some(()),
+    for (k, a) in args.iter().enumerate().skip(2) {
+        let lane = match a {
+            t if no_tangent(t) => None,
+            Type::Array(e, _) if e == elem => Some(()),
+            t if t == &**elem => (!constant(k)).then_some(()),
             _ => return None,
         };
         lanes.push(lane.map(|()| {
@@ -112,11 +112,7 @@ impl BroadcastRule {
                 e.prim(Prim::ArrayMulAdd, vec![fx, fy, p], t)
             }
             None => {
-                let zero = e.konst(if *elem == Type::Float32 {
-                    Const::F32(0.0)
-                } else {
-                    Const::F64(0.0)
-                });
+                let zero = e.konst(super::fconst(elem, 0.0));
                 e.prim(Prim::ArrayMulAdd, vec![zero, fy, p], elem.clone())
             }
         }

@@ -17,6 +17,7 @@ pub use fast::{
     BROADCAST_MAX_LANES, FAST_CASES, FAST_FUNCTIONS,
 };
 pub use matrix::{matrix_rule, MatrixRule};
+pub(crate) use scalar::fconst;
 
 use crate::emit::Emit;
 use ir::{Prim, Type, Value};

@@ -6,7 +6,8 @@ use super::{Partial, Rule};
 use crate::emit::Emit;
 use ir::{Const, Prim, Type, Value};
 
-fn fconst(t: &Type, x: f64) -> Const {
+/// The float `x` as a constant of float type `t` (`Float32` or `Float64`).
+pub(crate) fn fconst(t: &Type, x: f64) -> Const {
     match t {
         Type::Float32 => Const::F32(x as f32),
         _ => Const::F64(x),

@@ -122,12 +122,7 @@ pub fn boxed_consts(
                         && types.field_types(ty).is_some_and(|fs| fs.is_empty()) =>
                 {
                     index.insert(i, vals.len());
-                    vals.push(runtime::Value::Struct(std::sync::Arc::new(
-                        runtime::value::StructVal {
-                            ty: ty.clone(),
-                            fields: Box::new([]),
-                        },
-                    )));
+                    vals.push(runtime::Value::fieldless(ty.clone()));
                 }
                 // A tuple of singletons (the `(NoRData, NoRData)` of pullbacks) is built once.
                 (InstData::Tuple { args }, Some(r)) if rep(&f.types[r]) == Rep::Boxed => {

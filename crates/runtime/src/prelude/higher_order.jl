@@ -47,9 +47,12 @@ function _widen(out, T, n)
 end
 map(f, r::AbstractRange) = map(f, collect(r))
 const _MapFloat = Union{Float64,Float32}
+# Whether `f` over the float array `a` takes forward-mode lanes in reverse mode's default
+# context: `a` is big enough and `f` returns its element type.
+_lanes_take(f, a::Array{T}) where {T<:_MapFloat} =
+    length(a) >= _BLANES_MIN && Core.return_type(f, T) === T
 _map_by_broadcast(f, xs...) = false
-_map_by_broadcast(f, a::Array{T}) where {T<:_MapFloat} =
-    ndims(a) >= 2 && length(a) >= _BLANES_MIN && Core.return_type(f, T) === T
+_map_by_broadcast(f, a::Array{T}) where {T<:_MapFloat} = ndims(a) >= 2 && _lanes_take(f, a)
 _map_by_broadcast(f, a::Array{T}, b::Array{T}) where {T<:_MapFloat} =
     ndims(a) >= 2 && length(a) >= _BLANES_MIN && Core.return_type(f, T, T) === T
 # `[f(x, y) for x in a, y in b]`: a matrix over the product of two collections, `x` varying
@@ -238,10 +241,8 @@ end
 # computes each element's partial derivatives in its loop, saving nothing per element) summed
 # in the same order, so the same value. (With `mooncake bench`, 1024 elements: as fast as
 # differentiating the fold where `f` is smooth, 15% faster where it branches.)
-function _mapreduce_iter(f, op::typeof(+), a::Array{T}) where {T<:Union{Float64,Float32}}
-    if length(a) >= _BLANES_MIN && Core.return_type(f, T) === T
-        return _mapsum_fresh(f, a)
-    end
+function _mapreduce_iter(f, op::typeof(+), a::Array{<:_MapFloat})
+    _lanes_take(f, a) && return _mapsum_fresh(f, a)
     _mapfold_first(f, op, a)
 end
 _mapsum_fresh(f, a) = _mapfold_first(f, +, a)
@@ -393,10 +394,8 @@ _gen_first(op, v) = v
 _gen_first(::typeof(+), v::Bool) = Int64(v)
 _gen_fold(op, f, p, itr) = _gen_fold_iter(op, f, p, itr)
 # (Over a big float array with no condition: the sum of `f` above, which folds in the same order.)
-function _gen_fold(op::typeof(+), f, p::typeof(_gen_true), a::Array{T}) where {T<:Union{Float64,Float32}}
-    if length(a) >= _BLANES_MIN && Core.return_type(f, T) === T
-        return _mapsum_fresh(f, a)
-    end
+function _gen_fold(op::typeof(+), f, p::typeof(_gen_true), a::Array{<:_MapFloat})
+    _lanes_take(f, a) && return _mapsum_fresh(f, a)
     _gen_fold_iter(op, f, p, a)
 end
 function _gen_fold_iter(op, f, p, itr)
