@@ -29,56 +29,204 @@ use crate::prim::Prim;
 use crate::types::Type;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Which arrays' storage can change size while `f` runs: `None` (any array's) if `f` calls
-/// anything or grows or shrinks an array other than a rule-state stack; otherwise just those
-/// stacks (reverse mode's pushes and pops, which never alias user arrays). Writing elements
-/// never changes an array's storage.
-pub fn changing_arrays(f: &Function, order: &[Block]) -> Option<FxHashSet<Value>> {
-    let mut stacks = FxHashSet::default();
-    for b in order {
-        for i in &f.blocks[*b].insts {
-            if let InstData::Prim {
-                op: Prim::RuleStack,
-                ..
-            } = &f.insts[*i]
-            {
-                stacks.extend(f.result(*i));
-            }
+/// Which arrays keep their storage (element buffer and extents) while `f` uses them.
+///
+/// An array keeps it from where it is defined through all its uses unless something that can
+/// resize an array (a call, a primitive that resizes or runs user code) runs on some path
+/// from one of them to another: then its extents read at one use need not hold at the next.
+/// "Uses" are those of the array and of the values that are it again (`arrayset`'s result and
+/// the like, see [`array_root`]); each new definition starts afresh (an array made in a loop
+/// is a new array each trip). Reverse mode's rule-state stacks always change, and their
+/// pushes and pops resize nothing else (they never alias user arrays).
+pub struct Stability<'a> {
+    f: &'a Function,
+    stacks: FxHashSet<Value>,
+    /// The instructions that may resize a user array: by block, their positions (1-based).
+    resizers: FxHashMap<Block, Vec<u32>>,
+    /// Each array's definition and uses, by the array they are (its root): block, position
+    /// (0 for a block parameter, else the instruction's 1-based position) and whether it is
+    /// the definition.
+    touches: FxHashMap<Value, Vec<(Block, u32, bool)>>,
+    order: Vec<Block>,
+    preds: cranelift_entity::SecondaryMap<Block, crate::Preds>,
+    /// Answers so far, by root.
+    known: std::cell::RefCell<FxHashMap<Value, bool>>,
+}
+
+/// The array `v` is, looking through instructions that return their array argument
+/// (`arrayset`, `array_push`, `array_resize`, type assertions).
+pub fn array_root(f: &Function, mut v: Value) -> Value {
+    for _ in 0..DEPTH {
+        let Some(i) = f.def_inst(v) else {
+            break;
+        };
+        match &f.insts[i] {
+            InstData::Prim {
+                op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayResize,
+                args,
+            } => v = args[0],
+            InstData::TypeAssert { val, .. } => v = *val,
+            _ => break,
         }
     }
-    for b in order {
-        for i in &f.blocks[*b].insts {
-            match &f.insts[*i] {
-                InstData::Prim { op, args } => {
-                    let e = op.effects();
-                    // User code (a derivative or gradient call) may resize any array.
-                    if e.runs_user_code {
-                        return None;
+    v
+}
+
+impl<'a> Stability<'a> {
+    pub fn new(f: &'a Function, order: &[Block]) -> Stability<'a> {
+        let mut stacks = FxHashSet::default();
+        for b in order {
+            for i in &f.blocks[*b].insts {
+                if let InstData::Prim {
+                    op: Prim::RuleStack,
+                    ..
+                } = &f.insts[*i]
+                {
+                    stacks.extend(f.result(*i));
+                }
+            }
+        }
+        let mut resizers: FxHashMap<Block, Vec<u32>> = FxHashMap::default();
+        for &b in order {
+            for (k, i) in f.blocks[b].insts.iter().enumerate() {
+                let d = &f.insts[*i];
+                let stack_op = match d {
+                    InstData::Prim { op, args } if op.effects().resizes => {
+                        let e = op.effects();
+                        !e.runs_user_code && args.first().is_some_and(|a| stacks.contains(a))
                     }
-                    if e.resizes {
-                        if !stacks.contains(&args[0]) {
-                            return None;
+                    _ => false,
+                };
+                if stack_op {
+                    // `push!` and `resize!` return the stack itself; `pop!` returns an
+                    // element (a saved array is not a stack).
+                    if !matches!(
+                        d,
+                        InstData::Prim {
+                            op: Prim::ArrayPop,
+                            ..
                         }
-                        // `push!` and `resize!` return the stack itself; `pop!` returns an
-                        // element (a saved array is not a stack).
-                        if *op != Prim::ArrayPop {
-                            stacks.extend(
-                                f.result(*i)
-                                    .filter(|r| matches!(f.types[*r], Type::Array(..))),
-                            );
+                    ) {
+                        stacks.extend(
+                            f.result(*i)
+                                .filter(|r| matches!(f.types[*r], Type::Array(..))),
+                        );
+                    }
+                } else if resizes(d) {
+                    resizers.entry(b).or_default().push(k as u32 + 1);
+                }
+            }
+        }
+        let mut touches: FxHashMap<Value, Vec<(Block, u32, bool)>> = FxHashMap::default();
+        if !resizers.is_empty() {
+            let is_array = |v: Value| matches!(f.types[v], Type::Array(..));
+            for &b in order {
+                for &p in &f.blocks[b].params {
+                    if is_array(p) {
+                        touches.entry(p).or_default().push((b, 0, true));
+                    }
+                }
+                for (k, &i) in f.blocks[b].insts.iter().enumerate() {
+                    let pos = k as u32 + 1;
+                    f.insts[i].for_each_arg(|a| {
+                        if is_array(a) {
+                            let r = array_root(f, a);
+                            touches.entry(r).or_default().push((b, pos, false));
+                        }
+                    });
+                    if let Some(r) = f.result(i).filter(|r| is_array(*r)) {
+                        if array_root(f, r) == r {
+                            touches.entry(r).or_default().push((b, pos, true));
                         }
                     }
                 }
-                // A call may resize anything.
-                d => {
-                    if resizes(d) {
-                        return None;
+            }
+        }
+        Stability {
+            f,
+            stacks,
+            resizers,
+            touches,
+            order: order.to_vec(),
+            preds: f.predecessors(),
+            known: Default::default(),
+        }
+    }
+
+    /// Whether array `v` keeps its storage and extents wherever it is used.
+    pub fn fixed(&self, v: Value) -> bool {
+        let r = array_root(self.f, v);
+        if self.stacks.contains(&r) || self.stacks.contains(&v) {
+            return false;
+        }
+        if self.resizers.is_empty() {
+            return true;
+        }
+        if let Some(k) = self.known.borrow().get(&r) {
+            return *k;
+        }
+        let k = self.no_resize_between_uses(r);
+        self.known.borrow_mut().insert(r, k);
+        k
+    }
+
+    /// Whether no resizer lies on a path from a use of root `r` to another (see [`Stability`]).
+    /// A forward data flow of two facts at each point: "a use of the current array came
+    /// before" and "a resizer came after such a use".
+    fn no_resize_between_uses(&self, r: Value) -> bool {
+        let Some(ts) = self.touches.get(&r) else {
+            return true;
+        };
+        let mut by_block: FxHashMap<Block, Vec<(u32, bool)>> = FxHashMap::default();
+        for &(b, pos, def) in ts {
+            by_block.entry(b).or_default().push((pos, def));
+        }
+        let (none, no_resizers) = (Vec::new(), Vec::new());
+        let mut out: FxHashMap<Block, (bool, bool)> = FxHashMap::default();
+        loop {
+            let mut changed = false;
+            for &b in &self.order {
+                let (mut used, mut resized) = self.preds[b]
+                    .iter()
+                    .filter_map(|p| out.get(p))
+                    .fold((false, false), |(u, z), (pu, pz)| (u || *pu, z || *pz));
+                let uses = by_block.get(&b).unwrap_or(&none);
+                let rs = self.resizers.get(&b).unwrap_or(&no_resizers);
+                if used || !uses.is_empty() {
+                    // Events in order; at one instruction: its uses, then what it does, then
+                    // what it defines.
+                    let (mut ui, mut ri) = (0, 0);
+                    while ui < uses.len() || ri < rs.len() {
+                        let upos = uses.get(ui).map_or(u32::MAX, |u| u.0);
+                        let rpos = rs.get(ri).copied().unwrap_or(u32::MAX);
+                        if upos <= rpos && !uses[ui].1 {
+                            if resized {
+                                return false;
+                            }
+                            used = true;
+                            ui += 1;
+                        } else if rpos <= upos {
+                            resized |= used;
+                            ri += 1;
+                        } else {
+                            // A definition: a new array.
+                            used = true;
+                            resized = false;
+                            ui += 1;
+                        }
                     }
                 }
+                let o = (used, resized);
+                if out.get(&b) != Some(&o) {
+                    out.insert(b, o);
+                    changed = true;
+                }
+            }
+            if !changed {
+                return true;
             }
         }
     }
-    Some(stacks)
 }
 
 /// The `arrayref`, `arrayref_raw` and `arrayset` instructions of `f` whose indices are
@@ -191,9 +339,8 @@ struct Facts<'a> {
     preds: cranelift_entity::SecondaryMap<Block, crate::Preds>,
     /// Back edges (latch, header).
     back: FxHashSet<(Block, Block)>,
-    /// Vectors' extents are facts (no vector changes size in the function).
-    vectors_fixed: bool,
-    stacks: FxHashSet<Value>,
+    /// Which arrays keep their extents.
+    stability: Stability<'a>,
     /// Lower bounds of loop headers' parameters (induction variables).
     iv_lower: FxHashMap<Value, Option<i64>>,
     /// The extent an access is being checked against (preferred among guards).
@@ -214,14 +361,12 @@ impl<'a> Facts<'a> {
                 }
             }
         }
-        let changing = changing_arrays(f, order);
         let mut facts = Facts {
             f,
             dom,
             preds,
             back,
-            vectors_fixed: changing.is_some(),
-            stacks: changing.unwrap_or_default(),
+            stability: Stability::new(f, order),
             iv_lower: FxHashMap::default(),
             want: std::cell::Cell::new(None),
             steps: std::cell::Cell::new(STEPS),
@@ -346,28 +491,15 @@ impl<'a> Facts<'a> {
         plus_const(self.f, v)
     }
 
-    /// The array `v` is (looking through instructions that return their array argument).
-    fn array(&self, mut v: Value) -> Value {
-        for _ in 0..DEPTH {
-            let Some(i) = self.f.def_inst(v) else {
-                break;
-            };
-            match &self.f.insts[i] {
-                InstData::Prim {
-                    op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayResize,
-                    args,
-                } => v = args[0],
-                InstData::TypeAssert { val, .. } => v = *val,
-                _ => break,
-            }
-        }
-        v
+    /// The array `v` is (see [`array_root`]).
+    fn array(&self, v: Value) -> Value {
+        array_root(self.f, v)
     }
 
     /// Whether the extents of array `a` stay as they are while the function runs.
     fn fixed_shape(&self, a: Value) -> bool {
         match &self.f.types[a] {
-            Type::Array(_, 1) => self.vectors_fixed && !self.stacks.contains(&a),
+            Type::Array(_, 1) => self.stability.fixed(a),
             Type::Array(..) => true,
             _ => false,
         }
@@ -437,16 +569,27 @@ impl<'a> Facts<'a> {
         if base == Base::Extent(a, dim) && k <= 0 {
             return true;
         }
-        // An array made here: its dimensions are the values `array_new` was given.
         let Some(i) = self.f.def_inst(a) else {
             return false;
         };
-        let InstData::Prim {
-            op: Prim::ArrayNew,
-            args,
-        } = &self.f.insts[i]
-        else {
-            return false;
+        let args = match &self.f.insts[i] {
+            // An array made here: its dimensions are the values `array_new` was given.
+            InstData::Prim {
+                op: Prim::ArrayNew,
+                args,
+            } => args,
+            // A copy (or zero-filled likeness) of an array that keeps its shape has its extents.
+            InstData::Prim {
+                op: Prim::ArrayCopy | Prim::ArrayZeroLike,
+                args,
+            } if args.len() == 1 => {
+                let src = self.array(args[0]);
+                return src != a
+                    && self.fixed_shape(src)
+                    && self.f.types[src] == self.f.types[a]
+                    && self.extent_is(src, dim, base, k);
+            }
+            _ => return false,
         };
         let Some(&n) = (match dim {
             0 if args.len() == 2 => args.get(1),
@@ -898,6 +1041,99 @@ end
             expect![[r#"
                 arrayref(v1, v65): in range
                 arrayref(v1, v43): checked
+            "#]],
+        );
+    }
+
+    /// One explicit step of the heat equation, `v = copy(u); for i in 2:length(u)-1; v[i] =
+    /// u[i-1] + u[i+1]; end; sum(v)`: the call after the loop cannot change what the loop
+    /// reads, and the copy has `u`'s length.
+    #[test]
+    fn a_call_after_the_loop_and_a_copy() {
+        check(
+            r"
+function step(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(step), v1: Vector{Float64}):
+    v2: typeof(sum) = const fn sum
+    v3: Vector{Float64} = prim array_copy(v1)
+    v4: Int64 = const 2
+    v5: Int64 = prim arraylen(v1)
+    v6: Int64 = const 1
+    v7: Int64 = prim sub_int(v5, v6)
+    v8: Bool = prim sle_int(v4, v7)
+    br v8, block2(v7), block1
+block1:
+    v9: Int64 = const 1
+    jump block2(v9)
+block2(v10: Int64):
+    jump block3(v4)
+block3(v11: Int64):
+    v12: Bool = prim slt_int(v10, v11)
+    br v12, block5, block4
+block4:
+    v13: Int64 = const 1
+    v14: Int64 = prim add_int(v11, v13)
+    v15: Int64 = prim sub_int(v11, v13)
+    v16: Float64 = prim arrayref(v1, v15)
+    v17: Float64 = prim arrayref(v1, v14)
+    v18: Float64 = prim add_float(v16, v17)
+    v19: Vector{Float64} = prim arrayset(v3, v18, v11)
+    jump block3(v14)
+block5:
+    v20: Float64 = call(v2, v3)
+    return v20
+end
+",
+            expect![[r#"
+                arrayref(v1, v15): in range
+                arrayref(v1, v14): in range
+                arrayset(v3, v18, v11): in range
+            "#]],
+        );
+    }
+
+    /// The same loop with a call between taking the length and the loop (which may `pop!`
+    /// from `u`): the loop's reads keep their checks, and the copy's write too.
+    #[test]
+    fn a_call_between_the_length_and_the_loop() {
+        check(
+            r"
+function step(Vector{Float64}) -> Float64 [optimised]
+block0(v0: typeof(step), v1: Vector{Float64}):
+    v2: typeof(sum) = const fn sum
+    v3: Vector{Float64} = prim array_copy(v1)
+    v4: Int64 = const 2
+    v5: Int64 = prim arraylen(v1)
+    v6: Int64 = const 1
+    v7: Int64 = prim sub_int(v5, v6)
+    v8: Bool = prim sle_int(v4, v7)
+    v21: Float64 = call(v2, v1)
+    br v8, block2(v7), block1
+block1:
+    v9: Int64 = const 1
+    jump block2(v9)
+block2(v10: Int64):
+    jump block3(v4)
+block3(v11: Int64):
+    v12: Bool = prim slt_int(v10, v11)
+    br v12, block5, block4
+block4:
+    v13: Int64 = const 1
+    v14: Int64 = prim add_int(v11, v13)
+    v15: Int64 = prim sub_int(v11, v13)
+    v16: Float64 = prim arrayref(v1, v15)
+    v17: Float64 = prim arrayref(v1, v14)
+    v18: Float64 = prim add_float(v16, v17)
+    v19: Vector{Float64} = prim arrayset(v3, v18, v11)
+    jump block3(v14)
+block5:
+    return v21
+end
+",
+            expect![[r#"
+                arrayref(v1, v15): checked
+                arrayref(v1, v14): checked
+                arrayset(v3, v18, v11): checked
             "#]],
         );
     }

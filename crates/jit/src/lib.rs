@@ -305,6 +305,7 @@ fn compile(
     let dump = std::env::var_os("MOONCAKE_JIT_DUMP").is_some();
     if dump {
         eprintln!("; {}\n{}", f.name, ctx.func.display());
+        eprintln!("; IR\n{}", ir::write::write_function(f, None));
         ctx.set_disasm(true);
     }
     ir::timing::phase("cranelift", || {

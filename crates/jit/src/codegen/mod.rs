@@ -235,10 +235,9 @@ struct Gen<'a, 'b> {
     /// The array object (`ArrayObj`, whose `ArrayView` native code reads) of each value of a
     /// `Float64` or `Int64` array type, fetched once where the value is defined.
     arr_obj: FxHashMap<Value, cir::Value>,
-    /// The arrays whose views may change while the function runs (`None`: any array's),
-    /// see `changing_arrays`; loads from the others' views are read-only, so Cranelift may
-    /// hoist them out of loops.
-    changing: Option<FxHashSet<Value>>,
+    /// Which arrays keep their storage wherever they are used (`ir::bounds::Stability`):
+    /// loads from their views are read-only, so Cranelift may hoist them out of loops.
+    stability: ir::bounds::Stability<'a>,
     /// Array accesses proved in range (`ir::bounds`): no bounds check.
     inbounds: FxHashSet<Inst>,
     /// Tuples whose only use is being returned: built straight into the caller's return slot.
@@ -626,7 +625,7 @@ pub fn lower(
         in_args,
         trig_buf: trig_ss,
         arr_obj: FxHashMap::default(),
-        changing: ir::bounds::changing_arrays(f, &order),
+        stability: ir::bounds::Stability::new(f, &order),
         inbounds: ir::bounds::inbounds_accesses(f),
         rule_group,
         rule_sites: rule_sites.into_iter().map(|(site, _)| site).collect(),

@@ -656,9 +656,10 @@ impl Gen<'_, '_> {
 
     /// Flags for loads from the view of array `arr`: read-only unless its storage may change.
     pub(super) fn view_flags(&self, arr: Value) -> MemFlagsData {
-        match &self.changing {
-            Some(c) if !c.contains(&arr) => MemFlagsData::trusted().with_readonly().with_can_move(),
-            _ => MemFlagsData::trusted(),
+        if self.stability.fixed(arr) {
+            MemFlagsData::trusted().with_readonly().with_can_move()
+        } else {
+            MemFlagsData::trusted()
         }
     }
 
