@@ -927,13 +927,15 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         ArrayAddScalar => match args {
             [Value::Array(a), s] => {
+                // (In parts on the loop team for a large array: a reverse pass's `sum` rule
+                // adds its cotangent to every element of what was summed.)
                 let ok = a.with_mut(|d| match (&mut d.data, s) {
                     (ArrayData::F64(xs), Value::F64(k)) => {
-                        xs.iter_mut().for_each(|x| *x += k);
+                        crate::threads::par_chunks(xs, &|p| p.iter_mut().for_each(|x| *x += k));
                         true
                     }
                     (ArrayData::F32(xs), Value::F32(k)) => {
-                        xs.iter_mut().for_each(|x| *x += k);
+                        crate::threads::par_chunks(xs, &|p| p.iter_mut().for_each(|x| *x += k));
                         true
                     }
                     _ => false,

@@ -623,7 +623,13 @@ impl ArrayData {
     /// `n` zero elements of type `elem` (see `zeros_in`), within the budget.
     pub fn try_zeros_in(elem: &Type, n: usize, env: &ir::TypeEnv) -> Result<ArrayData, Exception> {
         let mut d = ArrayData::zeros_in(elem, 0, env);
-        d.try_resize(n)?;
+        d.try_reserve(n)?;
+        match &mut d {
+            ArrayData::F64(v) => zero_fresh(v, n),
+            ArrayData::F32(v) => zero_fresh(v, n),
+            ArrayData::I64(v) => zero_fresh(v, n),
+            _ => d.resize(n),
+        }
         Ok(d)
     }
 
@@ -640,6 +646,23 @@ impl ArrayData {
             ArrayData::Boxed(v) => v.resize(n, Value::Undef),
         }
     }
+}
+
+/// Makes the empty `v`, with room for `n` elements, hold `n` zeros (`T` a number type, whose
+/// zero is all zero bits): for a large `n`, in parts on the loop team
+/// (`threads::par_chunks`), so that zeroing a big tangent array is not left to one thread.
+fn zero_fresh<T: Copy + Default + Send>(v: &mut Vec<T>, n: usize) {
+    if n < crate::threads::PAR_MIN_ELEMS || !v.is_empty() || v.capacity() < n {
+        return v.resize(n, T::default());
+    }
+    crate::threads::par_chunks(&mut v.spare_capacity_mut()[..n], &|part| {
+        // SAFETY: `part` is memory of `v` this closure alone writes, valid for `part.len()`
+        // elements; zero bytes are a valid `T` (see above).
+        unsafe { part.as_mut_ptr().write_bytes(0, part.len()) }
+    });
+    // SAFETY: `v` was empty and its first `n` slots were all written above (`par_chunks` runs
+    // the closure on every part of the slice it is given, or panics before this line).
+    unsafe { v.set_len(n) };
 }
 
 /// An array: element type, dimensions and contiguous column-major storage.
