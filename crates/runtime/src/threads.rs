@@ -109,7 +109,7 @@ fn run_scoped(team: &Team, shares: usize, job: &(dyn Fn(usize) + Sync)) {
     let job: &'static (dyn Fn(usize) + Sync) = unsafe {
         std::mem::transmute::<&(dyn Fn(usize) + Sync), &'static (dyn Fn(usize) + Sync)>(job)
     };
-    team.run(shares, Box::new(move |k| job(k)));
+    team.run(shares, Box::new(job));
 }
 
 /// `Threads.threadid()`: the running share's thread id, 1 outside threaded loops.
