@@ -54,7 +54,7 @@ pub struct Stability<'a> {
 }
 
 /// The array `v` is, looking through instructions that return their array argument
-/// (`arrayset`, `array_push`, `array_resize`, type assertions).
+/// (`arrayset`, `array_push`, `array_resize`, type assertions of an array).
 pub fn array_root(f: &Function, mut v: Value) -> Value {
     for _ in 0..DEPTH {
         let Some(i) = f.def_inst(v) else {
@@ -65,7 +65,10 @@ pub fn array_root(f: &Function, mut v: Value) -> Value {
                 op: Prim::ArraySet | Prim::ArrayPush | Prim::ArrayResize,
                 args,
             } => v = args[0],
-            InstData::TypeAssert { val, .. } => v = *val,
+            // (An assertion that a value of another type is an array makes a new one.)
+            InstData::TypeAssert { val, .. } if matches!(f.types[*val], Type::Array(..)) => {
+                v = *val
+            }
             _ => break,
         }
     }
@@ -1046,22 +1049,25 @@ end
     }
 
     /// One explicit step of the heat equation, `v = copy(u); for i in 2:length(u)-1; v[i] =
-    /// u[i-1] + u[i+1]; end; sum(v)`: the call after the loop cannot change what the loop
-    /// reads, and the copy has `u`'s length.
-    #[test]
-    fn a_call_after_the_loop_and_a_copy() {
-        check(
-            r"
-function step(Vector{Float64}) -> Float64 [optimised]
-block0(v0: typeof(step), v1: Vector{Float64}):
+    /// u[i-1] + u[i+1]; end`, then a call (`sum(v)`, or `sum(u)` right after taking the length).
+    fn heat_step(call_before_the_loop: bool) -> String {
+        let (before, after) = if call_before_the_loop {
+            ("    v21: Float64 = call(v2, v1)\n", "    return v21\n")
+        } else {
+            ("", "    v20: Float64 = call(v2, v3)\n    return v20\n")
+        };
+        format!(
+            "
+function step(Vector{{Float64}}) -> Float64 [optimised]
+block0(v0: typeof(step), v1: Vector{{Float64}}):
     v2: typeof(sum) = const fn sum
-    v3: Vector{Float64} = prim array_copy(v1)
+    v3: Vector{{Float64}} = prim array_copy(v1)
     v4: Int64 = const 2
     v5: Int64 = prim arraylen(v1)
     v6: Int64 = const 1
     v7: Int64 = prim sub_int(v5, v6)
     v8: Bool = prim sle_int(v4, v7)
-    br v8, block2(v7), block1
+{before}    br v8, block2(v7), block1
 block1:
     v9: Int64 = const 1
     jump block2(v9)
@@ -1077,13 +1083,20 @@ block4:
     v16: Float64 = prim arrayref(v1, v15)
     v17: Float64 = prim arrayref(v1, v14)
     v18: Float64 = prim add_float(v16, v17)
-    v19: Vector{Float64} = prim arrayset(v3, v18, v11)
+    v19: Vector{{Float64}} = prim arrayset(v3, v18, v11)
     jump block3(v14)
 block5:
-    v20: Float64 = call(v2, v3)
-    return v20
-end
-",
+{after}end
+"
+        )
+    }
+
+    /// The call after the loop cannot change what the loop reads, and the copy has `u`'s
+    /// length.
+    #[test]
+    fn a_call_after_the_loop_and_a_copy() {
+        check(
+            &heat_step(false),
             expect![[r#"
                 arrayref(v1, v15): in range
                 arrayref(v1, v14): in range
@@ -1092,44 +1105,12 @@ end
         );
     }
 
-    /// The same loop with a call between taking the length and the loop (which may `pop!`
-    /// from `u`): the loop's reads keep their checks, and the copy's write too.
+    /// A call between taking the length and the loop may `pop!` from `u`: the loop's reads
+    /// keep their checks, and the copy's write too.
     #[test]
     fn a_call_between_the_length_and_the_loop() {
         check(
-            r"
-function step(Vector{Float64}) -> Float64 [optimised]
-block0(v0: typeof(step), v1: Vector{Float64}):
-    v2: typeof(sum) = const fn sum
-    v3: Vector{Float64} = prim array_copy(v1)
-    v4: Int64 = const 2
-    v5: Int64 = prim arraylen(v1)
-    v6: Int64 = const 1
-    v7: Int64 = prim sub_int(v5, v6)
-    v8: Bool = prim sle_int(v4, v7)
-    v21: Float64 = call(v2, v1)
-    br v8, block2(v7), block1
-block1:
-    v9: Int64 = const 1
-    jump block2(v9)
-block2(v10: Int64):
-    jump block3(v4)
-block3(v11: Int64):
-    v12: Bool = prim slt_int(v10, v11)
-    br v12, block5, block4
-block4:
-    v13: Int64 = const 1
-    v14: Int64 = prim add_int(v11, v13)
-    v15: Int64 = prim sub_int(v11, v13)
-    v16: Float64 = prim arrayref(v1, v15)
-    v17: Float64 = prim arrayref(v1, v14)
-    v18: Float64 = prim add_float(v16, v17)
-    v19: Vector{Float64} = prim arrayset(v3, v18, v11)
-    jump block3(v14)
-block5:
-    return v21
-end
-",
+            &heat_step(true),
             expect![[r#"
                 arrayref(v1, v15): checked
                 arrayref(v1, v14): checked
