@@ -159,7 +159,7 @@ impl<'a> Stability<'a> {
     /// Whether array `v` keeps its storage and extents wherever it is used.
     pub fn fixed(&self, v: Value) -> bool {
         let r = array_root(self.f, v);
-        if self.stacks.contains(&r) || self.stacks.contains(&v) {
+        if self.stacks.contains(&r) {
             return false;
         }
         if self.resizers.is_empty() {
@@ -233,10 +233,10 @@ impl<'a> Stability<'a> {
 }
 
 /// The `arrayref`, `arrayref_raw` and `arrayset` instructions of `f` whose indices are
-/// provably in range.
-pub fn inbounds_accesses(f: &Function) -> FxHashSet<Inst> {
+/// provably in range, given which arrays of `f` are stable (`Stability::new(f, ...)`).
+pub fn inbounds_accesses(f: &Function, stability: &Stability) -> FxHashSet<Inst> {
     let order = f.reverse_postorder();
-    let facts = Facts::new(f, &order);
+    let facts = Facts::new(f, &order, stability);
     let mut out = FxHashSet::default();
     for &b in &order {
         // (array, indices) already checked in this block.
@@ -343,7 +343,7 @@ struct Facts<'a> {
     /// Back edges (latch, header).
     back: FxHashSet<(Block, Block)>,
     /// Which arrays keep their extents.
-    stability: Stability<'a>,
+    stability: &'a Stability<'a>,
     /// Lower bounds of loop headers' parameters (induction variables).
     iv_lower: FxHashMap<Value, Option<i64>>,
     /// The extent an access is being checked against (preferred among guards).
@@ -353,7 +353,7 @@ struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    fn new(f: &'a Function, order: &[Block]) -> Facts<'a> {
+    fn new(f: &'a Function, order: &[Block], stability: &'a Stability<'a>) -> Facts<'a> {
         let dom = DomTree::compute(f);
         let preds = f.predecessors();
         let mut back = FxHashSet::default();
@@ -369,7 +369,7 @@ impl<'a> Facts<'a> {
             dom,
             preds,
             back,
-            stability: Stability::new(f, order),
+            stability,
             iv_lower: FxHashMap::default(),
             want: std::cell::Cell::new(None),
             steps: std::cell::Cell::new(STEPS),
@@ -823,7 +823,7 @@ mod tests {
         let fs = crate::read::read_functions(src, &crate::TypeEnv::new())
             .unwrap_or_else(|e| panic!("{e:?}"));
         let f = &fs[0];
-        let ok = inbounds_accesses(f);
+        let ok = inbounds_accesses(f, &Stability::new(f, &f.reverse_postorder()));
         let mut out = String::new();
         for &b in &f.layout {
             for &i in &f.blocks[b].insts {

@@ -134,8 +134,8 @@ impl Team {
     }
 
     /// Runs `job(k)` for every share `k` in `0..shares` (at most `threads() + 1`): the last
-    /// share on this thread, share `k` on team thread `k + 1`; returns when all have returned. A share's
-    /// panic is resumed here once every share has ended.
+    /// share on this thread, share `k` on team thread `k + 1`; returns when all have returned.
+    /// A share's panic is resumed here once every share has ended.
     pub fn run(&self, shares: usize, job: Box<dyn Fn(usize) + Send + Sync>) {
         assert!(shares <= self.threads.len() + 1, "more shares than threads");
         if shares == 0 {

@@ -589,6 +589,8 @@ pub fn lower(
         let addr = b.ins().stack_addr(ct::I64, ss, 0);
         packed.insert(v, (p, addr));
     }
+    // One stability analysis for the views' load flags and the bounds facts.
+    let stability = ir::bounds::Stability::new(f, &order);
     let mut g = Gen {
         f,
         b,
@@ -625,8 +627,8 @@ pub fn lower(
         in_args,
         trig_buf: trig_ss,
         arr_obj: FxHashMap::default(),
-        stability: ir::bounds::Stability::new(f, &order),
-        inbounds: ir::bounds::inbounds_accesses(f),
+        inbounds: ir::bounds::inbounds_accesses(f, &stability),
+        stability,
         rule_group,
         rule_sites: rule_sites.into_iter().map(|(site, _)| site).collect(),
         rule_objs: None,
