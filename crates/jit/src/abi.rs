@@ -591,10 +591,10 @@ pub(crate) unsafe extern "C" fn mc_array_set_value(
     }
 }
 
-/// Primitive `Prim::ALL[op]` on the `n` values at `args` (bitwise copies the primitive only
-/// reads), its result assigned to the initialised slot `out`; `FAILED` (nothing raised) if it
-/// fails, for the evaluated path to raise the error. Only for primitives that write nothing
-/// before they can fail.
+/// Whole-array kernel `Prim::ALL[op]` (see `runtime::prims::eval_array_kernel`) on the `n`
+/// values at `args` (bitwise copies the primitive only reads), its result assigned to the
+/// initialised slot `out`; `FAILED` (nothing raised) if it fails, for the evaluated path to
+/// raise the error. Only for primitives that write nothing before they can fail.
 pub(crate) unsafe extern "C" fn mc_prim_direct(
     ctx: *mut Ctx,
     op: i64,
@@ -606,7 +606,7 @@ pub(crate) unsafe extern "C" fn mc_prim_direct(
     // is discarded).
     unsafe {
         direct(ctx, op, args, n, out, |ctx, op, args| {
-            runtime::prims::eval_prim(op, args, &*ctx.env, &mut std::io::sink()).ok()
+            runtime::prims::eval_array_kernel(op, args, &*ctx.env).ok()
         })
     }
 }

@@ -362,52 +362,21 @@ fn dot<T: Elem, const FMA: bool>(x: &[T], y: &[T]) -> T {
     s
 }
 
-/// `op(A) op(B)` of two 2×2 or two 3×3 matrices into a zero-filled `C`, each element
-/// `a₁b₁ + a₂b₂ (+ a₃b₃)` added left to right without fused multiply-adds, as Julia computes
-/// these sizes (`matmul2x2!`, `matmul3x3!`) instead of calling BLAS. `None` for other shapes.
-fn small_square<T: Kernel>(
-    c: &ArrayObj,
-    a: &ArrayObj,
-    b: &ArrayObj,
-    (ta, tb): (bool, bool),
-) -> Option<()> {
-    let n = match (a.dims().as_slice(), b.dims().as_slice()) {
-        ([2, 2], [2, 2]) => 2,
-        ([3, 3], [3, 3]) => 3,
-        _ => return None,
-    };
-    let read = |x: &ArrayObj, t: bool| {
-        x.with(|d| {
-            let v = T::data(&d.data)?;
-            // Element (i, j) of op(X), column-major.
-            Some(
-                (0..n * n)
-                    .map(|q| {
-                        let (i, j) = (q % n, q / n);
-                        if t {
-                            v[j + i * n]
-                        } else {
-                            v[i + j * n]
-                        }
-                    })
-                    .collect::<Vec<T>>(),
-            )
-        })
-    };
-    let (av, bv) = (read(a, ta)?, read(b, tb)?);
-    c.with_mut(|d| {
-        let cv = T::data_mut(&mut d.data)?;
-        for j in 0..n {
-            for i in 0..n {
-                let mut s = av[i] * bv[j * n];
-                for l in 1..n {
-                    s = s + av[i + l * n] * bv[l + j * n];
-                }
-                cv[i + j * n] = s;
+/// `op(A) op(B)` of two 2×2 or two 3×3 matrices into `C` (column-major, `n`×`n`), each
+/// element `a₁b₁ + a₂b₂ (+ a₃b₃)` added left to right without fused multiply-adds, as Julia
+/// computes these sizes (`matmul2x2!`, `matmul3x3!`) instead of calling BLAS.
+fn small_square<T: Elem>(n: usize, a: &[T], b: &[T], (ta, tb): (bool, bool), c: &mut [T]) {
+    // Element (i, j) of op(X), column-major.
+    let at = |x: &[T], t: bool, i: usize, j: usize| if t { x[j + i * n] } else { x[i + j * n] };
+    for j in 0..n {
+        for i in 0..n {
+            let mut s = at(a, ta, i, 0) * at(b, tb, 0, j);
+            for l in 1..n {
+                s = s + at(a, ta, i, l) * at(b, tb, l, j);
             }
+            c[i + j * n] = s;
         }
-        Some(())
-    })
+    }
 }
 
 /// `Core.array_gemm_add(C, A, B, ta, tb, tc)`; `None` if the arguments are not float
@@ -426,31 +395,83 @@ pub fn gemm_add(
 pub fn matmul(
     a: &ArrayObj,
     b: &ArrayObj,
+    flags: (bool, bool),
+    env: &TypeEnv,
+) -> Option<Result<Value, Exception>> {
+    by_float_elem!(a.elem, matmul_typed(a, b, flags, env))
+}
+
+/// An operand's first element, its rows and columns, and whether it is a vector. The pointer
+/// stays valid while nothing resizes the array.
+fn operand<T: Elem>(x: &ArrayObj) -> Option<(*const T, (usize, usize), bool)> {
+    x.with(|d| {
+        Some((
+            T::data(&d.data)?.as_ptr(),
+            shape(&d.dims)?,
+            d.dims.len() == 1,
+        ))
+    })
+}
+
+/// [`matmul`] of element type `T`. The result is new, so neither operand shares its memory
+/// and the product is written straight into it.
+fn matmul_typed<T: Kernel>(
+    a: &ArrayObj,
+    b: &ArrayObj,
     (ta, tb): (bool, bool),
     env: &TypeEnv,
 ) -> Option<Result<Value, Exception>> {
-    let (ad, bd) = (a.dims(), b.dims());
-    let (ar, ac) = shape(&ad)?;
-    let (br, bc) = shape(&bd)?;
+    if b.elem != a.elem {
+        return None;
+    }
+    let (ap, (ar, ac), _) = operand::<T>(a)?;
+    let (bp, (br, bc), b_vector) = operand::<T>(b)?;
     let (m, ka) = if ta { (ac, ar) } else { (ar, ac) };
     let (kb, n) = if tb { (bc, br) } else { (br, bc) };
     if ka != kb {
         return Some(Err(mismatch((m, ka), (kb, n))));
     }
-    let dims: &[i64] = match bd.len() {
-        1 if !tb => &[m as i64],
-        1 => return None,
+    let dims: &[i64] = match (b_vector, tb) {
+        (true, false) => &[m as i64],
+        (true, true) => return None,
         _ => &[m as i64, n as i64],
     };
     let c = match crate::prims::array_new(&a.elem, dims, env) {
         Ok(c) => c,
         Err(e) => return Some(Err(e)),
     };
-    let small = by_float_elem!(c.elem, small_square(&c, a, b, (ta, tb)));
-    if small.is_some() {
-        return Some(Ok(Value::Array(c)));
-    }
-    Some(gemm_add(&c, a, b, (ta, tb, false))?.map(|()| Value::Array(c)))
+    // Strides reading op(X) of an r×c column-major X.
+    let strides =
+        |(r, _): (usize, usize), t: bool| if t { (r as isize, 1) } else { (1, r as isize) };
+    let (a_rs, a_cs) = strides((ar, ac), ta);
+    let (b_rs, b_cs) = strides((br, bc), tb);
+    let small = (ar, ac) == (br, bc) && ar == ac && (ar == 2 || ar == 3) && !b_vector;
+    c.with_mut(|d| {
+        let cv = T::data_mut(&mut d.data)?;
+        // SAFETY: `ap` and `bp` address whole arrays of the shapes read above (nothing can
+        // resize them during this call), the strides stay within those shapes, and `C` is a
+        // new m×n array of its own storage, borrowed mutably for the call.
+        unsafe {
+            if small {
+                let a = std::slice::from_raw_parts(ap, ar * ar);
+                let b = std::slice::from_raw_parts(bp, ar * ar);
+                small_square(ar, a, b, (ta, tb), cv);
+            } else {
+                let (a, b, c) = (
+                    (ap, a_rs, a_cs),
+                    (bp, b_rs, b_cs),
+                    (cv.as_mut_ptr(), 1, m as isize),
+                );
+                if by_loops(m, ka, n) {
+                    loop_gemm(m, ka, n, a, b, c)
+                } else {
+                    T::gemm(m, ka, n, a, b, c)
+                }
+            }
+        }
+        Some(())
+    })?;
+    Some(Ok(Value::Array(c)))
 }
 
 #[cfg(test)]
@@ -517,6 +538,78 @@ mod tests {
             assert!(!by_loops(m, k, n));
             check(m, k, n);
         }
+    }
+
+    /// `op(A) op(B)` into a new array by the definition: matrices and vectors, the 2×2 and
+    /// 3×3 products Julia sums without fused steps (exactly, in its order), loops and the
+    /// packed kernel, every transpose, and a matrix times its own transpose.
+    #[test]
+    fn new_products_match_the_definition() {
+        let env = TypeEnv::new();
+        for (m, k, n, b_vector) in [
+            (2, 2, 2, false),
+            (3, 3, 3, false),
+            (3, 3, 1, true),
+            (8, 4, 1, true),
+            (5, 7, 3, false),
+            (1, 6, 4, false),
+            (17, 19, 23, false),
+        ] {
+            for flags in 0..4 {
+                let (ta, tb) = (flags & 1 != 0, flags & 2 != 0);
+                if b_vector && tb {
+                    continue;
+                }
+                let a = array(&if ta { [k, m] } else { [m, k] }, 1);
+                let b = if b_vector {
+                    array(&[k], 2)
+                } else {
+                    array(&if tb { [n, k] } else { [k, n] }, 2)
+                };
+                let (av, bv) = (elements(&a), elements(&b));
+                let a_at = |i: usize, p: usize| if ta { av[p + i * k] } else { av[i + p * m] };
+                let b_at = |p: usize, j: usize| if tb { bv[j + p * n] } else { bv[p + j * k] };
+                let Value::Array(c) = matmul(&a, &b, (ta, tb), &env).unwrap().unwrap() else {
+                    panic!("the product is an array");
+                };
+                let want_dims: &[usize] = if b_vector { &[m] } else { &[m, n] };
+                assert_eq!(c.dims().as_slice(), want_dims);
+                let got = elements(&c);
+                for i in 0..m {
+                    for j in 0..n {
+                        let terms = (0..k).map(|p| a_at(i, p) * b_at(p, j));
+                        let want = if m == k && k == n && (n == 2 || n == 3) && !b_vector {
+                            terms.reduce(|s, t| s + t).unwrap()
+                        } else {
+                            terms.sum::<f64>()
+                        };
+                        let (x, exact) = (got[i + j * m], m == k && k == n && n <= 3);
+                        assert!(
+                            if exact { x == want } else { (x - want).abs() <= 1e-12 * (1.0 + want.abs()) },
+                            "({m}×{k})·({k}×{n}) flags {flags}: element ({i}, {j}) is {x}, not {want}"
+                        );
+                    }
+                }
+            }
+        }
+        // Aᵀ A with both operands the same array; a vector cannot be transposed here.
+        let a = array(&[4, 3], 6);
+        let av = elements(&a);
+        let Value::Array(c) = matmul(&a, &a, (true, false), &env).unwrap().unwrap() else {
+            panic!("the product is an array");
+        };
+        let got = elements(&c);
+        for i in 0..3 {
+            for j in 0..3 {
+                let want: f64 = (0..4).map(|p| av[p + i * 4] * av[p + j * 4]).sum();
+                assert!((got[i + j * 3] - want).abs() <= 1e-12);
+            }
+        }
+        assert!(matmul(&array(&[4, 1], 1), &array(&[3], 1), (false, true), &env).is_none());
+        assert!(matches!(
+            matmul(&a, &array(&[5], 1), (false, false), &env),
+            Some(Err(Exception::DimensionMismatch(_)))
+        ));
     }
 
     #[test]

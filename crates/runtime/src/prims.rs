@@ -376,15 +376,159 @@ pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<Arc<ArrayObj>
         if n <= 1 << 12 {
             crate::memory::reserve(n * size)?;
             let data = ArrayData::zeros(elem, n);
-            let dims = ds.iter().map(|d| *d as usize).collect();
-            return Ok(ArrayObj::shared(elem.clone(), dims, data));
+            return Ok(ArrayObj::shared(elem.clone(), dims_of(ds), data));
         }
     }
     let empty = ArrayData::zeros_in(elem, 0, env);
     let n = crate::memory::checked_length(ds, empty.elem_size())?;
     let data = ArrayData::try_zeros_in(elem, n, env)?;
-    let dims = ds.iter().map(|d| *d as usize).collect();
-    Ok(ArrayObj::shared(elem.clone(), dims, data))
+    Ok(ArrayObj::shared(elem.clone(), dims_of(ds), data))
+}
+
+/// Checked dimensions as an array's shape. A vector's and a matrix's are written whole
+/// (collecting them element by element leaves the length and the elements in separate
+/// stores, which the shape's next read, as one, waits for).
+#[inline(always)]
+fn dims_of(ds: &[i64]) -> crate::value::Dims {
+    match *ds {
+        [n] => crate::value::Dims::from_buf_and_len([n as usize, 0], 1),
+        [m, n] => crate::value::Dims::from_buf([m as usize, n as usize]),
+        _ => ds.iter().map(|d| *d as usize).collect(),
+    }
+}
+
+/// The whole-array kernels among the primitives: zero-filled tangents, the pullbacks'
+/// accumulations, matrix products, factorisations and solves. Native code calls them directly,
+/// past the rest of [`eval_prim`], which sends only these here.
+pub fn eval_array_kernel(op: Prim, args: &[Value], env: &TypeEnv) -> R {
+    use Prim::*;
+    let b = || bad(op, args);
+    match op {
+        ArrayZeroLike => match args {
+            [Value::Array(a)] => Ok(Value::Array(array_zero_like(a, env)?)),
+            _ => Err(b()),
+        },
+        // The pullbacks' whole-array updates, on the unboxed storage (`a` and `c` may be one
+        // array).
+        ArrayAccumulate => match args {
+            [Value::Array(a), Value::Array(c)] => {
+                let ok = match a.elem {
+                    Type::Float64 => update_from::<f64>(a, c, |x, y| x + y),
+                    Type::Float32 => update_from::<f32>(a, c, |x, y| x + y),
+                    _ => None,
+                };
+                ok.map(|()| args[0].clone()).ok_or_else(b)
+            }
+            _ => Err(b()),
+        },
+        ArrayMatmul => match args {
+            [Value::Array(a), Value::Array(c), Value::Bool(ta), Value::Bool(tb)] => {
+                crate::matmul::matmul(a, c, (*ta, *tb), env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
+        ArrayTrsolve => match args {
+            [Value::Array(a), Value::Array(c), Value::Bool(u), Value::Bool(t), Value::Bool(d)] => {
+                crate::factor::trsolve(a, c, (*u, *t, *d), env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
+        ArrayCholesky => match args {
+            [Value::Array(a)] => crate::factor::cholesky(a, env).unwrap_or_else(|| Err(b())),
+            _ => Err(b()),
+        },
+        ArrayTricopy => match args {
+            [Value::Array(a), Value::Int(p), Value::Int(d), Value::Bool(t)] => {
+                crate::factor::tricopy(a, *p, *d, *t, env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
+        ArrayRowswap => match args {
+            [Value::Array(x), Value::Array(p), Value::Bool(r)] => {
+                crate::factor::rowswap(x, p, *r, env).unwrap_or_else(|| Err(b()))
+            }
+            _ => Err(b()),
+        },
+        ArrayGemmAdd => match args {
+            [Value::Array(c), Value::Array(a), Value::Array(bm), Value::Bool(ta), Value::Bool(tb), Value::Bool(tc)] => {
+                match crate::matmul::gemm_add(c, a, bm, (*ta, *tb, *tc)) {
+                    Some(Ok(())) => Ok(args[0].clone()),
+                    Some(Err(e)) => Err(e),
+                    None => Err(b()),
+                }
+            }
+            _ => Err(b()),
+        },
+        ArrayAxpy => match args {
+            [Value::Array(a), s, Value::Array(c)] => {
+                let ok = match (s, &a.elem) {
+                    (Value::F64(k), Type::Float64) => update_from::<f64>(a, c, |x, y| x + k * y),
+                    (Value::F32(k), Type::Float32) => update_from::<f32>(a, c, |x, y| x + k * y),
+                    _ => None,
+                };
+                ok.map(|()| args[0].clone()).ok_or_else(b)
+            }
+            _ => Err(b()),
+        },
+        ArrayMulAdd => match args {
+            [a, Value::Array(bm), Value::Array(cm)] => array_muladd(a, bm, cm).ok_or_else(b),
+            _ => Err(b()),
+        },
+        ArrayAddScalar => match args {
+            [Value::Array(a), s] => {
+                // (In parts on the loop team for a large array: a reverse pass's `sum` rule
+                // adds its cotangent to every element of what was summed.)
+                let ok = a.with_mut(|d| match (&mut d.data, s) {
+                    (ArrayData::F64(xs), Value::F64(k)) => {
+                        crate::threads::par_chunks(xs, &|p| p.iter_mut().for_each(|x| *x += k));
+                        true
+                    }
+                    (ArrayData::F32(xs), Value::F32(k)) => {
+                        crate::threads::par_chunks(xs, &|p| p.iter_mut().for_each(|x| *x += k));
+                        true
+                    }
+                    _ => false,
+                });
+                if ok {
+                    Ok(args[0].clone())
+                } else {
+                    Err(b())
+                }
+            }
+            _ => Err(b()),
+        },
+        // `eval_prim` sends no other primitive here.
+        op => Err(bad(op, args)),
+    }
+}
+
+/// `a[i] = f(a[i], c[i])` for every element of the float arrays `a` and `c` of element type
+/// `T` and one length (`None` otherwise). `c` may be `a` itself (each element is read before
+/// it is written).
+fn update_from<T: crate::matmul::Elem>(
+    a: &ArrayObj,
+    c: &ArrayObj,
+    f: impl Fn(T, T) -> T,
+) -> Option<()> {
+    if a.same_memory(c) {
+        return a.with_mut(|d| {
+            let xs = T::data_mut(&mut d.data)?;
+            xs.iter_mut().for_each(|x| *x = f(*x, *x));
+            Some(())
+        });
+    }
+    let (yp, n) = c.with(|d| T::data(&d.data).map(|v| (v.as_ptr(), v.len())))?;
+    a.with_mut(|d| {
+        let xs = T::data_mut(&mut d.data)?;
+        if xs.len() != n {
+            return None;
+        }
+        // SAFETY: `c`'s storage is apart from `a`'s, holds `n` elements, and nothing resizes
+        // it during this call.
+        let ys = unsafe { std::slice::from_raw_parts(yp, n) };
+        xs.iter_mut().zip(ys).for_each(|(x, y)| *x = f(*x, *y));
+        Some(())
+    })
 }
 
 /// `Core.array_muladd(a, B, C)` (see `Prim::ArrayMulAdd`), or `None` where the operands do not
@@ -817,134 +961,13 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             }
             _ => Err(b()),
         },
-        ArrayZeroLike => match args {
-            [Value::Array(a)] => Ok(Value::Array(array_zero_like(a, env)?)),
-            _ => Err(b()),
-        },
-        // The pullbacks' whole-array updates, on the unboxed storage (`c` is read first, so
-        // `a` and `c` may be one array).
-        ArrayAccumulate => match args {
-            [Value::Array(a), Value::Array(c)] => {
-                let ok = match c.with(|d| d.data.clone()) {
-                    ArrayData::F64(ys) => a.with_mut(|d| match &mut d.data {
-                        ArrayData::F64(xs) if xs.len() == ys.len() => {
-                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += y);
-                            true
-                        }
-                        _ => false,
-                    }),
-                    ArrayData::F32(ys) => a.with_mut(|d| match &mut d.data {
-                        ArrayData::F32(xs) if xs.len() == ys.len() => {
-                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += y);
-                            true
-                        }
-                        _ => false,
-                    }),
-                    _ => false,
-                };
-                if ok {
-                    Ok(args[0].clone())
-                } else {
-                    Err(b())
-                }
-            }
-            _ => Err(b()),
-        },
-        ArrayMatmul => match args {
-            [Value::Array(a), Value::Array(c), Value::Bool(ta), Value::Bool(tb)] => {
-                crate::matmul::matmul(a, c, (*ta, *tb), env).unwrap_or_else(|| Err(b()))
-            }
-            _ => Err(b()),
-        },
-        ArrayTrsolve => match args {
-            [Value::Array(a), Value::Array(c), Value::Bool(u), Value::Bool(t), Value::Bool(d)] => {
-                crate::factor::trsolve(a, c, (*u, *t, *d), env).unwrap_or_else(|| Err(b()))
-            }
-            _ => Err(b()),
-        },
-        ArrayCholesky => match args {
-            [Value::Array(a)] => crate::factor::cholesky(a, env).unwrap_or_else(|| Err(b())),
-            _ => Err(b()),
-        },
-        ArrayTricopy => match args {
-            [Value::Array(a), Value::Int(p), Value::Int(d), Value::Bool(t)] => {
-                crate::factor::tricopy(a, *p, *d, *t, env).unwrap_or_else(|| Err(b()))
-            }
-            _ => Err(b()),
-        },
+        // Whole-array kernels (which native code also calls directly).
+        ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
+        | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve | ArrayCholesky | ArrayTricopy
+        | ArrayRowswap => eval_array_kernel(op, args, env),
         ArrayLu => match args {
             [Value::Array(a), Value::Array(p)] => {
                 crate::factor::lu(a, p, env).unwrap_or_else(|| Err(b()))
-            }
-            _ => Err(b()),
-        },
-        ArrayRowswap => match args {
-            [Value::Array(x), Value::Array(p), Value::Bool(r)] => {
-                crate::factor::rowswap(x, p, *r, env).unwrap_or_else(|| Err(b()))
-            }
-            _ => Err(b()),
-        },
-        ArrayGemmAdd => match args {
-            [Value::Array(c), Value::Array(a), Value::Array(bm), Value::Bool(ta), Value::Bool(tb), Value::Bool(tc)] => {
-                match crate::matmul::gemm_add(c, a, bm, (*ta, *tb, *tc)) {
-                    Some(Ok(())) => Ok(args[0].clone()),
-                    Some(Err(e)) => Err(e),
-                    None => Err(b()),
-                }
-            }
-            _ => Err(b()),
-        },
-        ArrayAxpy => match args {
-            [Value::Array(a), s, Value::Array(c)] => {
-                let ok = match (s, c.with(|d| d.data.clone())) {
-                    (Value::F64(k), ArrayData::F64(ys)) => a.with_mut(|d| match &mut d.data {
-                        ArrayData::F64(xs) if xs.len() == ys.len() => {
-                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += k * y);
-                            true
-                        }
-                        _ => false,
-                    }),
-                    (Value::F32(k), ArrayData::F32(ys)) => a.with_mut(|d| match &mut d.data {
-                        ArrayData::F32(xs) if xs.len() == ys.len() => {
-                            xs.iter_mut().zip(&ys).for_each(|(x, y)| *x += k * y);
-                            true
-                        }
-                        _ => false,
-                    }),
-                    _ => false,
-                };
-                if ok {
-                    Ok(args[0].clone())
-                } else {
-                    Err(b())
-                }
-            }
-            _ => Err(b()),
-        },
-        ArrayMulAdd => match args {
-            [a, Value::Array(bm), Value::Array(cm)] => array_muladd(a, bm, cm).ok_or_else(b),
-            _ => Err(b()),
-        },
-        ArrayAddScalar => match args {
-            [Value::Array(a), s] => {
-                // (In parts on the loop team for a large array: a reverse pass's `sum` rule
-                // adds its cotangent to every element of what was summed.)
-                let ok = a.with_mut(|d| match (&mut d.data, s) {
-                    (ArrayData::F64(xs), Value::F64(k)) => {
-                        crate::threads::par_chunks(xs, &|p| p.iter_mut().for_each(|x| *x += k));
-                        true
-                    }
-                    (ArrayData::F32(xs), Value::F32(k)) => {
-                        crate::threads::par_chunks(xs, &|p| p.iter_mut().for_each(|x| *x += k));
-                        true
-                    }
-                    _ => false,
-                });
-                if ok {
-                    Ok(args[0].clone())
-                } else {
-                    Err(b())
-                }
             }
             _ => Err(b()),
         },
@@ -1613,4 +1636,47 @@ fn simple_case(c: char, upper: bool) -> char {
         single(c.to_lowercase())
     };
     mapped.unwrap_or(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vector(xs: &[f64]) -> Value {
+        Value::Array(Arc::new(ArrayObj::vector_f64(xs.to_vec())))
+    }
+
+    fn elements(v: &Value) -> Vec<f64> {
+        v.to_f64_vec().expect("a vector of floats")
+    }
+
+    fn kernel(op: Prim, args: &[Value]) -> R {
+        eval_array_kernel(op, args, &TypeEnv::new())
+    }
+
+    /// The pullbacks' updates `a .+= c` and `a .+= k .* c`: into another array, into the
+    /// array itself, through a reshaped array sharing its storage, and refused (not changed)
+    /// for arrays of different lengths.
+    #[test]
+    fn whole_array_updates_read_each_element_before_writing_it() {
+        let (a, c) = (vector(&[1.0, 2.0, 3.0]), vector(&[0.5, 0.25, 4.0]));
+        kernel(Prim::ArrayAccumulate, &[a.clone(), c.clone()]).unwrap();
+        assert_eq!(elements(&a), [1.5, 2.25, 7.0]);
+        kernel(Prim::ArrayAxpy, &[a.clone(), Value::F64(2.0), c.clone()]).unwrap();
+        assert_eq!(elements(&a), [2.5, 2.75, 15.0]);
+        kernel(Prim::ArrayAccumulate, &[a.clone(), a.clone()]).unwrap();
+        assert_eq!(elements(&a), [5.0, 5.5, 30.0]);
+        kernel(Prim::ArrayAxpy, &[a.clone(), Value::F64(-0.5), a.clone()]).unwrap();
+        assert_eq!(elements(&a), [2.5, 2.75, 15.0]);
+        let Value::Array(owner) = &a else {
+            unreachable!()
+        };
+        let m = Value::Array(Arc::new(ArrayObj::share(owner, vec![3, 1])));
+        kernel(Prim::ArrayAccumulate, &[a.clone(), m]).unwrap();
+        assert_eq!(elements(&a), [5.0, 5.5, 30.0]);
+        let short = vector(&[1.0, 1.0]);
+        assert!(kernel(Prim::ArrayAccumulate, &[a.clone(), short.clone()]).is_err());
+        assert!(kernel(Prim::ArrayAxpy, &[a.clone(), Value::F64(1.0), short]).is_err());
+        assert_eq!(elements(&a), [5.0, 5.5, 30.0]);
+    }
 }

@@ -770,6 +770,7 @@ impl ArrayObj {
     /// As [`ArrayObj::with_dims`], built in its shared allocation (an array object is some
     /// 200 bytes: built elsewhere and moved in, the copy costs as much as the rest of a small
     /// array's allocation).
+    #[inline(always)]
     pub fn shared(elem: Type, dims: Dims, data: ArrayData) -> Arc<ArrayObj> {
         // (Not `Arc::get_mut`, whose uniqueness test is an atomic exchange.)
         let p = Arc::into_raw(Arc::<ArrayObj>::new_uninit()).cast_mut();
