@@ -7,6 +7,7 @@ use ad_transform::{derive_reverse, rule_state_type, AdError, DerivedKey, Mode, R
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::{Machine, Prepared};
 use ir::Function;
+use runtime::SharedArray;
 use runtime::{ArrayObj, Value};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
@@ -904,7 +905,7 @@ impl LaneReuse {
 /// there, refilled in place, when nothing else holds it and it has that shape; else a new one.
 fn refill(slot: &mut Value, like: &ArrayObj, fill: impl Fn(&mut [f64])) {
     if let Value::Array(a) = slot {
-        let free = Arc::strong_count(a) == 1 && Arc::weak_count(a) == 0 && !a.is_shared();
+        let free = SharedArray::count(a) == 1 && !a.is_shared();
         if free && a.with(|d| like.with(|l| d.dims == l.dims)) {
             let done = a.with_mut(|d| match &mut d.data {
                 runtime::ArrayData::F64(v) => {
@@ -920,7 +921,7 @@ fn refill(slot: &mut Value, like: &ArrayObj, fill: impl Fn(&mut [f64])) {
     }
     let mut v = vec![0.0; like.len()];
     fill(&mut v);
-    *slot = Value::Array(Arc::new(runtime::ArrayObj::new(
+    *slot = Value::Array(SharedArray::new(runtime::ArrayObj::new(
         ir::Type::Float64,
         like.dims(),
         runtime::ArrayData::F64(v),
@@ -1023,7 +1024,7 @@ impl Flat {
                 Flat::Float(*dofs - 1)
             }
             Value::Array(a) if a.elem == ir::Type::Float64 => {
-                let p = Arc::as_ptr(a) as usize;
+                let p = SharedArray::as_ptr(a) as usize;
                 if arrays.contains(&p) {
                     return None;
                 }
@@ -1065,7 +1066,7 @@ impl Flat {
             (Flat::Float(off), _) => Value::F64(entry(*off)),
             (Flat::Array(off), Value::Array(a)) => {
                 let v = (0..a.len()).map(|k| entry(off + k)).collect();
-                Value::Array(Arc::new(runtime::ArrayObj::new(
+                Value::Array(SharedArray::new(runtime::ArrayObj::new(
                     ir::Type::Float64,
                     a.dims(),
                     runtime::ArrayData::F64(v),

@@ -7,8 +7,8 @@ use crate::tangent::zero_tangent;
 use ad_transform::AdError;
 use interp::Machine;
 use ir::Type;
+use runtime::SharedArray;
 use runtime::{ArrayData, ArrayObj, Value};
-use std::sync::Arc;
 use syntax::Span;
 
 fn err(message: impl Into<String>) -> AdError {
@@ -49,7 +49,11 @@ fn unit(like: &Value, j: usize) -> Value {
                 v[j] = 1.0;
                 ArrayData::F64(v)
             };
-            Value::Array(Arc::new(ArrayObj::new(a.elem.clone(), a.dims(), data)))
+            Value::Array(SharedArray::new(ArrayObj::new(
+                a.elem.clone(),
+                a.dims(),
+                data,
+            )))
         }
         _ => Value::F64(1.0),
     }
@@ -57,7 +61,7 @@ fn unit(like: &Value, j: usize) -> Value {
 
 fn copy(x: &Value) -> Value {
     match x {
-        Value::Array(a) => Value::Array(Arc::new(a.deep_copy())),
+        Value::Array(a) => Value::Array(SharedArray::new(a.deep_copy())),
         x => x.clone(),
     }
 }

@@ -11,6 +11,7 @@
 use ir::{Type, TypeEnv};
 use rand::Rng;
 use runtime::value::{ArrayObj, MutableVal, NamedTupleVal, StructVal};
+use runtime::SharedArray;
 use runtime::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -47,7 +48,7 @@ fn is_singleton(v: &Value, t: &Type) -> bool {
 /// Identity of a heap object (arrays and mutable structs), for aliasing and cycles.
 fn addr(v: &Value) -> Option<usize> {
     match v {
-        Value::Array(a) => Some(Arc::as_ptr(a) as *const u8 as usize),
+        Value::Array(a) => Some(SharedArray::as_ptr(a) as *const u8 as usize),
         Value::Mutable(m) => Some(Arc::as_ptr(m) as *const u8 as usize),
         _ => None,
     }
@@ -161,8 +162,8 @@ fn without_fdata(x: &Value) -> bool {
 
 /// Zeroes tangent array `g` of primal array `a` in place (see [`reset_fdata`]): float arrays,
 /// and arrays of such arrays.
-fn reset_array(g: &Arc<ArrayObj>, a: &ArrayObj, seen: &mut Seen) -> bool {
-    if Arc::strong_count(g) != 1 || Arc::weak_count(g) != 0 || g.is_shared() {
+fn reset_array(g: &SharedArray, a: &ArrayObj, seen: &mut Seen) -> bool {
+    if SharedArray::count(g) != 1 || g.is_shared() {
         return false;
     }
     if a.with(|ad| g.with(|gd| gd.dims != ad.dims)) {
@@ -186,7 +187,8 @@ fn reset_array(g: &Arc<ArrayObj>, a: &ArrayObj, seen: &mut Seen) -> bool {
             ts.len() == xs.len()
                 && ts.iter().zip(&xs).all(|(t, x)| match (t, x) {
                     (Value::Array(t), Value::Array(x)) => {
-                        seen.insert(Arc::as_ptr(x) as *const u8 as usize) && reset_array(t, x, seen)
+                        seen.insert(SharedArray::as_ptr(x) as *const u8 as usize)
+                            && reset_array(t, x, seen)
                     }
                     _ => false,
                 })
@@ -257,7 +259,11 @@ fn build(
             } else {
                 runtime::ArrayData::F32(gen.vec(n, |x| x as f32))
             };
-            let out = Value::Array(Arc::new(ArrayObj::new(a.elem.clone(), a.dims(), data)));
+            let out = Value::Array(SharedArray::new(ArrayObj::new(
+                a.elem.clone(),
+                a.dims(),
+                data,
+            )));
             memo.insert(addr(p).unwrap_or(0), out.clone());
             return out;
         }

@@ -8,6 +8,7 @@ use ir::{Type, TypeEnv};
 use mooncake_ad::*;
 use rand::{rngs::StdRng, SeedableRng};
 use runtime::value::{ArrayObj, MutableVal, StructVal};
+use runtime::SharedArray;
 use runtime::Value;
 use std::sync::Arc;
 
@@ -23,7 +24,7 @@ fn env() -> TypeEnv {
 }
 
 fn arr(xs: &[f64]) -> Value {
-    Value::Array(Arc::new(ArrayObj::vector_f64(xs.to_vec())))
+    Value::Array(SharedArray::new(ArrayObj::vector_f64(xs.to_vec())))
 }
 
 fn st(name: &str, fields: Vec<Value>) -> Value {
@@ -54,7 +55,7 @@ fn primals() -> Vec<Value> {
         Value::Mutable(m),
         // Aliasing: the same array twice.
         Value::tuple(vec![a.clone(), a]),
-        Value::Array(Arc::new(ArrayObj::from_values(
+        Value::Array(SharedArray::new(ArrayObj::from_values(
             Type::Any,
             vec![3],
             vec![Value::F64(1.0), Value::Int(2), arr(&[5.0])],
@@ -110,7 +111,7 @@ fn increment_scale_dot_and_primal_arithmetic() {
             p.ty()
         );
         if let (Value::Array(a), Value::Array(b)) = (&s, &z) {
-            assert!(Arc::ptr_eq(a, b), "array increment is in place");
+            assert!(SharedArray::ptr_eq(a, b), "array increment is in place");
         }
         // dot is bilinear and positive.
         let tt = dot(&t, &t);
@@ -136,7 +137,7 @@ fn aliasing_and_cycles_are_preserved() {
     let (Some(Value::Array(x)), Some(Value::Array(y))) = (t.field(0), t.field(1)) else {
         panic!("tuple of arrays expected")
     };
-    assert!(Arc::ptr_eq(&x, &y), "one tangent for one array");
+    assert!(SharedArray::ptr_eq(&x, &y), "one tangent for one array");
     // Incrementing an array by itself doubles it.
     x.set(0, Value::F64(1.5));
     let _ = increment(&Value::Array(x.clone()), &Value::Array(x.clone()));
@@ -175,7 +176,7 @@ fn fdata_reset_in_place_is_a_new_zero_fdata_or_refused() {
     let v = st("V", vec![arr(&[1.0, 2.0]), Value::F64(3.0)]);
     let f = fdata(&random_tangent(&v, &env, &mut rng), &v.ty(), &env);
     assert!(reset_fdata(&f, &v));
-    let vv = Value::Array(Arc::new(ArrayObj::from_values(
+    let vv = Value::Array(SharedArray::new(ArrayObj::from_values(
         Type::vector(Type::Float64),
         vec![2],
         vec![arr(&[1.0]), arr(&[2.0, 3.0])],

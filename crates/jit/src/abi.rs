@@ -12,7 +12,7 @@
 
 use interp::{Machine, RuntimeError};
 use ir::{Function, Inst, InstData};
-use runtime::{ArrayData, Exception, Value};
+use runtime::{ArrayData, Exception, SharedArray, Value};
 use std::sync::Arc;
 
 /// What compiled code knows about itself at run time: the IR it came from (generic
@@ -730,7 +730,7 @@ pub(crate) unsafe extern "C" fn mc_array_obj(a: *const Value) -> *const runtime:
         std::sync::LazyLock::new(|| runtime::ArrayObj::vector_f64(Vec::new()));
     // SAFETY: `a` is an initialised value.
     match unsafe { &*a } {
-        Value::Array(a) => Arc::as_ptr(a),
+        Value::Array(a) => SharedArray::as_ptr(a),
         _ => &*EMPTY as *const runtime::ArrayObj,
     }
 }
@@ -796,7 +796,7 @@ pub(crate) unsafe extern "C" fn mc_rule_stacks(
                         frame.add(s.slot as usize) as *mut Value,
                         1,
                     );
-                    *objs.add(j) = Arc::as_ptr(a);
+                    *objs.add(j) = SharedArray::as_ptr(a);
                 }
                 true
             }) == Some(true)

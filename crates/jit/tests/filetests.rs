@@ -18,9 +18,9 @@ use compiler::passes::{inline::Inline, run_passes, simplify, Pass};
 use compiler::Compiler;
 use interp::{Machine, Native};
 use ir::{read_functions, verify, write_function, Function};
+use runtime::SharedArray;
 use runtime::Value;
 use std::path::Path;
-use std::sync::Arc;
 
 fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
     Some(match name {
@@ -51,7 +51,7 @@ fn parse_value(s: &str) -> Value {
             .filter(|t| !t.trim().is_empty())
             .map(|t| t.trim().parse().unwrap_or(f64::NAN))
             .collect();
-        return Value::Array(Arc::new(runtime::ArrayObj::vector_f64(xs)));
+        return Value::Array(SharedArray::new(runtime::ArrayObj::vector_f64(xs)));
     }
     if s.contains('.') || s.contains('e') || s == "NaN" || s.ends_with("Inf") {
         return Value::F64(s.parse().unwrap_or(f64::NAN));

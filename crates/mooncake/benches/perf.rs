@@ -2,8 +2,8 @@
 //! backend, the gradient time ÷ the primal time; and the time to the first gradient of a
 //! 20-line function. Run with `cargo bench -p mooncake --bench perf`.
 
+use mooncake::SharedArray;
 use mooncake::{ArrayObj, Backend, Session, Value};
-use std::sync::Arc;
 use std::time::Instant;
 
 const PROGRAM_A: &str = "function a(x)\n    s = 0.0\n    for n in eachindex(x)\n        s += cos(exp(x[n]))\n    end\n    s\nend\n";
@@ -20,7 +20,7 @@ fn program_a_gradient_over_primal() {
         s.set_verify(false);
         s.load_source("a.jl", PROGRAM_A).unwrap();
         let f = s.eval("a").unwrap();
-        let x = Value::Array(Arc::new(ArrayObj::vector_f64(
+        let x = Value::Array(SharedArray::new(ArrayObj::vector_f64(
             (0..1024).map(|i| (i as f64) / 1024.0).collect(),
         )));
         let args = vec![x];

@@ -92,8 +92,7 @@ fn fields_json(ty: &Type, fields: &[Value], env: &TypeEnv) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use runtime::ArrayObj;
-    use std::sync::Arc;
+    use runtime::{ArrayObj, SharedArray};
 
     #[test]
     fn matrices_are_arrays_of_rows_and_special_floats_are_strings() {
@@ -108,7 +107,7 @@ mod tests {
                 .collect(),
         );
         assert_eq!(
-            to_json(&Value::Array(Arc::new(m)), &env).to_string(),
+            to_json(&Value::Array(SharedArray::new(m)), &env).to_string(),
             "[[1.0,2.0,3.0],[4.0,5.0,6.0]]"
         );
         let t = Value::tuple(vec![

@@ -35,7 +35,7 @@ pub use interp::RuntimeError;
 pub use ir::timing;
 pub use ir::Function;
 pub use jit::Stats as NativeStats;
-pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, Value};
+pub use runtime::{live_arrays, ArrayData, ArrayObj, Exception, SharedArray, Value};
 pub use syntax::{Diagnostic, Span};
 
 /// The README's Rust examples, compiled and run as doctests.

@@ -1,8 +1,8 @@
 //! The public Rust API: sessions, evaluation, calls with values, globals, IR dumps, and errors
 //! as values.
 
+use mooncake::SharedArray;
 use mooncake::{ArrayObj, Error, Exception, OutputBuffer, Session, Stage, Value};
-use std::sync::Arc;
 
 fn session() -> (Session, OutputBuffer) {
     let out = OutputBuffer::new();
@@ -31,7 +31,7 @@ fn arrays_cross_the_api_boundary() {
         "function scale!(v, a)\n for i in eachindex(v)\n v[i] *= a\n end\n sum(v)\nend",
     )
     .unwrap();
-    let arr = Arc::new(ArrayObj::vector_f64(vec![1.0, 2.0, 3.0]));
+    let arr = SharedArray::new(ArrayObj::vector_f64(vec![1.0, 2.0, 3.0]));
     let r = s
         .call("scale!", vec![Value::Array(arr.clone()), Value::F64(2.0)])
         .unwrap();
@@ -46,7 +46,7 @@ fn prepared_code_is_stale_once_a_global_it_read_is_assigned_again() {
     s.load_source("m.jl", "w = [2.0, 3.0]\nf(x) = sum(w .* x)")
         .unwrap();
     let f = s.eval("f").unwrap();
-    let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, 1.0])));
+    let x = Value::Array(SharedArray::new(ArrayObj::vector_f64(vec![1.0, 1.0])));
     let call = s.prepare_call(&f, std::slice::from_ref(&x)).unwrap();
     let cache = s
         .prepare_gradient_cache(&f, std::slice::from_ref(&x))
@@ -92,7 +92,7 @@ fn prepared_calls_check_argument_types() {
     let (mut s, _) = session();
     s.load_source("m.jl", "g(v, a) = sum(v) * a").unwrap();
     let g = s.eval("g").unwrap();
-    let v = |xs: Vec<f64>| Value::Array(Arc::new(ArrayObj::vector_f64(xs)));
+    let v = |xs: Vec<f64>| Value::Array(SharedArray::new(ArrayObj::vector_f64(xs)));
     let call = s
         .prepare_call(&g, &[v(vec![1.0]), Value::F64(1.0)])
         .unwrap();

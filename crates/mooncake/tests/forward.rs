@@ -2,8 +2,8 @@
 //! chunked gradients, Jacobians (forward and reverse against finite differences), and errors
 //! labelled at the user's line.
 
+use mooncake::SharedArray;
 use mooncake::{ArrayObj, Session, Value};
-use std::sync::Arc;
 
 fn session(src: &str) -> Session {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
@@ -13,7 +13,7 @@ fn session(src: &str) -> Session {
 }
 
 fn vecv(xs: &[f64]) -> Value {
-    Value::Array(Arc::new(ArrayObj::vector_f64(xs.to_vec())))
+    Value::Array(SharedArray::new(ArrayObj::vector_f64(xs.to_vec())))
 }
 
 fn floats(v: &Value) -> Vec<f64> {

@@ -1,8 +1,8 @@
 //! Reverse-mode gradients of programs, checked against central finite differences and, where
 //! easy, analytic values.
 
+use mooncake::SharedArray;
 use mooncake::{ArrayObj, Session, Value};
-use std::sync::Arc;
 
 fn session(src: &str) -> Session {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");
@@ -13,14 +13,14 @@ fn session(src: &str) -> Session {
 }
 
 fn vecv(xs: &[f64]) -> Value {
-    Value::Array(Arc::new(ArrayObj::vector_f64(xs.to_vec())))
+    Value::Array(SharedArray::new(ArrayObj::vector_f64(xs.to_vec())))
 }
 
 /// Fresh copies of the arguments (so that functions that mutate them see the originals).
 fn fresh(args: &[Value]) -> Vec<Value> {
     args.iter()
         .map(|a| match a {
-            Value::Array(x) => Value::Array(Arc::new(x.deep_copy())),
+            Value::Array(x) => Value::Array(SharedArray::new(x.deep_copy())),
             v => v.clone(),
         })
         .collect()
@@ -381,7 +381,7 @@ fn prepared_caches_reuse_the_rule_and_validate_arguments() {
     let (Value::Array(a), Value::Array(b)) = (&kept[1], &g2[1]) else {
         panic!("gradients of vectors are vectors");
     };
-    assert!(!std::sync::Arc::ptr_eq(a, b));
+    assert!(!SharedArray::ptr_eq(a, b));
     drop(kept);
     let (_, g3) = s
         .value_and_gradient_cached(&cache, std::slice::from_ref(&x))

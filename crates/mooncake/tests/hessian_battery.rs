@@ -8,9 +8,9 @@
 mod common;
 
 use common::floats;
+use mooncake::SharedArray;
 use mooncake::{ArrayObj, Backend, Session, Value};
 use std::path::Path;
-use std::sync::Arc;
 
 /// `x` with entry `j` moved by `h` (a new value: the function may mutate its argument).
 fn shifted(x: &Value, j: usize, h: f64) -> Value {
@@ -19,7 +19,7 @@ fn shifted(x: &Value, j: usize, h: f64) -> Value {
         _ => {
             let mut xs = floats(x);
             xs[j] += h;
-            Value::Array(Arc::new(ArrayObj::vector_f64(xs)))
+            Value::Array(SharedArray::new(ArrayObj::vector_f64(xs)))
         }
     }
 }

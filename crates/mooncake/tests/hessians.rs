@@ -5,8 +5,8 @@
 mod common;
 
 use common::floats;
+use mooncake::SharedArray;
 use mooncake::{ArrayObj, Session, Value};
-use std::sync::Arc;
 
 #[test]
 fn hessian_vector_products_match_hessian_columns() {
@@ -17,8 +17,8 @@ fn hessian_vector_products_match_hessian_columns() {
     )
     .expect("loads");
     let f = s.eval("f").expect("f");
-    let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![0.5, 1.5])));
-    let v = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, -2.0])));
+    let x = Value::Array(SharedArray::new(ArrayObj::vector_f64(vec![0.5, 1.5])));
+    let v = Value::Array(SharedArray::new(ArrayObj::vector_f64(vec![1.0, -2.0])));
     let r = s
         .gradient_and_hvps(
             &f,
@@ -78,7 +78,7 @@ fn hessian_of_a_call_on_a_non_constant_global_is_a_clear_error() {
     s.load_source("t.jl", "c = 2.0\nf(x) = c * x[1]^3\nc = 3.0")
         .expect("loads");
     let f = s.eval("f").expect("f");
-    let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, 2.0])));
+    let x = Value::Array(SharedArray::new(ArrayObj::vector_f64(vec![1.0, 2.0])));
     let e = s.value_gradient_and_hessian(&f, &x, 2).unwrap_err();
     let msg = s.render_error(&e);
     assert!(msg.contains("declare the global `const`"), "{msg}");
@@ -91,7 +91,7 @@ fn hessian_through_a_global_assigned_once() {
     s.load_source("t.jl", "c = [3.0]\nf(x) = c[1] * x[1]^3 + x[2]")
         .expect("loads");
     let f = s.eval("f").expect("f");
-    let x = Value::Array(Arc::new(ArrayObj::vector_f64(vec![1.0, 2.0])));
+    let x = Value::Array(SharedArray::new(ArrayObj::vector_f64(vec![1.0, 2.0])));
     let h = s.value_gradient_and_hessian(&f, &x, 2).expect("hessian");
     assert_eq!(h.gradient, vec![9.0, 1.0]);
     // d²/dx₁² of 3 x₁³ is 18 x₁; the rest is zero.

@@ -13,7 +13,7 @@ pub mod threads;
 pub mod value;
 
 pub use prims::{eval_prim, method_error, Callee, Exception};
-pub use value::{egal, live_arrays, ArrayData, ArrayObj, Value};
+pub use value::{egal, live_arrays, ArrayData, ArrayObj, SharedArray, Value};
 
 macro_rules! prelude_file {
     ($name:literal) => {

@@ -1,6 +1,7 @@
 //! Native implementations of the primitives, and Julia's exceptions.
 
 use crate::show::{array_summary, print_string, show_string};
+use crate::value::SharedArray;
 use crate::value::{egal, ArrayObj, Value};
 use crate::ArrayData;
 use ir::{Prim, Type, TypeEnv};
@@ -363,7 +364,7 @@ fn fits(elem: &Type, v: &Value) -> bool {
 /// `Core.array_new(Array{elem, N}, dims...)`: a new array of the dimensions `ds`, its elements
 /// zero (their zero bits for isbits structs, unassigned for boxed elements), charged to the
 /// memory budget. Julia's `ArgumentError` for negative or overflowing dimensions.
-pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<Arc<ArrayObj>, Exception> {
+pub fn array_new(elem: &Type, ds: &[i64], env: &TypeEnv) -> Result<SharedArray, Exception> {
     // Small arrays of unboxed numbers (the common case, also in hot loops): allocated directly.
     let size = match elem {
         Type::Float64 | Type::Int64 => 8,
@@ -673,7 +674,7 @@ impl BroadcastIndex {
 }
 
 /// `Core.array_zero_like(A)`: a zero-filled array of A's element type and dimensions.
-fn array_zero_like(a: &ArrayObj, env: &TypeEnv) -> Result<Arc<ArrayObj>, Exception> {
+fn array_zero_like(a: &ArrayObj, env: &TypeEnv) -> Result<SharedArray, Exception> {
     let ds: smallvec::SmallVec<[i64; 4]> = a.with(|d| d.dims.iter().map(|&x| x as i64).collect());
     array_new(&a.elem, &ds, env)
 }
@@ -937,7 +938,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             if dims[..] == a.dims()[..] {
                 return Ok(args[0].clone());
             }
-            Ok(Value::Array(Arc::new(ArrayObj::share(a, dims))))
+            Ok(Value::Array(SharedArray::new(ArrayObj::share(a, dims))))
         }
         RuleStack => match args {
             [Value::Mutable(st), Value::Int(k), Value::Type(t)] => {
@@ -945,7 +946,11 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     return Err(b());
                 };
                 Ok(slot_or_create(&stacks, *k as usize, || {
-                    Value::Array(Arc::new(ArrayObj::zeros_in((**elem).clone(), vec![0], env)))
+                    Value::Array(SharedArray::new(ArrayObj::zeros_in(
+                        (**elem).clone(),
+                        vec![0],
+                        env,
+                    )))
                 }))
             }
             _ => Err(b()),
@@ -1643,7 +1648,7 @@ mod tests {
     use super::*;
 
     fn vector(xs: &[f64]) -> Value {
-        Value::Array(Arc::new(ArrayObj::vector_f64(xs.to_vec())))
+        Value::Array(SharedArray::new(ArrayObj::vector_f64(xs.to_vec())))
     }
 
     fn elements(v: &Value) -> Vec<f64> {
@@ -1671,7 +1676,7 @@ mod tests {
         let Value::Array(owner) = &a else {
             unreachable!()
         };
-        let m = Value::Array(Arc::new(ArrayObj::share(owner, vec![3, 1])));
+        let m = Value::Array(SharedArray::new(ArrayObj::share(owner, vec![3, 1])));
         kernel(Prim::ArrayAccumulate, &[a.clone(), m]).unwrap();
         assert_eq!(elements(&a), [5.0, 5.5, 30.0]);
         let short = vector(&[1.0, 1.0]);

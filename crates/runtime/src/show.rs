@@ -1,5 +1,6 @@
 //! Text output exactly as Julia's `print` and `show` write values.
 
+use crate::value::SharedArray;
 use crate::value::Value;
 use ir::Type;
 use std::sync::Arc;
@@ -258,7 +259,7 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
             // Views and slices print as the arrays they show.
             Some((elem, dims, elems)) => {
                 let a = crate::value::ArrayObj::from_values(elem, dims, elems);
-                show(out, &Value::Array(Arc::new(a)), ctx);
+                show(out, &Value::Array(SharedArray::new(a)), ctx);
             }
             None => match &s.ty {
                 // `π`, `ℯ`: an irrational constant prints as its name.
@@ -274,7 +275,7 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
             let dims = a.dims();
             let elems = a.snapshot();
             let prefix = needs_prefix(&a.elem) || elems.is_empty();
-            let id = Arc::as_ptr(a) as usize;
+            let id = SharedArray::as_ptr(a) as usize;
             if dims.len() == 1 {
                 if prefix {
                     out.push_str(&a.elem.to_string());
@@ -533,11 +534,9 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
                     };
                     part.extend(p.get(at));
                 }
-                out.push(Value::Array(Arc::new(crate::value::ArrayObj::from_values(
-                    p.elem.clone(),
-                    vec![len],
-                    part,
-                ))));
+                out.push(Value::Array(SharedArray::new(
+                    crate::value::ArrayObj::from_values(p.elem.clone(), vec![len], part),
+                )));
             }
             Some((elem, vec![count], out))
         }

@@ -29,12 +29,16 @@ pub enum Value {
     Struct(Arc<StructVal>),
     /// A mutable struct (identity).
     Mutable(Arc<MutableVal>),
-    Array(Arc<ArrayObj>),
+    Array(SharedArray),
     /// A generic function.
     Func(Symbol),
     /// A type as a value.
     Type(Arc<Type>),
 }
+
+/// A reference to an array: counted, without weak references (so dropping one changes one
+/// count, not two).
+pub type SharedArray<T = ArrayObj> = triomphe::Arc<T>;
 
 #[derive(Debug)]
 pub struct NamedTupleVal {
@@ -119,7 +123,7 @@ fn take_parts(v: &mut Value, stack: &mut Vec<Value>) {
             }
         }
         Value::Array(a) => {
-            if let Some(ao) = Arc::get_mut(a) {
+            if let Some(ao) = SharedArray::get_mut(a) {
                 if let ArrayData::Boxed(vs) = &mut ao.inner.get_mut().data {
                     stack.append(vs);
                 }
@@ -677,7 +681,7 @@ pub struct ArrayObj {
     /// The array whose storage this one shares (`reshape`, `vec`), as Julia's arrays share
     /// their memory: then this array's own `inner.data` is an empty placeholder and its
     /// `inner.dims` its own shape. Always the owner of the storage, never another sharer.
-    parent: Option<Arc<ArrayObj>>,
+    parent: Option<SharedArray>,
     /// How many arrays share this one's storage. While any does, neither can be resized
     /// (native code's view shows a capacity of 0, so its inline push and pop take the
     /// checked path).
@@ -771,16 +775,17 @@ impl ArrayObj {
     /// 200 bytes: built elsewhere and moved in, the copy costs as much as the rest of a small
     /// array's allocation).
     #[inline(always)]
-    pub fn shared(elem: Type, dims: Dims, data: ArrayData) -> Arc<ArrayObj> {
-        // (Not `Arc::get_mut`, whose uniqueness test is an atomic exchange.)
-        let p = Arc::into_raw(Arc::<ArrayObj>::new_uninit()).cast_mut();
-        // SAFETY: `p` is the only pointer to a fresh allocation for an `ArrayObj` (its raw
-        // pointer, which may write): it is initialised here, before anything reads it, and
-        // then owned again by the returned `Arc`.
+    pub fn shared(elem: Type, dims: Dims, data: ArrayData) -> SharedArray {
+        // (A raw pointer into the new allocation, not `get_mut`, whose uniqueness test is an
+        // atomic read.)
+        let mut a = SharedArray::<std::mem::MaybeUninit<ArrayObj>>::new_uninit();
+        let p = a.as_mut_ptr();
+        // SAFETY: `p` points into the fresh allocation `a` alone owns: it is initialised here,
+        // before anything reads it.
         unsafe {
             let obj = (*p).write(ArrayObj::unviewed(elem, dims, data));
             obj.refresh(&mut *obj.inner.get());
-            Arc::from_raw(p).assume_init()
+            a.assume_init()
         }
     }
     /// As [`ArrayObj::new`], with the dimensions given inline.
@@ -830,7 +835,7 @@ impl ArrayObj {
     }
     /// An array of shape `dims` sharing the storage of `a` (Julia's `reshape` of an `Array`):
     /// writes through either are seen by both. `dims` must hold `a`'s length.
-    pub fn share(a: &Arc<ArrayObj>, dims: Vec<usize>) -> ArrayObj {
+    pub fn share(a: &SharedArray, dims: Vec<usize>) -> ArrayObj {
         let owner = a.parent.clone().unwrap_or_else(|| a.clone());
         owner
             .sharers
@@ -1106,7 +1111,7 @@ impl ArrayObj {
         ArrayObj::with_dims(self.elem.clone(), inner.dims, inner.data)
     }
     /// `deep_copy` within the array memory budget.
-    pub fn try_copy(&self) -> Result<Arc<ArrayObj>, Exception> {
+    pub fn try_copy(&self) -> Result<SharedArray, Exception> {
         let (dims, data) = self.with(|a| {
             let dims = Dims::from_slice(&a.dims);
             // Up to a few thousand numbers stored unboxed (the common case, also in hot
@@ -1125,7 +1130,7 @@ impl ArrayObj {
         Ok(ArrayObj::shared(self.elem.clone(), dims, data))
     }
     /// A zero-filled array of `elem` with these dimensions (isbits aggregates boxed).
-    pub fn zeros_shared(elem: Type, dims: &[usize]) -> Arc<ArrayObj> {
+    pub fn zeros_shared(elem: Type, dims: &[usize]) -> SharedArray {
         let data = ArrayData::zeros(&elem, dims.iter().product());
         ArrayObj::shared(elem, Dims::from_slice(dims), data)
     }
@@ -1197,11 +1202,11 @@ impl Value {
                 Value::Mutable(copy)
             }
             Value::Array(a) => {
-                let key = Arc::as_ptr(a) as usize;
+                let key = SharedArray::as_ptr(a) as usize;
                 if let Some(v) = seen.get(&key) {
                     return v.clone();
                 }
-                let copy = Arc::new(a.deep_copy());
+                let copy = SharedArray::new(a.deep_copy());
                 seen.insert(key, Value::Array(copy.clone()));
                 if copy.with(|i| matches!(i.data, ArrayData::Boxed(_))) {
                     for k in 0..copy.len() {
@@ -1388,7 +1393,7 @@ pub fn egal(a: &Value, b: &Value) -> bool {
                     .all(|(a, b)| egal(a, b))
         }
         (Value::Mutable(x), Value::Mutable(y)) => Arc::ptr_eq(x, y),
-        (Value::Array(x), Value::Array(y)) => Arc::ptr_eq(x, y),
+        (Value::Array(x), Value::Array(y)) => SharedArray::ptr_eq(x, y),
         (Value::Func(x), Value::Func(y)) => x == y,
         (Value::Type(x), Value::Type(y)) => x == y,
         _ => false,
@@ -1455,7 +1460,7 @@ mod tests {
         ));
         // A cycle: m.next = m.
         m.set(1, Value::Mutable(m.clone()));
-        let arr = Value::Array(Arc::new(ArrayObj::from_values(
+        let arr = Value::Array(SharedArray::new(ArrayObj::from_values(
             Type::structure("M", vec![]),
             vec![2],
             vec![Value::Mutable(m.clone()), Value::Mutable(m.clone())],
@@ -1520,7 +1525,7 @@ impl From<&str> for Value {
 
 impl From<Vec<f64>> for Value {
     fn from(v: Vec<f64>) -> Value {
-        Value::Array(Arc::new(ArrayObj::vector_f64(v)))
+        Value::Array(SharedArray::new(ArrayObj::vector_f64(v)))
     }
 }
 
@@ -1538,7 +1543,7 @@ impl Value {
             return None;
         }
         let data: Vec<f64> = cols.iter().flatten().copied().collect();
-        Some(Value::Array(Arc::new(ArrayObj::new(
+        Some(Value::Array(SharedArray::new(ArrayObj::new(
             Type::Float64,
             vec![m, cols.len()],
             ArrayData::F64(data),

@@ -31,6 +31,7 @@ use ad_transform::RuleOptions;
 use interp::{Machine, RuntimeError, Share};
 use ir::{Prim, Type};
 use runtime::value::{ArrayData, ArrayObj, NamedTupleVal, StructVal};
+use runtime::SharedArray;
 use runtime::{Exception, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -62,7 +63,7 @@ struct Record {
 }
 
 /// Private fdata arrays: each real one with each share's copy of it (in share order).
-pub(super) type Private = Vec<(Arc<ArrayObj>, Vec<Arc<ArrayObj>>)>;
+pub(super) type Private = Vec<(SharedArray, Vec<SharedArray>)>;
 
 /// The private arrays of the loop whose forwards passes run on the threads, which shares
 /// extend with globals' fdata as they read them (`Core.global_fdata`).
@@ -82,7 +83,11 @@ impl SharedFdata {
         let mut reals = Vec::new();
         let mut mine = Vec::new();
         for a in arrays {
-            let j = match self.private.iter().position(|(r, _)| Arc::ptr_eq(r, &a)) {
+            let j = match self
+                .private
+                .iter()
+                .position(|(r, _)| SharedArray::ptr_eq(r, &a))
+            {
                 Some(j) => j,
                 None => {
                     let copies = (0..self.shares)
@@ -222,8 +227,8 @@ impl Runtime {
         let parallel = record.mode == Mode::Parallel;
         let mut shares = Vec::with_capacity(chunks.len());
         for (k, c) in chunks.iter().enumerate() {
-            let reals: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.0.clone()).collect();
-            let mine: Vec<Arc<ArrayObj>> = record.private.iter().map(|p| p.1[k].clone()).collect();
+            let reals: Vec<SharedArray> = record.private.iter().map(|p| p.0.clone()).collect();
+            let mine: Vec<SharedArray> = record.private.iter().map(|p| p.1[k].clone()).collect();
             shares.push(Share::new(
                 c,
                 rngs,
@@ -414,7 +419,7 @@ fn private_arrays(
     fbody: &Value,
     disjoint: &Value,
     env: &ir::TypeEnv,
-) -> Result<Vec<Arc<ArrayObj>>, String> {
+) -> Result<Vec<SharedArray>, String> {
     let unexpected = || "the loop body's tangent has an unexpected form".to_string();
     let Value::Struct(fb) = fbody else {
         return if crate::tangent::is_singleton_of(fbody, &Type::NoFData) {
@@ -453,7 +458,7 @@ fn private_arrays(
         .map(|n| n.to_string())
         .collect();
     // Every fdata array, with how it is used: `Some(k)` disjoint with k indices, `None` not.
-    let mut uses: Vec<(Arc<ArrayObj>, Vec<Option<i64>>)> = Vec::new();
+    let mut uses: Vec<(SharedArray, Vec<Option<i64>>)> = Vec::new();
     for (k, f) in fb.fields.iter().enumerate() {
         let disjoint_k = match (&b.fields[k], f, field_names.get(k)) {
             (Value::Array(p), Value::Array(_), Some(name)) if !p.is_shared() => names
@@ -468,7 +473,7 @@ fn private_arrays(
             format!("its captured `{name}` holds {what}")
         })?;
         for a in arrays {
-            match uses.iter_mut().find(|(x, _)| Arc::ptr_eq(x, &a)) {
+            match uses.iter_mut().find(|(x, _)| SharedArray::ptr_eq(x, &a)) {
                 Some((_, us)) => us.push(disjoint_k),
                 None => uses.push((a, vec![disjoint_k])),
             }
@@ -483,10 +488,9 @@ fn private_arrays(
 
 /// Collects the arrays in fdata `v`; what else it holds that can change, if anything (a
 /// mutable tangent, an array of other than floats, an array sharing memory).
-fn fdata_arrays(v: &Value, out: &mut Vec<Arc<ArrayObj>>) -> Result<(), &'static str> {
-    let all = |vs: &[Value], out: &mut Vec<Arc<ArrayObj>>| {
-        vs.iter().try_for_each(|f| fdata_arrays(f, out))
-    };
+fn fdata_arrays(v: &Value, out: &mut Vec<SharedArray>) -> Result<(), &'static str> {
+    let all =
+        |vs: &[Value], out: &mut Vec<SharedArray>| vs.iter().try_for_each(|f| fdata_arrays(f, out));
     match v {
         Value::Array(a) => {
             if !a.with(|i| matches!(i.data, ArrayData::F64(_) | ArrayData::F32(_))) {
@@ -495,7 +499,7 @@ fn fdata_arrays(v: &Value, out: &mut Vec<Arc<ArrayObj>>) -> Result<(), &'static 
             if a.is_shared() {
                 return Err("an array sharing memory with another (a `reshape`)");
             }
-            if !out.iter().any(|x| Arc::ptr_eq(x, a)) {
+            if !out.iter().any(|x| SharedArray::ptr_eq(x, a)) {
                 out.push(a.clone());
             }
             Ok(())
@@ -519,7 +523,7 @@ fn fdata_arrays(v: &Value, out: &mut Vec<Arc<ArrayObj>>) -> Result<(), &'static 
 
 /// `v` with each array of `reals` replaced by the same position's array of `copies` (`None`
 /// if `v` holds none of them).
-fn substitute(v: &Value, reals: &[Arc<ArrayObj>], copies: &[Arc<ArrayObj>]) -> Option<Value> {
+fn substitute(v: &Value, reals: &[SharedArray], copies: &[SharedArray]) -> Option<Value> {
     let parts = |vs: &[Value]| -> Option<Vec<Value>> {
         let new: Vec<Option<Value>> = vs.iter().map(|x| substitute(x, reals, copies)).collect();
         new.iter().any(Option::is_some).then(|| {
@@ -532,7 +536,7 @@ fn substitute(v: &Value, reals: &[Arc<ArrayObj>], copies: &[Arc<ArrayObj>]) -> O
     match v {
         Value::Array(a) => reals
             .iter()
-            .position(|r| Arc::ptr_eq(r, a))
+            .position(|r| SharedArray::ptr_eq(r, a))
             .map(|k| Value::Array(copies[k].clone())),
         Value::Struct(s) => parts(&s.fields).map(|fields| {
             Value::Struct(Arc::new(StructVal {
@@ -719,7 +723,7 @@ fn merge_elements<T: Float>(real: &mut [T], copies: &[&[T]], how: Merge) {
 }
 
 /// `dst`'s elements set to `src`'s (same length and element type).
-fn copy_into(src: &Arc<ArrayObj>, dst: &Arc<ArrayObj>) {
+fn copy_into(src: &SharedArray, dst: &SharedArray) {
     src.with(|si| {
         dst.with_mut(|di| match (&si.data, &mut di.data) {
             (ArrayData::F64(s), ArrayData::F64(d)) if s.len() == d.len() => d.copy_from_slice(s),
@@ -733,8 +737,8 @@ fn copy_into(src: &Arc<ArrayObj>, dst: &Arc<ArrayObj>) {
 mod tests {
     use super::*;
 
-    fn vector(xs: &[f64]) -> Arc<ArrayObj> {
-        Arc::new(ArrayObj::vector_f64(xs.to_vec()))
+    fn vector(xs: &[f64]) -> SharedArray {
+        SharedArray::new(ArrayObj::vector_f64(xs.to_vec()))
     }
 
     fn values(a: &ArrayObj) -> Vec<f64> {
@@ -822,10 +826,10 @@ mod tests {
             Some(Value::Array(a)) => a,
             _ => panic!("an array"),
         };
-        assert!(Arc::ptr_eq(&arr(s.field(0)), &cx));
+        assert!(SharedArray::ptr_eq(&arr(s.field(0)), &cx));
         let inner = s.field(1).expect("inner tuple");
-        assert!(Arc::ptr_eq(&arr(inner.field(0)), &y));
-        assert!(Arc::ptr_eq(&arr(inner.field(1)), &cx));
+        assert!(SharedArray::ptr_eq(&arr(inner.field(0)), &y));
+        assert!(SharedArray::ptr_eq(&arr(inner.field(1)), &cx));
         assert!(substitute(&Value::F64(1.0), &[x], &[cx]).is_none());
     }
 }
