@@ -14,3 +14,6 @@ end
 println(f(v, 3.0))
 println(collect(1:3), " ", collect(enumerate([5, 6])))
 println([x for x in Float64[]])
+# Over a range of integers: empty, widened when a later element does not fit the first's type.
+println([i for i in 3:2], " ", typeof([sqrt(i) for i in 5:4]))
+println([i == 2 ? 1.5 : i for i in 1:3], " ", [i / 2 for i in -1:1])

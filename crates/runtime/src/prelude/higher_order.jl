@@ -46,6 +46,20 @@ function _widen(out, T, n)
     new
 end
 map(f, r::AbstractRange) = map(f, collect(r))
+# `[f(i) for i in a:b]`: the same, reading the range instead of a collected copy of it.
+function map(f, r::UnitRange{Int64})
+    n = length(r)
+    if n == 0
+        return Vector{Core.return_type(f, Int64)}(undef, 0)
+    end
+    y = f(first(r))
+    out = Vector{typeof(y)}(undef, n)
+    out[1] = y
+    for i in 2:n
+        out = _store_widening(out, f(first(r) + (i - 1)), i)
+    end
+    out
+end
 const _MapFloat = Union{Float64,Float32}
 # Whether `f` over the float array `a` takes forward-mode lanes in reverse mode's default
 # context: `a` is big enough and `f` returns its element type.
