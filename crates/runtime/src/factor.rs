@@ -77,8 +77,8 @@ fn trsolve_body<T: Elem>(a: &[T], x: &mut [T], n: usize, upper: bool, trans: boo
         return;
     }
     let k = x.len() / n;
-    if trans && k > 1 {
-        return trsolve_rows(a, x, n, k, upper, unit);
+    if k > 1 {
+        return trsolve_rows(a, x, n, k, upper, trans, unit);
     }
     for col in x.chunks_mut(n) {
         for step in 0..n {
@@ -112,11 +112,20 @@ fn trsolve_body<T: Elem>(a: &[T], x: &mut [T], n: usize, upper: bool, trans: boo
     }
 }
 
-/// `op(T) X = B` with `op` a transpose and `k` columns: the same operations as the entry-by-
-/// entry solve of each column, in the same order, done a row at a time on a row-major copy
-/// (all columns at once, so the inner loop runs over contiguous, independent entries).
+/// `op(T) X = B` with `k` columns: the same operations as the entry-by-entry solve of each
+/// column, in the same order, done a row at a time on a row-major copy (all columns at once,
+/// so the inner loops run over contiguous, independent entries, and the divisions of one row
+/// do not wait for one another).
 #[inline(always)]
-fn trsolve_rows<T: Elem>(a: &[T], x: &mut [T], n: usize, k: usize, upper: bool, unit: bool) {
+fn trsolve_rows<T: Elem>(
+    a: &[T],
+    x: &mut [T],
+    n: usize,
+    k: usize,
+    upper: bool,
+    trans: bool,
+    unit: bool,
+) {
     let mut rows = vec![T::ZERO; n * k];
     for (c, col) in x.chunks(n).enumerate() {
         for (j, v) in col.iter().enumerate() {
@@ -124,31 +133,58 @@ fn trsolve_rows<T: Elem>(a: &[T], x: &mut [T], n: usize, k: usize, upper: bool, 
         }
     }
     for step in 0..n {
-        let j = if upper { step } else { n - 1 - step };
+        // As in the column-at-a-time solve: forward for a lower triangle, backward for an
+        // upper one, the transpose swapping the two.
+        let j = if upper != trans { n - 1 - step } else { step };
         let aj = &a[j * n..(j + 1) * n];
         let (before, rest) = rows.split_at_mut(j * k);
         let (row, after) = rest.split_at_mut(k);
+        // The rows the triangle's column j (other than the diagonal) pairs with row j.
         let (lo, hi) = if upper { (0, j) } else { (j + 1, n) };
-        for i in lo..hi {
-            let y = aj[i];
-            let other = if i < j {
-                &before[i * k..(i + 1) * k]
-            } else {
-                &after[(i - j - 1) * k..(i - j) * k]
-            };
-            for (v, &o) in row.iter_mut().zip(other) {
-                *v = *v - y * o;
+        if trans {
+            // Row j less its products with the solved rows (in index order), then divided.
+            for (i, &y) in aj.iter().enumerate().take(hi).skip(lo) {
+                for (v, &o) in row.iter_mut().zip(&*row_apart(before, after, i, j, k)) {
+                    *v = *v - y * o;
+                }
             }
-        }
-        if !unit {
-            let d = aj[j];
-            row.iter_mut().for_each(|v| *v = *v / d);
+            if !unit {
+                let d = aj[j];
+                row.iter_mut().for_each(|v| *v = *v / d);
+            }
+        } else {
+            // Row j solved, then taken from the rows below it (above, for an upper triangle).
+            if !unit {
+                let d = aj[j];
+                row.iter_mut().for_each(|v| *v = *v / d);
+            }
+            for (i, &y) in aj.iter().enumerate().take(hi).skip(lo) {
+                for (o, &v) in row_apart(before, after, i, j, k).iter_mut().zip(&*row) {
+                    *o = *o - v * y;
+                }
+            }
         }
     }
     for (c, col) in x.chunks_mut(n).enumerate() {
         for (j, v) in col.iter_mut().enumerate() {
             *v = rows[j * k + c];
         }
+    }
+}
+
+/// Row `i` (not `j`) of a row-major copy of `k` columns split around row `j` into the rows
+/// before it and those after it.
+fn row_apart<'a, T>(
+    before: &'a mut [T],
+    after: &'a mut [T],
+    i: usize,
+    j: usize,
+    k: usize,
+) -> &'a mut [T] {
+    if i < j {
+        &mut before[i * k..(i + 1) * k]
+    } else {
+        &mut after[(i - j - 1) * k..(i - j) * k]
     }
 }
 
@@ -453,8 +489,8 @@ mod tests {
         for upper in [false, true] {
             for trans in [false, true] {
                 for unit in [false, true] {
-                    // One column, and two at once (solved a row at a time when transposed):
-                    // the same numbers, bit for bit.
+                    // One column, and two at once (solved a row at a time): the same
+                    // numbers, bit for bit.
                     let mut x = b.to_vec();
                     trsolve_in_place(&a, &mut x[..n], n, upper, trans, unit);
                     trsolve_in_place(&a, &mut x[n..], n, upper, trans, unit);
