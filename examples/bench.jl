@@ -110,3 +110,26 @@ function sixteen(x)
     end
     s
 end
+
+# Small arrays on the heap, per iteration (the primal ÷ n): a new 8-vector made, written,
+# read and freed; the product of an 8×8 matrix with an 8-vector (a new vector).
+#   mooncake bench examples/bench.jl --call 'fresh_vectors(xs(8), 1000)'
+#   mooncake bench examples/bench.jl --call 'small_products(xs(8), 1000)'
+function fresh_vectors(x, n)
+    s = 0.0
+    for k in 1:n
+        y = similar(x)
+        y[1] = x[k % 8 + 1]
+        s += y[1]
+    end
+    s
+end
+const small_W = [0.1 * (i + j) for i in 1:8, j in 1:8]
+function small_products(x, n)
+    s = 0.0
+    for k in 1:n
+        y = small_W * x
+        s += y[k % 8 + 1]
+    end
+    s
+end
