@@ -114,7 +114,7 @@ end
 # Small arrays on the heap, per iteration (the primal ÷ n): a new 8-vector made, written,
 # read and freed; the product of an 8×8 matrix with an 8-vector (a new vector).
 #   mooncake bench examples/bench.jl --call 'fresh_vectors(xs(8), 1000)'
-#   mooncake bench examples/bench.jl --call 'small_products(xs(8), 1000)'
+#   mooncake bench examples/bench.jl --call 'small_products(ms(8), xs(8), 1000)'
 function fresh_vectors(x, n)
     s = 0.0
     for k in 1:n
@@ -124,11 +124,10 @@ function fresh_vectors(x, n)
     end
     s
 end
-const small_W = [0.1 * (i + j) for i in 1:8, j in 1:8]
-function small_products(x, n)
+function small_products(W, x, n)
     s = 0.0
     for k in 1:n
-        y = small_W * x
+        y = W * x
         s += y[k % 8 + 1]
     end
     s

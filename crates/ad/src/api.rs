@@ -7,8 +7,7 @@ use ad_transform::{derive_reverse, rule_state_type, AdError, DerivedKey, Mode, R
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::{Machine, Prepared};
 use ir::Function;
-use runtime::SharedArray;
-use runtime::{ArrayObj, Value};
+use runtime::{ArrayObj, SharedArray, Value};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 use syntax::{sym, Span, Symbol};

@@ -7,8 +7,7 @@ use crate::tangent::zero_tangent;
 use ad_transform::AdError;
 use interp::Machine;
 use ir::Type;
-use runtime::SharedArray;
-use runtime::{ArrayData, ArrayObj, Value};
+use runtime::{ArrayData, ArrayObj, SharedArray, Value};
 use syntax::Span;
 
 fn err(message: impl Into<String>) -> AdError {

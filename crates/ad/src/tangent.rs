@@ -11,8 +11,7 @@
 use ir::{Type, TypeEnv};
 use rand::Rng;
 use runtime::value::{ArrayObj, MutableVal, NamedTupleVal, StructVal};
-use runtime::SharedArray;
-use runtime::Value;
+use runtime::{SharedArray, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 

@@ -8,8 +8,7 @@ use ir::{Type, TypeEnv};
 use mooncake_ad::*;
 use rand::{rngs::StdRng, SeedableRng};
 use runtime::value::{ArrayObj, MutableVal, StructVal};
-use runtime::SharedArray;
-use runtime::Value;
+use runtime::{SharedArray, Value};
 use std::sync::Arc;
 
 fn env() -> TypeEnv {

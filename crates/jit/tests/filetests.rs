@@ -18,8 +18,7 @@ use compiler::passes::{inline::Inline, run_passes, simplify, Pass};
 use compiler::Compiler;
 use interp::{Machine, Native};
 use ir::{read_functions, verify, write_function, Function};
-use runtime::SharedArray;
-use runtime::Value;
+use runtime::{SharedArray, Value};
 use std::path::Path;
 
 fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {

@@ -2,8 +2,7 @@
 //! backend, the gradient time ÷ the primal time; and the time to the first gradient of a
 //! 20-line function. Run with `cargo bench -p mooncake --bench perf`.
 
-use mooncake::SharedArray;
-use mooncake::{ArrayObj, Backend, Session, Value};
+use mooncake::{ArrayObj, Backend, Session, SharedArray, Value};
 use std::time::Instant;
 
 const PROGRAM_A: &str = "function a(x)\n    s = 0.0\n    for n in eachindex(x)\n        s += cos(exp(x[n]))\n    end\n    s\nend\n";

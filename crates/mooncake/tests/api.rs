@@ -1,8 +1,7 @@
 //! The public Rust API: sessions, evaluation, calls with values, globals, IR dumps, and errors
 //! as values.
 
-use mooncake::SharedArray;
-use mooncake::{ArrayObj, Error, Exception, OutputBuffer, Session, Stage, Value};
+use mooncake::{ArrayObj, Error, Exception, OutputBuffer, Session, SharedArray, Stage, Value};
 
 fn session() -> (Session, OutputBuffer) {
     let out = OutputBuffer::new();

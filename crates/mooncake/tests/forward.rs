@@ -2,8 +2,7 @@
 //! chunked gradients, Jacobians (forward and reverse against finite differences), and errors
 //! labelled at the user's line.
 
-use mooncake::SharedArray;
-use mooncake::{ArrayObj, Session, Value};
+use mooncake::{ArrayObj, Session, SharedArray, Value};
 
 fn session(src: &str) -> Session {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");

@@ -1,8 +1,7 @@
 //! Reverse-mode gradients of programs, checked against central finite differences and, where
 //! easy, analytic values.
 
-use mooncake::SharedArray;
-use mooncake::{ArrayObj, Session, Value};
+use mooncake::{ArrayObj, Session, SharedArray, Value};
 
 fn session(src: &str) -> Session {
     let mut s = Session::with_output(Box::new(std::io::sink())).expect("prelude");

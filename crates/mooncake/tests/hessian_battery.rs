@@ -8,8 +8,7 @@
 mod common;
 
 use common::floats;
-use mooncake::SharedArray;
-use mooncake::{ArrayObj, Backend, Session, Value};
+use mooncake::{ArrayObj, Backend, Session, SharedArray, Value};
 use std::path::Path;
 
 /// `x` with entry `j` moved by `h` (a new value: the function may mutate its argument).

@@ -5,8 +5,7 @@
 mod common;
 
 use common::floats;
-use mooncake::SharedArray;
-use mooncake::{ArrayObj, Session, Value};
+use mooncake::{ArrayObj, Session, SharedArray, Value};
 
 #[test]
 fn hessian_vector_products_match_hessian_columns() {

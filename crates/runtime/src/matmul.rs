@@ -138,13 +138,12 @@ struct Operand<T> {
 
 impl<T: Kernel> Operand<T> {
     fn new(x: &ArrayObj, transposed: bool, result: &ArrayObj) -> Option<Operand<T>> {
-        let alias = x.same_memory(result);
-        let (copy, ptr, (r, c)) = x.with(|d| {
-            let v = T::data(&d.data)?;
-            let copy = alias.then(|| v.clone());
-            let ptr = copy.as_ref().map_or(v.as_ptr(), |c| c.as_ptr());
-            Some((copy, ptr, shape(&d.dims)?))
-        })?;
+        let (ptr, (r, c), _) = operand::<T>(x)?;
+        // SAFETY: `ptr` addresses the r×c elements of `x`, which nothing resizes meanwhile.
+        let copy = x
+            .same_memory(result)
+            .then(|| unsafe { std::slice::from_raw_parts(ptr, r * c) }.to_vec());
+        let ptr = copy.as_ref().map_or(ptr, |c| c.as_ptr());
         let (rows, cols, rs, cs) = if transposed {
             (c, r, r as isize, 1)
         } else {
@@ -441,10 +440,9 @@ fn matmul_typed<T: Kernel>(
         Err(e) => return Some(Err(e)),
     };
     // Strides reading op(X) of an r×c column-major X.
-    let strides =
-        |(r, _): (usize, usize), t: bool| if t { (r as isize, 1) } else { (1, r as isize) };
-    let (a_rs, a_cs) = strides((ar, ac), ta);
-    let (b_rs, b_cs) = strides((br, bc), tb);
+    let strides = |r: usize, t: bool| if t { (r as isize, 1) } else { (1, r as isize) };
+    let (a_rs, a_cs) = strides(ar, ta);
+    let (b_rs, b_cs) = strides(br, tb);
     let small = (ar, ac) == (br, bc) && ar == ac && (ar == 2 || ar == 3) && !b_vector;
     c.with_mut(|d| {
         let cv = T::data_mut(&mut d.data)?;

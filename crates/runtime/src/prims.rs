@@ -1,8 +1,7 @@
 //! Native implementations of the primitives, and Julia's exceptions.
 
 use crate::show::{array_summary, print_string, show_string};
-use crate::value::SharedArray;
-use crate::value::{egal, ArrayObj, Value};
+use crate::value::{egal, ArrayObj, SharedArray, Value};
 use crate::ArrayData;
 use ir::{Prim, Type, TypeEnv};
 use std::fmt;

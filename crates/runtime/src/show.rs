@@ -1,7 +1,6 @@
 //! Text output exactly as Julia's `print` and `show` write values.
 
-use crate::value::SharedArray;
-use crate::value::Value;
+use crate::value::{SharedArray, Value};
 use ir::Type;
 use std::sync::Arc;
 

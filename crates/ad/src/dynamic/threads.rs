@@ -31,8 +31,7 @@ use ad_transform::RuleOptions;
 use interp::{Machine, RuntimeError, Share};
 use ir::{Prim, Type};
 use runtime::value::{ArrayData, ArrayObj, NamedTupleVal, StructVal};
-use runtime::SharedArray;
-use runtime::{Exception, Value};
+use runtime::{Exception, SharedArray, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
