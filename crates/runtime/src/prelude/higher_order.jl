@@ -7,15 +7,23 @@ function map(f, a::Array)
     # A big float matrix mapped to floats is the broadcast, whose gradient has the rule of
     # broadcasts (`_bfill_out!`).
     _map_by_broadcast(f, a) && return broadcast(f, a)
+    _map_collect(f, a, getindex)
+end
+# `[f(i) for i in a:b]`: the range read as it is, not collected first (its elements computed
+# without a bounds check: the loop below stays within `1:length(r)`).
+map(f, r::UnitRange{Int64}) = _map_collect(f, r, _range_element)
+_range_element(r::UnitRange{Int64}, i::Int64) = first(r) + (i - 1)
+# `f` over the elements of `a` (element `i` is `at(a, i)`), into an array of `a`'s shape.
+function _map_collect(f, a, at)
     n = length(a)
     if n == 0
         return similar(a, Core.return_type(f, eltype(a)))
     end
-    y = f(a[1])
+    y = f(at(a, 1))
     out = similar(a, typeof(y))
     out[1] = y
     for i in 2:n
-        out = _store_widening(out, f(a[i]), i)
+        out = _store_widening(out, f(at(a, i)), i)
     end
     out
 end
@@ -46,20 +54,6 @@ function _widen(out, T, n)
     new
 end
 map(f, r::AbstractRange) = map(f, collect(r))
-# `[f(i) for i in a:b]`: the same, reading the range instead of a collected copy of it.
-function map(f, r::UnitRange{Int64})
-    n = length(r)
-    if n == 0
-        return Vector{Core.return_type(f, Int64)}(undef, 0)
-    end
-    y = f(first(r))
-    out = Vector{typeof(y)}(undef, n)
-    out[1] = y
-    for i in 2:n
-        out = _store_widening(out, f(first(r) + (i - 1)), i)
-    end
-    out
-end
 const _MapFloat = Union{Float64,Float32}
 # Whether `f` over the float array `a` takes forward-mode lanes in reverse mode's default
 # context: `a` is big enough and `f` returns its element type.
