@@ -7,7 +7,7 @@ use ad_transform::{derive_reverse, rule_state_type, AdError, DerivedKey, Mode, R
 use compiler::{CompileError, Compiler, ErrorKind, MiKey};
 use interp::{Machine, Prepared};
 use ir::Function;
-use runtime::{ArrayObj, SharedArray, Value};
+use runtime::{SharedArray, Value};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 use syntax::{sym, Span, Symbol};
@@ -503,6 +503,17 @@ impl Plan {
                 _ => fdata(&zero_tangent(x, env), t, env),
             };
         }
+        // An object reached from two arguments (one array passed twice) has one tangent: the
+        // pullback adds both arguments' contributions into it, as forward mode does.
+        if crate::tangent::reaches_an_object_twice(std::iter::once(f).chain(args)) {
+            let all: Vec<Value> = std::iter::once(f).chain(args).cloned().collect();
+            let joint = crate::tangent::joint_zero_fdatas(&all, &self.types, env);
+            for (k, fx) in joint.into_iter().enumerate() {
+                if !matches!(self.zero[k], ZeroFdata::Constant(_)) {
+                    fwd_args[2 * k + 2] = fx;
+                }
+            }
+        }
         let code = (code.0.as_ref(), code.1.as_ref());
         let r = forwards_and_back(m, rule, code, fwd_args, dy, outs);
         *state = std::mem::replace(&mut fwd_args[0], Value::Nothing);
@@ -705,10 +716,8 @@ pub(crate) fn nested_gradient(
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
     let env = m.compiler.env.clone();
-    let fdatas: Vec<Value> = all
-        .iter()
-        .map(|x| fdata(&zero_tangent(x, &env), &x.ty(), &env))
-        .collect();
+    let types: Vec<ir::Type> = all.iter().map(Value::ty).collect();
+    let fdatas = crate::tangent::joint_zero_fdatas(&all, &types, &env);
     Ok(pullback_with(m, &rule, &all, &fdatas, None)?.1)
 }
 
@@ -877,6 +886,12 @@ pub struct LaneReuse {
     code: Option<(u64, Option<Prepared>)>,
     args: Vec<Value>,
     out: Vec<Value>,
+    /// The partials of the passes so far, one per input direction.
+    grads: Vec<f64>,
+    /// A unit tangent's entries (for inputs other than floats and arrays).
+    unit: Vec<f64>,
+    /// Where the inputs' tangent entries lie among the input directions.
+    flat: FlatInputs,
 }
 
 impl LaneReuse {
@@ -900,29 +915,19 @@ impl LaneReuse {
     }
 }
 
-/// Puts into `slot` a float array of the shape of `like` filled by `fill`: the array already
-/// there, refilled in place, when nothing else holds it and it has that shape; else a new one.
-fn refill(slot: &mut Value, like: &ArrayObj, fill: impl Fn(&mut [f64])) {
+/// Puts into `slot` a float array of shape `dims` filled by `fill`: the array already there,
+/// refilled in place, when nothing else holds it and it has that shape; else a new one.
+fn refill(slot: &mut Value, dims: &[usize], fill: impl Fn(&mut [f64])) {
     if let Value::Array(a) = slot {
-        let free = SharedArray::count(a) == 1 && !a.is_shared();
-        if free && a.with(|d| like.with(|l| d.dims == l.dims)) {
-            let done = a.with_mut(|d| match &mut d.data {
-                runtime::ArrayData::F64(v) => {
-                    fill(v);
-                    true
-                }
-                _ => false,
-            });
-            if done {
-                return;
-            }
+        if SharedArray::count(a) == 1 && a.overwrite_f64(dims, &fill) {
+            return;
         }
     }
-    let mut v = vec![0.0; like.len()];
+    let mut v = vec![0.0; dims.iter().product()];
     fill(&mut v);
     *slot = Value::Array(SharedArray::new(runtime::ArrayObj::new(
         ir::Type::Float64,
-        like.dims(),
+        runtime::value::Dims::from_slice(dims),
         runtime::ArrayData::F64(v),
     )));
 }
@@ -937,11 +942,15 @@ pub fn gradient_by_lanes(
     args: &[Value],
     reuse: &mut LaneReuse,
 ) -> Result<(Value, Vec<Value>), AdError> {
+    let inputs = Inputs { f, args };
+    let mut flat = std::mem::take(&mut reuse.flat);
+    if flat.describe(inputs, &m.compiler.env) {
+        let r = flat.gradient(m, code, n, inputs, reuse);
+        reuse.flat = flat;
+        return r;
+    }
     let mut all = vec![f.clone()];
     all.extend(args.iter().cloned());
-    if let Some(flat) = FlatInputs::of(&all, &m.compiler.env) {
-        return flat.gradient(m, code, n, &all, reuse);
-    }
     let whole = Value::tuple(all.clone());
     let dofs = input_directions(f, args, &m.compiler.env);
     let split = |t: &Value| -> Vec<Value> {
@@ -992,10 +1001,24 @@ pub fn gradient_by_lanes(
     Ok((y, split(&g)))
 }
 
+/// A differentiated call's inputs, the function first, without collecting them.
+#[derive(Clone, Copy)]
+struct Inputs<'a> {
+    f: &'a Value,
+    args: &'a [Value],
+}
+
+impl<'a> Inputs<'a> {
+    fn iter(self) -> impl Iterator<Item = &'a Value> {
+        std::iter::once(self.f).chain(self.args)
+    }
+}
+
 /// The common shape of a forward-mode gradient's inputs: each is a float, a `Float64` array,
 /// an immutable struct of such values (a model's parameters) with its fields of their declared
 /// types, or has no tangent, and no array is reached twice. Its lanes' unit tangents and the
 /// gradient are built directly, without the general tangent code.
+#[derive(Default)]
 struct FlatInputs {
     parts: Vec<Flat>,
     dofs: usize,
@@ -1016,7 +1039,12 @@ enum Flat {
 impl Flat {
     /// The layout of `x`'s tangent, its directions numbered from `*dofs` on; `None` if `x`
     /// is not of a flat shape.
-    fn of(x: &Value, env: &ir::TypeEnv, dofs: &mut usize, arrays: &mut Vec<usize>) -> Option<Flat> {
+    fn of(
+        x: &Value,
+        env: &ir::TypeEnv,
+        dofs: &mut usize,
+        arrays: &mut smallvec::SmallVec<[usize; 4]>,
+    ) -> Option<Flat> {
         Some(match x {
             Value::F64(_) => {
                 *dofs += 1;
@@ -1031,6 +1059,8 @@ impl Flat {
                 *dofs += a.len();
                 Flat::Array(*dofs - a.len())
             }
+            // A generic function, an integer, a Boolean, `nothing`: no tangent.
+            Value::Func(_) | Value::Int(_) | Value::Bool(_) | Value::Nothing => Flat::None,
             x => {
                 let t = x.ty();
                 let tt = ir::tangent::tangent_type(&t, env);
@@ -1059,16 +1089,15 @@ impl Flat {
         })
     }
 
-    /// The tangent of `x` whose entries are `entry(k)` for direction `k`.
-    fn tangent(&self, x: &Value, entry: &dyn Fn(usize) -> f64) -> Value {
+    /// The tangent of `x` whose entries are `entries[k]` for direction `k`.
+    fn tangent(&self, x: &Value, entries: &[f64]) -> Value {
         match (self, x) {
-            (Flat::Float(off), _) => Value::F64(entry(*off)),
+            (Flat::Float(off), _) => Value::F64(entries[*off]),
             (Flat::Array(off), Value::Array(a)) => {
-                let v = (0..a.len()).map(|k| entry(off + k)).collect();
                 Value::Array(SharedArray::new(runtime::ArrayObj::new(
                     ir::Type::Float64,
                     a.dims(),
-                    runtime::ArrayData::F64(v),
+                    runtime::ArrayData::F64(entries[*off..*off + a.len()].to_vec()),
                 )))
             }
             (Flat::Struct(tt, fields), Value::Struct(s)) => {
@@ -1077,7 +1106,7 @@ impl Flat {
                     fields: fields
                         .iter()
                         .zip(s.fields.iter())
-                        .map(|(f, v)| f.tangent(v, entry))
+                        .map(|(f, v)| f.tangent(v, entries))
                         .collect(),
                 }))
             }
@@ -1087,14 +1116,19 @@ impl Flat {
 }
 
 impl FlatInputs {
-    fn of(all: &[Value], env: &ir::TypeEnv) -> Option<FlatInputs> {
-        let mut dofs = 0;
-        let mut arrays: Vec<usize> = Vec::new();
-        let parts = all
-            .iter()
-            .map(|x| Flat::of(x, env, &mut dofs, &mut arrays))
-            .collect::<Option<Vec<_>>>()?;
-        Some(FlatInputs { parts, dofs })
+    /// Describes `inputs` in place (keeping the allocation of an earlier description);
+    /// false if they are not of a flat shape.
+    fn describe(&mut self, inputs: Inputs, env: &ir::TypeEnv) -> bool {
+        self.parts.clear();
+        self.dofs = 0;
+        let mut arrays = smallvec::SmallVec::new();
+        for x in inputs.iter() {
+            match Flat::of(x, env, &mut self.dofs, &mut arrays) {
+                Some(p) => self.parts.push(p),
+                None => return false,
+            }
+        }
+        true
     }
 
     /// Runs the passes: each on fresh values of the argument arrays (the function may write
@@ -1105,25 +1139,30 @@ impl FlatInputs {
         m: &mut Machine,
         code: &Arc<Function>,
         n: usize,
-        all: &[Value],
+        inputs: Inputs,
         reuse: &mut LaneReuse,
     ) -> Result<(Value, Vec<Value>), AdError> {
-        let mut grads = vec![0.0; self.dofs];
+        // Each pass's partials, then the entries of the unit tangents (one lane's direction
+        // at a time).
+        reuse.grads.clear();
+        reuse.grads.resize(self.dofs, 0.0);
         let mut value = None;
         let mut start = 0;
         let prepared = reuse.prepared(m, code);
         // The rule's arguments: each input, then its tangent in each lane.
-        let width = all.len() * (n + 1);
+        let width = self.parts.len() * (n + 1);
         if reuse.args.len() != width {
             reuse.args = vec![Value::Nothing; width];
         }
         loop {
-            for (k, (x, p)) in all.iter().zip(&self.parts).enumerate() {
+            for (k, (x, p)) in inputs.iter().zip(&self.parts).enumerate() {
                 let at = k * (n + 1);
                 let lane = |l: usize| at + 1 + l;
                 match (p, x) {
                     (Flat::Array(off), Value::Array(a)) => {
-                        refill(&mut reuse.args[at], a, |v| {
+                        let dims = a.dims();
+                        let len: usize = dims.iter().product();
+                        refill(&mut reuse.args[at], &dims, |v| {
                             a.with(|d| {
                                 if let runtime::ArrayData::F64(src) = &d.data {
                                     v.copy_from_slice(src)
@@ -1131,8 +1170,8 @@ impl FlatInputs {
                             })
                         });
                         for l in 0..n {
-                            let hot = (start + l).checked_sub(*off).filter(|i| *i < a.len());
-                            refill(&mut reuse.args[lane(l)], a, |v| {
+                            let hot = (start + l).checked_sub(*off).filter(|i| *i < len);
+                            refill(&mut reuse.args[lane(l)], &dims, |v| {
                                 v.fill(0.0);
                                 if let Some(i) = hot {
                                     v[i] = 1.0;
@@ -1141,10 +1180,12 @@ impl FlatInputs {
                         }
                     }
                     (Flat::None, _) => {
-                        reuse.args[at] = x.clone();
+                        if !same_input(&reuse.args[at], x) {
+                            reuse.args[at] = x.clone();
+                        }
                         for l in 0..n {
                             let t = &mut reuse.args[lane(l)];
-                            if !crate::tangent::is_singleton_of(t, &ir::Type::NoTangent) {
+                            if !crate::tangent::is_no_tangent(t) {
                                 *t = crate::tangent::no_tangent();
                             }
                         }
@@ -1154,30 +1195,45 @@ impl FlatInputs {
                             Flat::Struct(..) => x.deepcopy(),
                             _ => x.clone(),
                         };
+                        // All zeros but for the lane's direction while its tangent is built.
+                        reuse.unit.resize(self.dofs, 0.0);
                         for l in 0..n {
                             let j = start + l;
-                            reuse.args[lane(l)] = p.tangent(x, &|k| if k == j { 1.0 } else { 0.0 });
+                            if let Some(e) = reuse.unit.get_mut(j) {
+                                *e = 1.0;
+                            }
+                            reuse.args[lane(l)] = p.tangent(x, &reuse.unit);
+                            if let Some(e) = reuse.unit.get_mut(j) {
+                                *e = 0.0;
+                            }
                         }
                     }
                 }
             }
             begin(m);
-            reuse.out.clear();
-            reuse.out.resize(n + 1, Value::Nothing);
+            if reuse.out.len() != n + 1 {
+                reuse.out = vec![Value::Nothing; n + 1];
+            }
             m.exec_prepared_fields(code, prepared.as_ref(), &reuse.args, &mut reuse.out)
                 .map_err(runtime_error)?;
             let y = std::mem::replace(&mut reuse.out[0], Value::Nothing);
-            store_partials(&mut grads, start, &reuse.out[1..], &y, "value_and_gradient")?;
+            store_partials(
+                &mut reuse.grads,
+                start,
+                &reuse.out[1..],
+                &y,
+                "value_and_gradient",
+            )?;
             value.get_or_insert(y);
             start += n;
             if start >= self.dofs {
                 break;
             }
         }
-        let g = all
+        let g = inputs
             .iter()
             .zip(&self.parts)
-            .map(|(x, p)| p.tangent(x, &|k| grads[k]))
+            .map(|(x, p)| p.tangent(x, &reuse.grads))
             .collect();
         let y = value.unwrap_or(Value::Nothing);
         if !matches!(y, Value::F64(_) | Value::F32(_)) {
@@ -1187,6 +1243,18 @@ impl FlatInputs {
             )));
         }
         Ok((y, g))
+    }
+}
+
+/// Whether `slot` already holds the input `x` (the same function, integer, Boolean or
+/// `nothing`), so that a pass need not store it again.
+fn same_input(slot: &Value, x: &Value) -> bool {
+    match (slot, x) {
+        (Value::Func(a), Value::Func(b)) => a == b,
+        (Value::Int(a), Value::Int(b)) => a == b,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Nothing, Value::Nothing) => true,
+        _ => false,
     }
 }
 

@@ -35,6 +35,11 @@ pub fn singleton_of(t: Type) -> Value {
     Value::fieldless(t)
 }
 
+/// Whether `v` is the `NoTangent` value.
+pub fn is_no_tangent(v: &Value) -> bool {
+    matches!(v, Value::Struct(s) if matches!(s.ty, Type::NoTangent))
+}
+
 /// Whether `v` is the value of field-less type `t`.
 pub fn is_singleton_of(v: &Value, t: &Type) -> bool {
     is_singleton(v, t)
@@ -106,6 +111,51 @@ impl Seen {
         }
         self.many.insert(a)
     }
+}
+
+/// Whether an array or mutable struct is reached twice from `values` (from two of them, as
+/// when one array is passed as two arguments, or twice from one). Their zero tangents must
+/// then be built together so that such an object has one tangent.
+pub fn reaches_an_object_twice<'a>(values: impl IntoIterator<Item = &'a Value>) -> bool {
+    let mut seen = Seen::default();
+    values.into_iter().any(|v| met_again(v, &mut seen))
+}
+
+fn met_again(v: &Value, seen: &mut Seen) -> bool {
+    if !first_visit(v, seen) {
+        return true;
+    }
+    match v {
+        Value::Array(a) => a.with(|d| match &d.data {
+            runtime::ArrayData::Boxed(xs) => xs.iter().any(|x| met_again(x, seen)),
+            _ => false,
+        }),
+        Value::Tuple(xs) => xs.iter().any(|x| met_again(x, seen)),
+        Value::Struct(s) => s.fields.iter().any(|x| met_again(x, seen)),
+        Value::NamedTuple(t) => t.values.iter().any(|x| met_again(x, seen)),
+        Value::Mutable(m) => m.snapshot().iter().any(|x| met_again(x, seen)),
+        Value::Int(_)
+        | Value::F64(_)
+        | Value::F32(_)
+        | Value::Bool(_)
+        | Value::Nothing
+        | Value::Undef
+        | Value::Str(_)
+        | Value::Sym(_)
+        | Value::Func(_)
+        | Value::Type(_) => false,
+    }
+}
+
+/// The zero fdata of each of `all` (declared types `types`), built together: an object
+/// reached from several of them gets one tangent, which all their fdata share.
+pub fn joint_zero_fdatas(all: &[Value], types: &[Type], env: &TypeEnv) -> Vec<Value> {
+    let t = zero_tangent(&Value::tuple(all.to_vec()), env);
+    types
+        .iter()
+        .enumerate()
+        .map(|(k, ty)| fdata(&t.field(k).unwrap_or_else(no_tangent), ty, env))
+        .collect()
 }
 
 /// Whether the primal object `x` (if it is one) is met for the first time.

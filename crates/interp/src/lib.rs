@@ -220,8 +220,8 @@ impl SharedMachine {
     }
 
     /// The machine's AD runtime, usable without the lock (for `AdRuntime::eval_on_values`).
-    pub fn ad_runtime(&self) -> Option<Arc<dyn AdRuntime>> {
-        self.ad.clone()
+    pub fn ad_runtime(&self) -> Option<&(dyn AdRuntime + 'static)> {
+        self.ad.as_deref()
     }
 }
 

@@ -53,8 +53,10 @@ pub struct Ctx {
     pub lock: *const std::sync::Mutex<()>,
     pub env: *const ir::TypeEnv,
     pub depth: usize,
-    /// The machine's AD runtime, for the primitives it evaluates without the machine.
-    pub ad: Option<Arc<dyn interp::AdRuntime>>,
+    /// The machine's AD runtime, for the primitives it evaluates without the machine: borrowed
+    /// from the machine (or the lent machine of a threaded loop), which holds it for longer
+    /// than the call runs.
+    pub ad: Option<std::ptr::NonNull<dyn interp::AdRuntime>>,
 }
 
 impl Ctx {
@@ -67,7 +69,7 @@ impl Ctx {
             lock: std::ptr::null(),
             env,
             depth: 0,
-            ad: m.ad_runtime.clone(),
+            ad: m.ad_runtime.as_deref().map(std::ptr::NonNull::from),
         }
     }
 
@@ -79,7 +81,7 @@ impl Ctx {
             lock: shared.lock(),
             env: shared.env(),
             depth: 0,
-            ad: shared.ad_runtime(),
+            ad: shared.ad_runtime().map(std::ptr::NonNull::from),
         }
     }
 
@@ -652,12 +654,12 @@ pub(crate) unsafe extern "C" fn mc_ad_direct(
     n: usize,
     out: *mut Value,
 ) -> u32 {
-    // SAFETY: as `direct` requires; the AD runtime is shared and synchronises itself.
+    // SAFETY: as `direct` requires; the AD runtime is shared and synchronises itself, and
+    // outlives the call (see `Ctx::ad`).
     unsafe {
         direct(ctx, op, args, n, out, |ctx, op, args| {
             ctx.ad
-                .as_ref()
-                .and_then(|ad| ad.eval_on_values(op, args, &*ctx.env))
+                .and_then(|ad| ad.as_ref().eval_on_values(op, args, &*ctx.env))
                 .and_then(Result::ok)
         })
     }

@@ -93,6 +93,39 @@ fn prepared_forward_gradients_stay_right_when_the_function_writes_or_keeps_its_a
 }
 
 #[test]
+fn prepared_forward_gradients_of_mixed_arguments_match_reverse_mode() {
+    // A struct of parameters (a float and a vector), a float, an integer and a vector; then
+    // one vector passed twice (its tangent entries are those of one array, not two).
+    let src = "struct Params\n a::Float64\n w::Vector{Float64}\nend\nloss(p::Params, s, k, x) = p.a * sum(p.w .* x) * s + k * x[1]^2\ntwice(x, y) = sum(x .* y) + x[1] * y[2]";
+    let mut s = session(src);
+    let p = s.eval("Params(0.5, [1.0, -2.0, 0.25])").unwrap();
+    let x = vecv(&[0.3, 0.7, -1.1]);
+    let cases = [
+        ("loss", vec![p, Value::F64(1.5), Value::Int(3), x.clone()]),
+        ("twice", vec![x.clone(), x.clone()]),
+    ];
+    for (name, args) in cases {
+        let f = s.eval(name).unwrap();
+        let (y, g) = s.value_and_gradient(&f, &args).unwrap();
+        for width in [2, 8] {
+            let c = s.prepare_derivative_cache(&f, &args, width).unwrap();
+            for _ in 0..3 {
+                let (yf, gf) = s.value_and_gradient_forward_cached(&c, &args).unwrap();
+                assert_eq!(floats(&y), floats(&yf), "{name}");
+                for (k, (a, b)) in g.iter().zip(&gf).enumerate().skip(1) {
+                    assert!(
+                        mooncake::tangent_approx_eq(a, b, 1e-12, 1e-12),
+                        "{name}, width {width}, argument {k}: {:?} vs {:?}",
+                        floats(a),
+                        floats(b)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_chunk_width_gives_the_reverse_gradient() {
     let src = "function h(x)\n s = 0.0\n for i in eachindex(x)\n s += sin(x[i]) * x[end - i + 1]\n end\n s\nend";
     let mut s = session(src);

@@ -448,3 +448,59 @@ fn debug_mode_checks_fdata_at_boundaries() {
         "{e}"
     );
 }
+
+#[test]
+fn an_array_passed_as_two_arguments_has_one_gradient() {
+    // `f(x, x)` differentiated as a function of the one array: both arguments' gradients are
+    // that array's total derivative (the same array), by reverse and forward mode, prepared
+    // or not; also when the array is reached through a struct and directly.
+    let src = "twice(x, y) = sum(x .* y) + x[1] * y[2]\nstruct Box1\n v::Vector{Float64}\nend\nboxed(b::Box1, y) = sum(abs2, b.v) * y[3]";
+    let mut s = session(src);
+    let x = vecv(&[0.3, 0.7, -1.1]);
+    let xs = [0.3, 0.7, -1.1];
+    // d/dx of sum(x²) + x₁x₂, and of sum(x²)·x₃.
+    let want_twice = [2.0 * xs[0] + xs[1], 2.0 * xs[1] + xs[0], 2.0 * xs[2]];
+    let ss: f64 = xs.iter().map(|v| v * v).sum();
+    let want_boxed = [
+        2.0 * xs[0] * xs[2],
+        2.0 * xs[1] * xs[2],
+        2.0 * xs[2] * xs[2] + ss,
+    ];
+    let b = s.eval("Box1").unwrap();
+    let boxed_arg = s.call_value(b, vec![x.clone()]).unwrap();
+    let cases = [
+        ("twice", vec![x.clone(), x.clone()], want_twice, 1),
+        ("boxed", vec![boxed_arg, x.clone()], want_boxed, 2),
+    ];
+    for (name, args, want, k) in cases {
+        let f = s.eval(name).unwrap();
+        let cache = s.prepare_gradient_cache(&f, &args).unwrap();
+        let fwd = s.prepare_derivative_cache(&f, &args, 8).unwrap();
+        for round in 0..3 {
+            let runs = [
+                ("reverse", s.value_and_gradient(&f, &args).unwrap().1),
+                (
+                    "prepared reverse",
+                    s.value_and_gradient_cached(&cache, &args).unwrap().1,
+                ),
+                (
+                    "forward",
+                    s.value_and_gradient_forward(&f, &args, 3).unwrap().1,
+                ),
+                (
+                    "prepared forward",
+                    s.value_and_gradient_forward_cached(&fwd, &args).unwrap().1,
+                ),
+            ];
+            for (how, g) in runs {
+                let got = g[k].to_f64_vec().unwrap();
+                for (a, b) in got.iter().zip(&want) {
+                    assert!(
+                        (a - b).abs() < 1e-12,
+                        "{name}, {how}, round {round}: {got:?} vs {want:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -927,6 +927,26 @@ impl ArrayObj {
         self.refresh(inner);
         r
     }
+    /// Overwrites the elements of this `Float64` array in place with `fill` when its shape is
+    /// `dims` and it shares its storage with no other array; returns whether it did. Neither
+    /// the length nor the buffer changes, so the view stays as it is.
+    pub fn overwrite_f64(&self, dims: &[usize], fill: impl FnOnce(&mut [f64])) -> bool {
+        if self.is_shared() {
+            return false;
+        }
+        // SAFETY: see the `Sync` impl; `fill` gets the elements for its duration only.
+        let inner = unsafe { &mut *self.inner.get() };
+        self.sync(inner);
+        let same =
+            inner.dims.len() == dims.len() && inner.dims.iter().zip(dims).all(|(a, b)| a == b);
+        match &mut inner.data {
+            ArrayData::F64(v) if same => {
+                fill(v);
+                true
+            }
+            _ => false,
+        }
+    }
     /// `f` on this array's state with `dims` (a sharer's shape) in place of its own.
     fn with_shape<R>(&self, dims: &mut Dims, f: impl FnOnce(&mut ArrayInner) -> R) -> R {
         // SAFETY: see the `Sync` impl.
