@@ -903,15 +903,16 @@ impl LaneReuse {
         }
     }
 
-    /// The rule's prepared native code, looked up on the first run of `code`.
-    fn prepared(&mut self, m: &mut Machine, code: &Function) -> Option<Prepared> {
-        if !self.prepare {
-            return None;
-        }
-        if self.code.as_ref().is_none_or(|(id, _)| *id != code.id) {
+    /// Looks up the rule's native code on the first run of `code` (see [`LaneReuse::prepared`]).
+    fn prepare(&mut self, m: &mut Machine, code: &Function) {
+        if self.prepare && self.code.as_ref().is_none_or(|(id, _)| *id != code.id) {
             self.code = Some((code.id, m.prepare_native(code)));
         }
-        self.code.as_ref().and_then(|(_, p)| p.clone())
+    }
+
+    /// The rule's prepared native code, if looked up.
+    fn prepared(code: &Option<(u64, Option<Prepared>)>) -> Option<&Prepared> {
+        code.as_ref().and_then(|(_, p)| p.as_ref())
     }
 }
 
@@ -1142,17 +1143,24 @@ impl FlatInputs {
         inputs: Inputs,
         reuse: &mut LaneReuse,
     ) -> Result<(Value, Vec<Value>), AdError> {
-        // Each pass's partials, then the entries of the unit tangents (one lane's direction
-        // at a time).
+        // The partials, one per input direction, filled in pass by pass.
         reuse.grads.clear();
         reuse.grads.resize(self.dofs, 0.0);
         let mut value = None;
         let mut start = 0;
-        let prepared = reuse.prepared(m, code);
+        reuse.prepare(m, code);
+        let LaneReuse {
+            code: native,
+            args,
+            out,
+            grads,
+            unit,
+            ..
+        } = reuse;
         // The rule's arguments: each input, then its tangent in each lane.
         let width = self.parts.len() * (n + 1);
-        if reuse.args.len() != width {
-            reuse.args = vec![Value::Nothing; width];
+        if args.len() != width {
+            *args = vec![Value::Nothing; width];
         }
         loop {
             for (k, (x, p)) in inputs.iter().zip(&self.parts).enumerate() {
@@ -1162,7 +1170,7 @@ impl FlatInputs {
                     (Flat::Array(off), Value::Array(a)) => {
                         let dims = a.dims();
                         let len: usize = dims.iter().product();
-                        refill(&mut reuse.args[at], &dims, |v| {
+                        refill(&mut args[at], &dims, |v| {
                             a.with(|d| {
                                 if let runtime::ArrayData::F64(src) = &d.data {
                                     v.copy_from_slice(src)
@@ -1171,7 +1179,7 @@ impl FlatInputs {
                         });
                         for l in 0..n {
                             let hot = (start + l).checked_sub(*off).filter(|i| *i < len);
-                            refill(&mut reuse.args[lane(l)], &dims, |v| {
+                            refill(&mut args[lane(l)], &dims, |v| {
                                 v.fill(0.0);
                                 if let Some(i) = hot {
                                     v[i] = 1.0;
@@ -1180,30 +1188,30 @@ impl FlatInputs {
                         }
                     }
                     (Flat::None, _) => {
-                        if !same_input(&reuse.args[at], x) {
-                            reuse.args[at] = x.clone();
+                        if !same_input(&args[at], x) {
+                            args[at] = x.clone();
                         }
                         for l in 0..n {
-                            let t = &mut reuse.args[lane(l)];
+                            let t = &mut args[lane(l)];
                             if !crate::tangent::is_no_tangent(t) {
                                 *t = crate::tangent::no_tangent();
                             }
                         }
                     }
                     _ => {
-                        reuse.args[at] = match p {
+                        args[at] = match p {
                             Flat::Struct(..) => x.deepcopy(),
                             _ => x.clone(),
                         };
                         // All zeros but for the lane's direction while its tangent is built.
-                        reuse.unit.resize(self.dofs, 0.0);
+                        unit.resize(self.dofs, 0.0);
                         for l in 0..n {
                             let j = start + l;
-                            if let Some(e) = reuse.unit.get_mut(j) {
+                            if let Some(e) = unit.get_mut(j) {
                                 *e = 1.0;
                             }
-                            reuse.args[lane(l)] = p.tangent(x, &reuse.unit);
-                            if let Some(e) = reuse.unit.get_mut(j) {
+                            args[lane(l)] = p.tangent(x, &unit);
+                            if let Some(e) = unit.get_mut(j) {
                                 *e = 0.0;
                             }
                         }
@@ -1211,19 +1219,13 @@ impl FlatInputs {
                 }
             }
             begin(m);
-            if reuse.out.len() != n + 1 {
-                reuse.out = vec![Value::Nothing; n + 1];
+            if out.len() != n + 1 {
+                *out = vec![Value::Nothing; n + 1];
             }
-            m.exec_prepared_fields(code, prepared.as_ref(), &reuse.args, &mut reuse.out)
+            m.exec_prepared_fields(code, LaneReuse::prepared(native), args, out)
                 .map_err(runtime_error)?;
-            let y = std::mem::replace(&mut reuse.out[0], Value::Nothing);
-            store_partials(
-                &mut reuse.grads,
-                start,
-                &reuse.out[1..],
-                &y,
-                "value_and_gradient",
-            )?;
+            let y = std::mem::replace(&mut out[0], Value::Nothing);
+            store_partials(grads, start, &out[1..], &y, "value_and_gradient")?;
             value.get_or_insert(y);
             start += n;
             if start >= self.dofs {
@@ -1233,7 +1235,7 @@ impl FlatInputs {
         let g = inputs
             .iter()
             .zip(&self.parts)
-            .map(|(x, p)| p.tangent(x, &reuse.grads))
+            .map(|(x, p)| p.tangent(x, &grads))
             .collect();
         let y = value.unwrap_or(Value::Nothing);
         if !matches!(y, Value::F64(_) | Value::F32(_)) {

@@ -158,22 +158,39 @@ pub(crate) unsafe extern "C" fn mc_move(dst: *mut Value, src: *mut Value) {
     unsafe { std::ptr::swap(dst, src) }
 }
 
+/// Stores `v` into the initialised slot `dst`, dropping the old value in place unless it is
+/// a number, a Boolean or `nothing` (what a slot of boxed results holds between calls), which
+/// need no drop.
+#[inline(always)]
+unsafe fn store_unboxed(dst: *mut Value, v: Value) {
+    // SAFETY: `dst` is an initialised slot; overwriting a value that owns nothing without
+    // dropping it leaks nothing.
+    unsafe {
+        match &*dst {
+            Value::Int(_) | Value::F64(_) | Value::F32(_) | Value::Bool(_) | Value::Nothing => {
+                std::ptr::write(dst, v)
+            }
+            _ => *dst = v,
+        }
+    }
+}
+
 /// Boxing and unboxing of register values into initialised slots.
 pub(crate) unsafe extern "C" fn mc_box_i64(dst: *mut Value, x: i64) {
     // SAFETY: `dst` is an initialised slot.
-    unsafe { *dst = Value::Int(x) }
+    unsafe { store_unboxed(dst, Value::Int(x)) }
 }
 pub(crate) unsafe extern "C" fn mc_box_f64(dst: *mut Value, x: f64) {
     // SAFETY: `dst` is an initialised slot.
-    unsafe { *dst = Value::F64(x) }
+    unsafe { store_unboxed(dst, Value::F64(x)) }
 }
 pub(crate) unsafe extern "C" fn mc_box_f32(dst: *mut Value, x: f32) {
     // SAFETY: `dst` is an initialised slot.
-    unsafe { *dst = Value::F32(x) }
+    unsafe { store_unboxed(dst, Value::F32(x)) }
 }
 pub(crate) unsafe extern "C" fn mc_box_bool(dst: *mut Value, x: u8) {
     // SAFETY: `dst` is an initialised slot.
-    unsafe { *dst = Value::Bool(x != 0) }
+    unsafe { store_unboxed(dst, Value::Bool(x != 0)) }
 }
 pub(crate) unsafe extern "C" fn mc_unbox_i64(src: *const Value) -> i64 {
     // SAFETY: `src` is an initialised value; the type checker guarantees its kind.
