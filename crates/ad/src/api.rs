@@ -1210,7 +1210,7 @@ impl FlatInputs {
                             if let Some(e) = unit.get_mut(j) {
                                 *e = 1.0;
                             }
-                            args[lane(l)] = p.tangent(x, &unit);
+                            args[lane(l)] = p.tangent(x, unit);
                             if let Some(e) = unit.get_mut(j) {
                                 *e = 0.0;
                             }
@@ -1235,7 +1235,7 @@ impl FlatInputs {
         let g = inputs
             .iter()
             .zip(&self.parts)
-            .map(|(x, p)| p.tangent(x, &grads))
+            .map(|(x, p)| p.tangent(x, grads))
             .collect();
         let y = value.unwrap_or(Value::Nothing);
         if !matches!(y, Value::F64(_) | Value::F32(_)) {
