@@ -1053,21 +1053,41 @@ impl Machine {
         args: &[Value],
         out: &mut [Value],
     ) -> Result<(), RuntimeError> {
-        let usable = |m: &Machine, p: &Prepared| {
-            p.id == f.id
-                && p.arity == args.len()
-                && m.fuel.is_none()
-                && m.native
-                    .as_ref()
-                    .is_some_and(|n| backend_id(n) == p.backend)
-        };
         match p {
-            Some(p) if usable(self, p) => self.nested(|m| p.code.call_fields(m, args, out)),
+            Some(p) if self.can_run(f, p, args.len()) => {
+                self.nested(|m| p.code.call_fields(m, args, out))
+            }
             _ => {
                 let r = self.exec_on(f, args, true)?;
                 unpack_into(&r, out)
             }
         }
+    }
+
+    /// Runs `f` on `args` through its native code `p` (from [`Machine::prepare_native`] for
+    /// `f`) when this machine's backend made it and no fuel limit applies, else as
+    /// [`Machine::exec_slice`] would: a prepared call skips looking the code up.
+    pub fn exec_prepared(
+        &mut self,
+        f: &Function,
+        p: Option<&Prepared>,
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        match p {
+            Some(p) if self.can_run(f, p, args.len()) => self.nested(|m| p.code.call(m, args)),
+            _ => self.exec_on(f, args, true),
+        }
+    }
+
+    /// Whether prepared code `p` runs `f` on `nargs` arguments on this machine now.
+    fn can_run(&self, f: &Function, p: &Prepared, nargs: usize) -> bool {
+        p.id == f.id
+            && p.arity == nargs
+            && self.fuel.is_none()
+            && self
+                .native
+                .as_ref()
+                .is_some_and(|n| backend_id(n) == p.backend)
     }
 
     /// Runs `body` one call deeper: fails past `MAX_DEPTH` calls, and grows the native stack

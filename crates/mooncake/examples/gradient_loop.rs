@@ -30,8 +30,10 @@ fn main() -> Result<(), String> {
         .map_err(|e| show(&s, e))?;
     let (f, a) = s.eval_call_parts(call).map_err(|e| show(&s, e))?;
     if std::env::var_os("MOONCAKE_PRIMAL").is_some() {
+        // A prepared call, as `mooncake bench` times the primal.
+        let call = s.prepare_call(&f, &a).map_err(|e| show(&s, e))?;
         time(iters, "primal call", || {
-            let r = s.call_value(f.clone(), a.clone());
+            let r = s.call_prepared(&call, &a);
             std::hint::black_box(r.map_err(|e| show(&s, e))?);
             Ok(())
         })

@@ -510,11 +510,13 @@ impl Session {
         self.guarded(span, |s| {
             let key = s.ad_method_instance(f, args)?;
             let func = s.machine.compiler.optimised(&key)?;
+            let native = s.machine.prepare_native(&func);
             Ok(PreparedCall {
                 f: f.clone(),
                 types: args.iter().map(|a| a.ty()).collect(),
                 generation: s.machine.compiler.generation(),
                 func,
+                native,
             })
         })
     }
@@ -540,10 +542,13 @@ impl Session {
                 )));
             }
         }
-        let mut all = Vec::with_capacity(args.len() + 1);
+        let mut all: smallvec::SmallVec<[Value; 4]> =
+            smallvec::SmallVec::with_capacity(args.len() + 1);
         all.push(call.f.clone());
         all.extend(args.iter().cloned());
-        let r = self.machine.exec_slice(&call.func, &all)?;
+        let r = self
+            .machine
+            .exec_prepared(&call.func, call.native.as_ref(), &all)?;
         let _ = self.machine.out.flush();
         Ok(r)
     }
@@ -1271,6 +1276,8 @@ pub struct PreparedCall {
     /// The compiler's generation when prepared.
     generation: u64,
     func: Arc<Function>,
+    /// Its native code, looked up once.
+    native: Option<interp::Prepared>,
 }
 
 /// A prepared forward-mode derivative (see [`Session::prepare_derivative_cache`]).

@@ -47,6 +47,7 @@ pub fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(licm::Licm),
         Box::new(hoist_checks::HoistRangeChecks),
         Box::new(Dce),
+        Box::new(simplify::SinkReturnedTuples),
     ]
 }
 

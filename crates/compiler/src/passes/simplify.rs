@@ -1,4 +1,5 @@
-//! Constant propagation, dead-code elimination and CFG simplification.
+//! Constant propagation, dead-code elimination, CFG simplification, and returned tuples built
+//! last.
 
 use super::Pass;
 use crate::{CompileError, Compiler};
@@ -432,6 +433,60 @@ fn remove_params(f: &mut Function, dead: impl Fn(Value) -> bool) -> bool {
 /// CFG simplification: drops unreachable blocks, replaces parameters that always receive the
 /// same value, merges a block into its only predecessor, threads jumps through empty blocks,
 /// and turns branches whose two ways agree into jumps.
+/// Moves a tuple that a block returns, and that nothing else reads, to just before the
+/// `return`: a forwards pass builds its `(y, fdata)` result and then saves values for its
+/// pullback, and native code builds a tuple straight into the caller's result only when
+/// nothing runs between the two. Building a tuple has no effect, so where it happens within
+/// its block does not change what the function does.
+pub struct SinkReturnedTuples;
+
+impl Pass for SinkReturnedTuples {
+    fn name(&self) -> &'static str {
+        "sink-returned-tuples"
+    }
+
+    fn idempotent(&self) -> bool {
+        true
+    }
+
+    fn run(&self, _: &mut Compiler, f: &mut Function) -> Result<bool, CompileError> {
+        let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+        for &b in &f.layout {
+            for &i in &f.blocks[b].insts {
+                f.insts[i].for_each_arg(|a| *uses.entry(a).or_default() += 1);
+            }
+        }
+        let mut changed = false;
+        for k in 0..f.layout.len() {
+            let b = f.layout[k];
+            let insts = &f.blocks[b].insts;
+            let Some((&ret, body)) = insts.split_last() else {
+                continue;
+            };
+            let InstData::Return(v) = f.insts[ret] else {
+                continue;
+            };
+            if uses.get(&v) != Some(&1) {
+                continue;
+            }
+            let Some(at) = body.iter().position(|&i| {
+                f.result(i) == Some(v) && matches!(f.insts[i], InstData::Tuple { .. })
+            }) else {
+                continue;
+            };
+            if at + 1 == body.len() {
+                continue;
+            }
+            let insts = &mut f.blocks[b].insts;
+            let t = insts.remove(at);
+            let last = insts.len() - 1;
+            insts.insert(last, t);
+            changed = true;
+        }
+        Ok(changed)
+    }
+}
+
 pub struct SimplifyCfg;
 
 impl Pass for SimplifyCfg {
