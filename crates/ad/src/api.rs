@@ -485,10 +485,20 @@ impl Plan {
         // The forwards pass's arguments: the state (lent to the run and given back), then
         // each argument (the function first) and its zero fdata.
         fwd_args[0] = std::mem::replace(state, Value::Nothing);
-        let all = std::iter::once(f).chain(args);
-        for (k, ((x, z), t)) in all.zip(&self.zero).zip(&self.types).enumerate() {
+        let inputs = Inputs { f, args };
+        // An object reached from two arguments (one array passed twice) has one tangent: the
+        // pullback adds both arguments' contributions into it, as forward mode does.
+        let mut joint = crate::tangent::reaches_an_object_twice(inputs.iter()).then(|| {
+            let all: Vec<Value> = inputs.iter().cloned().collect();
+            crate::tangent::joint_zero_fdatas(&all, &self.types, env)
+        });
+        for (k, ((x, z), t)) in inputs.iter().zip(&self.zero).zip(&self.types).enumerate() {
             fwd_args[2 * k + 1] = x.clone();
             if let ZeroFdata::Constant(_) = z {
+                continue;
+            }
+            if let Some(joint) = &mut joint {
+                fwd_args[2 * k + 2] = std::mem::replace(&mut joint[k], Value::Nothing);
                 continue;
             }
             // The last run's fdata, zeroed, if the caller has dropped what it returned.
@@ -502,17 +512,6 @@ impl Plan {
                 }
                 _ => fdata(&zero_tangent(x, env), t, env),
             };
-        }
-        // An object reached from two arguments (one array passed twice) has one tangent: the
-        // pullback adds both arguments' contributions into it, as forward mode does.
-        if crate::tangent::reaches_an_object_twice(std::iter::once(f).chain(args)) {
-            let all: Vec<Value> = std::iter::once(f).chain(args).cloned().collect();
-            let joint = crate::tangent::joint_zero_fdatas(&all, &self.types, env);
-            for (k, fx) in joint.into_iter().enumerate() {
-                if !matches!(self.zero[k], ZeroFdata::Constant(_)) {
-                    fwd_args[2 * k + 2] = fx;
-                }
-            }
         }
         let code = (code.0.as_ref(), code.1.as_ref());
         let r = forwards_and_back(m, rule, code, fwd_args, dy, outs);
@@ -1188,9 +1187,7 @@ impl FlatInputs {
                         }
                     }
                     (Flat::None, _) => {
-                        if !same_input(&args[at], x) {
-                            args[at] = x.clone();
-                        }
+                        args[at] = x.clone();
                         for l in 0..n {
                             let t = &mut args[lane(l)];
                             if !crate::tangent::is_no_tangent(t) {
@@ -1245,18 +1242,6 @@ impl FlatInputs {
             )));
         }
         Ok((y, g))
-    }
-}
-
-/// Whether `slot` already holds the input `x` (the same function, integer, Boolean or
-/// `nothing`), so that a pass need not store it again.
-fn same_input(slot: &Value, x: &Value) -> bool {
-    match (slot, x) {
-        (Value::Func(a), Value::Func(b)) => a == b,
-        (Value::Int(a), Value::Int(b)) => a == b,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::Nothing, Value::Nothing) => true,
-        _ => false,
     }
 }
 

@@ -124,16 +124,7 @@ pub(crate) unsafe extern "C" fn mc_frame_drop(p: *mut Value, n: usize) {
         // free (never assigned, or scalars boxed for a helper): those are skipped.
         unsafe {
             let v = p.add(k);
-            if !matches!(
-                *v,
-                Value::Nothing
-                    | Value::Undef
-                    | Value::Int(_)
-                    | Value::F64(_)
-                    | Value::F32(_)
-                    | Value::Bool(_)
-                    | Value::Func(_)
-            ) {
+            if !owns_nothing(&*v) {
                 std::ptr::drop_in_place(v);
             }
         }
@@ -158,19 +149,33 @@ pub(crate) unsafe extern "C" fn mc_move(dst: *mut Value, src: *mut Value) {
     unsafe { std::ptr::swap(dst, src) }
 }
 
-/// Stores `v` into the initialised slot `dst`, dropping the old value in place unless it is
-/// a number, a Boolean or `nothing` (what a slot of boxed results holds between calls), which
-/// need no drop.
+/// Whether dropping `v` frees nothing (a number, a Boolean, `nothing`, an unassigned slot, a
+/// generic function): what most frame slots and result slots hold.
+#[inline(always)]
+fn owns_nothing(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Nothing
+            | Value::Undef
+            | Value::Int(_)
+            | Value::F64(_)
+            | Value::F32(_)
+            | Value::Bool(_)
+            | Value::Func(_)
+    )
+}
+
+/// Stores `v` into the initialised slot `dst`, dropping the old value in place only if it
+/// owns something.
 #[inline(always)]
 unsafe fn store_unboxed(dst: *mut Value, v: Value) {
     // SAFETY: `dst` is an initialised slot; overwriting a value that owns nothing without
     // dropping it leaks nothing.
     unsafe {
-        match &*dst {
-            Value::Int(_) | Value::F64(_) | Value::F32(_) | Value::Bool(_) | Value::Nothing => {
-                std::ptr::write(dst, v)
-            }
-            _ => *dst = v,
+        if owns_nothing(&*dst) {
+            std::ptr::write(dst, v)
+        } else {
+            *dst = v
         }
     }
 }

@@ -474,13 +474,11 @@ impl Pass for SinkReturnedTuples {
             }) else {
                 continue;
             };
-            if at + 1 == body.len() {
+            let last = body.len();
+            if at + 1 == last {
                 continue;
             }
-            let insts = &mut f.blocks[b].insts;
-            let t = insts.remove(at);
-            let last = insts.len() - 1;
-            insts.insert(last, t);
+            f.blocks[b].insts[at..last].rotate_left(1);
             changed = true;
         }
         Ok(changed)
