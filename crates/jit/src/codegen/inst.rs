@@ -488,7 +488,7 @@ impl Gen<'_, '_> {
                     let leaves = g.loops.iter().any(|l| l.contains(&b) && !l.contains(&d));
                     g.register_args(d, a)
                         .filter(|args| args.is_empty() || !leaves)
-                        .map(|args| (g.blocks[&d], args))
+                        .map(|args| (g.target(d), args))
                 };
                 let same = first.0 == second.0;
                 let (t, t_args) = match direct(self, first).filter(|_| !same) {
@@ -668,7 +668,7 @@ impl Gen<'_, '_> {
             let dst = self.slot_addr(p);
             self.materialize(a, dst);
         }
-        let cb = self.blocks[&dest];
+        let cb = self.target(dest);
         self.b.ins().jump(cb, &native);
     }
 

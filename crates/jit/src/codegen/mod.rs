@@ -10,12 +10,15 @@
 //!
 //! `analysis` decides representations and layouts before emission (packed tuples, grouped
 //! rule stacks, returned tuples, sin/cos pairs); `lower` here sets up the function; `inst`
-//! and `prim` emit instructions and primitives; `helpers` declares the `extern "C"` helpers.
+//! and `prim` emit instructions and primitives; `vector` gives simple elementwise loops over
+//! float arrays a path that runs two trips at a time (`f64x2`); `helpers` declares the
+//! `extern "C"` helpers.
 
 mod analysis;
 mod helpers;
 mod inst;
 mod prim;
+mod vector;
 
 use analysis::*;
 pub use analysis::{fields_of, returned_fields};
@@ -264,6 +267,8 @@ struct Gen<'a, 'b> {
     move_bits: FxHashMap<Value, usize>,
     /// Which of `move_bits` are live on entry to each block.
     live_in: FxHashMap<Block, ir::liveness::LiveSet>,
+    /// Loops that run two trips at a time where they can (see `vector`), by header.
+    vec_loops: FxHashMap<Block, vector::VecLoop>,
 }
 
 /// Lowers `f` into `func` (whose signature is the uniform entry signature). `meta` is the
@@ -591,6 +596,7 @@ pub fn lower(
     }
     // One stability analysis for the views' load flags and the bounds facts.
     let stability = ir::bounds::Stability::new(f, &order);
+    let natural = ir::dominators::natural_loops(f);
     let mut g = Gen {
         f,
         b,
@@ -620,10 +626,7 @@ pub fn lower(
         pack_buf: pack_ss,
         trig_pairs: sin_cos_pairs(f),
         cur: f.entry(),
-        loops: ir::dominators::natural_loops(f)
-            .into_iter()
-            .map(|(_, body)| body)
-            .collect(),
+        loops: natural.iter().map(|(_, body)| body.clone()).collect(),
         in_args,
         trig_buf: trig_ss,
         arr_obj: FxHashMap::default(),
@@ -643,6 +646,7 @@ pub fn lower(
         own_slots,
         move_bits,
         live_in,
+        vec_loops: FxHashMap::default(),
     };
     g.returned_only = returned_tuples(f, &g.const_index);
     if !g.rule_sites.is_empty() {
@@ -654,6 +658,7 @@ pub fn lower(
     let n = g.b.ins().iconst(ct::I64, nslots as i64);
     g.call("mc_frame_init", &[frame, n]);
     // The IR's entry block continues Cranelift's entry block unless it is a jump target.
+    let planned = vector::plan(f, &natural, &g.used, |v| g.tracks_array(v));
     for &blk in &order {
         if blk == ir_entry && !entry_is_target {
             g.blocks.insert(blk, entry);
@@ -668,6 +673,13 @@ pub fn lower(
             }
         }
         g.blocks.insert(blk, cb);
+    }
+    for p in planned {
+        let entry = g.b.create_block();
+        for _ in &f.blocks[p.header].params {
+            g.b.append_block_param(entry, ct::I64);
+        }
+        g.vec_loops.insert(p.header, vector::VecLoop::new(p, entry));
     }
     // Arguments: unbox scalars, copy the rest into their slots.
     let mut entry_args = Vec::new();
@@ -714,6 +726,7 @@ pub fn lower(
             }
         }
     }
+    g.emit_vector_loops();
     if let Some(u) = g.unreachable {
         g.b.switch_to_block(u);
         let c = g.ctx();

@@ -1,0 +1,584 @@
+//! Two-lane (`f64x2`) versions of simple counted loops over float arrays.
+//!
+//! A loop qualifies when it is a header that only tests a counter and one body block that
+//! only reads and writes `Float64` arrays at indices affine in the counters, computes with
+//! `+ - * /`, negation, `abs` and `sqrt` (each lane rounds exactly as the scalar operation
+//! does), and jumps back. The loop must carry nothing but counters (no sum or other value
+//! carried from trip to trip: adding in pairs would round differently from adding in order),
+//! and an array it writes is read only at the index the same trip writes.
+//!
+//! Native code then enters such a loop through a block of its own that checks, at run time,
+//! that every index advances by one element per trip and stays in range for all the trips
+//! taken two at a time, and that no written array shares memory with another array the loop
+//! touches. When those hold, the loop runs two trips at a time
+//! (both trips' reads, then both trips' writes — the same values as running them in turn,
+//! since no trip reads what another writes) for as long as two trips remain, then continues
+//! in the scalar loop, which runs whatever is left (none or one trip, or all of them when a
+//! check failed). The interpreter runs the scalar loop; both give the same numbers.
+
+use super::*;
+
+/// A loop that qualifies: its two blocks and how its counters run.
+pub(super) struct Shape {
+    pub(super) header: Block,
+    body: Block,
+    /// Each header parameter's change per trip.
+    steps: Vec<i64>,
+    /// The header parameter the exit test reads (it steps by one), its bound (defined before
+    /// the loop), and whether the loop runs while the counter is below the bound (`true`) or
+    /// at most the bound (`false`).
+    test: (usize, Value, bool),
+}
+
+/// A loop that runs two trips at a time (see the module documentation).
+pub(super) struct VecLoop {
+    shape: Shape,
+    /// The block edges from outside the loop enter instead of the header (its parameters are
+    /// the header's).
+    entry: cir::Block,
+}
+
+/// The operations a two-lane loop body may compute with.
+fn lane_op(op: Prim) -> Option<usize> {
+    use Prim::*;
+    match op {
+        AddFloat | SubFloat | MulFloat | DivFloat => Some(2),
+        NegFloat | AbsFloat | Sqrt => Some(1),
+        _ => None,
+    }
+}
+
+/// The loops of `f` that qualify (keyed by header; `entry` not yet created). `tracks` says
+/// which arrays native code keeps the object of (`Gen::tracks_array`).
+pub(super) fn plan(
+    f: &Function,
+    loops: &[(Block, FxHashSet<Block>)],
+    used: &FxHashSet<Value>,
+    tracks: impl Fn(Value) -> bool,
+) -> Vec<Shape> {
+    let mut out = Vec::new();
+    for (h, body) in loops {
+        if let Some(p) = qualify(f, *h, body, used, &tracks) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn qualify(
+    f: &Function,
+    h: Block,
+    body: &FxHashSet<Block>,
+    used: &FxHashSet<Value>,
+    tracks: &impl Fn(Value) -> bool,
+) -> Option<Shape> {
+    if body.len() != 2 || h == f.entry() {
+        return None;
+    }
+    let b = *body.iter().find(|&&x| x != h)?;
+    let params = &f.blocks[h].params;
+    if params.iter().any(|p| f.types[*p] != Type::Int64) {
+        return None;
+    }
+    let in_loop = |v: Value| match f.values[v] {
+        ir::ValueDef::Param(blk, _) => blk == h || blk == b,
+        ir::ValueDef::Inst(i) => f.blocks[h].insts.contains(&i) || f.blocks[b].insts.contains(&i),
+    };
+    let param_index = |v: Value| params.iter().position(|p| *p == v);
+    // The header: one comparison of a counter with a bound, then the branch.
+    let [c, br] = f.blocks[h].insts.as_slice() else {
+        return None;
+    };
+    let InstData::Prim { op, args } = &f.insts[*c] else {
+        return None;
+    };
+    let InstData::Branch {
+        cond,
+        then_dest,
+        then_args,
+        else_dest,
+        else_args,
+    } = &f.insts[*br]
+    else {
+        return None;
+    };
+    if Some(*cond) != f.result(*c) || then_dest == else_dest {
+        return None;
+    }
+    let stay_if_true = *then_dest == b;
+    let (inside_args, outside) = if stay_if_true {
+        (then_args, *else_dest)
+    } else {
+        (else_args, *then_dest)
+    };
+    if (*then_dest != b && *else_dest != b) || !inside_args.is_empty() || body.contains(&outside) {
+        return None;
+    }
+    let &[x, y] = args.as_slice() else {
+        return None;
+    };
+    // `(counter, bound)` and whether the loop runs while `counter < bound` (else `≤`).
+    let (iv, bound, strict) = match (op, stay_if_true) {
+        (Prim::SltInt, true) => (x, y, true),
+        (Prim::SltInt, false) => (y, x, false),
+        (Prim::SleInt, true) => (x, y, false),
+        (Prim::SleInt, false) => (y, x, true),
+        _ => return None,
+    };
+    let j = param_index(iv)?;
+    if in_loop(bound) || f.types[bound] != Type::Int64 {
+        return None;
+    }
+    // The body: lane operations, reads and writes, integer index arithmetic, constants; the
+    // jump back gives each counter its next value.
+    let insts = &f.blocks[b].insts;
+    let (last, rest) = insts.split_last()?;
+    let InstData::Jump { dest, args: next } = &f.insts[*last] else {
+        return None;
+    };
+    if *dest != h || next.len() != params.len() {
+        return None;
+    }
+    let mut steps = Vec::with_capacity(params.len());
+    for (k, (&p, &n)) in params.iter().zip(next).enumerate() {
+        let step = if n == p {
+            0
+        } else {
+            let InstData::Prim { op, args } = &f.insts[f.def_inst(n)?] else {
+                return None;
+            };
+            let konst = |v: Value| match f.const_value(v) {
+                Some(Const::Int(k)) => Some(*k),
+                _ => None,
+            };
+            match (op, args.as_slice()) {
+                (Prim::AddInt, &[a, s]) if a == p => konst(s)?,
+                (Prim::AddInt, &[s, a]) if a == p => konst(s)?,
+                (Prim::SubInt, &[a, s]) if a == p => konst(s)?.checked_neg()?,
+                _ => return None,
+            }
+        };
+        if k == j && step != 1 {
+            return None;
+        }
+        steps.push(step);
+    }
+    let is_f64_array = |a: Value| {
+        matches!(&f.types[a], Type::Array(e, _) if **e == Type::Float64) && !in_loop(a) && tracks(a)
+    };
+    let mut stores: FxHashMap<Value, Value> = FxHashMap::default();
+    let mut loads: Vec<(Value, Value)> = Vec::new();
+    let mut indices = Vec::new();
+    for &i in rest {
+        let r = f.result(i);
+        match &f.insts[i] {
+            InstData::Const(Const::Int(_) | Const::F64(_)) => {}
+            InstData::Prim { op, args } => match (op, args.as_slice()) {
+                (Prim::AddInt | Prim::SubInt | Prim::MulInt, [_, _]) => {}
+                (Prim::ArrayRef, &[a, k]) => {
+                    if !is_f64_array(a) {
+                        return None;
+                    }
+                    loads.push((a, k));
+                    indices.push(k);
+                }
+                (Prim::ArraySet, &[a, _, k]) => {
+                    if !is_f64_array(a)
+                        || r.is_some_and(|r| used.contains(&r))
+                        || stores.insert(a, k).is_some()
+                    {
+                        return None;
+                    }
+                    indices.push(k);
+                }
+                (op, args) => {
+                    if lane_op(*op) != Some(args.len())
+                        || r.is_none_or(|r| f.types[r] != Type::Float64)
+                        || args.iter().any(|a| f.types[*a] != Type::Float64)
+                    {
+                        return None;
+                    }
+                }
+            },
+            _ => return None,
+        }
+    }
+    if stores.is_empty() {
+        return None;
+    }
+    // An array both read and written is read only where the same trip writes it.
+    if loads
+        .iter()
+        .any(|(a, k)| stores.get(a).is_some_and(|s| s != k))
+    {
+        return None;
+    }
+    // Indices change by the same amount every trip (checked to be one element at run time).
+    let mut degree = FxHashMap::default();
+    for k in indices {
+        if affine_degree(f, k, params, &in_loop, &mut degree)? > 1 {
+            return None;
+        }
+    }
+    Some(Shape {
+        header: h,
+        body: b,
+        steps,
+        test: (j, bound, strict),
+    })
+}
+
+/// The degree of integer `v` in the trip number (0: the same every trip, 1: affine), or
+/// `None` if it is not built from counters, constants and values from before the loop by
+/// `+`, `-` and `*`.
+fn affine_degree(
+    f: &Function,
+    v: Value,
+    params: &[Value],
+    in_loop: &impl Fn(Value) -> bool,
+    memo: &mut FxHashMap<Value, u32>,
+) -> Option<u32> {
+    if let Some(d) = memo.get(&v) {
+        return Some(*d);
+    }
+    let d = if params.contains(&v) {
+        1
+    } else if !in_loop(v) || f.const_value(v).is_some() {
+        0
+    } else {
+        let InstData::Prim { op, args } = &f.insts[f.def_inst(v)?] else {
+            return None;
+        };
+        let &[a, b] = args.as_slice() else {
+            return None;
+        };
+        let (da, db) = (
+            affine_degree(f, a, params, in_loop, memo)?,
+            affine_degree(f, b, params, in_loop, memo)?,
+        );
+        match op {
+            Prim::AddInt | Prim::SubInt => da.max(db),
+            Prim::MulInt => da + db,
+            _ => return None,
+        }
+    };
+    memo.insert(v, d);
+    Some(d)
+}
+
+impl VecLoop {
+    pub(super) fn new(shape: Shape, entry: cir::Block) -> VecLoop {
+        VecLoop { shape, entry }
+    }
+}
+
+/// Flags of the two-lane loads and stores: in range (proved), not known to be 16-byte
+/// aligned (so x86 code never folds them into an instruction that needs alignment).
+fn lane_flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+impl Gen<'_, '_> {
+    /// Where an edge into `d` from the block being lowered goes: the two-lane entry of the
+    /// loop `d` heads when the edge comes from outside it.
+    pub(super) fn target(&self, d: Block) -> cir::Block {
+        match self.vec_loops.get(&d) {
+            Some(l) if self.cur != l.shape.header && self.cur != l.shape.body => l.entry,
+            _ => self.blocks[&d],
+        }
+    }
+
+    /// Emits the two-lane entry of every qualifying loop (after the rest of the function, so
+    /// every value from before the loop has its Cranelift value).
+    pub(super) fn emit_vector_loops(&mut self) {
+        let mut headers: Vec<Block> = self.vec_loops.keys().copied().collect();
+        headers.sort();
+        for h in headers {
+            let l = self.vec_loops.remove(&h).unwrap_or_else(|| unreachable!());
+            self.emit_vector_loop(&l);
+            self.vec_loops.insert(h, l);
+        }
+    }
+
+    fn emit_vector_loop(&mut self, v: &VecLoop) {
+        let (f, l) = (self.f, &v.shape);
+        self.b.switch_to_block(v.entry);
+        let p0: Vec<cir::Value> = self.b.block_params(v.entry).to_vec();
+        let header = self.blocks[&l.header];
+        let to_header = |g: &mut Self, ps: &[cir::Value]| {
+            let args: Vec<BlockArg> = ps.iter().map(|v| BlockArg::Value(*v)).collect();
+            g.b.ins().jump(header, &args);
+        };
+        let insts = f.blocks[l.body].insts.clone();
+        let params = f.blocks[l.header].params.clone();
+        let in_body = |v: Value| f.def_inst(v).is_some_and(|d| insts.contains(&d));
+        // Every value from before the loop is at hand (its definition dominates the loop's
+        // entries); should one not be, the scalar loop runs.
+        let mut operands = vec![l.test.1];
+        for &i in &insts {
+            f.insts[i].for_each_arg(|a| operands.push(a));
+        }
+        let missing = operands.iter().any(|&v| {
+            !params.contains(&v)
+                && !in_body(v)
+                && f.const_value(v).is_none()
+                && !self.vals.contains_key(&v)
+                && !self.arr_obj.contains_key(&v)
+        });
+        if missing {
+            to_header(self, &p0);
+            return;
+        }
+        // The counters after one trip.
+        let p1: Vec<cir::Value> = p0
+            .iter()
+            .zip(&l.steps)
+            .map(|(v, s)| self.b.ins().iadd_imm_s(*v, *s))
+            .collect();
+        // Each array's storage, once.
+        let mut arrays: Vec<Value> = Vec::new();
+        let mut stored: Vec<Value> = Vec::new();
+        for &i in &insts {
+            if let InstData::Prim {
+                op: op @ (Prim::ArrayRef | Prim::ArraySet),
+                args,
+            } = &f.insts[i]
+            {
+                if !arrays.contains(&args[0]) {
+                    arrays.push(args[0]);
+                }
+                if *op == Prim::ArraySet {
+                    stored.push(args[0]);
+                }
+            }
+        }
+        let mut storage = FxHashMap::default();
+        for &a in &arrays {
+            let o = self.arr_obj[&a];
+            let fl = MemFlagsData::trusted();
+            let ptr = self
+                .b
+                .ins()
+                .load(ct::I64, fl, o, runtime::value::ArrayView::PTR);
+            let len = self
+                .b
+                .ins()
+                .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
+            storage.insert(a, (ptr, len));
+        }
+        // The checks: every index steps by one element; no written array shares memory with
+        // another array of the loop.
+        let mut ok = self.b.ins().iconst(ct::I8, 1);
+        for &s in &stored {
+            for &a in &arrays {
+                if a == s {
+                    continue;
+                }
+                let end = |g: &mut Self, (p, n): (cir::Value, cir::Value)| {
+                    let bytes = g.b.ins().ishl_imm_u(n, 3);
+                    g.b.ins().iadd(p, bytes)
+                };
+                let (sp, ap) = (storage[&s].0, storage[&a].0);
+                let se = end(self, storage[&s]);
+                let ae = end(self, storage[&a]);
+                let before = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, se, ap);
+                let after = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, ae, sp);
+                let apart = self.b.ins().bor(before, after);
+                ok = self.b.ins().band(ok, apart);
+            }
+        }
+        // The trips two at a time cover `m` trips: the loop's trip count rounded down to even.
+        let (j, bound, strict) = l.test;
+        let hi = self.vals[&bound];
+        let diff = self.b.ins().isub(hi, p0[j]);
+        let sane = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, diff, 1 << 62);
+        ok = self.b.ins().band(ok, sane);
+        let trips = if strict {
+            diff
+        } else {
+            self.b.ins().iadd_imm_s(diff, 1)
+        };
+        let m = self.b.ins().band_imm_s(trips, -2);
+        // Each access's address on the first trip, its index stepping by one, and all `m`
+        // trips' indices in range (else the scalar loop runs, and raises where it should).
+        let mut at0 = FxHashMap::default();
+        let mut at1 = FxHashMap::default();
+        let mut base = FxHashMap::default();
+        for &i in &insts {
+            let (a, k) = match &f.insts[i] {
+                InstData::Prim {
+                    op: Prim::ArrayRef,
+                    args,
+                } => (args[0], args[1]),
+                InstData::Prim {
+                    op: Prim::ArraySet,
+                    args,
+                } => (args[0], args[2]),
+                _ => continue,
+            };
+            let k0 = self.affine_at(k, &params, &insts, &p0, &mut at0);
+            let k1 = self.affine_at(k, &params, &insts, &p1, &mut at1);
+            let d = self.b.ins().isub(k1, k0);
+            let unit = self.b.ins().icmp_imm_s(IntCC::Equal, d, 1);
+            ok = self.b.ins().band(ok, unit);
+            let k0m1 = self.b.ins().iadd_imm_s(k0, -1);
+            let (ptr, len) = storage[&a];
+            let from = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, k0m1, 0);
+            let room = self.b.ins().isub(len, k0m1);
+            let fits = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, m, room);
+            let inside = self.b.ins().band(from, fits);
+            ok = self.b.ins().band(ok, inside);
+            let off = self.b.ins().ishl_imm_u(k0m1, 3);
+            let addr = self.b.ins().iadd(ptr, off);
+            base.insert(i, addr);
+        }
+        // Operands that are the same in every trip, in both lanes.
+        let mut lanes: FxHashMap<Value, cir::Value> = FxHashMap::default();
+        for &i in &insts {
+            let InstData::Prim { op, args } = &f.insts[i] else {
+                continue;
+            };
+            let floats: &[Value] = match op {
+                Prim::ArraySet => &args[1..2],
+                op if lane_op(*op).is_some() => args,
+                _ => &[],
+            };
+            for &a in floats {
+                let computed = in_body(a) && f.const_value(a).is_none();
+                if computed || lanes.contains_key(&a) {
+                    continue;
+                }
+                let x = match f.const_value(a) {
+                    Some(Const::F64(c)) => self.b.ins().f64const(*c),
+                    _ => self.vals[&a],
+                };
+                let v = self.b.ins().splat(ct::F64X2, x);
+                lanes.insert(a, v);
+            }
+        }
+        let vh = self.b.create_block();
+        let t0 = self.b.append_block_param(vh, ct::I64);
+        let vb = self.b.create_block();
+        let vx = self.b.create_block();
+        let zero = self.b.ins().iconst(ct::I64, 0);
+        self.b.ins().brif(
+            ok,
+            vh,
+            &[BlockArg::Value(zero)],
+            header,
+            &p0.iter().map(|v| BlockArg::Value(*v)).collect::<Vec<_>>(),
+        );
+        // Two trips remain while the counter (after `t` trips) and the next are in range.
+        self.b.switch_to_block(vh);
+        let iv = self.b.ins().iadd(p0[j], t0);
+        let next = self.b.ins().iadd_imm_s(iv, 1);
+        let cc = if strict {
+            IntCC::SignedLessThan
+        } else {
+            IntCC::SignedLessThanOrEqual
+        };
+        let first = self.b.ins().icmp(cc, iv, hi);
+        let second = self.b.ins().icmp(cc, next, hi);
+        let both = self.b.ins().band(first, second);
+        self.b.ins().brif(both, vb, &[], vx, &[]);
+        // Two trips.
+        self.b.switch_to_block(vb);
+        let off = self.b.ins().ishl_imm_u(t0, 3);
+        for &i in &insts {
+            let InstData::Prim { op, args } = &f.insts[i] else {
+                continue;
+            };
+            match op {
+                Prim::ArrayRef => {
+                    let addr = self.b.ins().iadd(base[&i], off);
+                    let v = self.b.ins().load(ct::F64X2, lane_flags(), addr, 0);
+                    if let Some(r) = f.result(i) {
+                        lanes.insert(r, v);
+                    }
+                }
+                Prim::ArraySet => {
+                    let addr = self.b.ins().iadd(base[&i], off);
+                    let v = lanes[&args[1]];
+                    self.b.ins().store(lane_flags(), v, addr, 0);
+                }
+                op if lane_op(*op).is_some() => {
+                    let xs: Vec<cir::Value> = args.iter().map(|a| lanes[a]).collect();
+                    let ins = self.b.ins();
+                    let v = match (op, xs.as_slice()) {
+                        (Prim::AddFloat, [x, y]) => ins.fadd(*x, *y),
+                        (Prim::SubFloat, [x, y]) => ins.fsub(*x, *y),
+                        (Prim::MulFloat, [x, y]) => ins.fmul(*x, *y),
+                        (Prim::DivFloat, [x, y]) => ins.fdiv(*x, *y),
+                        (Prim::NegFloat, [x]) => ins.fneg(*x),
+                        (Prim::AbsFloat, [x]) => ins.fabs(*x),
+                        (Prim::Sqrt, [x]) => ins.sqrt(*x),
+                        _ => unreachable!("a lane operation with its operand count"),
+                    };
+                    if let Some(r) = f.result(i) {
+                        lanes.insert(r, v);
+                    }
+                }
+                // Integer index arithmetic: the addresses are computed from the trip count.
+                _ => {}
+            }
+        }
+        let t2 = self.b.ins().iadd_imm_s(t0, 2);
+        self.b.ins().jump(vh, &[BlockArg::Value(t2)]);
+        // The scalar loop goes on from the counters after `t` trips.
+        self.b.switch_to_block(vx);
+        let ps: Vec<cir::Value> = p0
+            .iter()
+            .zip(&l.steps)
+            .map(|(v, s)| {
+                let d = self.b.ins().imul_imm_s(t0, *s);
+                self.b.ins().iadd(*v, d)
+            })
+            .collect();
+        to_header(self, &ps);
+    }
+
+    /// Integer `v` of the loop body evaluated with the header's parameters `params` set to
+    /// `at` (emitted in the current block; `memo` holds what is computed already).
+    fn affine_at(
+        &mut self,
+        v: Value,
+        params: &[Value],
+        body: &[Inst],
+        at: &[cir::Value],
+        memo: &mut FxHashMap<Value, cir::Value>,
+    ) -> cir::Value {
+        if let Some(x) = memo.get(&v) {
+            return *x;
+        }
+        let f = self.f;
+        let x = if let Some(k) = params.iter().position(|p| *p == v) {
+            at[k]
+        } else if let Some(Const::Int(c)) = f.const_value(v) {
+            self.b.ins().iconst(ct::I64, *c)
+        } else if let Some(d) = f.def_inst(v).filter(|d| body.contains(d)) {
+            let InstData::Prim { op, args } = &f.insts[d] else {
+                unreachable!("an index made by integer arithmetic")
+            };
+            let (a, b) = (args[0], args[1]);
+            let a = self.affine_at(a, params, body, at, memo);
+            let b = self.affine_at(b, params, body, at, memo);
+            match op {
+                Prim::AddInt => self.b.ins().iadd(a, b),
+                Prim::SubInt => self.b.ins().isub(a, b),
+                Prim::MulInt => self.b.ins().imul(a, b),
+                _ => unreachable!("an index made by integer arithmetic"),
+            }
+        } else {
+            // From before the loop.
+            self.vals[&v]
+        };
+        memo.insert(v, x);
+        x
+    }
+}

@@ -1,0 +1,87 @@
+# Elementwise loops over float arrays: native code runs two trips at a time where no array
+# the loop writes shares memory with another it touches; every case gives Julia's numbers.
+function stencil(u, α)
+    v = copy(u)
+    for i in 2:length(u)-1
+        v[i] = u[i] + α * (u[i-1] - 2u[i] + u[i+1])
+    end
+    v
+end
+
+function scale!(x, c)
+    for i in 1:length(x)
+        x[i] = c * x[i]
+    end
+    x
+end
+
+# Each trip reads what the one before wrote: in order, one at a time.
+function running!(x)
+    for i in 2:length(x)
+        x[i] = x[i-1] + x[i]
+    end
+    x
+end
+
+# Reads one array and writes another, which may be the same array.
+function shifted!(dst, src)
+    for i in 1:length(dst)-1
+        dst[i+1] = 2.0 * src[i] + 1.0
+    end
+    dst
+end
+
+function mix!(out, a, b, n)
+    for i in 1:n
+        out[i] = sqrt(abs(a[i] - b[i])) / (a[i] + 3.0) - (-b[i])
+    end
+    out
+end
+
+function affine!(out, a, b, n)
+    for i in 1:n
+        out[i] = abs(a[i] - b[i]) / (a[i] + 3.0) - (-b[i])
+    end
+    out
+end
+
+# Two counters; the written index steps by two.
+function evens!(out, a)
+    k = 0
+    for i in 1:length(a)
+        k += 2
+        out[k] = a[i]
+    end
+    out
+end
+
+xs(n) = [sin(1.0 * i) for i in 1:n]
+
+# Sizes from an argument: nothing about them is known before the call.
+function cases(ns)
+    for n in ns
+        println(n, " ", stencil(xs(n), 0.2))
+        println(scale!(xs(n), -0.5))
+        println(running!(xs(n)))
+        println(shifted!(zeros(n), xs(n)))
+        x = xs(n)
+        println(shifted!(x, x))
+        y = xs(2n)
+        println(shifted!(reshape(y, 2, n), y))
+        b = [1.0, -0.0, NaN, Inf, 2.0, -3.0, 0.0, -1.0, 4.0, 0.5][1:n]
+        println(mix!(zeros(n), xs(n), b, n))
+        println(mix!(zeros(n + 1), xs(n + 1), xs(n + 1), n))
+        println(affine!(zeros(n), xs(n), b, n))
+        println(affine!(zeros(n + 1), xs(n + 1), xs(n + 1), n))
+        println(evens!(zeros(2n), xs(n)))
+        println(sum(xs(n) .* 2.0 .- xs(n)))
+        println(xs(n) + 0.5 * xs(n))
+    end
+end
+
+cases([0, 1, 2, 3, 4, 7, 10])
+# A loop that runs out of its array raises where Julia does.
+function overrun(n)
+    affine!(zeros(n), xs(n), xs(n - 4), n)
+end
+println(overrun(9))
