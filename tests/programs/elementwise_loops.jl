@@ -56,6 +56,30 @@ function evens!(out, a)
 end
 
 xs(n) = [sin(1.0 * i) for i in 1:n]
+grid(m, n) = [cos(1.0 * i + 3.0 * j) for i in 1:m, j in 1:n]
+
+# Column by column; the inner loop reads a row of `B` (a step of a whole column per trip).
+function columns!(C, A, B)
+    m, n = size(C)
+    for j in 1:n
+        for i in 1:m
+            C[i, j] = A[i, j] * 2.0 - B[j, i] / (1.0 + abs(A[i, j]))
+        end
+    end
+    C
+end
+
+function matrices(shapes)
+    for (m, n) in shapes
+        A = grid(m, n)
+        println((m, n), " ", A .- sum(A, dims = 1), " ", A ./ sum(A, dims = 2))
+        println(A .* A[1:1, :] .+ A[:, 1:1] .- 1.0)
+        println(columns!(zeros(m, n), A, grid(n, m)))
+        # Written through one matrix while read through another that shares its memory.
+        B = reshape(copy(vec(A)), n, m)
+        println(columns!(reshape(B, m, n), A, B))
+    end
+end
 
 # Sizes from an argument: nothing about them is known before the call.
 function cases(ns)
@@ -80,6 +104,7 @@ function cases(ns)
 end
 
 cases([0, 1, 2, 3, 4, 7, 10])
+matrices([(1, 1), (2, 3), (3, 2), (5, 4), (4, 4)])
 # A loop that runs out of its array raises where Julia does.
 function overrun(n)
     affine!(zeros(n), xs(n), xs(n - 4), n)

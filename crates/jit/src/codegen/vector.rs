@@ -163,11 +163,17 @@ fn qualify(
         }
         steps.push(step);
     }
-    let is_f64_array = |a: Value| {
-        matches!(&f.types[a], Type::Array(e, _) if **e == Type::Float64) && !in_loop(a) && tracks(a)
+    // A `Float64` array from before the loop, read or written at one index (linear) or at
+    // two (of a matrix).
+    let access = |a: Value, ks: &[Value]| {
+        let rank = match &f.types[a] {
+            Type::Array(e, n) if **e == Type::Float64 => *n as usize,
+            _ => return false,
+        };
+        (ks.len() == 1 || ks.len() == rank && rank == 2) && !in_loop(a) && tracks(a)
     };
-    let mut stores: FxHashMap<Value, Value> = FxHashMap::default();
-    let mut loads: Vec<(Value, Value)> = Vec::new();
+    let mut stores: FxHashMap<Value, &[Value]> = FxHashMap::default();
+    let mut loads: Vec<(Value, &[Value])> = Vec::new();
     let mut indices = Vec::new();
     for &i in rest {
         let r = f.result(i);
@@ -175,21 +181,21 @@ fn qualify(
             InstData::Const(Const::Int(_) | Const::F64(_)) => {}
             InstData::Prim { op, args } => match (op, args.as_slice()) {
                 (Prim::AddInt | Prim::SubInt | Prim::MulInt, [_, _]) => {}
-                (Prim::ArrayRef, &[a, k]) => {
-                    if !is_f64_array(a) {
+                (Prim::ArrayRef, [a, ks @ ..]) => {
+                    if !access(*a, ks) {
                         return None;
                     }
-                    loads.push((a, k));
-                    indices.push(k);
+                    loads.push((*a, ks));
+                    indices.extend_from_slice(ks);
                 }
-                (Prim::ArraySet, &[a, _, k]) => {
-                    if !is_f64_array(a)
+                (Prim::ArraySet, [a, _, ks @ ..]) => {
+                    if !access(*a, ks)
                         || r.is_some_and(|r| used.contains(&r))
-                        || stores.insert(a, k).is_some()
+                        || stores.insert(*a, ks).is_some()
                     {
                         return None;
                     }
-                    indices.push(k);
+                    indices.extend_from_slice(ks);
                 }
                 (op, args) => {
                     if lane_op(*op) != Some(args.len())
@@ -209,7 +215,7 @@ fn qualify(
     // An array both read and written is read only where the same trip writes it.
     if loads
         .iter()
-        .any(|(a, k)| stores.get(a).is_some_and(|s| s != k))
+        .any(|(a, ks)| stores.get(a).is_some_and(|s| s != ks))
     {
         return None;
     }
@@ -335,66 +341,64 @@ impl Gen<'_, '_> {
             .zip(&l.steps)
             .map(|(v, s)| self.b.ins().iadd_imm_s(*v, *s))
             .collect();
-        // Each array's storage, once.
+        // Each array's storage (data pointer and length), once.
+        let mut storage: FxHashMap<Value, (cir::Value, cir::Value)> = FxHashMap::default();
         let mut arrays: Vec<Value> = Vec::new();
         let mut stored: Vec<Value> = Vec::new();
+        let fl = MemFlagsData::trusted();
         for &i in &insts {
             if let InstData::Prim {
                 op: op @ (Prim::ArrayRef | Prim::ArraySet),
                 args,
             } = &f.insts[i]
             {
-                if !arrays.contains(&args[0]) {
-                    arrays.push(args[0]);
+                let a = args[0];
+                if let std::collections::hash_map::Entry::Vacant(e) = storage.entry(a) {
+                    let o = self.arr_obj[&a];
+                    let ptr = self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::PTR);
+                    let len = self
+                        .b
+                        .ins()
+                        .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
+                    e.insert((ptr, len));
+                    arrays.push(a);
                 }
                 if *op == Prim::ArraySet {
-                    stored.push(args[0]);
+                    stored.push(a);
                 }
             }
         }
-        let mut storage = FxHashMap::default();
-        for &a in &arrays {
-            let o = self.arr_obj[&a];
-            let fl = MemFlagsData::trusted();
-            let ptr = self
-                .b
-                .ins()
-                .load(ct::I64, fl, o, runtime::value::ArrayView::PTR);
-            let len = self
-                .b
-                .ins()
-                .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
-            storage.insert(a, (ptr, len));
-        }
-        // The checks: every index steps by one element; no written array shares memory with
-        // another array of the loop.
+        // The checks: no written array shares memory with another array of the loop ...
         let mut ok = self.b.ins().iconst(ct::I8, 1);
+        let end = |g: &mut Self, (p, n): (cir::Value, cir::Value)| {
+            let bytes = g.b.ins().ishl_imm_u(n, 3);
+            g.b.ins().iadd(p, bytes)
+        };
         for &s in &stored {
             for &a in &arrays {
                 if a == s {
                     continue;
                 }
-                let end = |g: &mut Self, (p, n): (cir::Value, cir::Value)| {
-                    let bytes = g.b.ins().ishl_imm_u(n, 3);
-                    g.b.ins().iadd(p, bytes)
-                };
-                let (sp, ap) = (storage[&s].0, storage[&a].0);
-                let se = end(self, storage[&s]);
-                let ae = end(self, storage[&a]);
-                let before = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, se, ap);
-                let after = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, ae, sp);
+                let (ss, sa) = (storage[&s], storage[&a]);
+                let (se, ae) = (end(self, ss), end(self, sa));
+                let before = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, se, sa.0);
+                let after = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, ae, ss.0);
                 let apart = self.b.ins().bor(before, after);
                 ok = self.b.ins().band(ok, apart);
             }
         }
-        // The trips two at a time cover `m` trips: the loop's trip count rounded down to even.
+        // ... the trips taken two at a time, `m` (the loop's trip count rounded down to
+        // even), are few enough that no index arithmetic below can wrap ...
         let (j, bound, strict) = l.test;
         let hi = self.vals[&bound];
         let diff = self.b.ins().isub(hi, p0[j]);
         let sane = self
             .b
             .ins()
-            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, diff, 1 << 62);
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, diff, 1 << 40);
         ok = self.b.ins().band(ok, sane);
         let trips = if strict {
             diff
@@ -402,41 +406,75 @@ impl Gen<'_, '_> {
             self.b.ins().iadd_imm_s(diff, 1)
         };
         let m = self.b.ins().band_imm_s(trips, -2);
-        // Each access's address on the first trip, its index stepping by one, and all `m`
-        // trips' indices in range (else the scalar loop runs, and raises where it should).
+        let last = self.b.ins().iadd_imm_s(m, -1);
+        // ... and each access's indices stay in range over those trips (else the scalar loop
+        // runs, and raises where it should). Each access: its element offset on the first trip
+        // and its step per trip, in elements; writes step by one element.
         let mut at0 = FxHashMap::default();
         let mut at1 = FxHashMap::default();
-        let mut base = FxHashMap::default();
+        let mut accesses: FxHashMap<Inst, (cir::Value, cir::Value)> = FxHashMap::default();
+        let mut unit = self.b.ins().iconst(ct::I8, 1);
         for &i in &insts {
-            let (a, k) = match &f.insts[i] {
+            let (a, ks, store) = match &f.insts[i] {
                 InstData::Prim {
                     op: Prim::ArrayRef,
                     args,
-                } => (args[0], args[1]),
+                } => (args[0], &args[1..], false),
                 InstData::Prim {
                     op: Prim::ArraySet,
                     args,
-                } => (args[0], args[2]),
+                } => (args[0], &args[2..], true),
                 _ => continue,
             };
-            let k0 = self.affine_at(k, &params, &insts, &p0, &mut at0);
-            let k1 = self.affine_at(k, &params, &insts, &p1, &mut at1);
-            let d = self.b.ins().isub(k1, k0);
-            let unit = self.b.ins().icmp_imm_s(IntCC::Equal, d, 1);
-            ok = self.b.ins().band(ok, unit);
-            let k0m1 = self.b.ins().iadd_imm_s(k0, -1);
             let (ptr, len) = storage[&a];
-            let from = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, k0m1, 0);
-            let room = self.b.ins().isub(len, k0m1);
-            let fits = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, m, room);
-            let inside = self.b.ins().band(from, fits);
-            ok = self.b.ins().band(ok, inside);
-            let off = self.b.ins().ishl_imm_u(k0m1, 3);
-            let addr = self.b.ins().iadd(ptr, off);
-            base.insert(i, addr);
+            let o = self.arr_obj[&a];
+            let extents = if ks.len() == 1 {
+                vec![len]
+            } else {
+                [runtime::value::ArrayView::D1, runtime::value::ArrayView::D2]
+                    .iter()
+                    .map(|off| self.b.ins().load(ct::I64, fl, o, *off))
+                    .collect()
+            };
+            let mut offset = self.b.ins().iconst(ct::I64, 0);
+            let mut step = self.b.ins().iconst(ct::I64, 0);
+            let mut scale = self.b.ins().iconst(ct::I64, 1);
+            for (&k, &n) in ks.iter().zip(&extents) {
+                let k0 = self.affine_at(k, &params, &insts, &p0, &mut at0);
+                let k1 = self.affine_at(k, &params, &insts, &p1, &mut at1);
+                let d = self.b.ins().isub(k1, k0);
+                // |d| ≤ 2^20, so `d * last` cannot wrap.
+                let shifted = self.b.ins().iadd_imm_s(d, 1 << 20);
+                let small =
+                    self.b
+                        .ins()
+                        .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, shifted, 1 << 21);
+                let dl = self.b.ins().imul(d, last);
+                let kl = self.b.ins().iadd(k0, dl);
+                // 1 ≤ k ≤ n at both ends (an affine index lies between them).
+                let mut within = small;
+                for x in [k0, kl] {
+                    let x1 = self.b.ins().iadd_imm_s(x, -1);
+                    let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, x1, n);
+                    within = self.b.ins().band(within, fits);
+                }
+                ok = self.b.ins().band(ok, within);
+                let k0m1 = self.b.ins().iadd_imm_s(k0, -1);
+                let o1 = self.b.ins().imul(k0m1, scale);
+                offset = self.b.ins().iadd(offset, o1);
+                let s1 = self.b.ins().imul(d, scale);
+                step = self.b.ins().iadd(step, s1);
+                scale = self.b.ins().imul(scale, n);
+            }
+            let is_unit = self.b.ins().icmp_imm_s(IntCC::Equal, step, 1);
+            if store {
+                ok = self.b.ins().band(ok, is_unit);
+            } else {
+                unit = self.b.ins().band(unit, is_unit);
+            }
+            let bytes = self.b.ins().ishl_imm_u(offset, 3);
+            let base = self.b.ins().iadd(ptr, bytes);
+            accesses.insert(i, (base, step));
         }
         // Operands that are the same in every trip, in both lanes.
         let mut lanes: FxHashMap<Value, cir::Value> = FxHashMap::default();
@@ -462,48 +500,93 @@ impl Gen<'_, '_> {
                 lanes.insert(a, v);
             }
         }
-        let vh = self.b.create_block();
-        let t0 = self.b.append_block_param(vh, ct::I64);
-        let vb = self.b.create_block();
+        // Two loops of two trips at a time: one where every read steps by one element (a
+        // load of both lanes at once), one that reads each lane on its own (an argument
+        // broadcast along a dimension steps by none); both leave through `vx`.
         let vx = self.b.create_block();
-        let zero = self.b.ins().iconst(ct::I64, 0);
-        self.b.ins().brif(
-            ok,
-            vh,
-            &[BlockArg::Value(zero)],
-            header,
-            &p0.iter().map(|v| BlockArg::Value(*v)).collect::<Vec<_>>(),
-        );
-        // Two trips remain while the counter (after `t` trips) and the next are in range.
-        self.b.switch_to_block(vh);
-        let iv = self.b.ins().iadd(p0[j], t0);
-        let next = self.b.ins().iadd_imm_s(iv, 1);
-        let cc = if strict {
-            IntCC::SignedLessThan
-        } else {
-            IntCC::SignedLessThanOrEqual
-        };
-        let first = self.b.ins().icmp(cc, iv, hi);
-        let second = self.b.ins().icmp(cc, next, hi);
-        let both = self.b.ins().band(first, second);
-        self.b.ins().brif(both, vb, &[], vx, &[]);
-        // Two trips.
-        self.b.switch_to_block(vb);
-        let off = self.b.ins().ishl_imm_u(t0, 3);
-        for &i in &insts {
+        let tx = self.b.append_block_param(vx, ct::I64);
+        let heads = [self.b.create_block(), self.b.create_block()];
+        let zero = [BlockArg::Value(self.b.ins().iconst(ct::I64, 0))];
+        let fast = self.b.create_block();
+        let p0_args: Vec<BlockArg> = p0.iter().map(|v| BlockArg::Value(*v)).collect();
+        self.b.ins().brif(ok, fast, &[], header, &p0_args);
+        self.b.switch_to_block(fast);
+        self.b.ins().brif(unit, heads[0], &zero, heads[1], &zero);
+        for (gather, vh) in [false, true].into_iter().zip(heads) {
+            let mut lanes = lanes.clone();
+            let t = self.b.append_block_param(vh, ct::I64);
+            let vb = self.b.create_block();
+            // Two trips remain while the counter (after `t` trips) and the next are in range.
+            self.b.switch_to_block(vh);
+            let iv = self.b.ins().iadd(p0[j], t);
+            let next = self.b.ins().iadd_imm_s(iv, 1);
+            let cc = if strict {
+                IntCC::SignedLessThan
+            } else {
+                IntCC::SignedLessThanOrEqual
+            };
+            let first = self.b.ins().icmp(cc, iv, hi);
+            let second = self.b.ins().icmp(cc, next, hi);
+            let both = self.b.ins().band(first, second);
+            self.b.ins().brif(both, vb, &[], vx, &[BlockArg::Value(t)]);
+            self.b.switch_to_block(vb);
+            self.two_trips(&insts, &accesses, &mut lanes, t, gather);
+            let t2 = self.b.ins().iadd_imm_s(t, 2);
+            self.b.ins().jump(vh, &[BlockArg::Value(t2)]);
+        }
+        // The scalar loop goes on from the counters after `t` trips.
+        self.b.switch_to_block(vx);
+        let ps: Vec<cir::Value> = p0
+            .iter()
+            .zip(&l.steps)
+            .map(|(v, s)| {
+                let d = self.b.ins().imul_imm_s(tx, *s);
+                self.b.ins().iadd(*v, d)
+            })
+            .collect();
+        to_header(self, &ps);
+    }
+
+    /// The body `insts` for trips `t` and `t + 1` at once; `accesses` holds each read's and
+    /// write's address on the first trip and step per trip (in elements), `lanes` the
+    /// two-lane values so far. With `gather`, reads load each lane on its own.
+    fn two_trips(
+        &mut self,
+        insts: &[Inst],
+        accesses: &FxHashMap<Inst, (cir::Value, cir::Value)>,
+        lanes: &mut FxHashMap<Value, cir::Value>,
+        t: cir::Value,
+        gather: bool,
+    ) {
+        let f = self.f;
+        let off = self.b.ins().ishl_imm_u(t, 3);
+        for &i in insts {
             let InstData::Prim { op, args } = &f.insts[i] else {
                 continue;
             };
             match op {
                 Prim::ArrayRef => {
-                    let addr = self.b.ins().iadd(base[&i], off);
-                    let v = self.b.ins().load(ct::F64X2, lane_flags(), addr, 0);
+                    let (base, step) = accesses[&i];
+                    let v = if gather {
+                        let k = self.b.ins().imul(step, t);
+                        let bytes = self.b.ins().ishl_imm_u(k, 3);
+                        let a0 = self.b.ins().iadd(base, bytes);
+                        let stride = self.b.ins().ishl_imm_u(step, 3);
+                        let a1 = self.b.ins().iadd(a0, stride);
+                        let x0 = self.b.ins().load(ct::F64, lane_flags(), a0, 0);
+                        let x1 = self.b.ins().load(ct::F64, lane_flags(), a1, 0);
+                        let v = self.b.ins().scalar_to_vector(ct::F64X2, x0);
+                        self.b.ins().insertlane(v, x1, 1)
+                    } else {
+                        let addr = self.b.ins().iadd(base, off);
+                        self.b.ins().load(ct::F64X2, lane_flags(), addr, 0)
+                    };
                     if let Some(r) = f.result(i) {
                         lanes.insert(r, v);
                     }
                 }
                 Prim::ArraySet => {
-                    let addr = self.b.ins().iadd(base[&i], off);
+                    let addr = self.b.ins().iadd(accesses[&i].0, off);
                     let v = lanes[&args[1]];
                     self.b.ins().store(lane_flags(), v, addr, 0);
                 }
@@ -524,23 +607,10 @@ impl Gen<'_, '_> {
                         lanes.insert(r, v);
                     }
                 }
-                // Integer index arithmetic: the addresses are computed from the trip count.
+                // Integer index arithmetic: the addresses come from the trip count.
                 _ => {}
             }
         }
-        let t2 = self.b.ins().iadd_imm_s(t0, 2);
-        self.b.ins().jump(vh, &[BlockArg::Value(t2)]);
-        // The scalar loop goes on from the counters after `t` trips.
-        self.b.switch_to_block(vx);
-        let ps: Vec<cir::Value> = p0
-            .iter()
-            .zip(&l.steps)
-            .map(|(v, s)| {
-                let d = self.b.ins().imul_imm_s(t0, *s);
-                self.b.ins().iadd(*v, d)
-            })
-            .collect();
-        to_header(self, &ps);
     }
 
     /// Integer `v` of the loop body evaluated with the header's parameters `params` set to
