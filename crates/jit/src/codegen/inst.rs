@@ -668,8 +668,7 @@ impl Gen<'_, '_> {
             let dst = self.slot_addr(p);
             self.materialize(a, dst);
         }
-        let cb = self.target(dest);
-        self.b.ins().jump(cb, &native);
+        self.jump_to(dest, &native);
     }
 
     /// Returns tuple `v` field by field into the caller's values (see [`returned_fields`]):

@@ -675,11 +675,13 @@ pub fn lower(
         g.blocks.insert(blk, cb);
     }
     for p in planned {
-        let entry = g.b.create_block();
+        let [gate, entry] = [g.b.create_block(), g.b.create_block()];
         for _ in &f.blocks[p.header].params {
+            g.b.append_block_param(gate, ct::I64);
             g.b.append_block_param(entry, ct::I64);
         }
-        g.vec_loops.insert(p.header, vector::VecLoop::new(p, entry));
+        g.vec_loops
+            .insert(p.header, vector::VecLoop::new(p, gate, entry));
     }
     // Arguments: unbox scalars, copy the rest into their slots.
     let mut entry_args = Vec::new();

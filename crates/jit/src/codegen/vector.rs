@@ -1,20 +1,24 @@
 //! Two-lane (`f64x2`) versions of simple counted loops over float arrays.
 //!
 //! A loop qualifies when it is a header that only tests a counter and one body block that
-//! only reads and writes `Float64` arrays at indices affine in the counters, computes with
-//! `+ - * /`, negation, `abs` and `sqrt` (each lane rounds exactly as the scalar operation
-//! does), and jumps back. The loop must carry nothing but counters (no sum or other value
-//! carried from trip to trip: adding in pairs would round differently from adding in order),
-//! and an array it writes is read only at the index the same trip writes.
+//! only reads and writes `Float64` arrays (at one linear index, or two of a matrix) at indices
+//! affine in the counters, computes with `+ - * /`, negation, `abs` and `sqrt` (each lane
+//! rounds exactly as the scalar operation does), and jumps back. The loop carries nothing but
+//! counters (no sum or other value carried from trip to trip: adding in pairs would round
+//! differently from adding in order), and an array it writes is read only at the index the
+//! same trip writes.
 //!
-//! Native code then enters such a loop through a block of its own that checks, at run time,
-//! that every index advances by one element per trip and stays in range for all the trips
-//! taken two at a time, and that no written array shares memory with another array the loop
-//! touches. When those hold, the loop runs two trips at a time
-//! (both trips' reads, then both trips' writes — the same values as running them in turn,
-//! since no trip reads what another writes) for as long as two trips remain, then continues
-//! in the scalar loop, which runs whatever is left (none or one trip, or all of them when a
-//! check failed). The interpreter runs the scalar loop; both give the same numbers.
+//! Edges from outside enter such a loop through a test of its trip count: loops of fewer
+//! than `MIN_TRIPS` trips run as they are. Longer ones are checked at run time: every write
+//! steps by one element per trip, every index stays in range for all the loop's trips (per
+//! dimension), and no written array shares memory with another array the loop touches. If
+//! any check fails, the scalar loop runs (and raises where Julia does). Otherwise each step
+//! runs two trips at once — each operation on both lanes; a read stepping by one element
+//! loads both at once, any other (an argument broadcast along a dimension steps by none)
+//! loads each lane — then a last trip of an odd count runs one lane wide, and control leaves
+//! through the loop's exit with the counters the scalar loop would have. As no trip reads what
+//! another writes, the values are those of running the trips in turn; the interpreter runs
+//! the scalar loop, and both give the same numbers.
 
 use super::*;
 
@@ -33,8 +37,11 @@ pub(super) struct Shape {
 /// A loop that runs two trips at a time (see the module documentation).
 pub(super) struct VecLoop {
     shape: Shape,
-    /// The block edges from outside the loop enter instead of the header (its parameters are
-    /// the header's).
+    /// The blocks edges from outside the loop enter instead of the header (their parameters
+    /// are the header's): `gate` goes to `entry` if the loop is long enough to check (an edge
+    /// that can hold code makes that test itself), `entry` checks whether the loop can run two
+    /// trips at a time and does.
+    gate: cir::Block,
     entry: cir::Block,
 }
 
@@ -273,8 +280,28 @@ fn affine_degree(
 }
 
 impl VecLoop {
-    pub(super) fn new(shape: Shape, entry: cir::Block) -> VecLoop {
-        VecLoop { shape, entry }
+    pub(super) fn new(shape: Shape, gate: cir::Block, entry: cir::Block) -> VecLoop {
+        VecLoop { shape, gate, entry }
+    }
+}
+
+/// The fewest trips a loop takes two at a time: shorter loops run one trip at a time, as the
+/// run-time checks would cost more than they save (measured with `mooncake bench`: a GRU
+/// step's vectors of 8 lost 8% to the checks, the heat equation's 98 cells gain 20%).
+const MIN_TRIPS: i64 = 16;
+
+/// Lane operation `op` on `xs` (two-lane or scalar: the instructions are the same).
+fn lane_inst(b: &mut FunctionBuilder, op: Prim, xs: &[cir::Value]) -> cir::Value {
+    let ins = b.ins();
+    match (op, xs) {
+        (Prim::AddFloat, [x, y]) => ins.fadd(*x, *y),
+        (Prim::SubFloat, [x, y]) => ins.fsub(*x, *y),
+        (Prim::MulFloat, [x, y]) => ins.fmul(*x, *y),
+        (Prim::DivFloat, [x, y]) => ins.fdiv(*x, *y),
+        (Prim::NegFloat, [x]) => ins.fneg(*x),
+        (Prim::AbsFloat, [x]) => ins.fabs(*x),
+        (Prim::Sqrt, [x]) => ins.sqrt(*x),
+        _ => unreachable!("a lane operation with its operand count"),
     }
 }
 
@@ -289,9 +316,56 @@ impl Gen<'_, '_> {
     /// loop `d` heads when the edge comes from outside it.
     pub(super) fn target(&self, d: Block) -> cir::Block {
         match self.vec_loops.get(&d) {
-            Some(l) if self.cur != l.shape.header && self.cur != l.shape.body => l.entry,
+            Some(l) if self.cur != l.shape.header && self.cur != l.shape.body => l.gate,
             _ => self.blocks[&d],
         }
+    }
+
+    /// Ends the block being lowered with its edge into `d`, passing `args`: into a loop that
+    /// can run two trips at a time, from outside it, a test of the trip count chooses between
+    /// the two-lane entry and the loop itself.
+    pub(super) fn jump_to(&mut self, d: Block, args: &[BlockArg]) {
+        let (entry, test) = match self.vec_loops.get(&d) {
+            Some(l) if self.cur != l.shape.header && self.cur != l.shape.body => {
+                (l.entry, l.shape.test)
+            }
+            _ => {
+                let cb = self.blocks[&d];
+                self.b.ins().jump(cb, args);
+                return;
+            }
+        };
+        let p0: Vec<cir::Value> = args
+            .iter()
+            .map(|a| match a {
+                BlockArg::Value(v) => *v,
+                _ => unreachable!("a loop counter passed as a value"),
+            })
+            .collect();
+        let worth = self.long_enough(test, &p0);
+        let header = self.blocks[&d];
+        self.b.ins().brif(worth, entry, args, header, args);
+    }
+
+    /// Whether the loop with exit test `test` (see [`Shape`]), entered with counters `p0`, is
+    /// worth checking the loop for two trips at a time: `MIN_TRIPS` or more (and at most
+    /// 2^40, which keeps the index arithmetic of the checks from wrapping).
+    fn long_enough(
+        &mut self,
+        (j, bound, strict): (usize, Value, bool),
+        p0: &[cir::Value],
+    ) -> cir::Value {
+        let hi = self.vals[&bound];
+        let diff = self.b.ins().isub(hi, p0[j]);
+        let trips = if strict {
+            diff
+        } else {
+            self.b.ins().iadd_imm_s(diff, 1)
+        };
+        let from_min = self.b.ins().iadd_imm_s(trips, -MIN_TRIPS);
+        self.b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, from_min, 1 << 40)
     }
 
     /// Emits the two-lane entry of every qualifying loop (after the rest of the function, so
@@ -308,13 +382,19 @@ impl Gen<'_, '_> {
 
     fn emit_vector_loop(&mut self, v: &VecLoop) {
         let (f, l) = (self.f, &v.shape);
-        self.b.switch_to_block(v.entry);
-        let p0: Vec<cir::Value> = self.b.block_params(v.entry).to_vec();
         let header = self.blocks[&l.header];
         let to_header = |g: &mut Self, ps: &[cir::Value]| {
             let args: Vec<BlockArg> = ps.iter().map(|v| BlockArg::Value(*v)).collect();
             g.b.ins().jump(header, &args);
         };
+        // The gate: the trip count's test.
+        self.b.switch_to_block(v.gate);
+        let p0: Vec<cir::Value> = self.b.block_params(v.gate).to_vec();
+        let args: Vec<BlockArg> = p0.iter().map(|v| BlockArg::Value(*v)).collect();
+        let worth = self.long_enough(l.test, &p0);
+        self.b.ins().brif(worth, v.entry, &args, header, &args);
+        self.b.switch_to_block(v.entry);
+        let p0: Vec<cir::Value> = self.b.block_params(v.entry).to_vec();
         let insts = f.blocks[l.body].insts.clone();
         let params = f.blocks[l.header].params.clone();
         let in_body = |v: Value| f.def_inst(v).is_some_and(|d| insts.contains(&d));
@@ -335,6 +415,15 @@ impl Gen<'_, '_> {
             to_header(self, &p0);
             return;
         }
+        let (j, bound, strict) = l.test;
+        let hi = self.vals[&bound];
+        let diff = self.b.ins().isub(hi, p0[j]);
+        let trips = if strict {
+            diff
+        } else {
+            self.b.ins().iadd_imm_s(diff, 1)
+        };
+        let p0_args: Vec<BlockArg> = p0.iter().map(|v| BlockArg::Value(*v)).collect();
         // The counters after one trip.
         let p1: Vec<cir::Value> = p0
             .iter()
@@ -390,23 +479,7 @@ impl Gen<'_, '_> {
                 ok = self.b.ins().band(ok, apart);
             }
         }
-        // ... the trips taken two at a time, `m` (the loop's trip count rounded down to
-        // even), are few enough that no index arithmetic below can wrap ...
-        let (j, bound, strict) = l.test;
-        let hi = self.vals[&bound];
-        let diff = self.b.ins().isub(hi, p0[j]);
-        let sane = self
-            .b
-            .ins()
-            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, diff, 1 << 40);
-        ok = self.b.ins().band(ok, sane);
-        let trips = if strict {
-            diff
-        } else {
-            self.b.ins().iadd_imm_s(diff, 1)
-        };
-        let m = self.b.ins().band_imm_s(trips, -2);
-        let last = self.b.ins().iadd_imm_s(m, -1);
+        let last = self.b.ins().iadd_imm_s(trips, -1);
         // ... and each access's indices stay in range over those trips (else the scalar loop
         // runs, and raises where it should). Each access: its element offset on the first trip
         // and its step per trip, in elements; writes step by one element.
@@ -476,8 +549,10 @@ impl Gen<'_, '_> {
             let base = self.b.ins().iadd(ptr, bytes);
             accesses.insert(i, (base, step));
         }
-        // Operands that are the same in every trip, in both lanes.
+        // Operands that are the same in every trip, in both lanes (and in one, for the last
+        // trip of an odd count).
         let mut lanes: FxHashMap<Value, cir::Value> = FxHashMap::default();
+        let mut ones: FxHashMap<Value, cir::Value> = FxHashMap::default();
         for &i in &insts {
             let InstData::Prim { op, args } = &f.insts[i] else {
                 continue;
@@ -498,6 +573,7 @@ impl Gen<'_, '_> {
                 };
                 let v = self.b.ins().splat(ct::F64X2, x);
                 lanes.insert(a, v);
+                ones.insert(a, x);
             }
         }
         // Two loops of two trips at a time: one where every read steps by one element (a
@@ -508,7 +584,6 @@ impl Gen<'_, '_> {
         let heads = [self.b.create_block(), self.b.create_block()];
         let zero = [BlockArg::Value(self.b.ins().iconst(ct::I64, 0))];
         let fast = self.b.create_block();
-        let p0_args: Vec<BlockArg> = p0.iter().map(|v| BlockArg::Value(*v)).collect();
         self.b.ins().brif(ok, fast, &[], header, &p0_args);
         self.b.switch_to_block(fast);
         self.b.ins().brif(unit, heads[0], &zero, heads[1], &zero);
@@ -534,17 +609,107 @@ impl Gen<'_, '_> {
             let t2 = self.b.ins().iadd_imm_s(t, 2);
             self.b.ins().jump(vh, &[BlockArg::Value(t2)]);
         }
-        // The scalar loop goes on from the counters after `t` trips.
+        // After the trips taken two at a time, the last trip of an odd count, one lane wide;
+        // then the loop's exit with the counters after all trips. (The vector loop never goes
+        // back into the scalar one: values the scalar loop keeps in registers would otherwise
+        // have to live through the vector loop too.)
         self.b.switch_to_block(vx);
+        let odd = self.b.ins().icmp(IntCC::SignedLessThan, tx, trips);
+        let one = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(odd, one, &[], done, &[]);
+        self.b.switch_to_block(one);
+        self.one_trip(&insts, &accesses, &mut ones, tx);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
         let ps: Vec<cir::Value> = p0
             .iter()
             .zip(&l.steps)
             .map(|(v, s)| {
-                let d = self.b.ins().imul_imm_s(tx, *s);
+                let d = self.b.ins().imul_imm_s(trips, *s);
                 self.b.ins().iadd(*v, d)
             })
             .collect();
-        to_header(self, &ps);
+        self.leave(l, &params, &ps);
+    }
+
+    /// The header's exit edge, taken with the header's parameters `params` holding `ps`.
+    fn leave(&mut self, l: &Shape, params: &[Value], ps: &[cir::Value]) {
+        let f = self.f;
+        let br = *f.blocks[l.header]
+            .insts
+            .last()
+            .unwrap_or_else(|| unreachable!());
+        let InstData::Branch {
+            then_dest,
+            then_args,
+            else_dest,
+            else_args,
+            ..
+        } = &f.insts[br]
+        else {
+            unreachable!("a qualifying loop's header ends with a branch")
+        };
+        let (dest, args) = if *then_dest == l.body {
+            (*else_dest, else_args)
+        } else {
+            (*then_dest, then_args)
+        };
+        let saved: Vec<Option<cir::Value>> = params
+            .iter()
+            .zip(ps)
+            .map(|(p, v)| self.vals.insert(*p, *v))
+            .collect();
+        let cur = std::mem::replace(&mut self.cur, l.header);
+        self.edge(dest, args);
+        self.cur = cur;
+        for (p, old) in params.iter().zip(saved) {
+            match old {
+                Some(v) => self.vals.insert(*p, v),
+                None => self.vals.remove(p),
+            };
+        }
+    }
+
+    /// The body `insts` for trip `t` alone (`ones`: the values so far).
+    fn one_trip(
+        &mut self,
+        insts: &[Inst],
+        accesses: &FxHashMap<Inst, (cir::Value, cir::Value)>,
+        ones: &mut FxHashMap<Value, cir::Value>,
+        t: cir::Value,
+    ) {
+        let f = self.f;
+        let off = self.b.ins().ishl_imm_u(t, 3);
+        for &i in insts {
+            let InstData::Prim { op, args } = &f.insts[i] else {
+                continue;
+            };
+            match op {
+                Prim::ArrayRef => {
+                    let (base, step) = accesses[&i];
+                    let k = self.b.ins().imul(step, t);
+                    let bytes = self.b.ins().ishl_imm_u(k, 3);
+                    let a = self.b.ins().iadd(base, bytes);
+                    let v = self.b.ins().load(ct::F64, lane_flags(), a, 0);
+                    if let Some(r) = f.result(i) {
+                        ones.insert(r, v);
+                    }
+                }
+                Prim::ArraySet => {
+                    let addr = self.b.ins().iadd(accesses[&i].0, off);
+                    self.b.ins().store(lane_flags(), ones[&args[1]], addr, 0);
+                }
+                op if lane_op(*op).is_some() => {
+                    let xs: Vec<cir::Value> = args.iter().map(|a| ones[a]).collect();
+                    let v = lane_inst(&mut self.b, *op, &xs);
+                    if let Some(r) = f.result(i) {
+                        ones.insert(r, v);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The body `insts` for trips `t` and `t + 1` at once; `accesses` holds each read's and
@@ -592,17 +757,7 @@ impl Gen<'_, '_> {
                 }
                 op if lane_op(*op).is_some() => {
                     let xs: Vec<cir::Value> = args.iter().map(|a| lanes[a]).collect();
-                    let ins = self.b.ins();
-                    let v = match (op, xs.as_slice()) {
-                        (Prim::AddFloat, [x, y]) => ins.fadd(*x, *y),
-                        (Prim::SubFloat, [x, y]) => ins.fsub(*x, *y),
-                        (Prim::MulFloat, [x, y]) => ins.fmul(*x, *y),
-                        (Prim::DivFloat, [x, y]) => ins.fdiv(*x, *y),
-                        (Prim::NegFloat, [x]) => ins.fneg(*x),
-                        (Prim::AbsFloat, [x]) => ins.fabs(*x),
-                        (Prim::Sqrt, [x]) => ins.sqrt(*x),
-                        _ => unreachable!("a lane operation with its operand count"),
-                    };
+                    let v = lane_inst(&mut self.b, *op, &xs);
                     if let Some(r) = f.result(i) {
                         lanes.insert(r, v);
                     }
