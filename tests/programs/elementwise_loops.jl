@@ -92,7 +92,7 @@ function cases(ns)
         println(shifted!(x, x))
         y = xs(2n)
         println(shifted!(reshape(y, 2, n), y))
-        b = [1.0, -0.0, NaN, Inf, 2.0, -3.0, 0.0, -1.0, 4.0, 0.5][1:n]
+        b = repeat([1.0, -0.0, NaN, Inf, 2.0, -3.0, 0.0, -1.0, 4.0, 0.5], 4)[1:n]
         println(mix!(zeros(n), xs(n), b, n))
         println(mix!(zeros(n + 1), xs(n + 1), xs(n + 1), n))
         println(affine!(zeros(n), xs(n), b, n))
@@ -103,10 +103,10 @@ function cases(ns)
     end
 end
 
-cases([0, 1, 2, 3, 4, 7, 10])
-matrices([(1, 1), (2, 3), (3, 2), (5, 4), (4, 4)])
+cases([0, 1, 2, 15, 16, 17, 33])
+matrices([(1, 1), (2, 3), (17, 3), (5, 20)])
 # A loop that runs out of its array raises where Julia does.
 function overrun(n)
     affine!(zeros(n), xs(n), xs(n - 4), n)
 end
-println(overrun(9))
+println(overrun(20))
