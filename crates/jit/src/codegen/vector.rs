@@ -55,8 +55,9 @@ fn lane_op(op: Prim) -> Option<usize> {
     }
 }
 
-/// The loops of `f` that qualify (keyed by header; `entry` not yet created). `tracks` says
-/// which arrays native code keeps the object of (`Gen::tracks_array`).
+/// The loops of `f` that qualify (`loops`: its natural loops, by header). `tracks` says which
+/// arrays native code keeps the object of (`Gen::tracks_array`); `used`, which values some
+/// instruction reads.
 pub(super) fn plan(
     f: &Function,
     loops: &[(Block, FxHashSet<Block>)],
@@ -286,8 +287,8 @@ impl VecLoop {
 }
 
 /// The fewest trips a loop takes two at a time: shorter loops run one trip at a time, as the
-/// run-time checks would cost more than they save (measured with `mooncake bench`: a GRU
-/// step's vectors of 8 lost 8% to the checks, the heat equation's 98 cells gain 20%).
+/// run-time checks (a few dozen instructions per entry into the loop) would cost about what
+/// pairing their trips saves.
 const MIN_TRIPS: i64 = 16;
 
 /// Lane operation `op` on `xs` (two-lane or scalar: the instructions are the same).
@@ -305,15 +306,24 @@ fn lane_inst(b: &mut FunctionBuilder, op: Prim, xs: &[cir::Value]) -> cir::Value
     }
 }
 
-/// Flags of the two-lane loads and stores: in range (proved), not known to be 16-byte
+/// How a trip reads its arrays: one trip (scalar loads), or two trips with both lanes loaded
+/// at once (the read steps by one element) or each on its own.
+#[derive(Clone, Copy)]
+enum Read {
+    One,
+    Both,
+    Each,
+}
+
+/// Flags of the two-lane loads and stores: in range (checked before the loop), not known to be 16-byte
 /// aligned (so x86 code never folds them into an instruction that needs alignment).
 fn lane_flags() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
 impl Gen<'_, '_> {
-    /// Where an edge into `d` from the block being lowered goes: the two-lane entry of the
-    /// loop `d` heads when the edge comes from outside it.
+    /// Where an edge into `d` from the block being lowered goes: the gate of the loop `d`
+    /// heads when the edge comes from outside it.
     pub(super) fn target(&self, d: Block) -> cir::Block {
         match self.vec_loops.get(&d) {
             Some(l) if self.cur != l.shape.header && self.cur != l.shape.body => l.gate,
@@ -605,7 +615,8 @@ impl Gen<'_, '_> {
             let both = self.b.ins().band(first, second);
             self.b.ins().brif(both, vb, &[], vx, &[BlockArg::Value(t)]);
             self.b.switch_to_block(vb);
-            self.two_trips(&insts, &accesses, &mut lanes, t, gather);
+            let read = if gather { Read::Each } else { Read::Both };
+            self.trips(&insts, &accesses, &mut lanes, t, read);
             let t2 = self.b.ins().iadd_imm_s(t, 2);
             self.b.ins().jump(vh, &[BlockArg::Value(t2)]);
         }
@@ -619,7 +630,7 @@ impl Gen<'_, '_> {
         let done = self.b.create_block();
         self.b.ins().brif(odd, one, &[], done, &[]);
         self.b.switch_to_block(one);
-        self.one_trip(&insts, &accesses, &mut ones, tx);
+        self.trips(&insts, &accesses, &mut ones, tx, Read::One);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
         let ps: Vec<cir::Value> = p0
@@ -671,13 +682,17 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// The body `insts` for trip `t` alone (`ones`: the values so far).
-    fn one_trip(
+    /// The body `insts` from trip `t` on, `width` trips at once (one or two); `accesses`
+    /// holds each read's and write's address on the first trip and step per trip (in
+    /// elements), `vals` the values so far (two-lane ones for two trips). Two trips' reads
+    /// load both lanes at once where `Read::Both`, each lane on its own where `Read::Each`.
+    fn trips(
         &mut self,
         insts: &[Inst],
         accesses: &FxHashMap<Inst, (cir::Value, cir::Value)>,
-        ones: &mut FxHashMap<Value, cir::Value>,
+        vals: &mut FxHashMap<Value, cir::Value>,
         t: cir::Value,
+        read: Read,
     ) {
         let f = self.f;
         let off = self.b.ins().ishl_imm_u(t, 3);
@@ -685,85 +700,43 @@ impl Gen<'_, '_> {
             let InstData::Prim { op, args } = &f.insts[i] else {
                 continue;
             };
-            match op {
+            let v = match op {
                 Prim::ArrayRef => {
                     let (base, step) = accesses[&i];
-                    let k = self.b.ins().imul(step, t);
-                    let bytes = self.b.ins().ishl_imm_u(k, 3);
-                    let a = self.b.ins().iadd(base, bytes);
-                    let v = self.b.ins().load(ct::F64, lane_flags(), a, 0);
-                    if let Some(r) = f.result(i) {
-                        ones.insert(r, v);
-                    }
-                }
-                Prim::ArraySet => {
-                    let addr = self.b.ins().iadd(accesses[&i].0, off);
-                    self.b.ins().store(lane_flags(), ones[&args[1]], addr, 0);
-                }
-                op if lane_op(*op).is_some() => {
-                    let xs: Vec<cir::Value> = args.iter().map(|a| ones[a]).collect();
-                    let v = lane_inst(&mut self.b, *op, &xs);
-                    if let Some(r) = f.result(i) {
-                        ones.insert(r, v);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// The body `insts` for trips `t` and `t + 1` at once; `accesses` holds each read's and
-    /// write's address on the first trip and step per trip (in elements), `lanes` the
-    /// two-lane values so far. With `gather`, reads load each lane on its own.
-    fn two_trips(
-        &mut self,
-        insts: &[Inst],
-        accesses: &FxHashMap<Inst, (cir::Value, cir::Value)>,
-        lanes: &mut FxHashMap<Value, cir::Value>,
-        t: cir::Value,
-        gather: bool,
-    ) {
-        let f = self.f;
-        let off = self.b.ins().ishl_imm_u(t, 3);
-        for &i in insts {
-            let InstData::Prim { op, args } = &f.insts[i] else {
-                continue;
-            };
-            match op {
-                Prim::ArrayRef => {
-                    let (base, step) = accesses[&i];
-                    let v = if gather {
-                        let k = self.b.ins().imul(step, t);
-                        let bytes = self.b.ins().ishl_imm_u(k, 3);
-                        let a0 = self.b.ins().iadd(base, bytes);
-                        let stride = self.b.ins().ishl_imm_u(step, 3);
-                        let a1 = self.b.ins().iadd(a0, stride);
-                        let x0 = self.b.ins().load(ct::F64, lane_flags(), a0, 0);
-                        let x1 = self.b.ins().load(ct::F64, lane_flags(), a1, 0);
-                        let v = self.b.ins().scalar_to_vector(ct::F64X2, x0);
-                        self.b.ins().insertlane(v, x1, 1)
-                    } else {
-                        let addr = self.b.ins().iadd(base, off);
-                        self.b.ins().load(ct::F64X2, lane_flags(), addr, 0)
+                    let at = |g: &mut Self, trip: cir::Value| {
+                        let k = g.b.ins().imul(step, trip);
+                        let bytes = g.b.ins().ishl_imm_u(k, 3);
+                        let a = g.b.ins().iadd(base, bytes);
+                        g.b.ins().load(ct::F64, lane_flags(), a, 0)
                     };
-                    if let Some(r) = f.result(i) {
-                        lanes.insert(r, v);
+                    match read {
+                        Read::One => at(self, t),
+                        Read::Each => {
+                            let next = self.b.ins().iadd_imm_s(t, 1);
+                            let (x0, x1) = (at(self, t), at(self, next));
+                            let v = self.b.ins().scalar_to_vector(ct::F64X2, x0);
+                            self.b.ins().insertlane(v, x1, 1)
+                        }
+                        Read::Both => {
+                            let addr = self.b.ins().iadd(base, off);
+                            self.b.ins().load(ct::F64X2, lane_flags(), addr, 0)
+                        }
                     }
                 }
                 Prim::ArraySet => {
                     let addr = self.b.ins().iadd(accesses[&i].0, off);
-                    let v = lanes[&args[1]];
-                    self.b.ins().store(lane_flags(), v, addr, 0);
+                    self.b.ins().store(lane_flags(), vals[&args[1]], addr, 0);
+                    continue;
                 }
                 op if lane_op(*op).is_some() => {
-                    let xs: Vec<cir::Value> = args.iter().map(|a| lanes[a]).collect();
-                    let v = lane_inst(&mut self.b, *op, &xs);
-                    if let Some(r) = f.result(i) {
-                        lanes.insert(r, v);
-                    }
+                    let xs: Vec<cir::Value> = args.iter().map(|a| vals[a]).collect();
+                    lane_inst(&mut self.b, *op, &xs)
                 }
                 // Integer index arithmetic: the addresses come from the trip count.
-                _ => {}
+                _ => continue,
+            };
+            if let Some(r) = f.result(i) {
+                vals.insert(r, v);
             }
         }
     }
