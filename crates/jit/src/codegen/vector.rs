@@ -357,21 +357,28 @@ impl Gen<'_, '_> {
         self.b.ins().brif(worth, entry, args, header, args);
     }
 
-    /// Whether the loop with exit test `test` (see [`Shape`]), entered with counters `p0`, is
-    /// worth checking the loop for two trips at a time: `MIN_TRIPS` or more (and at most
-    /// 2^40, which keeps the index arithmetic of the checks from wrapping).
-    fn long_enough(
+    /// The number of trips of the loop with exit test `test` (see [`Shape`]) entered with
+    /// counters `p0` (wrapped when the bound is far below the counter; `long_enough` sorts
+    /// those out).
+    fn trip_count(
         &mut self,
         (j, bound, strict): (usize, Value, bool),
         p0: &[cir::Value],
     ) -> cir::Value {
         let hi = self.vals[&bound];
         let diff = self.b.ins().isub(hi, p0[j]);
-        let trips = if strict {
+        if strict {
             diff
         } else {
             self.b.ins().iadd_imm_s(diff, 1)
-        };
+        }
+    }
+
+    /// Whether the loop with exit test `test` (see [`Shape`]), entered with counters `p0`, is
+    /// worth checking the loop for two trips at a time: `MIN_TRIPS` or more (and at most
+    /// 2^40, which keeps the index arithmetic of the checks from wrapping).
+    fn long_enough(&mut self, test: (usize, Value, bool), p0: &[cir::Value]) -> cir::Value {
+        let trips = self.trip_count(test, p0);
         let from_min = self.b.ins().iadd_imm_s(trips, -MIN_TRIPS);
         self.b
             .ins()
@@ -427,12 +434,7 @@ impl Gen<'_, '_> {
         }
         let (j, bound, strict) = l.test;
         let hi = self.vals[&bound];
-        let diff = self.b.ins().isub(hi, p0[j]);
-        let trips = if strict {
-            diff
-        } else {
-            self.b.ins().iadd_imm_s(diff, 1)
-        };
+        let trips = self.trip_count(l.test, &p0);
         let p0_args: Vec<BlockArg> = p0.iter().map(|v| BlockArg::Value(*v)).collect();
         // The counters after one trip.
         let p1: Vec<cir::Value> = p0
