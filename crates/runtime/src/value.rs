@@ -937,8 +937,7 @@ impl ArrayObj {
         // SAFETY: see the `Sync` impl; `fill` gets the elements for its duration only.
         let inner = unsafe { &mut *self.inner.get() };
         self.sync(inner);
-        let same =
-            inner.dims.len() == dims.len() && inner.dims.iter().zip(dims).all(|(a, b)| a == b);
+        let same = inner.dims.as_slice() == dims;
         match &mut inner.data {
             ArrayData::F64(v) if same => {
                 fill(v);

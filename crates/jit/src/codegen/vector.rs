@@ -55,6 +55,21 @@ fn lane_op(op: Prim) -> Option<usize> {
     }
 }
 
+/// The array, indices and whether it writes, of an element read or write.
+fn array_access(data: &InstData) -> Option<(Value, &[Value], bool)> {
+    match data {
+        InstData::Prim {
+            op: Prim::ArrayRef,
+            args,
+        } => Some((*args.first()?, &args[1..], false)),
+        InstData::Prim {
+            op: Prim::ArraySet,
+            args,
+        } if args.len() >= 3 => Some((args[0], &args[2..], true)),
+        _ => None,
+    }
+}
+
 /// The loops of `f` that qualify (`loops`: its natural loops, by header). `tracks` says which
 /// arrays native code keeps the object of (`Gen::tracks_array`); `used`, which values some
 /// instruction reads.
@@ -189,19 +204,17 @@ fn qualify(
             InstData::Const(Const::Int(_) | Const::F64(_)) => {}
             InstData::Prim { op, args } => match (op, args.as_slice()) {
                 (Prim::AddInt | Prim::SubInt | Prim::MulInt, [_, _]) => {}
-                (Prim::ArrayRef, [a, ks @ ..]) => {
-                    if !access(*a, ks) {
-                        return None;
-                    }
-                    loads.push((*a, ks));
-                    indices.extend_from_slice(ks);
-                }
-                (Prim::ArraySet, [a, _, ks @ ..]) => {
-                    if !access(*a, ks)
-                        || r.is_some_and(|r| used.contains(&r))
-                        || stores.insert(*a, ks).is_some()
+                (Prim::ArrayRef | Prim::ArraySet, _) => {
+                    let (a, ks, store) = array_access(&f.insts[i])?;
+                    if !access(a, ks)
+                        || store
+                            && (r.is_some_and(|r| used.contains(&r))
+                                || stores.insert(a, ks).is_some())
                     {
                         return None;
+                    }
+                    if !store {
+                        loads.push((a, ks));
                     }
                     indices.extend_from_slice(ks);
                 }
@@ -442,77 +455,42 @@ impl Gen<'_, '_> {
             .zip(&l.steps)
             .map(|(v, s)| self.b.ins().iadd_imm_s(*v, *s))
             .collect();
-        // Each array's storage (data pointer and length), once.
-        let mut storage: FxHashMap<Value, (cir::Value, cir::Value)> = FxHashMap::default();
+        // Each array's storage (data pointer, length, end), fetched once; the written ones.
+        let mut storage: FxHashMap<Value, (cir::Value, cir::Value, cir::Value)> =
+            FxHashMap::default();
         let mut arrays: Vec<Value> = Vec::new();
         let mut stored: Vec<Value> = Vec::new();
         let fl = MemFlagsData::trusted();
-        for &i in &insts {
-            if let InstData::Prim {
-                op: op @ (Prim::ArrayRef | Prim::ArraySet),
-                args,
-            } = &f.insts[i]
-            {
-                let a = args[0];
-                if let std::collections::hash_map::Entry::Vacant(e) = storage.entry(a) {
-                    let o = self.arr_obj[&a];
-                    let ptr = self
-                        .b
-                        .ins()
-                        .load(ct::I64, fl, o, runtime::value::ArrayView::PTR);
-                    let len = self
-                        .b
-                        .ins()
-                        .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
-                    e.insert((ptr, len));
-                    arrays.push(a);
-                }
-                if *op == Prim::ArraySet {
-                    stored.push(a);
-                }
-            }
-        }
-        // The checks: no written array shares memory with another array of the loop ...
         let mut ok = self.b.ins().iconst(ct::I8, 1);
-        let end = |g: &mut Self, (p, n): (cir::Value, cir::Value)| {
-            let bytes = g.b.ins().ishl_imm_u(n, 3);
-            g.b.ins().iadd(p, bytes)
-        };
-        for &s in &stored {
-            for &a in &arrays {
-                if a == s {
-                    continue;
-                }
-                let (ss, sa) = (storage[&s], storage[&a]);
-                let (se, ae) = (end(self, ss), end(self, sa));
-                let before = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, se, sa.0);
-                let after = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, ae, ss.0);
-                let apart = self.b.ins().bor(before, after);
-                ok = self.b.ins().band(ok, apart);
-            }
-        }
         let last = self.b.ins().iadd_imm_s(trips, -1);
-        // ... and each access's indices stay in range over those trips (else the scalar loop
-        // runs, and raises where it should). Each access: its element offset on the first trip
+        // The checks: each access's indices stay in range over the loop's trips (else the
+        // scalar loop runs, and raises where it should) ... Each access: its element offset on the first trip
         // and its step per trip, in elements; writes step by one element.
         let mut at0 = FxHashMap::default();
         let mut at1 = FxHashMap::default();
         let mut accesses: FxHashMap<Inst, (cir::Value, cir::Value)> = FxHashMap::default();
         let mut unit = self.b.ins().iconst(ct::I8, 1);
         for &i in &insts {
-            let (a, ks, store) = match &f.insts[i] {
-                InstData::Prim {
-                    op: Prim::ArrayRef,
-                    args,
-                } => (args[0], &args[1..], false),
-                InstData::Prim {
-                    op: Prim::ArraySet,
-                    args,
-                } => (args[0], &args[2..], true),
-                _ => continue,
+            let Some((a, ks, store)) = array_access(&f.insts[i]) else {
+                continue;
             };
-            let (ptr, len) = storage[&a];
             let o = self.arr_obj[&a];
+            let (ptr, len, _) = *storage.entry(a).or_insert_with(|| {
+                let ptr = self
+                    .b
+                    .ins()
+                    .load(ct::I64, fl, o, runtime::value::ArrayView::PTR);
+                let len = self
+                    .b
+                    .ins()
+                    .load(ct::I64, fl, o, runtime::value::ArrayView::LEN);
+                let bytes = self.b.ins().ishl_imm_u(len, 3);
+                arrays.push(a);
+                (ptr, len, self.b.ins().iadd(ptr, bytes))
+            });
+            if store {
+                stored.push(a);
+            }
             let extents = if ks.len() == 1 {
                 vec![len]
             } else {
@@ -560,6 +538,18 @@ impl Gen<'_, '_> {
             let bytes = self.b.ins().ishl_imm_u(offset, 3);
             let base = self.b.ins().iadd(ptr, bytes);
             accesses.insert(i, (base, step));
+        }
+        // ... and no written array shares memory with another array of the loop.
+        for &s in &stored {
+            for &a in &arrays {
+                if a != s {
+                    let ((sp, _, se), (ap, _, ae)) = (storage[&s], storage[&a]);
+                    let before = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, se, ap);
+                    let after = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, ae, sp);
+                    let apart = self.b.ins().bor(before, after);
+                    ok = self.b.ins().band(ok, apart);
+                }
+            }
         }
         // Operands that are the same in every trip, in both lanes (and in one, for the last
         // trip of an odd count).
