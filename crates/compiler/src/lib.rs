@@ -581,6 +581,10 @@ impl Compiler {
                         *n = target;
                     }
                 }
+                let consts = match &stmt.kind {
+                    ExprKind::Const(inner) => syntax::ast::const_names(inner),
+                    _ => Vec::new(),
+                };
                 for (inst, data) in f.insts.iter() {
                     if let InstData::SetGlobal(name, _) = data {
                         // A function or type defined by the user is a constant binding.
@@ -590,7 +594,7 @@ impl Compiler {
                                 format!("invalid redefinition of constant {name}"),
                             ));
                         }
-                        if let ExprKind::Const(_) = stmt.kind {
+                        if consts.iter().any(|&c| self.global_name(c) == *name) {
                             continue;
                         }
                         if let Some(GlobalInfo::Const { .. }) = self.globals.get(name) {

@@ -420,15 +420,13 @@ impl Session {
                     }
                 }
                 if let ExprKind::Const(inner) = &item.kind {
-                    if let ExprKind::Assign { lhs, .. } = &inner.kind {
-                        if let Some(name) = lhs.ident() {
-                            let name = self.machine.compiler.global_name(name);
-                            if let Some(val) = self.machine.globals.get(&name).cloned() {
-                                self.machine
-                                    .compiler
-                                    .set_const(name, val.ty(), val.to_const());
-                                self.machine.invalidate();
-                            }
+                    for name in syntax::ast::const_names(inner) {
+                        let name = self.machine.compiler.global_name(name);
+                        if let Some(val) = self.machine.globals.get(&name).cloned() {
+                            self.machine
+                                .compiler
+                                .set_const(name, val.ty(), val.to_const());
+                            self.machine.invalidate();
                         }
                     }
                 }

@@ -230,6 +230,71 @@ fn mutated_programs_do_not_panic() {
     }
 }
 
+/// Programs written with the newer syntax forms (destructuring parameters, `const` of several
+/// names, prefix radicals, slurping, tuple broadcasting, `@views` on a tuple assignment),
+/// mutated with tokens of those forms.
+#[test]
+fn mutated_new_syntax_does_not_panic() {
+    const PROGRAMS: &[&str] = &[
+        "smile(K, (a, b, c)) = a + b * K + c * K^2\nsmile(2.0, (1.0, 2.0, 3.0))",
+        "f = ((a, b), c) -> a * b + c\nf((2.0, 3.0), 1.0)\nmap([(1, 2)]) do (i, x)\n i * x\nend",
+        "const a, b = 1, 2\nconst t::Float64 = 1\nglobal const g = a + b + t",
+        "x = 4.0\ny = √x^2 + 2√x + ∛-8.0 + ∜16.0 + √2x\nmap(√, [1.0, 4.0])",
+        "h, rest... = (1, 2.0, 3)\nu, vs... = [1.0, 2.0]\nhead((p, q...)) = q",
+        "t = (1.0, 2.0) .* 3.0 .+ (1, 2)\n[1, 2] .+ (10, 20)",
+        "X = ones(3, 2); y = ones(3)\n@views Xb, yb = X[[1, 3], :], y[1:2]\n@show Xb, yb",
+        "v = [1.0]\npush!(v, 2.0, 3)\nappend!(v, [4.0], (5,))\npushfirst!(v, 0.0, -1.0)",
+    ];
+    const TOKENS: &[&str] = &[
+        "√",
+        "∛",
+        "∜",
+        "(a, b)",
+        "((a, b), c)",
+        "...",
+        ",",
+        "const ",
+        "global ",
+        "@views ",
+        "(",
+        ")",
+        "=",
+        "::Tuple",
+        " do (x, y)\n",
+        "end",
+        ".+",
+        "(1,)",
+        "_",
+    ];
+    let mut rng = Lcg(0x5851_f42d_4c95_7f2d);
+    for round in 0..rounds(48) {
+        let src = PROGRAMS[round % PROGRAMS.len()];
+        let mut m: Vec<char> = src.chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(m.len() + 1);
+            if rng.below(3) == 0 {
+                let end = (at + 1 + rng.below(6)).min(m.len());
+                m.drain(at..end);
+            } else {
+                let tok = TOKENS[rng.below(TOKENS.len())];
+                m.splice(at..at, tok.chars());
+            }
+        }
+        let piece: String = m.into_iter().collect();
+        let p = piece.clone();
+        let r = std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(move || load(&p))
+            .expect("spawn")
+            .join();
+        match r {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("round {round} mutated to:\n{piece}\n{e}"),
+            Err(_) => panic!("round {round}: panic on:\n{piece}"),
+        }
+    }
+}
+
 #[test]
 fn mutated_gradient_programs_do_not_panic() {
     let mut rng = Lcg(0x2545_f491_4f6c_dd1d);

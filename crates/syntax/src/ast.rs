@@ -213,8 +213,6 @@ pub struct Param {
     pub ty: Option<Expr>,
     pub default: Option<Expr>,
     pub vararg: bool,
-    /// A destructuring parameter `(a, b)` of an anonymous function.
-    pub destructure: Option<Vec<Symbol>>,
     pub span: Span,
 }
 
@@ -329,9 +327,6 @@ pub fn param_names(params: &[Param]) -> Vec<Symbol> {
     let mut out = Vec::new();
     for p in params {
         out.extend(p.name);
-        if let Some(ds) = &p.destructure {
-            out.extend(ds.iter().copied());
-        }
     }
     out
 }
@@ -345,6 +340,16 @@ pub fn target_names(e: &Expr, out: &mut Vec<Symbol>) {
         ExprKind::Assign { lhs, .. } => target_names(lhs, out),
         _ => {}
     }
+}
+
+/// The names a `const` statement binds as constants: every name its assignment's left side
+/// binds (`const a, b = 1, 2`, `const x::Float64 = 1`).
+pub fn const_names(inner: &Expr) -> Vec<Symbol> {
+    let mut out = Vec::new();
+    if let ExprKind::Assign { lhs, .. } = &inner.kind {
+        target_names(lhs, &mut out);
+    }
+    out
 }
 
 /// Calls `f` on the parts of a call evaluated where the call is — its callee, arguments and

@@ -38,20 +38,9 @@ fn params(out: &mut String, ps: &[Param]) {
         if i > 0 {
             out.push(' ');
         }
-        match (&p.name, &p.destructure) {
-            (Some(n), _) => out.push_str(n.as_str()),
-            (None, Some(names)) => {
-                let _ = write!(
-                    out,
-                    "({})",
-                    names
-                        .iter()
-                        .map(|n| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                );
-            }
-            (None, None) => out.push('_'),
+        match &p.name {
+            Some(n) => out.push_str(n.as_str()),
+            None => out.push('_'),
         }
         if let Some(t) = &p.ty {
             out.push_str("::");

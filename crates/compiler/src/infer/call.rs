@@ -45,9 +45,9 @@ pub(crate) enum Resolution {
     /// `#module_global(:name)` that is not a prelude type or function: a plain read of
     /// global `name`.
     Global(Symbol),
-    /// `Core.nt_merge(a, b)` / `Core.nt_drop(a, "k"...)` of named tuples of known names: the
-    /// named tuple of these fields, each `(argument, field)` (arguments counted from 1, after
-    /// the function).
+    /// `Core.nt_merge(a, b)` / `Core.nt_drop(a, "k"...)` of named tuples of known names, or
+    /// the slurped tail of a tuple or named tuple (`_slurp`): the (named) tuple of these
+    /// fields, each `(argument, field)` (arguments counted from 1, after the function).
     NamedTupleOf(Vec<(u32, u32)>),
 }
 
@@ -615,6 +615,26 @@ impl Compiler {
                         }
                     }
                 }
+                // `a, rest... = t` of a tuple or named tuple: the fields from `k` on (`k`, a
+                // constant, counts from 1), each with its own type.
+                "_slurp"
+                    if ats.len() == 4
+                        && matches!(ats[1], Type::Tuple(_) | Type::NamedTuple(..)) =>
+                {
+                    if let Some(Const::Int(k)) = fr.f.const_value(args[2]) {
+                        let fts = self.env.field_types(&ats[1]).unwrap_or_default();
+                        let k = (*k).max(1) as usize - 1;
+                        let from: Vec<(u32, u32)> = (k..fts.len()).map(|j| (1, j as u32)).collect();
+                        let ty = match &ats[1] {
+                            Type::NamedTuple(ns, _) => Type::NamedTuple(
+                                ns[k.min(ns.len())..].to_vec().into(),
+                                fts[k.min(fts.len())..].to_vec().into(),
+                            ),
+                            _ => Type::tuple(fts[k.min(fts.len())..].to_vec()),
+                        };
+                        return Ok((ty, Resolution::NamedTupleOf(from)));
+                    }
+                }
                 "getindex"
                     if ats.len() == 3
                         && matches!(ats[1], Type::Tuple(_) | Type::NamedTuple(..)) =>
@@ -922,8 +942,8 @@ impl Compiler {
                     }
                     (InstData::Call { args }, Some(Resolution::NamedTupleOf(from))) => {
                         let ty = f.types[f.result(i).unwrap_or_else(|| unreachable!())].clone();
-                        let Type::NamedTuple(_, fts) = &ty else {
-                            unreachable!("a merged named tuple has a named tuple type")
+                        let (Type::NamedTuple(_, fts) | Type::Tuple(fts)) = &ty else {
+                            unreachable!("fields taken are a tuple or a named tuple")
                         };
                         let mut vals = Vec::new();
                         for (&(a, k), ft) in from.iter().zip(fts.iter()) {
@@ -938,7 +958,10 @@ impl Compiler {
                             out.push(gi);
                             vals.push(gv.unwrap_or_else(|| unreachable!()));
                         }
-                        f.insts[i] = InstData::New { ty, args: vals };
+                        f.insts[i] = match ty {
+                            Type::Tuple(_) => InstData::Tuple { args: vals },
+                            _ => InstData::New { ty, args: vals },
+                        };
                     }
                     (InstData::Call { args }, Some(Resolution::FieldIndex(k))) => {
                         f.insts[i] = InstData::GetField {

@@ -57,6 +57,36 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The target of a top-level `const` assignment: names, tuples of them (`const a, b = 1,
+    /// 2`) and typed names (`const x::Float64 = 1`, whose value is converted to the type).
+    pub(super) fn assign_const(
+        &mut self,
+        lhs: &Expr,
+        v: Value,
+        sp: Span,
+    ) -> Result<(), CompileError> {
+        match &lhs.kind {
+            ExprKind::TypeAssert { expr, ty } => {
+                let Some(n) = expr.ident() else {
+                    return Err(CompileError::invalid(
+                        lhs.span,
+                        "expected identifier after \"const\"",
+                    ));
+                };
+                let v = self.convert_to(ty, v, sp)?;
+                self.assign_name(n, v, sp)
+            }
+            ExprKind::Tuple(elems) => {
+                self.destructure(elems, v, |l, el, x| l.assign_const(el, x, sp))
+            }
+            ExprKind::Ident(n) => self.assign_name(*n, v, sp),
+            _ => Err(CompileError::invalid(
+                lhs.span,
+                "expected identifier after \"const\"",
+            )),
+        }
+    }
+
     /// `a, b, c = v` (also a loop variable's tuple), as Julia lowers it: element k and the
     /// state for the next come from `indexed_iterate(v, k[, state])`, and each element is
     /// bound by `bind` before the next is taken.
@@ -68,6 +98,22 @@ impl<'a> Lowerer<'a> {
     ) -> Result<(), CompileError> {
         let mut state = None;
         for (i, el) in elems.iter().enumerate() {
+            // `a, rest... = x`: the last name takes what is left (Julia's `Base.rest`).
+            if let ExprKind::Splat(inner) = &el.kind {
+                if i + 1 != elems.len() {
+                    return Err(CompileError::unsupported(
+                        el.span,
+                        "slurping (`...`) before the last name of a destructuring",
+                    ));
+                }
+                let k = self.konst(Const::Int(i as i64 + 1), el.span);
+                let st = match state {
+                    Some(st) => st,
+                    None => self.nothing(el.span),
+                };
+                let rest = self.call("_slurp", vec![v, k, st], el.span);
+                return bind(self, inner, rest);
+            }
             let k = self.konst(Const::Int(i as i64 + 1), el.span);
             let mut args = vec![v, k];
             args.extend(state);

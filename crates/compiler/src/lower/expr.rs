@@ -296,10 +296,21 @@ impl<'a> Lowerer<'a> {
                 if !self.toplevel || self.scopes.len() > 1 {
                     return Err(CompileError::invalid(
                         sp,
-                        "`const` is only allowed at top level",
+                        "unsupported `const` declaration on local variable",
                     ));
                 }
-                self.expr(inner)
+                match &inner.kind {
+                    // `const x::T = v` converts `v` to `T`, as a typed global does.
+                    ExprKind::Assign { lhs, rhs } => {
+                        let v = self.expr(rhs)?;
+                        self.assign_const(lhs, v, sp)?;
+                        Ok(v)
+                    }
+                    _ => Err(CompileError::invalid(
+                        sp,
+                        "unsupported `const local` declaration",
+                    )),
+                }
             }
             ExprKind::Function(_) if self.toplevel => Err(CompileError::unsupported(
                 sp,

@@ -170,12 +170,6 @@ pub(super) fn lower_method_def(
     let mut vararg = false;
     let mut vararg_count = None;
     for (i, p) in def.params.iter().enumerate() {
-        if p.destructure.is_some() {
-            return Err(CompileError::unsupported(
-                p.span,
-                "destructuring parameters",
-            ));
-        }
         if p.vararg {
             if i + 1 != def.params.len() {
                 return Err(CompileError::invalid(
@@ -449,7 +443,6 @@ pub(super) fn keyword_methods(
         ty: Some(ty.clone()),
         default: None,
         vararg: false,
-        destructure: None,
         span: sp,
     });
     // `kws = pairs(named tuple)`: of the keywords not declared (`Core.nt_drop`), or empty.
@@ -556,7 +549,6 @@ pub(super) fn keyword_methods(
             ty: None,
             default: None,
             vararg: false,
-            destructure: None,
             span: sp,
         },
         obj_param.unwrap_or_else(|| Param {
@@ -574,7 +566,6 @@ pub(super) fn keyword_methods(
             }),
             default: None,
             vararg: false,
-            destructure: None,
             span: sp,
         }),
     ];

@@ -205,7 +205,6 @@ impl<'a> Lowerer<'a> {
                 ty: None,
                 default: None,
                 vararg: false,
-                destructure: None,
                 span: sp,
             })
             .collect();
@@ -472,6 +471,16 @@ fn show_text(e: &Expr, src: &str) -> Option<String> {
             Some(format!("{x:?}"))
         }
         ExprKind::Field { obj, name } => Some(format!("{}.{name}", text(obj)?)),
+        // `(a, b)`; a tuple of one element `(a,)`.
+        ExprKind::Tuple(elems) => {
+            let xs: Option<Vec<String>> = elems.iter().map(text).collect();
+            let xs = xs?;
+            Some(if xs.len() == 1 {
+                format!("({},)", xs[0])
+            } else {
+                format!("({})", xs.join(", "))
+            })
+        }
         ExprKind::Index { obj, indices } => {
             let ixs: Option<Vec<String>> = indices.iter().map(text).collect();
             Some(format!("{}[{}]", text(obj)?, ixs?.join(", ")))
@@ -579,7 +588,6 @@ fn iteration_lambda(vars: &[&Expr], e: &Expr) -> Expr {
             ty: None,
             default: None,
             vararg: false,
-            destructure: None,
             span: var.span,
         });
     }

@@ -191,7 +191,6 @@ pub fn define_struct(
             ty: None,
             default: None,
             vararg: false,
-            destructure: None,
             span: f.span,
         })
         .collect();
@@ -253,7 +252,6 @@ pub fn define_struct(
                     ty: f.ty.clone(),
                     default: None,
                     vararg: false,
-                    destructure: None,
                     span: f.span,
                 })
                 .collect();

@@ -280,6 +280,23 @@ function append!(a::Vector, b)
     end
     a
 end
+# Several values or collections at once, in order.
+function push!(a::Vector, x, y, zs...)
+    push!(a, x)
+    push!(a, y)
+    for z in zs
+        push!(a, z)
+    end
+    a
+end
+function append!(a::Vector, b, c, ds...)
+    append!(a, b)
+    append!(a, c)
+    for d in ds
+        append!(a, d)
+    end
+    a
+end
 
 # Array literals. A short literal is stored element by element in straight-line code (each
 # `_store_each!` of one more element is its own method instance, inlined), so its elements
@@ -623,6 +640,21 @@ function last(v::AbstractVector, n::Int64)
 end
 # Inserting and deleting elements of a vector (the later elements move).
 pushfirst!(a::Vector, x) = insert!(a, 1, x)
+pushfirst!(a::Vector, x, y, zs...) = prepend!(a, (x, y, zs...))
+# The elements of `b` put before `a`'s, in `b`'s order.
+function prepend!(a::Vector, b)
+    items = collect(b)
+    n = length(items)
+    m = length(a)
+    resize!(a, m + n)
+    for k in m:-1:1
+        a[k + n] = a[k]
+    end
+    for k in 1:n
+        a[k] = items[k]
+    end
+    a
+end
 function insert!(a::Vector, i::Int64, x)
     n = length(a)
     (1 <= i <= n + 1) || Core.throw_bounds(a, i)

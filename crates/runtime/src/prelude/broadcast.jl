@@ -10,7 +10,7 @@ _bprep(x::AbstractRange) = collect(x)
 _bprep(x) = x
 # Strings, characters, symbols, types and `nothing` are scalars, as Julia's `broadcastable`
 # makes them (`parse.(Float64, strs)`, `string.("x", 1:3)`): wrapped in a `Ref`.
-const _BScalar = Union{String,SubString{String},Char,Symbol,Nothing}
+const _BScalar = Union{String,SubString{String},Char,Symbol,Nothing,Function,Pair}
 _bprep(x::_BScalar) = Ref(x)
 _bprep(::Type{T}) where {T} = Ref(T)
 _bunref(x::_BScalar) = x
@@ -107,11 +107,63 @@ _mightalias(a::Array, b::SubArray) = _mightalias(a, b.parent)
 
 # Operands of a fused broadcast beyond the fourth are packed: one array of tuples of their
 # elements (broadcast to their common shape), or one scalar tuple when all are scalars.
-_bpack(xs...) = _bpack_wrap(broadcast(tuple, xs...))
-_bpack_wrap(t::Tuple) = Ref(t)
-_bpack_wrap(a::AbstractArray) = a
+# Among scalars and tuples only, the pack is a tuple of packs (one per position).
+_bpack(xs...) = _bpack_wrap(broadcast(tuple, xs...), _bany_tuple(xs...))
+_bpack_wrap(t::Tuple, over_tuples::Bool) = over_tuples ? t : Ref(t)
+_bpack_wrap(a::AbstractArray, over_tuples::Bool) = a
+_bany_tuple() = false
+_bany_tuple(x, rest...) = _bany_tuple(rest...)
+_bany_tuple(x::Tuple, rest...) = true
 # A pack is a new array: it shares memory with nothing.
 _bunalias(dest::AbstractArray, x::Array{T}) where {T<:Tuple} = x
+
+# Tuples broadcast as Julia's do: among scalars and other tuples the result is a tuple, as long
+# as the longest (a tuple of one element expands, as a dimension of length 1 does:
+# `(1, 2) .+ (3, 4) == (4, 6)`, `(1.0, 2.0) .* 3.0 == (3.0, 6.0)`); among arrays a tuple is a
+# vector of its elements (`[1, 2] .+ (10, 20) == [11, 22]`).
+_bprep(x::Tuple) = collect(x)
+const _BScalarArg = Union{Number,RefValue,_BScalar}
+const _BTupleArg = Union{Tuple,Number,RefValue,_BScalar}
+_btkeys(x) = (1,)
+_btkeys(t::Tuple) = _btkeys_upto(t...)
+_btkeys_upto() = ()
+_btkeys_upto(xs...) = (_btkeys_upto(_tuple_front(xs...)...)..., length(xs))
+_tuple_front(x) = ()
+_tuple_front(x, rest...) = (x, _tuple_front(rest...)...)
+# The result's positions (`(1, ..., n)`), decided from the operands' types: equal lengths, or
+# one of them 1.
+_btkeys_comb(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = a
+_btkeys_comb(a::Tuple, b::Tuple{Int64}) = a
+_btkeys_comb(a::Tuple{Int64}, b::Tuple) = b
+_btkeys_comb(a::Tuple{Int64}, b::Tuple{Int64}) = a
+_btkeys_comb(a::Tuple, b::Tuple) = throw(DimensionMismatch(string("arrays could not be broadcast to a common size; got a dimension with lengths ", length(a), " and ", length(b))))
+_btkeys_all(x) = _btkeys(x)
+_btkeys_all(x, rest...) = _btkeys_comb(_btkeys(x), _btkeys_all(rest...))
+# One call per position, each operand's element taken from its front (a tuple of one element
+# and a scalar stay as they are), so every element keeps its own type.
+_btmap(f, ks::Tuple{}, xs::Tuple) = ()
+_btmap(f, ks::Tuple, xs::Tuple) = (f(map(_bthead, xs)...), _btmap(f, _tuple_tail(ks...), map(_bttail, xs))...)
+_bthead(x) = _bunref(x)
+_bthead(t::Tuple) = t[1]
+_bttail(x) = x
+_bttail(t::Tuple{Any}) = t
+_bttail(t::Tuple) = _tuple_tail(t...)
+# (The first tuple's position picks the method, so no two of them, nor the scalars' below,
+# apply to the same arguments.)
+_btuple(f, xs...) = _btmap(f, _btkeys_all(xs...), xs)
+broadcast(f, a::Tuple) = _btuple(f, a)
+broadcast(f, a::Tuple, b::_BTupleArg) = _btuple(f, a, b)
+broadcast(f, a::_BScalarArg, b::Tuple) = _btuple(f, a, b)
+broadcast(f, a::Tuple, b::_BTupleArg, c::_BTupleArg) = _btuple(f, a, b, c)
+broadcast(f, a::_BScalarArg, b::Tuple, c::_BTupleArg) = _btuple(f, a, b, c)
+broadcast(f, a::_BScalarArg, b::_BScalarArg, c::Tuple) = _btuple(f, a, b, c)
+broadcast(f, a::Tuple, b::_BTupleArg, c::_BTupleArg, e::_BTupleArg) = _btuple(f, a, b, c, e)
+broadcast(f, a::_BScalarArg, b::Tuple, c::_BTupleArg, e::_BTupleArg) = _btuple(f, a, b, c, e)
+broadcast(f, a::_BScalarArg, b::_BScalarArg, c::Tuple, e::_BTupleArg) = _btuple(f, a, b, c, e)
+broadcast(f, a::_BScalarArg, b::_BScalarArg, c::_BScalarArg, e::Tuple) = _btuple(f, a, b, c, e)
+# Julia reserves broadcasting over named tuples (and dictionaries).
+_bprep(x::NamedTuple) = throw(ArgumentError("broadcasting over dictionaries and `NamedTuple`s is reserved"))
+_btkeys(x::NamedTuple) = _bprep(x)
 
 # Only scalars (numbers and `Ref`s): one call, its result unwrapped as Julia's is.
 _bunref(r::RefValue) = r.x

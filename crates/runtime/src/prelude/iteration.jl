@@ -127,4 +127,24 @@ function indexed_iterate(x, i::Int64, state = iterate_start(x))
     iterate_done(x, state) && Core.throw_bounds(x, i)
     iterate_next(x, state)
 end
+# What `a, rest... = x` binds to `rest` (Julia's `Base.rest`): the elements after the state
+# `indexed_iterate` left, as a tuple of a tuple, a named tuple of a named tuple, a string of a
+# string and a vector of any other collection. Destructuring calls `_slurp(x, k, state)` with
+# `k` the position of `rest` (inference takes a tuple's fields from `k` on directly).
+_slurp(x, k::Int64, st) = rest(x, st)
+_slurp(x, k::Int64, st::Nothing) = rest(x)
+rest(t::Tuple) = t
+rest(t::Tuple, i::Int64) = i <= 1 ? t : rest(_tuple_tail(t...), i - 1)
+rest(t::NamedTuple) = t
+rest(a::Array, i::Int64 = 1) = a[i:end]
+rest(s::AbstractString, st = iterate_start(s)) = String(_rest_collect(s, st))
+rest(x, st = iterate_start(x)) = _rest_collect(x, st)
+function _rest_collect(x, st)
+    out = Vector{eltype(x)}()
+    while !iterate_done(x, st)
+        y, st = iterate_next(x, st)
+        push!(out, y)
+    end
+    out
+end
 NamedTuple(p::Pairs{Symbol,V,I,A}) where {V,I,A<:NamedTuple} = p.data

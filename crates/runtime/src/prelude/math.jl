@@ -45,6 +45,8 @@ function log1p(x::T) where {T<:AbstractFloat}
 end
 expm1(x::T) where {T<:AbstractFloat} = Core.expm1(x)
 cbrt(x::T) where {T<:AbstractFloat} = Core.cbrt(x)
+# `∜x`: the fourth root, as two square roots (with their domain errors).
+fourthroot(x::Number) = sqrt(sqrt(x))
 # Degrees and radians, as Julia computes them: one multiplication by the rounded ratio.
 deg2rad(x::Float64) = x * (3.141592653589793 / 180)
 rad2deg(x::Float64) = x * (180 / 3.141592653589793)

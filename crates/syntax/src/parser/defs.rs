@@ -107,8 +107,9 @@ impl<'a> Parser<'a> {
                     }
                 };
                 let mut params = Vec::new();
+                let mut prologue = Vec::new();
                 for a in args {
-                    params.push(self.expr_to_param(a)?);
+                    params.push(self.expr_to_param(a, &mut prologue)?);
                 }
                 // `y = 1` before the `;` is a positional parameter with a default: after the
                 // ones without, before a final `xs...`.
@@ -126,7 +127,6 @@ impl<'a> Parser<'a> {
                         ty: k.ty,
                         default: Some(k.value),
                         vararg: false,
-                        destructure: None,
                         span: k.span,
                     })
                     .collect();
@@ -152,7 +152,6 @@ impl<'a> Parser<'a> {
                         ty: k.ty,
                         default: (!k.bare && !k.splat).then_some(k.value),
                         vararg: k.splat,
-                        destructure: None,
                         span: k.span,
                     });
                 }
@@ -163,7 +162,7 @@ impl<'a> Parser<'a> {
                     kwparams,
                     where_vars,
                     ret_type,
-                    body,
+                    body: Self::with_prologue(prologue, body),
                     declaration_only: false,
                     qualified,
                     span,
@@ -172,8 +171,9 @@ impl<'a> Parser<'a> {
             ExprKind::Tuple(elems) => {
                 // `function (x, y) ... end`
                 let mut params = Vec::new();
+                let mut prologue = Vec::new();
                 for a in elems {
-                    params.push(self.expr_to_param(a)?);
+                    params.push(self.expr_to_param(a, &mut prologue)?);
                 }
                 Some(FunctionDef {
                     name: FnName::Anonymous,
@@ -182,14 +182,15 @@ impl<'a> Parser<'a> {
                     kwparams: vec![],
                     where_vars,
                     ret_type,
-                    body,
+                    body: Self::with_prologue(prologue, body),
                     declaration_only: false,
                     qualified: false,
                     span,
                 })
             }
             ExprKind::Ident(_) => {
-                let p = self.expr_to_param(sig)?;
+                let mut prologue = Vec::new();
+                let p = self.expr_to_param(sig, &mut prologue)?;
                 Some(FunctionDef {
                     name: FnName::Anonymous,
                     name_span: sig_span,
@@ -197,7 +198,7 @@ impl<'a> Parser<'a> {
                     kwparams: vec![],
                     where_vars,
                     ret_type,
-                    body,
+                    body: Self::with_prologue(prologue, body),
                     declaration_only: false,
                     qualified: false,
                     span,
@@ -210,8 +211,10 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Converts an argument expression of a signature into a parameter.
-    pub(super) fn expr_to_param(&mut self, e: Expr) -> Option<Param> {
+    /// Converts an argument expression of a signature into a parameter. A destructuring
+    /// parameter adds the statements that bind its names to `prologue`, which the caller puts
+    /// at the start of the body.
+    pub(super) fn expr_to_param(&mut self, e: Expr, prologue: &mut Vec<Expr>) -> Option<Param> {
         let span = e.span;
         match e.kind {
             ExprKind::Ident(s) => Some(Param {
@@ -219,13 +222,13 @@ impl<'a> Parser<'a> {
                 ty: None,
                 default: None,
                 vararg: false,
-                destructure: None,
                 span,
             }),
             ExprKind::TypeAssert { expr, ty } => {
                 let name = match expr.kind {
                     ExprKind::Ident(s) if s.as_str() == "_" => None,
                     ExprKind::Ident(s) => Some(s),
+                    ExprKind::Tuple(_) => Some(self.destructuring_param(*expr, prologue)?),
                     _ => {
                         self.error(expr.span, "expected a parameter name before `::`");
                         return None;
@@ -241,39 +244,28 @@ impl<'a> Parser<'a> {
                     ty: Some(ty),
                     default: None,
                     vararg,
-                    destructure: None,
                     span,
                 })
             }
             ExprKind::Assign { lhs, rhs } => {
-                let mut p = self.expr_to_param(*lhs)?;
+                let mut p = self.expr_to_param(*lhs, prologue)?;
                 p.default = Some(*rhs);
                 p.span = span;
                 Some(p)
             }
             ExprKind::Splat(inner) => {
-                let mut p = self.expr_to_param(*inner)?;
+                let mut p = self.expr_to_param(*inner, prologue)?;
                 p.vararg = true;
                 p.span = span;
                 Some(p)
             }
-            ExprKind::Tuple(elems) => {
-                let mut names = Vec::new();
-                for el in elems {
-                    match el.ident() {
-                        Some(s) => names.push(s),
-                        None => {
-                            self.error(el.span, "expected a name in a destructuring parameter");
-                            return None;
-                        }
-                    }
-                }
+            ExprKind::Tuple(_) => {
+                let name = self.destructuring_param(e, prologue)?;
                 Some(Param {
-                    name: None,
+                    name: Some(name),
                     ty: None,
                     default: None,
                     vararg: false,
-                    destructure: Some(names),
                     span,
                 })
             }
@@ -285,6 +277,62 @@ impl<'a> Parser<'a> {
                 None
             }
         }
+    }
+
+    /// A parameter written as a tuple (`(a, b)`, nested `((a, b), c)`, typed elements
+    /// `(a::Int, b)`), as Julia lowers it: an unnamed argument whose names are locals of the
+    /// body, bound first thing by destructuring the argument (`local a, b; (a, b) = #arg1`),
+    /// element by element through `indexed_iterate`. Returns the argument's hidden name.
+    fn destructuring_param(&mut self, pattern: Expr, prologue: &mut Vec<Expr>) -> Option<Symbol> {
+        let mut names = Vec::new();
+        if !self.destructuring_names(&pattern, &mut names) {
+            return None;
+        }
+        let sp = pattern.span;
+        let name = sym(&format!("#arg{}", prologue.len() / 2 + 1));
+        let locals = names
+            .into_iter()
+            .map(|(n, s)| Expr::new(ExprKind::Ident(n), s))
+            .collect();
+        prologue.push(Expr::new(ExprKind::Local(locals), sp));
+        prologue.push(Expr::new(
+            ExprKind::Assign {
+                lhs: Box::new(pattern),
+                rhs: Box::new(Expr::new(ExprKind::Ident(name), sp)),
+            },
+            sp,
+        ));
+        Some(name)
+    }
+
+    /// The names a destructuring parameter binds; `false` (after a diagnostic) for anything
+    /// but names, typed names and tuples of them.
+    fn destructuring_names(&mut self, e: &Expr, out: &mut Vec<(Symbol, Span)>) -> bool {
+        match &e.kind {
+            ExprKind::Ident(n) => {
+                if n.as_str() != "_" {
+                    out.push((*n, e.span));
+                }
+                true
+            }
+            ExprKind::TypeAssert { expr, .. } | ExprKind::Splat(expr) if expr.ident().is_some() => {
+                self.destructuring_names(expr, out)
+            }
+            ExprKind::Tuple(elems) if !elems.is_empty() => {
+                elems.iter().all(|el| self.destructuring_names(el, out))
+            }
+            _ => {
+                self.error(e.span, "expected a name in a destructuring parameter");
+                false
+            }
+        }
+    }
+
+    /// `prologue` (the statements binding destructured parameters) put before `body`.
+    pub(super) fn with_prologue(prologue: Vec<Expr>, body: Vec<Expr>) -> Vec<Expr> {
+        let mut out = prologue;
+        out.extend(body);
+        out
     }
 
     pub(super) fn parse_struct(&mut self, mutable: bool) -> Expr {
@@ -321,7 +369,6 @@ impl<'a> Parser<'a> {
                 ty: None,
                 default: d,
                 vararg: false,
-                destructure: None,
                 span: f.span,
             })
             .collect();

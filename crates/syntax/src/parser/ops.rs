@@ -30,6 +30,16 @@ pub(super) fn is_comparison_op(op: &str) -> bool {
     )
 }
 
+/// The library function a prefix radical names.
+pub(super) fn radical_function(op: &str) -> Option<&'static str> {
+    match op {
+        "√" => Some("sqrt"),
+        "∛" => Some("cbrt"),
+        "∜" => Some("fourthroot"),
+        _ => None,
+    }
+}
+
 pub(super) fn is_operator_name(op: &str) -> bool {
     matches!(
         op,
@@ -159,11 +169,21 @@ impl<'a> Parser<'a> {
             _ => vec![params],
         };
         let mut ps = Vec::new();
+        let mut prologue = Vec::new();
         for p in plist {
-            if let Some(param) = self.expr_to_param(p) {
+            if let Some(param) = self.expr_to_param(p, &mut prologue) {
                 ps.push(param);
             }
         }
+        let body = if prologue.is_empty() {
+            body
+        } else {
+            let sp = body.span;
+            Expr::new(
+                ExprKind::Block(Self::with_prologue(prologue, vec![body])),
+                sp,
+            )
+        };
         Expr::new(
             ExprKind::Lambda(Box::new(Lambda {
                 params: ps,
@@ -567,7 +587,7 @@ impl<'a> Parser<'a> {
     /// glued to a name (`(x + 1)y`, `x'y`, `(16x^2 - 24x + 5)exp(-x)`). An operand other than a
     /// literal glued to `(` is a call, as in Julia (`(x + 1)(x - 1)` calls `x + 1`).
     pub(super) fn parse_juxtapose(&mut self) -> Expr {
-        let mut lhs = self.parse_power();
+        let mut lhs = self.parse_radical_or_power();
         loop {
             let is_num = matches!(
                 lhs.kind,
@@ -579,14 +599,86 @@ impl<'a> Parser<'a> {
             let glued = match t.tok {
                 Tok::Ident(_) => !is_str,
                 Tok::Op("(") => is_num,
+                // `2√x`, `x√y`
+                Tok::Op(o) => radical_function(o).is_some() && !is_str,
                 _ => false,
             };
             if !(adjacent && glued) {
                 return lhs;
             }
-            let rhs = self.parse_power();
+            let rhs = self.parse_radical_or_power();
             let op_span = Span::new(self.file, lhs.span.hi, lhs.span.hi);
             lhs = self.binop("*", op_span, lhs, rhs);
+        }
+    }
+
+    /// A prefix radical (`√x`, `∛x`, `∜x`: Base's `sqrt`, `cbrt` and `fourthroot`) or a power.
+    /// As in Julia, a radical takes the unary operators and the power after it (`√x^2` is
+    /// `√(x^2)`, `√-x` is `√(-x)`) but not a juxtaposition (`√2x` is `(√2)x`); written alone
+    /// (`map(√, v)`) it is the function, and glued to parentheses holding a comma it calls the
+    /// function with those arguments.
+    fn parse_radical_or_power(&mut self) -> Expr {
+        let Tok::Op(o) = self.peek() else {
+            return self.parse_power();
+        };
+        let Some(fname) = radical_function(o) else {
+            return self.parse_power();
+        };
+        let sp = self.peek_span();
+        let i = self.next_index();
+        if matches!(
+            self.peek_nth(1),
+            Tok::Op(")" | "," | ";" | "]" | "}") | Tok::Newline | Tok::Eof
+        ) {
+            self.bump();
+            return library_ref(sym(fname), sp);
+        }
+        if self
+            .toks
+            .get(i + 1)
+            .is_some_and(|t| t.tok == Tok::Op("(") && !t.space_before)
+            && self.paren_is_arglist(i + 1)
+        {
+            self.bump();
+            let f = library_ref(sym(fname), sp);
+            let e = self.postfix_tail(f);
+            return self.parse_power_tail(e);
+        }
+        self.bump();
+        let operand = self.parse_radical_operand();
+        let span = sp.to(operand.span);
+        library_call(fname, vec![operand], vec![], sp, span)
+    }
+
+    /// What a radical applies to: another radical, a unary operator applied to such an
+    /// operand, or a power.
+    fn parse_radical_operand(&mut self) -> Expr {
+        match self.peek() {
+            Tok::Op(o) if radical_function(o).is_some() => self.parse_radical_or_power(),
+            Tok::Op(o @ ("-" | "+" | "!")) => {
+                let op = *o;
+                let sp = self.bump().span;
+                let operand = self.parse_radical_operand();
+                let span = sp.to(operand.span);
+                match operand.kind {
+                    ExprKind::Int(i) if op == "-" && operand.span.lo == sp.hi => {
+                        Expr::new(ExprKind::Int(i.wrapping_neg()), span)
+                    }
+                    ExprKind::Float(f) if op == "-" && operand.span.lo == sp.hi => {
+                        Expr::new(ExprKind::Float(-f), span)
+                    }
+                    _ => Expr::new(
+                        ExprKind::Call {
+                            func: Box::new(Expr::new(ExprKind::Ident(sym(op)), sp)),
+                            args: vec![operand],
+                            kwargs: vec![],
+                            do_block: None,
+                        },
+                        span,
+                    ),
+                }
+            }
+            _ => self.parse_power(),
         }
     }
 

@@ -218,17 +218,18 @@ impl<'a> Parser<'a> {
         let do_block = if self.at_kw(Kw::Do) && self.mode() != Mode::Bracket {
             let do_span = self.bump().span;
             let mut params = Vec::new();
+            let mut prologue = Vec::new();
             // Parameters up to the end of the line.
             while !matches!(self.peek(), Tok::Newline | Tok::Op(";") | Tok::Eof) {
                 let e = self.parse_expr_no_assign();
-                if let Some(param) = self.expr_to_param(e) {
+                if let Some(param) = self.expr_to_param(e, &mut prologue) {
                     params.push(param);
                 }
                 if !self.eat_op(",") {
                     break;
                 }
             }
-            let body = self.parse_block(&[Kw::End]);
+            let body = Self::with_prologue(prologue, self.parse_block(&[Kw::End]));
             self.expect_end("do", do_span);
             let bspan = do_span.to(self.prev_span());
             span = span.to(bspan);
@@ -435,6 +436,13 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Expr::new(ExprKind::Continue, sp)
             }
+            Tok::Keyword(Kw::Global) if self.peek_nth(1) == &Tok::Keyword(Kw::Const) => {
+                // `global const x = 1` is `const x = 1`.
+                self.bump();
+                let c = self.parse_primary();
+                let span = sp.to(c.span);
+                Expr::new(c.kind, span)
+            }
             Tok::Keyword(kw @ (Kw::Local | Kw::Global)) => {
                 self.bump();
                 let mut decls = Vec::new();
@@ -453,8 +461,16 @@ impl<'a> Parser<'a> {
             }
             Tok::Keyword(Kw::Const) => {
                 self.bump();
+                // `const global x = 1` is `const x = 1`.
+                if self.peek() == &Tok::Keyword(Kw::Global) {
+                    self.bump();
+                }
                 let e = self.parse_expr_stmt();
                 let span = sp.to(e.span);
+                // `const local x = 1` is left to lowering, which refuses a local constant.
+                if !matches!(e.kind, ExprKind::Assign { .. } | ExprKind::Local(_)) {
+                    self.error(span, "expected assignment after `const`");
+                }
                 Expr::new(ExprKind::Const(Box::new(e)), span)
             }
             Tok::Op("::") => {
@@ -805,6 +821,64 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A macro argument followed by a comma at statement level takes the comma, as Julia
+    /// parses it: `@views a, b = X[i, :], y[i]` has one argument, an assignment of tuples, and
+    /// `@show a, b` one tuple.
+    fn macro_tuple_arg(&mut self, first: Expr) -> Expr {
+        let (lhs, rhs_first) = match first.kind {
+            ExprKind::Assign { lhs, rhs } => (None, Some((*lhs, *rhs))),
+            _ => (Some(first), None),
+        };
+        if let Some((lhs, rhs)) = rhs_first {
+            // `a = x, y`: the right side is the tuple.
+            let rhs = self.comma_tuple_tail(rhs);
+            let span = lhs.span.to(rhs.span);
+            return Expr::new(
+                ExprKind::Assign {
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            );
+        }
+        let lhs = self
+            .comma_tuple_tail(lhs.unwrap_or_else(|| Expr::new(ExprKind::Error, self.peek_span())));
+        if !self.at_op("=") {
+            return lhs;
+        }
+        self.bump();
+        let first = self.parse_expr();
+        let rhs = self.comma_tuple_tail(first);
+        let span = lhs.span.to(rhs.span);
+        Expr::new(
+            ExprKind::Assign {
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            span,
+        )
+    }
+
+    /// `first, b, c` up to the end of the line, an `=` or a closing bracket: a tuple (`first`
+    /// alone when no comma follows it).
+    fn comma_tuple_tail(&mut self, first: Expr) -> Expr {
+        if !self.at_op(",") {
+            return first;
+        }
+        let mut elems = vec![first];
+        while self.eat_op(",") {
+            if matches!(
+                self.peek(),
+                Tok::Newline | Tok::Eof | Tok::Op("=" | ";" | ")" | "]" | "}")
+            ) {
+                break;
+            }
+            elems.push(self.parse_expr_no_assign());
+        }
+        let span = elems[0].span.to(self.prev_span());
+        Expr::new(ExprKind::Tuple(elems), span)
+    }
+
     pub(super) fn parse_macro(&mut self, name: Symbol, sp: Span) -> Expr {
         self.bump();
         if name.as_str() == "kwdef" {
@@ -843,6 +917,11 @@ impl<'a> Parser<'a> {
                     self.parse_primary()
                 } else {
                     self.parse_expr()
+                };
+                let e = if !nested && self.at_op(",") {
+                    self.macro_tuple_arg(e)
+                } else {
+                    e
                 };
                 args.push(e);
                 if self.pos == before {

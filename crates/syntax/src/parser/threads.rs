@@ -99,7 +99,6 @@ impl Parser<'_> {
             ty: None,
             default: None,
             vararg: false,
-            destructure: None,
             span: sp,
         };
         let body_fn = Expr::new(

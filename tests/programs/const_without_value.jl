@@ -1,0 +1,2 @@
+const answer
+println(answer)

@@ -1,0 +1,18 @@
+# Broadcasting over tuples gives tuples, as in Julia; with arrays a tuple is a vector.
+println((1.0, 2.0) .* 3.0)
+println((1, 2) .+ (3, 4))
+println((1,) .+ (3, 4))
+println(sin.((0.0, 1.0)))
+println((1, 2.5) .* 2)
+t = (1.0, 2.0)
+println(t .+ t .* 2 .- 1 .+ t .* t .- t)
+println(((1, 2), (3, 4)) .== ((1, 2), (3, 5)))
+println([1, 2] .+ (10, 20))
+println([1.0 2.0; 3.0 4.0] .* (10.0, 100.0))
+println(typeof((1, 2) .+ (3, 4)), " ", typeof((1, 2.0) .+ 1))
+println(max.((1, 5), (4, 2)))
+println(string.((1, 2), "x"))
+a, b, c, d, e, f = 1.0, 2.0, 3.0, 4.0, 5.0, 6.0
+println((a, b) .+ c .+ d .+ e .+ f .* (1, 2))
+println(map(x -> x^2, (1, 2, 3)))
+println((1, 2) .+ (1, 2, 3))
