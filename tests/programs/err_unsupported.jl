@@ -1,6 +1,3 @@
 # A construct not supported yet is reported at its location.
 println(sqrt.([1.0, 4.0, 9.0]))
-try
-    error("x")
-catch e
-end
+first, middle..., last = (1, 2, 3, 4)

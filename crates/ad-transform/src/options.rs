@@ -23,17 +23,22 @@ pub struct RuleOptions {
     pub debug: bool,
     pub context: Context,
     pub serial_threads: bool,
+    /// Reverse-mode rules run inside a `try` body: each write into an array or mutable struct
+    /// is noted first (`Core.note_write`), so that a body that raises an error after changing
+    /// something that existed before it is refused rather than differentiated wrongly.
+    pub in_try: bool,
 }
 
 impl RuleOptions {
     /// How many bits [`RuleOptions::to_bits`] uses.
-    const BITS: u32 = 3;
+    pub const BITS: u32 = 4;
 
     /// The options as an integer (a constant operand of `Core.dyn_fwd`).
     pub fn to_bits(self) -> i64 {
         (self.debug as i64)
             | (((self.context == Context::Minimal) as i64) << 1)
             | ((self.serial_threads as i64) << 2)
+            | ((self.in_try as i64) << 3)
     }
 
     pub fn from_bits(b: i64) -> RuleOptions {
@@ -45,6 +50,7 @@ impl RuleOptions {
                 Context::Default
             },
             serial_threads: b & 4 != 0,
+            in_try: b & 8 != 0,
         }
     }
 }
@@ -77,7 +83,11 @@ impl DerivedKey {
         } else {
             ""
         };
-        format!("#{which}{debug}{ctx}{serial} {}", self.primal.display())
+        let tried = if self.opts.in_try { "-try" } else { "" };
+        format!(
+            "#{which}{debug}{ctx}{serial}{tried} {}",
+            self.primal.display()
+        )
     }
 }
 
@@ -91,6 +101,11 @@ pub enum DualCallKind {
     DualApply,
     /// Forward mode of `Core.grad_apply(f, x1, ...)` (Hessian-vector products).
     GradApply,
+    /// Forward mode of `Core.try_catch(body, handler)`: the body's forward rule, or, when it
+    /// raises an error the program catches, the handler's.
+    TryCatch,
+    /// Forward mode of `Core.try_finally(body, fin)`.
+    TryFinally,
 }
 
 /// The options operand of `Core.dual_call`: the rule options and what the call runs.
@@ -106,6 +121,8 @@ impl DualCallOp {
             DualCallKind::Call => 0,
             DualCallKind::DualApply => 1,
             DualCallKind::GradApply => 2,
+            DualCallKind::TryCatch => 3,
+            DualCallKind::TryFinally => 4,
         };
         self.opts.to_bits() | (kind << RuleOptions::BITS)
     }
@@ -116,6 +133,8 @@ impl DualCallOp {
             0 => DualCallKind::Call,
             1 => DualCallKind::DualApply,
             2 => DualCallKind::GradApply,
+            3 => DualCallKind::TryCatch,
+            4 => DualCallKind::TryFinally,
             _ => return None,
         };
         Some(DualCallOp {

@@ -211,6 +211,34 @@ fn apply_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
 /// [`apply_stack`] and the flattened call's id below it.
 const APPLY: i64 = -1;
 
+/// The id recorded on a call site's stack for a `try`: its record is on [`try_stack`].
+const TRY: i64 = -2;
+
+/// The records of the `try`s a call site ran (see [`Runtime::try_fwd`]).
+fn try_stack(m: &mut Machine, site: &Value) -> Result<Value, RuntimeError> {
+    site_stack(m, site, 2, Type::Any)
+}
+
+/// Which blocks of a `try` ran, as its record says.
+const TRY_BODY: i64 = 0;
+const TRY_HANDLER: i64 = 1;
+const TRY_FINALLY: i64 = 2;
+
+/// Whether every float of a tangent, fdata or rdata value (arrays and mutable parts
+/// included) is zero.
+fn all_zero(v: &Value) -> bool {
+    match v {
+        Value::F64(x) => *x == 0.0,
+        Value::F32(x) => *x == 0.0,
+        Value::Tuple(vs) => vs.iter().all(all_zero),
+        Value::NamedTuple(nt) => nt.values.iter().all(all_zero),
+        Value::Struct(s) => s.fields.iter().all(all_zero),
+        Value::Mutable(m) => m.snapshot().iter().all(all_zero),
+        Value::Array(a) => a.snapshot().iter().all(all_zero),
+        _ => true,
+    }
+}
+
 /// An error of deriving or running a rule, as a run-time error with its frames.
 fn ad_error(e: ad_transform::AdError) -> RuntimeError {
     RuntimeError {
@@ -473,10 +501,13 @@ impl Runtime {
     /// `Core.dyn_fwd(site, opts, f, ff, x1, fx1, ...)`.
     fn dyn_fwd(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
         let site = &args[0];
-        let opts = match &args[1] {
-            Value::Int(b) => RuleOptions::from_bits(*b),
-            _ => return Err(internal("dyn_fwd needs rule options")),
+        let Some(op) = args[1].as_int().and_then(DualCallOp::from_bits) else {
+            return Err(internal("dyn_fwd needs rule options"));
         };
+        if op.kind != DualCallKind::Call {
+            return self.try_fwd(m, args, op);
+        }
+        let opts = op.opts;
         let mut xs: Vec<Value> = args[2..].iter().step_by(2).cloned().collect();
         let mut fs: Vec<Value> = args[3..].iter().step_by(2).cloned().collect();
         if let Some(n) = interp::builtin(&xs[0]) {
@@ -516,6 +547,198 @@ impl Runtime {
             call.push(f);
         }
         m.exec(&rule.fwd, call)
+    }
+
+    /// Reverse mode of a `try` (`Core.dyn_fwd(site, op, body, ḃody, other, ȯther)` with
+    /// `op` a `try`'s `DualCallOp`): the forwards pass of `body()` in a fresh state, with its
+    /// writes noted (`RuleOptions::in_try`); if it raises an error the program catches, the
+    /// forwards pass of `handler(e)` (the exception with zero fdata). With `finally`, the
+    /// cleanup's forwards pass runs after the body's, and a body's error is raised again. The
+    /// record pushed on [`try_stack`] says which ran, for [`Runtime::try_rvs`].
+    ///
+    /// The body's forwards pass, cut short by its error, has no pullback: what it computed is
+    /// dropped, which is exact unless it changed an array or mutable struct made before the
+    /// `try` (that change stays, and its derivative would be lost): then the derivative is an
+    /// error. So is a handler whose derivative reaches the exception's value (checked by its
+    /// pullback), which no pullback of the body could carry on.
+    fn try_fwd(
+        &self,
+        m: &mut Machine,
+        args: &[Value],
+        op: DualCallOp,
+    ) -> Result<Value, RuntimeError> {
+        let [site, _, body, fbody, other, fother] = args else {
+            return Err(internal("a `try`'s forwards pass needs two functions"));
+        };
+        let inner = RuleOptions {
+            in_try: true,
+            serial_threads: true,
+            ..op.opts
+        };
+        let (bkey, _) = m.resolve_dynamic(std::slice::from_ref(body))?;
+        let brule = self
+            .ad
+            .rule_with(&mut m.compiler, &bkey, inner)
+            .map_err(ad_error)?;
+        let bid = self.ad.dyn_id(&bkey, inner);
+        let bstate = crate::api::new_state();
+        runtime::tries::enter();
+        let r = m.exec(
+            &brule.fwd,
+            vec![bstate.clone(), body.clone(), fbody.clone()],
+        );
+        let changed = runtime::tries::leave();
+        let push = |m: &mut Machine, record: Vec<Value>| -> Result<(), RuntimeError> {
+            let records = try_stack(m, site)?;
+            prim(m, Prim::ArrayPush, &[records, Value::tuple(record)])?;
+            let ids = callee_stack(m, site)?;
+            prim(m, Prim::ArrayPush, &[ids, Value::Int(TRY)])?;
+            Ok(())
+        };
+        // The cleanup of `try ... finally` (it takes no argument).
+        let cleanup = |m: &mut Machine| -> Result<(Value, i64), RuntimeError> {
+            let (fkey, _) = m.resolve_dynamic(std::slice::from_ref(other))?;
+            let frule = self
+                .ad
+                .rule_with(&mut m.compiler, &fkey, op.opts)
+                .map_err(ad_error)?;
+            let fstate = crate::api::new_state();
+            m.exec(
+                &frule.fwd,
+                vec![fstate.clone(), other.clone(), fother.clone()],
+            )?;
+            Ok((fstate, self.ad.dyn_id(&fkey, op.opts) as i64))
+        };
+        let err = match (op.kind, r) {
+            (DualCallKind::TryFinally, Ok(y)) => {
+                let (fstate, fid) = cleanup(m)?;
+                let record = vec![
+                    Value::Int(TRY_FINALLY),
+                    Value::Int(bid as i64),
+                    bstate,
+                    Value::Int(fid),
+                    fstate,
+                ];
+                push(m, record)?;
+                return Ok(y);
+            }
+            (_, Ok(y)) => {
+                push(
+                    m,
+                    vec![Value::Int(TRY_BODY), Value::Int(bid as i64), bstate],
+                )?;
+                return Ok(y);
+            }
+            (_, Err(e)) if !runtime::exception::catchable(&e.exception) => return Err(e),
+            (DualCallKind::TryFinally, Err(e)) => {
+                // The error goes on after the cleanup (a `try` around this one may catch it,
+                // and judges the writes of both).
+                cleanup(m)?;
+                return Err(e);
+            }
+            (_, Err(e)) => e,
+        };
+        if changed {
+            return Err(error(format!(
+                "not supported yet: reverse mode through a `try` whose body changed an array or mutable struct made before the `try` and then raised an error ({}); differentiate with forward mode (`grad --mode forward`), or make the change after the `try`",
+                err.exception.type_name()
+            )));
+        }
+        let Some(exc) = runtime::exception::exception_value(&err.exception) else {
+            return Err(err);
+        };
+        let env = &m.compiler.env;
+        let fexc = crate::tangent::fdata(&crate::tangent::zero_tangent(&exc, env), &exc.ty(), env);
+        let (hkey, _) = m.resolve_dynamic(&[other.clone(), exc.clone()])?;
+        let hrule = self
+            .ad
+            .rule_with(&mut m.compiler, &hkey, op.opts)
+            .map_err(ad_error)?;
+        let hid = self.ad.dyn_id(&hkey, op.opts);
+        let hstate = crate::api::new_state();
+        let call = vec![
+            hstate.clone(),
+            other.clone(),
+            fother.clone(),
+            exc,
+            fexc.clone(),
+        ];
+        let y = m.while_handling(err, |m| m.exec(&hrule.fwd, call))?;
+        push(
+            m,
+            vec![
+                Value::Int(TRY_HANDLER),
+                Value::Int(hid as i64),
+                hstate,
+                fexc,
+            ],
+        )?;
+        Ok(y)
+    }
+
+    /// The pullback of the latest `try` a call site ran (see [`Runtime::try_fwd`]): the
+    /// pullbacks of the blocks that ran, in reverse; the reverse data of the `try`'s two
+    /// functions, as `Core.dyn_rvs` gives a call's.
+    fn try_rvs(&self, m: &mut Machine, args: &[Value]) -> Result<Value, RuntimeError> {
+        let site = &args[0];
+        let records = try_stack(m, site)?;
+        let Value::Tuple(record) = prim(m, Prim::ArrayPop, &[records])? else {
+            return Err(internal("a `try`'s record is not a tuple"));
+        };
+        let pullback = |m: &mut Machine, id: &Value, state: &Value, dy: Option<&Value>| {
+            let Some((key, opts)) = id.as_int().and_then(|k| self.ad.dyn_key(k as usize)) else {
+                return Err(internal("unknown rule of a `try` block"));
+            };
+            let rule = self
+                .ad
+                .rule_with(&mut m.compiler, &key, opts)
+                .map_err(ad_error)?;
+            let yt = cotangent_type(&rule)?;
+            let env = &m.compiler.env;
+            // (A `try`'s value is of a union of its blocks' types: the cotangent of a block
+            // whose value carries none is a zero of the union's.)
+            let dy = match dy.and_then(|dy| {
+                rdata_convert(dy, &yt, env)
+                    .or_else(|| all_zero(dy).then(|| crate::tangent::zero_rdata_of(&yt, env)))
+            }) {
+                Some(dy) => dy,
+                None if dy.is_none() => crate::tangent::zero_rdata_of(&yt, env),
+                None => {
+                    return Err(internal(&format!(
+                        "cotangent of type {} where {yt} was expected",
+                        dy.map(|d| d.ty()).unwrap_or_default()
+                    )))
+                }
+            };
+            match m.exec(&rule.rvs, vec![state.clone(), dy])? {
+                Value::Tuple(parts) => Ok(parts.to_vec()),
+                _ => Err(internal("a pullback returned no tuple")),
+            }
+        };
+        let none = crate::tangent::no_rdata;
+        match record.as_ref() {
+            [Value::Int(TRY_BODY), id, state] => {
+                let rb = pullback(m, id, state, Some(&args[1]))?;
+                Ok(Value::tuple(vec![rb[0].clone(), none()]))
+            }
+            [Value::Int(TRY_FINALLY), bid, bstate, fid, fstate] => {
+                // The cleanup ran last (its value is dropped: its cotangent is zero).
+                let rf = pullback(m, fid, fstate, None)?;
+                let rb = pullback(m, bid, bstate, Some(&args[1]))?;
+                Ok(Value::tuple(vec![rb[0].clone(), rf[0].clone()]))
+            }
+            [Value::Int(TRY_HANDLER), id, state, fexc] => {
+                let rh = pullback(m, id, state, Some(&args[1]))?;
+                let rexc = rh.get(1).cloned().unwrap_or_else(none);
+                if !all_zero(&rexc) || !all_zero(fexc) {
+                    return Err(error(
+                        "not supported yet: reverse mode through a `catch` block whose result depends on the exception's value; compute it from the values before the `try`".into(),
+                    ));
+                }
+                Ok(Value::tuple(vec![none(), rh[0].clone()]))
+            }
+            _ => Err(internal("a `try`'s record is malformed")),
+        }
     }
 
     /// `Core.dyn_fwd(site, opts, #apply, _, f, ff, p1, fp1, ...)`: a call `f(p1..., p2..., ...)`
@@ -637,15 +860,94 @@ impl Runtime {
         };
         let (n, opts) = (n as usize, op.opts);
         // (primal, its tangent in each lane) of the function and each argument.
-        let mut items: Vec<(Value, Vec<Value>)> = args[2..]
+        let items: Vec<(Value, Vec<Value>)> = args[2..]
             .chunks(n + 1)
             .map(|c| (c[0].clone(), c[1..].to_vec()))
             .collect();
         match op.kind {
             DualCallKind::DualApply => return self.dual_of_dual_apply(m, n, opts, &items),
             DualCallKind::GradApply => return self.dual_of_grad_apply(m, n, &items),
+            DualCallKind::TryCatch | DualCallKind::TryFinally => {
+                return self.dual_of_try(m, n, opts, op.kind, items)
+            }
             DualCallKind::Call => {}
         }
+        self.dual_of_call(m, n, opts, items)
+    }
+
+    /// Forward mode (`n` lanes) of a `try` (`Core.try_catch(body, handler)` or
+    /// `Core.try_finally(body, fin)`; items: the two functions with their tangents): the
+    /// forward rule of `body()`; when it raises an error the program catches, that of
+    /// `handler(e)`, the exception with a zero tangent (or of `fin()`, and the error again).
+    /// Tangents changed by the body before its error stay changed, as its values do. The
+    /// exception's zero tangent is exact only if the handler's rule never reads it (a
+    /// derivative through the exception's value, `e.val`, would need the tangent of the value
+    /// where it was thrown): otherwise the derivative is an error, never a wrong one.
+    fn dual_of_try(
+        &self,
+        m: &mut Machine,
+        n: usize,
+        opts: RuleOptions,
+        kind: DualCallKind,
+        items: Vec<(Value, Vec<Value>)>,
+    ) -> Result<Value, RuntimeError> {
+        let mut items = items.into_iter();
+        let (Some(body), Some(other)) = (items.next(), items.next()) else {
+            return Err(internal("a `try` needs two functions"));
+        };
+        let r = self.dual_of_call(m, n, opts, vec![body]);
+        if kind == DualCallKind::TryFinally {
+            if let Err(e) = &r {
+                if !runtime::exception::catchable(&e.exception) {
+                    return r;
+                }
+            }
+            self.dual_of_call(m, n, opts, vec![other])?;
+            return r;
+        }
+        let err = match r {
+            Ok(v) => return Ok(v),
+            Err(e) => e,
+        };
+        let Some(exc) = runtime::exception::exception_value(&err.exception) else {
+            return Err(err);
+        };
+        let env = &m.compiler.env;
+        let texc = crate::tangent::zero_tangent(&exc, env);
+        let carries = ir::tangent::tangent_type(&exc.ty(), env) != Type::NoTangent;
+        let xs = vec![other.0.clone(), exc.clone()];
+        let (key, _) = m.resolve_dynamic(&xs)?;
+        let code = self
+            .ad
+            .dual_rule_with(&mut m.compiler, &key, opts, n)
+            .map_err(ad_error)?;
+        if carries {
+            // The parameters after the function and its tangents: the exception, then its
+            // tangents.
+            let params = code.params();
+            if params[n + 2..2 * n + 2].iter().any(|&p| reads(&code, p)) {
+                return Err(error(format!(
+                    "not supported yet: forward mode through a `catch` block whose result depends on the exception's value (a `{}`): compute it from the values before the `try`",
+                    exc.ty()
+                )));
+            }
+        }
+        let mut call = vec![other.0];
+        call.extend(other.1);
+        call.push(exc);
+        call.extend(std::iter::repeat_n(texc, n));
+        m.while_handling(err, |m| m.exec(&code, call))
+    }
+
+    /// The forward rule of the method the run-time types of `items` (the function and the
+    /// arguments, each with its tangents) select.
+    fn dual_of_call(
+        &self,
+        m: &mut Machine,
+        n: usize,
+        opts: RuleOptions,
+        mut items: Vec<(Value, Vec<Value>)>,
+    ) -> Result<Value, RuntimeError> {
         if interp::builtin(&items[0].0) == Some("#apply") {
             let mut flat = vec![items[1].clone()];
             for (p, ts) in &items[2..] {
@@ -810,6 +1112,7 @@ impl Runtime {
         let stack = callee_stack(m, site)?;
         let id = match prim(m, Prim::ArrayPop, &[stack])? {
             Value::Int(APPLY) => return self.dyn_rvs_apply(m, args),
+            Value::Int(TRY) => return self.try_rvs(m, args),
             Value::Int(k) => k as usize,
             _ => return Err(internal("a dynamic call site's record is not an id")),
         };
@@ -862,4 +1165,15 @@ impl Runtime {
         }
         Ok(Value::tuple(out))
     }
+}
+
+/// Whether any instruction of `f` reads `v`.
+fn reads(f: &ir::Function, v: ir::Value) -> bool {
+    f.layout.iter().any(|&b| {
+        f.blocks[b].insts.iter().any(|&i| {
+            let mut found = false;
+            f.insts[i].for_each_arg(|a| found |= a == v);
+            found
+        })
+    })
 }

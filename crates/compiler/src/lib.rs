@@ -1087,6 +1087,34 @@ impl Compiler {
         d
     }
 
+    /// The program's own method of `func` (`show`, `print` or `showerror`) for writing a value
+    /// of type `t`
+    /// to an `IO` (`Base.show(io::IO, x::T) = ...`): printing calls it, as Julia's does. (The
+    /// dispatch is cached until the next definition.)
+    pub fn own_io_method(&self, func: &str, t: &Type) -> bool {
+        let table = syntax::sym(func);
+        let own = |tab: &methods::MethodTable| tab.methods.iter().any(|m| !m.in_prelude);
+        if !self.tables.get(&table).is_some_and(own) {
+            return false;
+        }
+        let io = Type::Struct(syntax::sym("IOBuffer"), Arc::from(Vec::new()));
+        match self.dispatch(table, &[Type::Function(table), io, t.clone()]) {
+            Dispatch::Found { index, .. } => {
+                self.method(table, index).is_some_and(|m| !m.in_prelude)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the program defines methods of `show` or `print` of its own.
+    pub fn has_own_io_methods(&self) -> bool {
+        ["show", "print"].iter().any(|f| {
+            self.tables
+                .get(&syntax::sym(f))
+                .is_some_and(|t| t.methods.iter().any(|m| !m.in_prelude))
+        })
+    }
+
     pub fn method(&self, table: Symbol, index: u32) -> Option<&Method> {
         self.tables.get(&table)?.methods.get(index as usize)
     }

@@ -53,6 +53,24 @@ impl From<compiler::CompileError> for RuntimeError {
     }
 }
 
+thread_local! {
+    /// The errors the running `catch` blocks caught, innermost last (what `rethrow()`
+    /// raises again).
+    static CAUGHT: std::cell::RefCell<Vec<RuntimeError>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The error the innermost running `catch` block caught, with its backtrace, or Julia's error
+/// for a `rethrow()` outside any.
+fn rethrown() -> RuntimeError {
+    CAUGHT
+        .with(|c| c.borrow().last().cloned())
+        .unwrap_or_else(|| {
+            RuntimeError::new(Exception::Error(
+                "rethrow() not allowed outside a catch block".into(),
+            ))
+        })
+}
+
 /// Maximum depth of nested calls before a `StackOverflowError`.
 pub const MAX_DEPTH: usize = 100_000;
 
@@ -292,6 +310,8 @@ pub struct Machine {
     pub compiler: Compiler,
     pub globals: FxHashMap<Symbol, Value>,
     pub out: Box<dyn Write + Send>,
+    /// Standard error: what the program writes to `stderr` (and warnings).
+    pub err: Box<dyn Write + Send>,
     depth: usize,
     /// Remaining block executions before the run stops with an error (`None`: unlimited).
     pub fuel: Option<u64>,
@@ -316,6 +336,7 @@ impl Machine {
             compiler,
             globals: FxHashMap::default(),
             out,
+            err: Box::new(std::io::stderr()),
             depth: 0,
             fuel: None,
             resolver: None,
@@ -601,12 +622,11 @@ impl Machine {
                 }
                 "#nt_merge" | "#nt_drop" => return merge_named_tuples(name, &args[1..]),
                 "#kw_error" => {
-                    return Err(RuntimeError::new(Exception::Method {
-                        func: "#kwcall".into(),
-                        callee: runtime::Callee::Function("#kwcall".into()),
-                        args: args[1..].iter().map(|a| a.ty()).collect(),
-                        candidates: vec![],
-                    }));
+                    return Err(RuntimeError::new(runtime::method_error(
+                        &Value::Func(syntax::sym("#kwcall")),
+                        &args[1..],
+                        vec![],
+                    )));
                 }
                 "#typeassert" => {
                     return match (&args.get(1), &args.get(2)) {
@@ -730,26 +750,19 @@ impl Machine {
         let candidates = table
             .map(|t| self.compiler.candidates(t, &args[0].ty()))
             .unwrap_or_default();
-        RuntimeError::new(runtime::method_error(
-            &args[0],
-            args[1..].iter().map(|a| a.ty()).collect(),
-            candidates,
-        ))
+        RuntimeError::new(runtime::method_error(&args[0], &args[1..], candidates))
     }
 
     fn typeassert(&self, v: Value, t: &Type) -> Result<Value, RuntimeError> {
         if self.compiler.env.subtype(&v.ty(), t) {
             Ok(v)
-        } else if *t == Type::Bool {
-            Err(RuntimeError::new(Exception::Type(format!(
-                "non-boolean ({}) used in boolean context",
-                v.ty()
-            ))))
         } else {
-            Err(RuntimeError::new(Exception::Type(format!(
-                "in typeassert, expected {t}, got a value of type {}",
-                v.ty()
-            ))))
+            Err(RuntimeError::new(Exception::Type {
+                func: "typeassert".into(),
+                context: "".into(),
+                expected: Box::new(t.clone()),
+                got: v,
+            }))
         }
     }
 
@@ -776,10 +789,12 @@ impl Machine {
                 }
                 for (v, ft) in fields.iter().zip(&fts) {
                     if !env.subtype(&v.ty(), ft) {
-                        return Err(RuntimeError::new(Exception::Type(format!(
-                            "in new, expected {ft}, got a value of type {}",
-                            v.ty()
-                        ))));
+                        return Err(RuntimeError::new(Exception::Type {
+                            func: "new".into(),
+                            context: "".into(),
+                            expected: Box::new(ft.clone()),
+                            got: v.clone(),
+                        }));
                     }
                 }
                 if env.is_mutable(t) {
@@ -810,6 +825,185 @@ impl Machine {
         })
     }
 
+    /// A `MethodError` with the candidate methods of its function (the value `f`), which
+    /// Julia lists under the message.
+    pub fn with_candidates(&self, e: Exception, f: Option<&Value>) -> Exception {
+        match e {
+            Exception::Method {
+                func,
+                callee,
+                args,
+                values,
+                ..
+            } => {
+                let candidates = f
+                    .map(|v| self.compiler.candidates_of(&v.ty()))
+                    .unwrap_or_default();
+                Exception::Method {
+                    func,
+                    callee,
+                    args,
+                    candidates,
+                    values,
+                }
+            }
+            e => e,
+        }
+    }
+
+    /// `Core.try_catch(body, handler)`: `body()`, or `handler(e)` with the exception value of
+    /// the error it raised, if the program can catch that error (`runtime::exception::
+    /// catchable`); while `handler` runs, `rethrow()` raises that error again.
+    pub fn try_catch(&mut self, vals: &[Value]) -> Result<Value, RuntimeError> {
+        let err = match self.call_dynamic(vec![vals[0].clone()]) {
+            Ok(v) => return Ok(v),
+            Err(e) => e,
+        };
+        let Some(exc) = runtime::exception::exception_value(&err.exception) else {
+            return Err(err);
+        };
+        let handler = vals[1].clone();
+        self.while_handling(err, |m| m.call_dynamic(vec![handler, exc]))
+    }
+
+    /// Runs `f` (a `catch` block) with `err` as the error `rethrow()` raises again.
+    pub fn while_handling<R>(&mut self, err: RuntimeError, f: impl FnOnce(&mut Self) -> R) -> R {
+        CAUGHT.with(|c| c.borrow_mut().push(err));
+        let r = f(self);
+        CAUGHT.with(|c| c.borrow_mut().pop());
+        r
+    }
+
+    /// `Core.try_finally(body, fin)`: `body()`, then `fin()` whether or not `body` raised an
+    /// error the program can catch; then that error again, or `body`'s value. (An error the
+    /// program cannot catch ends the run at once.)
+    pub fn try_finally(&mut self, vals: &[Value]) -> Result<Value, RuntimeError> {
+        let r = self.call_dynamic(vec![vals[0].clone()]);
+        if let Err(e) = &r {
+            if !runtime::exception::catchable(&e.exception) {
+                return r;
+            }
+        }
+        self.call_dynamic(vec![vals[1].clone()])?;
+        r
+    }
+
+    /// `Core.print(x)`, `show`, `repr` or `string` when the program has `show` or `print`
+    /// methods of its own: the texts they give for the values inside `x` (by the objects'
+    /// addresses; a value printed with `print` at the top uses its type's own `print`
+    /// method if there is one) are what the printer writes for them.
+    fn print_own(
+        &mut self,
+        f: &Function,
+        i: ir::Inst,
+        op: Prim,
+        vals: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        let x = &vals[0];
+        let printed = matches!(op, Prim::Print | Prim::ToString);
+        if printed && self.compiler.own_io_method("print", &x.ty()) {
+            let text = self.sprint("print", x)?;
+            return Ok(match op {
+                Prim::Print => {
+                    let _ = self.out.write_all(text.as_bytes());
+                    Value::Nothing
+                }
+                _ => Value::str(&text),
+            });
+        }
+        let mut texts = FxHashMap::default();
+        let mut seen = rustc_hash::FxHashSet::default();
+        self.own_show_texts(x, &mut texts, &mut seen)?;
+        let r = runtime::show::with_own_show(texts, || {
+            eval_prim(op, vals, &self.compiler.env, &mut *self.out)
+        });
+        r.map_err(|e| self.prim_error(f, i, vals, e))
+    }
+
+    /// The texts the program's own `show` methods give for the structs inside `x`, by
+    /// address (a struct with such a method is not looked into).
+    fn own_show_texts(
+        &mut self,
+        x: &Value,
+        texts: &mut FxHashMap<runtime::show::OwnShowKey, String>,
+        seen: &mut rustc_hash::FxHashSet<usize>,
+    ) -> Result<(), RuntimeError> {
+        let id = match x {
+            Value::Struct(s) => Arc::as_ptr(s) as usize,
+            Value::Mutable(m) => Arc::as_ptr(m) as *const u8 as usize,
+            Value::Array(a) => runtime::SharedArray::as_ptr(a) as *const u8 as usize,
+            _ => 0,
+        };
+        if id != 0 && !seen.insert(id) {
+            return Ok(());
+        }
+        match x {
+            Value::Struct(_) | Value::Mutable(_)
+                if self.compiler.own_io_method("show", &x.ty()) =>
+            {
+                let text = self.sprint("show", x)?;
+                if let Some(key) = runtime::show::own_show_key(x) {
+                    texts.insert(key, text);
+                }
+            }
+            Value::Struct(s) => {
+                for v in s.fields.iter() {
+                    self.own_show_texts(v, texts, seen)?;
+                }
+            }
+            Value::Mutable(m) => {
+                for v in m.snapshot().iter() {
+                    self.own_show_texts(v, texts, seen)?;
+                }
+            }
+            Value::Tuple(vs) => {
+                for v in vs.iter() {
+                    self.own_show_texts(v, texts, seen)?;
+                }
+            }
+            Value::NamedTuple(nt) => {
+                for v in nt.values.iter() {
+                    self.own_show_texts(v, texts, seen)?;
+                }
+            }
+            Value::Array(a)
+                if !a.elem.is_bits(&self.compiler.env) || matches!(a.elem, Type::Struct(..)) =>
+            {
+                for v in a.snapshot().iter() {
+                    self.own_show_texts(v, texts, seen)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `sprint(func, x)`: what the program's `show`, `print` or `showerror` writes for `x`.
+    pub fn sprint(&mut self, func: &str, x: &Value) -> Result<String, RuntimeError> {
+        let r = self.call_dynamic(vec![
+            Value::Func(syntax::sym("sprint")),
+            Value::Func(syntax::sym(func)),
+            x.clone(),
+        ])?;
+        Ok(match r {
+            Value::Str(s) => s.to_string(),
+            v => runtime::show::print_string(&v),
+        })
+    }
+
+    /// What `showerror` prints for the exception value `e` (a `MethodError` with its
+    /// candidate methods).
+    pub fn error_message(&self, e: &Value) -> String {
+        let exc = runtime::exception::exception_of_value(e);
+        let f = match &exc {
+            Exception::Method {
+                values: Some(v), ..
+            } => Some(v.0.clone()),
+            _ => None,
+        };
+        self.with_candidates(exc, f.as_ref()).to_string()
+    }
+
     /// The run-time error of primitive instruction `i` of `f` failing with `e` on `vals`
     /// (a `MethodError` gets the method table's candidates), with its source chain.
     #[cold]
@@ -821,29 +1015,34 @@ impl Machine {
         e: Exception,
     ) -> RuntimeError {
         let e = match e {
+            e @ Exception::Method { .. }
+                if matches!(
+                    f.insts[i],
+                    InstData::Prim {
+                        op: Prim::ThrowMethodError,
+                        ..
+                    }
+                ) =>
+            {
+                self.with_candidates(e, vals.first())
+            }
+            // `throw(e)` of a `MethodError` value (one a `catch` block caught).
             Exception::Method {
                 func,
-                callee: kind,
-                args: ats,
+                callee,
+                args,
+                values: Some(v),
                 ..
-            } if matches!(
-                f.insts[i],
-                InstData::Prim {
-                    op: Prim::ThrowMethodError,
-                    ..
-                }
-            ) =>
-            {
-                let candidates = vals
-                    .first()
-                    .map(|v| self.compiler.candidates_of(&v.ty()))
-                    .unwrap_or_default();
-                Exception::Method {
+            } => {
+                let fv = v.0.clone();
+                let e = Exception::Method {
                     func,
-                    callee: kind,
-                    args: ats,
-                    candidates,
-                }
+                    callee,
+                    args,
+                    candidates: vec![],
+                    values: Some(v),
+                };
+                self.with_candidates(e, Some(&fv))
             }
             e => e,
         };
@@ -884,6 +1083,30 @@ impl Machine {
                 op: Prim::ThreadsRun,
                 ..
             } => self.threads_run(vals).map_err(fail)?,
+            InstData::Prim {
+                op: op @ (Prim::TryCatch | Prim::TryFinally | Prim::Rethrow | Prim::ErrorMessage),
+                ..
+            } => match op {
+                Prim::TryCatch => self.try_catch(vals).map_err(fail)?,
+                Prim::TryFinally => self.try_finally(vals).map_err(fail)?,
+                Prim::Rethrow => return Err(fail(rethrown())),
+                _ => Value::str(&self.error_message(&vals[0])),
+            },
+            InstData::Prim {
+                op: Prim::PrintStderr,
+                ..
+            } => {
+                let text = runtime::show::print_string(&vals[0]);
+                let _ = self.out.flush();
+                let _ = self.err.write_all(text.as_bytes());
+                Value::Nothing
+            }
+            InstData::Prim {
+                op: op @ (Prim::Print | Prim::Show | Prim::Repr | Prim::ToString),
+                ..
+            } if self.compiler.has_own_io_methods() => {
+                return self.print_own(f, i, *op, vals).map(Some);
+            }
             InstData::Prim { op, .. } => {
                 match eval_prim(*op, vals, &self.compiler.env, &mut *self.out) {
                     Ok(v) => v,
@@ -973,9 +1196,10 @@ impl Machine {
                             ))))
                         }
                         None => {
-                            return Err(fail(RuntimeError::new(Exception::UndefVar(format!(
-                                "`{name}` not defined in `Main`"
-                            )))))
+                            return Err(fail(RuntimeError::new(Exception::UndefVar {
+                                name: name.to_string(),
+                                local: false,
+                            })))
                         }
                     }
                 }
@@ -1170,10 +1394,12 @@ impl Machine {
                         let c = match get(&regs, *cond) {
                             Value::Bool(c) => c,
                             other => {
-                                return Err(fail(RuntimeError::new(Exception::Type(format!(
-                                    "non-boolean ({}) used in boolean context",
-                                    other.ty()
-                                )))))
+                                return Err(fail(RuntimeError::new(Exception::Type {
+                                    func: "if".into(),
+                                    context: "".into(),
+                                    expected: Box::new(Type::Bool),
+                                    got: other,
+                                })))
                             }
                         };
                         let (dest, args) = if c {
@@ -1199,9 +1425,7 @@ impl Machine {
                             regs[r.index()] = Value::from_const(c);
                         }
                     }
-                    InstData::Prim { op, args }
-                        if !op.is_ad_runtime() && *op != Prim::ThreadsRun =>
-                    {
+                    InstData::Prim { op, args } if !op.is_ad_runtime() && !op.runs_on_machine() => {
                         scratch.clear();
                         scratch.extend(args.iter().map(|a| get(&regs, *a)));
                         match eval_prim(*op, &scratch, &self.compiler.env, &mut *self.out) {

@@ -278,8 +278,7 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | DualApply | GradApply | ThreadsFwd | ThreadsRvs | ThreadsDual | ThreadsRun
-        | ChunkRange | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave => {
-            None
-        }
+        | ChunkRange | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
+        | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite => None,
     }
 }

@@ -357,6 +357,23 @@ prims! {
     /// mode of `Core.threads_run` with `width` lanes: each share's forward rule of the body,
     /// on the threads where it can; returns `nothing`.
     ThreadsDual = "threads_dual": RUNS_USER_CODE,
+    // Exceptions.
+    /// `Core.try_catch(body, handler)`: `body()`, or, if it raises an error the program can
+    /// catch, `handler(e)` with the exception as a value (a `try`/`catch`).
+    TryCatch = "try_catch": RUNS_USER_CODE,
+    /// `Core.try_finally(body, fin)`: `body()`, then `fin()` whether or not `body` raised an
+    /// error (which is raised again after `fin`); the value is `body`'s (a `try`/`finally`).
+    TryFinally = "try_finally": RUNS_USER_CODE,
+    /// `Core.rethrow()`: raises again the error the innermost running `catch` block caught,
+    /// with its backtrace.
+    Rethrow = "rethrow": RAISES,
+    /// `Core.error_message(e)`: what `showerror` prints for the exception value `e`.
+    ErrorMessage = "error_message": INSPECTS,
+    /// `Core.print_stderr(s)`: writes the string `s` to standard error.
+    PrintStderr = "print_stderr": OUTPUT,
+    /// `Core.note_write(x)`: reverse mode's forwards pass inside a `try` body is about to
+    /// write into the array or mutable struct `x` (see `runtime::tries`).
+    NoteWrite = "note_write": WRITES,
     /// `Core.chunk_range(first, n, nt, tid)`: thread `tid`'s share of a threaded loop's
     /// iterations, as `(f, l)` (`l < f` when it has none).
     ChunkRange = "chunk_range": PURE,
@@ -524,6 +541,31 @@ impl Prim {
         )
     }
 
+    /// Whether the machine itself evaluates it (it calls functions, or needs the error being
+    /// handled), not `runtime::eval_prim`.
+    pub fn runs_on_machine(self) -> bool {
+        use Prim::*;
+        matches!(
+            self,
+            ThreadsRun
+                | TryCatch
+                | TryFinally
+                | Rethrow
+                | ErrorMessage
+                | PrintStderr
+                | Print
+                | Show
+                | Repr
+                | ToString
+        )
+    }
+
+    /// Whether inference types the result by the functions the primitive calls (a `try`):
+    /// `result_type` then says only `Any`.
+    pub fn typed_by_calls(self) -> bool {
+        matches!(self, Prim::TryCatch | Prim::TryFinally)
+    }
+
     pub fn is_throw(self) -> bool {
         use Prim::*;
         matches!(
@@ -539,6 +581,7 @@ impl Prim {
                 | ThrowTypeError
                 | ThrowDivide
                 | ThrowValue
+                | Rethrow
         )
     }
 
@@ -1334,6 +1377,23 @@ impl Prim {
                 Ok(Type::Bottom)
             }
             ThrowMethodError => Ok(Type::Bottom),
+            // Inference types a `try` by the types of calling its functions.
+            TryCatch | TryFinally => {
+                arity(2)?;
+                Ok(Type::Any)
+            }
+            Rethrow => {
+                arity(0)?;
+                Ok(Type::Bottom)
+            }
+            ErrorMessage => {
+                arity(1)?;
+                Ok(Type::String)
+            }
+            PrintStderr | NoteWrite => {
+                arity(1)?;
+                Ok(Type::Nothing)
+            }
         }
     }
 }

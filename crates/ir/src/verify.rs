@@ -243,7 +243,7 @@ fn check_typed_inst(func: &Function, env: &TypeEnv, b: Block, i: Inst, errs: &mu
         }
         InstData::Prim { op, args } => {
             let ats: Vec<Type> = args.iter().map(|a| ty(*a)).collect();
-            if ats.iter().all(|t| t.is_concrete()) {
+            if ats.iter().all(|t| t.is_concrete()) && !op.typed_by_calls() {
                 match op.result_type(&ats, env) {
                     Ok(t) => {
                         if let Some(r) = res {

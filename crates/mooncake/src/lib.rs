@@ -149,8 +149,6 @@ pub struct Session {
     jit: Option<Arc<jit::Jit>>,
     /// The `--call` expression being worked on: where an internal error is reported.
     call_span: Option<Span>,
-    /// Where warnings go (standard error unless redirected).
-    warnings: Box<dyn Write + Send>,
 }
 
 /// A writer that forwards to standard output; flushing takes its lock only when something
@@ -224,7 +222,6 @@ impl Session {
             ad: ad::Ad::new(),
             jit: None,
             call_span: None,
-            warnings: Box::new(std::io::stderr()),
         };
         s.ad.install(&mut s.machine);
         // Native code by default; where Cranelift does not support the host, the interpreter.
@@ -381,9 +378,24 @@ impl Session {
         // marked as running it.
         runtime::threads::leave_all_chunks();
         match guard::catch(|| f(self)) {
+            Ok(Err(Error::Runtime(r))) => Err(Error::Runtime(self.shown(r))),
             Ok(r) => r,
             Err(message) => Err(Error::Internal { message, span }),
         }
+    }
+
+    /// An uncaught error whose value's type has the program's own `showerror` method, with
+    /// the text that method writes (Julia reports an uncaught error through `showerror`).
+    fn shown(&mut self, mut r: RuntimeError) -> RuntimeError {
+        if let Exception::Thrown(v) = &r.exception {
+            if self.machine.compiler.own_io_method("showerror", &v.ty()) {
+                let v = v.clone();
+                if let Ok(Ok(text)) = guard::catch(|| self.machine.sprint("showerror", &v)) {
+                    r.exception = Exception::Shown { value: v, text };
+                }
+            }
+        }
+        r
     }
 
     fn run_toplevel_unguarded(&mut self, item: &Expr, file: FileId) -> Result<Value, Error> {
@@ -403,7 +415,7 @@ impl Session {
         for w in self.machine.compiler.take_warnings() {
             let text = self.render_warning(&w);
             let _ = self.machine.out.flush();
-            let _ = self.warnings.write_all(text.as_bytes());
+            let _ = self.machine.err.write_all(text.as_bytes());
         }
         match r? {
             TopLevel::Defined => {
@@ -994,7 +1006,7 @@ impl Session {
             }
             Err(_) => Err(Error::Runtime(RuntimeError::new(runtime::method_error(
                 f,
-                args.iter().map(|a| a.ty()).collect(),
+                args,
                 self.machine.compiler.candidates(table, &f.ty()),
             )))),
         }
@@ -1076,10 +1088,10 @@ impl Session {
         )
     }
 
-    /// Sends warnings (Julia's, such as an ambiguous assignment in a top-level loop) to `out`
-    /// instead of standard error.
+    /// Sends warnings (Julia's, such as an ambiguous assignment in a top-level loop) and what
+    /// the program writes to `stderr` to `out` instead of standard error.
     pub fn set_warning_output(&mut self, out: Box<dyn Write + Send>) {
-        self.warnings = out;
+        self.machine.err = out;
     }
 
     /// A warning as Julia's logger prints it: the message, then `@ file:line`.
@@ -1114,10 +1126,24 @@ impl Session {
         let mut cd = CsDiagnostic::error().with_message(message);
         // Frames of user code; the keyword-argument dispatch the compiler writes for a
         // definition (`#kwcall`) is not shown, so a bad keyword points at the call.
-        let user: Vec<&(String, Span)> = trace
-            .iter()
-            .filter(|(f, sp)| self.is_user_span(*sp) && !f.starts_with("#kwcall("))
-            .collect();
+        let mut user: Vec<(String, Span)> = Vec::new();
+        // A `try` block's frame is the function around the `try`, at the block's line.
+        let mut inside_try: Option<Span> = None;
+        for (f, sp) in trace {
+            if !self.is_user_span(*sp) || f.starts_with("#kwcall(") {
+                continue;
+            }
+            if is_try_block(f) {
+                inside_try = inside_try.or(Some(*sp));
+                continue;
+            }
+            user.push((f.clone(), inside_try.take().unwrap_or(*sp)));
+        }
+        // (A top-level statement has no frame of its own.)
+        if let Some(sp) = inside_try {
+            user.push(("top-level".into(), sp));
+        }
+        let user: Vec<&(String, Span)> = user.iter().collect();
         let at = user.first().map(|(_, sp)| *sp).or(span);
         if let Some(l) = at.and_then(label) {
             cd = cd.with_labels(vec![l]);
@@ -1460,6 +1486,13 @@ fn ad_frame_name(name: &str) -> String {
             body.or_else(anonymous).unwrap_or_else(|| name.to_string())
         }
     }
+}
+
+/// Whether a backtrace frame is a `try` block's (`#f#try#N(...)`, see `ast::Lambda::try_block`).
+fn is_try_block(frame: &str) -> bool {
+    let head = frame.split('(').next().unwrap_or("");
+    head.rsplit_once("#try#")
+        .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether a top-level `if` or `begin` block defines a function or type in one of its

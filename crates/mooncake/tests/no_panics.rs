@@ -231,7 +231,8 @@ fn mutated_programs_do_not_panic() {
 }
 
 /// Programs written with the newer syntax forms (destructuring parameters, `const` of several
-/// names, prefix radicals, slurping, tuple broadcasting, `@views` on a tuple assignment),
+/// names, prefix radicals, slurping, tuple broadcasting, `@views` on a tuple assignment,
+/// `try`/`catch`/`else`/`finally`),
 /// mutated with tokens of those forms.
 #[test]
 fn mutated_new_syntax_does_not_panic() {
@@ -244,6 +245,8 @@ fn mutated_new_syntax_does_not_panic() {
         "t = (1.0, 2.0) .* 3.0 .+ (1, 2)\n[1, 2] .+ (10, 20)",
         "X = ones(3, 2); y = ones(3)\n@views Xb, yb = X[[1, 3], :], y[1:2]\n@show Xb, yb",
         "v = [1.0]\npush!(v, 2.0, 3)\nappend!(v, [4.0], (5,))\npushfirst!(v, 0.0, -1.0)",
+        "x = try\n sqrt(-1.0)\ncatch e\n println(e)\n e isa DomainError || rethrow()\nelse\n 1\nfinally\n println(2)\nend",
+        "function f(v)\n for x in v\n try\n x < 0 && continue\n x > 2 && break\n return x\n catch\n end\n end\nend\nf([1.0])",
     ];
     const TOKENS: &[&str] = &[
         "√",
@@ -265,6 +268,13 @@ fn mutated_new_syntax_does_not_panic() {
         ".+",
         "(1,)",
         "_",
+        "try ",
+        "catch ",
+        "\ncatch e\n",
+        "finally\n",
+        "else\n",
+        "rethrow()",
+        "return ",
     ];
     let mut rng = Lcg(0x5851_f42d_4c95_7f2d);
     for round in 0..rounds(48) {

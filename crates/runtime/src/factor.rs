@@ -7,8 +7,9 @@
 //! unblocked `potrf`), with no fused multiply-adds, so results are those of the element loops
 //! Julia code would run.
 
+use crate::exception::Exception;
 use crate::matmul::{by_float_elem, shape, Elem};
-use crate::prims::{array_new, Exception};
+use crate::prims::array_new;
 use crate::value::{ArrayObj, Value};
 use ir::TypeEnv;
 

@@ -2,6 +2,7 @@
 //! Julia-exact printing, native implementations of the primitives, exceptions, and the
 //! prelude source (Julia's Base in the language itself).
 
+pub mod exception;
 pub mod factor;
 pub mod matmul;
 pub mod memory;
@@ -10,9 +11,11 @@ pub mod printf;
 pub mod show;
 pub mod team;
 pub mod threads;
+pub mod tries;
 pub mod value;
 
-pub use prims::{eval_prim, method_error, Callee, Exception};
+pub use exception::{method_error, Callee, Exception};
+pub use prims::eval_prim;
 pub use value::{egal, live_arrays, ArrayData, ArrayObj, SharedArray, Value};
 
 macro_rules! prelude_file {
@@ -38,7 +41,9 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("math"),
     prelude_file!("irrationals"),
     prelude_file!("strings"),
+    prelude_file!("errors"),
     prelude_file!("chars"),
+    prelude_file!("io"),
     prelude_file!("tuples"),
     prelude_file!("refs"),
     prelude_file!("ranges"),

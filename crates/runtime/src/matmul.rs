@@ -8,7 +8,7 @@
 //! kernels take a row and a column stride for every operand, and a transposed operand is the
 //! same storage with the two strides swapped.
 
-use crate::prims::Exception;
+use crate::exception::Exception;
 use crate::value::{ArrayObj, Value};
 use crate::ArrayData;
 use ir::TypeEnv;

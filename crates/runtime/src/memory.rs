@@ -6,7 +6,7 @@
 //! first; an array's storage is charged to the budget while it lives (see `ArrayObj`). The
 //! budget is the process's: sessions share it.
 
-use crate::prims::Exception;
+use crate::exception::Exception;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 

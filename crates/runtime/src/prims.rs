@@ -1,264 +1,11 @@
-//! Native implementations of the primitives, and Julia's exceptions.
+//! Native implementations of the primitives.
 
-use crate::show::{array_summary, print_string, show_string};
+pub use crate::exception::{exception_of_value, method_error, Callee, Exception};
+use crate::show::{print_string, show_string};
 use crate::value::{egal, ArrayObj, SharedArray, Value};
 use crate::ArrayData;
 use ir::{Prim, Type, TypeEnv};
-use std::fmt;
 use std::sync::Arc;
-
-/// An exception as Julia raises it.
-#[derive(Clone, Debug)]
-pub enum Exception {
-    /// `BoundsError: attempt to access {what} at index [{index}]`
-    Bounds {
-        what: String,
-        index: String,
-    },
-    /// `MethodError: no method matching f(::T1, ::T2)`
-    Method {
-        /// The callee as the message's first line shows it: `f`, `Point{Float64}`,
-        /// `(::Scale)`.
-        func: String,
-        callee: Callee,
-        args: Vec<Type>,
-        candidates: Vec<String>,
-    },
-    Divide,
-    Assertion(String),
-    /// `error("...")`
-    Error(String),
-    UndefVar(String),
-    UndefRef,
-    /// The text after `TypeError: `.
-    Type(String),
-    Inexact {
-        target: String,
-        value: String,
-    },
-    Argument(String),
-    /// `StringIndexError`: a byte index inside a character (the text after the colon).
-    StringIndex(String),
-    /// `DimensionMismatch`: shapes that do not fit (broadcasting).
-    DimensionMismatch(String),
-    /// `OverflowError`: a result too large for its integer type (`factorial(21)`).
-    Overflow(String),
-    Domain {
-        value: String,
-        msg: String,
-    },
-    StackOverflow,
-    /// The array memory budget is spent, or the system has no memory to give.
-    OutOfMemory,
-    /// `throw(x)` of a value.
-    Thrown(Value),
-    /// Iterations of a threaded loop failed: the first failed chunk's error and how many
-    /// other chunks failed (Julia's `CompositeException` of `TaskFailedException`s, which
-    /// prints as the first).
-    TaskFailed {
-        first: Box<Exception>,
-        more: usize,
-    },
-    /// A broken invariant of mooncake itself (a bug, not the program's error).
-    Internal(String),
-}
-
-/// What was called without a matching method, for the sentence Julia adds after the first
-/// line of a `MethodError`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Callee {
-    /// A generic function or closure, named as `print` shows it.
-    Function(String),
-    /// A type (its constructors).
-    Type,
-    /// Another callable object (a value whose type has call methods).
-    Object,
-}
-
-impl Callee {
-    /// The kind of `f`, and the callee text of the message's first line.
-    pub fn of(f: &Value) -> (Callee, String) {
-        match f {
-            Value::Func(n) => {
-                let name = ir::types::function_name(*n).to_string();
-                (Callee::Function(name.clone()), name)
-            }
-            Value::Type(t) => (Callee::Type, t.to_string()),
-            v => {
-                let t = v.ty();
-                let kind = match &t {
-                    // A closure: `print` shows a function by its name alone.
-                    Type::Struct(n, _) if ir::types::is_closure_name(*n) => {
-                        Callee::Function(n.to_string())
-                    }
-                    _ => Callee::Object,
-                };
-                (kind, format!("(::{t})"))
-            }
-        }
-    }
-}
-
-/// Julia's `MethodError` for calling `f` with arguments of types `args`.
-pub fn method_error(f: &Value, args: Vec<Type>, candidates: Vec<String>) -> Exception {
-    let (callee, func) = Callee::of(f);
-    Exception::Method {
-        func,
-        callee,
-        args,
-        candidates,
-    }
-}
-
-impl fmt::Display for Exception {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Exception::Bounds { what, index } => {
-                write!(
-                    f,
-                    "BoundsError: attempt to access {what} at index [{index}]"
-                )
-            }
-            Exception::Method {
-                func,
-                callee,
-                args,
-                candidates,
-            } => {
-                if func == "#kwcall" {
-                    if let Some(m) = ir::types::kwcall_signature(args) {
-                        return write!(
-                            f,
-                            "{m}\nThis method does not support all of the given keyword arguments (and may not support any)."
-                        );
-                    }
-                }
-                // A value of a type with no call methods: `(x + 1)(x - 1)`.
-                if let Some(ty) = func.strip_prefix("(::").and_then(|f| f.strip_suffix(')')) {
-                    if candidates.is_empty() {
-                        write!(f, "MethodError: objects of type {ty} are not callable")?;
-                        if matches!(ty, "Float64" | "Float32" | "Int64" | "Bool") {
-                            write!(
-                                f,
-                                "\nMaybe you forgot to use an operator such as *, ^, %, / etc. ?"
-                            )?;
-                        }
-                        return Ok(());
-                    }
-                }
-                let target = match args.as_slice() {
-                    [Type::Type(t), from] if func == "convert" => {
-                        Some((t.to_string(), from.to_string()))
-                    }
-                    _ => None,
-                };
-                if let Some((t, from)) = target {
-                    // As Julia: on one line when the two types have different names.
-                    let head = |s: &str| s.split('{').next().unwrap_or("").to_string();
-                    let sep = if head(&t) != head(&from) { "" } else { "\n  " };
-                    write!(
-                        f,
-                        "MethodError: Cannot `convert` an object of type {sep}{from} to an object of type {sep}{t}"
-                    )?;
-                } else {
-                    let a: Vec<String> = args.iter().map(|t| format!("::{t}")).collect();
-                    write!(
-                        f,
-                        "MethodError: no method matching {func}({})",
-                        a.join(", ")
-                    )?;
-                }
-                if !candidates.is_empty() {
-                    let what =
-                        "exists, but no method is defined for this combination of argument types";
-                    match callee {
-                        Callee::Function(name) => write!(f, "\nThe function `{name}` {what}.")?,
-                        Callee::Type => {
-                            write!(f, "\nThe type `{func}` {what} when trying to construct it.")?
-                        }
-                        Callee::Object => {
-                            let t = func.strip_prefix("(::").and_then(|t| t.strip_suffix(')'));
-                            write!(
-                                f,
-                                "\nThe object of type `{}` {what} when trying to treat it as a callable object.",
-                                t.unwrap_or(func)
-                            )?
-                        }
-                    }
-                    write!(f, "\n\nClosest candidates are:")?;
-                    for c in candidates {
-                        write!(f, "\n  {c}")?;
-                    }
-                }
-                Ok(())
-            }
-            Exception::Divide => write!(f, "DivideError: integer division error"),
-            Exception::Assertion(m) => write!(f, "AssertionError: {m}"),
-            Exception::Error(m) => write!(f, "{m}"),
-            Exception::UndefVar(m) => write!(f, "UndefVarError: {m}"),
-            Exception::UndefRef => write!(f, "UndefRefError: access to undefined reference"),
-            Exception::Type(m) => write!(f, "TypeError: {m}"),
-            Exception::Inexact { target, value } => write!(f, "InexactError: {target}({value})"),
-            Exception::Argument(m) => write!(f, "ArgumentError: {m}"),
-            Exception::StringIndex(m) => write!(f, "StringIndexError: {m}"),
-            Exception::DimensionMismatch(m) => write!(f, "DimensionMismatch: {m}"),
-            Exception::Overflow(m) => write!(f, "OverflowError: {m}"),
-            Exception::Domain { value, msg } => write!(f, "DomainError with {value}:\n{msg}"),
-            Exception::StackOverflow => write!(f, "StackOverflowError: the call stack is too deep"),
-            Exception::OutOfMemory => write!(f, "OutOfMemoryError()"),
-            Exception::Thrown(v) => match posdef_info(v) {
-                // LinearAlgebra's message for a failed Cholesky factorisation.
-                Some(info) => write!(
-                    f,
-                    "PosDefException: matrix is not {}; Cholesky factorization failed.",
-                    if info == -1 {
-                        "Hermitian"
-                    } else {
-                        "positive definite"
-                    }
-                ),
-                None => write!(f, "{}", show_string(v)),
-            },
-            Exception::TaskFailed { first, more } => {
-                let nested = first.to_string().replace('\n', "\n    ");
-                write!(f, "TaskFailedException\n\n    nested task error: {nested}")?;
-                match more {
-                    0 => Ok(()),
-                    1 => write!(f, "\n\n...and 1 more exception.\n"),
-                    k => write!(f, "\n\n...and {k} more exceptions.\n"),
-                }
-            }
-            Exception::Internal(m) => write!(f, "internal error: {m}"),
-        }
-    }
-}
-
-impl Exception {
-    /// The exception's type name, as `typeof(err)` would print it.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Exception::Bounds { .. } => "BoundsError",
-            Exception::Method { .. } => "MethodError",
-            Exception::Divide => "DivideError",
-            Exception::Assertion(_) => "AssertionError",
-            Exception::Error(_) => "ErrorException",
-            Exception::UndefVar(_) => "UndefVarError",
-            Exception::UndefRef => "UndefRefError",
-            Exception::Type(_) => "TypeError",
-            Exception::Inexact { .. } => "InexactError",
-            Exception::Argument(_) => "ArgumentError",
-            Exception::StringIndex(_) => "StringIndexError",
-            Exception::DimensionMismatch(_) => "DimensionMismatch",
-            Exception::Overflow(_) => "OverflowError",
-            Exception::Domain { .. } => "DomainError",
-            Exception::StackOverflow => "StackOverflowError",
-            Exception::OutOfMemory => "OutOfMemoryError",
-            Exception::Thrown(_) => "Exception",
-            Exception::TaskFailed { .. } => "CompositeException",
-            Exception::Internal(_) => "InternalError",
-        }
-    }
-}
 
 type R = Result<Value, Exception>;
 
@@ -301,16 +48,19 @@ fn scalar_consts(args: &[Value]) -> Option<smallvec::SmallVec<[ir::Const; 3]>> {
     Some(out)
 }
 
-fn index_string(idx: &[i64]) -> String {
-    let s: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
-    s.join(", ")
+/// The `UnitRange{Int64}` `i:j`, as a value.
+fn unit_range(i: i64, j: i64) -> Value {
+    Value::Struct(Arc::new(crate::value::StructVal {
+        ty: Type::Struct(syntax::sym("UnitRange"), Arc::from(vec![Type::Int64])),
+        fields: vec![Value::Int(i), Value::Int(j)].into_boxed_slice(),
+    }))
 }
 
 /// Linear index (0-based) of 1-based indices into an array of `dims`, or a bounds error.
-pub fn linear_index(a: &ArrayObj, dims: &[usize], idx: &[i64]) -> Result<usize, Exception> {
+pub fn linear_index(a: &SharedArray, dims: &[usize], idx: &[i64]) -> Result<usize, Exception> {
     let err = || Exception::Bounds {
-        what: array_summary(dims, &a.ty()),
-        index: index_string(idx),
+        a: Value::Array(a.clone()),
+        i: Value::tuple(idx.iter().map(|&i| Value::Int(i)).collect()),
     };
     if idx.len() == 1 {
         let n: usize = dims.iter().product();
@@ -704,16 +454,18 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         Fptosi => match args {
             [Value::Type(t), x @ (Value::F64(_) | Value::F32(_))] if **t == Type::Int64 => {
                 Err(Exception::Inexact {
-                    target: "Int64".into(),
-                    value: print_string(x),
+                    func: "Int64".into(),
+                    target: Type::Int64,
+                    value: x.clone(),
                 })
             }
             _ => Err(b()),
         },
         IntToBool => match args {
             [Value::Int(i)] => Err(Exception::Inexact {
-                target: "Bool".into(),
-                value: i.to_string(),
+                func: "Bool".into(),
+                target: Type::Bool,
+                value: Value::Int(*i),
             }),
             _ => Err(b()),
         },
@@ -776,16 +528,18 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                     Value::Bool(v) => ps.push(Type::ValBool(*v)),
                     Value::Sym(s) => ps.push(Type::ValSym(*s)),
                     other => {
-                        return Err(Exception::Type(format!(
-                            "in Type{{...}} expression, expected a type, got a value of type {}",
-                            other.ty()
-                        )))
+                        return Err(Exception::Type {
+                            func: "Type{...} expression".into(),
+                            context: "".into(),
+                            expected: Box::new(Type::Any),
+                            got: other.clone(),
+                        })
                     }
                 }
             }
             ir::prim::apply_type(base, ps, env)
                 .map(Value::of_type)
-                .map_err(Exception::Type)
+                .map_err(Exception::TypeText)
         }
         ArrayNew => {
             let [Value::Type(t), dims @ ..] = args else {
@@ -983,10 +737,17 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             "`Core.{}` runs only in derived code, with the AD runtime installed",
             op.name()
         ))),
-        // The machine runs threaded loops (it calls the body).
-        ThreadsRun => Err(Exception::Internal(
-            "`Core.threads_run` runs only on a machine".into(),
-        )),
+        // The machine runs these: they call functions, or need the error being handled.
+        ThreadsRun | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr => Err(
+            Exception::Internal(format!("`Core.{}` runs only on a machine", op.name())),
+        ),
+        NoteWrite => match args {
+            [x] => {
+                crate::tries::note_write(x);
+                Ok(Value::Nothing)
+            }
+            _ => Err(b()),
+        },
         NThreads => Ok(Value::Int(crate::threads::nthreads() as i64)),
         ThreadId => Ok(Value::Int(crate::threads::threadid())),
         InThreadedLoop => Ok(Value::Bool(crate::threads::in_threaded_loop())),
@@ -1041,8 +802,8 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 };
                 if *i < 1 || *i as usize > n {
                     return Err(Exception::Bounds {
-                        what: t.ty().to_string(),
-                        index: i.to_string(),
+                        a: t.clone(),
+                        i: Value::Int(*i),
                     });
                 }
                 t.field(*i as usize - 1).ok_or_else(b)
@@ -1166,8 +927,8 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 let n = s.len() as i64;
                 if *i < 1 || *j > n {
                     return Err(Exception::Bounds {
-                        what: format!("{n}-codeunit String"),
-                        index: format!("{i}:{j}"),
+                        a: args[0].clone(),
+                        i: unit_range(*i, *j),
                     });
                 }
                 let from = string_char_start(s, *i)?;
@@ -1229,72 +990,40 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         ThrowArgument => Err(Exception::Argument(
             args.first().map(print_string).unwrap_or_default(),
         )),
-        ThrowUndefVar => Err(Exception::UndefVar(format!(
-            "`{}` not defined in local scope",
-            args.first().map(print_string).unwrap_or_default()
-        ))),
+        ThrowUndefVar => Err(Exception::UndefVar {
+            name: args.first().map(print_string).unwrap_or_default(),
+            local: true,
+        }),
         ThrowDivide => Err(Exception::Divide),
         ThrowBounds => match args {
-            [x, idx] => {
-                let what = match x {
-                    Value::Array(a) => array_summary(&a.dims(), &a.ty()),
-                    // Julia's `summary` of a string is its size.
-                    Value::Str(t) => format!("{}-codeunit String", t.len()),
-                    v @ Value::Struct(_) if crate::show::view_summary(v).is_some() => {
-                        crate::show::view_summary(v).unwrap_or_default()
-                    }
-                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "UnitRange") =>
-                    {
-                        let n = match (s.fields.first(), s.fields.get(1)) {
-                            (Some(Value::Int(a)), Some(Value::Int(c))) => (c - a + 1).max(0),
-                            _ => 0,
-                        };
-                        format!("{n}-element {}", s.ty)
-                    }
-                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "OneTo") =>
-                    {
-                        format!(
-                            "{}-element Base.OneTo{{Int64}}",
-                            s.fields.first().map(show_string).unwrap_or_default()
-                        )
-                    }
-                    // Julia's `summary` of any other value is its type.
-                    v => v.ty().to_string(),
-                };
-                // As Julia's `show_index`: a colon prints as `:`.
-                let show_index = |v: &Value| match v {
-                    Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "Colon") => {
-                        ":".to_string()
-                    }
-                    v => show_string(v),
-                };
-                let index = match idx {
-                    Value::Tuple(vs) => vs.iter().map(show_index).collect::<Vec<_>>().join(", "),
-                    v => show_index(v),
-                };
-                Err(Exception::Bounds { what, index })
-            }
+            [x, idx] => Err(Exception::Bounds {
+                a: x.clone(),
+                i: idx.clone(),
+            }),
             _ => Err(b()),
         },
         ThrowDomain => match args {
             [x, msg] => Err(Exception::Domain {
-                value: show_string(x),
+                value: x.clone(),
                 msg: print_string(msg),
             }),
             _ => Err(b()),
         },
         ThrowInexact => match args {
             [Value::Type(t), x] => Err(Exception::Inexact {
-                target: t.to_string(),
-                value: show_string(x),
+                func: t.to_string(),
+                target: (**t).clone(),
+                value: x.clone(),
             }),
             _ => Err(b()),
         },
         ThrowTypeError => match args {
-            [Value::Type(t), x] => Err(Exception::Type(format!(
-                "in typeassert, expected {t}, got a value of type {}",
-                x.ty()
-            ))),
+            [Value::Type(t), x] => Err(Exception::Type {
+                func: "typeassert".into(),
+                context: "".into(),
+                expected: Box::new((**t).clone()),
+                got: x.clone(),
+            }),
             _ => Err(b()),
         },
         ThrowValue => match args {
@@ -1302,11 +1031,7 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ThrowMethodError => match args.split_first() {
-            Some((f, rest)) => Err(method_error(
-                f,
-                rest.iter().map(|a| a.ty()).collect(),
-                vec![],
-            )),
+            Some((f, rest)) => Err(method_error(f, rest, vec![])),
             None => Err(b()),
         },
     }
@@ -1384,43 +1109,6 @@ fn slot_or_create(v: &ArrayObj, k: usize, make: impl FnOnce() -> Value) -> Value
 }
 
 /// `throw(x)`: prelude exception structs map to the built-in exceptions.
-/// The `info` of a thrown `PosDefException`.
-fn posdef_info(v: &Value) -> Option<i64> {
-    match v {
-        Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "PosDefException") => {
-            match s.fields.first() {
-                Some(Value::Int(i)) => Some(*i),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-pub fn exception_of_value(x: &Value) -> Exception {
-    if let Value::Struct(s) = x {
-        if let Type::Struct(n, _) = &s.ty {
-            let msg = s.fields.first().map(print_string).unwrap_or_default();
-            match n.as_str() {
-                "ErrorException" => return Exception::Error(msg),
-                "ArgumentError" => return Exception::Argument(msg),
-                "DimensionMismatch" => return Exception::DimensionMismatch(msg),
-                "OverflowError" => return Exception::Overflow(msg),
-                "AssertionError" => return Exception::Assertion(msg),
-                "DomainError" => {
-                    return Exception::Domain {
-                        value: s.fields.first().map(show_string).unwrap_or_default(),
-                        msg: s.fields.get(1).map(print_string).unwrap_or_default(),
-                    }
-                }
-                "DivideError" => return Exception::Divide,
-                _ => {}
-            }
-        }
-    }
-    Exception::Thrown(x.clone())
-}
-
 /// Julia's `isspace` for the whitespace `parse` skips around a number.
 fn julia_space(c: char) -> bool {
     c.is_whitespace() || c == '\u{85}'
@@ -1495,53 +1183,31 @@ fn parse_float(s: &str) -> Result<f64, Exception> {
 /// characters: a character whose case mapping is several characters (`ß`) stays as it is.
 /// The byte offset of the character that starts at 1-based byte index `i` of `s`, or Julia's
 /// `BoundsError` (outside the string) or `StringIndexError` (inside a character).
-fn string_char_start(s: &str, i: i64) -> Result<usize, Exception> {
+fn string_char_start(s: &Arc<str>, i: i64) -> Result<usize, Exception> {
     let n = s.len() as i64;
     if i < 1 || i > n {
         return Err(Exception::Bounds {
-            what: format!("{n}-codeunit String"),
-            index: i.to_string(),
+            a: Value::Str(s.clone()),
+            i: Value::Int(i),
         });
     }
     let at = (i - 1) as usize;
     if s.is_char_boundary(at) {
         return Ok(at);
     }
-    // Julia names the valid indices around it: the start of the character holding byte `i`
-    // and of the next one.
-    let prev = (0..at).rev().find(|&k| s.is_char_boundary(k)).unwrap_or(0);
-    let c = s[prev..].chars().next().unwrap_or('\0');
-    let next = prev + c.len_utf8();
-    let show = |c: char| {
-        let mut t = String::new();
-        crate::show::push_escaped(&mut t, c, &[]);
-        t
-    };
-    let mut m = format!("invalid index [{i}]");
-    match s[next..].chars().next() {
-        Some(d) => m.push_str(&format!(
-            ", valid nearby indices [{}]=>'{}', [{}]=>'{}'",
-            prev + 1,
-            show(c),
-            next + 1,
-            show(d)
-        )),
-        None => m.push_str(&format!(
-            ", valid nearby index [{}]=>'{}'",
-            prev + 1,
-            show(c)
-        )),
-    }
-    Err(Exception::StringIndex(m))
+    Err(Exception::StringIndex {
+        s: Value::Str(s.clone()),
+        index: i,
+    })
 }
 
 /// Julia's `thisind(s, i)` (`k == 0`), `nextind(s, i)` (`k == 1`) and `prevind(s, i)`
 /// (`k == -1`) on the 1-based byte indices of `s`.
-fn string_index(s: &str, i: i64, k: i64) -> Result<i64, Exception> {
+fn string_index(s: &Arc<str>, i: i64, k: i64) -> Result<i64, Exception> {
     let n = s.len() as i64;
     let bounds = || Exception::Bounds {
-        what: format!("{n}-codeunit String"),
-        index: i.to_string(),
+        a: Value::Str(s.clone()),
+        i: Value::Int(i),
     };
     let start_at_or_before = |j: i64| -> i64 {
         let mut at = (j - 1) as usize;

@@ -2,7 +2,7 @@
 //! `%d %i %u %f %F %e %E %g %G %s %x %X %o %%` with the flags `- + space 0 #`, a width and a
 //! precision.
 
-use crate::prims::Exception;
+use crate::exception::Exception;
 use crate::show::print_string;
 use crate::value::Value;
 use ir::Type;
@@ -266,8 +266,9 @@ fn pad(s: &Spec, prefix: String, digits: String, numeric: bool) -> String {
 
 fn integer(v: &Value, conv: char) -> Result<i64, Exception> {
     let inexact = || Exception::Inexact {
-        target: "Int64".into(),
-        value: print_string(v),
+        func: "Int64".into(),
+        target: ir::Type::Int64,
+        value: v.clone(),
     };
     match v {
         Value::Int(i) => Ok(*i),

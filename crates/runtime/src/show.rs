@@ -158,19 +158,66 @@ pub fn show_string(v: &Value) -> String {
 }
 
 /// Whether elements of this type print a type prefix when shown in a container
-/// (`Float32[1.0]`, `Any[1, 2.0]`), as Julia decides it.
-fn needs_prefix(elem: &Type) -> bool {
-    !matches!(
-        elem,
-        Type::Float64
-            | Type::Int64
-            | Type::String
-            | Type::Symbol
-            | Type::Struct(..)
-            | Type::Tuple(_)
-            | Type::NamedTuple(..)
-            | Type::Array(..)
-    ) || matches!(elem, Type::Struct(n, _) if matches!(n.as_str(), "UnitRange" | "SubString"))
+/// (`Float32[1.0]`, `Any[1, 2.0]`, `Point[Point(1.0, 2.0)]`), as Julia decides it
+/// (`typeinfo_implicit`): no prefix for `Float64`, `Int64`, `String`, `Symbol` and `Char`,
+/// singleton types (`first`, one element, tells), and arrays, tuples, named tuples and pairs
+/// whose element or field types need none.
+fn needs_prefix(elem: &Type, first: Option<&Value>) -> bool {
+    // A singleton type: an immutable struct without fields.
+    let singleton = matches!(elem, Type::Struct(..))
+        && matches!(first, Some(Value::Struct(s)) if s.fields.is_empty());
+    !(implicit_type(elem) || singleton)
+}
+
+/// Which struct a text of the program's own `show` method is for: a mutable struct by its
+/// address, an immutable one by its default form (its value: an array of them stores copies).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum OwnShowKey {
+    Object(usize),
+    Value(String),
+}
+
+thread_local! {
+    /// What the program's own `show` methods write for some of the values being printed (see
+    /// [`with_own_show`]).
+    static OWN_SHOW: std::cell::RefCell<rustc_hash::FxHashMap<OwnShowKey, String>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// The key of a struct's own `show` text (`None` for other values).
+pub fn own_show_key(v: &Value) -> Option<OwnShowKey> {
+    match v {
+        Value::Mutable(m) => Some(OwnShowKey::Object(Arc::as_ptr(m) as *const u8 as usize)),
+        Value::Struct(_) => {
+            let saved = OWN_SHOW.with(|o| std::mem::take(&mut *o.borrow_mut()));
+            let text = show_string(v);
+            OWN_SHOW.with(|o| *o.borrow_mut() = saved);
+            Some(OwnShowKey::Value(text))
+        }
+        _ => None,
+    }
+}
+
+/// Runs `f` (printing) with `texts` written for those structs instead of their default form:
+/// the text of the program's own `show` method of each, which the machine computed
+/// beforehand.
+pub fn with_own_show<R>(
+    texts: rustc_hash::FxHashMap<OwnShowKey, String>,
+    f: impl FnOnce() -> R,
+) -> R {
+    let old = OWN_SHOW.with(|o| std::mem::replace(&mut *o.borrow_mut(), texts));
+    let r = f();
+    OWN_SHOW.with(|o| *o.borrow_mut() = old);
+    r
+}
+
+/// The program's own text for struct `v`, if it has one.
+fn own_show(v: &Value) -> Option<String> {
+    if OWN_SHOW.with(|o| o.borrow().is_empty()) {
+        return None;
+    }
+    let key = own_show_key(v)?;
+    OWN_SHOW.with(|o| o.borrow().get(&key).cloned())
 }
 
 thread_local! {
@@ -254,6 +301,9 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
             }
             out.push(')');
         }
+        Value::Struct(_) | Value::Mutable(_) if own_show(v).is_some() => {
+            out.push_str(&own_show(v).unwrap_or_default())
+        }
         Value::Struct(s) => match view_parts(v) {
             // Views and slices print as the arrays they show.
             Some((elem, dims, elems)) => {
@@ -273,7 +323,7 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
         Value::Array(a) => {
             let dims = a.dims();
             let elems = a.snapshot();
-            let prefix = needs_prefix(&a.elem) || elems.is_empty();
+            let prefix = needs_prefix(&a.elem, elems.first()) || elems.is_empty();
             let id = SharedArray::as_ptr(a) as usize;
             if dims.len() == 1 {
                 if prefix {
@@ -746,7 +796,10 @@ fn pairs_entries(data: &Value, itr: &Value) -> Option<Vec<(Value, Value)>> {
 fn implicit_type(t: &Type) -> bool {
     match t {
         Type::Float64 | Type::Int64 | Type::String | Type::Symbol | Type::Nothing => true,
+        // Singletons.
+        Type::Function(_) | Type::Type(_) => true,
         Type::Struct(n, _) if n.as_str() == "Char" => true,
+        Type::Struct(n, ps) if n.as_str() == "Pair" => ps.iter().all(implicit_type),
         Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.iter().all(implicit_type),
         Type::Array(e, _) => implicit_type(e),
         _ => false,

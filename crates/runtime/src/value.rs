@@ -3,8 +3,8 @@
 //! Arrays of `Float64`, `Float32`, `Int64` and `Bool` store unboxed elements contiguously in
 //! column-major order, the layout native code uses.
 
+use crate::exception::Exception;
 use crate::memory;
-use crate::prims::Exception;
 use ir::Type;
 use std::cell::UnsafeCell;
 use std::fmt;
@@ -56,6 +56,8 @@ pub struct StructVal {
 pub struct MutableVal {
     pub ty: Type,
     fields: UnsafeCell<Box<[Value]>>,
+    /// When it was made, relative to the running `try` bodies (see `tries`).
+    born: u64,
 }
 
 // SAFETY: the language has no data races on mutable structs (the interpreter runs one thread;
@@ -144,7 +146,11 @@ impl MutableVal {
         MutableVal {
             ty,
             fields: UnsafeCell::new(fields.into_boxed_slice()),
+            born: crate::tries::birth(),
         }
+    }
+    pub(crate) fn birth_number(&self) -> u64 {
+        self.born
     }
     pub fn get(&self, i: usize) -> Option<Value> {
         // SAFETY: see the `Sync` impl; the reference does not outlive this call.
@@ -686,6 +692,8 @@ pub struct ArrayObj {
     /// (native code's view shows a capacity of 0, so its inline push and pop take the
     /// checked path).
     sharers: std::sync::atomic::AtomicUsize,
+    /// When it was made, relative to the running `try` bodies (see `tries`).
+    born: u64,
 }
 
 /// What native code reads and writes directly in an array: the element buffer of a
@@ -814,6 +822,7 @@ impl ArrayObj {
             charged: std::cell::Cell::new(0),
             parent: None,
             sharers: std::sync::atomic::AtomicUsize::new(0),
+            born: crate::tries::birth(),
         }
     }
     /// Zero-filled, with isbits aggregates stored inline (their native layout).
@@ -866,6 +875,7 @@ impl ArrayObj {
             charged: std::cell::Cell::new(0),
             parent: Some(owner),
             sharers: std::sync::atomic::AtomicUsize::new(0),
+            born: 0,
         };
         c.touch();
         c
@@ -892,6 +902,10 @@ impl ArrayObj {
     }
 
     /// Whether this array shares its storage with another (so cannot be resized).
+    /// The birth number of the storage: the owner's, for an array sharing another's.
+    pub(crate) fn storage_born(&self) -> u64 {
+        self.parent.as_ref().map_or(self.born, |p| p.born)
+    }
     pub fn is_shared(&self) -> bool {
         self.parent.is_some() || self.sharers.load(std::sync::atomic::Ordering::Acquire) > 0
     }

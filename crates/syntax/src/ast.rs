@@ -255,6 +255,9 @@ pub struct Lambda {
     /// block, which identifies the closure type all its methods share. `None` for an anonymous
     /// function.
     pub local: Option<(Symbol, Span)>,
+    /// A block of a `try` run as a function (`_try_catch`'s arguments): named `#f#try#N`, and
+    /// a backtrace shows its frames as the function around the `try`.
+    pub try_block: bool,
     /// A local named function's `where` variables and return type (`g(y::T)::T where {T}`).
     pub where_vars: Vec<TypeVarDecl>,
     pub ret_type: Option<Box<Expr>>,
@@ -483,6 +486,134 @@ pub fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             body, iters, cond, ..
         } => {
             iters.iter().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            f(body);
+            if let Some(c) = cond {
+                f(c);
+            }
+        }
+    }
+}
+
+/// [`children`], each subexpression given mutably.
+pub fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    use ExprKind::*;
+    match &mut e.kind {
+        Int(_)
+        | Float(_)
+        | Float32(_)
+        | Bool(_)
+        | Nothing
+        | Ident(_)
+        | QuoteSym(_)
+        | End
+        | Begin
+        | Colon
+        | Break
+        | Continue
+        | Using { .. }
+        | Error => {}
+        Str(segs) => {
+            for s in segs {
+                if let StrSeg::Expr(x) = s {
+                    f(x)
+                }
+            }
+        }
+        Call {
+            func,
+            args,
+            kwargs,
+            do_block,
+        } => {
+            f(func);
+            args.iter_mut().for_each(&mut *f);
+            kwargs.iter_mut().for_each(|k| f(&mut k.value));
+            if let Some(l) = do_block {
+                f(&mut l.body);
+            }
+        }
+        DotCall { func, args, kwargs } => {
+            f(func);
+            args.iter_mut().for_each(&mut *f);
+            kwargs.iter_mut().for_each(|k| f(&mut k.value));
+        }
+        And(a, b) | Or(a, b) => {
+            f(a);
+            f(b);
+        }
+        Comparison { first, rest } => {
+            f(first);
+            rest.iter_mut().for_each(|(_, _, x)| f(x));
+        }
+        Ternary { cond, then, else_ } => {
+            f(cond);
+            f(then);
+            f(else_);
+        }
+        Assign { lhs, rhs } | OpAssign { lhs, rhs, .. } | DotAssign { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        Tuple(es) | Vect(es) | Block(es) | Local(es) | Global(es) => es.iter_mut().for_each(f),
+        NamedTuple(kvs) => kvs.iter_mut().for_each(|(_, x)| f(x)),
+        Matrix(rows) => rows.iter_mut().flatten().for_each(f),
+        TypedMatrix(t, rows) => {
+            f(t);
+            rows.iter_mut().flatten().for_each(f);
+        }
+        Index { obj, indices } => {
+            f(obj);
+            indices.iter_mut().for_each(f);
+        }
+        Field { obj, .. } => f(obj),
+        Curly { base, params } => {
+            f(base);
+            params.iter_mut().for_each(f);
+        }
+        SubtypeBound(x) | Splat(x) | Const(x) => f(x),
+        TypeAssert { expr, ty } => {
+            f(expr);
+            f(ty);
+        }
+        Where { expr, .. } => f(expr),
+        Lambda(l) => f(&mut l.body),
+        If { cond, then, else_ } => {
+            f(cond);
+            then.iter_mut().for_each(&mut *f);
+            if let Some(x) = else_ {
+                f(x);
+            }
+        }
+        While { cond, body } => {
+            f(cond);
+            body.iter_mut().for_each(f);
+        }
+        For { iters, body } => {
+            iters.iter_mut().for_each(|(v, it)| {
+                f(v);
+                f(it);
+            });
+            body.iter_mut().for_each(f);
+        }
+        Return(x) => {
+            if let Some(x) = x {
+                f(x)
+            }
+        }
+        Let { bindings, body } => {
+            bindings.iter_mut().for_each(&mut *f);
+            body.iter_mut().for_each(f);
+        }
+        Function(def) => def.body.iter_mut().for_each(f),
+        Struct(_) | AbstractType { .. } => {}
+        Macro { args, .. } => args.iter_mut().for_each(f),
+        Comprehension {
+            body, iters, cond, ..
+        } => {
+            iters.iter_mut().for_each(|(v, it)| {
                 f(v);
                 f(it);
             });

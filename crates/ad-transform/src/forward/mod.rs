@@ -170,7 +170,11 @@ impl Dual<'_> {
             InstData::Invoke { .. }
                 | InstData::Call { .. }
                 | InstData::Prim {
-                    op: Prim::DualApply | Prim::GradApply | Prim::ThreadsRun,
+                    op: Prim::DualApply
+                        | Prim::GradApply
+                        | Prim::ThreadsRun
+                        | Prim::TryCatch
+                        | Prim::TryFinally,
                     ..
                 }
         ) || data.is_terminator();
@@ -202,6 +206,18 @@ impl Dual<'_> {
                 let kind = match op {
                     Prim::DualApply => DualCallKind::DualApply,
                     _ => DualCallKind::GradApply,
+                };
+                Some(self.dual_call(e, r(), args, kind))
+            }
+            InstData::Prim {
+                op: op @ (Prim::TryCatch | Prim::TryFinally),
+                args,
+            } => {
+                // A `try`: the AD runtime runs the forward rule of the body, and of the
+                // handler (or cleanup) when the body raises an error (see `Core.dual_call`).
+                let kind = match op {
+                    Prim::TryCatch => DualCallKind::TryCatch,
+                    _ => DualCallKind::TryFinally,
                 };
                 Some(self.dual_call(e, r(), args, kind))
             }

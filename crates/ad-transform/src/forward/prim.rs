@@ -24,6 +24,24 @@ impl Dual<'_> {
         let t = |v: &Value, l: usize| tmap[v][l];
         // The AD runtime's primitives for values known only at run time (those
         // forward mode emits itself have their own arms above).
+        let is_try = |v: &Value| {
+            matches!(
+                cx.p.const_value(*v).and_then(|c| match c {
+                    Const::Int(b) => crate::DualCallOp::from_bits(*b),
+                    _ => None,
+                }),
+                Some(crate::DualCallOp {
+                    kind: crate::DualCallKind::TryCatch | crate::DualCallKind::TryFinally,
+                    ..
+                })
+            )
+        };
+        if op == Prim::DynFwd && args.get(1).is_some_and(is_try) {
+            return Err(cx.err(
+                i,
+                "not supported yet: second-order AD (hessian, forward mode over a gradient) through a `try`; first derivatives through it work in both modes".into(),
+            ));
+        }
         if matches!(op, Prim::DynFwd | Prim::DynRvs) {
             return Err(cx.err(
                 i,

@@ -11,7 +11,7 @@ use super::{
 use crate::emit::Emit;
 use crate::forward::tangent_of;
 use crate::rules::{returns_type_value, reverse_rule, MatrixRule, Partial, Rule};
-use crate::{AdError, DerivedKey, Mode};
+use crate::{AdError, DerivedKey, DualCallKind, DualCallOp, Mode};
 use compiler::MiKey;
 use ir::tangent::{fdata_type, rdata_type};
 use ir::{Block, Callee, Const, FieldRef, Inst, InstData, Prim, Type, Value};
@@ -133,7 +133,9 @@ impl Forwards<'_> {
                         | Prim::ArrayPush
                         | Prim::ArrayPop
                         | Prim::ArrayResize
-                        | Prim::ThreadsRun,
+                        | Prim::ThreadsRun
+                        | Prim::TryCatch
+                        | Prim::TryFinally,
                     ..
                 }
         );
@@ -195,6 +197,13 @@ impl Forwards<'_> {
         if op == Prim::ThreadsRun {
             self.threads(at, r, args);
             return Ok(());
+        }
+        if let Prim::TryCatch | Prim::TryFinally = op {
+            let kind = match op {
+                Prim::TryCatch => DualCallKind::TryCatch,
+                _ => DualCallKind::TryFinally,
+            };
+            return self.dynamic(at, r, args, kind);
         }
         let cx = self.cx;
         let ats: Vec<Type> = args.iter().map(|a| cx.ty(*a)).collect();
@@ -377,7 +386,9 @@ impl Forwards<'_> {
         let (a_p, fa, arr_ft) = (p.margs[0], el.fa, self.cx.ft(p.args[0]));
         let idx: Vec<Value> = p.margs[2..].to_vec();
         let val_f = el.has_f.then(|| self.fmap[&p.args[1]]);
+        let in_try = self.opts.in_try && el.has_f;
         let mut e = emit!(self, p.at);
+        note_write(&mut e, in_try, a_p);
         let mut ra = vec![a_p];
         ra.extend(idx.iter().copied());
         let old_p = e.prim(el.read_old, ra, el.elem.clone());
@@ -416,7 +427,9 @@ impl Forwards<'_> {
         let env = self.cx.env;
         let (a_p, fa, arr_ft) = (p.margs[0], el.fa, self.cx.ft(p.args[0]));
         let val_f = el.has_f.then(|| self.fmap[&p.args[1]]);
+        let in_try = self.opts.in_try && el.has_f;
         let mut e = emit!(self, p.at);
+        note_write(&mut e, in_try, a_p);
         let nv = e.prim(Prim::ArrayPush, vec![a_p, p.margs[1]], el.at.clone());
         if let Some(fv) = val_f {
             let z = element_tangent(&mut e, &el, p.margs[1], fv, env);
@@ -442,7 +455,9 @@ impl Forwards<'_> {
         let el = self.element(&p);
         let env = self.cx.env;
         let (a_p, fa) = (p.margs[0], el.fa);
+        let in_try = self.opts.in_try && el.has_f;
         let mut e = emit!(self, p.at);
+        note_write(&mut e, in_try, a_p);
         let old_f = el
             .has_f
             .then(|| e.prim(Prim::ArrayPop, vec![fa], el.tte.clone()));
@@ -472,7 +487,9 @@ impl Forwards<'_> {
         let (a_p, at, fat) = (p.margs[0], cx.ty(arr), cx.ft(arr));
         let fa = self.fmap[&arr];
         let has_f = fat != Type::NoFData;
+        let in_try = self.opts.in_try && has_f;
         let mut e = emit!(self, p.at);
+        note_write(&mut e, in_try, a_p);
         let saved_a = e.prim(Prim::ArrayCopy, vec![a_p], at.clone());
         let saved_f = has_f.then(|| e.prim(Prim::ArrayCopy, vec![fa], fat.clone()));
         let nv = e.prim(Prim::ArrayResize, vec![a_p, p.margs[1]], at);
@@ -854,7 +871,11 @@ impl Forwards<'_> {
         let pt = field_type(&cx.ty(obj)).unwrap_or_default();
         let has_t = cx.ft(obj) != Type::NoFData;
         let mt = has_t.then(|| self.fmap[&obj]);
+        let in_try = self.opts.in_try
+            && has_t
+            && field_type(&cx.ft(obj)).is_some_and(|tt| tt != Type::NoTangent);
         let mut e = emit!(self, at);
+        note_write(&mut e, in_try, o);
         let old_p = e.field(o, k, pt);
         let (old_t, new_t) = match mt {
             Some(mt) => {
@@ -1175,12 +1196,30 @@ impl Forwards<'_> {
     /// A dynamic call: the rule of the method the run-time types select (see the AD
     /// runtime's dynamic rules), run on a child state of its own call site.
     fn call(&mut self, at: At, r: Value, args: &[Value]) -> Result<(), AdError> {
+        self.dynamic(at, r, args, DualCallKind::Call)
+    }
+
+    /// What the AD runtime runs for `kind` (`Core.dyn_fwd`, see `DualCallOp`): a dynamic
+    /// call `args[0](args[1..]...)`, or a `try` (`Core.try_catch(body, handler)`, whose
+    /// pullback gives the reverse data of its two functions as a call's gives the function's
+    /// and its argument's).
+    fn dynamic(
+        &mut self,
+        at: At,
+        r: Value,
+        args: &[Value],
+        kind: DualCallKind,
+    ) -> Result<(), AdError> {
         let cx = self.cx;
         let site = self.sites;
         self.sites += 1;
         let mut e = emit!(self, at);
         let cs = child_state(&mut e, self.state, site);
-        let ov = e.konst(Const::Int(self.opts.to_bits()));
+        let op = DualCallOp {
+            opts: self.opts,
+            kind,
+        };
+        let ov = e.konst(Const::Int(op.to_bits()));
         let mut fargs = vec![cs, ov];
         for a in args {
             fargs.push(self.vmap[a]);
@@ -1236,6 +1275,20 @@ struct Element {
     dynamic: bool,
     /// How the old element is read.
     read_old: Prim,
+}
+
+/// Inside a `try` body (`in_try`): `Core.note_write(obj)` before a write into `obj` that can
+/// carry a derivative (see `RuleOptions::in_try`).
+fn note_write(e: &mut Emit, in_try: bool, obj: Value) {
+    if in_try {
+        e.inst(
+            InstData::Prim {
+                op: Prim::NoteWrite,
+                args: vec![obj],
+            },
+            Type::Nothing,
+        );
+    }
 }
 
 /// `x` (typed `Any`) asserted to be of type `t` (no assertion when `t` is `Any`).

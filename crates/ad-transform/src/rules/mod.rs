@@ -148,6 +148,10 @@ pub fn reverse_rule(
         // its loop (the AD runtime derives `_threads_for` from `_threads_for_ad`), so its
         // primitive never reaches a transform.
         DualApply | GradApply | ThreadsRun => None,
+        // A `try`: the transforms give it rules of its own (its functions' derived rules);
+        // `rethrow` and the error text carry no derivative.
+        TryCatch | TryFinally => None,
+        Rethrow | ErrorMessage | PrintStderr | NoteWrite => Some(Rule::NonDifferentiable),
     }
 }
 
@@ -195,7 +199,8 @@ pub fn is_differentiable(op: Prim) -> bool {
         | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
         | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
         | ThrowTypeError | ThrowDivide | ThrowValue | ThreadsRun | NThreads | ThreadId
-        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => false,
+        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange | TryCatch
+        | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite => false,
     }
 }
 

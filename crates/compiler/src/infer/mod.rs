@@ -261,6 +261,15 @@ impl Compiler {
                 if ats.contains(&Type::Bottom) {
                     return Ok(Type::Bottom);
                 }
+                // A `try`: what its functions return (the handler takes an exception of
+                // any type).
+                if let (Prim::TryCatch | Prim::TryFinally, [body, other]) = (op, ats.as_slice()) {
+                    let mut t = self.call_result_type(body, &[])?;
+                    if *op == Prim::TryCatch {
+                        t = t.join(&self.call_result_type(other, &[Type::Any])?);
+                    }
+                    return Ok(t);
+                }
                 let (t, err) = prim_type(*op, &ats, &self.env);
                 if let Some(m) = err {
                     fr.res.insert(i, Resolution::Error(m));
@@ -568,6 +577,25 @@ fn value_param(p: &Type) -> Option<(Const, Type)> {
 
 /// The result type of primitive `op` on arguments of types `ats` (none `Bottom`), and the
 /// message of the error it always raises when no combination of their members is valid.
+impl Compiler {
+    /// The type of what calling a value of type `f` on arguments of types `args` returns, as
+    /// inference finds it (`Any` when it cannot tell).
+    fn call_result_type(&mut self, f: &Type, args: &[Type]) -> Result<Type, CompileError> {
+        let Some(table) = crate::typeexpr::callee_table(f) else {
+            return Ok(Type::Any);
+        };
+        if !f.is_concrete() {
+            return Ok(Type::Any);
+        }
+        let mut sig = vec![f.clone()];
+        sig.extend(args.iter().cloned());
+        Ok(match self.dispatch_and_infer(table, &sig)? {
+            Some((_, _, rt)) => rt,
+            None => Type::Any,
+        })
+    }
+}
+
 pub(crate) fn prim_type(op: Prim, ats: &[Type], env: &ir::TypeEnv) -> (Type, Option<String>) {
     match combinations(ats) {
         Some(combos) => {

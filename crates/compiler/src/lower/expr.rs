@@ -221,10 +221,12 @@ impl<'a> Lowerer<'a> {
                 sp,
                 "`...` is only valid in a call or a signature",
             )),
-            ExprKind::Lambda(l) => self.lambda(&l.params, &l.kwparams, &[&l.body], sp, l.local),
+            ExprKind::Lambda(l) => {
+                self.lambda(&l.params, &l.kwparams, &[&l.body], sp, l.local, l.try_block)
+            }
             ExprKind::Function(def) if matches!(def.name, FnName::Anonymous) => {
                 let body: Vec<&Expr> = def.body.iter().collect();
-                self.lambda(&def.params, &[], &body, sp, None)
+                self.lambda(&def.params, &[], &body, sp, None, false)
             }
             ExprKind::Block(stmts) => self.block(stmts),
             ExprKind::If { cond, then, else_ } => self.if_expr(

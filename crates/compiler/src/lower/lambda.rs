@@ -15,6 +15,7 @@ impl<'a> Lowerer<'a> {
         body: &[&Expr],
         sp: Span,
         local: Option<(Symbol, Span)>,
+        try_block: bool,
     ) -> Result<Value, CompileError> {
         // The methods the closure type gets: this one, or every method of the local function.
         let this = || LocalMethod {
@@ -71,7 +72,11 @@ impl<'a> Lowerer<'a> {
             .next()
             .unwrap_or("")
             .trim_start_matches('#');
-        let name = self.env.closure_name(base, local.map(|(f, _)| f));
+        // A `try`'s block is `#f#try#N` (backtraces show it as `f`).
+        let tag = local
+            .map(|(f, _)| f)
+            .or_else(|| try_block.then(|| sym("try")));
+        let name = self.env.closure_name(base, tag);
         if let Some((_, first)) = local {
             self.local_types
                 .insert(first, (name, caps.iter().map(|(n, ..)| *n).collect()));
@@ -312,6 +317,7 @@ fn rewrite_statements(stmts: &mut [Expr], cx: &mut LocalFns) {
                 body: mk(ExprKind::Block(def.body.clone()), sp),
                 span: sp,
                 local: Some((name, first)),
+                try_block: false,
                 where_vars: def.where_vars.clone(),
                 ret_type: def.ret_type.clone().map(Box::new),
             };

@@ -43,6 +43,44 @@ end
 struct OverflowError <: Exception
     msg::String
 end
+# Julia's other exception types, with Julia's fields: what a `catch` block receives for the
+# errors the runtime raises (`world` counts Julia's method tables, 0 here).
+struct BoundsError <: Exception
+    a
+    i
+end
+struct MethodError <: Exception
+    f
+    args
+    world::Int64
+end
+MethodError(f, args) = MethodError(f, args, 0)
+struct UndefVarError <: Exception
+    var::Symbol
+    scope
+end
+UndefVarError(var::Symbol) = UndefVarError(var, :Main)
+struct UndefRefError <: Exception end
+struct TypeError <: Exception
+    func::Symbol
+    context
+    expected
+    got
+end
+struct InexactError <: Exception
+    func::Symbol
+    T
+    val
+end
+struct StringIndexError <: Exception
+    string
+    index::Int64
+end
+struct StackOverflowError <: Exception end
+struct OutOfMemoryError <: Exception end
+struct KeyError <: Exception
+    key
+end
 
 # The state of a reverse-mode rule (used by derived code through `Core.rule_stack` and
 # `Core.rule_child`): its stacks and the states of the rules it calls.

@@ -10,6 +10,7 @@ mod ops;
 mod primary;
 mod stmt;
 mod threads;
+mod try_catch;
 
 use defs::*;
 use ops::is_operator_name;

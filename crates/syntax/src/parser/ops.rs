@@ -190,6 +190,7 @@ impl<'a> Parser<'a> {
                 body,
                 span,
                 local: None,
+                try_block: false,
                 where_vars: vec![],
                 ret_type: None,
                 kwparams: vec![],

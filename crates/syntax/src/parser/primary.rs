@@ -238,6 +238,7 @@ impl<'a> Parser<'a> {
                 body: Expr::new(ExprKind::Block(body), bspan),
                 span: bspan,
                 local: None,
+                try_block: false,
                 where_vars: vec![],
                 ret_type: None,
                 kwparams: vec![],
@@ -373,6 +374,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Macro(name) => self.parse_macro(name, sp),
             Tok::Keyword(Kw::If) => self.parse_if(),
+            Tok::Keyword(Kw::Try) => self.parse_try(),
             Tok::Keyword(Kw::While) => {
                 self.bump();
                 let cond = self.with_mode(Mode::Statement, |p| p.parse_expr_no_assign());

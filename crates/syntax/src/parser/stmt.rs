@@ -187,16 +187,6 @@ impl<'a> Parser<'a> {
                 self.recover();
                 Expr::new(ExprKind::Error, sp)
             }
-            Tok::Keyword(Kw::Try) => {
-                self.bump();
-                self.error(start, "not supported yet: `try`/`catch`");
-                let _ = self.parse_block(&[Kw::Catch, Kw::Finally, Kw::End]);
-                while self.eat_kw(Kw::Catch) || self.eat_kw(Kw::Finally) {
-                    let _ = self.parse_block(&[Kw::Catch, Kw::Finally, Kw::End]);
-                }
-                self.eat_kw(Kw::End);
-                Expr::new(ExprKind::Error, start)
-            }
             Tok::Keyword(Kw::Macro) | Tok::Keyword(Kw::Quote) => {
                 self.bump();
                 self.error(start, "defining macros and quoting are not supported");

@@ -110,6 +110,7 @@ impl Parser<'_> {
                 ),
                 span: sp,
                 local: None,
+                try_block: false,
                 where_vars: vec![],
                 ret_type: None,
                 kwparams: vec![],

@@ -1,0 +1,2 @@
+println("before")
+rethrow()
