@@ -16,7 +16,7 @@ use crate::api::Ad;
 use crate::tangent::{fdata, rdata, rdata_add, rdata_convert, tangent_from, zero_rdata_of};
 use ad_transform::{DualCallKind, DualCallOp, RuleOptions};
 use interp::{AdRuntime, Frame, Machine, RuntimeError};
-use ir::{Prim, Type};
+use ir::{Prim, Type, TypeEnv};
 use runtime::{eval_prim, Exception, Value};
 use std::sync::atomic::Ordering;
 
@@ -226,6 +226,14 @@ const TRY_FINALLY: i64 = 2;
 
 /// Whether every float of a tangent, fdata or rdata value (arrays and mutable parts
 /// included) is zero.
+/// The cotangent `dy` of a call's value as the reverse data of the type `yt` of the value the
+/// call gave this time. A value of a union type (`Union{Tuple{Int64}, Tuple{Float64}}`, a
+/// `try`'s value) collects a cotangent of the union's type; where the member that ran carries
+/// no reverse data that cotangent is a zero, and becomes the zero of `yt`.
+fn cotangent_as(dy: &Value, yt: &Type, env: &TypeEnv) -> Option<Value> {
+    rdata_convert(dy, yt, env).or_else(|| all_zero(dy).then(|| zero_rdata_of(yt, env)))
+}
+
 fn all_zero(v: &Value) -> bool {
     match v {
         Value::F64(x) => *x == 0.0,
@@ -344,7 +352,7 @@ impl Runtime {
                 let Value::Type(t) = &args[1] else {
                     return Err(internal("rdata_convert needs a type"));
                 };
-                rdata_convert(&args[0], t, env).ok_or_else(|| {
+                cotangent_as(&args[0], t, env).ok_or_else(|| {
                     internal(&format!(
                         "reverse data of type {} where {t} was expected",
                         args[0].ty()
@@ -408,7 +416,7 @@ impl Runtime {
                 }
                 let rt = ir::tangent::rdata_type(&p, env);
                 let z = zero_rdata_of(&rt, env);
-                let rk = rdata_convert(&args[3], &ir::tangent::rdata_type(&ftk, env), env)
+                let rk = cotangent_as(&args[3], &ir::tangent::rdata_type(&ftk, env), env)
                     .ok_or_else(|| internal("a field's cotangent of the wrong type"))?;
                 Ok(with_part(&z, k, rk))
             }
@@ -695,12 +703,7 @@ impl Runtime {
                 .map_err(ad_error)?;
             let yt = cotangent_type(&rule)?;
             let env = &m.compiler.env;
-            // (A `try`'s value is of a union of its blocks' types: the cotangent of a block
-            // whose value carries none is a zero of the union's.)
-            let dy = match dy.and_then(|dy| {
-                rdata_convert(dy, &yt, env)
-                    .or_else(|| all_zero(dy).then(|| crate::tangent::zero_rdata_of(&yt, env)))
-            }) {
+            let dy = match dy.and_then(|dy| cotangent_as(dy, &yt, env)) {
                 Some(dy) => dy,
                 None if dy.is_none() => crate::tangent::zero_rdata_of(&yt, env),
                 None => {
@@ -1127,7 +1130,7 @@ impl Runtime {
         let child = child_state(m, site, id)?;
         // The pullback's cotangent type; a zero of unknown type becomes its zero.
         let yt = cotangent_type(&rule)?;
-        let dy = rdata_convert(&args[1], &yt, &m.compiler.env).ok_or_else(|| {
+        let dy = cotangent_as(&args[1], &yt, &m.compiler.env).ok_or_else(|| {
             internal(&format!(
                 "cotangent of type {} where {yt} was expected",
                 args[1].ty()

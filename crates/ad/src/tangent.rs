@@ -897,7 +897,7 @@ fn carries_no_rdata(v: &Value) -> bool {
     match v {
         Value::Tuple(vs) => vs.iter().all(carries_no_rdata),
         Value::NamedTuple(nt) => nt.values.iter().all(carries_no_rdata),
-        _ => is_no_rdata(v),
+        _ => is_no_rdata(v) || is_singleton(v, &Type::NoTangent),
     }
 }
 
@@ -919,6 +919,8 @@ pub fn zero_rdata_of(t: &Type, env: &TypeEnv) -> Value {
                 .map(|f| zero_rdata_of(f, env))
                 .collect(),
         ),
+        // (The tangent of reverse data, in forward mode over a pullback.)
+        Type::NoTangent => no_tangent(),
         _ => Value::fieldless(Type::NoRData),
     }
 }
@@ -960,9 +962,12 @@ pub fn rdata_convert(r: &Value, t: &Type, env: &TypeEnv) -> Option<Value> {
         return Some(zero_rdata_of(t, env));
     }
     // A tuple whose elements carry no reverse data (a tuple of ranges built at run time) is
-    // `NoRData` where its type is known.
+    // `NoRData` where its type is known (`NoTangent` where it is a tangent's part).
     if *t == Type::NoRData && carries_no_rdata(r) {
         return Some(no_rdata());
+    }
+    if *t == Type::NoTangent && carries_no_rdata(r) {
+        return Some(no_tangent());
     }
     let parts = |ts: &[Type], vs: &[Value]| -> Option<Vec<Value>> {
         if ts.len() != vs.len() {

@@ -273,6 +273,18 @@ impl fmt::Display for JuliaName {
     }
 }
 
+/// The qualified name Julia shows for a type of Base that the prelude names apart from the
+/// program's own names: `_Iterators_Take` is `Base.Iterators.Take`, `_Base_Generator` is
+/// `Base.Generator`.
+fn qualified_base_name(n: &str) -> Option<String> {
+    if let Some(rest) = n.strip_prefix("_Iterators_") {
+        return rest
+            .starts_with(|c: char| c.is_ascii_uppercase())
+            .then(|| format!("Base.Iterators.{rest}"));
+    }
+    n.strip_prefix("_Base_").map(|rest| format!("Base.{rest}"))
+}
+
 /// Displays a type in IR text form: like Julia's, except that an unapplied parametric type is
 /// written `UnionAll{Point}` so that it reads back unambiguously.
 pub struct IrType<'a>(pub &'a Type);
@@ -369,7 +381,9 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             {
                 write!(f, "Base.")?;
             }
-            if ir {
+            if let (false, Some(q)) = (ir, qualified_base_name(n.as_str())) {
+                write!(f, "{q}")?;
+            } else if ir {
                 write!(f, "{n}")?;
             } else {
                 write!(f, "{}", JuliaName(*n))?;

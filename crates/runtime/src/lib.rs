@@ -59,6 +59,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("cartesian"),
     prelude_file!("ndarrays_any_rank"),
     prelude_file!("sorting"),
+    prelude_file!("iterators"),
     prelude_file!("broadcast"),
     prelude_file!("structured"),
     prelude_file!("factorizations"),

@@ -55,7 +55,12 @@ impl Dual<'_> {
         if let Some(kinds) = linear_runtime_operands(op) {
             // (A result not used still changes a mutable tangent in place.)
             let tt = res.map_or(Type::Any, |r| cx.tt(r));
-            let margs: Vec<Value> = args.iter().map(|a| self.vmap[a]).collect();
+            let mut margs: Vec<Value> = args.iter().map(|a| self.vmap[a]).collect();
+            // A tangent of reverse data converts to the tangent type (whose leaves without
+            // data are `NoTangent`, where the reverse data's are `NoRData`).
+            if op == Prim::RdataConvert && tt != Type::Any {
+                margs[1] = e.konst(Const::Type(tt.clone()));
+            }
             let ts = lanes(n, e, &mut |e, l| {
                 let a: Vec<Value> = kinds
                     .iter()

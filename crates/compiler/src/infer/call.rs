@@ -56,8 +56,19 @@ pub(crate) enum Resolution {
 pub(crate) struct SplitCase {
     /// Argument types (function first) of this combination.
     pub types: Vec<Type>,
-    pub key: MiKey,
+    pub call: CaseCall,
     pub ret: Type,
+}
+
+/// What one combination of a union-split call does.
+#[derive(Clone, Debug)]
+pub(crate) enum CaseCall {
+    Invoke(MiKey),
+    /// `getindex(t, k)` of a tuple or named tuple member with a constant `k`: field `k`
+    /// (0-based here), with its own type.
+    Field(u32),
+    /// No method applies: throws `MethodError`, as the call would.
+    NoMethod,
 }
 
 /// Most combinations a call is union-split into; beyond this it dispatches at run time.
@@ -170,20 +181,39 @@ pub(super) fn split_call(
                 .unwrap_or_else(|| unreachable!());
             narrowed.push(nv);
         }
-        let callee = Callee {
-            func: case.key.table,
-            method: case.key.method,
-            sig: case.key.sig.clone(),
+        let res = match &case.call {
+            CaseCall::Invoke(key) => f.append(
+                at,
+                InstData::Invoke {
+                    callee: Callee {
+                        func: key.table,
+                        method: key.method,
+                        sig: key.sig.clone(),
+                    },
+                    args: narrowed,
+                },
+                case.ret.clone(),
+                loc,
+            ),
+            CaseCall::Field(k) => f.append(
+                at,
+                InstData::GetField {
+                    obj: narrowed[1],
+                    field: FieldRef::Index(*k),
+                },
+                case.ret.clone(),
+                loc,
+            ),
+            CaseCall::NoMethod => f.append(
+                at,
+                InstData::Prim {
+                    op: Prim::ThrowMethodError,
+                    args: narrowed,
+                },
+                Type::Bottom,
+                loc,
+            ),
         };
-        let res = f.append(
-            at,
-            InstData::Invoke {
-                callee,
-                args: narrowed,
-            },
-            case.ret.clone(),
-            loc,
-        );
         if case.ret == Type::Bottom {
             f.append(at, InstData::Unreachable, Type::Bottom, loc);
         } else {
@@ -717,7 +747,29 @@ impl Compiler {
                 let mut t = Type::Bottom;
                 let mut cases = Vec::new();
                 let mut splittable = combos.len() <= MAX_SPLIT;
+                // The constant index of `getindex(t, k)`, for members that are tuples.
+                let const_index = match (table.as_str(), args) {
+                    ("getindex", [_, _, k]) => match fr.f.const_value(*k) {
+                        Some(Const::Int(k)) => Some(*k),
+                        _ => None,
+                    },
+                    _ => None,
+                };
                 for c in combos {
+                    if let (Some(k), Type::Tuple(fts) | Type::NamedTuple(_, fts)) =
+                        (const_index, &c[1])
+                    {
+                        if k >= 1 && k as usize <= fts.len() {
+                            let rt = fts[k as usize - 1].clone();
+                            t = t.join(&rt);
+                            cases.push(SplitCase {
+                                types: c,
+                                call: CaseCall::Field(k as u32 - 1),
+                                ret: rt,
+                            });
+                            continue;
+                        }
+                    }
                     match self.dispatch(table, &c) {
                         Dispatch::Found { index, mi_sig, .. } => {
                             if self.tables[&table].methods[index as usize].vararg {
@@ -732,14 +784,23 @@ impl Compiler {
                             t = t.join(&rt);
                             cases.push(SplitCase {
                                 types: c,
-                                key,
+                                call: CaseCall::Invoke(key),
                                 ret: rt,
                             });
                         }
-                        Dispatch::NoMethod | Dispatch::Ambiguous(_) => splittable = false,
+                        // (A member no method takes throws where the call would.)
+                        Dispatch::NoMethod => cases.push(SplitCase {
+                            types: c,
+                            call: CaseCall::NoMethod,
+                            ret: Type::Bottom,
+                        }),
+                        Dispatch::Ambiguous(_) => splittable = false,
                     }
                 }
-                if splittable && t != Type::Bottom && !cases.is_empty() {
+                if splittable
+                    && t != Type::Bottom
+                    && cases.iter().any(|c| !matches!(c.call, CaseCall::NoMethod))
+                {
                     Ok((t, Resolution::Split(cases)))
                 } else {
                     Ok((t, Resolution::Dynamic))

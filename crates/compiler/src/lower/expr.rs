@@ -182,8 +182,21 @@ impl<'a> Lowerer<'a> {
                         return Ok(self.emit(InstData::GetGlobal(*name), sp));
                     }
                     if is_module(m) && self.lookup_local(m).is_none() {
+                        // Base's types that the prelude names apart from a program's own.
+                        if m.as_str() == "Base" && name.as_str() == "Generator" {
+                            return Ok(self.module_global(sym("_Base_Generator"), sp));
+                        }
                         return Ok(self.module_global(*name, sp));
                     }
+                }
+                if is_iterators(obj) && self.lookup_local(sym("Iterators")).is_none() {
+                    let Some(f) = iterators_name(name.as_str()) else {
+                        return Err(CompileError::invalid(
+                            sp,
+                            format!("UndefVarError: `{name}` not defined in `Base.Iterators`"),
+                        ));
+                    };
+                    return Ok(self.module_global(sym(&f), sp));
                 }
                 if is_math_constants(obj) && self.lookup_local(sym("MathConstants")).is_none() {
                     let Some(c) = math_constant(name.as_str()) else {
@@ -858,6 +871,34 @@ fn is_math_constants(e: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `e` names the module `Iterators` (also as `Base.Iterators`).
+fn is_iterators(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(m) => m.as_str() == "Iterators",
+        ExprKind::Field { obj, name } => {
+            name.as_str() == "Iterators" && obj.ident().is_some_and(|b| b.as_str() == "Base")
+        }
+        _ => false,
+    }
+}
+
+/// The prelude's name for `Iterators.name` (see `prelude/iterators.jl`): the lazy versions of
+/// Base's eager `filter`, `map`, `reverse`, `accumulate` and `rest`, and the iterator types,
+/// have names of their own there.
+fn iterators_name(name: &str) -> Option<String> {
+    Some(match name {
+        "filter" | "map" | "reverse" | "accumulate" | "rest" | "Take" | "Drop" | "TakeWhile"
+        | "DropWhile" | "Flatten" | "Repeated" | "Cycle" | "Count" | "Rest"
+        | "PartitionIterator" | "ProductIterator" | "Reverse" | "Filter" | "Accumulate"
+        | "Enumerate" => format!("_Iterators_{name}"),
+        "enumerate" | "zip" | "take" | "drop" | "takewhile" | "dropwhile" | "flatten"
+        | "flatmap" | "repeated" | "cycle" | "countfrom" | "partition" | "product" => {
+            name.to_string()
+        }
+        _ => return None,
+    })
 }
 
 /// The prelude global holding the constant `MathConstants.name`.

@@ -563,3 +563,24 @@ end
 -(r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(-r.ref, -r.step, r.len, r.offset)
 *(x::Int64, r::StepRangeLen{Int64,Int64,Int64,Int64}) = StepRangeLen(x * r.ref, x * r.step, r.len, r.offset)
 *(r::StepRangeLen{Int64,Int64,Int64,Int64}, x::Int64) = StepRangeLen(r.ref * x, r.step * x, r.len, r.offset)
+
+# A float range indexed by an integer range is a range of the same kind, as in Julia: a
+# `StepRangeLen` keeps its reference point nearest the old one, in twice precision; a
+# `LinRange` runs between the two end elements.
+_srl_ref_at(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, i::Int64) = _srl_at_tp(r, i)
+_srl_ref_at(r::StepRangeLen{Int64,Int64,Int64,Int64}, i::Int64) = _srl_at(r, i)
+_srl_step_times(r::StepRangeLen{Float64,TwicePrecision{Float64},TwicePrecision{Float64},Int64}, k::Int64) = _tp_mul(r.step, k)
+_srl_step_times(r::StepRangeLen{Int64,Int64,Int64,Int64}, k::Int64) = r.step * k
+function getindex(r::StepRangeLen{T,R,S,Int64}, s::AbstractRange{Int64}) where {T,R,S}
+    _range_index_check(r, s)
+    len = length(s)
+    sstep = step(s)
+    offset = max(min(1 + round(Int64, (r.offset - first(s)) / sstep), len), 1)
+    ref = _srl_ref_at(r, first(s) + (offset - 1) * sstep)
+    StepRangeLen{T,R,S,Int64}(ref, _srl_step_times(r, sstep), len, offset)
+end
+function getindex(r::LinRange{Float64,Int64}, s::AbstractRange{Int64})
+    _range_index_check(r, s)
+    len = length(s)
+    LinRange{Float64,Int64}(_lin_at(r, first(s)), _lin_at(r, last(s)), len, max(len - 1, 1))
+end

@@ -55,10 +55,10 @@ function getindex(x::Number, i::Int64)
     x
 end
 
-enumerate(x) = Enumerate(x)
-iterate_start(e::Enumerate) = (1, iterate_start(e.itr))
-iterate_done(e::Enumerate, st) = iterate_done(e.itr, st[2])
-function iterate_next(e::Enumerate, st)
+enumerate(x) = _Iterators_Enumerate(x)
+iterate_start(e::_Iterators_Enumerate) = (1, iterate_start(e.itr))
+iterate_done(e::_Iterators_Enumerate, st) = iterate_done(e.itr, st[2])
+function iterate_next(e::_Iterators_Enumerate, st)
     p = iterate_next(e.itr, st[2])
     ((st[1], p[1]), (st[1] + 1, p[2]))
 end
@@ -97,7 +97,7 @@ _kw_splat(p::Pairs{Symbol,V,I,A}) where {V,I,A<:NamedTuple} = p.data
 _kw_splat(x) = error(string("not supported yet: splatting keyword arguments from a ", typeof(x), " (splat a named tuple or a method's `kws...`)"))
 zip(a, b) = Zip2(a, b)
 zip(a, b, c) = Zip3(a, b, c)
-eltype(e::Enumerate) = Tuple{Int64,eltype(e.itr)}
+eltype(e::_Iterators_Enumerate) = Tuple{Int64,eltype(e.itr)}
 eltype(z::Zip2) = Tuple{eltype(z.a),eltype(z.b)}
 eltype(z::Zip3) = Tuple{eltype(z.a),eltype(z.b),eltype(z.c)}
 iterate_start(z::Zip2) = (iterate_start(z.a), iterate_start(z.b))

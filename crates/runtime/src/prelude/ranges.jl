@@ -58,6 +58,35 @@ function getindex(r::StepRange{Int64,Int64}, i::Int64)
     r.start + (i - 1) * r.step
 end
 lastindex(r::AbstractRange) = length(r)
+# A range indexed by a range is a range, by a vector of integers a vector, as in Julia.
+function _range_index_check(r, s)
+    isempty(s) || (first(s) >= 1 && last(s) <= length(r)) || Core.throw_bounds(r, s)
+    nothing
+end
+function getindex(r::Union{UnitRange{Int64},OneTo{Int64}}, s::UnitRange{Int64})
+    _range_index_check(r, s)
+    f = first(r) + first(s) - 1
+    UnitRange(f, f + length(s) - 1)
+end
+function getindex(r::Union{UnitRange{Int64},OneTo{Int64}}, s::StepRange{Int64,Int64})
+    _range_index_check(r, s)
+    f = first(r) + first(s) - 1
+    StepRange(f, step(s), f + (length(s) - 1) * step(s))
+end
+function getindex(r::StepRange{Int64,Int64}, s::AbstractRange{Int64})
+    _range_index_check(r, s)
+    f = first(r) + (first(s) - 1) * step(r)
+    st = step(r) * step(s)
+    StepRange(f, st, f + (length(s) - 1) * st)
+end
+function getindex(r::AbstractRange, v::AbstractVector{Int64})
+    out = Vector{eltype(r)}(undef, length(v))
+    for k in 1:length(v)
+        out[k] = r[v[k]]
+    end
+    out
+end
+getindex(r::AbstractRange, m::AbstractVector{Bool}) = r[findall(m)]
 iterate_start(r::UnitRange{Int64}) = r.start
 iterate_done(r::UnitRange{Int64}, i::Int64) = i > r.stop
 iterate_next(r::UnitRange{Int64}, i::Int64) = (i, i + 1)

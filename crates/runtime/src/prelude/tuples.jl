@@ -6,6 +6,10 @@ iterate_start(t::Tuple) = 1
 iterate_done(t::Tuple, i::Int64) = i > Core.tuple_len(t)
 iterate_next(t::Tuple, i::Int64) = (Core.tuple_getindex(t, i), i + 1)
 first(t::Tuple) = t[1]
+# (By dispatch, so that inference knows the last element's type.)
+last(t::Tuple) = _tuple_last(t...)
+_tuple_last(x) = x
+_tuple_last(x, ys...) = _tuple_last(ys...)
 firstindex(t::Union{Tuple,NamedTuple}) = 1
 lastindex(t::Union{Tuple,NamedTuple}) = length(t)
 # The join of the elements' types (`Real` for `(1, 2.0)`), as Julia's `eltype` of a tuple.

@@ -89,7 +89,7 @@ mutable struct RuleState
     children::Vector{Any}
 end
 
-struct Enumerate{I}
+struct _Iterators_Enumerate{I}
     itr::I
 end
 struct Zip2{A,B}
