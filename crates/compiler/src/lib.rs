@@ -478,7 +478,20 @@ impl Compiler {
                 self.invalidate();
                 Ok(TopLevel::Defined)
             }
-            ExprKind::Using { names, import, .. } => {
+            ExprKind::Using {
+                modules,
+                names,
+                import,
+            } => {
+                if let Some(m) = modules.iter().find(|m| !is_provided_module(**m)) {
+                    return Err(CompileError::unsupported(
+                        stmt.span,
+                        &format!(
+                            "package `{m}`; the packages available are {}, and Base's modules",
+                            PROVIDED_PACKAGES.join(", ")
+                        ),
+                    ));
+                }
                 if !self.in_prelude(stmt.span.file) {
                     let set = if *import {
                         &mut self.imported
@@ -1194,6 +1207,25 @@ fn library_module(name: Symbol) -> &'static str {
         | "randexp" => "Random",
         _ => "Base",
     }
+}
+
+/// The packages a program can load with `using` or `import`, beside Base's modules.
+const PROVIDED_PACKAGES: &[&str] = &[
+    "LinearAlgebra",
+    "Statistics",
+    "Random",
+    "Printf",
+    "SpecialFunctions",
+    "LogExpFunctions",
+];
+
+/// Whether `using M` names a module this implementation provides: Base, its submodules
+/// (`Base.Threads`, `Base.Iterators`, `Base.MathConstants`), or a provided package.
+fn is_provided_module(m: Symbol) -> bool {
+    matches!(
+        m.as_str(),
+        "Base" | "Core" | "Main" | "Threads" | "Iterators" | "MathConstants" | "Math"
+    ) || PROVIDED_PACKAGES.contains(&m.as_str())
 }
 
 /// The names a top-level statement defines functions of without a module (`f(x) = ...`, also

@@ -72,6 +72,16 @@ pub mod cmath {
         Ceil ceil_ |x| x.ceil();
         Round round_ |x| x.round_ties_even();
         Trunc trunc_ |x| x.trunc();
+        Erf erf_ |x| crate::special::erf(x);
+        Erfc erfc_ |x| crate::special::erfc(x);
+        Erfinv erfinv_ |x| crate::special::erfinv(x);
+        Erfcinv erfcinv_ |x| crate::special::erfcinv(x);
+        Gamma gamma_ |x| crate::special::gamma(x);
+        Lgamma lgamma_ |x| crate::special::lgamma(x);
+        Digamma digamma_ |x| crate::special::digamma(x);
+        Trigamma trigamma_ |x| crate::special::trigamma(x);
+        BesselJ0 besselj0_ |x| crate::special::besselj0(x);
+        BesselJ1 besselj1_ |x| crate::special::besselj1(x);
     }
     binary! {
         AddFloat add_ |x, y| x + y;
@@ -181,7 +191,8 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         },
         NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh
         | Cosh | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round
-        | Trunc => cmath::unary(op).and_then(|(a, b)| f1(args, a, b)),
+        | Trunc | Erf | Erfc | Erfinv | Erfcinv | Gamma | Lgamma | Digamma | Trigamma
+        | BesselJ0 | BesselJ1 => cmath::unary(op).and_then(|(a, b)| f1(args, a, b)),
         Fma => match args {
             [Const::F64(x), Const::F64(y), Const::F64(z)] => {
                 Some(Const::F64(cmath::fma64(*x, *y, *z)))

@@ -9,6 +9,7 @@ pub mod liveness;
 pub mod pow;
 pub mod prim;
 pub mod read;
+pub mod special;
 pub mod tangent;
 pub mod timing;
 pub mod types;

@@ -90,6 +90,19 @@ prims! {
     Exp2 = "exp2": PURE,
     Log2 = "log2": PURE,
     Log10 = "log10": PURE,
+    // The `special` family: special functions of one float (see `special.rs`).
+    Erf = "erf": PURE,
+    Erfc = "erfc": PURE,
+    Erfinv = "erfinv": PURE,
+    Erfcinv = "erfcinv": PURE,
+    /// Γ(x) (NaN at the poles).
+    Gamma = "gamma": PURE,
+    /// log|Γ(x)|.
+    Lgamma = "lgamma": PURE,
+    Digamma = "digamma": PURE,
+    Trigamma = "trigamma": PURE,
+    BesselJ0 = "besselj0": PURE,
+    BesselJ1 = "besselj1": PURE,
     AbsFloat = "abs_float": PURE,
     /// `Core.select_float(c, x, y)`: `x` if `c` else `y`, for floats of one type (both are
     /// evaluated; no branch).
@@ -677,7 +690,8 @@ impl Prim {
             }
             NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh
             | Cosh | Asin | Acos | Atan | Exp2 | Log2 | Log10 | AbsFloat | Floor | Ceil | Round
-            | Trunc => {
+            | Trunc | Erf | Erfc | Erfinv | Erfcinv | Gamma | Lgamma | Digamma | Trigamma
+            | BesselJ0 | BesselJ1 => {
                 arity(1)?;
                 same_float()
             }

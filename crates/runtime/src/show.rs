@@ -316,6 +316,16 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                     Some(Type::ValSym(name)) => out.push_str(name.as_str()),
                     _ => show_struct(out, &s.ty, &s.fields, 0),
                 },
+                // A bidiagonal matrix shows its diagonals and which side the second is on.
+                Type::Struct(n, _) if n.as_str() == "Bidiagonal" && s.fields.len() == 3 => {
+                    out.push_str("Bidiagonal(");
+                    show(out, &s.fields[0], None);
+                    out.push_str(", ");
+                    show(out, &s.fields[1], None);
+                    let lower = matches!(&s.fields[2],
+                        Value::Struct(c) if char_text(&c.ty, &c.fields) == Some('L'));
+                    out.push_str(if lower { ", :L)" } else { ", :U)" });
+                }
                 _ => show_struct(out, &s.ty, &s.fields, 0),
             },
         },
@@ -535,6 +545,29 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
             let mut out = vec![zero; n * n];
             for (i, d) in delems.into_iter().enumerate() {
                 out[i + i * n] = d;
+            }
+            Some((elem, vec![n, n], out))
+        }
+        ("Tridiagonal", [dl, d, du]) | ("SymTridiagonal", [d, dl @ du]) => {
+            // The three diagonals' elements (a symmetric one's off-diagonal twice), zero
+            // elsewhere.
+            let (delem, ddims, delems) = parent_parts(d)?;
+            let (_, _, lower) = parent_parts(dl)?;
+            let (_, _, upper) = parent_parts(du)?;
+            let n = *ddims.first()?;
+            let elem = params.first().cloned().unwrap_or(delem);
+            let mut out = vec![scalar_zero(&elem)?; n * n];
+            for (i, x) in delems.into_iter().enumerate() {
+                out[i + i * n] = x;
+            }
+            for (i, (l, u)) in lower
+                .into_iter()
+                .zip(upper)
+                .enumerate()
+                .take(n.saturating_sub(1))
+            {
+                out[(i + 1) + i * n] = l;
+                out[i + (i + 1) * n] = u;
             }
             Some((elem, vec![n, n], out))
         }

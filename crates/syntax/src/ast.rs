@@ -321,7 +321,14 @@ pub fn library_call(name: &str, args: Vec<Expr>, kwargs: Vec<KwArg>, at: Span, s
 pub fn is_module(s: Symbol) -> bool {
     matches!(
         s.as_str(),
-        "Base" | "LinearAlgebra" | "Random" | "Math" | "Statistics" | "Threads"
+        "Base"
+            | "LinearAlgebra"
+            | "Random"
+            | "Math"
+            | "Statistics"
+            | "Threads"
+            | "SpecialFunctions"
+            | "LogExpFunctions"
     )
 }
 

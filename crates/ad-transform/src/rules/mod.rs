@@ -138,7 +138,8 @@ pub fn reverse_rule(
         Floor | Ceil | Round | Trunc | AddFloat | SubFloat | NegFloat | MulFloat | DivFloat
         | RemFloat | PowFloat | PowiFloat | SelectFloat | Sqrt | Sin | Cos | Tan | Exp | Expm1
         | Log | Log1p | Cbrt | Log2 | Log10 | Exp2 | Tanh | Sinh | Cosh | Asin | Acos | Atan
-        | Atan2 | Hypot | Fma | AbsFloat | Copysign | Fpconvert => {
+        | Atan2 | Hypot | Fma | AbsFloat | Copysign | Fpconvert | Erf | Erfc | Erfinv | Erfcinv
+        | Gamma | Lgamma | Digamma | Trigamma | BesselJ0 | BesselJ1 => {
             scalar::rule(op, args, out, rt, e)
         }
         ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
@@ -179,9 +180,12 @@ pub fn is_differentiable(op: Prim) -> bool {
         AddFloat | SubFloat | MulFloat | DivFloat | NegFloat | RemFloat | PowFloat | PowiFloat
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh | Cosh | Asin
         | Acos | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat
-        | Copysign | Fpconvert | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop
+        | Copysign | Fpconvert | Erf | Erfc | Erfinv | Erfcinv | Gamma | Lgamma | Digamma
+        | BesselJ0 | BesselJ1 | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop
         | ArrayCopy | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul | ArrayTrsolve
         | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap => true,
+        // (Its derivative, the tetragamma function, is not provided yet.)
+        Trigamma => false,
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt
         | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool

@@ -97,6 +97,49 @@ pub(super) fn rule(op: Prim, args: &[Value], out: Value, rt: &Type, e: &mut Emit
             Rule::Scalar(vec![Val(p(e, AddFloat, &[one, sq]))])
         }
         Exp => Rule::Scalar(vec![Val(out)]),
+        // The `special` family.
+        Erf | Erfc => {
+            // ±(2/√π) exp(-x²)
+            let c = k(
+                e,
+                if op == Erf { 2.0 } else { -2.0 } / std::f64::consts::PI.sqrt(),
+            );
+            let sq = p(e, MulFloat, &[args[0], args[0]]);
+            let nsq = p(e, NegFloat, &[sq]);
+            let ex = p(e, Exp, &[nsq]);
+            Rule::Scalar(vec![Val(p(e, MulFloat, &[c, ex]))])
+        }
+        Erfinv | Erfcinv => {
+            // ±(√π/2) exp(y²) for y = erfinv(x)
+            let c = k(
+                e,
+                if op == Erfinv { 0.5 } else { -0.5 } * std::f64::consts::PI.sqrt(),
+            );
+            let sq = p(e, MulFloat, &[out, out]);
+            let ex = p(e, Exp, &[sq]);
+            Rule::Scalar(vec![Singular(p(e, MulFloat, &[c, ex]))])
+        }
+        Gamma => {
+            let d = p(e, Digamma, &[args[0]]);
+            Rule::Scalar(vec![Singular(p(e, MulFloat, &[out, d]))])
+        }
+        Lgamma => Rule::Scalar(vec![Singular(p(e, Digamma, &[args[0]]))]),
+        Digamma => Rule::Scalar(vec![Singular(p(e, Trigamma, &[args[0]]))]),
+        Trigamma => return None,
+        BesselJ0 => {
+            let j1 = p(e, BesselJ1, &[args[0]]);
+            Rule::Scalar(vec![Val(p(e, NegFloat, &[j1]))])
+        }
+        BesselJ1 => {
+            // J₀(x) - J₁(x)/x, which is 1/2 at 0.
+            let j0 = p(e, BesselJ0, &[args[0]]);
+            let q = p(e, DivFloat, &[out, args[0]]);
+            let d = p(e, SubFloat, &[j0, q]);
+            let zero = k(e, 0.0);
+            let half = k(e, 0.5);
+            let at0 = e.prim(EqFloat, vec![args[0], zero], Type::Bool);
+            Rule::Scalar(vec![Val(p(e, SelectFloat, &[at0, half, d]))])
+        }
         Expm1 => {
             let one = k(e, 1.0);
             Rule::Scalar(vec![Val(p(e, AddFloat, &[out, one]))])
@@ -266,6 +309,20 @@ pub const CASES: &[(Prim, &str, &str)] = &[
         "f(0.7, -0.4, 1.3)",
     ),
     (Prim::Exp2, "f(x) = Core.exp2(x)", "f(0.7)"),
+    (Prim::Erf, "f(x) = Core.erf(x)", "f(0.7)"),
+    (Prim::Erfc, "f(x) = Core.erfc(x)", "f(-0.4)"),
+    (Prim::Erfinv, "f(x) = Core.erfinv(x)", "f(0.6)"),
+    (Prim::Erfinv, "f(x) = Core.erfinv(x)", "f(-0.97)"),
+    (Prim::Erfcinv, "f(x) = Core.erfcinv(x)", "f(0.02)"),
+    (Prim::Gamma, "f(x) = Core.gamma(x)", "f(2.3)"),
+    (Prim::Gamma, "f(x) = Core.gamma(x)", "f(-1.4)"),
+    (Prim::Lgamma, "f(x) = Core.lgamma(x)", "f(0.7)"),
+    (Prim::Lgamma, "f(x) = Core.lgamma(x)", "f(-2.6)"),
+    (Prim::Digamma, "f(x) = Core.digamma(x)", "f(3.7)"),
+    (Prim::Digamma, "f(x) = Core.digamma(x)", "f(-0.3)"),
+    (Prim::BesselJ0, "f(x) = Core.besselj0(x)", "f(2.1)"),
+    (Prim::BesselJ1, "f(x) = Core.besselj1(x)", "f(2.1)"),
+    (Prim::BesselJ1, "f(x) = Core.besselj1(x)", "f(0.0)"),
     (Prim::Log2, "f(x) = Core.log2(x)", "f(0.7)"),
     (Prim::Log10, "f(x) = Core.log10(x)", "f(0.7)"),
     (Prim::AbsFloat, "f(x) = Core.abs_float(x)", "f(-0.7)"),

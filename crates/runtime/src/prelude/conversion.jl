@@ -42,3 +42,5 @@ function promote(x, y)
     (convert(T, x), convert(T, y))
 end
 promote_type(S, T) = Core.promote_type(S, T)
+promote_type(T) = T
+promote_type(S, T, U, rest...) = promote_type(promote_type(S, T), U, rest...)

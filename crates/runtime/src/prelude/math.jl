@@ -45,6 +45,48 @@ function log1p(x::T) where {T<:AbstractFloat}
 end
 expm1(x::T) where {T<:AbstractFloat} = Core.expm1(x)
 cbrt(x::T) where {T<:AbstractFloat} = Core.cbrt(x)
+# The inverse hyperbolic functions, by Julia's (FreeBSD's) formulas: each range of |x| in the
+# form that keeps full precision.
+function asinh(x::T) where {T<:AbstractFloat}
+    isfinite(x) || return x
+    a = abs(x)
+    a < T(2)^-28 && return x
+    w = if a > T(2)^28
+        log(a) + T(0.6931471805599453)
+    elseif a > 2
+        log(2a + inv(sqrt(x * x + 1) + a))
+    else
+        t = x * x
+        log1p(a + t / (1 + sqrt(1 + t)))
+    end
+    copysign(w, x)
+end
+function acosh(x::T) where {T<:AbstractFloat}
+    x < 1 && throw(DomainError(x, "acosh(x) is only defined for x ≥ 1."))
+    x == 1 && return zero(x)
+    if x < 2
+        t = x - 1
+        return log1p(t + sqrt(2 * t + t * t))
+    elseif x < T(2)^28
+        return log(2x - inv(x + sqrt(x * x - 1)))
+    end
+    isfinite(x) ? log(x) + T(0.6931471805599453) : x
+end
+function atanh(x::T) where {T<:AbstractFloat}
+    a = abs(x)
+    a > 1 && throw(DomainError(x, "atanh(x) is only defined for |x| ≤ 1."))
+    a < T(2)^-28 && return x
+    t = if a < 0.5
+        b = a + a
+        T(0.5) * log1p(b + b * a / (1 - a))
+    else
+        T(0.5) * log1p((a + a) / (1 - a))
+    end
+    copysign(t, x)
+end
+asinh(x::Real) = asinh(float(x))
+acosh(x::Real) = acosh(float(x))
+atanh(x::Real) = atanh(float(x))
 # `∜x`: the fourth root, as two square roots (with their domain errors).
 fourthroot(x::Number) = sqrt(sqrt(x))
 # Degrees and radians, as Julia computes them: one multiplication by the rounded ratio.

@@ -95,7 +95,7 @@ impl<'a> Parser<'a> {
                     ExprKind::Field { .. } => {
                         self.error(
                             func.span,
-                            "not supported yet: methods of functions of modules other than Base, LinearAlgebra, Statistics, Random and Math",
+                            "not supported yet: methods of functions of modules other than Base, LinearAlgebra, Statistics, Random, Math, SpecialFunctions and LogExpFunctions",
                         );
                         return None;
                     }
