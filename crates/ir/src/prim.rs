@@ -847,10 +847,17 @@ impl Prim {
                 if n == 0 {
                     return Err("`Core.apply_type` needs a type".into());
                 }
+                // A parameter whose value is known only at run time (`NTuple{n,T}` for a
+                // computed `n`) makes a type known only then.
+                if args[1..]
+                    .iter()
+                    .any(|a| matches!(a, Type::Int64 | Type::Bool | Type::Symbol))
+                {
+                    return Ok(Type::Any);
+                }
                 let params: Result<Vec<Type>, String> = (1..n)
                     .map(|i| match &args[i] {
                         Type::Type(t) => Ok((**t).clone()),
-                        Type::Int64 => Err("integer type parameters must be literals".into()),
                         t => Err(format!(
                             "type parameter must be a type, got a value of type {t}"
                         )),

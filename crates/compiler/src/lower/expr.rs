@@ -198,6 +198,21 @@ impl<'a> Lowerer<'a> {
                     };
                     return Ok(self.module_global(sym(&f), sp));
                 }
+                if obj.ident().is_some_and(|m| m.as_str() == "Sys")
+                    && self.lookup_local(sym("Sys")).is_none()
+                {
+                    // `Sys.WORD_SIZE` and `Sys.CPU_THREADS`: facts of this machine.
+                    let v = match name.as_str() {
+                        "WORD_SIZE" => 64,
+                        "CPU_THREADS" => {
+                            std::thread::available_parallelism().map_or(1, |n| n.get() as i64)
+                        }
+                        _ => {
+                            return Err(CompileError::unsupported(sp, &format!("`Sys.{name}`")));
+                        }
+                    };
+                    return Ok(self.emit(InstData::Const(ir::Const::Int(v)), sp));
+                }
                 if is_math_constants(obj) && self.lookup_local(sym("MathConstants")).is_none() {
                     let Some(c) = math_constant(name.as_str()) else {
                         return Err(CompileError::invalid(

@@ -138,6 +138,11 @@ adjoint(x::Number) = x
 transpose(x::Number) = x
 conj(x::Real) = x
 real(x::Real) = x
+imag(x::Real) = zero(x)
+# Of arrays of real numbers, as Julia: `conj` and `real` are the array itself, `imag` zeros.
+conj(A::AbstractArray{<:Real}) = A
+real(A::AbstractArray{<:Real}) = A
+imag(A::AbstractArray{<:Real}) = zero(A)
 
 # `(min(x, y), max(x, y))` by `isless` (NaN last).
 minmax(x, y) = isless(y, x) ? (y, x) : (x, y)

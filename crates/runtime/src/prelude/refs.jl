@@ -8,6 +8,8 @@ mutable struct RefValue{T} <: Ref{T}
 end
 
 Ref(x) = RefValue{typeof(x)}(x)
+# `Ref{T}(x)`: a cell of element type `T` (`Ref{Any}(x)` can later hold any value).
+Ref{T}(x) where {T} = RefValue{T}(convert(T, x))
 getindex(r::RefValue) = r.x
 function setindex!(r::RefValue{T}, v) where {T}
     r.x = convert(T, v)
