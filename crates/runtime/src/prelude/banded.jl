@@ -119,7 +119,7 @@ end
 function Matrix{T}(A::_Banded) where {T}
     n = size(A, 1)
     M = zeros(T, n, n)
-    for j in max(1, 1):n, i in max(1, j - 1):min(n, j + 1)
+    for j in 1:n, i in max(1, j - 1):min(n, j + 1)
         M[i, j] = A[i, j]
     end
     M
