@@ -1217,6 +1217,7 @@ const PROVIDED_PACKAGES: &[&str] = &[
     "Printf",
     "SpecialFunctions",
     "LogExpFunctions",
+    "Distributions",
 ];
 
 /// Whether `using M` names a module this implementation provides: Base, its submodules

@@ -397,6 +397,22 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
                             TypePat::App(Head::Abstract(n1), _),
                             TypePat::App(Head::Abstract(n2), _),
                         ) => abstract_below(*n1, *n2, env),
+                        // A parametric struct or abstract type below a plain abstract type
+                        // (`Normal{T}` below `UnivariateDistribution`).
+                        (TypePat::App(Head::Struct(n), _), TypePat::Ty(Type::Abstract(m, ps)))
+                            if ps.is_empty() =>
+                        {
+                            return env.struct_def(*n).is_some_and(|d| {
+                                supertype_name(&d.supertype)
+                                    .is_some_and(|up| up == *m || abstract_below(up, *m, env))
+                            });
+                        }
+                        (
+                            TypePat::App(Head::Abstract(n), _),
+                            TypePat::Ty(Type::Abstract(m, ps)),
+                        ) if ps.is_empty() => {
+                            return abstract_below(*n, *m, env);
+                        }
                         (TypePat::Ty(_), TypePat::App(..)) => {
                             let mut b = FxHashMap::default();
                             if let TypePat::Ty(t) = p {
@@ -414,6 +430,14 @@ fn pat_le(p: &TypePat, pv: &[TypeVar], q: &TypePat, qv: &[TypeVar], env: &TypeEn
     }
 }
 
+/// The name of the abstract type a declaration names as its supertype.
+fn supertype_name(sup: &TypePat) -> Option<Symbol> {
+    match sup {
+        TypePat::App(Head::Abstract(n), _) | TypePat::Ty(Type::Abstract(n, _)) => Some(*n),
+        _ => None,
+    }
+}
+
 /// Whether the abstract type named `a` is declared below the one named `b` (through its
 /// chain of declared supertypes: `AbstractRange` is below `AbstractArray`).
 fn abstract_below(a: Symbol, b: Symbol, env: &TypeEnv) -> bool {
@@ -422,10 +446,8 @@ fn abstract_below(a: Symbol, b: Symbol, env: &TypeEnv) -> bool {
         let Some(def) = env.abstract_def(cur) else {
             return false;
         };
-        let up = match &def.supertype {
-            TypePat::App(Head::Abstract(n), _) => *n,
-            TypePat::Ty(Type::Abstract(n, _)) => *n,
-            _ => return false,
+        let Some(up) = supertype_name(&def.supertype) else {
+            return false;
         };
         if up == b {
             return true;

@@ -84,13 +84,9 @@ pub const JULIA_NAMES_NOT_SUPPORTED: &[&str] = &[
     "VersionNumber",
     "Channel",
     "ReentrantLock",
-    "Complex",
-    "ComplexF64",
-    "ComplexF32",
     "Rational",
     "Missing",
     "missing",
-    "im",
 ];
 
 /// The error for reading one of `JULIA_NAMES_NOT_SUPPORTED`.

@@ -1535,6 +1535,20 @@ pub fn promote_type(a: &Type, b: &Type) -> Type {
     if a == b {
         return a.clone();
     }
+    // A complex number meets a real or complex one as the complex number of the promoted
+    // parts (`Complex{Int64}` and `Float64` give `Complex{Float64}`).
+    let complex_part = |t: &Type| match t {
+        Type::Struct(n, ps) if n.as_str() == "Complex" && ps.len() == 1 => Some(ps[0].clone()),
+        _ => None,
+    };
+    if let (Some(_), _) | (_, Some(_)) = (complex_part(a), complex_part(b)) {
+        let pa = complex_part(a).unwrap_or_else(|| a.clone());
+        let pb = complex_part(b).unwrap_or_else(|| b.clone());
+        return match promote_type(&pa, &pb) {
+            Type::Any => Type::Any,
+            p => Type::Struct(syntax::sym("Complex"), std::sync::Arc::from(vec![p])),
+        };
+    }
     let rank = |t: &Type| match t {
         Type::Bool => Some(0),
         Type::Int64 => Some(1),

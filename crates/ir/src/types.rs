@@ -372,6 +372,14 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
                     return write!(f, "}}");
                 }
             }
+            // `Complex{Float64}` and `Complex{Float32}` print as their aliases, as in Julia.
+            if !ir && n.as_str() == "Complex" {
+                match ps.as_ref() {
+                    [Type::Float64] => return write!(f, "ComplexF64"),
+                    [Type::Float32] => return write!(f, "ComplexF32"),
+                    _ => {}
+                }
+            }
             // Types of Base that Julia does not export print qualified.
             if !ir
                 && matches!(

@@ -316,8 +316,25 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                     Some(Type::ValSym(name)) => out.push_str(name.as_str()),
                     _ => show_struct(out, &s.ty, &s.fields, 0),
                 },
+                Type::Struct(n, ps)
+                    if n.as_str() == "Complex" && ps.len() == 1 && s.fields.len() == 2 =>
+                {
+                    show_complex(out, &s.fields[0], &s.fields[1])
+                }
+                // A complex number's tangent is a complex number of the parts' tangents, and
+                // prints as one (Mooncake's `tangent_type(ComplexF64) == ComplexF64`).
+                Type::Tangent(p)
+                    if matches!(&**p, Type::Struct(n, ps) if n.as_str() == "Complex" && ps.len() == 1)
+                        && s.fields.len() == 2 =>
+                {
+                    show_complex(out, &s.fields[0], &s.fields[1])
+                }
+                Type::Struct(n, ps) if show_distribution(out, n.as_str(), ps, &s.ty, &s.fields) => {
+                }
                 // A bidiagonal matrix shows its diagonals and which side the second is on.
-                Type::Struct(n, _) if n.as_str() == "Bidiagonal" && s.fields.len() == 3 => {
+                Type::Struct(n, ps)
+                    if n.as_str() == "Bidiagonal" && ps.len() == 2 && s.fields.len() == 3 =>
+                {
                     out.push_str("Bidiagonal(");
                     show(out, &s.fields[0], None);
                     out.push_str(", ");
@@ -516,11 +533,17 @@ pub fn view_parts(v: &Value) -> Option<(Type, Vec<usize>, Vec<Value>)> {
             Some((elem, dims, elems))
         }
         ("Adjoint" | "Transpose", [parent]) => {
-            // Real elements are their own adjoint: the parent's elements, transposed.
-            let (pelem, pdims, pelems) = match parent {
+            // The parent's elements, transposed; an adjoint conjugates complex ones (real
+            // elements are their own adjoint).
+            let (pelem, pdims, mut pelems) = match parent {
                 Value::Array(p) => (p.elem.clone(), p.dims().to_vec(), p.snapshot()),
                 other => view_parts(other)?,
             };
+            if name.as_str() == "Adjoint" {
+                for x in pelems.iter_mut() {
+                    conj_complex(x);
+                }
+            }
             let elem = params.first().cloned().unwrap_or(pelem);
             match pdims.as_slice() {
                 [n] => Some((elem, vec![1, *n], pelems)),
@@ -643,6 +666,26 @@ fn scalar_zero(t: &Type) -> Option<Value> {
         Type::Bool => Value::Bool(false),
         _ => return None,
     })
+}
+
+/// Replaces a complex number by its conjugate (any other value is left alone).
+fn conj_complex(x: &mut Value) {
+    if let Value::Struct(c) = x {
+        if let (Type::Struct(n, _), [re, im]) = (&c.ty, &c.fields[..]) {
+            let negated = match im {
+                Value::F64(v) => Value::F64(-v),
+                Value::F32(v) => Value::F32(-v),
+                Value::Int(v) => Value::Int(v.wrapping_neg()),
+                _ => return,
+            };
+            if n.as_str() == "Complex" {
+                *x = Value::Struct(std::sync::Arc::new(crate::value::StructVal {
+                    ty: c.ty.clone(),
+                    fields: vec![re.clone(), negated].into(),
+                }));
+            }
+        }
+    }
 }
 
 /// `view(::Vector{Float64}, 1:2)`, `adjoint(::Vector{Float64})`: how Julia summarises a view or
@@ -859,6 +902,132 @@ fn show_pairs(out: &mut String, ty: &Type, entries: &[(Value, Value)]) {
         show(out, val, v);
     }
     out.push(')');
+}
+
+/// A complex number as Julia shows it: `1.0 + 2.0im`, `1 - 2im`, `NaN + Inf*im` (a `*` before
+/// `im` unless the imaginary part is a finite float or a non-`Bool` integer), `im` and
+/// `Complex(true,false)` for `Complex{Bool}`.
+fn show_complex(out: &mut String, re: &Value, im: &Value) {
+    if let (Value::Bool(r), Value::Bool(i)) = (re, im) {
+        if !*r && *i {
+            out.push_str("im");
+        } else {
+            out.push_str(&format!("Complex({r},{i})"));
+        }
+        return;
+    }
+    show(out, re, None);
+    let (negative, finite) = match im {
+        Value::F64(x) => (x.is_sign_negative() && !x.is_nan(), x.is_finite()),
+        Value::F32(x) => (x.is_sign_negative() && !x.is_nan(), x.is_finite()),
+        Value::Int(x) => (*x < 0, true),
+        _ => (false, true),
+    };
+    out.push_str(if negative { " - " } else { " + " });
+    match im {
+        Value::F64(x) if negative => show(out, &Value::F64(-x), None),
+        Value::F32(x) if negative => show(out, &Value::F32(-x), None),
+        Value::Int(x) if negative => out.push_str(&x.unsigned_abs().to_string()),
+        _ => show(out, im, None),
+    }
+    if !finite {
+        out.push('*');
+    }
+    out.push_str("im");
+}
+
+/// The parameters a distribution of the Distributions package shows (by name and number of
+/// type parameters and fields, as the prelude's `distributions.jl` declares them).
+fn distribution_fields(
+    name: &str,
+    nparams: usize,
+    nfields: usize,
+) -> Option<&'static [&'static str]> {
+    let names: &'static [&'static str] = match name {
+        "Normal" | "LogNormal" | "Cauchy" => &["μ", "σ"],
+        "Gamma" => &["α", "θ"],
+        "Beta" => &["α", "β"],
+        "Uniform" => &["a", "b"],
+        "Exponential" => &["θ"],
+        "TDist" => &["ν"],
+        "Bernoulli" => &["p"],
+        "Binomial" => &["n", "p"],
+        "Poisson" => &["λ"],
+        "Categorical" if nparams == 2 && nfields == 2 => return Some(&["support", "p"]),
+        "Dirichlet" if nparams == 3 && nfields == 3 => return Some(&["alpha"]),
+        _ => return None,
+    };
+    (nparams == 1 && nfields == names.len()).then_some(names)
+}
+
+/// Writes a value of one of the Distributions package's types as the package shows it:
+/// `Normal{Float64}(μ=0.0, σ=1.0)`; on several lines (`name: value`) when it has more than
+/// eight numbers or a parameter that is not a number or vector; the multivariate normal as
+/// `FullNormal(` / `dim: 2` / `μ: [...]` / `Σ: [...]` / `)` with the kind of covariance it was
+/// given. Returns false for any other value.
+fn show_distribution(
+    out: &mut String,
+    name: &str,
+    ps: &[Type],
+    ty: &Type,
+    fields: &[Value],
+) -> bool {
+    if name == "MvNormal" && ps.len() == 1 && fields.len() == 4 {
+        let kind = match &fields[3] {
+            Value::Int(1) => "DiagNormal",
+            Value::Int(2) => "IsoNormal",
+            _ => "FullNormal",
+        };
+        let dim = match &fields[0] {
+            Value::Array(a) => a.dims().iter().product::<usize>(),
+            _ => 0,
+        };
+        out.push_str(kind);
+        out.push_str(&format!("(\ndim: {dim}\nμ: "));
+        show(out, &fields[0], None);
+        out.push_str("\nΣ: ");
+        show(out, &fields[1], None);
+        out.push_str("\n)\n");
+        return true;
+    }
+    let Some(names) = distribution_fields(name, ps.len(), fields.len()) else {
+        return false;
+    };
+    let mut count = 0;
+    let mut multiline = false;
+    for v in &fields[..names.len()] {
+        match v {
+            Value::F64(_) | Value::Int(_) | Value::Bool(_) | Value::F32(_) => count += 1,
+            Value::Array(a) if a.dims().len() == 1 => count += a.dims()[0],
+            Value::Struct(r) => match (&r.ty, &r.fields[..]) {
+                (Type::Struct(n, _), [Value::Int(stop)]) if n.as_str() == "OneTo" => {
+                    count += (*stop).max(0) as usize
+                }
+                _ => multiline = true,
+            },
+            _ => multiline = true,
+        }
+    }
+    multiline |= count > 8;
+    out.push_str(&ty.to_string());
+    out.push_str(if multiline { "(\n" } else { "(" });
+    for (i, (n, v)) in names.iter().zip(fields).enumerate() {
+        if multiline {
+            out.push_str(n);
+            out.push_str(": ");
+            show(out, v, None);
+            out.push('\n');
+        } else {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(n);
+            out.push('=');
+            show(out, v, None);
+        }
+    }
+    out.push_str(if multiline { ")\n" } else { ")" });
+    true
 }
 
 fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {

@@ -329,6 +329,7 @@ pub fn is_module(s: Symbol) -> bool {
             | "Threads"
             | "SpecialFunctions"
             | "LogExpFunctions"
+            | "Distributions"
     )
 }
 

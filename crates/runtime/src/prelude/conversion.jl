@@ -41,6 +41,11 @@ function promote(x, y)
     T = Core.promote_type(typeof(x), typeof(y))
     (convert(T, x), convert(T, y))
 end
+promote(x) = (x,)
+function promote(x, y, z, rest...)
+    T = promote_type(typeof(x), typeof(y), typeof(z), map(typeof, rest)...)
+    (convert(T, x), convert(T, y), convert(T, z), map(r -> convert(T, r), rest)...)
+end
 promote_type(S, T) = Core.promote_type(S, T)
 promote_type(T) = T
 promote_type(S, T, U, rest...) = promote_type(promote_type(S, T), U, rest...)

@@ -119,12 +119,12 @@ _literal_pow_minus2(x) = (y = inv(x); y * y)
 _literal_pow0(::AbstractIrrational) = 1.0
 _literal_pow1(x::AbstractIrrational) = Float64(x)
 ^(x::AbstractIrrational, p::Int64) = _power_by_squaring(Float64(x), p)
-function _power_by_squaring(x::Float64, p::Int64)
+function _power_by_squaring(x::Number, p::Int64)
     p == 0 && return one(x)
     p == 1 && return x
     if p < 0
-        x == 1.0 && return x
-        x == -1.0 && return iseven(p) ? one(x) : x
+        isone(x) && return x
+        isone(-x) && return iseven(p) ? one(x) : x
         throw(DomainError(p, "Cannot raise an integer x to a negative power $(p).\nConvert input to float."))
     end
     while iseven(p)

@@ -180,6 +180,10 @@ floor(::Type{Int64}, x::AbstractFloat) = Int64(floor(x))
 ceil(::Type{Int64}, x::AbstractFloat) = Int64(ceil(x))
 round(::Type{Int64}, x::AbstractFloat) = Int64(round(x))
 trunc(::Type{Int64}, x::AbstractFloat) = Int64(trunc(x))
+floor(::Type{Int64}, x::Union{Int64,Bool}) = Int64(x)
+ceil(::Type{Int64}, x::Union{Int64,Bool}) = Int64(x)
+round(::Type{Int64}, x::Union{Int64,Bool}) = Int64(x)
+trunc(::Type{Int64}, x::Union{Int64,Bool}) = Int64(x)
 sincos(x) = (sin(x), cos(x))
 
 # Integer (and Bool) arguments go through Float64.

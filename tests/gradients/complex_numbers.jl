@@ -1,0 +1,35 @@
+# check: impedance_misfit([3.0, 1.0, 0.5])
+# check: phasor_model([0.3, 1.2, -0.4])
+# check: complex_input(1.0 + 2.0im)
+# check: two_complex_inputs(0.5 - 1.5im, 2.0 + 0.3im)
+# check: complex_vector_loss([1.0 + 0.5im, -0.3 + 2.0im, 0.8 - 0.1im])
+# check: complex_solve([1.5, -0.5])
+# Real-valued losses of complex intermediates (an impedance fit, a sum of phasors, a complex
+# linear solve) and of complex inputs, whose gradient is the complex number ∂f/∂re + i ∂f/∂im
+# (Mooncake's convention).
+function impedance(p, ω)
+    R, L, C = p
+    R + im * ω * L + 1 / (im * ω * C)
+end
+function impedance_misfit(p)
+    ωs = [1.0, 2.0, 5.0, 10.0]
+    Zmeas = [3.0 - 2.0im, 3.0 + 1.0im, 3.0 + 4.5im, 3.1 + 9.9im]
+    s = 0.0
+    for (ω, Z) in zip(ωs, Zmeas)
+        s += abs2(impedance(p, ω) - Z)
+    end
+    s
+end
+function phasor_model(θ)
+    z = sum(exp.(im .* θ) .* [1.0, 2.0, 0.5])
+    abs(z) + angle(z) + real(sqrt(z)) + imag(log(z * conj(z) + 1im)) + abs(z^3) + real(z / (1 + θ[1] * im))
+end
+complex_input(z) = abs2(z * z + 1) + real(exp(z)) + angle(z) + abs(sin(z)) + real(cos(z) * tanh(z))
+two_complex_inputs(z, w) = abs(z * w - 1) + real(z / w) + imag(z^2.5) + abs2(w^-2)
+complex_vector_loss(z) = sum(abs2, z) + real(sum(z .* conj.(reverse(z)))) + abs(prod(z))
+function complex_solve(p)
+    A = [2.0+p[1]*im 1.0; 0.5im 3.0-p[2]*im]
+    b = [1.0 + 0.0im, 2.0im]
+    x = A \ b
+    sum(abs2, x) + real(x[1] * x[2])
+end
