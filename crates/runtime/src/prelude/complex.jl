@@ -500,49 +500,12 @@ function dot(x::AbstractArray{<:Complex}, y::AbstractArray)
 end
 _rtol_default(::Type{Complex{T}}) where {T<:Real} = _rtol_default(T)
 
-# Solving complex systems: LU with partial pivoting written here (the float kernels take real
-# matrices), choosing pivots by |re| + |im| as LAPACK's complex `getf2` does; then the row
-# exchanges and two triangular solves. Also the solve of a real factorisation with a complex
-# right-hand side.
-_cabs1(z::Number) = abs(real(z)) + abs(imag(z))
+# Solving complex systems: LU with partial pivoting in the language (`_lu_rect`; the float
+# kernels take real matrices), then the row exchanges and two triangular solves. Also the solve
+# of a real factorisation with a complex right-hand side.
 function _lu_of(A::AbstractMatrix{<:Complex})
-    n = _checksquare(A)
-    F = _solve_copy(A, typeof(one(eltype(A)) / one(eltype(A))))
-    piv = Vector{Int64}(undef, n)
-    info = 0
-    for k in 1:n
-        p = k
-        big = _cabs1(F[k, k])
-        for i in (k + 1):n
-            if _cabs1(F[i, k]) > big
-                big = _cabs1(F[i, k])
-                p = i
-            end
-        end
-        piv[k] = p
-        if iszero(F[p, k])
-            info == 0 && (info = k)
-            continue
-        end
-        if p != k
-            for j in 1:n
-                t = F[k, j]
-                F[k, j] = F[p, j]
-                F[p, j] = t
-            end
-        end
-        r = one(eltype(F)) / F[k, k]
-        for i in (k + 1):n
-            F[i, k] *= r
-        end
-        for j in (k + 1):n
-            a = F[k, j]
-            for i in (k + 1):n
-                F[i, j] -= F[i, k] * a
-            end
-        end
-    end
-    F, piv, info
+    _checksquare(A)
+    _lu_rect(A)
 end
 function _lu_solve(F, piv, B, ::Type{T}) where {T<:Complex}
     X = _solve_copy(B, T)

@@ -118,8 +118,11 @@ struct LU{T,S,V}
     p::V
     P::S
 end
-# Partial pivoting of a non-square matrix (the square case runs on the `Core.array_lu` kernel):
-# LAPACK's unblocked `getf2` over the first min(m, n) columns.
+# Partial pivoting of a non-square matrix (the square case runs on the `Core.array_lu` kernel,
+# except for complex matrices): LAPACK's unblocked `getf2` over the first min(m, n) columns,
+# choosing pivots by `abs` of real entries and `|re| + |im|` of complex ones, as LAPACK does.
+_pivot_size(x::Real) = abs(x)
+_pivot_size(z::Complex) = abs(real(z)) + abs(imag(z))
 function _lu_rect(A::AbstractMatrix)
     m = size(A, 1)
     n = size(A, 2)
@@ -129,10 +132,10 @@ function _lu_rect(A::AbstractMatrix)
     info = 0
     for k in 1:kmax
         p = k
-        big = abs(F[k, k])
+        big = _pivot_size(F[k, k])
         for i in (k + 1):m
-            if abs(F[i, k]) > big
-                big = abs(F[i, k])
+            if _pivot_size(F[i, k]) > big
+                big = _pivot_size(F[i, k])
                 p = i
             end
         end
