@@ -468,10 +468,6 @@ function sinh(z::Complex)
     Complex(imag(w), real(w))
 end
 cosh(z::Complex) = cos(Complex(imag(z), -real(z)))
-prevfloat(x::Float64) = x == -Inf ? x : isnan(x) ? x : x == 0 ? -5.0e-324 :
-    Core.bitcast(Float64, Core.bitcast(Int64, x) + (x > 0 ? -1 : 1))
-nextfloat(x::Float64) = -prevfloat(-x)
-typemax(::Type{Float32}) = Inf32
 
 # Arrays of complex numbers: conjugates, parts, and the products that conjugate.
 conj(A::AbstractArray{<:Complex}) = map(conj, A)
@@ -512,14 +508,7 @@ function _lu_solve(F, piv, B, ::Type{T}) where {T<:Complex}
     n = size(F, 1)
     nrhs = size(X, 2)
     for k in 1:n
-        p = piv[k]
-        if p != k
-            for c in 1:nrhs
-                t = X[k, c]
-                X[k, c] = X[p, c]
-                X[p, c] = t
-            end
-        end
+        _swap_rows!(X, k, piv[k])
     end
     for c in 1:nrhs
         for j in 1:n

@@ -85,26 +85,21 @@ function rand!(rng::AbstractRNG, d::UnivariateDistribution, A::AbstractArray)
 end
 rand!(d::UnivariateDistribution, A::AbstractArray) = rand!(default_rng(), d, A)
 
-# An exponential variate of mean one.
-randexp(rng::AbstractRNG) = -log1p(-rand(rng))
-randexp() = randexp(default_rng())
-randexp(rng::AbstractRNG, n::Int64) = [randexp(rng) for _ in 1:n]
-randexp(n::Int64) = randexp(default_rng(), n)
 
 # ---------------------------------------------------------------- StatsFuns' kernels
 
-function _normlogpdf(μ, σ, x)
+# The standardised value and the scale a normal density divides by: a point mass (σ = 0)
+# gives z = 0 at μ, and ±Inf with scale one elsewhere (StatsFuns' limits).
+function _normzσ(μ, σ, x)
     if iszero(σ)
-        if x == μ
-            z = (x - μ) / one(σ)
-        else
-            z = (x - μ) / σ
-            σ = one(σ)
-        end
-    else
-        z = (x - μ) / σ
+        x == μ && return ((x - μ) / one(σ), σ)
+        return ((x - μ) / σ, one(σ))
     end
-    -(abs2(z) + _log2π) / 2 - log(σ)
+    ((x - μ) / σ, σ)
+end
+function _normlogpdf(μ, σ, x)
+    z, s = _normzσ(μ, σ, x)
+    -(abs2(z) + _log2π) / 2 - log(s)
 end
 function _normz(μ, σ, x)
     if iszero(σ) && x == μ
@@ -183,18 +178,8 @@ entropy(d::Normal) = (_log2π + 1) / 2 + log(d.σ)
 minimum(d::Normal) = -Inf
 maximum(d::Normal) = Inf
 function pdf(d::Normal, x::Real)
-    μ, σ = d.μ, d.σ
-    if iszero(σ)
-        if x == μ
-            z = (x - μ) / one(σ)
-        else
-            z = (x - μ) / σ
-            σ = one(σ)
-        end
-    else
-        z = (x - μ) / σ
-    end
-    exp(-abs2(z) / 2) * 0.3989422804014327 / σ
+    z, s = _normzσ(d.μ, d.σ, x)
+    exp(-abs2(z) / 2) * 0.3989422804014327 / s
 end
 logpdf(d::Normal, x::Real) = _normlogpdf(d.μ, d.σ, x)
 cdf(d::Normal, x::Real) = _normcdf(d.μ, d.σ, x)

@@ -122,6 +122,16 @@ end
 # except for complex matrices): LAPACK's unblocked `getf2` over the first min(m, n) columns,
 # choosing pivots by `abs` of real entries and `|re| + |im|` of complex ones, as LAPACK does.
 _pivot_size(x::Real) = abs(x)
+# Exchanges rows k and p of a matrix (or entries of a vector), in place.
+function _swap_rows!(X::AbstractVecOrMat, k::Int64, p::Int64)
+    p == k && return X
+    for c in 1:size(X, 2)
+        t = X[k, c]
+        X[k, c] = X[p, c]
+        X[p, c] = t
+    end
+    X
+end
 _pivot_size(z::Complex) = abs(real(z)) + abs(imag(z))
 function _lu_rect(A::AbstractMatrix)
     m = size(A, 1)
@@ -143,13 +153,7 @@ function _lu_rect(A::AbstractMatrix)
         if iszero(F[p, k])
             info == 0 && (info = k)
         else
-            if p != k
-                for j in 1:n
-                    t = F[k, j]
-                    F[k, j] = F[p, j]
-                    F[p, j] = t
-                end
-            end
+            _swap_rows!(F, k, p)
             r = one(eltype(F)) / F[k, k]
             for i in (k + 1):m
                 F[i, k] *= r

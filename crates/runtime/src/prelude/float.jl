@@ -99,6 +99,11 @@ typemax(::Type{Int64}) = 9223372036854775807
 typemin(::Type{Int64}) = -9223372036854775807 - 1
 typemax(::Type{Float64}) = Inf
 typemin(::Type{Float64}) = -Inf
+typemax(::Type{Float32}) = Inf32
+# The neighbouring floats (one step of the bit pattern; infinities and NaN stay).
+prevfloat(x::Float64) = x == -Inf ? x : isnan(x) ? x : x == 0 ? -5.0e-324 :
+    Core.bitcast(Float64, Core.bitcast(Int64, x) + (x > 0 ? -1 : 1))
+nextfloat(x::Float64) = -prevfloat(-x)
 eps(::Type{Float64}) = 2.220446049250313e-16
 eps(::Type{Float32}) = 1.1920929f-7
 eps() = eps(Float64)

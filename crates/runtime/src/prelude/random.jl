@@ -1,5 +1,5 @@
 # Random numbers (the Random standard library): `rand`, `randn`, `rand!`, `randn!`, `randperm`,
-# `shuffle`, `shuffle!`, `Random.seed!`, and explicit generators `Xoshiro(seed)`.
+# `shuffle`, `shuffle!`, `randexp`, `Random.seed!`, and explicit generators `Xoshiro(seed)`.
 #
 # Every generator is xoshiro256++ (the algorithm behind Julia's default generator), its four
 # words of state set from the seed by SplitMix64. Julia expands a seed through SHA-256 instead and
@@ -140,6 +140,11 @@ function randn!(rng::AbstractRNG, A::AbstractArray)
     A
 end
 randn!(A::AbstractArray) = randn!(default_rng(), A)
+# An exponential variate of mean one (by inversion, where Julia uses a ziggurat).
+randexp(rng::AbstractRNG) = -log1p(-rand(rng))
+randexp() = randexp(default_rng())
+randexp(rng::AbstractRNG, n::Int64) = [randexp(rng) for _ in 1:n]
+randexp(n::Int64) = randexp(default_rng(), n)
 
 # Dimensions given as a tuple: `rand((2, 3))` is a 2×3 matrix, while a tuple of other values is
 # a collection to draw from.
