@@ -4,6 +4,7 @@
 # check: two_complex_inputs(0.5 - 1.5im, 2.0 + 0.3im)
 # check: complex_vector_loss([1.0 + 0.5im, -0.3 + 2.0im, 0.8 - 0.1im])
 # check: complex_solve([1.5, -0.5])
+# check: inverse_functions([0.4, -0.7])
 # Real-valued losses of complex intermediates (an impedance fit, a sum of phasors, a complex
 # linear solve) and of complex inputs, whose gradient is the complex number ∂f/∂re + i ∂f/∂im
 # (Mooncake's convention).
@@ -32,4 +33,10 @@ function complex_solve(p)
     b = [1.0 + 0.0im, 2.0im]
     x = A \ b
     sum(abs2, x) + real(x[1] * x[2])
+end
+
+# The inverse trigonometric and hyperbolic functions of a complex intermediate.
+function inverse_functions(x)
+    z = complex(x[1], x[2])
+    abs2(asin(z)) + real(acos(z) * atan(z)) + imag(asinh(z)) + abs(acosh(2z)) + real(atanh(z / 2))
 end

@@ -1,3 +1,3 @@
 # A name Julia defines that is not supported yet says so (it is not an undefined variable).
 println(length([1, 2]))
-counts = Dict(:a => 1)
+big = BigInt(2)^100

@@ -352,17 +352,26 @@ fn run_command(session: &mut Session, command: Command) -> Result<(), String> {
             if let Err(e) = session.load_file(&file) {
                 return Err(fail(session, e));
             }
-            let result = match mode {
-                ModeArg::Reverse => session.gradient_of_call(&call),
-                ModeArg::Forward => session
-                    .eval_call_parts(&call)
-                    .and_then(|(f, args)| {
-                        session.value_and_gradient_forward(&f, &args, chunk as usize)
-                    })
-                    .map_err(|e| session.primal_error(&call, e)),
-            };
+            let result = session
+                .eval_call_parts(&call)
+                .and_then(|(f, args)| {
+                    let r = match mode {
+                        ModeArg::Reverse => session.value_and_gradient(&f, &args),
+                        ModeArg::Forward => {
+                            session.value_and_gradient_forward(&f, &args, chunk as usize)
+                        }
+                    };
+                    r.map(|(v, g)| (v, g, f, args))
+                })
+                .map_err(|e| session.primal_error(&call, e));
             match result {
-                Ok((v, g)) => {
+                Ok((v, g, f, args)) => {
+                    // Each gradient in the form of its argument (a `Dict`'s as a `Dict`).
+                    let primals = std::iter::once(&f).chain(args.iter());
+                    let g: Vec<_> = primals
+                        .zip(g.iter())
+                        .map(|(p, t)| mooncake::present_gradient(p, t))
+                        .collect();
                     if json {
                         outln!("{}", session.gradient_json(&v, &g));
                     } else {

@@ -92,6 +92,46 @@ fn grad_json_contract() {
     );
 }
 
+/// The gradient with respect to a dictionary of parameters is a dictionary of the same keys,
+/// printed and in JSON, in both modes.
+#[test]
+fn dictionary_gradients_are_dictionaries() {
+    for mode in ["reverse", "forward"] {
+        let call = [
+            "examples/dict_parameters.jl",
+            "--call",
+            "loss(params0())",
+            "--mode",
+            mode,
+        ];
+        let (code, out, err) = mooncake(&[&["grad"][..], &call].concat());
+        assert_eq!(code, 0, "{err}");
+        let line = out.lines().find(|l| l.contains("argument 1")).unwrap_or("");
+        assert!(line.contains(": Dict(:"), "{mode}: {out}");
+        for (key, value) in [
+            (":slope", "-20.925"),
+            (":intercept", "-11.45"),
+            (":log_noise", "-26.9175"),
+        ] {
+            assert!(line.contains(&format!("{key} => {value}")), "{mode}: {out}");
+        }
+        let (code, out, err) = mooncake(&[&["grad"][..], &call, &["--json"]].concat());
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value =
+            serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON");
+        assert_eq!(
+            json["gradient"][1]["slope"],
+            serde_json::json!(-20.925),
+            "{mode}: {out}"
+        );
+        assert_eq!(
+            json["gradient"][1]["log_noise"],
+            serde_json::json!(-26.9175),
+            "{mode}: {out}"
+        );
+    }
+}
+
 #[test]
 fn ir_stages() {
     for stage in [

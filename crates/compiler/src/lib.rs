@@ -101,6 +101,9 @@ pub struct Options {
     /// Functions whose calls are never inlined (those with rules of AD's default context, so
     /// that the transform sees the call).
     pub no_inline: Vec<syntax::Symbol>,
+    /// Functions declared `@inline`: their calls are inlined up to a larger size than others'
+    /// (unless they are also in `no_inline`).
+    pub inline_hint: Vec<syntax::Symbol>,
 }
 
 impl Default for Options {
@@ -110,6 +113,7 @@ impl Default for Options {
             optimise: true,
             inline_limit: 40,
             no_inline: Vec::new(),
+            inline_hint: Vec::new(),
         }
     }
 }
@@ -527,11 +531,17 @@ impl Compiler {
             {
                 match args.as_slice() {
                     [e] => {
-                        // `@noinline` is kept: calls of the function stay calls.
-                        if let (ExprKind::Function(def), "noinline") = (&e.kind, name.as_str()) {
+                        // `@noinline` is kept: calls of the function stay calls; `@inline`
+                        // lets larger bodies be inlined.
+                        if let ExprKind::Function(def) = &e.kind {
                             if let syntax::ast::FnName::Name(f) = def.name {
-                                if !self.options.no_inline.contains(&f) {
-                                    self.options.no_inline.push(f);
+                                let list = if name.as_str() == "noinline" {
+                                    &mut self.options.no_inline
+                                } else {
+                                    &mut self.options.inline_hint
+                                };
+                                if !list.contains(&f) {
+                                    list.push(f);
                                 }
                             }
                         }
@@ -699,6 +709,9 @@ impl Compiler {
                 Arc::make_mut(&mut self.env).add_own_function(n);
                 if self.options.no_inline.contains(&n) {
                     self.options.no_inline.push(t);
+                }
+                if self.options.inline_hint.contains(&n) {
+                    self.options.inline_hint.push(t);
                 }
                 t
             }

@@ -61,11 +61,6 @@ pub fn callee_table(t: &Type) -> Option<Symbol> {
 /// the program has not defined, or naming it as a type, is "not supported yet", not the
 /// `UndefVarError` Julia would never give.
 pub const JULIA_NAMES_NOT_SUPPORTED: &[&str] = &[
-    "Dict",
-    "Set",
-    "IdDict",
-    "AbstractDict",
-    "AbstractSet",
     "BigInt",
     "BigFloat",
     "UInt",

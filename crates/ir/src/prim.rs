@@ -319,6 +319,13 @@ prims! {
     /// (`@printf`, `@sprintf`).
     Sprintf = "sprintf": MAY_THROW,
     StringLen = "string_len": PURE,
+    /// `Core.hash_string(s, h)`: Julia's `hash` of the bytes of string `s` (or of a symbol's
+    /// name, seeded apart from strings) mixed with `h`, as an `Int64` holding the bits of
+    /// Julia's `UInt`.
+    StringHash = "hash_string": PURE,
+    /// `Core.objectid(x)`: an identity code, equal for values that are `===` (the address
+    /// of a mutable object or array, a hash of the contents of anything else).
+    ObjectId = "objectid": INSPECTS,
     /// `Core.string_cmp(a, b)`: -1, 0 or 1 as `a` sorts before, with or after `b`, comparing
     /// their bytes (Julia's `cmp` of strings, the order of code points).
     StringCmp = "string_cmp": PURE,
@@ -1350,6 +1357,17 @@ impl Prim {
                     }
                     _ => Err("`Core.string_parse` needs `Int64` or `Float64` and a string".into()),
                 }
+            }
+            StringHash => {
+                arity(2)?;
+                match (&args[0], &args[1]) {
+                    (Type::String | Type::Symbol, Type::Int64) => Ok(Type::Int64),
+                    _ => Err("`Core.hash_string` needs a string or symbol and an `Int64`".into()),
+                }
+            }
+            ObjectId => {
+                arity(1)?;
+                Ok(Type::Int64)
             }
             StringToSymbol => {
                 arity(1)?;

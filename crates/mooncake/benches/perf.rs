@@ -1,6 +1,7 @@
-//! Two quick measurements, printed: for program A (`s += cos(exp(x[n]))`, n = 1024) on each
-//! backend, the gradient time ÷ the primal time; and the time to the first gradient of a
-//! 20-line function. Run with `cargo bench -p mooncake --bench perf`.
+//! Three quick measurements, printed: for program A (`s += cos(exp(x[n]))`, n = 1024) on each
+//! backend, the gradient time ÷ the primal time; the time to the first gradient of a 20-line
+//! function; and 10^6 inserts into a `Dict{Int, Float64}` ÷ the same inserts into a Rust
+//! `HashMap`. Run with `cargo bench -p mooncake --bench perf`.
 
 use mooncake::{ArrayObj, Backend, Session, SharedArray, Value};
 use std::time::Instant;
@@ -62,7 +63,41 @@ fn time_to_first_gradient() {
     println!("time to first gradient of a 20-line function: {:.1} ms after the prelude ({:.1} ms including the prelude)", (total - prelude) * 1e3, total * 1e3);
 }
 
+const DICT_INSERTS: &str = "function inserts(n)\n    d = Dict{Int,Float64}()\n    for i in 1:n\n        d[i * 7919] = 1.0\n    end\n    d[7919] * length(d)\nend\n";
+
+fn dictionary_inserts() {
+    let n: i64 = 1_000_000;
+    let mut s = Session::with_output(Box::new(std::io::sink())).unwrap();
+    s.set_verify(false);
+    s.load_source("inserts.jl", DICT_INSERTS).unwrap();
+    let f = s.eval("inserts").unwrap();
+    let args = vec![Value::Int(n)];
+    s.call_value(f.clone(), args.clone()).unwrap();
+    let mut ours = Vec::new();
+    let mut rust = Vec::new();
+    for _ in 0..7 {
+        let t = Instant::now();
+        s.call_value(f.clone(), args.clone()).unwrap();
+        ours.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let mut d = std::collections::HashMap::<i64, f64>::new();
+        for i in 1..=n {
+            d.insert(i * 7919, 1.0);
+        }
+        std::hint::black_box(d[&7919] * d.len() as f64);
+        rust.push(t.elapsed().as_secs_f64());
+    }
+    let (o, r) = (median(ours), median(rust));
+    println!(
+        "10^6 Dict inserts: {:.1} ms, Rust HashMap {:.1} ms, ratio {:.2}",
+        o * 1e3,
+        r * 1e3,
+        o / r
+    );
+}
+
 fn main() {
     program_a_gradient_over_primal();
     time_to_first_gradient();
+    dictionary_inserts();
 }

@@ -3,7 +3,8 @@
 //! themselves, `nothing` and `NoTangent` (and `NoFData`/`NoRData`) as `null`, vectors as arrays,
 //! a matrix as an array of its rows (higher dimensions nest the same way, first index
 //! outermost), tuples as arrays, named tuples, structs and their tangents as objects keyed by
-//! field name.
+//! field name, dictionaries (and the gradients of dictionaries) as objects keyed by each key as
+//! `print` writes it.
 
 use ir::{Type, TypeEnv};
 use runtime::Value;
@@ -65,7 +66,17 @@ pub fn to_json(v: &Value, env: &TypeEnv) -> Json {
         {
             Json::Null
         }
-        Value::Struct(s) => fields_json(&s.ty, &s.fields, env),
+        Value::Struct(s) => match (&s.ty, runtime::show::table_entries(&s.fields)) {
+            (Type::Struct(n, _), Some(entries)) if matches!(n.as_str(), "Dict" | "IdDict") => {
+                Json::Object(
+                    entries
+                        .iter()
+                        .map(|(k, x)| (runtime::show::print_string(k), to_json(x, env)))
+                        .collect(),
+                )
+            }
+            _ => fields_json(&s.ty, &s.fields, env),
+        },
         Value::Mutable(m) => fields_json(&m.ty, &m.snapshot(), env),
         Value::Array(a) => {
             let elems: Vec<Json> = a.snapshot().iter().map(|x| to_json(x, env)).collect();

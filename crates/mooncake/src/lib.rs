@@ -1452,6 +1452,68 @@ pub fn show(v: &Value) -> String {
     runtime::show::show_string(v)
 }
 
+/// A gradient in the form of the argument it is the gradient with respect to, where that
+/// reads better than the tangent: the tangent of a `Dict` (or `IdDict`) is a `Dict` of the same
+/// keys holding the values' tangents, also inside tuples and the fields of structs; any other
+/// tangent is itself. (`value_and_gradient` returns tangents, as Mooncake does; this is for
+/// showing them.)
+pub fn present_gradient(primal: &Value, tangent: &Value) -> Value {
+    match (primal, tangent) {
+        (Value::Struct(p), Value::Struct(t)) if p.fields.len() == t.fields.len() => {
+            let copy = |a: &SharedArray| {
+                Value::Array(SharedArray::new(ArrayObj::from_values(
+                    a.elem.clone(),
+                    a.dims().to_vec(),
+                    a.snapshot(),
+                )))
+            };
+            // A hash table's tangent: the tangents of its values, slot by slot.
+            if let (
+                Type::Struct(name, ps),
+                [Value::Array(slots), Value::Array(keys), Value::Array(vals), Value::Array(meta)],
+                [_, _, Value::Array(dvals), _],
+            ) = (&p.ty, &p.fields[..], &t.fields[..])
+            {
+                if matches!(name.as_str(), "Dict" | "IdDict")
+                    && ps.len() == 2
+                    && dvals.len() == vals.len()
+                {
+                    let ty =
+                        Type::Struct(*name, Arc::from(vec![ps[0].clone(), dvals.elem.clone()]));
+                    return Value::Struct(Arc::new(runtime::value::StructVal {
+                        ty,
+                        fields: vec![copy(slots), copy(keys), copy(dvals), copy(meta)].into(),
+                    }));
+                }
+            }
+            let fields: Vec<Value> = p
+                .fields
+                .iter()
+                .zip(t.fields.iter())
+                .map(|(p, t)| present_gradient(p, t))
+                .collect();
+            if fields
+                .iter()
+                .zip(t.fields.iter())
+                .all(|(a, b)| runtime::egal(a, b))
+            {
+                return tangent.clone();
+            }
+            Value::Struct(Arc::new(runtime::value::StructVal {
+                ty: t.ty.clone(),
+                fields: fields.into(),
+            }))
+        }
+        (Value::Tuple(ps), Value::Tuple(ts)) if ps.len() == ts.len() => Value::Tuple(
+            ps.iter()
+                .zip(ts.iter())
+                .map(|(p, t)| present_gradient(p, t))
+                .collect(),
+        ),
+        _ => tangent.clone(),
+    }
+}
+
 /// The name a stack trace shows for a function: derived AD functions (`fwd f(T...)`) show as
 /// the method instance they differentiate.
 fn ad_frame_name(name: &str) -> String {

@@ -232,7 +232,7 @@ fn mutated_programs_do_not_panic() {
 
 /// Programs written with the newer syntax forms (destructuring parameters, `const` of several
 /// names, prefix radicals, slurping, tuple broadcasting, `@views` on a tuple assignment,
-/// `try`/`catch`/`else`/`finally`),
+/// `try`/`catch`/`else`/`finally`, the set operators),
 /// mutated with tokens of those forms.
 #[test]
 fn mutated_new_syntax_does_not_panic() {
@@ -247,6 +247,7 @@ fn mutated_new_syntax_does_not_panic() {
         "v = [1.0]\npush!(v, 2.0, 3)\nappend!(v, [4.0], (5,))\npushfirst!(v, 0.0, -1.0)",
         "x = try\n sqrt(-1.0)\ncatch e\n println(e)\n e isa DomainError || rethrow()\nelse\n 1\nfinally\n println(2)\nend",
         "function f(v)\n for x in v\n try\n x < 0 && continue\n x > 2 && break\n return x\n catch\n end\n end\nend\nf([1.0])",
+        "d = Dict(:a => 1.0)\nd[:b] = 2.0\ns = Set([1, 2]) ∪ [3]\nt = s ∩ Set(1:2)\n(s ⊆ t, get!(d, :c, 0.5), sum(values(d)))",
     ];
     const TOKENS: &[&str] = &[
         "√",
@@ -275,6 +276,13 @@ fn mutated_new_syntax_does_not_panic() {
         "else\n",
         "rethrow()",
         "return ",
+        "∪",
+        "∩",
+        "⊆",
+        "⊋",
+        " => ",
+        "Dict(",
+        "Set(",
     ];
     let mut rng = Lcg(0x5851_f42d_4c95_7f2d);
     for round in 0..rounds(48) {

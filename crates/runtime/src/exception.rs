@@ -371,7 +371,10 @@ impl fmt::Display for Exception {
                         "positive definite"
                     }
                 ),
-                None => write!(f, "{}", show_string(v)),
+                None => match key_error_key(v) {
+                    Some(k) => write!(f, "KeyError: key {} not found", show_string(k)),
+                    None => write!(f, "{}", show_string(v)),
+                },
             },
             Exception::Shown { text, .. } => write!(f, "{text}"),
             Exception::TaskFailed { first, more } => {
@@ -422,6 +425,16 @@ fn posdef_info(v: &Value) -> Option<i64> {
                 Some(Value::Int(i)) => Some(*i),
                 _ => None,
             }
+        }
+        _ => None,
+    }
+}
+
+/// The key of a `KeyError` (a lookup of a key a dictionary does not hold).
+fn key_error_key(v: &Value) -> Option<&Value> {
+    match v {
+        Value::Struct(s) if matches!(&s.ty, Type::Struct(n, _) if n.as_str() == "KeyError") => {
+            s.fields.first()
         }
         _ => None,
     }

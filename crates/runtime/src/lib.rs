@@ -4,6 +4,7 @@
 
 pub mod exception;
 pub mod factor;
+pub mod hashing;
 pub mod matmul;
 pub mod memory;
 pub mod prims;
@@ -62,6 +63,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("iterators"),
     prelude_file!("special"),
     prelude_file!("complex"),
+    prelude_file!("dicts"),
     prelude_file!("broadcast"),
     prelude_file!("structured"),
     prelude_file!("banded"),

@@ -636,11 +636,18 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 }
                 let elem_size = a.with(|inner| inner.data.elem_size());
                 let n = crate::memory::checked_length(&[*n], elem_size)?;
+                let len = a.len();
                 a.with_mut(|inner| {
                     inner.data.try_resize(n)?;
                     inner.dims[0] = n;
                     Ok::<(), Exception>(())
                 })?;
+                // The new elements of a `Vector{Nothing}` are `nothing`, as Julia's are.
+                if a.elem == Type::Nothing {
+                    for k in len..n {
+                        a.set(k, Value::Nothing);
+                    }
+                }
                 Ok(args[0].clone())
             }
             _ => Err(b()),
@@ -858,6 +865,21 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                         .is_some_and(|v| !matches!(v, Value::Undef)),
                 ))
             }
+            _ => Err(b()),
+        },
+        StringHash => match args {
+            [Value::Str(s), Value::Int(h)] => Ok(Value::Int(crate::hashing::hash_bytes(
+                s.as_bytes(),
+                *h as u64,
+            ) as i64)),
+            [Value::Sym(s), Value::Int(h)] => Ok(Value::Int(crate::hashing::hash_bytes(
+                s.as_str().as_bytes(),
+                !(*h as u64),
+            ) as i64)),
+            _ => Err(b()),
+        },
+        ObjectId => match args {
+            [x] => Ok(Value::Int(crate::hashing::objectid(x) as i64)),
             _ => Err(b()),
         },
         StringToSymbol => match args {

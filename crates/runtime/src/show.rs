@@ -353,21 +353,7 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
             let prefix = needs_prefix(&a.elem, elems.first()) || elems.is_empty();
             let id = SharedArray::as_ptr(a) as usize;
             if dims.len() == 1 {
-                if prefix {
-                    out.push_str(&a.elem.to_string());
-                }
-                out.push('[');
-                if !circular(out, id) {
-                    inside(id, || {
-                        for (i, x) in elems.iter().enumerate() {
-                            if i > 0 {
-                                out.push_str(", ");
-                            }
-                            show(out, x, Some(&a.elem));
-                        }
-                    });
-                }
-                out.push(']');
+                show_vector(out, &a.elem, &elems, prefix, id);
             } else if elems.is_empty() {
                 // Julia writes e.g. `Matrix{Float64}(undef, 0, 2)`.
                 let ds: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
@@ -882,13 +868,61 @@ fn implicit_type(t: &Type) -> bool {
     }
 }
 
+/// A vector's elements as Julia's `show_vector` writes them: `[1, 2]`, with the element type
+/// before the bracket when `prefix` (`Any[1, "a"]`).
+fn show_vector(out: &mut String, elem: &Type, elems: &[Value], prefix: bool, id: usize) {
+    if prefix {
+        out.push_str(&elem.to_string());
+    }
+    out.push('[');
+    if !circular(out, id) {
+        inside(id, || {
+            for (i, x) in elems.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                show(out, x, Some(elem));
+            }
+        });
+    }
+    out.push(']');
+}
+
+/// The entries of a hash table (the fields of a `Dict` or `IdDict`: slot states, keys,
+/// values, ...), in slot order.
+pub fn table_entries(fields: &[Value]) -> Option<Vec<(Value, Value)>> {
+    let [Value::Array(slots), Value::Array(keys), Value::Array(vals), ..] = fields else {
+        return None;
+    };
+    let (slots, keys, vals) = (slots.snapshot(), keys.snapshot(), vals.snapshot());
+    let filled = slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Value::Int(1)));
+    filled
+        .map(|(i, _)| Some((keys.get(i)?.clone(), vals.get(i)?.clone())))
+        .collect()
+}
+
+/// The keys of the table a `Set`, `KeySet` or `ValueIterator` wraps (the values, `values`).
+fn wrapped_table(v: &Value, values: bool) -> Option<Vec<Value>> {
+    let Value::Struct(t) = v else { return None };
+    let entries = table_entries(&t.fields)?;
+    Some(
+        entries
+            .into_iter()
+            .map(|(k, x)| if values { x } else { k })
+            .collect(),
+    )
+}
+
 /// `Base.Pairs(:a => 1, :b => 2)` as Julia shows a dictionary: the type's name alone when
 /// the keys' and values' types go without saying, else the whole type.
-fn show_pairs(out: &mut String, ty: &Type, entries: &[(Value, Value)]) {
+fn show_pairs(out: &mut String, name: &str, ty: &Type, entries: &[(Value, Value)]) {
     let Type::Struct(_, ps) = ty else { return };
     let (k, v) = (ps.first(), ps.get(1));
     if !entries.is_empty() && k.is_some_and(implicit_type) && v.is_some_and(implicit_type) {
-        out.push_str("Base.Pairs");
+        out.push_str(name);
     } else {
         out.push_str(&ty.to_string());
     }
@@ -1078,7 +1112,7 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
             }
             ("Pairs", [data, itr]) => {
                 if let Some(entries) = pairs_entries(data, itr) {
-                    show_pairs(out, ty, &entries);
+                    show_pairs(out, "Base.Pairs", ty, &entries);
                     return;
                 }
             }
@@ -1118,6 +1152,41 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 show(out, len, None);
                 out.push(')');
                 return;
+            }
+            // A hash table: its entries in slot order, identified by its slots array.
+            ("Dict" | "IdDict", [Value::Array(slots), ..]) => {
+                if let Some(entries) = table_entries(fields) {
+                    let id = SharedArray::as_ptr(slots) as usize;
+                    if !circular(out, id) {
+                        inside(id, || show_pairs(out, name.as_str(), ty, &entries));
+                    }
+                    return;
+                }
+            }
+            ("Set", [d]) => {
+                if let (Some(elems), Type::Struct(_, ps)) = (wrapped_table(d, false), ty) {
+                    let elem = ps.first().cloned().unwrap_or(Type::Any);
+                    if elems.is_empty() {
+                        out.push_str(&ty.to_string());
+                        out.push_str("()");
+                    } else {
+                        out.push_str("Set(");
+                        let prefix = needs_prefix(&elem, elems.first());
+                        show_vector(out, &elem, &elems, prefix, 0);
+                        out.push(')');
+                    }
+                    return;
+                }
+            }
+            ("KeySet" | "ValueIterator", [d]) => {
+                let values = name.as_str() == "ValueIterator";
+                if let (Some(elems), Value::Struct(t)) = (wrapped_table(d, values), d) {
+                    let Type::Struct(_, ps) = &t.ty else { return };
+                    let elem = ps.get(usize::from(values)).cloned().unwrap_or(Type::Any);
+                    let prefix = needs_prefix(&elem, elems.first()) || elems.is_empty();
+                    show_vector(out, &elem, &elems, prefix, 0);
+                    return;
+                }
             }
             ("Pair", [a, b]) => {
                 show(out, a, None);

@@ -638,6 +638,8 @@ impl ArrayData {
             ArrayData::F64(v) => zero_fresh(v, n),
             ArrayData::F32(v) => zero_fresh(v, n),
             ArrayData::I64(v) => zero_fresh(v, n),
+            // An array of `nothing`s holds its one value from the start, as Julia's does.
+            ArrayData::Boxed(v) if *elem == Type::Nothing => v.resize(n, Value::Nothing),
             _ => d.resize(n),
         }
         Ok(d)

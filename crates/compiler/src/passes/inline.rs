@@ -17,6 +17,9 @@ pub struct InlineForScalars;
 /// The largest callee [`InlineForScalars`] copies.
 const SCALAR_INLINE_LIMIT: usize = 400;
 
+/// The largest callee declared `@inline` that [`Inline`] copies.
+const HINTED_INLINE_LIMIT: usize = 200;
+
 /// Inlining stops growing a function past this many instructions.
 const MAX_GROWTH: usize = 4000;
 
@@ -73,7 +76,13 @@ fn inline(c: &mut Compiler, f: &mut Function, scalars: bool) -> Result<bool, Com
                 continue;
             };
             // (The small callees were inlined before; again, they would unroll recursion.)
-            let limit = if !scalars {
+            let hinted = || {
+                let table = MiKey::of(callee).table;
+                c.options.inline_hint.contains(&table)
+            };
+            let limit = if !scalars && hinted() {
+                HINTED_INLINE_LIMIT
+            } else if !scalars {
                 c.options.inline_limit
             } else if args.iter().any(|a| {
                 f.def_inst(*a)

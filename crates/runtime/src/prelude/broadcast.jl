@@ -163,6 +163,9 @@ broadcast(f, a::_BScalarArg, b::_BScalarArg, c::Tuple, e::_BTupleArg) = _btuple(
 broadcast(f, a::_BScalarArg, b::_BScalarArg, c::_BScalarArg, e::Tuple) = _btuple(f, a, b, c, e)
 # Julia reserves broadcasting over named tuples (and dictionaries).
 _bprep(x::NamedTuple) = throw(ArgumentError("broadcasting over dictionaries and `NamedTuple`s is reserved"))
+_bprep(x::AbstractDict) = throw(ArgumentError("broadcasting over dictionaries and `NamedTuple`s is reserved"))
+# Sets, and the keys and values of a dictionary, broadcast as the vectors they collect to.
+_bprep(x::Union{AbstractSet,ValueIterator}) = collect(x)
 _btkeys(x::NamedTuple) = _bprep(x)
 
 # Only scalars (numbers and `Ref`s): one call, its result unwrapped as Julia's is.

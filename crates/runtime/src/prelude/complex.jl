@@ -469,6 +469,99 @@ function sinh(z::Complex)
 end
 cosh(z::Complex) = cos(Complex(imag(z), -real(z)))
 
+# The inverse functions, by Kahan's formulas (as Julia's): the branch cuts follow the signs of
+# zero parts, and the special values are Julia's.
+function asin(z::Complex)
+    zr, zi = reim(float(z))
+    isinf(zr) && isinf(zi) && return Complex(copysign(oftype(zr, π) / 4, zr), zi)
+    isnan(zi) && isinf(zr) && return Complex(zi, oftype(zr, Inf))
+    w = float(z)
+    ξ = zr == 0 ? zr : !isfinite(zr) ? oftype(zr, π) / 2 * sign(zr) : atan(zr, real(sqrt(1 - w) * sqrt(1 + w)))
+    η = asinh(copysign(imag(sqrt(conj(1 - w)) * sqrt(1 + w)), zi))
+    Complex(ξ, η)
+end
+function acos(z::Complex)
+    w = float(z)
+    zr, zi = reim(w)
+    if isnan(zr)
+        return isinf(zi) ? Complex(zr, -zi) : Complex(zr, zr)
+    elseif isnan(zi)
+        isinf(zr) && return Complex(zi, abs(zr))
+        zr == 0 && return Complex(oftype(zr, π) / 2, zi)
+        return Complex(zi, zi)
+    elseif zr == 0 && zi == 0
+        return Complex(oftype(zr, π) / 2, -zi)
+    elseif zr == Inf && zi === zero(zi)
+        return Complex(zi, -zr)
+    elseif zr == -Inf && zi === -zero(zi)
+        return Complex(oftype(zi, π), -zr)
+    end
+    ξ = 2 * atan(real(sqrt(1 - w)), real(sqrt(1 + w)))
+    η = asinh(imag(sqrt(conj(1 + w)) * sqrt(1 - w)))
+    if isinf(zr) && isinf(zi)
+        ξ -= oftype(η, π) / 4 * sign(zr)
+    end
+    Complex(ξ, η)
+end
+function atan(z::Complex)
+    w = atanh(Complex(-imag(z), real(z)))
+    Complex(imag(w), -real(w))
+end
+function asinh(z::Complex)
+    w = asin(Complex(-imag(z), real(z)))
+    Complex(imag(w), -real(w))
+end
+function acosh(z::Complex)
+    w = float(z)
+    zr, zi = reim(w)
+    if isnan(zr) || isnan(zi)
+        (isinf(zr) || isinf(zi)) && return Complex(oftype(zr, Inf), oftype(zi, NaN))
+        return Complex(oftype(zr, NaN), oftype(zi, NaN))
+    elseif zr == -Inf && zi === -zero(zi)
+        return Complex(oftype(zr, Inf), oftype(zi, -π))
+    end
+    ξ = asinh(real(sqrt(conj(w - 1)) * sqrt(w + 1)))
+    η = 2 * atan(imag(sqrt(w - 1)), real(sqrt(w + 1)))
+    if isinf(zr) && isinf(zi)
+        η -= oftype(η, π) / 4 * sign(zi) * sign(zr)
+    end
+    Complex(ξ, η)
+end
+function atanh(z::Complex)
+    w = float(z)
+    x, y = reim(w)
+    Tf = typeof(x)
+    θ = sqrt(prevfloat(typemax(Tf))) / 4
+    ρ = 1 / θ
+    ax, ay = abs(x), abs(y)
+    # Far from the origin: the leading terms, without overflow.
+    if ax > θ || ay > θ
+        if isnan(y)
+            return isinf(x) ? Complex(copysign(zero(x), x), y) : Complex(real(1 / w), y)
+        end
+        isinf(y) && return Complex(copysign(zero(x), x), copysign(oftype(y, π) / 2, y))
+        return Complex(real(1 / w), copysign(oftype(y, π) / 2, y))
+    end
+    β = copysign(one(Tf), x)
+    w *= β
+    x, y = reim(w)
+    if x == 1
+        if y == 0
+            ξ = oftype(x, Inf)
+            η = y
+        else
+            ym = ay + ρ
+            ξ = log(sqrt(sqrt(4 + y * y)) / sqrt(ym))
+            η = copysign(oftype(y, π) / 2 + atan(ym / 2), y) / 2
+        end
+    else
+        ysq = (ay + ρ)^2
+        ξ = x == 0 ? x : log1p(4x / ((1 - x)^2 + ysq)) / 4
+        η = angle(Complex((1 - x) * (1 + x) - ysq, 2y)) / 2
+    end
+    β * Complex(ξ, η)
+end
+
 # Arrays of complex numbers: conjugates, parts, and the products that conjugate.
 conj(A::AbstractArray{<:Complex}) = map(conj, A)
 real(A::AbstractArray{<:Complex}) = map(real, A)

@@ -46,6 +46,11 @@ function promote(x, y, z, rest...)
     T = promote_type(typeof(x), typeof(y), typeof(z), map(typeof, rest)...)
     (convert(T, x), convert(T, y), convert(T, z), map(r -> convert(T, r), rest)...)
 end
-promote_type(S, T) = Core.promote_type(S, T)
+# Types without a promotion between them promote to their join, as Julia's do
+# (`promote_type(Int64, Real)` is `Real`, `promote_type(Int64, String)` is `Any`).
+function promote_type(S, T)
+    P = Core.promote_type(S, T)
+    P === Any ? Core.promote_typejoin(S, T) : P
+end
 promote_type(T) = T
 promote_type(S, T, U, rest...) = promote_type(promote_type(S, T), U, rest...)

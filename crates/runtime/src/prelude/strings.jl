@@ -6,6 +6,9 @@ length(s::String) = Core.string_len(s)
 # Strings sort by their code points (byte by byte, as Julia compares them).
 cmp(a::String, b::String) = Core.string_cmp(a, b)
 isless(a::String, b::String) = Core.string_cmp(a, b) < 0
+# Symbols compare by their names' bytes.
+cmp(a::Symbol, b::Symbol) = Core.string_cmp(string(a), string(b))
+isless(a::Symbol, b::Symbol) = Core.string_cmp(string(a), string(b)) < 0
 <(a::String, b::String) = isless(a, b)
 <=(a::String, b::String) = !isless(b, a)
 string(x) = Core.string(x)

@@ -95,6 +95,9 @@ end
 iterate_start(p::Pair) = 1
 iterate_done(p::Pair, i::Int64) = i > 2
 iterate_next(p::Pair, i::Int64) = (p[i], i + 1)
+# Pairs sort by their first elements, then their second (`sort(collect(d))`).
+isless(p::Pair, q::Pair) = ifelse(!isequal(p.first, q.first), isless(p.first, q.first), isless(p.second, q.second))
+==(p::Pair, q::Pair) = (p.first == q.first) & (p.second == q.second)
 
 # `replace(s, old => new)` of strings: every occurrence, left to right.
 replace(s::String, p::Pair{String,String}) = Core.string_replace(s, p.first, p.second)

@@ -21,6 +21,12 @@ pub(super) fn is_comparison_op(op: &str) -> bool {
             | "∈"
             | "∉"
             | "≈"
+            | "⊆"
+            | "⊇"
+            | "⊈"
+            | "⊉"
+            | "⊊"
+            | "⊋"
             | ".=="
             | ".!="
             | ".<"
@@ -74,6 +80,14 @@ pub(super) fn is_operator_name(op: &str) -> bool {
             | "⋅"
             | "×"
             | "⊻"
+            | "⊆"
+            | "⊇"
+            | "⊈"
+            | "⊉"
+            | "⊊"
+            | "⊋"
+            | "∪"
+            | "∩"
             | "<<"
             | ">>"
             | ">>>"
@@ -392,7 +406,7 @@ impl<'a> Parser<'a> {
 
     pub(super) fn parse_plus(&mut self) -> Expr {
         let mut lhs = self.parse_times();
-        while let Tok::Op(o @ ("+" | "-" | ".+" | ".-" | "|" | "⊻")) = self.peek() {
+        while let Tok::Op(o @ ("+" | "-" | ".+" | ".-" | "|" | "⊻" | "∪")) = self.peek() {
             let op = *o;
             if self.space_sensitive_break() {
                 break;
@@ -408,8 +422,8 @@ impl<'a> Parser<'a> {
     pub(super) fn parse_times(&mut self) -> Expr {
         let mut lhs = self.parse_shift();
         while let Tok::Op(
-            o
-            @ ("*" | "/" | "//" | "÷" | "%" | "\\" | "&" | "⋅" | "×" | ".*" | "./" | ".÷" | ".\\"),
+            o @ ("*" | "/" | "//" | "÷" | "%" | "\\" | "&" | "⋅" | "×" | "∩" | ".*" | "./" | ".÷"
+            | ".\\"),
         ) = self.peek()
         {
             let op = *o;
