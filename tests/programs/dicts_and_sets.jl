@@ -100,6 +100,30 @@ ids = IdDict{Vector{Int},String}()
 ids[u] = "u"; ids[v] = "v"
 println(length(ids), " ", ids[u], " ", ids[v], " ", haskey(ids, [1, 2]))
 
+# Structs are keys by value, mutable structs by identity; nested tables; a table inside
+# itself; values printed in their type's context.
+struct Cell
+    i::Int
+    j::Int
+end
+mutable struct Counter
+    n::Int
+end
+cells = Dict(Cell(1, 2) => "a", Cell(3, 4) => "b")
+c1, c2 = Counter(0), Counter(0)
+by_object = Dict(c1 => 1, c2 => 2)
+println(cells[Cell(1, 2)], " ", haskey(cells, Cell(9, 9)), " ", length(by_object), " ", by_object[c2])
+nested = Dict(:outer => Dict(:inner => [1, 2]))
+push!(nested[:outer][:inner], 3)
+println(nested, " ", Dict{String,Set{Int}}("a" => Set([5])))
+vectors = Dict([1, 2] => "vec")
+println(vectors[[1, 2]], " ", haskey(vectors, [1.0, 2.0]), " ", haskey(vectors, 1:2))
+loop = Dict{Symbol,Any}()
+loop[:me] = loop
+println(loop)
+println(Dict(1 => 1.0f0), " ", Dict(1 => nothing), " ", Dict('a' => 'b'), " ", Set([(1, 2), (1, 2), (2, 1)]) == Set([(2, 1), (1, 2)]))
+println(isequal(Dict(1 => NaN), Dict(1 => NaN)), " ", Dict(1 => NaN) == Dict(1 => NaN), " ", Dict(1 => 2) == Dict(1.0 => 2.0))
+
 # Errors as Julia raises them.
 try
     counts["missing"]

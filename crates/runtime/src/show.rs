@@ -868,6 +868,21 @@ fn implicit_type(t: &Type) -> bool {
     }
 }
 
+/// What a dictionary's entries are preceded by: its type's name alone when it has entries
+/// and its keys' and values' types go without saying, else the whole type (Julia's
+/// `typeinfo_prefix`).
+fn pairs_prefix(name: &str, ty: &Type, nonempty: bool) -> String {
+    let Type::Struct(_, ps) = ty else {
+        return ty.to_string();
+    };
+    let (k, v) = (ps.first(), ps.get(1));
+    if nonempty && k.is_some_and(implicit_type) && v.is_some_and(implicit_type) {
+        name.to_string()
+    } else {
+        ty.to_string()
+    }
+}
+
 /// A vector's elements as Julia's `show_vector` writes them: `[1, 2]`, with the element type
 /// before the bracket when `prefix` (`Any[1, "a"]`).
 fn show_vector(out: &mut String, elem: &Type, elems: &[Value], prefix: bool, id: usize) {
@@ -921,11 +936,7 @@ fn wrapped_table(v: &Value, values: bool) -> Option<Vec<Value>> {
 fn show_pairs(out: &mut String, name: &str, ty: &Type, entries: &[(Value, Value)]) {
     let Type::Struct(_, ps) = ty else { return };
     let (k, v) = (ps.first(), ps.get(1));
-    if !entries.is_empty() && k.is_some_and(implicit_type) && v.is_some_and(implicit_type) {
-        out.push_str(name);
-    } else {
-        out.push_str(&ty.to_string());
-    }
+    out.push_str(&pairs_prefix(name, ty, !entries.is_empty()));
     out.push('(');
     for (i, (key, val)) in entries.iter().enumerate() {
         if i > 0 {
@@ -1157,7 +1168,14 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
             ("Dict" | "IdDict", [Value::Array(slots), ..]) => {
                 if let Some(entries) = table_entries(fields) {
                     let id = SharedArray::as_ptr(slots) as usize;
-                    if !circular(out, id) {
+                    // A table inside itself: its type and the marker in its parentheses.
+                    let mut marker = String::new();
+                    if circular(&mut marker, id) {
+                        out.push_str(&pairs_prefix(name.as_str(), ty, !entries.is_empty()));
+                        out.push('(');
+                        out.push_str(&marker);
+                        out.push(')');
+                    } else {
                         inside(id, || show_pairs(out, name.as_str(), ty, &entries));
                     }
                     return;

@@ -365,7 +365,7 @@ isequal(x::T, y::T) where {T<:Real} = x == y
 isequal(x::T, y::T) where {T<:AbstractFloat} = (isnan(x) & isnan(y)) | (x === y)
 function isequal(a::AbstractArray, b::AbstractArray)
     size(a) == size(b) || return false
-    for i in eachindex(a, b)
+    for i in 1:length(a)
         isequal(a[i], b[i]) || return false
     end
     true
