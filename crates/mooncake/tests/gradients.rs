@@ -576,3 +576,34 @@ end
         "{e}"
     );
 }
+
+/// A gradient with respect to a dictionary is Mooncake's tangent of the table's fields; shown
+/// in the argument's form it is a dictionary of the same keys, also inside tuples and structs.
+#[test]
+fn dictionary_gradients_present_as_dictionaries() {
+    let src = "struct Model\n p::Dict{Symbol,Float64}\n w::Vector{Float64}\nend\nm0() = Model(Dict(:a => 1.0, :b => 2.0), [0.5, 1.5])\nf(m) = m.p[:a] * m.w[1] + m.p[:b]^2 * m.w[2]\ng(t) = t[1][:a] * t[2]";
+    let mut s = session(src);
+    let f = s.eval("f").unwrap();
+    let m = s.eval("m0()").unwrap();
+    let (y, g) = s.value_and_gradient(&f, std::slice::from_ref(&m)).unwrap();
+    assert_eq!(mooncake::show(&y), "6.5");
+    assert!(
+        mooncake::show(&g[1]).starts_with("Tangent{Model}("),
+        "{}",
+        mooncake::show(&g[1])
+    );
+    let shown = mooncake::show(&mooncake::present_gradient(&m, &g[1]));
+    assert!(shown.starts_with("Tangent{Model}(Dict("), "{shown}");
+    assert!(
+        shown.contains(":a => 0.5") && shown.contains(":b => 6.0"),
+        "{shown}"
+    );
+    assert!(shown.ends_with(", [1.0, 4.0])"), "{shown}");
+    let gf = s.eval("g").unwrap();
+    let t = s.eval("(Dict(:a => 3.0), 2.0)").unwrap();
+    let (_, g) = s
+        .value_and_gradient_forward(&gf, std::slice::from_ref(&t), 2)
+        .unwrap();
+    let shown = mooncake::show(&mooncake::present_gradient(&t, &g[1]));
+    assert_eq!(shown, "(Dict(:a => 2.0), 3.0)");
+}
