@@ -319,9 +319,8 @@ prims! {
     /// (`@printf`, `@sprintf`).
     Sprintf = "sprintf": MAY_THROW,
     StringLen = "string_len": PURE,
-    /// `Core.hash_string(s, h)`: Julia's `hash` of the bytes of string `s` (or of a symbol's
-    /// name, seeded apart from strings) mixed with `h`, as an `Int64` holding the bits of
-    /// Julia's `UInt`.
+    /// `Core.hash_string(s, h)`: Julia's `hash` of the bytes of string `s` mixed with `h`, as
+    /// an `Int64` holding the bits of Julia's `UInt`.
     StringHash = "hash_string": PURE,
     /// `Core.objectid(x)`: an identity code, equal for values that are `===` (the address
     /// of a mutable object or array, a hash of the contents of anything else).
@@ -1361,8 +1360,8 @@ impl Prim {
             StringHash => {
                 arity(2)?;
                 match (&args[0], &args[1]) {
-                    (Type::String | Type::Symbol, Type::Int64) => Ok(Type::Int64),
-                    _ => Err("`Core.hash_string` needs a string or symbol and an `Int64`".into()),
+                    (Type::String, Type::Int64) => Ok(Type::Int64),
+                    _ => Err("`Core.hash_string` needs a string and an `Int64`".into()),
                 }
             }
             ObjectId => {

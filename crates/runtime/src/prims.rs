@@ -872,10 +872,6 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 s.as_bytes(),
                 *h as u64,
             ) as i64)),
-            [Value::Sym(s), Value::Int(h)] => Ok(Value::Int(crate::hashing::hash_bytes(
-                s.as_str().as_bytes(),
-                !(*h as u64),
-            ) as i64)),
             _ => Err(b()),
         },
         ObjectId => match args {

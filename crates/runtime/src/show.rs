@@ -931,20 +931,25 @@ fn wrapped_table(v: &Value, values: bool) -> Option<Vec<Value>> {
     )
 }
 
-/// `Base.Pairs(:a => 1, :b => 2)` as Julia shows a dictionary: the type's name alone when
-/// the keys' and values' types go without saying, else the whole type.
-fn show_pairs(out: &mut String, name: &str, ty: &Type, entries: &[(Value, Value)]) {
+/// `Base.Pairs(:a => 1, :b => 2)` or `Dict(:a => 1)` as Julia shows a dictionary (see
+/// [`pairs_prefix`]); `id` identifies a table for circular references (0 for none).
+fn show_pairs(out: &mut String, name: &str, ty: &Type, entries: &[(Value, Value)], id: usize) {
     let Type::Struct(_, ps) = ty else { return };
     let (k, v) = (ps.first(), ps.get(1));
     out.push_str(&pairs_prefix(name, ty, !entries.is_empty()));
     out.push('(');
-    for (i, (key, val)) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        show(out, key, k);
-        out.push_str(" => ");
-        show(out, val, v);
+    // A table inside itself shows the marker in its parentheses.
+    if !circular(out, id) {
+        inside(id, || {
+            for (i, (key, val)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                show(out, key, k);
+                out.push_str(" => ");
+                show(out, val, v);
+            }
+        });
     }
     out.push(')');
 }
@@ -1123,7 +1128,7 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
             }
             ("Pairs", [data, itr]) => {
                 if let Some(entries) = pairs_entries(data, itr) {
-                    show_pairs(out, "Base.Pairs", ty, &entries);
+                    show_pairs(out, "Base.Pairs", ty, &entries, 0);
                     return;
                 }
             }
@@ -1168,16 +1173,7 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
             ("Dict" | "IdDict", [Value::Array(slots), ..]) => {
                 if let Some(entries) = table_entries(fields) {
                     let id = SharedArray::as_ptr(slots) as usize;
-                    // A table inside itself: its type and the marker in its parentheses.
-                    let mut marker = String::new();
-                    if circular(&mut marker, id) {
-                        out.push_str(&pairs_prefix(name.as_str(), ty, !entries.is_empty()));
-                        out.push('(');
-                        out.push_str(&marker);
-                        out.push(')');
-                    } else {
-                        inside(id, || show_pairs(out, name.as_str(), ty, &entries));
-                    }
+                    show_pairs(out, name.as_str(), ty, &entries, id);
                     return;
                 }
             }
