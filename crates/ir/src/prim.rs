@@ -1547,6 +1547,43 @@ pub fn vcat_type(elem: Type, ts: &[Type]) -> Type {
     Type::array(elem, nd)
 }
 
+/// The fixed-width integer types as (signed, bits): `Int64` and the prelude's `Int8` to
+/// `UInt64` (structs holding their value in an `Int64`).
+pub fn bit_integer(t: &Type) -> Option<(bool, u32)> {
+    match t {
+        Type::Int64 => Some((true, 64)),
+        Type::Struct(n, ps) if ps.is_empty() => BIT_INTEGERS
+            .iter()
+            .find(|(name, _, _)| *name == n.as_str())
+            .map(|&(_, s, w)| (s, w)),
+        _ => None,
+    }
+}
+
+/// The prelude's integer types besides `Int64`: name, signed, bits.
+pub const BIT_INTEGERS: &[(&str, bool, u32)] = &[
+    ("Int8", true, 8),
+    ("Int16", true, 16),
+    ("Int32", true, 32),
+    ("UInt8", false, 8),
+    ("UInt16", false, 16),
+    ("UInt32", false, 32),
+    ("UInt64", false, 64),
+];
+
+/// The integer type of a signedness and width.
+pub fn bit_integer_type(signed: bool, bits: u32) -> Type {
+    if signed && bits == 64 {
+        return Type::Int64;
+    }
+    BIT_INTEGERS
+        .iter()
+        .find(|&&(_, s, w)| s == signed && w == bits)
+        .map_or(Type::Any, |(name, _, _)| {
+            Type::Struct(syntax::sym(name), std::sync::Arc::from(Vec::new()))
+        })
+}
+
 /// Julia's `promote_type` on the numeric types of the subset.
 pub fn promote_type(a: &Type, b: &Type) -> Type {
     if a == b {
@@ -1566,9 +1603,24 @@ pub fn promote_type(a: &Type, b: &Type) -> Type {
             p => Type::Struct(syntax::sym("Complex"), std::sync::Arc::from(vec![p])),
         };
     }
+    // Two integer types: the wider of one signedness; a signed and an unsigned one meet as
+    // Int64, or UInt64 if the unsigned one is (Julia's table for a 64-bit machine).
+    if let (Some((sa, wa)), Some((sb, wb))) = (bit_integer(a), bit_integer(b)) {
+        return if sa == sb {
+            if wa >= wb {
+                a.clone()
+            } else {
+                b.clone()
+            }
+        } else if (!sa && wa == 64) || (!sb && wb == 64) {
+            bit_integer_type(false, 64)
+        } else {
+            Type::Int64
+        };
+    }
     let rank = |t: &Type| match t {
         Type::Bool => Some(0),
-        Type::Int64 => Some(1),
+        t if bit_integer(t).is_some() => Some(1),
         Type::Float32 => Some(2),
         Type::Float64 => Some(3),
         _ => None,
@@ -1579,8 +1631,8 @@ pub fn promote_type(a: &Type, b: &Type) -> Type {
         let other = if irrational(a) { b } else { a };
         return match other {
             Type::Float32 => Type::Float32,
-            Type::Float64 | Type::Int64 | Type::Bool => Type::Float64,
-            t if irrational(t) => Type::Float64,
+            Type::Float64 | Type::Bool => Type::Float64,
+            t if irrational(t) || bit_integer(t).is_some() => Type::Float64,
             _ => Type::Any,
         };
     }

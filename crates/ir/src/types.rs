@@ -714,6 +714,7 @@ impl TypeEnv {
             ("AbstractFloat", "Real"),
             ("Integer", "Real"),
             ("Signed", "Integer"),
+            ("Unsigned", "Integer"),
             ("AbstractString", "Any"),
             ("Function", "Any"),
             ("Exception", "Any"),

@@ -232,7 +232,7 @@ fn mutated_programs_do_not_panic() {
 
 /// Programs written with the newer syntax forms (destructuring parameters, `const` of several
 /// names, prefix radicals, slurping, tuple broadcasting, `@views` on a tuple assignment,
-/// `try`/`catch`/`else`/`finally`, the set operators),
+/// `try`/`catch`/`else`/`finally`, the set operators, unsigned literals, `invoke`),
 /// mutated with tokens of those forms.
 #[test]
 fn mutated_new_syntax_does_not_panic() {
@@ -248,6 +248,7 @@ fn mutated_new_syntax_does_not_panic() {
         "x = try\n sqrt(-1.0)\ncatch e\n println(e)\n e isa DomainError || rethrow()\nelse\n 1\nfinally\n println(2)\nend",
         "function f(v)\n for x in v\n try\n x < 0 && continue\n x > 2 && break\n return x\n catch\n end\n end\nend\nf([1.0])",
         "d = Dict(:a => 1.0)\nd[:b] = 2.0\ns = Set([1, 2]) ∪ [3]\nt = s ∩ Set(1:2)\n(s ⊆ t, get!(d, :c, 0.5), sum(values(d)))",
+        "x = 0xff + 0b101 * 0o17\ny = Int8(-3) >>> 0x02\nBase.:(==)(a::Int8, b::String) = false\nz = invoke(+, Tuple{Integer, Integer}, x, 0x0001)",
     ];
     const TOKENS: &[&str] = &[
         "√",
@@ -283,6 +284,15 @@ fn mutated_new_syntax_does_not_panic() {
         " => ",
         "Dict(",
         "Set(",
+        "0x",
+        "0xff",
+        "0b1_0",
+        "0o7",
+        "0x1p3",
+        "UInt8(",
+        ".:(==)",
+        "invoke(",
+        "Tuple{Real}, ",
     ];
     let mut rng = Lcg(0x5851_f42d_4c95_7f2d);
     for round in 0..rounds(48) {

@@ -44,6 +44,7 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("strings"),
     prelude_file!("errors"),
     prelude_file!("chars"),
+    prelude_file!("integers"),
     prelude_file!("io"),
     prelude_file!("tuples"),
     prelude_file!("refs"),

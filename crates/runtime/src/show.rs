@@ -140,6 +140,9 @@ pub fn print_string(v: &Value) -> String {
         Value::Struct(st) => match &st.ty {
             // A closure prints by its name alone, as every function does.
             Type::Struct(n, _) if ir::types::is_closure_name(*n) => n.to_string(),
+            ty if bit_integer_text(ty, &st.fields, false).is_some() => {
+                bit_integer_text(ty, &st.fields, false).unwrap_or_default()
+            }
             ty => match (char_text(ty, &st.fields), substring_text(ty, &st.fields)) {
                 (Some(c), _) => c.to_string(),
                 (_, Some(t)) => t.to_string(),
@@ -148,6 +151,23 @@ pub fn print_string(v: &Value) -> String {
         },
         _ => show_string(v),
     }
+}
+
+/// The text of an integer of the prelude's `Int8` ... `UInt64` (held in an `Int64` field):
+/// decimal, except that `show` writes unsigned numbers in hexadecimal with two digits per
+/// byte (`0x0a`), as Julia does.
+fn bit_integer_text(ty: &Type, fields: &[Value], show: bool) -> Option<String> {
+    let (signed, bits) = ir::prim::bit_integer(ty)?;
+    let [Value::Int(b)] = fields else {
+        return None;
+    };
+    Some(if signed {
+        b.to_string()
+    } else if show {
+        format!("0x{:0width$x}", *b as u64, width = bits as usize / 4)
+    } else {
+        (*b as u64).to_string()
+    })
 }
 
 /// Julia's `show(x)` (also `repr`).
@@ -311,6 +331,9 @@ fn show(out: &mut String, v: &Value, ctx: Option<&Type>) {
                 show(out, &Value::Array(SharedArray::new(a)), ctx);
             }
             None => match &s.ty {
+                ty if bit_integer_text(ty, &s.fields, true).is_some() => {
+                    out.push_str(&bit_integer_text(ty, &s.fields, true).unwrap_or_default())
+                }
                 // `π`, `ℯ`: an irrational constant prints as its name.
                 Type::Struct(n, ps) if n.as_str() == "Irrational" => match ps.first() {
                     Some(Type::ValSym(name)) => out.push_str(name.as_str()),

@@ -18,6 +18,9 @@ pub enum Tok {
     Int(i64),
     Float(f64),
     Float32(f32),
+    /// A hexadecimal, binary or octal literal: an unsigned integer type sized by its digits
+    /// (`UInt8` to `UInt64`) and the value's bits.
+    UInt(&'static str, u64),
     Str(Vec<StrPart>),
     /// A character literal `'a'`.
     Char(char),
@@ -295,14 +298,7 @@ impl<'a> Lexer<'a> {
             .iter()
             .any(|p| self.src[self.pos..].starts_with(p))
         {
-            self.pos += 2;
-            while self.peek_char().is_some_and(|c| c.is_ascii_alphanumeric()) {
-                self.pos += 1;
-            }
-            return Tok::Error(
-                "not supported yet: hexadecimal, octal and binary literals (unsigned integers)"
-                    .into(),
-            );
+            return self.unsigned_literal();
         }
         let mut pos = self.pos;
         digits(&mut pos);
@@ -356,6 +352,71 @@ impl<'a> Lexer<'a> {
                     "integer literal `{text}` does not fit in Int64 (Int128 and BigInt are not supported)"
                 )),
             }
+        }
+    }
+
+    /// A hexadecimal (`0xff`), binary (`0b101`) or octal (`0o17`) literal, its prefix at
+    /// `self.pos`: an unsigned integer whose type is decided as Julia decides it, by the
+    /// number of digits written (leading zeros count: `0x0001` is a `UInt16`).
+    fn unsigned_literal(&mut self) -> Tok {
+        let radix = match &self.src[self.pos + 1..self.pos + 2] {
+            "x" => 16,
+            "b" => 2,
+            _ => 8,
+        };
+        self.pos += 2;
+        let start = self.pos;
+        while self
+            .peek_char()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.pos += 1;
+        }
+        let text: String = self.src[start..self.pos]
+            .chars()
+            .filter(|&c| c != '_')
+            .collect();
+        let prefix = &self.src[start - 2..start];
+        if radix == 16 && (self.peek_char() == Some('.') || text.contains(['p', 'P'])) {
+            return Tok::Error(format!(
+                "not supported yet: hexadecimal floating-point literals (`{prefix}{text}...`)"
+            ));
+        }
+        let value = match u64::from_str_radix(&text, radix) {
+            Ok(v) if !text.is_empty() => v,
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+                return Tok::Error(format!(
+                    "not supported yet: `{prefix}{text}` needs more than 64 bits (UInt128 and BigInt are not supported)"
+                ))
+            }
+            _ => return Tok::Error(format!("invalid numeric constant `{prefix}{text}`")),
+        };
+        let n = text.len();
+        let ty = match radix {
+            16 => [(2, "UInt8"), (4, "UInt16"), (8, "UInt32"), (16, "UInt64")]
+                .into_iter()
+                .find(|(d, _)| n <= *d)
+                .map(|(_, t)| t),
+            2 => [(8, "UInt8"), (16, "UInt16"), (32, "UInt32"), (64, "UInt64")]
+                .into_iter()
+                .find(|(d, _)| n <= *d)
+                .map(|(_, t)| t),
+            // Octal: by digits and by value (`0o777` needs a UInt16).
+            _ => [
+                (3, u8::MAX as u64, "UInt8"),
+                (6, u16::MAX as u64, "UInt16"),
+                (11, u32::MAX as u64, "UInt32"),
+                (22, u64::MAX, "UInt64"),
+            ]
+            .into_iter()
+            .find(|(d, max, _)| n <= *d && value <= *max)
+            .map(|(_, _, t)| t),
+        };
+        match ty {
+            Some(t) => Tok::UInt(t, value),
+            None => Tok::Error(format!(
+                "not supported yet: `{prefix}{text}` is a UInt128 in Julia (UInt128 is not supported)"
+            )),
         }
     }
 
@@ -680,6 +741,7 @@ fn ends_value(t: &Tok) -> bool {
         Tok::Int(_)
             | Tok::Float(_)
             | Tok::Float32(_)
+            | Tok::UInt(..)
             | Tok::Ident(_)
             | Tok::Str(_)
             | Tok::Char(_)

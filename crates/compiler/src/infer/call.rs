@@ -34,6 +34,12 @@ pub(crate) enum Resolution {
     /// `#apply(f, pieces...)` of tuples of known length: the plain call of `f` on their
     /// elements, resolved as given.
     Apply(Box<Resolution>),
+    /// `#invoke(f, T, args...)`: the static call `f(args...)` of the method instance chosen
+    /// for the declared argument types `T` (Julia's `invoke`).
+    InvokeAs {
+        key: MiKey,
+        pack: Option<usize>,
+    },
     /// `SetField` that needs `convert(T, v)` first, through this method instance.
     SetFieldConvert(u32, MiKey),
     /// `SetField` of a value whose type is known only at run time: `convert(T, v)` by a
@@ -367,6 +373,102 @@ impl Compiler {
         }
     }
 
+    /// Infers `#invoke(f, T, args...)` (`ats`: the types of those): dispatch on the declared
+    /// types `T`, then the chosen method's instance for the actual argument types.
+    fn infer_invoke(&mut self, ats: &[Type]) -> Result<(Type, Resolution), CompileError> {
+        let (Some(ft), Some(Type::Type(tt))) = (ats.get(1), ats.get(2)) else {
+            return Ok((
+                Type::Bottom,
+                Resolution::Error(
+                    "TypeError: in invoke, expected a function and a tuple type of arguments"
+                        .into(),
+                ),
+            ));
+        };
+        let actual = &ats[3..];
+        let Type::Tuple(declared) = &**tt else {
+            return Ok((
+                Type::Bottom,
+                Resolution::Error(format!(
+                    "not supported yet: `invoke` with argument types `{tt}` (a tuple type of one type per argument is supported)"
+                )),
+            ));
+        };
+        if declared.len() != actual.len()
+            || !actual
+                .iter()
+                .zip(declared.iter())
+                .all(|(a, d)| self.env.subtype(a, d))
+        {
+            return Ok((
+                Type::Bottom,
+                Resolution::Error(format!(
+                    "TypeError: in invoke: argument type error, expected {tt}, got a value of type {}",
+                    Type::tuple(actual.to_vec())
+                )),
+            ));
+        }
+        if !actual.iter().all(|t| t.is_concrete()) {
+            return Ok((
+                Type::Any,
+                Resolution::Error(
+                    "not supported yet: `invoke` on arguments whose types are known only at run time"
+                        .into(),
+                ),
+            ));
+        }
+        let Some(table) = crate::typeexpr::callee_table(ft).filter(|t| self.tables.contains_key(t))
+        else {
+            return Ok((Type::Bottom, Resolution::NoMethod));
+        };
+        // A parametric type named without parameters (`AbstractVector`, `Vector`) stands for
+        // its instance with `Any` parameters in the dispatch: the methods it selects are those
+        // whose parameter admits every instance.
+        let widest = |t: &Type| -> Type {
+            if let Type::UnionAll(_) = t {
+                for n in 1..=3 {
+                    if let Ok(w) = ir::prim::apply_type(t, vec![Type::Any; n], &self.env) {
+                        return w;
+                    }
+                }
+            }
+            t.clone()
+        };
+        let mut sig = vec![ft.clone()];
+        sig.extend(declared.iter().map(widest));
+        let index = match self.dispatch(table, &sig) {
+            Dispatch::Found { index, .. } => index,
+            Dispatch::NoMethod => return Ok((Type::Bottom, Resolution::NoMethod)),
+            Dispatch::Ambiguous(_) => {
+                return Ok((
+                    Type::Bottom,
+                    Resolution::Error(format!(
+                        "MethodError: {} is ambiguous for argument types {tt}",
+                        fname_of(ft)
+                    )),
+                ))
+            }
+        };
+        let vararg = self.tables[&table].methods[index as usize].vararg;
+        let fixed = self.tables[&table].methods[index as usize].sig.len() - 1;
+        let mut mi_sig = vec![ft.clone()];
+        let pack = if vararg {
+            mi_sig.extend(actual[..fixed - 1].iter().cloned());
+            mi_sig.push(Type::tuple(actual[fixed - 1..].to_vec()));
+            Some(fixed)
+        } else {
+            mi_sig.extend(actual.iter().cloned());
+            None
+        };
+        let key = MiKey {
+            table,
+            method: index,
+            sig: mi_sig.into(),
+        };
+        let rt = self.infer_mi(&key)?;
+        Ok((rt, Resolution::InvokeAs { key, pack }))
+    }
+
     /// Whether values of types `a` and `b` are `===`, when the types alone decide it: values
     /// of different concrete types never are; the values of one field-less immutable type
     /// (`nothing`, a function, a type, `Val(:x)`, `()`) always are.
@@ -450,6 +552,9 @@ impl Compiler {
                     let (t, c) = self.global_read(g, true);
                     return Ok((t, c.map_or(Resolution::Global(g), Resolution::Constant)));
                 }
+                // `invoke(f, Tuple{A, B}, a, b)`: the method of `f` that a call with arguments
+                // of types `A` and `B` would run, run on `a` and `b` (of subtypes of them).
+                "#invoke" => return self.infer_invoke(ats),
                 // `Core.kw_has(kw, "k")`: whether named tuple `kw` has field `k`.
                 "#kw_has" => {
                     if let (Some(Type::NamedTuple(names, _)), Some(Const::Str(n))) =
@@ -899,6 +1004,27 @@ impl Compiler {
                         out.extend(throw_error(&mut f, &msg, loc));
                         ended = true;
                         continue;
+                    }
+                    (InstData::Call { args }, Some(Resolution::InvokeAs { key, pack })) => {
+                        // `#invoke(f, T, xs...)` is the call `f(xs...)`.
+                        let mut new_args = vec![args[1]];
+                        new_args.extend(args[3..].iter().copied());
+                        if let Some(fixed) = pack {
+                            let rest: Vec<Value> = new_args.split_off(fixed);
+                            let tt =
+                                Type::tuple(rest.iter().map(|a| f.types[*a].clone()).collect());
+                            let (ti, tv) = f.make_inst(InstData::Tuple { args: rest }, tt, loc);
+                            out.push(ti);
+                            new_args.push(tv.unwrap_or_else(|| unreachable!()));
+                        }
+                        f.insts[i] = InstData::Invoke {
+                            callee: Callee {
+                                func: key.table,
+                                method: key.method,
+                                sig: key.sig.clone(),
+                            },
+                            args: new_args,
+                        };
                     }
                     (InstData::Call { args }, Some(Resolution::Invoke { key, pack })) => {
                         let mut new_args = args.clone();

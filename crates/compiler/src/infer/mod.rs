@@ -310,7 +310,9 @@ impl Compiler {
                 let (t, r) = self.infer_call(fr, args, &ats, span)?;
                 let known = match &r {
                     Resolution::Constant(c) => Some(c.clone()),
-                    Resolution::Invoke { key, .. } => self.known_return(key),
+                    Resolution::Invoke { key, .. } | Resolution::InvokeAs { key, .. } => {
+                        self.known_return(key)
+                    }
                     _ => None,
                 };
                 if let (Some(c), Some(v)) = (known, f.result(i)) {

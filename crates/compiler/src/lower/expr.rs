@@ -565,7 +565,7 @@ impl<'a> Lowerer<'a> {
                     let target = match name.as_str() {
                         n if Prim::from_name(n).is_some() => format!("#Core.{n}"),
                         n @ ("typeassert" | "new" | "return_type" | "kw_has" | "kw_extra"
-                        | "nt_merge" | "nt_drop") => {
+                        | "nt_merge" | "nt_drop" | "invoke") => {
                             format!("#{n}")
                         }
                         _ => {
@@ -585,6 +585,7 @@ impl<'a> Lowerer<'a> {
                         "typeassert" => Ok(self.call("#typeassert", vs, sp)),
                         "new" => Ok(self.call("#new", vs, sp)),
                         "return_type" => Ok(self.call("#return_type", vs, sp)),
+                        "invoke" => Ok(self.call("#invoke", vs, sp)),
                         "kw_has" => Ok(self.call("#kw_has", vs, sp)),
                         "kw_extra" => Ok(self.call("#kw_extra", vs, sp)),
                         "nt_merge" => Ok(self.call("#nt_merge", vs, sp)),

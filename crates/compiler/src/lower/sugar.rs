@@ -462,17 +462,39 @@ impl<'a> Lowerer<'a> {
 
 /// How Julia prints `e` for `@show`, for variables, fields and indexing by variables and
 /// integers (`p.x`, `A[i, 2]`); `None` for other expressions.
+/// Whether `e` is a hexadecimal, binary or octal literal (parsed as `Core.new(UInt8, 5)`).
+fn unsigned_literal(e: &Expr, src: &str) -> bool {
+    matches!(&e.kind, ExprKind::Call { func, .. }
+        if matches!(&func.kind, ExprKind::Field { name, .. } if name.as_str() == "new"))
+        && src
+            .get(e.span.lo as usize..)
+            .is_some_and(|t| t.starts_with(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']))
+}
+
 fn show_text(e: &Expr, src: &str) -> Option<String> {
     let text = |e: &Expr| show_text(e, src);
     match &e.kind {
         ExprKind::Ident(n) => Some(n.to_string()),
         ExprKind::Int(i) => Some(i.to_string()),
+        ExprKind::Bool(b) => Some(b.to_string()),
         // A float of ordinary magnitude prints as Rust's shortest form, which is Julia's
         // there (`0.5`, `2.0`, `0.001`).
         ExprKind::Float(x) if *x == 0.0 || (1e-4..1e15).contains(&x.abs()) => {
             Some(format!("{x:?}"))
         }
         ExprKind::Field { obj, name } => Some(format!("{}.{name}", text(obj)?)),
+        // A hexadecimal, binary or octal literal (`Core.new(UInt8, 5)` once parsed) is shown
+        // as Julia shows the unsigned number: `0x05`.
+        ExprKind::Call { args, .. } if unsigned_literal(e, src) => {
+            let [ty, bits] = args.as_slice() else {
+                return None;
+            };
+            let (ExprKind::Ident(t), ExprKind::Int(b)) = (&ty.kind, &bits.kind) else {
+                return None;
+            };
+            let (_, width) = ir::prim::bit_integer(&ir::Type::Struct(*t, Arc::from(vec![])))?;
+            Some(format!("0x{:0w$x}", *b as u64, w = width as usize / 4))
+        }
         // `(a, b)`; a tuple of one element `(a,)`.
         ExprKind::Tuple(elems) => {
             let xs: Option<Vec<String>> = elems.iter().map(text).collect();
@@ -482,6 +504,10 @@ fn show_text(e: &Expr, src: &str) -> Option<String> {
             } else {
                 format!("({})", xs.join(", "))
             })
+        }
+        ExprKind::Vect(elems) => {
+            let xs: Option<Vec<String>> = elems.iter().map(text).collect();
+            Some(format!("[{}]", xs?.join(", ")))
         }
         ExprKind::Index { obj, indices } => {
             let ixs: Option<Vec<String>> = indices.iter().map(text).collect();
@@ -528,6 +554,7 @@ fn show_text(e: &Expr, src: &str) -> Option<String> {
                     ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::Float(_) => {
                         Some(format!("{callee}{}", text(a)?))
                     }
+                    _ if unsigned_literal(a, src) => Some(format!("{callee}{}", text(a)?)),
                     _ => Some(format!("{callee}({})", text(a)?)),
                 },
                 (Some(_), _) => None,

@@ -8,6 +8,7 @@ pub mod licm;
 pub mod simplify;
 pub mod sroa;
 pub mod sroa_joins;
+pub mod unbox;
 pub mod unroll;
 
 use crate::{CompileError, Compiler};
@@ -78,10 +79,11 @@ impl Pass for SmallArrays {
             return Ok(false);
         }
         use simplify::{ConstProp, Dce, SimplifyCfg};
-        let steps: [&dyn Pass; 14] = [
+        let steps: [&dyn Pass; 15] = [
             &facts::BranchFacts,
             &sroa::ScalarReplace,
             &sroa_joins::ScalarReplaceJoins,
+            &unbox::UnboxStructParams,
             &ConstProp,
             &Dce,
             &SimplifyCfg,

@@ -32,6 +32,16 @@ first(a::Array) = a[1]
 last(a::Array) = a[Core.arraylen(a)]
 
 getindex(a::Array, i::Int64) = Core.arrayref(a, i)
+# Integers of other types index as the Int64 of their value.
+getindex(a::AbstractArray, i::_BitInt) = a[Int64(i)]
+getindex(a::AbstractArray, i::Union{Int64,_BitInt}, j::Union{Int64,_BitInt}) = a[Int64(i), Int64(j)]
+setindex!(a::AbstractArray, v, i::_BitInt) = (a[Int64(i)] = v; a)
+setindex!(a::AbstractArray, v, i::Union{Int64,_BitInt}, j::Union{Int64,_BitInt}) = (a[Int64(i), Int64(j)] = v; a)
+getindex(a::Array, i::_BitInt) = a[Int64(i)]
+getindex(a::Array, i::Union{Int64,_BitInt}, j::Union{Int64,_BitInt}) = a[Int64(i), Int64(j)]
+setindex!(a::Array, v, i::_BitInt) = (a[Int64(i)] = v; a)
+setindex!(a::Array, v, i::Union{Int64,_BitInt}, j::Union{Int64,_BitInt}) = (a[Int64(i), Int64(j)] = v; a)
+Vector{T}(u::UndefInitializer, n::_BitInt) where {T} = Vector{T}(u, Int64(n))
 getindex(a::Array, i::Int64, j::Int64) = Core.arrayref(a, i, j)
 getindex(a::Array, i::Int64, j::Int64, k::Int64) = Core.arrayref(a, i, j, k)
 setindex!(a::Array{T,N}, v, i::Int64) where {T,N} = Core.arrayset(a, convert(T, v), i)

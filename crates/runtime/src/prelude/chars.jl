@@ -17,7 +17,7 @@ Char(c::Char) = c
 Char(code::Integer) = Char(Int64(code))
 Int64(c::Char) = c._code
 Int(c::Char) = c._code
-codepoint(c::Char) = error("not supported yet: `codepoint` (Julia returns a `UInt32`); use `Int(c)`")
+codepoint(c::Char) = Core.new(UInt32, c._code)
 
 ==(a::Char, b::Char) = a._code == b._code
 isequal(a::Char, b::Char) = a._code == b._code

@@ -7,45 +7,48 @@
 # structs by functions of the same kind, so for such keys the order of iteration may differ
 # from a given Julia version's (Julia's own hash values change between versions).
 
-# Julia's `HASH_SEED` (0xbdd89aa982704029).
-const _HASH_SEED = -4766890152743124951
-function _hash_finalizer(x::Int64)
-    x = xor(x, Core.lshr_int(x, 32)) * 7162177291856163431
-    xor(x, Core.lshr_int(x, 33))
+# Julia's `HASH_SEED`.
+const _HASH_SEED = 0xbdd89aa982704029
+function _hash_finalizer(x::UInt64)
+    b = x._bits
+    b = xor(b, Core.lshr_int(b, 32)) * 7162177291856163431
+    Core.new(UInt64, xor(b, Core.lshr_int(b, 33)))
 end
+# Julia's hash of an integer's 64 bits `b` (`3h - b`, wrapping).
+_hash_bits(b::Int64, h::UInt64) = _hash_finalizer(Core.new(UInt64, 3 * h._bits - b))
 hash(x) = hash(x, _HASH_SEED)
-hash(x::Int64, h::Int64) = _hash_finalizer(3h - x)
-hash(x::Bool, h::Int64) = hash(Int64(x), h)
+hash(x::Int64, h::UInt64) = _hash_bits(x, h)
+hash(x::Bool, h::UInt64) = _hash_bits(Int64(x), h)
+hash(x::_BitInt, h::UInt64) = _hash_bits(x._bits, h)
 # `hash(reinterpret(UInt64, NaN))`: every NaN hashes alike (`isequal(NaN, -NaN)`).
-const _HASH_NAN = -3067686392846635796
-function hash(x::Float64, h::Int64)
+const _HASH_NAN = 0xd56d637aa013acec
+function hash(x::Float64, h::UInt64)
     # A float equal to an integer hashes as that integer (`isequal(1.0, 1)`).
     if -9.223372036854775808e18 <= x < 9.223372036854775808e18
         t = Core.trunc(x)
-        t == x && !(t == 0 && signbit(x)) && return hash(Core.fptosi(Int64, t), h)
+        t == x && !(t == 0 && signbit(x)) && return _hash_bits(Core.fptosi(Int64, t), h)
     elseif 0.0 <= x < 1.8446744073709552e19
-        # An integer of UInt64's range beyond Int64's (every float there is one): its bits as
-        # an Int64.
-        return _hash_finalizer(3h - (Core.fptosi(Int64, x - 9.223372036854775808e18) + typemin(Int64)))
+        # An integer of UInt64's range beyond Int64's (every float there is one).
+        return _hash_bits(Core.fptosi(Int64, x - 9.223372036854775808e18) + typemin(Int64), h)
     elseif isnan(x)
         return xor(_HASH_NAN, h)
     end
-    _hash_finalizer(3h - reinterpret(Int64, x))
+    _hash_bits(reinterpret(Int64, x), h)
 end
-hash(x::Float32, h::Int64) = hash(Float64(x), h)
-hash(c::Char, h::Int64) = _hash_finalizer(xor((Int64(c) + 3570811444) << 32, h))
-hash(s::String, h::Int64) = Core.hash_string(s, h)
-hash(s::SubString{String}, h::Int64) = hash(String(s), h)
-hash(s::Symbol, h::Int64) = hash(Core.objectid(s), h)
-hash(::Tuple{}, h::Int64) = h + 8633297058295171728
-hash(t::Tuple, h::Int64) = hash(t[1], hash(_tuple_tail(t...), h))
-hash(p::Pair, h::Int64) = hash(p.second, hash(p.first, h))
-hash(t::NamedTuple, h::Int64) = hash(Tuple(t), hash(keys(t), h + 8148408826473520929))
+hash(x::Float32, h::UInt64) = hash(Float64(x), h)
+hash(c::Char, h::UInt64) = _hash_finalizer(xor(Core.new(UInt64, (Int64(c) + 3570811444) << 32), h))
+hash(s::String, h::UInt64) = Core.new(UInt64, Core.hash_string(s, h._bits))
+hash(s::SubString{String}, h::UInt64) = hash(String(s), h)
+hash(s::Symbol, h::UInt64) = hash(objectid(s), h)
+hash(::Tuple{}, h::UInt64) = h + 0x77cfa1eef01bca90
+hash(t::Tuple, h::UInt64) = hash(t[1], hash(_tuple_tail(t...), h))
+hash(p::Pair, h::UInt64) = hash(p.second, hash(p.first, h))
+hash(t::NamedTuple, h::UInt64) = hash(Tuple(t), hash(keys(t), h + 0x7114f6a7d29c9f21))
 # A complex number with a zero imaginary part hashes as its real part (`isequal(1.0 + 0im, 1.0)`).
-hash(z::Complex, h::Int64) = hash(real(z), xor(h, xor(hash(imag(z), 7514520493224398435), hash(0, 7514520493224398435))))
+hash(z::Complex, h::UInt64) = hash(real(z), xor(h, xor(hash(imag(z), 0x6848f09330088e63), hash(0, 0x6848f09330088e63))))
 # Arrays hash by shape and elements (`isequal(1:3, [1, 2, 3])`).
-function hash(a::AbstractArray, h::Int64)
-    h = hash(size(a), h + 7961722386618224701)
+function hash(a::AbstractArray, h::UInt64)
+    h = hash(size(a), h + 0x6e7db853dea7903d)
     for x in a
         h = hash(x, h)
     end
@@ -53,8 +56,8 @@ function hash(a::AbstractArray, h::Int64)
 end
 # Anything else by identity: the address of a mutable object, the contents of an immutable
 # one (`===` values share an `objectid`).
-hash(x, h::Int64) = hash(Core.objectid(x), h)
-objectid(x) = Core.objectid(x)
+hash(x, h::UInt64) = hash(objectid(x), h)
+objectid(x) = Core.new(UInt64, Core.objectid(x))
 
 isequal(a::Tuple, b::Tuple) = length(a) == length(b) && _isequal_fields(a, b)
 _isequal_fields(a::Tuple{}, b::Tuple{}) = true
@@ -149,10 +152,10 @@ isempty(d::_SlotTable) = d.meta[_COUNT] == 0
 
 # Where a key hashes to, and whether a stored key is the one sought.
 _keyhash(d::Dict, k) = hash(k)
-_keyhash(d::IdDict, k) = hash(Core.objectid(k))
+_keyhash(d::IdDict, k) = hash(objectid(k))
 _samekey(d::Dict, a, b) = isequal(a, b)
 _samekey(d::IdDict, a, b) = a === b
-_home_slot(d, k, mask::Int64) = (_keyhash(d, k) & mask) + 1
+_home_slot(d, k, mask::Int64) = (_keyhash(d, k)._bits & mask) + 1
 
 # The table size for `n` slots: a power of two, at least 16.
 _tablesz(n::Int64) = n < 16 ? 16 : 1 << (64 - leading_zeros(n - 1))
@@ -536,8 +539,8 @@ function isequal(a::AbstractDict, b::AbstractDict)
     true
 end
 # Independent of the order of the entries.
-function hash(d::AbstractDict, h::Int64)
-    hv = hash(7868826519424660793, h)
+function hash(d::AbstractDict, h::UInt64)
+    hv = hash(0x6d33b007517af539, h)
     for (k, v) in d
         hv = xor(hv, hash(k, hash(v)))
     end
@@ -616,8 +619,8 @@ function filter!(f, s::Set)
 end
 ==(a::AbstractSet, b::AbstractSet) = length(a) == length(b) && issubset(a, b)
 isequal(a::AbstractSet, b::AbstractSet) = a == b
-function hash(s::AbstractSet, h::Int64)
-    hv = hash(-8206604545138102431, h)
+function hash(s::AbstractSet, h::UInt64)
+    hv = hash(0x8e1c48a58aefef61, h)
     for x in s
         hv = xor(hv, hash(x))
     end

@@ -47,3 +47,6 @@ hasproperty(x, name::Symbol) = name in propertynames(x)
 something() = throw(ArgumentError("No value arguments present"))
 something(x::Nothing, y...) = something(y...)
 something(x, y...) = x
+# `invoke(f, Tuple{A, B}, a, b)`: the method of `f` that arguments of types `A` and `B` would
+# select, called on `a` and `b` (a method calling a less specific one of the same function).
+invoke(f, ::Type{T}, args...) where {T} = Core.invoke(f, T, args...)

@@ -25,9 +25,13 @@ xor(x::Int64, y::Int64) = Core.xor_int(x, y)
 ⊻(x, y) = xor(x, y)
 # Shifts by any amount, as Julia defines them: a negative amount shifts the other way, and
 # shifting out every bit gives 0 (or -1 for `>>` of a negative number).
-<<(x::Int64, n::Int64) = n >= 0 ? (n < 64 ? Core.shl_int(x, n) : 0) : x >> _shift_amount(n)
->>(x::Int64, n::Int64) = n >= 0 ? Core.ashr_int(x, n < 64 ? n : 63) : x << _shift_amount(n)
->>>(x::Int64, n::Int64) = n >= 0 ? (n < 64 ? Core.lshr_int(x, n) : 0) : x << _shift_amount(n)
+# (Each by a non-negative amount first, so that no shift calls another and each inlines.)
+_shl(x::Int64, n::Int64) = n < 64 ? Core.shl_int(x, n) : 0
+_ashr(x::Int64, n::Int64) = Core.ashr_int(x, n < 64 ? n : 63)
+_lshr(x::Int64, n::Int64) = n < 64 ? Core.lshr_int(x, n) : 0
+<<(x::Int64, n::Int64) = n >= 0 ? _shl(x, n) : _ashr(x, _shift_amount(n))
+>>(x::Int64, n::Int64) = n >= 0 ? _ashr(x, n) : _shl(x, _shift_amount(n))
+>>>(x::Int64, n::Int64) = n >= 0 ? _lshr(x, n) : _shl(x, _shift_amount(n))
 _shift_amount(n::Int64) = n == typemin(Int64) ? typemax(Int64) : -n
 # The integer square root: the largest `s` with `s^2 <= x`.
 function isqrt(x::Int64)

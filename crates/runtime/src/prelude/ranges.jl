@@ -8,6 +8,16 @@ end
 UnitRange{T}(r::AbstractUnitRange) where {T} = UnitRange{T}(first(r), last(r))
 UnitRange(r::AbstractUnitRange) = UnitRange(first(r), last(r))
 (:)(a::Int64, b::Int64) = UnitRange{Int64}(a, b)
+# Ranges of the other integer types (`0x01:0x03`) hold elements of their type, and their
+# length is one too, as Julia's; integers of two types meet in their promotion (`1:0x03`).
+(:)(a::T, b::T) where {T<:_BitInt} = UnitRange{T}(a, b)
+(:)(a::Integer, b::Integer) = (p = promote(a, b); (:)(p[1], p[2]))
+length(r::UnitRange{T}) where {T<:_BitInt} = r.stop - r.start + one(T)
+step(r::UnitRange{T}) where {T<:_BitInt} = one(T)
+function getindex(r::UnitRange{T}, i::Int64) where {T<:_BitInt}
+    (1 <= i && i <= length(r)) || Core.throw_bounds(r, i)
+    _wrap(T, r.start._bits + (i - 1))
+end
 # `:` as a value is `Colon()`, which calls `:` (`f = (:); f(1, 3)`, `map(:, a, b)`).
 (c::Colon)(a, b) = a:b
 (c::Colon)(a, s, b) = a:s:b
@@ -34,7 +44,7 @@ iterate_done(r::OneTo, i::Int64) = i > r.stop
 iterate_next(r::OneTo, i::Int64) = (i, i + 1)
 ==(a::OneTo, b::OneTo) = a.stop == b.stop
 length(r::StepRange{Int64,Int64}) = div(r.stop - r.start, r.step) + 1
-size(r::AbstractRange) = (length(r),)
+size(r::AbstractRange) = (Int64(length(r)),)
 first(r::UnitRange) = r.start
 last(r::UnitRange) = r.stop
 first(r::StepRange) = r.start

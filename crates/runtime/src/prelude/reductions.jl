@@ -8,6 +8,14 @@ const _noinit = _NoInit()
 sum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, +, a, dims, init)
 sum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, +, a, dims, init)
 prod(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, *, a, dims, init)
+# Sums and products of Int8 ... Int32 add up as Int64s, of UInt8 ... UInt32 as UInt64s, as
+# Julia's `add_sum` and `mul_prod` widen them.
+_widen_small(x::_SmallSigned) = Int64(x)
+_widen_small(x::_SmallUnsigned) = UInt64(x)
+sum(a::AbstractArray{T}; dims = Colon(), init = _noinit) where {T<:Union{_SmallSigned,_SmallUnsigned}} =
+    _reduce(_widen_small, +, a, dims, init)
+prod(a::AbstractArray{T}; dims = Colon(), init = _noinit) where {T<:Union{_SmallSigned,_SmallUnsigned}} =
+    _reduce(_widen_small, *, a, dims, init)
 prod(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, *, a, dims, init)
 maximum(a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(identity, max, a, dims, init)
 maximum(f, a::AbstractArray; dims = Colon(), init = _noinit) = _reduce(f, max, a, dims, init)

@@ -234,6 +234,7 @@ impl<'a> Parser<'a> {
             Tok::Int(i) => format!("`{i}`"),
             Tok::Float(f) => format!("`{f}`"),
             Tok::Float32(f) => format!("`{f}f0`"),
+            Tok::UInt(_, v) => format!("`{v:#x}`"),
             Tok::Str(_) => "a string".into(),
             Tok::Char(_) => "a character".into(),
             Tok::Ident(s) => format!("`{s}`"),
@@ -288,6 +289,18 @@ impl<'a> Parser<'a> {
     fn quoted_operator(&mut self) -> Option<(Symbol, Span)> {
         if !self.at_op(":") {
             return None;
+        }
+        // `:(==)`: the operator in parentheses.
+        if self.peek_nth(1) == &Tok::Op("(") && self.peek_nth(3) == &Tok::Op(")") {
+            if let Tok::Op(op) = self.peek_nth(2).clone() {
+                if is_operator_name(op) {
+                    let start = self.bump().span;
+                    self.bump();
+                    self.bump();
+                    let end = self.bump().span;
+                    return Some((sym(canonical_op(op)), start.to(end)));
+                }
+            }
         }
         let Tok::Op(op) = self.peek_nth(1).clone() else {
             return None;

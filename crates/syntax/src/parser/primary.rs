@@ -296,6 +296,29 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Expr::new(ExprKind::Float32(f), sp)
             }
+            // An unsigned literal is its type built from the bits (`Core.new(UInt8, 255)`).
+            Tok::UInt(ty, v) => {
+                self.bump();
+                let new = Expr::new(
+                    ExprKind::Field {
+                        obj: Box::new(Expr::new(ExprKind::Ident(sym("Core")), sp)),
+                        name: sym("new"),
+                    },
+                    sp,
+                );
+                Expr::new(
+                    ExprKind::Call {
+                        func: Box::new(new),
+                        args: vec![
+                            Expr::new(ExprKind::Ident(sym(ty)), sp),
+                            Expr::new(ExprKind::Int(v as i64), sp),
+                        ],
+                        kwargs: vec![],
+                        do_block: None,
+                    },
+                    sp,
+                )
+            }
             // A character is a `Char` built from its code point.
             Tok::Char(c) => {
                 self.bump();
