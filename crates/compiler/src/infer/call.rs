@@ -976,6 +976,10 @@ impl Compiler {
                     data = f.insts[i].clone();
                     res = Some(inner);
                 }
+                // Whether the resolution is `invoke`'s (its call drops `invoke` and the types).
+                let res_kind = res
+                    .as_ref()
+                    .map(|r| matches!(r, Resolution::InvokeAs { .. }));
                 match (&data, res) {
                     (_, Some(Resolution::Error(msg))) => {
                         out.extend(throw_error(&mut f, &msg, loc));
@@ -1005,29 +1009,16 @@ impl Compiler {
                         ended = true;
                         continue;
                     }
-                    (InstData::Call { args }, Some(Resolution::InvokeAs { key, pack })) => {
-                        // `#invoke(f, T, xs...)` is the call `f(xs...)`.
-                        let mut new_args = vec![args[1]];
-                        new_args.extend(args[3..].iter().copied());
-                        if let Some(fixed) = pack {
-                            let rest: Vec<Value> = new_args.split_off(fixed);
-                            let tt =
-                                Type::tuple(rest.iter().map(|a| f.types[*a].clone()).collect());
-                            let (ti, tv) = f.make_inst(InstData::Tuple { args: rest }, tt, loc);
-                            out.push(ti);
-                            new_args.push(tv.unwrap_or_else(|| unreachable!()));
-                        }
-                        f.insts[i] = InstData::Invoke {
-                            callee: Callee {
-                                func: key.table,
-                                method: key.method,
-                                sig: key.sig.clone(),
-                            },
-                            args: new_args,
-                        };
-                    }
-                    (InstData::Call { args }, Some(Resolution::Invoke { key, pack })) => {
+                    (
+                        InstData::Call { args },
+                        Some(Resolution::Invoke { key, pack } | Resolution::InvokeAs { key, pack }),
+                    ) => {
                         let mut new_args = args.clone();
+                        // `#invoke(f, T, xs...)` is the call `f(xs...)`.
+                        if matches!(res_kind, Some(true)) {
+                            new_args = vec![args[1]];
+                            new_args.extend(args[3..].iter().copied());
+                        }
                         if let Some(fixed) = pack {
                             let rest: Vec<Value> = new_args.split_off(fixed);
                             let tt =

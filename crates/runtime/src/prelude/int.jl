@@ -41,21 +41,23 @@ function isqrt(x::Int64)
     s * s > x ? s - 1 : s
 end
 /(x::Int64, y::Int64) = Float64(x) / Float64(y)
-function ^(x::Int64, n::Int64)
+# Integer powers by squaring, wrapping as the type's multiplication does.
+function _power_by_squaring(x::T, n::Int64) where {T}
     if n < 0
         Core.throw_domain(n, string("Cannot raise an integer x to a negative power ", n, ".\nConvert input to float."))
     end
-    r = 1
+    r = one(T)
     b = x
     while n > 0
         if n & 1 == 1
             r = r * b
         end
         b = b * b
-        n = n ÷ 2
+        n = n >> 1
     end
     r
 end
+^(x::Int64, n::Int64) = _power_by_squaring(x, n)
 abs(x::Int64) = x < 0 ? -x : x
 sign(x::Int64) = x > 0 ? 1 : (x < 0 ? -1 : 0)
 iseven(x::Int64) = x % 2 == 0

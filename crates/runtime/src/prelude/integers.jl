@@ -341,19 +341,7 @@ _shift_count(n::_SmallSigned) = n._bits
 >>(x::_BitInteger, n::_BitInt) = x >> _shift_count(n)
 >>>(x::_BitInteger, n::_BitInt) = x >>> _shift_count(n)
 
-function ^(x::T, n::Int64) where {T<:_BitInt}
-    n < 0 && Core.throw_domain(n, string("Cannot raise an integer x to a negative power ", n, ".\nConvert input to float."))
-    r = one(T)
-    b = x
-    while n > 0
-        if n & 1 == 1
-            r = r * b
-        end
-        b = b * b
-        n = n >> 1
-    end
-    r
-end
+^(x::_BitInt, n::Int64) = _power_by_squaring(x, n)
 ^(x::_BitInt, n::_BitInt) = x ^ Int64(n)
 ^(x::Int64, n::_BitInt) = x ^ Int64(n)
 
