@@ -249,14 +249,7 @@ impl MethodTable {
                     .iter()
                     .map(|v| b.get(&v.name).cloned().unwrap_or(Type::Any))
                     .collect();
-                let mut mi_sig = if m.vararg {
-                    let fixed = m.sig.len() - 1;
-                    let mut s: Vec<Type> = args[..fixed].to_vec();
-                    s.push(Type::tuple(args[fixed..].to_vec()));
-                    s
-                } else {
-                    args.to_vec()
-                };
+                let mut mi_sig = instance_sig(m, args);
                 // As Julia limits the types it specialises on: an argument type nested
                 // deeper than `MAX_SPECIALIZED_DEPTH` (a recursion building ever larger
                 // tuples, `f(x) = f((x, x))`) is compiled for once, as `Any`, so that
@@ -276,6 +269,19 @@ impl MethodTable {
             }
             None => Dispatch::Ambiguous(minimal.iter().map(|&i| cands[i].0.index).collect()),
         }
+    }
+}
+
+/// The signature of `m`'s instance for argument types `args` (the function's type first): the
+/// arguments a vararg method collects are one tuple type.
+pub fn instance_sig(m: &Method, args: &[Type]) -> Vec<Type> {
+    if m.vararg {
+        let fixed = m.sig.len() - 1;
+        let mut s: Vec<Type> = args[..fixed].to_vec();
+        s.push(Type::tuple(args[fixed..].to_vec()));
+        s
+    } else {
+        args.to_vec()
     }
 }
 

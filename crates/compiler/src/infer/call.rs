@@ -449,17 +449,11 @@ impl Compiler {
                 ))
             }
         };
-        let vararg = self.tables[&table].methods[index as usize].vararg;
-        let fixed = self.tables[&table].methods[index as usize].sig.len() - 1;
-        let mut mi_sig = vec![ft.clone()];
-        let pack = if vararg {
-            mi_sig.extend(actual[..fixed - 1].iter().cloned());
-            mi_sig.push(Type::tuple(actual[fixed - 1..].to_vec()));
-            Some(fixed)
-        } else {
-            mi_sig.extend(actual.iter().cloned());
-            None
-        };
+        let m = &self.tables[&table].methods[index as usize];
+        let mut args = vec![ft.clone()];
+        args.extend(actual.iter().cloned());
+        let mi_sig = crate::methods::instance_sig(m, &args);
+        let pack = m.vararg.then(|| m.sig.len() - 1);
         let key = MiKey {
             table,
             method: index,
