@@ -109,6 +109,13 @@ pub mod cmath {
     pub extern "C" fn powi32(x: f32, n: i64) -> f32 {
         crate::pow::powi32(x, n)
     }
+    /// ψ⁽ᵐ⁾(x) (see [`crate::special::polygamma`]).
+    pub extern "C" fn polygamma64(m: i64, x: f64) -> f64 {
+        crate::special::polygamma(m, x)
+    }
+    pub extern "C" fn polygamma32(m: i64, x: f32) -> f32 {
+        crate::special::polygamma(m, x)
+    }
 }
 
 fn f2(args: &[Const], f64f: cmath::Binary64, f32f: cmath::Binary32) -> Option<Const> {
@@ -187,6 +194,11 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         PowiFloat => match args {
             [Const::F64(x), Const::Int(n)] => Some(Const::F64(cmath::powi64(*x, *n))),
             [Const::F32(x), Const::Int(n)] => Some(Const::F32(cmath::powi32(*x, *n))),
+            _ => None,
+        },
+        Polygamma => match args {
+            [Const::Int(m), Const::F64(x)] => Some(Const::F64(cmath::polygamma64(*m, *x))),
+            [Const::Int(m), Const::F32(x)] => Some(Const::F32(cmath::polygamma32(*m, *x))),
             _ => None,
         },
         NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh

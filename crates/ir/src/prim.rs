@@ -101,6 +101,8 @@ prims! {
     Lgamma = "lgamma": PURE,
     Digamma = "digamma": PURE,
     Trigamma = "trigamma": PURE,
+    /// `Core.polygamma(m, x)`: ψ⁽ᵐ⁾(x) for an Int64 order and a float.
+    Polygamma = "polygamma": PURE,
     BesselJ0 = "besselj0": PURE,
     BesselJ1 = "besselj1": PURE,
     AbsFloat = "abs_float": PURE,
@@ -692,6 +694,14 @@ impl Prim {
                     Ok(args[0].clone())
                 } else {
                     Err("`Core.powi_float` needs a float and an Int64".into())
+                }
+            }
+            Polygamma => {
+                arity(2)?;
+                if args[0] == Type::Int64 && args[1].is_float() {
+                    Ok(args[1].clone())
+                } else {
+                    Err("`Core.polygamma` needs an Int64 and a float".into())
                 }
             }
             NegFloat | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh

@@ -1,5 +1,6 @@
 //! Special functions of one float (the `special` family of primitives): `erf`, `erfc`,
-//! `erfinv`, `erfcinv`, `gamma`, `log|gamma|`, `digamma`, `trigamma`, `besselj0`, `besselj1`,
+//! `erfinv`, `erfcinv`, `gamma`, `log|gamma|`, `digamma`, `trigamma`, `polygamma` (of an
+//! order and a float), `besselj0`, `besselj1`,
 //! with the algorithms Julia's SpecialFunctions package uses (Arm's optimized-routines `erf`;
 //! FreeBSD's libm for `erfc`,
 //! `gamma`, `lgamma` and the Bessel functions; rational approximations and asymptotic series
@@ -305,6 +306,129 @@ fn sinpi(x: f64) -> f64 {
         1.5 => -1.0,
         _ => (std::f64::consts::PI * r).sin(),
     }
+}
+
+/// The polygamma function ψ⁽ᵐ⁾(x), the (m+1)-th derivative of log Γ, for m ≥ 0 (NaN for a
+/// negative m): digamma and trigamma for m = 0 and 1; beyond, SpecialFunctions' formula
+/// (-1)^(m+1) m! ζ(m+1, x) with its Hurwitz zeta, and the reflection formula for x ≤ 0.
+pub fn polygamma<T: Special>(m: i64, x: T) -> T {
+    T::from64(polygamma64(m, x.to64()))
+}
+fn polygamma64(m: i64, x: f64) -> f64 {
+    match m {
+        0 => return digamma64(x),
+        1 => return trigamma64(x),
+        _ if m < 0 => return f64::NAN,
+        _ => {}
+    }
+    let s = (m + 1) as f64;
+    let g = -gamma(s);
+    let flip = |v: f64| if m % 2 == 0 { v } else { -v };
+    if x <= 0.0 {
+        (hurwitz_zeta(s, 1.0 - x) + flip(cotderiv(m, x))) * g
+    } else {
+        flip(hurwitz_zeta(s, x) * g)
+    }
+}
+/// ζ(s, z) for real s > 1 and z, as SpecialFunctions computes it: the recurrence shifts z
+/// past 7 + (s - 1), then the (s - 1)-th derivative of Stirling's series for digamma.
+fn hurwitz_zeta(s: f64, z: f64) -> f64 {
+    use crate::pow::pow64;
+    if s.is_nan() || z.is_nan() {
+        return f64::NAN;
+    }
+    let m = s - 1.0;
+    let mut zeta = 0.0;
+    let mut z = z;
+    let cutoff = 7.0 + m;
+    if z < cutoff {
+        let xf = z.floor();
+        let nx = xf as i64;
+        let n = (cutoff - nx as f64).ceil() as i64;
+        if nx < 0 {
+            let minus_z = -z;
+            zeta += pow64(minus_z, -s);
+            if xf != z {
+                zeta += pow64(z - nx as f64, -s);
+            }
+            for nu in (1..=(-nx - 1)).rev() {
+                let old = zeta;
+                zeta += pow64(minus_z - nu as f64, -s);
+                if zeta == old {
+                    break;
+                }
+            }
+        } else {
+            zeta += pow64(z, -s);
+        }
+        for nu in 1.max(1 - nx)..n {
+            let old = zeta;
+            zeta += pow64(z + nu as f64, -s);
+            if zeta == old {
+                break;
+            }
+        }
+        z += n as f64;
+    }
+    let mut t = 1.0 / z;
+    let w = pow64(t, m);
+    zeta += w * (1.0 / m + 0.5 * t);
+    t *= t;
+    const C: [f64; 9] = [
+        0.08333333333333333,
+        -0.008333333333333333,
+        0.003968253968253968,
+        -0.004166666666666667,
+        0.007575757575757576,
+        -0.021092796092796094,
+        0.08333333333333333,
+        -0.4432598039215686,
+        3.0539543302701198,
+    ];
+    let mut ex = (m + 17.0) * (m + 16.0) * (C[8] / (17.0 * 16.0));
+    for k in (2..=8).rev() {
+        let (a, b) = ((2 * k - 1) as f64, (2 * k - 2) as f64);
+        ex = (1.0 / (a * b) * (m + a) * (m + b)) * (C[k - 1] + t * ex);
+    }
+    zeta + w * t * ((m + 1.0) * (C[0] + t * ex))
+}
+/// (-1)^m dᵐ/dzᵐ [π cot(πz)] / m!: a polynomial in cot(πz) whose coefficients follow
+/// the recurrence of the derivatives of cot.
+fn cotderiv(m: i64, z: f64) -> f64 {
+    // q_m(y) with p_m(x) = m!·q_m(x²) (m odd) or m!·x·q_m(x²) (m even).
+    let mut q = vec![1.0, 1.0];
+    for k in 2..=m {
+        let prev = q;
+        let d = prev.len() - 1;
+        let kf = k as f64;
+        q = if (k - 1) % 2 == 1 {
+            let mut next = vec![0.0; prev.len()];
+            next[d] = d as f64 * prev[d] * 2.0 / kf;
+            for i in 1..next.len() {
+                next[i - 1] = ((i - 1) as f64 * prev[i - 1] + i as f64 * prev[i]) * 2.0 / kf;
+            }
+            next
+        } else {
+            let mut next = vec![0.0; prev.len() + 1];
+            next[0] = prev[0] / kf;
+            next[d + 1] = (1.0 + 2.0 * d as f64) * prev[d] / kf;
+            for i in 2..next.len() {
+                next[i - 1] = ((1.0 + 2.0 * (i - 1) as f64) * prev[i - 1]
+                    + (1.0 + 2.0 * (i - 2) as f64) * prev[i - 2])
+                    / kf;
+            }
+            next
+        };
+    }
+    let x = 1.0 / tanpi(z);
+    let y = x * x;
+    let mut acc = q[0] + q[1] * y;
+    let mut t = y;
+    for c in &q[2..] {
+        t *= y;
+        acc += c * t;
+    }
+    crate::pow::powi64(std::f64::consts::PI, m + 1) * if m % 2 == 1 { acc } else { x * acc }
 }
 
 /// tan(πx), exact at integers and half-integers.

@@ -445,9 +445,9 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         | RemFloat | PowFloat | Atan2 | Hypot | Fma | Copysign | PowiFloat | NegFloat | Sqrt
         | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh | Cosh | Asin | Acos
         | Atan | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat | Floor | Ceil | Round | Trunc
-        | Erf | Erfc | Erfinv | Erfcinv | Gamma | Lgamma | Digamma | Trigamma | BesselJ0
-        | BesselJ1 | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool
-        | XorBool | Sitofp | Bitcast | Fpconvert | BoolToInt | PromoteType => Err(b()),
+        | Erf | Erfc | Erfinv | Erfcinv | Gamma | Lgamma | Digamma | Trigamma | Polygamma
+        | BesselJ0 | BesselJ1 | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool
+        | OrBool | XorBool | Sitofp | Bitcast | Fpconvert | BoolToInt | PromoteType => Err(b()),
         SdivInt | SremInt => match args {
             [Value::Int(_), Value::Int(_)] => Err(Exception::Divide),
             _ => Err(b()),

@@ -1037,7 +1037,8 @@ fn distribution_fields(
 /// `Normal{Float64}(μ=0.0, σ=1.0)`; on several lines (`name: value`) when it has more than
 /// eight numbers or a parameter that is not a number or vector; the multivariate normal as
 /// `FullNormal(` / `dim: 2` / `μ: [...]` / `Σ: [...]` / `)` with the kind of covariance it was
-/// given. Returns false for any other value.
+/// given; a truncated distribution as `Truncated(Normal{Float64}(μ=0.0, σ=1.0); lower=0.0)`.
+/// Returns false for any other value.
 fn show_distribution(
     out: &mut String,
     name: &str,
@@ -1061,6 +1062,24 @@ fn show_distribution(
         out.push_str("\nΣ: ");
         show(out, &fields[1], None);
         out.push_str("\n)\n");
+        return true;
+    }
+    if name == "Truncated" && ps.len() == 5 && fields.len() == 8 {
+        out.push_str("Truncated(");
+        show(out, &fields[0], None);
+        let bound = |out: &mut String, label: &str, v: &Value| {
+            out.push_str(label);
+            show(out, v, None);
+        };
+        match (&fields[1], &fields[2]) {
+            (Value::Nothing, upper) => bound(out, "; upper=", upper),
+            (lower, Value::Nothing) => bound(out, "; lower=", lower),
+            (lower, upper) => {
+                bound(out, "; lower=", lower);
+                bound(out, ", upper=", upper);
+            }
+        }
+        out.push(')');
         return true;
     }
     let Some(names) = distribution_fields(name, ps.len(), fields.len()) else {

@@ -139,7 +139,7 @@ pub fn reverse_rule(
         | RemFloat | PowFloat | PowiFloat | SelectFloat | Sqrt | Sin | Cos | Tan | Exp | Expm1
         | Log | Log1p | Cbrt | Log2 | Log10 | Exp2 | Tanh | Sinh | Cosh | Asin | Acos | Atan
         | Atan2 | Hypot | Fma | AbsFloat | Copysign | Fpconvert | Erf | Erfc | Erfinv | Erfcinv
-        | Gamma | Lgamma | Digamma | Trigamma | BesselJ0 | BesselJ1 => {
+        | Gamma | Lgamma | Digamma | Trigamma | Polygamma | BesselJ0 | BesselJ1 => {
             scalar::rule(op, args, out, rt, e)
         }
         ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape
@@ -181,11 +181,11 @@ pub fn is_differentiable(op: Prim) -> bool {
         | Sqrt | Sin | Cos | Tan | Exp | Log | Log1p | Cbrt | Expm1 | Tanh | Sinh | Cosh | Asin
         | Acos | Atan | Atan2 | Hypot | Fma | Exp2 | Log2 | Log10 | AbsFloat | SelectFloat
         | Copysign | Fpconvert | Erf | Erfc | Erfinv | Erfcinv | Gamma | Lgamma | Digamma
-        | BesselJ0 | BesselJ1 | ArrayRef | ArrayRefRaw | ArraySet | ArrayPush | ArrayPop
-        | ArrayCopy | ArrayReshape | ArrayResize | TupleGetIndex | ArrayMatmul | ArrayTrsolve
-        | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap => true,
-        // (Its derivative, the tetragamma function, is not provided yet.)
-        Trigamma => false,
+        | Trigamma | Polygamma | BesselJ0 | BesselJ1 | ArrayRef | ArrayRefRaw | ArraySet
+        | ArrayPush | ArrayPop | ArrayCopy | ArrayReshape | ArrayResize | TupleGetIndex
+        | ArrayMatmul | ArrayTrsolve | ArrayCholesky | ArrayTricopy | ArrayLu | ArrayRowswap => {
+            true
+        }
         Floor | Ceil | Round | Trunc | AddInt | SubInt | MulInt | NegInt | SdivInt | SremInt
         | AndInt | OrInt | XorInt | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt
         | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool

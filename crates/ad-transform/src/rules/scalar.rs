@@ -125,7 +125,16 @@ pub(super) fn rule(op: Prim, args: &[Value], out: Value, rt: &Type, e: &mut Emit
         }
         Lgamma => Rule::Scalar(vec![Singular(p(e, Digamma, &[args[0]]))]),
         Digamma => Rule::Scalar(vec![Singular(p(e, Trigamma, &[args[0]]))]),
-        Trigamma => return None,
+        Trigamma => {
+            let two = e.konst(Const::Int(2));
+            Rule::Scalar(vec![Singular(p(e, Polygamma, &[two, args[0]]))])
+        }
+        Polygamma => {
+            // ∂x = ψ⁽ᵐ⁺¹⁾(x); the order is an integer.
+            let one = e.konst(Const::Int(1));
+            let m1 = e.prim(AddInt, vec![args[0], one], Type::Int64);
+            Rule::Scalar(vec![Zero, Singular(p(e, Polygamma, &[m1, args[1]]))])
+        }
         BesselJ0 => {
             let j1 = p(e, BesselJ1, &[args[0]]);
             Rule::Scalar(vec![Val(p(e, NegFloat, &[j1]))])
@@ -320,6 +329,11 @@ pub const CASES: &[(Prim, &str, &str)] = &[
     (Prim::Lgamma, "f(x) = Core.lgamma(x)", "f(-2.6)"),
     (Prim::Digamma, "f(x) = Core.digamma(x)", "f(3.7)"),
     (Prim::Digamma, "f(x) = Core.digamma(x)", "f(-0.3)"),
+    (Prim::Trigamma, "f(x) = Core.trigamma(x)", "f(2.3)"),
+    (Prim::Trigamma, "f(x) = Core.trigamma(x)", "f(-0.3)"),
+    (Prim::Polygamma, "f(x) = Core.polygamma(2, x)", "f(1.7)"),
+    (Prim::Polygamma, "f(x) = Core.polygamma(3, x)", "f(-1.4)"),
+    (Prim::Polygamma, "f(x) = Core.polygamma(5, x)", "f(12.5)"),
     (Prim::BesselJ0, "f(x) = Core.besselj0(x)", "f(2.1)"),
     (Prim::BesselJ1, "f(x) = Core.besselj1(x)", "f(2.1)"),
     (Prim::BesselJ1, "f(x) = Core.besselj1(x)", "f(0.0)"),

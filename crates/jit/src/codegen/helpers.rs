@@ -124,6 +124,8 @@ pub const PRESERVING: &[&str] = &["mc_push_i64", "mc_push_f64", "mc_push_bytes"]
 pub fn helpers() -> Vec<Helper> {
     type Powi64 = extern "C" fn(f64, i64) -> f64;
     type Powi32 = extern "C" fn(f32, i64) -> f32;
+    type Polygamma64 = extern "C" fn(i64, f64) -> f64;
+    type Polygamma32 = extern "C" fn(i64, f32) -> f32;
     type Fma64 = extern "C" fn(f64, f64, f64) -> f64;
     type Fma32 = extern "C" fn(f32, f32, f32) -> f32;
     let mut v = vec![
@@ -180,6 +182,14 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_push_bytes(_, _, _)),
         Helper::new("mc_powi_f64", ir::fold::cmath::powi64 as Powi64),
         Helper::new("mc_powi_f32", ir::fold::cmath::powi32 as Powi32),
+        Helper::new(
+            "mc_polygamma_f64",
+            ir::fold::cmath::polygamma64 as Polygamma64,
+        ),
+        Helper::new(
+            "mc_polygamma_f32",
+            ir::fold::cmath::polygamma32 as Polygamma32,
+        ),
         Helper::new("mc_fma_f64", ir::fold::cmath::fma64 as Fma64),
         Helper::new("mc_fma_f32", ir::fold::cmath::fma32 as Fma32),
     ];

@@ -876,6 +876,14 @@ impl Gen<'_, '_> {
                 };
                 return self.call(name, &[*x, *n]);
             }
+            (Polygamma, [m, x]) if reps[0] == Rep::I64 => {
+                let name = if reps[1] == Rep::F64 {
+                    "mc_polygamma_f64"
+                } else {
+                    "mc_polygamma_f32"
+                };
+                return self.call(name, &[*m, *x]);
+            }
             _ => {
                 let float = |r: &Rep| matches!(r, Rep::F64 | Rep::F32);
                 if reps.iter().all(float)

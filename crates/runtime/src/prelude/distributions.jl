@@ -107,14 +107,26 @@ function _normz(μ, σ, x)
     end
     (x - μ) / σ
 end
-_normcdf(μ, σ, x) = erfc(-_normz(μ, σ, x) * _invsqrt2) / 2
-_normccdf(μ, σ, x) = erfc(_normz(μ, σ, x) * _invsqrt2) / 2
+# (At z = ±Inf the values are the constant limits, whose derivatives are zero rather than
+# the NaN of a zero density times an infinite dz.)
+function _normcdf(μ, σ, x)
+    z = _normz(μ, σ, x)
+    isinf(z) && return z > 0 ? one(z) : zero(z)
+    erfc(-z * _invsqrt2) / 2
+end
+function _normccdf(μ, σ, x)
+    z = _normz(μ, σ, x)
+    isinf(z) && return z > 0 ? zero(z) : one(z)
+    erfc(z * _invsqrt2) / 2
+end
 function _normlogcdf(μ, σ, x)
     z = _normz(μ, σ, x)
+    isinf(z) && return z > 0 ? zero(z) : oftype(z, -Inf)
     z < -1.0 ? log(erfc(-z * _invsqrt2) / 2) : log1p(-erfc(z * _invsqrt2) / 2)
 end
 function _normlogccdf(μ, σ, x)
     z = _normz(μ, σ, x)
+    isinf(z) && return z > 0 ? oftype(z, -Inf) : zero(z)
     z > 1.0 ? log(erfc(z * _invsqrt2) / 2) : log1p(-erfc(-z * _invsqrt2) / 2)
 end
 _norminvcdf(μ, σ, p) = μ + σ * (-erfcinv(2 * p) * _sqrt2)
@@ -144,6 +156,73 @@ function _betaccdf(α, β, x)
     iszero(α) && β > 0 && return float(x < 0)
     iszero(β) && α > 0 && return float(x < 1)
     last(beta_inc(α, β, clamp(x, 0, 1)))
+end
+
+# The x in [lo, hi] where the increasing function F (with derivative f) equals p: Newton steps
+# kept inside a bracket that shrinks around the root (bisecting when a step would leave it),
+# to full precision. A last Newton step from the converged point carries the derivatives of
+# x with respect to p and to the parameters F depends on (those of the root itself).
+function _invert_increasing(F, f, p, x, lo, hi)
+    lo0, hi0 = lo, hi
+    for _ in 1:300
+        Fx = F(x)
+        Fx == p && break
+        if Fx < p
+            lo = x
+        else
+            hi = x
+        end
+        xn = x - (Fx - p) / f(x)
+        if !(lo < xn < hi)
+            xn = isfinite(hi) ? (lo + hi) / 2 : 2 * abs(x) + 1
+        end
+        done = abs(xn - x) <= 4 * eps(abs(xn)) || hi - lo <= 4 * eps(abs(hi))
+        x = xn
+        done && break
+    end
+    fx = f(x)
+    fx > 0 && isfinite(fx) ? clamp(x - (F(x) - p) / fx, lo0, hi0) : x
+end
+function _check_probability(p)
+    0 <= p <= 1 || throw(DomainError(p, "the probability must be in [0, 1]"))
+    nothing
+end
+# The quantile of a continuous distribution on [lo, hi] from its cdf, ccdf and pdf, starting
+# at x0: the lower tail inverts the cdf, the upper tail the ccdf (so small upper-tail
+# probabilities keep their precision).
+function _continuous_quantile(d, p, x0, lo, hi)
+    _check_probability(p)
+    p == 0 && return float(lo)
+    p == 1 && return float(hi)
+    x0 = clamp(x0, nextfloat(float(lo)), prevfloat(float(hi)))
+    if p <= 0.5
+        return _invert_increasing(x -> cdf(d, x), x -> pdf(d, x), p, x0, lo, hi)
+    end
+    _invert_increasing(x -> -ccdf(d, x), x -> pdf(d, x), -(1 - p), x0, lo, hi)
+end
+
+# The smallest k of the support 0:hi (hi may be Inf) with cdf(d, k) ≥ p, as R's qpois and
+# qbinom find it: p is lowered by 64 ulps so that a probability computed as a cdf value finds
+# its own k; the search starts at the normal approximation `k0`.
+function _discrete_quantile(d, p, k0, hi)
+    0 <= p <= 1 || throw(InexactError(:Int64, Int64, NaN))
+    p == 0 && return 0
+    if p == 1
+        isinf(hi) && throw(InexactError(:Int64, Int64, Inf))
+        return Int64(hi)
+    end
+    target = p * (1 - 64 * eps(Float64))
+    k = Int64(clamp(round(k0), 0.0, min(float(hi), 9.0e15)))
+    if cdf(d, k) >= target
+        while k > 0 && cdf(d, k - 1) >= target
+            k -= 1
+        end
+    else
+        while k < hi && cdf(d, k) < target
+            k += 1
+        end
+    end
+    k
 end
 
 # ---------------------------------------------------------------- Normal
@@ -280,6 +359,18 @@ logpdf(d::Gamma, x::Real) = _gammalogpdf(d.α, d.θ, x)
 cdf(d::Gamma, x::Real) = _gammacdf(d.α, d.θ, x)
 ccdf(d::Gamma, x::Real) = _gammaccdf(d.α, d.θ, x)
 gradlogpdf(d::Gamma{T}, x::Real) where {T} = x >= 0 ? (d.α - 1) / x - 1 / d.θ : zero(T)
+# Started from Wilson and Hilferty's cube-root normal approximation, or from the first term of
+# the series near zero when that is not positive.
+function quantile(d::Gamma, p::Real)
+    α, θ = d.α, d.θ
+    z = -erfcinv(2 * clamp(p, 1e-300, 1 - 1e-16)) * _sqrt2
+    x0 = α * (1 - 1 / (9α) + z / (3 * sqrt(α)))^3
+    if !(x0 > 0.01 * α)
+        x0 = exp((log(clamp(p, 1e-300, 1.0)) + loggamma(α + 1)) / α)
+    end
+    _continuous_quantile(d, p, θ * x0, zero(θ * x0), oftype(θ * x0, Inf))
+end
+cquantile(d::Gamma, p::Real) = quantile(d, 1 - p)
 # Marsaglia and Tsang's method; a shape below one by the boost u^(1/α).
 function _rand_gamma(rng::AbstractRNG, α::Float64)
     if α < 1.0
@@ -344,6 +435,11 @@ maximum(d::Beta) = 1.0
 logpdf(d::Beta, x::Real) = _betalogpdf(d.α, d.β, x)
 cdf(d::Beta, x::Real) = _betacdf(d.α, d.β, x)
 ccdf(d::Beta, x::Real) = _betaccdf(d.α, d.β, x)
+function quantile(d::Beta, p::Real)
+    x0 = d.α / (d.α + d.β)
+    _continuous_quantile(d, p, x0, zero(x0), one(x0))
+end
+cquantile(d::Beta, p::Real) = quantile(d, 1 - p)
 function rand(rng::AbstractRNG, d::Beta)
     x = _rand_gamma(rng, Float64(d.α))
     y = _rand_gamma(rng, Float64(d.β))
@@ -512,6 +608,27 @@ function cdf(d::TDist, x::Real)
     c = _betaccdf(one(ν) / 2, ν / 2, inv(1 + ν / max(0, x^2)))
     x < 0 ? c / 2 : 1 - c / 2
 end
+ccdf(d::TDist, x::Real) = cdf(d, -x)
+# Symmetric about zero. A tail probability q of |T| > t is a beta probability of
+# y = ν / (ν + t²) (I_y(ν/2, 1/2) = 2q), or of 1 - y for the central half, so the quantile
+# comes from the beta quantile that keeps its precision: far tails stay accurate.
+function quantile(d::TDist, p::Real)
+    _check_probability(p)
+    ν = float(d.ν)
+    isinf(ν) && return _norminvcdf(zero(ν), one(ν), p)
+    q = p < 0.5 ? p : 1 - p
+    if q == 0
+        t = oftype(ν, Inf)
+    elseif 2q <= 0.5
+        y = quantile(Beta(ν / 2, oftype(ν, 0.5)), 2q)
+        t = sqrt(ν * ((1 - y) / y))
+    else
+        w = quantile(Beta(oftype(ν, 0.5), ν / 2), 1 - 2q)
+        t = sqrt(ν * (w / (1 - w)))
+    end
+    p < 0.5 ? -t : t
+end
+cquantile(d::TDist, p::Real) = -quantile(d, p)
 function rand(rng::AbstractRNG, d::TDist)
     ν = Float64(d.ν)
     isinf(ν) && return randn(rng)
@@ -546,6 +663,8 @@ logpdf(d::Bernoulli, x::Real) = log(pdf(d, x))
 cdf(d::Bernoulli, x::Bool) = x ? one(d.p) : failprob(d)
 cdf(d::Bernoulli, x::Real) = x < 0 ? zero(d.p) : x < 1 ? failprob(d) : one(d.p)
 rand(rng::AbstractRNG, d::Bernoulli) = rand(rng) <= succprob(d)
+quantile(d::Bernoulli{T}, p::Real) where {T} = 0 <= p <= 1 ? (p <= failprob(d) ? zero(T) : one(T)) : T(NaN)
+cquantile(d::Bernoulli{T}, p::Real) where {T} = 0 <= p <= 1 ? (p >= succprob(d) ? zero(T) : one(T)) : T(NaN)
 
 # ---------------------------------------------------------------- Binomial
 
@@ -591,6 +710,10 @@ function cdf(d::Binomial, k::Real)
     isone(p) ? oftype(res, k >= n) : res
 end
 # Inversion by geometric gaps between successes: cost proportional to n min(p, 1 - p).
+function quantile(d::Binomial, p::Real)
+    z = -erfcinv(2 * clamp(p, 1e-300, 1 - 1e-16)) * _sqrt2
+    _discrete_quantile(d, p, d.n * d.p + sqrt(d.n * d.p * (1 - d.p)) * z, d.n)
+end
 function rand(rng::AbstractRNG, d::Binomial)
     n, p = d.n, Float64(d.p)
     p > 0.5 && return n - rand(rng, Binomial(n, 1.0 - p; check_args = false))
@@ -633,6 +756,10 @@ function logpdf(d::Poisson, x::Real)
     x >= 0 && isinteger(x) ? val : oftype(val, -Inf)
 end
 cdf(d::Poisson, x::Real) = _gammaccdf(max(0, floor(x + 1)), 1, d.λ)
+function quantile(d::Poisson, p::Real)
+    z = -erfcinv(2 * clamp(p, 1e-300, 1 - 1e-16)) * _sqrt2
+    _discrete_quantile(d, p, d.λ + sqrt(d.λ) * z, Inf)
+end
 ccdf(d::Poisson, x::Real) = _gammacdf(max(0, floor(x + 1)), 1, d.λ)
 # Inversion for small means; Hörmann's transformed rejection (PTRS) for large ones.
 function rand(rng::AbstractRNG, d::Poisson)
@@ -727,6 +854,17 @@ function cdf(d::Categorical, x::Real)
     end
     s / 1
 end
+function quantile(d::Categorical, q::Real)
+    0 <= q <= 1 || throw(DomainError(q))
+    k = length(d.p)
+    i = 1
+    cp = d.p[1]
+    while cp < q && i < k
+        i += 1
+        cp += d.p[i]
+    end
+    d.support[i]
+end
 function rand(rng::AbstractRNG, d::Categorical)
     u = rand(rng)
     s = 0.0
@@ -791,6 +929,232 @@ end
 function rand(rng::AbstractRNG, d::Dirichlet)
     x = [_rand_gamma(rng, Float64(a)) for a in d.alpha]
     x ./ sum(x)
+end
+
+# ---------------------------------------------------------------- truncated
+#
+# `truncated(d, l, u)` (either bound `nothing` for none) wraps any univariate distribution,
+# with the package's fields: the log probability below the lower bound, the probabilities
+# below and up to the bounds, and the probability of the interval and its log.
+
+extrema(d::UnivariateDistribution) = (minimum(d), maximum(d))
+abstract type ValueSupport end
+struct Discrete <: ValueSupport end
+struct Continuous <: ValueSupport end
+_value_support(d::DiscreteUnivariateDistribution) = Discrete()
+_value_support(d::UnivariateDistribution) = Continuous()
+# P(X < x): for a discrete distribution the mass at x is left out.
+_logcdf_noninclusive(d::UnivariateDistribution, x) = logcdf(d, x)
+_logcdf_noninclusive(d::DiscreteUnivariateDistribution, x) = logsubexp(logcdf(d, x), logpdf(d, x))
+
+struct Truncated{D<:UnivariateDistribution,S<:ValueSupport,T<:Real,TL,TU} <: UnivariateDistribution
+    untruncated::D
+    lower::TL
+    upper::TU
+    loglcdf::T
+    lcdf::T
+    ucdf::T
+    tp::T
+    logtp::T
+    function Truncated(d::UnivariateDistribution, l, u, loglcdf::T, lcdf::T, ucdf::T, tp::T, logtp::T) where {T<:Real}
+        new{typeof(d),typeof(_value_support(d)),T,typeof(l),typeof(u)}(d, l, u, loglcdf, lcdf, ucdf, tp, logtp)
+    end
+end
+truncated(d::UnivariateDistribution, l::Real, u::Real) = truncated(d, promote(l, u)...)
+truncated(d::UnivariateDistribution; lower = nothing, upper = nothing) = truncated(d, lower, upper)
+function truncated(d::UnivariateDistribution, ::Nothing, u::Real)
+    logucdf = _logcdf_bound(d, u)
+    ucdf = exp(logucdf)
+    Truncated(d, nothing, promote(u, oftype(ucdf, -Inf), zero(ucdf), ucdf, ucdf, logucdf)...)
+end
+function truncated(d::UnivariateDistribution, l::Real, ::Nothing)
+    loglcdf = _logcdf_noninclusive_bound(d, l)
+    lcdf = exp(loglcdf)
+    logtp = log1mexp(loglcdf)
+    tp = exp(logtp)
+    l2, loglcdf2, lcdf2, ucdf2, tp2, logtp2 = promote(l, loglcdf, lcdf, one(lcdf), tp, logtp)
+    Truncated(d, l2, nothing, loglcdf2, lcdf2, ucdf2, tp2, logtp2)
+end
+truncated(d::UnivariateDistribution, ::Nothing, ::Nothing) = d
+# An infinite bound's log probability is the constant limit (0 or -Inf), so that it carries
+# no derivative (a density of zero times an infinite argument would make it NaN).
+_logcdf_limit(b) = b > 0 ? zero(float(b)) : oftype(float(b), -Inf)
+_logcdf_bound(d, u) = isinf(u) ? _logcdf_limit(u) : logcdf(d, u)
+_logcdf_noninclusive_bound(d, l) = isinf(l) ? _logcdf_limit(l) : _logcdf_noninclusive(d, l)
+function truncated(d::UnivariateDistribution, l::T, u::T) where {T<:Real}
+    l <= u || error("the lower bound must be less or equal than the upper bound")
+    loglcdf = _logcdf_noninclusive_bound(d, l)
+    lcdf = exp(loglcdf)
+    logucdf = _logcdf_bound(d, u)
+    ucdf = exp(logucdf)
+    logtp = logsubexp(loglcdf, logucdf)
+    tp = exp(logtp)
+    Truncated(d, promote(l, u, loglcdf, lcdf, ucdf, tp, logtp)...)
+end
+_tmax(a, b) = b === nothing ? a : max(a, b)
+_tmin(a, b) = b === nothing ? a : min(a, b)
+truncated(d::Truncated, l::T, u::T) where {T<:Real} = truncated(d.untruncated, _tmax(l, d.lower), _tmin(u, d.upper))
+truncated(d::Truncated, ::Nothing, u::Real) = truncated(d.untruncated, d.lower, _tmin(u, d.upper))
+truncated(d::Truncated, l::Real, ::Nothing) = truncated(d.untruncated, _tmax(l, d.lower), d.upper)
+
+params(d::Truncated) = (params(d.untruncated)..., d.lower, d.upper)
+partype(d::Truncated{D,S,T}) where {D,S,T} = promote_type(partype(d.untruncated), T)
+eltype(d::Truncated) = eltype(d.untruncated)
+minimum(d::Truncated) = d.lower === nothing ? minimum(d.untruncated) : max(minimum(d.untruncated), d.lower)
+maximum(d::Truncated) = d.upper === nothing ? maximum(d.untruncated) : min(maximum(d.untruncated), d.upper)
+islowerbounded(d::Truncated) = d.lower === nothing ? isfinite(minimum(d.untruncated)) : isfinite(minimum(d.untruncated)) || isfinite(d.lower)
+isupperbounded(d::Truncated) = d.upper === nothing ? isfinite(maximum(d.untruncated)) : isfinite(maximum(d.untruncated)) || isfinite(d.upper)
+_in_closed_interval(x::Real, l::Real, u::Real) = l <= x <= u
+_in_closed_interval(x::Real, ::Nothing, u::Real) = x <= u
+_in_closed_interval(x::Real, l::Real, ::Nothing) = x >= l
+insupport(d::Truncated, x::Real) = _in_closed_interval(x, d.lower, d.upper) && insupport(d.untruncated, x)
+function quantile(d::Truncated, p::Real)
+    x = quantile(d.untruncated, d.lcdf + p * d.tp)
+    min_x, max_x = extrema(d)
+    clamp(x, oftype(x, min_x), oftype(x, max_x))
+end
+function pdf(d::Truncated, x::Real)
+    result = pdf(d.untruncated, x) / d.tp
+    _in_closed_interval(x, d.lower, d.upper) ? result : zero(result)
+end
+function logpdf(d::Truncated, x::Real)
+    result = logpdf(d.untruncated, x) - d.logtp
+    _in_closed_interval(x, d.lower, d.upper) ? result : oftype(result, -Inf)
+end
+function cdf(d::Truncated, x::Real)
+    result = clamp((cdf(d.untruncated, x) - d.lcdf) / d.tp, 0, 1)
+    if d.lower !== nothing && x < d.lower
+        zero(result)
+    elseif d.upper !== nothing && x >= d.upper
+        one(result)
+    else
+        result
+    end
+end
+function logcdf(d::Truncated, x::Real)
+    result = logsubexp(logcdf(d.untruncated, x), d.loglcdf) - d.logtp
+    if d.lower !== nothing && x < d.lower
+        oftype(result, -Inf)
+    elseif d.upper !== nothing && x >= d.upper
+        zero(result)
+    else
+        result
+    end
+end
+function ccdf(d::Truncated, x::Real)
+    result = clamp((d.ucdf - cdf(d.untruncated, x)) / d.tp, 0, 1)
+    if d.lower !== nothing && x <= d.lower
+        one(result)
+    elseif d.upper !== nothing && x > d.upper
+        zero(result)
+    else
+        result
+    end
+end
+function logccdf(d::Truncated, x::Real)
+    result = logsubexp(logccdf(d.untruncated, x), log1p(-d.ucdf)) - d.logtp
+    if d.lower !== nothing && x <= d.lower
+        zero(result)
+    elseif d.upper !== nothing && x > d.upper
+        oftype(result, -Inf)
+    else
+        result
+    end
+end
+# Draws by rejection when the interval holds much of the mass, by inversion otherwise.
+function rand(rng::AbstractRNG, d::Truncated)
+    d0 = d.untruncated
+    if d.tp > 0.25
+        while true
+            r = rand(rng, d0)
+            _in_closed_interval(r, d.lower, d.upper) && return r
+        end
+    end
+    quantile(d0, d.lcdf + rand(rng) * d.tp)
+end
+# A bound in standard units; an infinite one stays the constant it is.
+_std_bound(x, μ, σ) = isinf(x) ? oftype((x - μ) / σ, x) : (x - μ) / σ
+# The moments of a truncated normal: those of the standard normal on [a, b], computed without
+# cancellation in the tails through the scaled complementary error function.
+function _tnmom1(a, b)
+    mid = float(middle(a, b))
+    if !(a <= b)
+        return oftype(mid, NaN)
+    elseif a == b
+        return mid
+    elseif abs(a) > abs(b)
+        return -_tnmom1(-b, -a)
+    elseif isinf(a) && isinf(b)
+        return zero(mid)
+    end
+    a′ = a * _invsqrt2
+    b′ = b * _invsqrt2
+    if isinf(b)
+        # The same values as below with Δ = Inf (expm1(-Δ) = -1, exp(-Δ) = 0), written so
+        # that no infinite intermediate reaches the derivatives.
+        m = a <= 0 ? -exp(-a^2 / 2) / erf(b′, a′) : -one(mid) / -erfcx(a′)
+        return clamp(m / 1.2533141373155003, a, b)
+    end
+    Δ = (b - a) * mid
+    if a <= 0 <= b
+        m = expm1(-Δ) * exp(-a^2 / 2) / erf(b′, a′)
+    else
+        z = exp(-Δ) * erfcx(b′) - erfcx(a′)
+        iszero(z) && return mid
+        m = expm1(-Δ) / z
+    end
+    clamp(m / 1.2533141373155003, a, b)
+end
+function _tnmom2(a, b)
+    mid = float(middle(a, b))
+    if !(a <= b)
+        return oftype(mid, NaN)
+    elseif a == b
+        return mid^2
+    elseif abs(a) > abs(b)
+        return _tnmom2(-b, -a)
+    elseif isinf(a) && isinf(b)
+        return one(mid)
+    elseif isinf(b)
+        return 1 + a / erfcx(a * _invsqrt2) / 1.2533141373155003
+    end
+    a′ = a * _invsqrt2
+    b′ = b * _invsqrt2
+    if a <= 0 <= b
+        eb_ea = 1.2533141373155003 * erf(a′, b′)
+        fb_fa = eb_ea + a * exp(-a^2 / 2) - b * exp(-b^2 / 2)
+        return fb_fa / eb_ea
+    end
+    exΔ = exp((a - b) * mid)
+    ea = 1.2533141373155003 * erfcx(a′)
+    eb = 1.2533141373155003 * erfcx(b′)
+    fa = ea + a
+    fb = eb + b
+    (fa - fb * exΔ) / (ea - eb * exΔ)
+end
+function _tnvar(a, b)
+    a == b && return zero(middle(a, b))
+    a < b || return oftype(middle(a, b), NaN)
+    m1 = _tnmom1(a, b)
+    m2 = sqrt(_tnmom2(a, b))
+    (m2 - m1) * (m2 + m1)
+end
+function mode(d::Truncated{D,Continuous,T}) where {D<:Normal,T}
+    T(clamp(mean(d.untruncated), extrema(d)...))
+end
+function mean(d::Truncated{D,Continuous,T}) where {D<:Normal,T}
+    d0 = d.untruncated
+    μ, σ = mean(d0), std(d0)
+    iszero(σ) && return mode(d)
+    lower, upper = extrema(d)
+    T(μ + _tnmom1(_std_bound(lower, μ, σ), _std_bound(upper, μ, σ)) * σ)
+end
+function var(d::Truncated{D,Continuous,T}) where {D<:Normal,T}
+    d0 = d.untruncated
+    μ, σ = mean(d0), std(d0)
+    iszero(σ) && return T(σ)
+    lower, upper = extrema(d)
+    T(_tnvar(_std_bound(lower, μ, σ), _std_bound(upper, μ, σ)) * σ^2)
 end
 
 # ---------------------------------------------------------------- MvNormal

@@ -42,6 +42,7 @@ isinf(x::AbstractFloat) = !isnan(x) & isnan(x - x)
 isfinite(x::AbstractFloat) = !isnan(x - x)
 isfinite(x::Integer) = true
 isnan(x::Integer) = false
+isinf(x::Integer) = false
 isinteger(x::AbstractFloat) = isfinite(x) && Core.trunc(x) == x
 isinteger(x::Int64) = true
 signbit(x::Float64) = Core.copysign(1.0, x) < 0.0

@@ -185,6 +185,39 @@ ceil(::Type{Int64}, x::Union{Int64,Bool}) = Int64(x)
 round(::Type{Int64}, x::Union{Int64,Bool}) = Int64(x)
 trunc(::Type{Int64}, x::Union{Int64,Bool}) = Int64(x)
 sincos(x) = (sin(x), cos(x))
+# sin(πx) and cos(πx), exact at the integers and half-integers: the argument is reduced to
+# within a quarter of the nearest half-integer before π multiplies it.
+function _pi_quadrant(x::Float64, f::String)
+    isfinite(x) || (isnan(x) && return (x, 0)) || throw(DomainError(x, string(f, "(x) is only defined for finite x.")))
+    r = rem(abs(x), 2.0)
+    n = round(2 * r)
+    (r - n / 2, Int64(n))
+end
+# sin(πy) and cos(πy) for |y| ≤ 1/4, with πy carried to twice the precision of a float.
+function _sincospi_kernel(y::Float64)
+    hi = 3.141592653589793 * y
+    lo = fma(3.141592653589793, y, -hi) + 1.2246467991473532e-16 * y
+    s, c = sin(hi), cos(hi)
+    (s + lo * c, c - lo * s)
+end
+function sinpi(x::Float64)
+    y, n = _pi_quadrant(x, "sinpi")
+    isnan(y) && return y
+    s, c = _sincospi_kernel(y)
+    v = n == 0 || n == 4 ? s : n == 1 ? c : n == 2 ? -s : -c
+    v = iszero(v) ? zero(v) : v
+    x < 0 || (x == 0 && signbit(x)) ? -v : v
+end
+function cospi(x::Float64)
+    y, n = _pi_quadrant(x, "cospi")
+    isnan(y) && return y
+    s, c = _sincospi_kernel(y)
+    v = n == 0 || n == 4 ? c : n == 1 ? -s : n == 2 ? -c : s
+    iszero(v) ? zero(v) : v
+end
+sinpi(x::Real) = sinpi(float(x))
+cospi(x::Real) = cospi(float(x))
+sincospi(x::Real) = (sinpi(x), cospi(x))
 
 # Integer (and Bool) arguments go through Float64.
 sqrt(x::Real) = sqrt(float(x))

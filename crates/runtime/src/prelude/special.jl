@@ -12,6 +12,30 @@ function erfinv(x::T) where {T<:AbstractFloat}
     Core.erfinv(x)
 end
 erfinv(x::Real) = erfinv(float(x))
+# erf(y) - erf(x), from the complementary functions where both are in one tail.
+function erf(x::Real, y::Real)
+    if abs(x) <= 0.7071067811865476 && abs(y) <= 0.7071067811865476
+        erf(y) - erf(x)
+    elseif 0 <= x && 0 <= y
+        erfc(x) - erfc(y)
+    elseif x <= 0 && y <= 0
+        erfc(-y) - erfc(-x)
+    else
+        erf(y) - erf(x)
+    end
+end
+# The scaled complementary error function exp(x²)·erfc(x): the product itself below 2 (where
+# it loses a few ulps at most), Laplace's continued fraction above (where the product would
+# underflow).
+function erfcx(x::Float64)
+    x < 2.0 && return exp(x * x) * erfc(x)
+    t = x
+    for k in 60:-1:1
+        t = x + (k / 2) / t
+    end
+    0.5641895835477563 / t
+end
+erfcx(x::Real) = erfcx(float(x))
 function erfcinv(y::T) where {T<:AbstractFloat}
     y > 0.0625 && return erfinv(1 - y)
     y < 0 && throw(DomainError(y, "`y` must be nonnegative."))
@@ -58,8 +82,106 @@ function polygamma(m::Int64, x::Real)
     m == 0 && return digamma(x)
     m == 1 && return trigamma(x)
     m < 0 && throw(DomainError(m, "`real(m)` must be nonnegative, since the definition in this case is ambiguous."))
-    error("not supported yet: `polygamma(m, x)` for m ≥ 2")
+    Core.polygamma(m, float(x))
 end
+# ζ plus the asymptotic tail of the Hurwitz zeta function ζ(s, z) for z past the shift: the m-th
+# derivative of Stirling's series for digamma (m = s - 1), nested as SpecialFunctions nests it.
+function _zeta_tail(ζ::Float64, z::Float64, m::Float64)
+    t = inv(z)
+    w = t^m
+    ζ += w * (inv(m) + 0.5 * t)
+    t *= t
+    c = (0.08333333333333333, -0.008333333333333333, 0.003968253968253968, -0.004166666666666667,
+         0.007575757575757576, -0.021092796092796094, 0.08333333333333333, -0.4432598039215686,
+         3.0539543302701198)
+    ex = (m + 17) * (m + 16) * (c[9] / (17 * 16))
+    for k in 8:-1:2
+        ex = (1 / ((2k - 1) * (2k - 2)) * (m + (2k - 1)) * (m + (2k - 2))) * (c[k] + t * ex)
+    end
+    ζ + w * t * ((m + 1) * (c[1] + t * ex))
+end
+# The Riemann zeta function ζ(s) of a real s (the reflection formula below 1/2).
+function zeta(s::Float64)
+    s == 1 && return NaN
+    isnan(s) && return s
+    isinf(s) && return s > 0 ? 1.0 : NaN
+    if s < 0.5
+        abs(s) < 1e-3 && return evalpoly(s, (-0.5, -0.918938533204672741780329736405617639861,
+            -1.0031782279542924256050500133649802190, -1.00078519447704240796017680222772921424,
+            -0.9998792995005711649578008136558752359121))
+        return zeta(1 - s) * gamma(1 - s) * sinpi(s * 0.5) * 6.283185307179586^s * 0.3183098861837907
+    end
+    ζ = 1.0
+    for ν in 2:6
+        ζₒ = ζ
+        ζ += inv(ν)^s
+        ζ == ζₒ && break
+    end
+    _zeta_tail(ζ, 7.0, s - 1)
+end
+zeta(s::Real) = zeta(float(s))
+# The Hurwitz zeta function ζ(s, z) = Σₖ (k + z)^(-s) of real s and z (terms with k + z = 0
+# left out), shifted up by its recurrence until the asymptotic series is accurate.
+function zeta(s::Float64, z::Float64)
+    (z == 1 || z == 0) && return zeta(s)
+    s == 2 && return trigamma(z)
+    (isnan(s) || isnan(z)) && return NaN
+    x = z
+    if !isfinite(s)
+        if s == Inf
+            (x > 1 || (x >= 0.5 ? abs(z) > 1 : abs(z - round(x)) > 1)) && return 0.0
+            x > 0 && return Inf
+        end
+        throw(DomainError(s, "`s` must be finite."))
+    end
+    m = s - 1
+    ζ = 0.0
+    cutoff = 7 + m
+    if x < cutoff
+        xf = floor(x)
+        nx = Int64(xf)
+        n = Int64(ceil(cutoff - nx))
+        minus_s = -s
+        if nx < 0
+            minus_z = -z
+            ζ += minus_z^minus_s
+            if xf != z
+                ζ += (z - nx)^minus_s
+            end
+            if s > 0
+                for ν in (-nx - 1):-1:1
+                    ζₒ = ζ
+                    ζ += (minus_z - ν)^minus_s
+                    ζ == ζₒ && break
+                end
+            else
+                for ν in 1:(-nx - 1)
+                    ζₒ = ζ
+                    ζ += (minus_z - ν)^minus_s
+                    ζ == ζₒ && break
+                end
+            end
+        else
+            ζ += z^minus_s
+        end
+        if s > 0
+            for ν in max(1, 1 - nx):(n - 1)
+                ζₒ = ζ
+                ζ += (z + ν)^minus_s
+                ζ == ζₒ && break
+            end
+        else
+            for ν in (n - 1):-1:max(1, 1 - nx)
+                ζₒ = ζ
+                ζ += (z + ν)^minus_s
+                ζ == ζₒ && break
+            end
+        end
+        z += n
+    end
+    _zeta_tail(ζ, z, m)
+end
+zeta(s::Real, z::Real) = zeta(Float64(s), Float64(z))
 besselj0(x::T) where {T<:AbstractFloat} = Core.besselj0(x)
 besselj0(x::Real) = besselj0(float(x))
 besselj1(x::T) where {T<:AbstractFloat} = Core.besselj1(x)
