@@ -5,6 +5,8 @@
 # check: complex_vector_loss([1.0 + 0.5im, -0.3 + 2.0im, 0.8 - 0.1im])
 # check: complex_solve([1.5, -0.5])
 # check: inverse_functions([0.4, -0.7])
+# check: complex_array_copies([0.3, 0.7, -1.1])
+# check: copies_of_tuples_and_structs([0.3, 0.7, -1.1])
 # Real-valued losses of complex intermediates (an impedance fit, a sum of phasors, a complex
 # linear solve) and of complex inputs, whose gradient is the complex number ∂f/∂re + i ∂f/∂im
 # (Mooncake's convention).
@@ -39,4 +41,31 @@ end
 function inverse_functions(x)
     z = complex(x[1], x[2])
     abs2(asin(z)) + real(acos(z) * atan(z)) + imag(asinh(z)) + abs(acosh(2z)) + real(atanh(z / 2))
+end
+
+# Arrays of complex numbers copied, permuted, reversed and written column by column; copies of
+# arrays of tuples and of immutable structs of floats.
+function complex_array_copies(x)
+    z = [complex(x[1], x[2]), complex(x[3], -x[1]), complex(x[2] * x[3], 1.0)]
+    w = copy(z)
+    r = reverse(z)
+    p = z[[3, 1, 2]]
+    M = zeros(ComplexF64, 3, 2)
+    M[:, 1] = z
+    M[:, 2] = r
+    Z = reshape(copy(z), 1, 3)
+    W = vcat(Z, conj(Z))
+    sum(abs2, w) + real(sum(r .* p)) + abs(sum(M)) + sum(abs2, W * transpose(Z)) + real(sum(permutedims(W)))
+end
+struct PairOfFloats
+    a::Float64
+    b::Float64
+end
+function copies_of_tuples_and_structs(x)
+    v = [(x[1], x[2]), (x[3], 1.0)]
+    w = copy(v)
+    w[1] = (w[1][1] * 2, w[1][2])
+    s = [PairOfFloats(x[1], x[2]), PairOfFloats(x[3], 1.0)]
+    t = copy(s)
+    v[1][1] * w[1][1] + w[2][1]^2 + v[2][2] + sum(p.a * p.b for p in t) + s[1].a
 end

@@ -1109,11 +1109,22 @@ impl Prim {
             ArrayAccumulate => {
                 arity(2)?;
                 match (&args[0], &args[1]) {
-                    (Type::Array(a, _), Type::Array(b, _)) if a == b && a.is_float() => {
+                    (Type::Array(a, _), Type::Array(b, _))
+                        if a == b
+                            && (a.is_float()
+                                || matches!(
+                                    **a,
+                                    Type::Struct(..)
+                                        | Type::Tuple(_)
+                                        | Type::NamedTuple(..)
+                                        | Type::Tangent(_)
+                                )) =>
+                    {
                         Ok(args[0].clone())
                     }
                     _ => Err(
-                        "`Core.array_accumulate` needs two float arrays of one element type".into(),
+                        "`Core.array_accumulate` needs two arrays of one element type of floats"
+                            .into(),
                     ),
                 }
             }

@@ -165,7 +165,7 @@ pub fn eval_array_kernel(op: Prim, args: &[Value], env: &TypeEnv) -> R {
                 let ok = match a.elem {
                     Type::Float64 => update_from::<f64>(a, c, |x, y| x + y),
                     Type::Float32 => update_from::<f32>(a, c, |x, y| x + y),
-                    _ => None,
+                    _ => accumulate_float_structs(a, c),
                 };
                 ok.map(|()| args[0].clone()).ok_or_else(b)
             }
@@ -277,6 +277,44 @@ fn update_from<T: crate::matmul::Elem>(
         // it during this call.
         let ys = unsafe { std::slice::from_raw_parts(yp, n) };
         xs.iter_mut().zip(ys).for_each(|(x, y)| *x = f(*x, *y));
+        Some(())
+    })
+}
+
+/// `a .+= c` for arrays of one isbits element type made of floats (the tangents of complex
+/// numbers, of tuples and structs of floats): each float field added in place; `None` for
+/// other element types or lengths.
+fn accumulate_float_structs(a: &ArrayObj, c: &ArrayObj) -> Option<()> {
+    if a.elem != c.elem {
+        return None;
+    }
+    let src = c.with(|d| match &d.data {
+        ArrayData::Bits { layout, bytes, len } => Some((layout.clone(), bytes.clone(), *len)),
+        _ => None,
+    })?;
+    let (layout, ys, n) = src;
+    let (wide, offsets) = layout.float_fields()?;
+    a.with_mut(|d| {
+        let ArrayData::Bits { bytes: xs, len, .. } = &mut d.data else {
+            return None;
+        };
+        if *len != n {
+            return None;
+        }
+        for i in 0..n {
+            for &off in &offsets {
+                let at = i * layout.size + off;
+                if wide {
+                    let x = f64::from_le_bytes(xs[at..at + 8].try_into().ok()?);
+                    let y = f64::from_le_bytes(ys[at..at + 8].try_into().ok()?);
+                    xs[at..at + 8].copy_from_slice(&(x + y).to_le_bytes());
+                } else {
+                    let x = f32::from_le_bytes(xs[at..at + 4].try_into().ok()?);
+                    let y = f32::from_le_bytes(ys[at..at + 4].try_into().ok()?);
+                    xs[at..at + 4].copy_from_slice(&(x + y).to_le_bytes());
+                }
+            }
+        }
         Some(())
     })
 }

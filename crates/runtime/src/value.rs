@@ -288,6 +288,28 @@ impl BitsLayout {
         })
     }
 
+    /// The offsets of the float fields of a value of this layout, all `Float64` (`true`) or
+    /// all `Float32` (`false`); `None` if it holds an integer or a Bool, or floats of both
+    /// widths. (A tangent of this layout is added field by field at these offsets.)
+    pub fn float_fields(&self) -> Option<(bool, Vec<usize>)> {
+        fn walk(s: &Shape, wide: &mut Option<bool>, out: &mut Vec<usize>) -> bool {
+            match s {
+                Shape::Scalar(k @ (Scalar::F64 | Scalar::F32), at) => {
+                    let w = matches!(k, Scalar::F64);
+                    out.push(*at);
+                    *wide.get_or_insert(w) == w
+                }
+                Shape::Scalar(Scalar::I64 | Scalar::Bool, _) => false,
+                Shape::Singleton(_) => true,
+                Shape::Struct(_, fs) | Shape::Tuple(fs) | Shape::NamedTuple(_, fs) => {
+                    fs.iter().all(|f| walk(f, wide, out))
+                }
+            }
+        }
+        let (mut wide, mut out) = (None, Vec::new());
+        walk(&self.shape, &mut wide, &mut out).then(|| (wide.unwrap_or(true), out))
+    }
+
     fn read_shape(shape: &Shape, b: &[u8]) -> Value {
         let word = |at: usize, w: usize| -> [u8; 8] {
             let mut buf = [0u8; 8];

@@ -566,7 +566,8 @@ impl Forwards<'_> {
     }
 
     /// A copy of an array: a new fdata array whose cotangent the pullback adds to the
-    /// source's.
+    /// source's (element by element, or float field by float field for tangents that are
+    /// isbits aggregates of floats, as those of complex numbers).
     fn array_copy(&mut self, p: PrimAt) -> Result<(), AdError> {
         let cx = self.cx;
         let arr = p.args[0];
@@ -583,7 +584,13 @@ impl Forwards<'_> {
             let fv = emit!(self, p.at).prim(p.op, a, ft.clone());
             self.fmap.insert(p.r, fv);
         } else {
-            if !matches!(tangent_elem(&cx.ft(arr)), Type::Float64 | Type::Float32) {
+            let te = tangent_elem(&cx.ft(arr));
+            let floats = matches!(te, Type::Float64 | Type::Float32)
+                || matches!(
+                    te,
+                    Type::Struct(..) | Type::Tuple(_) | Type::NamedTuple(..) | Type::Tangent(_)
+                ) && te.is_bits(cx.env);
+            if !floats {
                 return Err(cx.err(
                     p.at.i,
                     format!(
@@ -592,7 +599,14 @@ impl Forwards<'_> {
                     ),
                 ));
             }
-            let fb = emit!(self, p.at).prim(Prim::ArrayZeroLike, vec![p.nv], ft.clone());
+            // A zero array like the source's fdata (of tangent elements; for floats, the
+            // primal's own element type).
+            let like = if matches!(te, Type::Float64 | Type::Float32) {
+                p.nv
+            } else {
+                fa
+            };
+            let fb = emit!(self, p.at).prim(Prim::ArrayZeroLike, vec![like], ft.clone());
             self.fmap.insert(p.r, fb);
             let (src, dst) = (self.sv.add(fa), self.sv.add(fb));
             self.rv.push(Rev::ArrayCopy { src, dst });
