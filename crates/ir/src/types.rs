@@ -93,7 +93,10 @@ impl Type {
             | Type::Union(_)
             | Type::Val(_)
             | Type::ValBool(_)
-            | Type::ValSym(_) => false,
+            | Type::ValSym(_)
+            // The instances of a parametric type with any parameters (the elements of a
+            // `Vector{Point}`): each value is of some `Point{T}`.
+            | Type::UnionAll(_) => false,
             Type::Int64
             | Type::Symbol
             | Type::Float64
@@ -102,8 +105,7 @@ impl Type {
             | Type::Nothing
             | Type::String
             | Type::Function(_)
-            | Type::Type(_)
-            | Type::UnionAll(_) => true,
+            | Type::Type(_) => true,
             Type::Array(..) => true,
             Type::Tuple(ts) => ts.iter().all(|t| t.is_concrete()),
             Type::NamedTuple(_, ts) => ts.iter().all(|t| t.is_concrete()),
@@ -873,6 +875,24 @@ impl TypeEnv {
                 let def = self.abstracts.get(n)?;
                 let b = bind_params(&def.params, ps).unwrap_or_default();
                 def.supertype.subst(&b).unwrap_or(Type::Any)
+            }
+            // A parametric struct or abstract type with its parameters free (`S` of
+            // `struct S{T} <: B`): its declared supertype where that names no parameter, else
+            // that supertype's own parametric type (`S{T} <: AbstractVector{T}` gives
+            // `AbstractVector`).
+            Type::UnionAll(n) => {
+                let sup = match (self.structs.get(n), self.abstracts.get(n)) {
+                    (Some(def), _) => &def.supertype,
+                    (None, Some(def)) => &def.supertype,
+                    (None, None) => return Some(Type::Any),
+                };
+                match sup.subst(&FxHashMap::default()) {
+                    Some(t) => t,
+                    None => match sup {
+                        TypePat::App(Head::Abstract(h) | Head::Struct(h), _) => Type::UnionAll(*h),
+                        _ => Type::Any,
+                    },
+                }
             }
             _ => Type::Any,
         })

@@ -1064,6 +1064,31 @@ fn show_distribution(
         out.push_str("\n)\n");
         return true;
     }
+    if name == "MixtureModel" && ps.len() == 4 && fields.len() == 2 {
+        // `MixtureModel{C}(K = k)` and a line per component (the first eight) with its prior.
+        let (Value::Array(cs), Value::Struct(prior)) = (&fields[0], &fields[1]) else {
+            return false;
+        };
+        let Some(Value::Array(p)) = prior.fields.get(1) else {
+            return false;
+        };
+        let (k, comps, probs) = (cs.len(), cs.snapshot(), p.snapshot());
+        out.push_str(&format!("MixtureModel{{{}}}(K = {k})\n", ps[2]));
+        for (i, (c, w)) in comps.iter().zip(&probs).take(8).enumerate() {
+            let w = match w {
+                Value::F64(w) => *w,
+                Value::F32(w) => *w as f64,
+                _ => f64::NAN,
+            };
+            out.push_str(&format!("components[{}] (prior = {w:.4}): ", i + 1));
+            show(out, c, None);
+            out.push('\n');
+        }
+        if k > 8 {
+            out.push_str("The rest are omitted ...\n");
+        }
+        return true;
+    }
     if name == "Truncated" && ps.len() == 5 && fields.len() == 8 {
         out.push_str("Truncated(");
         show(out, &fields[0], None);

@@ -942,7 +942,8 @@ abstract type ValueSupport end
 struct Discrete <: ValueSupport end
 struct Continuous <: ValueSupport end
 _value_support(d::DiscreteUnivariateDistribution) = Discrete()
-_value_support(d::UnivariateDistribution) = Continuous()
+_value_support(d::DiscreteMultivariateDistribution) = Discrete()
+_value_support(d::Distribution) = Continuous()
 # P(X < x): for a discrete distribution the mass at x is left out.
 _logcdf_noninclusive(d::UnivariateDistribution, x) = logcdf(d, x)
 _logcdf_noninclusive(d::DiscreteUnivariateDistribution, x) = logsubexp(logcdf(d, x), logpdf(d, x))
@@ -1236,3 +1237,143 @@ function sqmahal(d::MvNormal, x::AbstractVector)
 end
 logpdf(d::MvNormal, x::AbstractVector{<:Real}) = -(length(d) * _log2π + logdetcov(d)) / 2 - sqmahal(d, x) / 2
 rand(rng::AbstractRNG, d::MvNormal) = d.μ + d.L * randn(rng, length(d.μ))
+
+# ---------------------------------------------------------------- MixtureModel
+#
+# A finite mixture: components of one variate form with a `Categorical` prior over them. The
+# densities sum over the components of positive prior weight (the log density by logsumexp).
+
+abstract type VariateForm end
+struct Univariate <: VariateForm end
+struct Multivariate <: VariateForm end
+# The variate form and value support of the components of an element type (known from the
+# type itself, also for an abstract element type of mixed families).
+_variate_form(::Type{C}) where {C<:UnivariateDistribution} = Univariate
+_variate_form(::Type{C}) where {C<:MultivariateDistribution} = Multivariate
+_value_support(::Type{C}) where {C<:DiscreteUnivariateDistribution} = Discrete
+_value_support(::Type{C}) where {C<:DiscreteMultivariateDistribution} = Discrete
+_value_support(::Type{C}) where {C<:Distribution} = Continuous
+
+struct MixtureModel{VF<:VariateForm,VS<:ValueSupport,C,CT<:Categorical} <: Distribution
+    components::Vector{C}
+    prior::CT
+    function MixtureModel(cs::Vector{C}, pri::CT) where {C,CT<:Categorical}
+        length(cs) == ncategories(pri) || error("The number of components does not match the length of prior.")
+        # (Components in a `Vector{Any}` are asked one by one.)
+        E = C === Any ? typeof(cs[1]) : C
+        new{_variate_form(E),_value_support(E),C,CT}(cs, pri)
+    end
+end
+MixtureModel(components::Vector, p::AbstractVector{<:Real}) = MixtureModel(components, Categorical(p))
+MixtureModel(components::Vector) = MixtureModel(components, Categorical(length(components)))
+_construct_component(::Type{C}, arg) where {C} = C(arg)
+_construct_component(::Type{C}, args::Tuple) where {C} = C(args...)
+function MixtureModel(::Type{C}, params::AbstractArray, p::Vector{T}) where {C,T<:Real}
+    MixtureModel(C[_construct_component(C, a) for a in params], p)
+end
+MixtureModel(::Type{C}, params::AbstractArray) where {C} = MixtureModel(C, params, fill(1 / length(params), length(params)))
+
+component_type(d::MixtureModel{VF,VS,C}) where {VF,VS,C} = C
+ncomponents(d::MixtureModel) = length(d.components)
+components(d::MixtureModel) = d.components
+component(d::MixtureModel, k::Int64) = d.components[k]
+probs(d::MixtureModel) = probs(d.prior)
+params(d::MixtureModel) = ([params(c) for c in d.components], params(d.prior)[1])
+length(d::MixtureModel{Multivariate,S,C,P}) where {S,C,P} = length(d.components[1])
+length(d::MixtureModel{Univariate,S,C,P}) where {S,C,P} = 1
+minimum(d::MixtureModel) = minimum([minimum(c) for c in d.components])
+maximum(d::MixtureModel) = maximum([maximum(c) for c in d.components])
+function mean(d::MixtureModel{Univariate,S,C,P}) where {S,C,P}
+    p = probs(d)
+    sum(pi * mean(component(d, i)) for (i, pi) in enumerate(p) if !iszero(pi))
+end
+function mean(d::MixtureModel{Multivariate,S,C,P}) where {S,C,P}
+    p = probs(d)
+    m = zeros(length(d))
+    for i in 1:ncomponents(d)
+        if p[i] > 0.0
+            m = m .+ p[i] .* mean(component(d, i))
+        end
+    end
+    m
+end
+function var(d::MixtureModel{Univariate,S,C,P}) where {S,C,P}
+    K = ncomponents(d)
+    p = probs(d)
+    means = zeros(K)
+    m = 0.0
+    v = 0.0
+    for i in 1:K
+        pi = p[i]
+        if pi > 0.0
+            ci = component(d, i)
+            mi = mean(ci)
+            means[i] = mi
+            m += pi * mi
+            v += pi * var(ci)
+        end
+    end
+    for i in 1:K
+        pi = p[i]
+        if pi > 0.0
+            v += pi * abs2(means[i] - m)
+        end
+    end
+    v
+end
+std(d::MixtureModel{Univariate,S,C,P}) where {S,C,P} = sqrt(var(d))
+function cov(d::MixtureModel{Multivariate,S,C,P}) where {S,C,P}
+    p = probs(d)
+    m = mean(d)
+    V = zeros(length(d), length(d))
+    for i in 1:ncomponents(d)
+        if p[i] > 0.0
+            c = component(d, i)
+            md = mean(c) .- m
+            V = V .+ p[i] .* (cov(c) .+ md * md')
+        end
+    end
+    V
+end
+var(d::MixtureModel{Multivariate,S,C,P}) where {S,C,P} = diag(cov(d))
+function insupport(d::MixtureModel, x)
+    p = probs(d)
+    any(insupport(component(d, i), x) for (i, pi) in enumerate(p) if !iszero(pi))
+end
+function cdf(d::MixtureModel{Univariate,S,C,P}, x::Real) where {S,C,P}
+    p = probs(d)
+    sum(pi * cdf(component(d, i), x) for (i, pi) in enumerate(p) if !iszero(pi))
+end
+function _mixpdf1(d::MixtureModel, x)
+    p = probs(d)
+    sum(pi * pdf(component(d, i), x) for (i, pi) in enumerate(p) if !iszero(pi))
+end
+function _mixlogpdf1(d::MixtureModel, x)
+    p = probs(d)
+    logsumexp(log(pi) + logpdf(component(d, i), x) for (i, pi) in enumerate(p) if !iszero(pi))
+end
+pdf(d::MixtureModel{Univariate,S,C,P}, x::Real) where {S,C,P} = _mixpdf1(d, x)
+logpdf(d::MixtureModel{Univariate,S,C,P}, x::Real) where {S,C,P} = _mixlogpdf1(d, x)
+pdf(d::MixtureModel{Multivariate,S,C,P}, x::AbstractVector{<:Real}) where {S,C,P} = _mixpdf1(d, x)
+logpdf(d::MixtureModel{Multivariate,S,C,P}, x::AbstractVector{<:Real}) where {S,C,P} = _mixlogpdf1(d, x)
+loglikelihood(d::MixtureModel{Univariate,S,C,P}, x::Real) where {S,C,P} = logpdf(d, x)
+function loglikelihood(d::MixtureModel{Univariate,S,C,P}, x::AbstractArray) where {S,C,P}
+    s = zero(logpdf(d, first(x)))
+    for xi in x
+        s += logpdf(d, xi)
+    end
+    s
+end
+loglikelihood(d::MixtureModel{Multivariate,S,C,P}, x::AbstractVector) where {S,C,P} = logpdf(d, x)
+loglikelihood(d::MixtureModel{Multivariate,S,C,P}, x::AbstractMatrix) where {S,C,P} = sum(logpdf(d, x[:, j]) for j in 1:size(x, 2))
+# Draws a component by the prior, then a value from it.
+rand(rng::AbstractRNG, d::MixtureModel) = rand(rng, component(d, rand(rng, d.prior)))
+rand(rng::AbstractRNG, d::MixtureModel{Univariate,S,C,P}, n::Int64) where {S,C,P} = [rand(rng, d) for _ in 1:n]
+function rand(rng::AbstractRNG, d::MixtureModel{Multivariate,S,C,P}, n::Int64) where {S,C,P}
+    X = Matrix{Float64}(undef, length(d), n)
+    for j in 1:n
+        X[:, j] = rand(rng, d)
+    end
+    X
+end
+rand(d::MixtureModel) = rand(default_rng(), d)
