@@ -243,21 +243,7 @@ fn digamma64(x: f64) -> f64 {
     let t = 1.0 / z;
     psi += z.ln() - 0.5 * t;
     let t2 = t * t;
-    // B₂ₖ / 2k for k = 1..8.
-    psi - t2
-        * horner(
-            t2,
-            &[
-                0.08333333333333333,
-                -0.008333333333333333,
-                0.003968253968253968,
-                -0.004166666666666667,
-                0.007575757575757576,
-                -0.021092796092796094,
-                0.08333333333333333,
-                -0.4432598039215686,
-            ],
-        )
+    psi - t2 * horner(t2, &STIRLING[..8])
 }
 
 /// ψ'(x): reflected to x > 0 (ψ'(1 - x) + ψ'(x) = π²/sin²(πx)), shifted up to x ≥ 10, then
@@ -307,6 +293,20 @@ fn sinpi(x: f64) -> f64 {
         _ => (std::f64::consts::PI * r).sin(),
     }
 }
+
+/// B₂ₖ / 2k for k = 1..9: the coefficients of Stirling's series for digamma, whose derivatives
+/// give the tails of trigamma and of the Hurwitz zeta function.
+const STIRLING: [f64; 9] = [
+    0.08333333333333333,
+    -0.008333333333333333,
+    0.003968253968253968,
+    -0.004166666666666667,
+    0.007575757575757576,
+    -0.021092796092796094,
+    0.08333333333333333,
+    -0.4432598039215686,
+    3.0539543302701198,
+];
 
 /// The polygamma function ψ⁽ᵐ⁾(x), the (m+1)-th derivative of log Γ, for m ≥ 0 (NaN for a
 /// negative m): digamma and trigamma for m = 0 and 1; beyond, SpecialFunctions' formula
@@ -374,17 +374,7 @@ fn hurwitz_zeta(s: f64, z: f64) -> f64 {
     let w = pow64(t, m);
     zeta += w * (1.0 / m + 0.5 * t);
     t *= t;
-    const C: [f64; 9] = [
-        0.08333333333333333,
-        -0.008333333333333333,
-        0.003968253968253968,
-        -0.004166666666666667,
-        0.007575757575757576,
-        -0.021092796092796094,
-        0.08333333333333333,
-        -0.4432598039215686,
-        3.0539543302701198,
-    ];
+    const C: [f64; 9] = STIRLING;
     let mut ex = (m + 17.0) * (m + 16.0) * (C[8] / (17.0 * 16.0));
     for k in (2..=8).rev() {
         let (a, b) = ((2 * k - 1) as f64, (2 * k - 2) as f64);
