@@ -1,9 +1,11 @@
 # check: gmm_loglik([0.2, -1.0, 1.5, -0.3, 0.4])
 # check: mixture_cdf_and_moments([0.5, 1.2, 0.8])
 # check: mv_mixture([0.3, -0.2, 0.6])
+# check: fitted_log_likelihood([1.2, 0.7, 2.9, 1.8, 0.4, 3.3, 1.1])
 # A Gaussian mixture's log likelihood as a first draft writes it with Distributions'
 # `MixtureModel` (weights through a logistic, scales through exp), its distribution function
-# and moments, and a mixture of multivariate normals.
+# and moments, a mixture of multivariate normals, and maximum-likelihood fits differentiated
+# with respect to the data.
 using Distributions
 const data = [-1.2, -0.8, 0.1, 1.9, 2.4, 2.2, -1.5, 0.3]
 function gmm_loglik(θ)
@@ -18,4 +20,8 @@ end
 function mv_mixture(x)
     m = MixtureModel([MvNormal([x[1], 0.0], [1.0 x[3]; x[3] 2.0]), MvNormal([1.0, x[2]], [1.5 0.0; 0.0 0.5])], [0.35, 0.65])
     logpdf(m, [0.2, 0.1]) + sum(mean(m))
+end
+function fitted_log_likelihood(x)
+    n, g = fit(Normal, x), fit(Gamma, x)
+    sum(logpdf.(n, x)) + sum(logpdf.(g, x)) + mean(fit(LogNormal, x)) + fit(Exponential, x).θ
 end

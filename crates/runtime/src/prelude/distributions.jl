@@ -1377,3 +1377,64 @@ function rand(rng::AbstractRNG, d::MixtureModel{Multivariate,S,C,P}, n::Int64) w
     X
 end
 rand(d::MixtureModel) = rand(default_rng(), d)
+
+# ---------------------------------------------------------------- fitting
+#
+# Maximum-likelihood fits from data, by the package's sufficient statistics and updates:
+# `fit(D, x)` is `fit_mle(D, x)`.
+
+fit(::Type{D}, x::AbstractArray) where {D<:Distribution} = fit_mle(D, x)
+function fit_mle(::Type{Normal}, x::AbstractArray{T}) where {T<:Real}
+    n = length(x)
+    s = zero(T) + zero(T)
+    for i in eachindex(x)
+        s += x[i]
+    end
+    m = s / n
+    s2 = zero(m)
+    for i in eachindex(x)
+        s2 += abs2(x[i] - m)
+    end
+    Normal(m, sqrt(s2 / n))
+end
+function fit_mle(::Type{LogNormal}, x::AbstractArray{T}) where {T<:Real}
+    lx = log.(x)
+    μ = mean(lx)
+    LogNormal(μ, std(lx; mean = μ))
+end
+fit_mle(::Type{Exponential}, x::AbstractArray{T}) where {T<:Real} = Exponential(sum(x) / length(x))
+fit_mle(::Type{Poisson}, x::AbstractArray{T}) where {T<:Integer} = Poisson(sum(x) / length(x))
+fit_mle(::Type{Uniform}, x::AbstractArray{T}) where {T<:Real} = Uniform(minimum(x), maximum(x))
+function fit_mle(::Type{Bernoulli}, x::AbstractArray{T}) where {T<:Real}
+    c1 = count(v -> v == 1, x)
+    c0 = count(v -> v == 0, x)
+    c0 + c1 == length(x) || throw(DomainError(x, "Bernoulli data must be 0 or 1"))
+    Bernoulli(c1 / (c0 + c1))
+end
+# Minka's fixed-point iteration for the shape, from (log mean - mean log) / 2.
+function _gamma_mle_update(logmx::Float64, mlogx::Float64, a::Float64)
+    ia = 1 / a
+    z = ia + (mlogx - logmx + log(a) - digamma(a)) / (abs2(a) * (ia - trigamma(a)))
+    1 / z
+end
+function fit_mle(::Type{Gamma}, x::AbstractArray{T}; alpha0::Float64 = NaN, maxiter::Int64 = 1000, tol::Float64 = 1e-16) where {T<:Real}
+    sx = zero(T)
+    slogx = zero(T)
+    for xi in x
+        sx += xi
+        slogx += log(xi)
+    end
+    mx = sx / length(x)
+    logmx = log(mx)
+    mlogx = slogx / length(x)
+    a = isnan(alpha0) ? (logmx - mlogx) / 2 : alpha0
+    converged = false
+    t = 0
+    while !converged && t < maxiter
+        t += 1
+        a_old = a
+        a = _gamma_mle_update(logmx, mlogx, a)
+        converged = abs(a - a_old) <= tol
+    end
+    Gamma(a, mx / a)
+end
