@@ -1376,7 +1376,6 @@ function rand(rng::AbstractRNG, d::MixtureModel{Multivariate,S,C,P}, n::Int64) w
     end
     X
 end
-rand(d::MixtureModel) = rand(default_rng(), d)
 
 # ---------------------------------------------------------------- fitting
 #
