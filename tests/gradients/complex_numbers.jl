@@ -7,6 +7,7 @@
 # check: inverse_functions([0.4, -0.7])
 # check: complex_array_copies([0.3, 0.7, -1.1])
 # check: copies_of_tuples_and_structs([0.3, 0.7, -1.1])
+# check: complex_qr([0.4, -0.7, 1.1])
 # Real-valued losses of complex intermediates (an impedance fit, a sum of phasors, a complex
 # linear solve) and of complex inputs, whose gradient is the complex number ∂f/∂re + i ∂f/∂im
 # (Mooncake's convention).
@@ -68,4 +69,12 @@ function copies_of_tuples_and_structs(x)
     s = [PairOfFloats(x[1], x[2]), PairOfFloats(x[3], 1.0)]
     t = copy(s)
     v[1][1] * w[1][1] + w[2][1]^2 + v[2][2] + sum(p.a * p.b for p in t) + s[1].a
+end
+
+using LinearAlgebra
+# A complex QR factorisation and the least-squares solve through it.
+function complex_qr(p)
+    A = [p[1]+1im 2.0; 0.5im p[2]; 2.0 p[3]-1im]
+    F = qr(A)
+    sum(abs2, F.R[1, :]) + real(F.R[2, 2]) + sum(abs2, F \ [1.0, 2.0im, p[1]])
 end

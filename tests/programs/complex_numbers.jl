@@ -38,3 +38,9 @@ catch e
 end
 println(Float64(3.0 + 0.0im), " ", isequal(1.0 + 0.0im, 1.0), " ", Complex(true, false), " ", im^2, " ", cis(π / 3) ≈ 0.5 + sqrt(3) / 2 * im)
 println(round(det([1.0+1im 2.0; 3.0 4.0-1im]); digits = 12), " ", inv(3.0 - 4.0im), " ", (1e300 + 1e300im) / (1e300 - 1e300im), " ", inv(1e-310 + 1e-310im))
+using LinearAlgebra
+Ac = [1.0+2im 2.0; 3.0 4.0-1im]
+Fq = qr(Ac)
+println(round.(Fq.R; digits = 10), " ", typeof(Fq.R), " ", Matrix(Fq.Q) * Fq.R ≈ Ac, " ", Fq \ [1.0+0im, 2.0] ≈ Ac \ [1.0+0im, 2.0], " ", Matrix(Fq.Q)' * Matrix(Fq.Q) ≈ I)
+Qc, Rc = qr([1.0+1im 2.0; 0.5im 1.0; 2.0 -1.0im])
+println(size(Qc), " ", size(Rc), " ", Matrix(Qc) * Rc ≈ [1.0+1im 2.0; 0.5im 1.0; 2.0 -1.0im], " ", round(real(Rc[1, 1]); digits = 10), " ", imag(Rc[2, 2]))

@@ -18,4 +18,22 @@ pub use reverse::{derive_reverse, rule_state_type, Derived};
 pub use rules::Context;
 
 /// Why a `new` that leaves fields undefined cannot be differentiated.
-pub(crate) const UNDEFINED_FIELDS: &str = "differentiating a struct built by `new` with fields left undefined (fewer values than fields) is not supported yet";
+pub(crate) const UNDEFINED_FIELDS: &str = "differentiating a struct built by `new` with a field left undefined that would hold floats (a tuple or immutable struct with floats beside arrays or references) is not supported yet";
+
+/// Whether a `new` of `ty` (operands `args`, typed by `ty_of`) can be differentiated: every
+/// field it leaves `#undef` (an operand of type `Union{}`) carries no reverse data, so its
+/// tangent can be `#undef` too until the field is assigned.
+pub(crate) fn undefined_fields_ok(
+    env: &ir::TypeEnv,
+    ty: &ir::Type,
+    args: &[ir::Value],
+    ty_of: impl Fn(ir::Value) -> ir::Type,
+) -> bool {
+    let fts = env.field_types(ty).unwrap_or_default();
+    args.iter().enumerate().all(|(k, a)| {
+        ty_of(*a) != ir::Type::Bottom
+            || fts
+                .get(k)
+                .is_some_and(|ft| ir::tangent::rdata_type(ft, env) == ir::Type::NoRData)
+    })
+}

@@ -925,12 +925,14 @@ pub fn zero_rdata_of(t: &Type, env: &TypeEnv) -> Value {
     }
 }
 
-/// `a + b` for reverse data of any type, `NoRData` being zero.
+/// `a + b` for reverse data of any type, `NoRData` being zero (and, in forward mode over a
+/// pullback, `NoTangent`: the tangent of a `NoRData` constant).
 pub fn rdata_add(a: &Value, b: &Value) -> Value {
-    if is_no_rdata(a) {
+    let zero = |v: &Value| is_no_rdata(v) || is_singleton(v, &Type::NoTangent);
+    if zero(a) {
         return b.clone();
     }
-    if is_no_rdata(b) {
+    if zero(b) {
         return a.clone();
     }
     match (a, b) {

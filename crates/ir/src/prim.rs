@@ -317,6 +317,10 @@ prims! {
     /// `Core.isdefined(x, name::Symbol)`: whether `x` has a field `name` holding a value
     /// (false for a field `new` left `#undef`, and for a name that is not a field).
     FieldDefined = "isdefined": INSPECTS,
+    /// `Core.getfield_raw(x, i::Int64, T)`: field `i` of struct `x` as a `T`, where a field
+    /// `new` left `#undef` reads as `#undef` instead of throwing (reverse mode saves a field
+    /// before overwriting it, to restore it).
+    GetFieldRaw = "getfield_raw": READS,
     /// `Core.sprintf(fmt, args)`: the C-style format string applied to a tuple of values
     /// (`@printf`, `@sprintf`).
     Sprintf = "sprintf": MAY_THROW,
@@ -1405,6 +1409,14 @@ impl Prim {
                     None => Err(format!(
                         "not supported yet: `fieldnames` of {t} (only of struct and named tuple types)"
                     )),
+                }
+            }
+            GetFieldRaw => {
+                arity(3)?;
+                if args[1] == Type::Int64 {
+                    type_arg(2)
+                } else {
+                    Err("`Core.getfield_raw` needs a struct, a field index and a type".into())
                 }
             }
             FieldDefined => {

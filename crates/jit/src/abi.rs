@@ -1090,13 +1090,30 @@ pub(crate) unsafe extern "C" fn mc_getfield_borrow(
 /// `OK`, or `FAILED` (no error) for anything else — an unassigned struct field, a field out of
 /// range — which the generic instruction then reports.
 pub(crate) unsafe extern "C" fn mc_getfield(obj: *const Value, k: i64, out: *mut Value) -> u32 {
-    // SAFETY: `obj` is an initialised value; `out` an initialised slot (it may be `obj`'s own
-    // slot only through scratch, which never aliases an operand).
+    // SAFETY: as `getfield_of`'s.
+    unsafe { getfield_of(obj, k, out, false) }
+}
+
+/// Fast path of `Core.getfield_raw`: as `mc_getfield`, but an `#undef` field is read as is.
+pub(crate) unsafe extern "C" fn mc_getfield_raw(obj: *const Value, k: i64, out: *mut Value) -> u32 {
+    // SAFETY: as `getfield_of`'s.
+    unsafe { getfield_of(obj, k, out, true) }
+}
+
+/// Field `k` (from 0) of the tuple, struct or mutable struct at `obj` into `*out` (`#undef`
+/// only if `raw`).
+///
+/// # Safety
+/// `obj` is an initialised value; `out` an initialised slot (it may be `obj`'s own slot only
+/// through scratch, which never aliases an operand).
+unsafe fn getfield_of(obj: *const Value, k: i64, out: *mut Value, raw: bool) -> u32 {
+    let defined = |v: &Value| raw || !matches!(v, Value::Undef);
+    // SAFETY: the caller's.
     let v = match (unsafe { &*obj }, usize::try_from(k)) {
         (Value::Tuple(t), Ok(k)) => t.get(k),
-        (Value::Struct(s), Ok(k)) => s.fields.get(k).filter(|v| !matches!(v, Value::Undef)),
+        (Value::Struct(s), Ok(k)) => s.fields.get(k).filter(|v| defined(v)),
         (Value::Mutable(m), Ok(k)) => {
-            return match m.get(k).filter(|v| !matches!(v, Value::Undef)) {
+            return match m.get(k).filter(defined) {
                 Some(v) => {
                     // SAFETY: as above.
                     unsafe { *out = v };

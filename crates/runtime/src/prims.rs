@@ -888,6 +888,13 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             },
             _ => Err(b()),
         },
+        GetFieldRaw => match args {
+            [x, Value::Int(i), _] => usize::try_from(*i - 1)
+                .ok()
+                .and_then(|k| x.field(k))
+                .ok_or_else(b),
+            _ => Err(b()),
+        },
         FieldDefined => match args {
             [x, Value::Sym(n)] => {
                 let k = match x {

@@ -266,7 +266,7 @@ impl Dual<'_> {
             InstData::Prim { op, args } => self.prim(e, i, *op, args, res)?,
             InstData::Invoke { callee, args } => self.invoke(e, r(), callee, args)?,
             InstData::Call { args } => Some(self.dual_call(e, r(), args, DualCallKind::Call)),
-            InstData::New { args, .. } if args.iter().any(|a| cx.ty(*a) == Type::Bottom) => {
+            InstData::New { ty, args } if !crate::undefined_fields_ok(cx.env, ty, args, |a| cx.ty(a)) => {
                 return Err(cx.err(i, crate::UNDEFINED_FIELDS.into()))
             }
             InstData::New { ty, args } => self.new_struct(e, i, ty, args)?,
@@ -454,7 +454,10 @@ impl Dual<'_> {
                     .zip(fts.iter())
                     .map(|(a, ft)| {
                         let at = cx.tt(*a);
-                        if at == *ft || *ft == Type::Any || at == Type::Bottom {
+                        if cx.ty(*a) == Type::Bottom {
+                            // A field `new` leaves `#undef`: so is its tangent.
+                            e.konst(Const::Undef)
+                        } else if at == *ft || *ft == Type::Any || at == Type::Bottom {
                             t(a, l)
                         } else {
                             narrow(e, t(a, l), &at, ft)

@@ -42,6 +42,20 @@ impl Dual<'_> {
                 "not supported yet: second-order AD (hessian, forward mode over a gradient) through a `try`; first derivatives through it work in both modes".into(),
             ));
         }
+        // Reverse mode's raw read of a part (possibly `#undef`): the same part of the tangent.
+        if op == Prim::GetFieldRaw {
+            let tt = res.map_or(Type::Any, |r| cx.tt(r));
+            if super::tangents::no_data(&tt) {
+                let z = e.konst(Const::Singleton(tt.clone()));
+                return Ok(res.map(|_| vec![z; n]));
+            }
+            let kv = self.vmap[&args[1]];
+            let tv = e.konst(Const::Type(tt.clone()));
+            let ts = lanes(n, e, &mut |e, l| {
+                e.prim(Prim::GetFieldRaw, vec![t(&args[0], l), kv, tv], tt.clone())
+            });
+            return Ok(res.map(|_| ts));
+        }
         if matches!(op, Prim::DynFwd | Prim::DynRvs) {
             return Err(cx.err(
                 i,

@@ -43,6 +43,32 @@ pub(super) fn narrow(e: &mut Emit, x: Value, from: &Type, to: &Type) -> Value {
         x
     } else if no_data(to) {
         e.konst(Const::Singleton(to.clone()))
+    } else if let Some(ts) = aggregate_with_no_data(to) {
+        // A tuple with such parts (the fdata of `(array, Val(:x))` is `Tuple{Array, NoFData}`,
+        // its tangent `Tuple{Array, NoTangent}`): narrowed part by part.
+        let fts = match from {
+            Type::Tuple(fs) | Type::NamedTuple(_, fs) if fs.len() == ts.len() => fs.to_vec(),
+            _ => vec![Type::Any; ts.len()],
+        };
+        let args = ts
+            .iter()
+            .zip(&fts)
+            .enumerate()
+            .map(|(k, (t, f))| {
+                let part = e.field(x, k as u32, f.clone());
+                narrow(e, part, f, t)
+            })
+            .collect();
+        match to {
+            Type::Tuple(_) => e.val(InstData::Tuple { args }, to.clone()),
+            _ => e.val(
+                InstData::New {
+                    ty: to.clone(),
+                    args,
+                },
+                to.clone(),
+            ),
+        }
     } else {
         e.val(
             InstData::TypeAssert {
@@ -51,6 +77,20 @@ pub(super) fn narrow(e: &mut Emit, x: Value, from: &Type, to: &Type) -> Value {
             },
             to.clone(),
         )
+    }
+}
+
+/// The parts of a tuple or named tuple type that has a "no data" part at any depth.
+fn aggregate_with_no_data(t: &Type) -> Option<&[Type]> {
+    fn has(t: &Type) -> bool {
+        match t {
+            Type::Tuple(ts) | Type::NamedTuple(_, ts) => ts.iter().any(|t| no_data(t) || has(t)),
+            _ => false,
+        }
+    }
+    match t {
+        Type::Tuple(ts) | Type::NamedTuple(_, ts) if has(t) => Some(ts),
+        _ => None,
     }
 }
 

@@ -66,7 +66,7 @@ impl Forwards<'_> {
             InstData::TypeAssert { val, .. } => self.type_assert(at, r(), *val),
             // Tuples and immutable structs: fdata and rdata built part by part.
             InstData::Tuple { args } => self.build(at, r(), args),
-            InstData::New { args, .. } if args.iter().any(|a| self.cx.ty(*a) == Type::Bottom) => {
+            InstData::New { ty, args } if !crate::undefined_fields_ok(self.cx.env, ty, args, |a| self.cx.ty(a)) => {
                 Err(self.cx.err(i, crate::UNDEFINED_FIELDS.into()))
             }
             InstData::New { ty, args } if !self.cx.env.is_mutable(ty) => self.build(at, r(), args),
@@ -699,13 +699,20 @@ impl Forwards<'_> {
 
     /// A tuple or an immutable struct.
     fn build(&mut self, at: At, r: Value, args: &[Value]) -> Result<(), AdError> {
-        let ft = self.cx.ft(r);
+        let cx = self.cx;
+        let ft = cx.ft(r);
+        let mut e = emit!(self, at);
+        // A field `new` leaves `#undef` has an `#undef` tangent.
         let fs: Vec<Value> = if ft == Type::NoFData {
             vec![]
         } else {
-            args.iter().map(|a| self.fmap[a]).collect()
+            args.iter()
+                .map(|a| match cx.ty(*a) {
+                    Type::Bottom => e.konst(Const::Undef),
+                    _ => self.fmap[a],
+                })
+                .collect()
         };
-        let mut e = emit!(self, at);
         let fv = if ft == Type::NoFData {
             fdata_const(&mut e, &ft)
         } else {
@@ -805,7 +812,9 @@ impl Forwards<'_> {
         // known only at run time (with the primal saved).
         let mut back: Vec<(Value, u32, Option<usize>)> = Vec::new();
         for (k, (a, tt)) in args.iter().zip(tts.iter()).enumerate() {
-            if runtime_tangent_field(cx, *a, tt) && cx.rt(*a) != Type::NoRData {
+            if cx.ty(*a) == Type::Bottom {
+                // A field left `#undef`: nothing returns to it.
+            } else if runtime_tangent_field(cx, *a, tt) && cx.rt(*a) != Type::NoRData {
                 back.push((*a, k as u32, Some(self.sv.add(self.vmap[a]))));
             } else if cx.rt(*a).is_float() {
                 back.push((*a, k as u32, None));
@@ -890,11 +899,23 @@ impl Forwards<'_> {
             && field_type(&cx.ft(obj)).is_some_and(|tt| tt != Type::NoTangent);
         let mut e = emit!(self, at);
         note_write(&mut e, in_try, o);
-        let old_p = e.field(o, k, pt);
+        // A field that can be `#undef` (not of a bits type: `new` may have left it so) is
+        // saved as it is, `#undef` included, and restored so.
+        let raw = !pt.is_bits(env);
+        let read_old = |e: &mut Emit, x: Value, t: Type| {
+            if raw {
+                let kv = e.konst(Const::Int(k as i64 + 1));
+                let tv = e.konst(Const::Type(t.clone()));
+                e.prim(Prim::GetFieldRaw, vec![x, kv, tv], t)
+            } else {
+                e.field(x, k, t)
+            }
+        };
+        let old_p = read_old(&mut e, o, pt);
         let (old_t, new_t) = match mt {
             Some(mt) => {
                 let tt = field_type(&cx.ft(obj)).unwrap_or_default();
-                let old_t = e.field(mt, k, tt.clone());
+                let old_t = read_old(&mut e, mt, tt.clone());
                 let new_t = field_tangent(&mut e, cx, val, &tt, &self.vmap, &self.fmap);
                 (Some(old_t), Some(new_t))
             }

@@ -145,6 +145,8 @@ fn field_tangent(
 ) -> Value {
     match tt {
         Type::NoTangent => e.konst(Const::Singleton(Type::NoTangent)),
+        // A field `new` leaves `#undef`.
+        _ if cx.ty(a) == Type::Bottom => e.konst(Const::Undef),
         Type::Float64 | Type::Float32 => zero_rdata(tt, e, cx.env),
         // A field whose tangent is known only at run time (`Any`, `Core.Box`'s contents).
         Type::Any => e.prim(Prim::TangentOf, vec![vmap[&a], fmap[&a]], Type::Any),

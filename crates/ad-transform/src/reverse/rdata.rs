@@ -115,10 +115,23 @@ pub(super) fn recast(v: Value, from: &Type, to: &Type, e: &mut Emit, env: &TypeE
     };
     let mut built = Vec::with_capacity(ts.len());
     for (k, (ft, tt)) in fs.iter().zip(&ts).enumerate() {
-        let x = e.field(v, k as u32, ft.clone());
+        let x = part(v, k, ft, e, env);
         built.push(recast(x, ft, tt, e, env));
     }
     rdata_build(to, built, e)
+}
+
+/// Part `k` (of type `t`) of a tangent, fdata or rdata value `v`. A part that is not of a bits
+/// type (an array's tangent, a mutable tangent) is `#undef` where `new` left its field so, and
+/// is read as it is.
+fn part(v: Value, k: usize, t: &Type, e: &mut Emit, env: &TypeEnv) -> Value {
+    if t.is_bits(env) {
+        e.field(v, k as u32, t.clone())
+    } else {
+        let kv = e.konst(Const::Int(k as i64 + 1));
+        let tv = e.konst(Const::Type(t.clone()));
+        e.prim(Prim::GetFieldRaw, vec![v, kv, tv], t.clone())
+    }
 }
 
 /// The tangent of type `tt` whose forward data is `f` (of type `ft`) and whose reverse data is
@@ -141,7 +154,7 @@ pub(super) fn tangent_of_fdata(
     };
     let mut built = Vec::with_capacity(ts.len());
     for (k, (t, fk)) in ts.iter().zip(&fs).enumerate() {
-        let x = e.field(f, k as u32, fk.clone());
+        let x = part(f, k, fk, e, env);
         built.push(tangent_of_fdata(x, fk, t, e, env));
     }
     rdata_build(tt, built, e)
@@ -168,7 +181,7 @@ pub(super) fn tangent_plus_rdata(
     };
     let mut built = Vec::with_capacity(ts.len());
     for (k, (tk, rk)) in ts.iter().zip(&rs).enumerate() {
-        let x = e.field(t, k as u32, tk.clone());
+        let x = part(t, k, tk, e, env);
         let y = e.field(r, k as u32, rk.clone());
         built.push(tangent_plus_rdata(x, tk, y, rk, e, env));
     }

@@ -152,6 +152,9 @@ pub fn reverse_rule(
         // A `try`: the transforms give it rules of its own (its functions' derived rules);
         // `rethrow` and the error text carry no derivative.
         TryCatch | TryFinally => None,
+        // Reverse mode's save of a field it overwrites: differentiated code never reads a
+        // field this way, and second order through such a save is not derived yet.
+        GetFieldRaw => None,
         Rethrow | ErrorMessage | PrintStderr | NoteWrite => Some(Rule::NonDifferentiable),
     }
 }
@@ -204,9 +207,8 @@ pub fn is_differentiable(op: Prim) -> bool {
         | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
         | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
         | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
-        | ChunkRange | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite => {
-            false
-        }
+        | ChunkRange | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite
+        | GetFieldRaw => false,
     }
 }
 

@@ -154,6 +154,7 @@ pub fn helpers() -> Vec<Helper> {
         helper!(mc_in_threaded_loop()),
         helper!(mc_sincos_f64(_, _)),
         helper!(mc_getfield(_, _, _)),
+        helper!(mc_getfield_raw(_, _, _)),
         helper!(mc_setfield(_, _, _)),
         helper!(mc_getfield_bits(_, _, _)),
         helper!(mc_setfield_bits(_, _, _, _)),

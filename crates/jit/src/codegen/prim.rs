@@ -516,6 +516,18 @@ impl Gen<'_, '_> {
                     return Ok(None);
                 }
             }
+            // Reverse mode's save of a boxed field that may be `#undef`.
+            GetFieldRaw
+                if reps[0] == Rep::Boxed && reps[1] == Rep::I64 && rr == Some(Rep::Boxed) =>
+            {
+                let r = res.ok_or("getfield_raw without a result")?;
+                let o = self.slot_addr(args[0]);
+                let k = x(self, 1);
+                let k0 = self.b.ins().iadd_imm_s(k, -1);
+                let out = self.slot_addr(r);
+                self.call_or_fallback(i, "mc_getfield_raw", &[o, k0, out]);
+                return Ok(None);
+            }
             // Vectors of boxed values (the reverse pass's stacks of saved aggregates).
             ArrayPush
                 if reps[0] == Rep::Boxed && boxed_storage(&f.types[args[0]], self.env.types) =>

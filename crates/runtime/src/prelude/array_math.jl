@@ -51,6 +51,7 @@ axes(a::AbstractArray{T,1}) where {T} = (OneTo(size(a, 1)),)
 axes(a::AbstractArray{T,2}) where {T} = (OneTo(size(a, 1)), OneTo(size(a, 2)))
 axes(a::AbstractArray, d::Int64) = OneTo(size(a, d))
 eachindex(a::AbstractArray) = OneTo(length(a))
+eachindex(a::AbstractArray, b::AbstractArray) = _eachindex2(length(a), length(b))
 firstindex(a::AbstractArray) = 1
 firstindex(a::AbstractArray, d::Int64) = first(axes(a, d))
 lastindex(a::AbstractArray) = length(a)

@@ -24,7 +24,12 @@ axes(a::Array{T,1}) where {T} = (OneTo(Core.arraylen(a)),)
 axes(a::Array{T,2}) where {T} = (OneTo(Core.arraysize(a, 1)), OneTo(Core.arraysize(a, 2)))
 axes(a::Array, d::Int64) = OneTo(Core.arraysize(a, d))
 eachindex(a::Array) = OneTo(Core.arraylen(a))
-eachindex(a::Array, b::Array) = OneTo(Core.arraylen(a))
+eachindex(a::Array, b::Array) = _eachindex2(Core.arraylen(a), Core.arraylen(b))
+# Julia's linear indices of two arrays, which must agree.
+function _eachindex2(la::Int64, lb::Int64)
+    la == lb || throw(DimensionMismatch(string("all inputs to eachindex must have the same indices, got ", OneTo(la), " and ", OneTo(lb))))
+    OneTo(la)
+end
 lastindex(a::Array) = Core.arraylen(a)
 lastindex(a::Array, d::Int64) = Core.arraysize(a, d)
 firstindex(a::Array) = 1

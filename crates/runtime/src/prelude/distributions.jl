@@ -1410,6 +1410,130 @@ function fit_mle(::Type{Bernoulli}, x::AbstractArray{T}) where {T<:Real}
     c0 + c1 == length(x) || throw(DomainError(x, "Bernoulli data must be 0 or 1"))
     Bernoulli(c1 / (c0 + c1))
 end
+# Weighted fits (`fit(D, x, w)`, weights `w::AbstractArray{Float64}`): the same statistics with
+# each observation counted `w[i]` times.
+fit(::Type{D}, x::AbstractArray, w::AbstractArray) where {D<:Distribution} = fit_mle(D, x, w)
+function _fit_weights(x::AbstractArray, w::AbstractArray, message::String)
+    length(x) == length(w) || throw(DimensionMismatch(message))
+    nothing
+end
+function fit_mle(::Type{Normal}, x::AbstractArray{T}, w::AbstractArray{Float64}) where {T<:Real}
+    tw = 0.0
+    s = 0.0 * zero(T)
+    for i in eachindex(x, w)
+        s += w[i] * x[i]
+        tw += w[i]
+    end
+    m = s / tw
+    s2 = zero(m)
+    for i in eachindex(x, w)
+        s2 += w[i] * abs2(x[i] - m)
+    end
+    Normal(m, sqrt(s2 / tw))
+end
+function fit_mle(::Type{Exponential}, x::AbstractArray{T}, w::AbstractArray{Float64}) where {T<:Real}
+    Exponential(dot(x, w) / sum(w))
+end
+function fit_mle(::Type{Poisson}, x::AbstractArray{T}, w::AbstractArray{Float64}) where {T<:Integer}
+    _fit_weights(x, w, "Inconsistent array lengths.")
+    sx = 0.0
+    tw = 0.0
+    for i in eachindex(x, w)
+        sx += x[i] * w[i]
+        tw += w[i]
+    end
+    Poisson(sx / tw)
+end
+function fit_mle(::Type{Bernoulli}, x::AbstractArray{<:Integer}, w::AbstractArray{<:Real})
+    _fit_weights(x, w, "inconsistent argument dimensions")
+    z = zero(eltype(w))
+    c0 = z + z
+    c1 = z + z
+    for (xi, wi) in zip(x, w)
+        if xi == 0
+            c0 += wi
+        elseif xi == 1
+            c1 += wi
+        else
+            throw(DomainError(xi, "samples must be 0 or 1"))
+        end
+    end
+    Bernoulli(c1 / (c0 + c1))
+end
+function fit_mle(::Type{Gamma}, x::AbstractArray{T}, w::AbstractArray{Float64}; alpha0::Float64 = NaN, maxiter::Int64 = 1000, tol::Float64 = 1e-16) where {T<:Real}
+    _fit_weights(x, w, "Inconsistent argument dimensions.")
+    sx = zero(T)
+    slogx = zero(T)
+    tw = zero(T)
+    for i in eachindex(x, w)
+        sx += w[i] * x[i]
+        slogx += w[i] * log(x[i])
+        tw += w[i]
+    end
+    _gamma_mle(sx / tw, slogx / tw, alpha0, maxiter, tol)
+end
+# Category frequencies: `fit_mle(Categorical, x)` over 1:maximum(x), or over 1:k.
+function _categorical_counts(k::Integer, x::AbstractArray{<:Integer}, w)
+    h = zeros(k)
+    for i in eachindex(x)
+        h[x[i]] += w === nothing ? 1.0 : w[i]
+    end
+    h ./ sum(h)
+end
+fit_mle(::Type{Categorical}, k::Integer, x::AbstractArray{T}) where {T<:Integer} = Categorical(_categorical_counts(k, x, nothing); check_args = false)
+function fit_mle(::Type{Categorical}, k::Integer, x::AbstractArray{T}, w::AbstractArray{Float64}) where {T<:Integer}
+    _fit_weights(x, w, "Inconsistent array lengths.")
+    Categorical(_categorical_counts(k, x, w); check_args = false)
+end
+fit_mle(::Type{Categorical}, x::AbstractArray{T}) where {T<:Integer} = fit_mle(Categorical, maximum(x), x)
+fit_mle(::Type{Categorical}, x::AbstractArray{T}, w::AbstractArray{Float64}) where {T<:Integer} = fit_mle(Categorical, maximum(x), x, w)
+fit(::Type{Categorical}, k::Integer, x::AbstractArray) = fit_mle(Categorical, k, x)
+# `fit(Beta, x)` matches the mean and variance (the package's choice); `fit_mle(Beta, x)` runs
+# Newton's method on the likelihood equations from there.
+function fit(::Type{Beta}, x::AbstractArray{T}) where {T<:Real}
+    x_bar = mean(x)
+    v_bar = varm(x, x_bar)
+    temp = ((x_bar * (one(T) - x_bar)) / v_bar) - one(T)
+    Beta(x_bar * temp, (one(T) - x_bar) * temp)
+end
+function fit_mle(::Type{Beta}, x::AbstractArray{T}; maxiter::Int64 = 1000, tol::Float64 = 1e-14) where {T<:Real}
+    α, β = params(fit(Beta, x))
+    g1 = mean(log.(x))
+    g2 = mean(log.(one(T) .- x))
+    converged = false
+    t = 0
+    while !converged && t < maxiter
+        t += 1
+        d = digamma(α + β)
+        h = trigamma(α + β)
+        r1 = g1 + d - digamma(α)
+        r2 = d + g2 - digamma(β)
+        h11 = h - trigamma(α)
+        h22 = h - trigamma(β)
+        det = h11 * h22 - h * h
+        Δα = (h22 * r1 - h * r2) / det
+        Δβ = (h11 * r2 - h * r1) / det
+        α -= Δα
+        β -= Δβ
+        converged = Δα * Δα + Δβ * Δβ < 2 * tol
+    end
+    Beta(α, β)
+end
+# A multivariate normal from the columns of `x`: their mean and their covariance normalised by
+# the number of columns (or the weights' sum).
+function fit_mle(::Type{MvNormal}, x::AbstractMatrix{Float64})
+    n = size(x, 2)
+    μ = vec(sum(x; dims = 2)) ./ n
+    z = x .- μ
+    MvNormal(μ, Symmetric((z * z') ./ n))
+end
+function fit_mle(::Type{MvNormal}, x::AbstractMatrix{Float64}, w::AbstractVector)
+    size(x, 2) == length(w) || throw(DimensionMismatch("Inconsistent argument dimensions."))
+    tw = sum(w)
+    μ = (x * w) ./ tw
+    z = x .- μ
+    MvNormal(μ, Symmetric(((z .* w') * z') ./ tw))
+end
 # Minka's fixed-point iteration for the shape, from (log mean - mean log) / 2.
 function _gamma_mle_update(logmx::Float64, mlogx::Float64, a::Float64)
     ia = 1 / a
@@ -1423,9 +1547,10 @@ function fit_mle(::Type{Gamma}, x::AbstractArray{T}; alpha0::Float64 = NaN, maxi
         sx += xi
         slogx += log(xi)
     end
-    mx = sx / length(x)
+    _gamma_mle(sx / length(x), slogx / length(x), alpha0, maxiter, tol)
+end
+function _gamma_mle(mx, mlogx, alpha0::Float64, maxiter::Int64, tol::Float64)
     logmx = log(mx)
-    mlogx = slogx / length(x)
     a = isnan(alpha0) ? (logmx - mlogx) / 2 : alpha0
     converged = false
     t = 0

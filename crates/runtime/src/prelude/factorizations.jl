@@ -291,34 +291,36 @@ struct QR{T,S,C}
     Q::QRPackedQ{T,S,C}
     R::S
 end
-# Reflector k applied to rows k:m of column c of X: X -= τ v (v' X), v = [1; factors[k+1:m, k]].
-function _qr_reflect!(F, τ, k::Int64, X, c::Int64)
+# Reflector k applied to rows k:m of column c of X: X -= τk v (v' X), v = [1; factors[k+1:m, k]].
+# Reflector k is H = I - τ[k] v v'; H itself is applied with τk = τ[k] and H' with conj(τ[k])
+# (the same for real matrices).
+function _qr_reflect!(F, τk, k::Int64, X, c::Int64)
     m = size(F, 1)
     s = X[k, c]
     for i in (k + 1):m
-        s += F[i, k] * X[i, c]
+        s += conj(F[i, k]) * X[i, c]
     end
-    s *= τ[k]
+    s *= τk
     X[k, c] -= s
     for i in (k + 1):m
         X[i, c] -= s * F[i, k]
     end
     X
 end
-# The Householder reflector of a vector [α; x] with ‖x‖² = ss > 0 (LAPACK's `larfg`): the
-# value β = ∓‖[α; x]‖ it maps the vector to, its τ, and the factor that scales x into the
-# reflector's stored tail.
+# The Householder reflector of a vector [α; x] with ‖x‖² = ss > 0 (LAPACK's `larfg`, real or
+# complex): the real value β = ∓‖[α; x]‖ (the sign opposite to real(α)) it maps the vector to,
+# its τ, and the factor that scales x into the reflector's stored tail.
 function _reflector(α, ss)
-    β = -copysign(sqrt(α * α + ss), α)
+    β = -copysign(sqrt(abs2(α) + ss), real(α))
     (β, (β - α) / β, one(β) / (α - β))
 end
 # Householder step k: the reflector that zeroes column k of F below the diagonal is stored
 # there (with τ[k]) and applied to the columns right of k.
 function _qr_column!(F::Matrix{T}, τ, k::Int64) where {T}
     m = size(F, 1)
-    ss = zero(T)
+    ss = abs2(zero(T))
     for i in (k + 1):m
-        ss += F[i, k] * F[i, k]
+        ss += abs2(F[i, k])
     end
     if !iszero(ss)
         β, τ[k], r = _reflector(F[k, k], ss)
@@ -327,7 +329,7 @@ function _qr_column!(F::Matrix{T}, τ, k::Int64) where {T}
         end
         F[k, k] = β
         for c in (k + 1):size(F, 2)
-            _qr_reflect!(F, τ, k, F, c)
+            _qr_reflect!(F, conj(τ[k]), k, F, c)
         end
     end
     F
@@ -435,7 +437,7 @@ end
 function *(Q::QRPackedQ, B::AbstractVecOrMat)
     X = _q_rhs(Q, B)
     for c in 1:size(X, 2), k in length(Q.τ):-1:1
-        _qr_reflect!(Q.factors, Q.τ, k, X, c)
+        _qr_reflect!(Q.factors, Q.τ[k], k, X, c)
     end
     X
 end
@@ -443,7 +445,7 @@ function *(Qt::AdjointQ, B::AbstractVecOrMat)
     Q = Qt.Q
     X = _q_rhs(Q, B)
     for c in 1:size(X, 2), k in 1:length(Q.τ)
-        _qr_reflect!(Q.factors, Q.τ, k, X, c)
+        _qr_reflect!(Q.factors, conj(Q.τ[k]), k, X, c)
     end
     X
 end
@@ -650,7 +652,7 @@ function _min_norm_solve(F::Matrix{T}, τ, jpvt, r::Int64, B::AbstractVecOrMat) 
     nrhs = ndims(B) == 1 ? 1 : size(B, 2)
     Y = _solve_copy(B, typeof(one(T) * one(eltype(B))))
     for c in 1:nrhs, k in 1:length(τ)
-        _qr_reflect!(F, τ, k, Y, c)
+        _qr_reflect!(F, conj(τ[k]), k, Y, c)
     end
     X = zeros(eltype(Y), n, nrhs)
     for c in 1:nrhs, i in 1:r
@@ -764,20 +766,343 @@ function _sym_eigen(A::AbstractMatrix)
     vecs = V[:, order]
     Eigen{T,T,Matrix{T},Vector{T}}(vals, vecs)
 end
-_nonsymmetric_eigen() = error("not supported yet: eigenvalues of a non-symmetric matrix (they can be complex); `eigen` takes a symmetric matrix or a `Symmetric` view")
+
+# Eigendecomposition of a real non-symmetric matrix, as LAPACK's `geev` computes it: reduction
+# to Hessenberg form by Householder reflectors, Francis double-shift QR steps to the real Schur
+# form T = Z' A Z (a 1×1 diagonal block per real eigenvalue, a 2×2 block per complex conjugate
+# pair), then each eigenvector by back substitution in T, mapped back by Z and scaled to unit
+# length. When every eigenvalue is real the result is real (`Eigen{Float64}`), otherwise
+# complex, with each conjugate pair exactly conjugate and each complex eigenvector turned so
+# that its largest component is real and positive (LAPACK makes it real; eigenvectors are only
+# defined up to such a factor). Eigenvalues are sorted by (real part, imaginary part), as
+# `eigen` sorts them. Both modes differentiate through the iteration; the derivative is the
+# eigenvalues' (and eigenvectors') own where they are distinct.
+#
+# The reflector I - τ v v' with v = [1; v2; v3] (v3 unused when nr = 2), applied to rows
+# k:k+nr-1 of H over columns c1:n and to columns k:k+nr-1 of H over rows 1:r2 and of Z.
+function _francis_reflect!(H, Z, k::Int64, nr::Int64, v2, v3, τ, c1::Int64, r2::Int64)
+    n = size(H, 1)
+    for j in c1:n
+        s = H[k, j] + v2 * H[k + 1, j]
+        if nr == 3
+            s += v3 * H[k + 2, j]
+        end
+        s *= τ
+        H[k, j] -= s
+        H[k + 1, j] -= s * v2
+        if nr == 3
+            H[k + 2, j] -= s * v3
+        end
+    end
+    for M in (H, Z)
+        rows = M === H ? r2 : n
+        for i in 1:rows
+            s = M[i, k] + v2 * M[i, k + 1]
+            if nr == 3
+                s += v3 * M[i, k + 2]
+            end
+            s *= τ
+            M[i, k] -= s
+            M[i, k + 1] -= s * v2
+            if nr == 3
+                M[i, k + 2] -= s * v3
+            end
+        end
+    end
+    nothing
+end
+# The reflector mapping [x; y; z] (or [x; y] when nr = 2) to a multiple of e₁, applied as above;
+# returns false when the vector is already such a multiple.
+function _francis_bulge!(H, Z, k::Int64, nr::Int64, x, y, z, c1::Int64, r2::Int64)
+    ss = nr == 3 ? y * y + z * z : y * y
+    iszero(ss) && return false
+    β, τ, r = _reflector(x, ss)
+    _francis_reflect!(H, Z, k, nr, y * r, z * r, τ, c1, r2)
+    true
+end
+function _hessenberg!(H::Matrix{T}, Z::Matrix{T}) where {T}
+    n = size(H, 1)
+    for k in 1:(n - 2)
+        ss = zero(T)
+        for i in (k + 2):n
+            ss += H[i, k] * H[i, k]
+        end
+        iszero(ss) && continue
+        β, τ, r = _reflector(H[k + 1, k], ss)
+        v = zeros(T, n)
+        v[k + 1] = one(T)
+        for i in (k + 2):n
+            v[i] = H[i, k] * r
+        end
+        for j in k:n
+            s = zero(T)
+            for i in (k + 1):n
+                s += v[i] * H[i, j]
+            end
+            s *= τ
+            for i in (k + 1):n
+                H[i, j] -= s * v[i]
+            end
+        end
+        for M in (H, Z), i in 1:n
+            s = zero(T)
+            for j in (k + 1):n
+                s += M[i, j] * v[j]
+            end
+            s *= τ
+            for j in (k + 1):n
+                M[i, j] -= s * v[j]
+            end
+        end
+        H[k + 1, k] = β
+        for i in (k + 2):n
+            H[i, k] = zero(T)
+        end
+    end
+    H
+end
+# A converged 2×2 block in rows and columns u-1:u with real eigenvalues is rotated to upper
+# triangular form (its first column becomes an eigenvector's); a complex pair's block stays.
+function _split_block!(H::Matrix{T}, Z::Matrix{T}, u::Int64) where {T}
+    n = size(H, 1)
+    a = H[u - 1, u - 1]
+    b = H[u - 1, u]
+    c = H[u, u - 1]
+    d = H[u, u]
+    p = (a - d) / 2
+    disc = p * p + b * c
+    disc < 0 && return H
+    w = p + copysign(sqrt(disc), p)
+    r = sqrt(w * w + c * c)
+    cs = w / r
+    sn = c / r
+    for j in (u - 1):n
+        t1 = H[u - 1, j]
+        t2 = H[u, j]
+        H[u - 1, j] = cs * t1 + sn * t2
+        H[u, j] = cs * t2 - sn * t1
+    end
+    for M in (H, Z)
+        rows = M === H ? u : n
+        for i in 1:rows
+            t1 = M[i, u - 1]
+            t2 = M[i, u]
+            M[i, u - 1] = cs * t1 + sn * t2
+            M[i, u] = cs * t2 - sn * t1
+        end
+    end
+    H[u, u - 1] = zero(T)
+    H
+end
+# The real Schur form of a Hessenberg H, accumulating the orthogonal transformations into Z.
+# A subdiagonal entry is zeroed when it is below eps times its two diagonal neighbours; every
+# tenth step of a block uses an exceptional shift (LAPACK's `lahqr`) to break cycles.
+function _real_schur!(H::Matrix{T}, Z::Matrix{T}) where {T}
+    n = size(H, 1)
+    ϵ = eps(T)
+    scale = zero(T)
+    for j in 1:n, i in 1:min(j + 1, n)
+        scale = max(scale, abs(H[i, j]))
+    end
+    u = n
+    its = 0
+    total = 0
+    while u >= 1
+        l = u
+        while l > 1
+            tst = abs(H[l - 1, l - 1]) + abs(H[l, l])
+            iszero(tst) && (tst = scale)
+            if abs(H[l, l - 1]) <= ϵ * tst
+                H[l, l - 1] = zero(T)
+                break
+            end
+            l -= 1
+        end
+        if l == u
+            u -= 1
+            its = 0
+        elseif l == u - 1
+            _split_block!(H, Z, u)
+            u -= 2
+            its = 0
+        else
+            its += 1
+            total += 1
+            total > 30 * n && error("eigen: the QR iteration did not converge")
+            if its % 10 == 0
+                w = abs(H[u, u - 1]) + abs(H[u - 1, u - 2])
+                h11 = T(0.75) * w + H[u, u]
+                s = 2 * h11
+                t = h11 * h11 + T(0.4375) * w * w
+            else
+                s = H[u - 1, u - 1] + H[u, u]
+                t = H[u - 1, u - 1] * H[u, u] - H[u - 1, u] * H[u, u - 1]
+            end
+            x = H[l, l] * H[l, l] + H[l, l + 1] * H[l + 1, l] - s * H[l, l] + t
+            y = H[l + 1, l] * (H[l, l] + H[l + 1, l + 1] - s)
+            z = H[l + 1, l] * H[l + 2, l + 1]
+            for k in l:(u - 2)
+                if _francis_bulge!(H, Z, k, 3, x, y, z, max(l, k - 1), min(k + 3, u)) && k > l
+                    H[k + 1, k - 1] = zero(T)
+                    H[k + 2, k - 1] = zero(T)
+                end
+                x = H[k + 1, k]
+                y = H[k + 2, k]
+                z = k < u - 2 ? H[k + 3, k] : zero(T)
+            end
+            if _francis_bulge!(H, Z, u - 1, 2, x, y, zero(T), u - 2, u)
+                H[u, u - 2] = zero(T)
+            end
+        end
+    end
+    H
+end
+# The eigenvector of the quasi-triangular T for the eigenvalue λ of the diagonal block that
+# starts at k (of size 1 or 2): x[k] = 1 (or the block's own eigenvector), then back
+# substitution through the blocks above. A zero pivot (a repeated eigenvalue) is replaced by a
+# tiny one, as LAPACK does.
+function _schur_eigenvector(T::Matrix{R}, k::Int64, λ) where {R}
+    n = size(T, 1)
+    S = typeof(λ)
+    x = zeros(S, n)
+    tiny = eps(R) * max(norm(T), floatmin(R))
+    if k < n && !iszero(T[k + 1, k])
+        x[k] = T[k, k + 1]
+        x[k + 1] = λ - T[k, k]
+    else
+        x[k] = one(S)
+    end
+    last = k < n && !iszero(T[k + 1, k]) ? k + 1 : k
+    i = k - 1
+    while i >= 1
+        if i > 1 && !iszero(T[i, i - 1])
+            r1 = zero(S)
+            r2 = zero(S)
+            for j in (i + 1):last
+                r1 -= T[i - 1, j] * x[j]
+                r2 -= T[i, j] * x[j]
+            end
+            a = T[i - 1, i - 1] - λ
+            b = T[i - 1, i]
+            c = T[i, i - 1]
+            d = T[i, i] - λ
+            δ = a * d - b * c
+            iszero(δ) && (δ = tiny + zero(S))
+            x[i - 1] = (d * r1 - b * r2) / δ
+            x[i] = (a * r2 - c * r1) / δ
+            i -= 2
+        else
+            r = zero(S)
+            for j in (i + 1):last
+                r -= T[i, j] * x[j]
+            end
+            δ = T[i, i] - λ
+            iszero(δ) && (δ = tiny + zero(S))
+            x[i] = r / δ
+            i -= 1
+        end
+    end
+    x
+end
+# Unit length, and a complex vector turned so that its largest component is real and positive.
+_eigvec_normalize(v::AbstractVector{<:Real}) = v ./ norm(v)
+function _eigvec_normalize(v::AbstractVector{<:Complex})
+    k = 1
+    for i in 2:length(v)
+        abs2(v[i]) > abs2(v[k]) && (k = i)
+    end
+    w = v .* (conj(v[k]) / (abs(v[k]) * norm(v)))
+    w[k] = Complex(real(w[k]), zero(real(w[k])))
+    w
+end
+_eigsortby(λ::Real) = λ
+_eigsortby(λ::Complex) = (real(λ), imag(λ))
+function _nonsym_eigen(A::AbstractMatrix, vectors::Bool)
+    n = _checksquare(A)
+    T = typeof(float(one(eltype(A))))
+    H = _solve_copy(A, T)
+    Z = Matrix{T}(I, n, n)
+    _hessenberg!(H, Z)
+    _real_schur!(H, Z)
+    isreal = true
+    for i in 1:(n - 1)
+        iszero(H[i + 1, i]) || (isreal = false)
+    end
+    if isreal
+        λ = [H[i, i] for i in 1:n]
+        order = sortperm(λ)
+        V = zeros(T, n, vectors ? n : 0)
+        if vectors
+            for (j, i) in enumerate(order)
+                V[:, j] = _eigvec_normalize(Z * _schur_eigenvector(H, i, λ[i]))
+            end
+        end
+        return Eigen{T,T,Matrix{T},Vector{T}}(λ[order], V)
+    end
+    C = Complex{T}
+    λ = zeros(C, n)
+    i = 1
+    while i <= n
+        if i < n && !iszero(H[i + 1, i])
+            a = H[i, i]
+            b = H[i, i + 1]
+            c = H[i + 1, i]
+            d = H[i + 1, i + 1]
+            p = (a - d) / 2
+            re = (a + d) / 2
+            im = sqrt(-(p * p + b * c))
+            λ[i] = Complex(re, im)
+            λ[i + 1] = Complex(re, -im)
+            i += 2
+        else
+            λ[i] = Complex(H[i, i], zero(T))
+            i += 1
+        end
+    end
+    order = sortperm(λ; by = _eigsortby)
+    V = zeros(C, n, vectors ? n : 0)
+    if vectors
+        vecs = zeros(C, n, n)
+        i = 1
+        while i <= n
+            if i < n && !iszero(H[i + 1, i])
+                v = _eigvec_normalize(Z * _schur_eigenvector(H, i, λ[i]))
+                vecs[:, i] = v
+                vecs[:, i + 1] = conj(v)
+                i += 2
+            else
+                vecs[:, i] = _eigvec_normalize(Z * _schur_eigenvector(H, i, λ[i]))
+                i += 1
+            end
+        end
+        V = vecs[:, order]
+    end
+    Eigen{C,C,Matrix{C},Vector{C}}(λ[order], V)
+end
+_complex_eigen(f) = error(string("not supported yet: `", f, "` of a complex matrix (real matrices, symmetric or not, are supported)"))
 function eigen(A::AbstractMatrix)
-    issymmetric(A) || _nonsymmetric_eigen()
-    _sym_eigen(A)
+    eltype(A) <: Complex && _complex_eigen("eigen")
+    issymmetric(A) && return _sym_eigen(A)
+    _nonsym_eigen(A, true)
 end
 eigen(S::Symmetric) = _sym_eigen(S)
-eigvals(A::AbstractMatrix) = eigen(A).values
+function eigvals(A::AbstractMatrix)
+    eltype(A) <: Complex && _complex_eigen("eigvals")
+    issymmetric(A) && return _sym_eigen(A).values
+    _nonsym_eigen(A, false).values
+end
 eigvecs(A::AbstractMatrix) = eigen(A).vectors
-eigmax(A::AbstractMatrix) = eigvals(A)[end]
-eigmin(A::AbstractMatrix) = eigvals(A)[1]
+function _real_eigvals(A::AbstractMatrix)
+    λ = eigvals(A)
+    eltype(λ) <: Complex && throw(DomainError(A, "`A` cannot have complex eigenvalues."))
+    λ
+end
+eigmax(A::AbstractMatrix) = _real_eigvals(A)[end]
+eigmin(A::AbstractMatrix) = _real_eigvals(A)[1]
 eigvals(F::Eigen) = F.values
 eigvecs(F::Eigen) = F.vectors
 det(F::Eigen) = prod(F.values)
-inv(F::Eigen) = F.vectors * Diagonal(inv.(F.values)) * F.vectors'
+inv(F::Eigen) = (F.vectors * Diagonal(inv.(F.values))) / F.vectors
 # `λ, V = eigen(A)`.
 iterate(F::Eigen) = (F.values, Val(:vectors))
 iterate(F::Eigen, ::Val{:vectors}) = (F.vectors, Val(:done))

@@ -279,6 +279,9 @@ function _var(a, corrected::Bool, m, dims)
     s = sum(abs2, a .- c; dims = dims)
     s ./ (n - Int64(corrected))
 end
+# `varm(a, m)`, `stdm(a, m)` (Statistics): with the mean `m` given.
+varm(a::AbstractArray, m; corrected::Bool = true, dims = Colon()) = _var(a, corrected, m, dims)
+stdm(a::AbstractArray, m; corrected::Bool = true, dims = Colon()) = sqrt.(_var(a, corrected, m, dims))
 std(a::AbstractArray; corrected::Bool = true, mean = nothing, dims = Colon()) = sqrt.(var(a; corrected = corrected, mean = mean, dims = dims))
 # `median` (Statistics): the middle order statistic, or the `middle` of the two middle ones,
 # found by selection (linear time on average), with Julia's order (`-0.0` before `0.0`); NaN if
