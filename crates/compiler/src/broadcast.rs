@@ -65,9 +65,11 @@ pub fn arg_name(k: usize) -> Symbol {
 fn undotted(op: Symbol) -> Option<Symbol> {
     let s = op.as_str();
     let rest = s.strip_prefix('.')?;
-    let is_op = !rest.is_empty()
-        && rest != "."
-        && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
+    // (`.∈` is read as `.in`.)
+    let is_op = rest == "in"
+        || !rest.is_empty()
+            && rest != "."
+            && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
     is_op.then(|| sym(rest))
 }
 

@@ -293,6 +293,8 @@ fn mutated_new_syntax_does_not_panic() {
         ".:(==)",
         "invoke(",
         "Tuple{Real}, ",
+        ".≈",
+        ".∈",
     ];
     let mut rng = Lcg(0x5851_f42d_4c95_7f2d);
     for round in 0..rounds(48) {
