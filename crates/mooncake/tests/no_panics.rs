@@ -32,22 +32,36 @@ fn try_load(src: &str) {
 
 #[test]
 fn truncated_programs_do_not_panic() {
-    for (name, src) in common::jl_programs("programs") {
-        let cuts: Vec<usize> = (1..6).map(|k| src.len() * k / 6).collect();
-        for cut in cuts {
-            let mut c = cut;
-            while !src.is_char_boundary(c) {
-                c -= 1;
-            }
-            let piece = src[..c].to_string();
-            let name = name.clone();
-            let r = std::thread::Builder::new()
-                .stack_size(16 << 20)
-                .spawn(move || try_load(&piece))
-                .expect("spawn")
-                .join();
-            assert!(r.is_ok(), "panic on {name} cut at byte {c}");
+    // The programs are shared out over the machine's cores (each load is independent).
+    let programs = common::jl_programs("programs");
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        for w in 0..workers {
+            let programs = &programs;
+            scope.spawn(move || {
+                for (name, src) in programs.iter().skip(w).step_by(workers) {
+                    truncations_do_not_panic(name, src);
+                }
+            });
         }
+    });
+}
+
+/// `src` cut at five points loads without a panic.
+fn truncations_do_not_panic(name: &str, src: &str) {
+    let cuts: Vec<usize> = (1..6).map(|k| src.len() * k / 6).collect();
+    for cut in cuts {
+        let mut c = cut;
+        while !src.is_char_boundary(c) {
+            c -= 1;
+        }
+        let piece = src[..c].to_string();
+        let r = std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(move || try_load(&piece))
+            .expect("spawn")
+            .join();
+        assert!(r.is_ok(), "panic on {name} cut at byte {c}");
     }
 }
 
