@@ -10,9 +10,10 @@ pub mod forward;
 pub mod options;
 pub mod reverse;
 pub mod rules;
+pub mod user_rule;
 
 pub use error::AdError;
-pub use forward::{derive_forward, MAX_WIDTH};
+pub use forward::{derive_forward, tangent_of, MAX_WIDTH};
 pub use options::{DerivedKey, DualCallKind, DualCallOp, Mode, RuleOptions};
 pub use reverse::{derive_reverse, rule_state_type, Derived};
 pub use rules::Context;

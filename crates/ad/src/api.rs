@@ -122,7 +122,18 @@ impl Ad {
             .cloned();
         let primal = match derived {
             Some(d) => self.derived_function(compiler, &d)?,
-            None => primal_for_ad(compiler, key, opts, false).map_err(internal)?,
+            None => {
+                if let Some(f) = crate::user_rules::forward_rule(compiler, key, opts, width)? {
+                    let f = Arc::new(f);
+                    self.cache
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .duals
+                        .insert(ckey, f.clone());
+                    return Ok(f);
+                }
+                primal_for_ad(compiler, key, opts, false).map_err(internal)?
+            }
         };
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -250,6 +261,14 @@ impl Ad {
             return Ok(r.clone());
         }
         let internal = AdError::from_compile;
+        if let Some(rule) = crate::user_rules::reverse_rule(compiler, key, opts)? {
+            self.cache
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .rules
+                .insert((key.clone(), opts), rule.clone());
+            return Ok(rule);
+        }
         let primal = primal_for_ad(compiler, key, opts, true).map_err(internal)?;
         let d = {
             let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());

@@ -9,6 +9,7 @@ pub mod jacobian;
 pub mod second;
 pub mod tangent;
 pub mod testing;
+pub mod user_rules;
 
 pub use ad_transform::{derive_reverse, rules, AdError, Context, Derived, Mode, RuleOptions};
 pub use api::{

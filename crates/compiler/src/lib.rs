@@ -13,6 +13,7 @@ pub mod named_tuples;
 pub mod passes;
 pub mod ssa;
 pub mod typeexpr;
+pub mod user_rules;
 pub mod views;
 
 pub use error::{CompileError, ErrorKind, Warning};
@@ -187,6 +188,9 @@ pub struct Compiler {
     /// Counts the times a bound global became an ordinary one again, which makes all code
     /// compiled before it (and anything prepared from that code) stale.
     generation: u64,
+    /// The program's own AD primitives (`@is_primitive`, `@zero_adjoint`, ...), in the order
+    /// declared.
+    pub user_primitives: Vec<user_rules::UserPrimitive>,
 }
 
 impl Default for Compiler {
@@ -222,6 +226,7 @@ impl Compiler {
             assign_sites: FxHashMap::default(),
             pending_bindings: Vec::new(),
             generation: 0,
+            user_primitives: Vec::new(),
         };
         c.define_core_box();
         c
@@ -527,6 +532,15 @@ impl Compiler {
                 self.toplevel_inner(&d, src)
             }
             ExprKind::Macro { name, args }
+                if matches!(
+                    name.as_str(),
+                    "is_primitive" | "zero_adjoint" | "zero_derivative"
+                ) =>
+            {
+                self.declare_primitive(name.as_str(), args, stmt.span, src)?;
+                Ok(TopLevel::Defined)
+            }
+            ExprKind::Macro { name, args }
                 if name.as_str() == "inline" || name.as_str() == "noinline" =>
             {
                 match args.as_slice() {
@@ -783,6 +797,56 @@ impl Compiler {
         let g = ir::types::own_function_table(name);
         self.own_globals.insert(name, g);
         Ok(g)
+    }
+
+    /// `@is_primitive`, `@zero_adjoint` or `@zero_derivative` (see [`user_rules`]): the
+    /// declaration is noted, and the functions it names are no longer inlined, so that the
+    /// AD transform sees their calls.
+    fn declare_primitive(
+        &mut self,
+        macro_name: &str,
+        args: &[Expr],
+        span: Span,
+        src: &str,
+    ) -> Result<(), CompileError> {
+        let mut up = user_rules::parse(macro_name, args, span, src, &self.env)?;
+        let mut named = Vec::new();
+        for p in up.fixed.iter_mut().chain(up.vararg.iter_mut()) {
+            user_rules::rename_functions(p, &mut |n| {
+                let t = self.program_name(n);
+                named.push(t);
+                t
+            });
+        }
+        // A callable struct's calls are methods of its type's table.
+        match up.fixed.first() {
+            Some(TypePat::Ty(Type::Struct(n, _)))
+            | Some(TypePat::App(ir::types::Head::Struct(n), _)) => named.push(*n),
+            _ => {}
+        }
+        for f in named {
+            if !self.options.no_inline.contains(&f) {
+                self.options.no_inline.push(f);
+            }
+        }
+        self.user_primitives.push(up);
+        self.invalidate();
+        Ok(())
+    }
+
+    /// The latest declaration making a call with argument types `sig` (the function's type
+    /// first) a primitive of the program's in a context (`minimal_ctx`: the minimal one) and
+    /// mode.
+    pub fn user_primitive(
+        &self,
+        minimal_ctx: bool,
+        reverse: bool,
+        sig: &[Type],
+    ) -> Option<&user_rules::UserPrimitive> {
+        self.user_primitives
+            .iter()
+            .rev()
+            .find(|u| u.applies(minimal_ctx, reverse) && u.matches(sig, &self.env))
     }
 
     /// Whether `file` is one of the prelude's files.
@@ -1231,6 +1295,7 @@ const PROVIDED_PACKAGES: &[&str] = &[
     "SpecialFunctions",
     "LogExpFunctions",
     "Distributions",
+    "Mooncake",
 ];
 
 /// Whether `using M` names a module this implementation provides: Base, its submodules

@@ -287,19 +287,19 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         // Everything else touches memory, allocates, prints, throws, or needs the type
         // environment.
         Isa | Typeof | ApplyType | PromoteEltype | VcatType | CatEltype | SubarrayType
-        | PromoteTypejoin | ArrayNew | ArrayRef | ArrayRefRaw | GetFieldRaw | ArraySet
-        | ArrayLen | ArraySize | SameMemory | ArrayPush | ArrayPop | ArrayResize
-        | ArrayUnresize | ArrayCopy | ArrayReshape | TupleLen | RuleStack | RuleChild
-        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
-        | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve | ArrayCholesky | ArrayTricopy | ArrayLu
-        | ArrayRowswap | AdCheck | TangentCheck | TupleGetIndex | ToString | Repr
-        | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames | FieldDefined
-        | StringLen | StringCmp | StringBytes | StringFind | StringCase | StringChar
-        | StringIndex | StringSlice | CharProperty | StringReplace | StringParse | IsSubtype
-        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt | TangentFdata
-        | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | PromoteTypejoin | TangentTypeOf | FdataTypeOf | RdataTypeOf | ArrayNew | ArrayRef
+        | ArrayRefRaw | GetFieldRaw | ArraySet | ArrayLen | ArraySize | SameMemory | ArrayPush
+        | ArrayPop | ArrayResize | ArrayUnresize | ArrayCopy | ArrayReshape | TupleLen
+        | RuleStack | RuleChild | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar
+        | ArrayMulAdd | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve | ArrayCholesky
+        | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck | TupleGetIndex
+        | ToString | Repr | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames
+        | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
+        | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
+        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
         | DualCall | DualApply | GradApply | ThreadsFwd | ThreadsRvs | ThreadsDual | ThreadsRun
         | ChunkRange | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave

@@ -146,6 +146,11 @@ prims! {
     ApplyType = "apply_type": MAY_THROW,
     /// `Core.promote_typejoin(S, T)`: Julia's `Base.promote_typejoin` of two types.
     PromoteTypejoin = "promote_typejoin": PURE,
+    /// `Core.tangent_type(P)`, `Core.fdata_type(P)`, `Core.rdata_type(P)`: the tangent type
+    /// of primal type `P` and its forward and reverse data types (`ir::tangent`).
+    TangentTypeOf = "tangent_type": PURE,
+    FdataTypeOf = "fdata_type": PURE,
+    RdataTypeOf = "rdata_type": PURE,
     /// `Core.promote_eltype(t::Tuple)`: the element type of an array literal of t's elements.
     PromoteEltype = "promote_eltype": PURE,
     /// `Core.vcat_type(T, xs::Tuple)`: the array type `vcat` of `xs` makes with element type
@@ -825,6 +830,13 @@ impl Prim {
                 let a = type_arg(0)?;
                 let b = type_arg(1)?;
                 Ok(Type::type_of_type(promote_type(&a, &b)))
+            }
+            TangentTypeOf | FdataTypeOf | RdataTypeOf => {
+                arity(1)?;
+                match &args[0] {
+                    Type::Type(t) => Ok(Type::type_of_type(tangent_type_of(self, t, env))),
+                    _ => Ok(Type::Any),
+                }
             }
             PromoteTypejoin => {
                 arity(2)?;
@@ -1785,5 +1797,30 @@ pub fn apply_type(base: &Type, params: Vec<Type>, env: &TypeEnv) -> Result<Type,
             }
         }
         t => Err(format!("`{t}` does not take type parameters")),
+    }
+}
+
+/// What `Core.tangent_type(P)` (of a primal type), `Core.fdata_type(T)` and
+/// `Core.rdata_type(T)` (of a tangent type, as Mooncake's) give.
+pub fn tangent_type_of(op: Prim, t: &Type, env: &TypeEnv) -> Type {
+    match op {
+        Prim::FdataTypeOf => crate::tangent::fdata_type(&primal_of_tangent(t), env),
+        Prim::RdataTypeOf => crate::tangent::rdata_type(&primal_of_tangent(t), env),
+        _ => crate::tangent::tangent_type(t, env),
+    }
+}
+
+/// A primal type whose tangent type is `t` (the one splitting into the same fdata and rdata).
+fn primal_of_tangent(t: &Type) -> Type {
+    match t {
+        Type::Tangent(p) | Type::MutableTangent(p) => (**p).clone(),
+        Type::NoTangent => Type::Nothing,
+        Type::Array(e, n) => Type::Array(std::sync::Arc::new(primal_of_tangent(e)), *n),
+        Type::Tuple(ts) => Type::tuple(ts.iter().map(primal_of_tangent).collect()),
+        Type::NamedTuple(ns, ts) => Type::NamedTuple(
+            ns.clone(),
+            ts.iter().map(primal_of_tangent).collect::<Vec<_>>().into(),
+        ),
+        _ => t.clone(),
     }
 }

@@ -73,5 +73,6 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("distributions"),
     prelude_file!("threads"),
     prelude_file!("ad"),
+    prelude_file!("mooncake"),
     prelude_file!("constants"),
 ];

@@ -524,6 +524,10 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             [x] => Ok(Value::of_type(x.ty())),
             _ => Err(b()),
         },
+        TangentTypeOf | FdataTypeOf | RdataTypeOf => match args {
+            [Value::Type(t)] => Ok(Value::of_type(ir::prim::tangent_type_of(op, t, env))),
+            _ => Err(b()),
+        },
         PromoteTypejoin => match args {
             [Value::Type(a), Value::Type(b)] => Ok(Value::of_type(env.promote_typejoin(a, b))),
             _ => Err(b()),

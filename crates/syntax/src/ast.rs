@@ -330,6 +330,7 @@ pub fn is_module(s: Symbol) -> bool {
             | "SpecialFunctions"
             | "LogExpFunctions"
             | "Distributions"
+            | "Mooncake"
     )
 }
 

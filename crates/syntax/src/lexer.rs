@@ -268,16 +268,14 @@ impl<'a> Lexer<'a> {
 
     fn ident(&mut self) -> Tok {
         let start = self.pos;
+        // After the first character, `!` is part of an identifier (`push!`, `rrule!!`),
+        // unless it starts `!=`.
         while let Some(c) = self.peek_char() {
-            if is_ident_char(c) {
+            if is_ident_char(c) || (c == '!' && self.peek_char_at(1) != Some('=')) {
                 self.pos += c.len_utf8();
             } else {
                 break;
             }
-        }
-        // A `!` directly after an identifier is part of it (`push!`), unless it starts `!=`.
-        if self.peek_char() == Some('!') && self.peek_char_at(1) != Some('=') {
-            self.pos += 1;
         }
         let text = &self.src[start..self.pos];
         match keyword(text) {

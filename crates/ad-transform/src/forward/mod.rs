@@ -26,7 +26,8 @@ use rustc_hash::FxHashMap;
 use syntax::Symbol;
 use tangents::{dual_call, lanes, narrow, shared_tangent, tangent_check, with_tangents, zero};
 
-pub(crate) use tangents::{strong_zero, tangent_of};
+pub(crate) use tangents::strong_zero;
+pub use tangents::tangent_of;
 
 /// The most lanes a forward rule computes at once.
 pub const MAX_WIDTH: usize = 8;

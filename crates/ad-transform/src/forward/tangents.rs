@@ -19,7 +19,7 @@ pub(super) fn lanes(
 
 /// The tangent type of primal type `t`. A reverse-mode rule state's tangent is another rule
 /// state (holding the tangents of what the state's stacks hold): forward-over-reverse.
-pub(crate) fn tangent_of(t: &Type, env: &TypeEnv) -> Type {
+pub fn tangent_of(t: &Type, env: &TypeEnv) -> Type {
     if *t == crate::reverse::rule_state_type() {
         return t.clone();
     }

@@ -117,18 +117,19 @@ pub fn reverse_rule(
         | ShlInt | AshrInt | LshrInt | NotInt | EqInt | NeInt | SltInt | SleInt | EqFloat
         | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool | XorBool | Sitofp | Bitcast
         | Fptosi | BoolToInt | IntToBool | Egal | Isa | Typeof | PromoteType | PromoteTypejoin
-        | ApplyType | PromoteEltype | VcatType | SubarrayType | CatEltype | ArrayNew | ArrayLen
-        | ArraySize | SameMemory | TupleLen | RuleStack | RuleChild | AdCheck | TangentCheck
-        | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
-        | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd
-        | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall
-        | ToString | Repr | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames
-        | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
-        | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
-        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop
-        | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
+        | TangentTypeOf | FdataTypeOf | RdataTypeOf | ApplyType | PromoteEltype | VcatType
+        | SubarrayType | CatEltype | ArrayNew | ArrayLen | ArraySize | SameMemory | TupleLen
+        | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd | RdataConvert | RdataAddAt
+        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
+        | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual
+        | ZeroTangent | TangentField | GlobalTangent | DualCall | ToString | Repr
+        | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames | FieldDefined
+        | StringLen | StringCmp | StringBytes | StringFind | StringCase | StringChar
+        | StringIndex | StringSlice | CharProperty | StringReplace | StringParse | IsSubtype
+        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop | TaskRng
+        | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
         | ArrayUnresize | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -166,6 +167,9 @@ pub fn returns_type_value(op: Prim) -> bool {
     matches!(
         op,
         Typeof
+            | TangentTypeOf
+            | FdataTypeOf
+            | RdataTypeOf
             | ApplyType
             | PromoteType
             | PromoteTypejoin
@@ -194,21 +198,21 @@ pub fn is_differentiable(op: Prim) -> bool {
         | SltInt | SleInt | EqFloat | NeFloat | LtFloat | LeFloat | NotBool | AndBool | OrBool
         | XorBool | Sitofp | Bitcast | Fptosi | BoolToInt | IntToBool | Egal | Isa | Typeof
         | PromoteType | PromoteTypejoin | ApplyType | PromoteEltype | VcatType | CatEltype
-        | SubarrayType | ArrayNew | ArrayLen | ArraySize | SameMemory | ArrayUnresize
-        | ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
-        | ArrayGemmAdd | RuleStack | RuleChild | AdCheck | TangentCheck | RdataAdd
-        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
-        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs
-        | ThreadsDual | ZeroTangent | TangentField | GlobalTangent | DualCall | DualApply
-        | GradApply | TupleLen | ToString | Repr | StringConcat | StringToSymbol | StringHash
-        | ObjectId | FieldNames | FieldDefined | StringLen | StringCmp | StringBytes
-        | StringFind | StringCase | StringChar | StringIndex | StringSlice | CharProperty
-        | StringReplace | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError
-        | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
-        | ChunkRange | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite
-        | GetFieldRaw => false,
+        | TangentTypeOf | FdataTypeOf | RdataTypeOf | SubarrayType | ArrayNew | ArrayLen
+        | ArraySize | SameMemory | ArrayUnresize | ArrayZeroLike | ArrayAccumulate | ArrayAxpy
+        | ArrayAddScalar | ArrayMulAdd | ArrayGemmAdd | RuleStack | RuleChild | AdCheck
+        | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
+        | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd
+        | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField
+        | GlobalTangent | DualCall | DualApply | GradApply | TupleLen | ToString | Repr
+        | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames | FieldDefined
+        | StringLen | StringCmp | StringBytes | StringFind | StringCase | StringChar
+        | StringIndex | StringSlice | CharProperty | StringReplace | StringParse | IsSubtype
+        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
+        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
+        | ThrowDivide | ThrowValue | ThreadsRun | NThreads | ThreadId | InThreadedLoop
+        | TaskRng | ChunkEnter | ChunkLeave | ChunkRange | TryCatch | TryFinally | Rethrow
+        | ErrorMessage | PrintStderr | NoteWrite | GetFieldRaw => false,
     }
 }
 

@@ -655,6 +655,19 @@ impl Compiler {
                 }
                 "#new" => {
                     return Ok(match ats.get(1) {
+                        // The field-less AD types (`NoRData()`): their one value.
+                        Some(Type::Type(t))
+                            if ats.len() == 2
+                                && matches!(
+                                    **t,
+                                    Type::NoTangent | Type::NoFData | Type::NoRData
+                                ) =>
+                        {
+                            (
+                                (**t).clone(),
+                                Resolution::Constant(Const::Singleton((**t).clone())),
+                            )
+                        }
                         Some(Type::Type(t))
                             if t.is_concrete() && matches!(**t, Type::Struct(..)) =>
                         {

@@ -1,0 +1,176 @@
+# Mooncake's interface for rules written in the language: the tangent vocabulary (`CoDual`,
+# `Dual`, `NoFData`, `NoRData`, `zero_fcodual`, ...), the contexts and modes `@is_primitive`
+# names, and the adapters through which derived code runs a user's `rrule!!` or `frule!!`.
+#
+# The fdata/rdata split is the one derived code uses inside: a float's fdata is `NoFData()`
+# and its rdata the float; an array's fdata is its tangent array and its rdata `NoRData()`.
+
+# Contexts: a `MinimalCtx` primitive is one in `DefaultCtx` too.
+struct MinimalCtx end
+struct DefaultCtx end
+
+# Modes of AD (`@is_primitive DefaultCtx ReverseMode sig`).
+abstract type Mode end
+struct ForwardMode <: Mode end
+struct ReverseMode <: Mode end
+
+NoTangent() = Core.new(NoTangent)
+NoFData() = Core.new(NoFData)
+NoRData() = Core.new(NoRData)
+
+# A primal with its fdata (reverse mode's forwards pass).
+struct CoDual{Tx, Tdx}
+    x::Tx
+    dx::Tdx
+end
+
+# A primal with its tangent (forward mode).
+struct Dual{P, T}
+    primal::P
+    tangent::T
+end
+
+primal(x::CoDual) = x.x
+tangent(x::CoDual) = x.dx
+primal(x::Dual) = x.primal
+tangent(x::Dual) = x.tangent
+
+# `tangent_type(P)`: the type of the tangents of a primal of type `P`; `fdata_type(T)` and
+# `rdata_type(T)`: the types of the forward and reverse data of a tangent of type `T`.
+tangent_type(::Type{P}) where {P} = Core.tangent_type(P)
+fdata_type(::Type{T}) where {T} = Core.fdata_type(T)
+rdata_type(::Type{T}) where {T} = Core.rdata_type(T)
+
+# The zero tangent of `x` (of type `tangent_type(typeof(x))`).
+zero_tangent(x) = Core.zero_tangent(x)::Core.tangent_type(typeof(x))
+
+# A tangent's forward data (what travels with the primal on the forwards pass) and reverse
+# data (what pullbacks return).
+fdata(t::Union{Float64, Float32}) = NoFData()
+fdata(t::Union{NoTangent, NoFData}) = NoFData()
+fdata(t::Array) = t
+fdata(t::Tuple) = _collapse_fdata(map(fdata, t))
+_collapse_fdata(t::Tuple) = _all_of(NoFData, t) ? NoFData() : t
+_all_of(::Type{T}, t::Tuple{}) where {T} = true
+_all_of(::Type{T}, t::Tuple) where {T} = t[1] isa T && _all_of(T, _tuple_tail(t...))
+rdata(t::Union{Float64, Float32}) = t
+rdata(t::Union{NoTangent, NoRData}) = NoRData()
+rdata(t::Array) = NoRData()
+rdata(t::Tuple) = _collapse_rdata(map(rdata, t))
+_collapse_rdata(t::Tuple) = _all_of(NoRData, t) ? NoRData() : t
+
+zero_codual(x) = CoDual(x, zero_tangent(x))
+zero_fcodual(x) = CoDual(x, _zero_fdata(x))
+zero_dual(x) = Dual(x, zero_tangent(x))
+_zero_fdata(x) =
+    Core.tangent_fdata(x, zero_tangent(x))::Core.fdata_type(Core.tangent_type(typeof(x)))
+
+# The zero reverse data of primal `x`.
+zero_rdata(x) =
+    Core.tangent_rdata(x, zero_tangent(x))::Core.rdata_type(Core.tangent_type(typeof(x)))
+
+# `increment!!(a, b)`: `a + b` for tangents, adding into `a` in place where it is mutable.
+increment!!(a::Float64, b::Float64) = a + b
+increment!!(a::Float32, b::Float32) = a + b
+increment!!(a::NoTangent, b::NoTangent) = a
+increment!!(a::NoFData, b::NoFData) = a
+increment!!(a::NoRData, b::NoRData) = a
+function increment!!(a::Array{T, N}, b::Array{T, N}) where {T, N}
+    a === b && return a
+    for i in eachindex(a, b)
+        a[i] = increment!!(a[i], b[i])
+    end
+    a
+end
+increment!!(a::Tuple, b::Tuple) = map(increment!!, a, b)
+
+# The pullback of a rule whose derivative is zero: the zero rdata of each argument.
+struct NoPullback{R}
+    r::R
+end
+NoPullback(args::CoDual...) = NoPullback(map(a -> zero_rdata(primal(a)), args))
+(pb::NoPullback)(dy) = pb.r
+
+# The reverse-mode rule of a function with a zero derivative (`@zero_adjoint`).
+function zero_adjoint(f::CoDual, x::CoDual...)
+    y = primal(f)(map(primal, x)...)
+    return zero_fcodual(y), NoPullback(f, x...)
+end
+
+# The forward-mode rule of a function with a zero derivative (`@zero_derivative`).
+function zero_derivative(f::Dual, x::Dual...)
+    y = primal(f)(map(primal, x)...)
+    return zero_dual(y)
+end
+
+# `stop_gradient(x)`: `x` (a copy of an array), through which no derivative flows.
+stop_gradient(x) = x
+stop_gradient(x::Array) = copy(x)
+@zero_derivative MinimalCtx Tuple{typeof(stop_gradient), Any}
+
+# Rules of the language's users: `@is_primitive` makes calls matching a signature run them.
+function rrule!! end
+function frule!! end
+
+# The adapters derived code calls for a user primitive: they call the user's rule and check
+# that what it returns has the types the derived code needs (`Y` is the primal's return type,
+# `F` its fdata or tangent type, `R` the tuple of the arguments' rdata types).
+function _user_rrule_fwd(rule, ::Type{Y}, ::Type{F}, args::CoDual...) where {Y, F}
+    out = rule(args...)
+    out isa Tuple && length(out) == 2 ||
+        _bad_rule(args, "rrule!! must return a tuple (CoDual, pullback), not a value of type $(typeof(out))")
+    y = out[1]
+    y isa CoDual ||
+        _bad_rule(args, "the first element rrule!! returns must be a CoDual, not a value of type $(typeof(y))")
+    primal(y) isa Y ||
+        _bad_rule(args, "rrule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
+    tangent(y) isa F ||
+        _bad_rule(args, "rrule!! returned fdata of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its fdata type is $(F)")
+    return ((primal(y)::Y, tangent(y)::F), out[2])
+end
+
+function _user_rrule_rvs(pb, dy, ::Type{R}, rts::Tuple, what::String) where {R}
+    r = pb(dy)
+    r isa R || _bad_pullback(what, r, rts)
+    return r::R
+end
+
+function _bad_pullback(what, r, rts)
+    n = length(rts)
+    r isa Tuple || _bad_rule_of(what, "the pullback must return a tuple of $(n) rdata (one for the function and one per argument), not a value of type $(typeof(r))")
+    length(r) == n || _bad_rule_of(what, "the pullback returned $(length(r)) rdata; it must return $(n) (one for the function and one per argument)")
+    for k in 1:n
+        r[k] isa rts[k] || _bad_rule_of(what, "the pullback returned rdata of type $(typeof(r[k])) for $(k == 1 ? "the function" : "argument $(k - 1)"); its rdata type is $(rts[k])")
+    end
+    _bad_rule_of(what, "the pullback returned a value of type $(typeof(r))")
+end
+
+function _user_frule(rule, ::Type{Y}, ::Type{T}, args::Dual...) where {Y, T}
+    y = rule(args...)
+    y isa Dual ||
+        _bad_rule(args, "frule!! must return a Dual, not a value of type $(typeof(y))")
+    primal(y) isa Y ||
+        _bad_rule(args, "frule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
+    tangent(y) isa T ||
+        _bad_rule(args, "frule!! returned a tangent of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its tangent type is $(T)")
+    return (primal(y)::Y, tangent(y)::T)
+end
+
+# Forward mode through a reverse-mode rule of a function of floats returning a float: the
+# pullback of a unit cotangent gives every partial derivative.
+function _user_frule_by_rrule(::Type{Y}, args::Dual...) where {Y}
+    out = rrule!!(map(a -> CoDual(primal(a), NoFData()), args)...)
+    y = primal(out[1])::Y
+    r = out[2](one(y))
+    t = zero(y)
+    for k in 1:length(args)
+        t += _partial_times(r[k], tangent(args[k]))
+    end
+    return (y, t)
+end
+_partial_times(r::Union{Float64, Float32}, t::Union{Float64, Float32}) = r * t
+_partial_times(r, t) = false
+
+_bad_rule(args, msg) = _bad_rule_of(_call_string(args), msg)
+_bad_rule_of(what, msg) = throw(ErrorException("the rule of $(what): $(msg)"))
+_call_string(args) = string(primal(args[1]), "(", join(map(a -> string(typeof(primal(a))), _tuple_tail(args...)), ", "), ")")
