@@ -124,13 +124,7 @@ impl Ad {
             Some(d) => self.derived_function(compiler, &d)?,
             None => {
                 if let Some(f) = crate::user_rules::forward_rule(compiler, key, opts, width)? {
-                    let f = Arc::new(f);
-                    self.cache
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .duals
-                        .insert(ckey, f.clone());
-                    return Ok(f);
+                    return Ok(self.remember_dual(ckey, f));
                 }
                 primal_for_ad(compiler, key, opts, false).map_err(internal)?
             }
@@ -150,13 +144,22 @@ impl Ad {
         verify_derived(compiler, &d)?;
         let f = compiler.optimise(d).map_err(internal)?;
         verify_derived(compiler, &f)?;
+        Ok(self.remember_dual(ckey, f))
+    }
+
+    /// Keeps a forward rule for later requests of the same key.
+    fn remember_dual(
+        &self,
+        ckey: (MiKey, RuleOptions, usize),
+        f: ir::Function,
+    ) -> Arc<ir::Function> {
         let f = Arc::new(f);
         self.cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .duals
             .insert(ckey, f.clone());
-        Ok(f)
+        f
     }
 
     /// The key under which the derived function `mode` of `key`'s rule (with `opts`) is
@@ -729,6 +732,18 @@ pub(crate) fn nested_gradient(
     f: &Value,
     args: &[Value],
 ) -> Result<Vec<Value>, AdError> {
+    Ok(nested_pullback(m, ad, f, args, None)?.1)
+}
+
+/// The value of `f(args...)` and, by reverse mode inside a running derivative, the tangents of
+/// `f` and of each argument for the output's cotangent `dy` (`None`: 1 for a float output).
+pub(crate) fn nested_pullback(
+    m: &mut Machine,
+    ad: &Ad,
+    f: &Value,
+    args: &[Value],
+    dy: Option<Value>,
+) -> Result<(Value, Vec<Value>), AdError> {
     let key = method_instance(m, f, args)?;
     let rule = ad.rule(&mut m.compiler, &key)?;
     let mut all = vec![f.clone()];
@@ -736,7 +751,7 @@ pub(crate) fn nested_gradient(
     let env = m.compiler.env.clone();
     let types: Vec<ir::Type> = all.iter().map(Value::ty).collect();
     let fdatas = crate::tangent::joint_zero_fdatas(&all, &types, &env);
-    Ok(pullback_with(m, &rule, &all, &fdatas, None)?.1)
+    pullback_with(m, &rule, &all, &fdatas, dy)
 }
 
 /// Runs the forwards pass on `fwd_args` (the rule state, then each argument followed by its
@@ -1353,6 +1368,10 @@ fn primal_for_ad(
             }
     });
     let Some((_, with, _)) = counterpart else {
+        // A method only differentiation sees (`@mooncake_overlay`).
+        if let Some(okey) = compiler.overlay(key) {
+            return compiler.optimised(&okey);
+        }
         return compiler.optimised(key);
     };
     let with = sym(with);

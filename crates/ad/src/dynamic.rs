@@ -310,6 +310,23 @@ impl AdRuntime for Runtime {
                 let r = self.dual_call(m, &call)?;
                 Ok(r.field(1).unwrap_or_else(crate::tangent::no_tangent))
             }
+            Prim::VjpApply => {
+                // Mooncake's `value_and_pullback!!` / `value_and_gradient!!`.
+                let dy = (!matches!(args[0], Value::Nothing)).then(|| args[0].clone());
+                let (y, g) = crate::api::nested_pullback(m, &self.ad, &args[1], &args[2..], dy)
+                    .map_err(ad_error)?;
+                Ok(Value::Tuple(
+                    vec![y, Value::Tuple(g.into_iter().collect())].into(),
+                ))
+            }
+            Prim::JvpApply => {
+                // Mooncake's `value_and_derivative!!`: one lane of forward mode.
+                let mut call = vec![Value::Int(1), Value::Int(self.ad.opts.to_bits())];
+                call.extend(args.iter().cloned());
+                let r = self.dual_call(m, &call)?;
+                let part = |k| r.field(k).unwrap_or_else(crate::tangent::no_tangent);
+                Ok(Value::Tuple(vec![part(0), part(1)].into()))
+            }
             Prim::GradApply => {
                 // `gradient` in the language: reverse mode.
                 let g = crate::api::nested_gradient(m, &self.ad, &args[0], &args[1..])

@@ -191,6 +191,9 @@ pub struct Compiler {
     /// The program's own AD primitives (`@is_primitive`, `@zero_adjoint`, ...), in the order
     /// declared.
     pub user_primitives: Vec<user_rules::UserPrimitive>,
+    /// Functions with `@mooncake_overlay` methods, to the table holding those methods (what
+    /// differentiation sees instead of the function's own).
+    overlays: FxHashMap<Symbol, Symbol>,
 }
 
 impl Default for Compiler {
@@ -227,6 +230,7 @@ impl Compiler {
             pending_bindings: Vec::new(),
             generation: 0,
             user_primitives: Vec::new(),
+            overlays: FxHashMap::default(),
         };
         c.define_core_box();
         c
@@ -531,6 +535,24 @@ impl Compiler {
                 views::viewify(&mut d);
                 self.toplevel_inner(&d, src)
             }
+            ExprKind::Macro { name, args } if name.as_str() == "mooncake_overlay" => {
+                match args.as_slice() {
+                    [d] => match &d.kind {
+                        ExprKind::Function(def) => {
+                            self.define_overlay(def, src)?;
+                            Ok(TopLevel::Defined)
+                        }
+                        _ => Err(CompileError::invalid(
+                            d.span,
+                            "`@mooncake_overlay` takes a method definition",
+                        )),
+                    },
+                    _ => Err(CompileError::invalid(
+                        stmt.span,
+                        "`@mooncake_overlay` takes one method definition",
+                    )),
+                }
+            }
             ExprKind::Macro { name, args }
                 if matches!(
                     name.as_str(),
@@ -832,6 +854,53 @@ impl Compiler {
         self.user_primitives.push(up);
         self.invalidate();
         Ok(())
+    }
+
+    /// `@mooncake_overlay f(x) = ...`: a method of `f` that only differentiation sees. It
+    /// goes into a table of its own (`f#overlay`) with `f`'s type as its callee pattern, so
+    /// that dispatch on a call's argument types finds it; calls of `f` are no longer inlined.
+    fn define_overlay(
+        &mut self,
+        def: &syntax::ast::FunctionDef,
+        src: &str,
+    ) -> Result<(), CompileError> {
+        let syntax::ast::FnName::Name(n) = def.name else {
+            return Err(CompileError::invalid(
+                def.name_span,
+                "`@mooncake_overlay` takes a method of a named function",
+            ));
+        };
+        if !def.kwparams.is_empty() {
+            return Err(CompileError::unsupported(
+                def.name_span,
+                "keyword arguments in a `@mooncake_overlay` method",
+            ));
+        }
+        let table = self.program_name(n);
+        let overlay = syntax::sym(&format!("{table}#overlay"));
+        let mut ms = lower::lower_function(def, src, &self.env)?;
+        for m in &mut ms {
+            if m.table == n || m.table == table {
+                m.table = overlay;
+                if let Some(p) = m.sig.first_mut() {
+                    *p = TypePat::Ty(Type::Function(table));
+                }
+            }
+        }
+        self.define_methods(ms, src)?;
+        self.overlays.insert(table, overlay);
+        if !self.options.no_inline.contains(&table) {
+            self.options.no_inline.push(table);
+        }
+        self.invalidate();
+        Ok(())
+    }
+
+    /// The method instance of the `@mooncake_overlay` method a call of `key` runs under
+    /// differentiation, if the program gave one.
+    pub fn overlay(&self, key: &MiKey) -> Option<MiKey> {
+        let table = *self.overlays.get(&key.table)?;
+        self.resolve_call(table, &key.sig).ok()
     }
 
     /// The latest declaration making a call with argument types `sig` (the function's type

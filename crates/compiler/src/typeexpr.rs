@@ -140,6 +140,26 @@ pub struct TypeExprCtx<'a> {
 }
 
 impl TypeExprCtx<'_> {
+    /// The type variables of a `where` clause (or a struct's parameters), each with its upper
+    /// bound evaluated in this context (`Any` when none is written).
+    pub fn type_vars(
+        &self,
+        decls: &[syntax::ast::TypeVarDecl],
+    ) -> Result<Vec<ir::TypeVar>, CompileError> {
+        decls
+            .iter()
+            .map(|v| {
+                Ok(ir::TypeVar {
+                    name: v.name,
+                    upper: match &v.upper {
+                        Some(u) => self.eval(u)?,
+                        None => TypePat::any(),
+                    },
+                })
+            })
+            .collect()
+    }
+
     pub fn eval(&self, e: &Expr) -> Result<TypePat, CompileError> {
         match &e.kind {
             ExprKind::Ident(name) => self.name(*name, e),

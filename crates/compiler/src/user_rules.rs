@@ -136,17 +136,7 @@ pub fn parse(
     };
     let names: Vec<Symbol> = where_vars.iter().map(|v| v.name).collect();
     let tctx = TypeExprCtx { env, vars: &names };
-    let mut tvars = Vec::new();
-    for v in where_vars {
-        let upper = match &v.upper {
-            Some(u) => tctx.eval(u)?,
-            None => TypePat::any(),
-        };
-        tvars.push(TypeVar {
-            name: v.name,
-            upper,
-        });
-    }
+    let tvars = tctx.type_vars(where_vars)?;
     let params = match &body.kind {
         ExprKind::Curly { base, params } if base.ident().is_some_and(|b| b.as_str() == "Tuple") => {
             params

@@ -291,6 +291,13 @@ prims! {
     /// `Core.dual_apply(f, tf, x1, t1, ...)`: AD inside the language (the prelude's
     /// `derivative`): the tangent of `f(x1, ...)` by forward mode, for the tangents given.
     DualApply = "dual_apply": RUNS_USER_CODE,
+    /// `Core.vjp_apply(dy, f, x1, ...)`: Mooncake's `value_and_pullback!!` in the language:
+    /// `(f(x1, ...), (tangent of f, tangent of x1, ...))` by reverse mode for the output's
+    /// cotangent `dy` (`nothing`: a float output's gradient).
+    VjpApply = "vjp_apply": RUNS_USER_CODE,
+    /// `Core.jvp_apply(f, tf, x1, t1, ...)`: Mooncake's `value_and_derivative!!` in the
+    /// language: `(f(x1, ...), its tangent)` by forward mode for the tangents given.
+    JvpApply = "jvp_apply": RUNS_USER_CODE,
     /// `Core.grad_apply(f, x)`: AD inside the language (the prelude's `gradient`): the tangent
     /// of `x` in the gradient of `f(x)` (a float) by reverse mode.
     GradApply = "grad_apply": RUNS_USER_CODE,
@@ -541,6 +548,8 @@ impl Prim {
                 DualCall
                     | DualApply
                     | GradApply
+                    | VjpApply
+                    | JvpApply
                     | FieldCotangent
                     | DynFwd
                     | DynRvs
@@ -1241,6 +1250,12 @@ impl Prim {
             ChunkLeave => {
                 arity(0)?;
                 Ok(Type::Nothing)
+            }
+            VjpApply | JvpApply => {
+                if n < 2 {
+                    return Err(format!("`Core.{}` needs a function", self.name()));
+                }
+                Ok(Type::Any)
             }
             DualApply | DualCall => match args.first() {
                 Some(_) => Ok(Type::Any),

@@ -782,8 +782,8 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         // The interpreter hands these to the AD runtime (`interp::AdRuntime`).
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
-        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | ThreadsFwd
-        | ThreadsDual | ThreadsRvs => Err(Exception::Internal(format!(
+        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | VjpApply | JvpApply
+        | ThreadsFwd | ThreadsDual | ThreadsRvs => Err(Exception::Internal(format!(
             "`Core.{}` runs only in derived code, with the AD runtime installed",
             op.name()
         ))),

@@ -62,6 +62,13 @@ impl Forwards<'_> {
                 i,
                 "`derivative` and `gradient` called inside differentiated code are not supported by reverse mode yet; use forward mode (`grad --mode forward`, `value_and_gradient_forward`)".into(),
             )),
+            InstData::Prim {
+                op: Prim::VjpApply | Prim::JvpApply,
+                ..
+            } => Err(self.cx.err(
+                i,
+                "not supported yet: differentiating Mooncake's `value_and_gradient!!`, `value_and_pullback!!` or `value_and_derivative!!` (use `gradient` or `derivative`)".into(),
+            )),
             InstData::Prim { op, args } => self.prim(at, r(), *op, args),
             InstData::TypeAssert { val, .. } => self.type_assert(at, r(), *val),
             // Tuples and immutable structs: fdata and rdata built part by part.

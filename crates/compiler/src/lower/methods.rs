@@ -72,17 +72,7 @@ pub(super) fn lower_method_def(
         env,
         vars: &where_names,
     };
-    let mut tvars = Vec::new();
-    for v in &def.where_vars {
-        let upper = match &v.upper {
-            Some(u) => tctx.eval(u)?,
-            None => TypePat::any(),
-        };
-        tvars.push(TypeVar {
-            name: v.name,
-            upper,
-        });
-    }
+    let tvars = tctx.type_vars(&def.where_vars)?;
     let mut self_name = None;
     let (table, self_pat, display) = match &def.name {
         FnName::Name(n) => {

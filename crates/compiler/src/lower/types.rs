@@ -308,17 +308,7 @@ pub fn define_abstract(
     }
     let pnames: Vec<Symbol> = params.iter().map(|p| p.name).collect();
     let tctx = TypeExprCtx { env, vars: &pnames };
-    let mut tvs = Vec::new();
-    for p in params {
-        let upper = match &p.upper {
-            Some(u) => tctx.eval(u)?,
-            None => TypePat::any(),
-        };
-        tvs.push(TypeVar {
-            name: p.name,
-            upper,
-        });
-    }
+    let tvs = tctx.type_vars(params)?;
     let st = match supertype {
         Some(s) => tctx.eval(s)?,
         None => TypePat::any(),

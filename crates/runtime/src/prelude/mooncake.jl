@@ -174,3 +174,59 @@ _partial_times(r, t) = false
 _bad_rule(args, msg) = _bad_rule_of(_call_string(args), msg)
 _bad_rule_of(what, msg) = throw(ErrorException("the rule of $(what): $(msg)"))
 _call_string(args) = string(primal(args[1]), "(", join(map(a -> string(typeof(primal(a))), _tuple_tail(args...)), ", "), ")")
+
+# Mooncake's interface for computing derivatives: options, prepared caches, and the values
+# with gradients, pullbacks and derivatives they compute. (Rules are derived once and kept by
+# the session, so a cache holds only the options.)
+struct Config
+    debug_mode::Bool
+    silence_debug_messages::Bool
+    friendly_tangents::Bool
+    chunk_size::Union{Nothing, Int}
+end
+function Config(; debug_mode::Bool = false, silence_debug_messages::Bool = false,
+        friendly_tangents::Bool = false, chunk_size = nothing)
+    friendly_tangents && _not_yet("`friendly_tangents = true`")
+    return Config(debug_mode, silence_debug_messages, friendly_tangents, chunk_size)
+end
+
+_not_yet(what) = throw(ErrorException("not supported yet: $(what)"))
+
+# A prepared rule or cache: what `build_rrule`, `prepare_gradient_cache`,
+# `prepare_pullback_cache` and `prepare_derivative_cache` return.
+struct Cache
+    config::Config
+end
+
+build_rrule(f, x...; debug_mode::Bool = false) = Cache(Config(; debug_mode = debug_mode))
+build_rrule(::Type{T}; debug_mode::Bool = false) where {T<:Tuple} =
+    Cache(Config(; debug_mode = debug_mode))
+prepare_gradient_cache(f, x...; config = Config()) = Cache(config)
+prepare_pullback_cache(f, x...; config = Config()) = Cache(config)
+prepare_derivative_cache(f, x...; config = Config()) = Cache(config)
+
+# `(f(x...), (df, dx...))`: the value and the gradient with respect to `f` and each argument
+# (`f` returning a float).
+function value_and_gradient!!(cache::Cache, f, x...; args_to_zero = nothing)
+    _args_to_zero(args_to_zero)
+    return Core.vjp_apply(nothing, f, x...)
+end
+# `(f(x...), (df, dx...))` for the output's cotangent `dy`.
+function value_and_pullback!!(cache::Cache, dy, f, x...; args_to_zero = nothing)
+    _args_to_zero(args_to_zero)
+    return Core.vjp_apply(dy, f, x...)
+end
+_args_to_zero(::Nothing) = nothing
+_args_to_zero(t::Tuple) = all(t) ? nothing :
+    _not_yet("`args_to_zero` with `false` entries (gradients are always computed afresh)")
+
+# `(f(x...), its tangent)` for tangents given as `(x, dx)` pairs (the function's first), or a
+# `Dual` for `Dual` arguments.
+value_and_derivative!!(cache::Cache, fx::Tuple, xs::Tuple...) =
+    Core.jvp_apply(_flatten_pairs((fx, xs...))...)
+function value_and_derivative!!(cache::Cache, f::Dual, xs::Dual...)
+    y, dy = Core.jvp_apply(_flatten_pairs(map(d -> (primal(d), tangent(d)), (f, xs...)))...)
+    return Dual(y, dy)
+end
+_flatten_pairs(p::Tuple{}) = ()
+_flatten_pairs(p::Tuple) = (p[1][1], p[1][2], _flatten_pairs(_tuple_tail(p...))...)
