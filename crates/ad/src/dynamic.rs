@@ -319,6 +319,23 @@ impl AdRuntime for Runtime {
                     vec![y, Value::Tuple(g.into_iter().collect())].into(),
                 ))
             }
+            Prim::TestRuleApply => {
+                // Mooncake's `TestUtils.test_rule`.
+                let seed = match args[0] {
+                    Value::Int(s) => s as u64,
+                    _ => 0,
+                };
+                let mut r = crate::testing::test_rule(m, &self.ad, &args[2], &args[3..], seed)
+                    .map_err(ad_error)?;
+                if matches!(args[1], Value::Bool(true)) {
+                    let check =
+                        crate::user_rules::is_primitive_check(m, &self.ad, &args[2], &args[3..]);
+                    r.checks.push(("is primitive", check));
+                }
+                Ok(Value::Tuple(
+                    vec![Value::Bool(r.passed()), Value::Str(r.render().into())].into(),
+                ))
+            }
             Prim::JvpApply => {
                 // Mooncake's `value_and_derivative!!`: one lane of forward mode.
                 let mut call = vec![Value::Int(1), Value::Int(self.ad.opts.to_bits())];

@@ -249,3 +249,35 @@ pub fn forward_rule(
     });
     Ok(Some(compiler.optimise(f).map_err(AdError::from_compile)?))
 }
+
+/// `test_rule`'s check that a call asserted to be a primitive is one: a program's own
+/// function must have a declaration (`@is_primitive`, `@zero_adjoint`, ...) matching the call
+/// in the session's context; the library's functions have the built-in rules.
+pub fn is_primitive_check(
+    m: &mut interp::Machine,
+    ad: &crate::Ad,
+    f: &runtime::Value,
+    args: &[runtime::Value],
+) -> Result<String, String> {
+    let key = crate::api::method_instance(m, f, args).map_err(|e| e.message)?;
+    let compiler = &m.compiler;
+    let library = compiler
+        .method(key.table, key.method)
+        .is_some_and(|meth| meth.in_prelude);
+    if library {
+        return Ok(format!("{} has the library's rules", key.display()));
+    }
+    let minimal = ad.opts.context == Context::Minimal;
+    let (sig, _) = call_signature(compiler, &key);
+    match compiler.user_primitive(minimal, true, &sig) {
+        Some(u) => Ok(format!(
+            "{} is declared a primitive by `{}`",
+            key.display(),
+            u.text
+        )),
+        None => Err(format!(
+            "{} is not a primitive: no `@is_primitive` declaration matches it in this context, so its code is differentiated (pass `is_primitive = false` to test that)",
+            key.display()
+        )),
+    }
+}

@@ -1351,6 +1351,28 @@ fn library_module(name: Symbol) -> &'static str {
         "mean" | "var" | "std" | "median" | "cov" | "cor" | "quantile" | "middle" => "Statistics",
         "seed!" | "randperm" | "shuffle" | "shuffle!" | "rand" | "rand!" | "randn" | "randn!"
         | "randexp" => "Random",
+        "rrule!!"
+        | "frule!!"
+        | "zero_tangent"
+        | "zero_rdata"
+        | "fdata"
+        | "rdata"
+        | "tangent_type"
+        | "fdata_type"
+        | "rdata_type"
+        | "increment!!"
+        | "primal"
+        | "tangent"
+        | "zero_fcodual"
+        | "zero_codual"
+        | "zero_dual"
+        | "zero_adjoint"
+        | "zero_derivative"
+        | "build_rrule"
+        | "value_and_gradient!!"
+        | "value_and_pullback!!"
+        | "value_and_derivative!!"
+        | "test_rule" => "Mooncake",
         _ => "Base",
     }
 }

@@ -301,9 +301,9 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt
         | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
-        | DualCall | DualApply | GradApply | VjpApply | JvpApply | ThreadsFwd | ThreadsRvs
-        | ThreadsDual | ThreadsRun | ChunkRange | NThreads | ThreadId | InThreadedLoop
-        | TaskRng | ChunkEnter | ChunkLeave | TryCatch | TryFinally | Rethrow | ErrorMessage
-        | PrintStderr | NoteWrite => None,
+        | DualCall | DualApply | GradApply | VjpApply | JvpApply | TestRuleApply | ThreadsFwd
+        | ThreadsRvs | ThreadsDual | ThreadsRun | ChunkRange | NThreads | ThreadId
+        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | TryCatch | TryFinally | Rethrow
+        | ErrorMessage | PrintStderr | NoteWrite => None,
     }
 }

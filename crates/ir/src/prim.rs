@@ -298,6 +298,11 @@ prims! {
     /// `Core.jvp_apply(f, tf, x1, t1, ...)`: Mooncake's `value_and_derivative!!` in the
     /// language: `(f(x1, ...), its tangent)` by forward mode for the tangents given.
     JvpApply = "jvp_apply": RUNS_USER_CODE,
+    /// `Core.test_rule_apply(seed, is_primitive, f, x1, ...)`: Mooncake's
+    /// `TestUtils.test_rule` in the language: `(passed, report)` of `test_rule` on the call,
+    /// with random directions from `seed`; with `is_primitive`, also that a program's own
+    /// function is a declared primitive.
+    TestRuleApply = "test_rule_apply": RUNS_USER_CODE,
     /// `Core.grad_apply(f, x)`: AD inside the language (the prelude's `gradient`): the tangent
     /// of `x` in the gradient of `f(x)` (a float) by reverse mode.
     GradApply = "grad_apply": RUNS_USER_CODE,
@@ -550,6 +555,7 @@ impl Prim {
                     | GradApply
                     | VjpApply
                     | JvpApply
+                    | TestRuleApply
                     | FieldCotangent
                     | DynFwd
                     | DynRvs
@@ -1250,6 +1256,12 @@ impl Prim {
             ChunkLeave => {
                 arity(0)?;
                 Ok(Type::Nothing)
+            }
+            TestRuleApply => {
+                if n < 3 {
+                    return Err("`Core.test_rule_apply` needs a seed, a flag and a function".into());
+                }
+                Ok(Type::tuple(vec![Type::Bool, Type::String]))
             }
             VjpApply | JvpApply => {
                 if n < 2 {

@@ -783,10 +783,12 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata
         | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
         | TangentField | GlobalTangent | DualCall | DualApply | GradApply | VjpApply | JvpApply
-        | ThreadsFwd | ThreadsDual | ThreadsRvs => Err(Exception::Internal(format!(
-            "`Core.{}` runs only in derived code, with the AD runtime installed",
-            op.name()
-        ))),
+        | TestRuleApply | ThreadsFwd | ThreadsDual | ThreadsRvs => {
+            Err(Exception::Internal(format!(
+                "`Core.{}` runs only in derived code, with the AD runtime installed",
+                op.name()
+            )))
+        }
         // The machine runs these: they call functions, or need the error being handled.
         ThreadsRun | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr => Err(
             Exception::Internal(format!("`Core.{}` runs only on a machine", op.name())),

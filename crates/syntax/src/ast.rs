@@ -331,6 +331,7 @@ pub fn is_module(s: Symbol) -> bool {
             | "LogExpFunctions"
             | "Distributions"
             | "Mooncake"
+            | "TestUtils"
     )
 }
 

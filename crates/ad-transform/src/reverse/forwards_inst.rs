@@ -63,7 +63,7 @@ impl Forwards<'_> {
                 "`derivative` and `gradient` called inside differentiated code are not supported by reverse mode yet; use forward mode (`grad --mode forward`, `value_and_gradient_forward`)".into(),
             )),
             InstData::Prim {
-                op: Prim::VjpApply | Prim::JvpApply,
+                op: Prim::VjpApply | Prim::JvpApply | Prim::TestRuleApply,
                 ..
             } => Err(self.cx.err(
                 i,

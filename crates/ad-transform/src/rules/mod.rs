@@ -151,7 +151,7 @@ pub fn reverse_rule(
         // primitive never reaches a transform.
         DualApply | GradApply | ThreadsRun => None,
         // Mooncake's interface in the language: not differentiated (yet).
-        VjpApply | JvpApply => None,
+        VjpApply | JvpApply | TestRuleApply => None,
         // A `try`: the transforms give it rules of its own (its functions' derived rules);
         // `rethrow` and the error text carry no derivative.
         TryCatch | TryFinally => None,
@@ -206,15 +206,16 @@ pub fn is_differentiable(op: Prim) -> bool {
         | TangentCheck | RdataAdd | RdataConvert | RdataAddAt | TangentFdata | TangentRdata
         | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata | FieldCotangent | DynFwd
         | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField
-        | GlobalTangent | DualCall | DualApply | GradApply | VjpApply | JvpApply | TupleLen
-        | ToString | Repr | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames
-        | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
-        | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
-        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue | ThreadsRun | NThreads | ThreadId
-        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | ChunkRange | TryCatch
-        | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite | GetFieldRaw => false,
+        | GlobalTangent | DualCall | DualApply | GradApply | VjpApply | JvpApply
+        | TestRuleApply | TupleLen | ToString | Repr | StringConcat | StringToSymbol
+        | StringHash | ObjectId | FieldNames | FieldDefined | StringLen | StringCmp
+        | StringBytes | StringFind | StringCase | StringChar | StringIndex | StringSlice
+        | CharProperty | StringReplace | StringParse | IsSubtype | Sprintf | Print | Show
+        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
+        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
+        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
+        | ChunkRange | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite
+        | GetFieldRaw => false,
     }
 }
 

@@ -189,6 +189,15 @@ impl<'a> Lowerer<'a> {
                         return Ok(self.module_global(*name, sp));
                     }
                 }
+                // `Mooncake.TestUtils.test_rule`: Mooncake's testing module.
+                if let ExprKind::Field { obj: m, name: sub } = &obj.kind {
+                    if sub.as_str() == "TestUtils"
+                        && m.ident().is_some_and(|m| m.as_str() == "Mooncake")
+                        && self.lookup_local(sym("Mooncake")).is_none()
+                    {
+                        return Ok(self.module_global(*name, sp));
+                    }
+                }
                 if is_iterators(obj) && self.lookup_local(sym("Iterators")).is_none() {
                     let Some(f) = iterators_name(name.as_str()) else {
                         return Err(CompileError::invalid(

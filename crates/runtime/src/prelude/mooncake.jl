@@ -230,3 +230,18 @@ function value_and_derivative!!(cache::Cache, f::Dual, xs::Dual...)
 end
 _flatten_pairs(p::Tuple{}) = ()
 _flatten_pairs(p::Tuple) = (p[1][1], p[1][2], _flatten_pairs(_tuple_tail(p...))...)
+
+# Mooncake's `TestUtils.test_rule(rng, f, x...; is_primitive = true, ...)`: the rule of the call
+# `f(x...)` checked against central finite differences in both modes, with increments, restored
+# arguments and rule reuse checked too, and (with `is_primitive`) that the call runs a declared
+# rule. Returns `nothing` when every check passes; otherwise prints each check and raises.
+# (Tolerances are fixed: a step from 1e-2 to 1e-8 agreeing to rtol = atol = 1e-3.)
+function test_rule(rng, f, x...; is_primitive::Bool = true, mode = nothing,
+        interface_only::Bool = false, perf_flag = nothing, atol = nothing, rtol = nothing,
+        debug_mode::Bool = false, unsafe_perturb::Bool = false, print_results::Bool = false)
+    passed, report = Core.test_rule_apply(rand(rng, 1:1_000_000_000), is_primitive, f, x...)
+    print_results && print(report)
+    passed && return nothing
+    print_results || print(report)
+    throw(ErrorException("test_rule failed for $(f) at argument types $(map(typeof, x))"))
+end
