@@ -186,6 +186,12 @@ impl<'a> Lowerer<'a> {
                         if m.as_str() == "Base" && name.as_str() == "Generator" {
                             return Ok(self.module_global(sym("_Base_Generator"), sp));
                         }
+                        if m.as_str() == "Mooncake"
+                            && matches!(name.as_str(), "Config" | "Cache" | "Mode")
+                        {
+                            let n = format!("_Mooncake_{name}");
+                            return Ok(self.module_global(sym(&n), sp));
+                        }
                         return Ok(self.module_global(*name, sp));
                     }
                 }

@@ -10,9 +10,9 @@ struct MinimalCtx end
 struct DefaultCtx end
 
 # Modes of AD (`@is_primitive DefaultCtx ReverseMode sig`).
-abstract type Mode end
-struct ForwardMode <: Mode end
-struct ReverseMode <: Mode end
+abstract type _Mooncake_Mode end
+struct ForwardMode <: _Mooncake_Mode end
+struct ReverseMode <: _Mooncake_Mode end
 
 NoTangent() = Core.new(NoTangent)
 NoFData() = Core.new(NoFData)
@@ -41,8 +41,12 @@ tangent_type(::Type{P}) where {P} = Core.tangent_type(P)
 fdata_type(::Type{T}) where {T} = Core.fdata_type(T)
 rdata_type(::Type{T}) where {T} = Core.rdata_type(T)
 
-# The zero tangent of `x` (of type `tangent_type(typeof(x))`).
+# The zero tangent of `x` (of type `tangent_type(typeof(x))`); numbers and float arrays without
+# the AD runtime.
 zero_tangent(x) = Core.zero_tangent(x)::Core.tangent_type(typeof(x))
+zero_tangent(x::Union{Float64, Float32}) = zero(x)
+zero_tangent(x::Union{Int, Bool, Nothing, String}) = NoTangent()
+zero_tangent(x::Array{T}) where {T<:Union{Float64, Float32}} = zero(x)
 
 # A tangent's forward data (what travels with the primal on the forwards pass) and reverse
 # data (what pullbacks return).
@@ -62,12 +66,15 @@ _collapse_rdata(t::Tuple) = _all_of(NoRData, t) ? NoRData() : t
 zero_codual(x) = CoDual(x, zero_tangent(x))
 zero_fcodual(x) = CoDual(x, _zero_fdata(x))
 zero_dual(x) = Dual(x, zero_tangent(x))
-_zero_fdata(x) =
-    Core.tangent_fdata(x, zero_tangent(x))::Core.fdata_type(Core.tangent_type(typeof(x)))
+_zero_fdata(x) = _zero_fdata(x, Core.fdata_type(Core.tangent_type(typeof(x))))
+_zero_fdata(x, ::Type{NoFData}) = NoFData()
+_zero_fdata(x, ::Type{F}) where {F} = Core.tangent_fdata(x, zero_tangent(x))::F
 
 # The zero reverse data of primal `x`.
-zero_rdata(x) =
-    Core.tangent_rdata(x, zero_tangent(x))::Core.rdata_type(Core.tangent_type(typeof(x)))
+zero_rdata(x) = _zero_rdata(x, Core.rdata_type(Core.tangent_type(typeof(x))))
+_zero_rdata(x, ::Type{NoRData}) = NoRData()
+_zero_rdata(x::Union{Float64, Float32}, ::Type{R}) where {R} = zero(x)
+_zero_rdata(x, ::Type{R}) where {R} = Core.tangent_rdata(x, zero_tangent(x))::R
 
 # `increment!!(a, b)`: `a + b` for tangents, adding into `a` in place where it is mutable.
 increment!!(a::Float64, b::Float64) = a + b
@@ -162,12 +169,11 @@ function _user_frule_by_rrule(::Type{Y}, args::Dual...) where {Y}
     out = rrule!!(map(a -> CoDual(primal(a), NoFData()), args)...)
     y = primal(out[1])::Y
     r = out[2](one(y))
-    t = zero(y)
-    for k in 1:length(args)
-        t += _partial_times(r[k], tangent(args[k]))
-    end
-    return (y, t)
+    return (y, _dot_partials(r, map(tangent, args), zero(y))::Y)
 end
+_dot_partials(r::Tuple{}, t::Tuple{}, acc) = acc
+_dot_partials(r::Tuple, t::Tuple, acc) =
+    _dot_partials(_tuple_tail(r...), _tuple_tail(t...), acc + _partial_times(r[1], t[1]))
 _partial_times(r::Union{Float64, Float32}, t::Union{Float64, Float32}) = r * t
 _partial_times(r, t) = false
 
@@ -178,41 +184,43 @@ _call_string(args) = string(primal(args[1]), "(", join(map(a -> string(typeof(pr
 # Mooncake's interface for computing derivatives: options, prepared caches, and the values
 # with gradients, pullbacks and derivatives they compute. (Rules are derived once and kept by
 # the session, so a cache holds only the options.)
-struct Config
+# (`Mooncake.Config`, `Mooncake.Cache` and `Mooncake.Mode` are these names, which leave
+# `Config`, `Cache` and `Mode` free for a program's own types.)
+struct _Mooncake_Config
     debug_mode::Bool
     silence_debug_messages::Bool
     friendly_tangents::Bool
     chunk_size::Union{Nothing, Int}
 end
-function Config(; debug_mode::Bool = false, silence_debug_messages::Bool = false,
+function _Mooncake_Config(; debug_mode::Bool = false, silence_debug_messages::Bool = false,
         friendly_tangents::Bool = false, chunk_size = nothing)
     friendly_tangents && _not_yet("`friendly_tangents = true`")
-    return Config(debug_mode, silence_debug_messages, friendly_tangents, chunk_size)
+    return _Mooncake_Config(debug_mode, silence_debug_messages, friendly_tangents, chunk_size)
 end
 
 _not_yet(what) = throw(ErrorException("not supported yet: $(what)"))
 
 # A prepared rule or cache: what `build_rrule`, `prepare_gradient_cache`,
 # `prepare_pullback_cache` and `prepare_derivative_cache` return.
-struct Cache
-    config::Config
+struct _Mooncake_Cache
+    config::_Mooncake_Config
 end
 
-build_rrule(f, x...; debug_mode::Bool = false) = Cache(Config(; debug_mode = debug_mode))
+build_rrule(f, x...; debug_mode::Bool = false) = _Mooncake_Cache(_Mooncake_Config(; debug_mode = debug_mode))
 build_rrule(::Type{T}; debug_mode::Bool = false) where {T<:Tuple} =
-    Cache(Config(; debug_mode = debug_mode))
-prepare_gradient_cache(f, x...; config = Config()) = Cache(config)
-prepare_pullback_cache(f, x...; config = Config()) = Cache(config)
-prepare_derivative_cache(f, x...; config = Config()) = Cache(config)
+    _Mooncake_Cache(_Mooncake_Config(; debug_mode = debug_mode))
+prepare_gradient_cache(f, x...; config = _Mooncake_Config()) = _Mooncake_Cache(config)
+prepare_pullback_cache(f, x...; config = _Mooncake_Config()) = _Mooncake_Cache(config)
+prepare_derivative_cache(f, x...; config = _Mooncake_Config()) = _Mooncake_Cache(config)
 
 # `(f(x...), (df, dx...))`: the value and the gradient with respect to `f` and each argument
 # (`f` returning a float).
-function value_and_gradient!!(cache::Cache, f, x...; args_to_zero = nothing)
+function value_and_gradient!!(cache::_Mooncake_Cache, f, x...; args_to_zero = nothing)
     _args_to_zero(args_to_zero)
     return Core.vjp_apply(nothing, f, x...)
 end
 # `(f(x...), (df, dx...))` for the output's cotangent `dy`.
-function value_and_pullback!!(cache::Cache, dy, f, x...; args_to_zero = nothing)
+function value_and_pullback!!(cache::_Mooncake_Cache, dy, f, x...; args_to_zero = nothing)
     _args_to_zero(args_to_zero)
     return Core.vjp_apply(dy, f, x...)
 end
@@ -222,9 +230,9 @@ _args_to_zero(t::Tuple) = all(t) ? nothing :
 
 # `(f(x...), its tangent)` for tangents given as `(x, dx)` pairs (the function's first), or a
 # `Dual` for `Dual` arguments.
-value_and_derivative!!(cache::Cache, fx::Tuple, xs::Tuple...) =
+value_and_derivative!!(cache::_Mooncake_Cache, fx::Tuple, xs::Tuple...) =
     Core.jvp_apply(_flatten_pairs((fx, xs...))...)
-function value_and_derivative!!(cache::Cache, f::Dual, xs::Dual...)
+function value_and_derivative!!(cache::_Mooncake_Cache, f::Dual, xs::Dual...)
     y, dy = Core.jvp_apply(_flatten_pairs(map(d -> (primal(d), tangent(d)), (f, xs...)))...)
     return Dual(y, dy)
 end
