@@ -70,7 +70,6 @@ pub struct ReverseRule<'a> {
     /// The arguments' rdata types (the method instance's), and one per argument of the call.
     pub rdata: &'a [Type],
     pub flat_rdata: &'a [Type],
-    pub state: Type,
     pub loc: Span,
     /// The method collects its last arguments in a tuple (`f(xs...)`): `sig`, `fdata` and
     /// `rdata` are the method instance's, with that tuple last; `coduals` and what the rule
@@ -118,7 +117,7 @@ pub fn reverse(r: &ReverseRule) -> (Function, Function) {
     // The forwards pass.
     let mut f = Function::new(format!("fwd {}", r.name), Phase::Typed);
     let b = f.add_block();
-    let state = f.add_block_param(b, r.state.clone());
+    let state = f.add_block_param(b, crate::reverse::rule_state_type());
     let mut xs = Vec::new();
     for (t, ft) in r.sig.iter().zip(r.fdata) {
         let x = f.add_block_param(b, t.clone());
@@ -139,15 +138,7 @@ pub fn reverse(r: &ReverseRule) -> (Function, Function) {
         &Type::NoFData,
     );
     let mut args = consts(&mut e, r.fwd);
-    for ((x, fx), ct) in xs.iter().zip(r.coduals) {
-        args.push(e.val(
-            InstData::New {
-                ty: ct.clone(),
-                args: vec![*x, *fx],
-            },
-            ct.clone(),
-        ));
-    }
+    args.extend(wrap(&mut e, &xs, r.coduals));
     let out = r.fwd.emit(&mut e, args);
     let pb_t = match &r.fwd.ret {
         Type::Tuple(ts) if ts.len() == 2 && r.rvs.is_some() => Some(ts[1].clone()),
@@ -171,7 +162,7 @@ pub fn reverse(r: &ReverseRule) -> (Function, Function) {
     let mut g = Function::new(format!("rvs {}", r.name), Phase::Typed);
     g.nsz = true;
     let b = g.add_block();
-    let state = g.add_block_param(b, r.state.clone());
+    let state = g.add_block_param(b, crate::reverse::rule_state_type());
     let dy = g.add_block_param(b, r.ry.clone());
     let mut e = Emit {
         f: &mut g,
@@ -293,15 +284,7 @@ pub fn forward(r: &ForwardRule) -> Function {
             &Type::NoTangent,
         );
         let mut args = consts(&mut e, r.adapter);
-        for ((x, t), dt) in pairs.iter().zip(r.duals) {
-            args.push(e.val(
-                InstData::New {
-                    ty: dt.clone(),
-                    args: vec![*x, *t],
-                },
-                dt.clone(),
-            ));
-        }
+        args.extend(wrap(&mut e, &pairs, r.duals));
         outs.push(r.adapter.emit(&mut e, args));
         if r.adapter.ret == Type::Bottom {
             e.inst(InstData::Unreachable, Type::Any);
@@ -332,12 +315,24 @@ fn consts(e: &mut Emit, a: &AdapterCall) -> Vec<Value> {
     args
 }
 
-/// The rule state's stack of pullbacks.
+/// Each (primal, tangent or fdata) pair as the struct of type `tys[k]` (`CoDual`, `Dual`).
+fn wrap(e: &mut Emit, pairs: &[(Value, Value)], tys: &[Type]) -> Vec<Value> {
+    pairs
+        .iter()
+        .zip(tys)
+        .map(|((x, t), ty)| {
+            let data = InstData::New {
+                ty: ty.clone(),
+                args: vec![*x, *t],
+            };
+            e.val(data, ty.clone())
+        })
+        .collect()
+}
+
+/// The rule state's stack of pullbacks (stack 0: the state is the call site's own).
 fn stack(e: &mut Emit, state: Value, pb: &Type) -> Value {
-    let vt = Type::vector(pb.clone());
-    let kv = e.konst(Const::Int(0));
-    let tv = e.konst(Const::Type(vt.clone()));
-    e.prim(Prim::RuleStack, vec![state, kv, tv], vt)
+    crate::reverse::rule_stack(e, state, 0, Type::vector(pb.clone()))
 }
 
 /// The name of the prelude function a rule's adapter calls for `kind` in a mode: the program's

@@ -144,7 +144,6 @@ pub fn reverse_rule(
         rvs: rvs.as_ref(),
         rdata: &rdata,
         flat_rdata: &flat_rdata,
-        state: ad_transform::rule_state_type(),
         loc: syntax::Span::DUMMY,
         packed,
         env: &env,

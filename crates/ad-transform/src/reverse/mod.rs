@@ -27,6 +27,7 @@ mod rdata;
 mod rev;
 mod saved;
 
+pub(crate) use saved::rule_stack;
 pub use saved::rule_state_type;
 
 use crate::emit::Emit;

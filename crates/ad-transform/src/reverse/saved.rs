@@ -545,7 +545,7 @@ pub fn rule_state_type() -> Type {
 }
 
 /// `Core.rule_stack(state, k, vt)`: stack `k` of a rule state, of vector type `vt`.
-pub(super) fn rule_stack(e: &mut Emit, state: Value, k: u32, vt: Type) -> Value {
+pub(crate) fn rule_stack(e: &mut Emit, state: Value, k: u32, vt: Type) -> Value {
     let kv = e.konst(Const::Int(k as i64));
     let tv = e.konst(Const::Type(vt.clone()));
     e.prim(Prim::RuleStack, vec![state, kv, tv], vt)
