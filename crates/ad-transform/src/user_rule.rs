@@ -16,7 +16,7 @@
 use crate::emit::Emit;
 use ir::function::Callee;
 use ir::{Const, Function, InstData, Phase, Prim, Type, TypeEnv, Value};
-use syntax::{Span, Symbol};
+use syntax::Span;
 
 /// A call of a prelude adapter the AD runtime resolved: the method instance (its function's
 /// singleton first in `callee.sig`), the constant arguments it starts with, and its inferred
@@ -333,15 +333,4 @@ fn wrap(e: &mut Emit, pairs: &[(Value, Value)], tys: &[Type]) -> Vec<Value> {
 /// The rule state's stack of pullbacks (stack 0: the state is the call site's own).
 fn stack(e: &mut Emit, state: Value, pb: &Type) -> Value {
     crate::reverse::rule_stack(e, state, 0, Type::vector(pb.clone()))
-}
-
-/// The name of the prelude function a rule's adapter calls for `kind` in a mode: the program's
-/// rule, or the zero derivative.
-pub fn rule_function(zero: bool, reverse: bool) -> Symbol {
-    syntax::sym(match (zero, reverse) {
-        (false, true) => "rrule!!",
-        (false, false) => "frule!!",
-        (true, true) => "zero_adjoint",
-        (true, false) => "zero_derivative",
-    })
 }

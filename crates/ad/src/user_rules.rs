@@ -30,13 +30,30 @@ fn call_signature(compiler: &Compiler, key: &MiKey) -> (Vec<Type>, bool) {
 }
 
 /// The declaration that makes `key` a primitive of the program's in this context and mode:
-/// whether its rule is the zero one.
-fn declared(compiler: &Compiler, key: &MiKey, opts: RuleOptions, reverse: bool) -> Option<bool> {
+/// the kind of its rule.
+fn declared(
+    compiler: &Compiler,
+    key: &MiKey,
+    opts: RuleOptions,
+    reverse: bool,
+) -> Option<RuleKind> {
     let minimal = opts.context == Context::Minimal;
     let (sig, _) = call_signature(compiler, key);
     compiler
         .user_primitive(minimal, reverse, &sig)
-        .map(|u| u.kind == RuleKind::Zero)
+        .map(|u| u.kind)
+}
+
+/// The prelude function an adapter calls as the rule of a declared call in a mode: the
+/// program's `rrule!!`/`frule!!` (which `@from_rrule` and `@from_chainrules` define), or the
+/// zero rules.
+fn rule_function(kind: RuleKind, reverse: bool) -> syntax::Symbol {
+    sym(match (kind, reverse) {
+        (RuleKind::Own, true) => "rrule!!",
+        (RuleKind::Own, false) => "frule!!",
+        (RuleKind::Zero, true) => "zero_adjoint",
+        (RuleKind::Zero, false) => "zero_derivative",
+    })
 }
 
 /// Resolves and infers a call of the prelude function `name` on `consts` (constant
@@ -85,7 +102,7 @@ pub fn reverse_rule(
     key: &MiKey,
     opts: RuleOptions,
 ) -> Result<Option<Rule>, AdError> {
-    let Some(zero) = declared(compiler, key, opts, true) else {
+    let Some(kind) = declared(compiler, key, opts, true) else {
         return Ok(None);
     };
     let env = compiler.env.clone();
@@ -100,7 +117,7 @@ pub fn reverse_rule(
         .iter()
         .map(|t| pair_type("CoDual", t, &fdata_type(t, &env)))
         .collect();
-    let rule_fn = user_rule::rule_function(zero, true);
+    let rule_fn = rule_function(kind, true);
     let fwd = adapter(
         compiler,
         "_user_rrule_fwd",
@@ -175,7 +192,7 @@ pub fn forward_rule(
     opts: RuleOptions,
     width: usize,
 ) -> Result<Option<ir::Function>, AdError> {
-    let Some(zero) = declared(compiler, key, opts, false) else {
+    let Some(kind) = declared(compiler, key, opts, false) else {
         return Ok(None);
     };
     let env = compiler.env.clone();
@@ -203,10 +220,13 @@ pub fn forward_rule(
         compiler.resolve_call(table, &args).is_ok()
     };
     let fdata: Vec<Type> = flat.iter().map(|t| fdata_type(t, &env)).collect();
-    let (own_frule, own_rrule) = (
-        zero || has(compiler, "frule!!", "Dual", &flat_tangents),
-        !zero && has(compiler, "rrule!!", "CoDual", &fdata),
-    );
+    let (own_frule, own_rrule) = match kind {
+        RuleKind::Zero => (true, false),
+        RuleKind::Own => (
+            has(compiler, "frule!!", "Dual", &flat_tangents),
+            has(compiler, "rrule!!", "CoDual", &fdata),
+        ),
+    };
     let by_rrule = !own_frule && own_rrule && scalar_signature(&flat, &y, &env);
     if !own_frule && own_rrule && !by_rrule {
         // Only a reverse-mode rule, of arrays or structs: forward mode goes through the
@@ -217,7 +237,10 @@ pub fn forward_rule(
         adapter(
             compiler,
             "_user_frule_by_rrule",
-            vec![Const::Type(y.clone())],
+            vec![
+                Const::Func(rule_function(kind, true)),
+                Const::Type(y.clone()),
+            ],
             &duals,
         )?
     } else {
@@ -225,7 +248,7 @@ pub fn forward_rule(
             compiler,
             "_user_frule",
             vec![
-                Const::Func(user_rule::rule_function(zero, false)),
+                Const::Func(rule_function(kind, false)),
                 Const::Type(y.clone()),
                 Const::Type(ty.clone()),
             ],

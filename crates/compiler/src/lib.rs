@@ -10,6 +10,7 @@ pub mod infer;
 pub mod lower;
 pub mod methods;
 pub mod named_tuples;
+pub mod packages;
 pub mod passes;
 pub mod ssa;
 pub mod typeexpr;
@@ -105,6 +106,9 @@ pub struct Options {
     /// Functions declared `@inline`: their calls are inlined up to a larger size than others'
     /// (unless they are also in `no_inline`).
     pub inline_hint: Vec<syntax::Symbol>,
+    /// Functions whose calls with keyword arguments (`#kwcall(kw, f, args...)`) are never
+    /// inlined (those with rules of keyword calls).
+    pub no_inline_kwcall: Vec<syntax::Symbol>,
 }
 
 impl Default for Options {
@@ -115,6 +119,7 @@ impl Default for Options {
             inline_limit: 40,
             no_inline: Vec::new(),
             inline_hint: Vec::new(),
+            no_inline_kwcall: Vec::new(),
         }
     }
 }
@@ -194,6 +199,9 @@ pub struct Compiler {
     /// Functions with `@mooncake_overlay` methods, to the table holding those methods (what
     /// differentiation sees instead of the function's own).
     overlays: FxHashMap<Symbol, Symbol>,
+    /// What the program's names of clashing package names (ChainRulesCore's `NoTangent`)
+    /// mean so far.
+    package_names: packages::PackageNames,
 }
 
 impl Default for Compiler {
@@ -231,6 +239,7 @@ impl Compiler {
             generation: 0,
             user_primitives: Vec::new(),
             overlays: FxHashMap::default(),
+            package_names: packages::PackageNames::default(),
         };
         c.define_core_box();
         c
@@ -351,6 +360,12 @@ impl Compiler {
     /// Processes one top-level statement: definitions take effect now; other statements are
     /// compiled into a thunk for the caller to run.
     pub fn toplevel(&mut self, stmt: &Expr, src: &str) -> Result<TopLevel, CompileError> {
+        let renamed = if self.in_prelude(stmt.span.file) {
+            None
+        } else {
+            self.package_names.rewrite(stmt)
+        };
+        let stmt = renamed.as_ref().unwrap_or(stmt);
         self.note_assignments(stmt);
         self.timed(|c| c.toplevel_inner(stmt, src))
     }
@@ -512,6 +527,7 @@ impl Compiler {
                         &mut self.library_bound
                     };
                     set.extend(names.iter().copied());
+                    self.package_names.note_using(modules, names, *import);
                 }
                 Ok(TopLevel::Defined)
             }
@@ -556,7 +572,11 @@ impl Compiler {
             ExprKind::Macro { name, args }
                 if matches!(
                     name.as_str(),
-                    "is_primitive" | "zero_adjoint" | "zero_derivative"
+                    "is_primitive"
+                        | "zero_adjoint"
+                        | "zero_derivative"
+                        | "from_rrule"
+                        | "from_chainrules"
                 ) =>
             {
                 self.declare_primitive(name.as_str(), args, stmt.span, src)?;
@@ -831,7 +851,7 @@ impl Compiler {
         span: Span,
         src: &str,
     ) -> Result<(), CompileError> {
-        let mut up = user_rules::parse(macro_name, args, span, src, &self.env)?;
+        let (mut up, has_kwargs) = user_rules::parse(macro_name, args, span, src, &self.env)?;
         let mut named = Vec::new();
         for p in up.fixed.iter_mut().chain(up.vararg.iter_mut()) {
             user_rules::rename_functions(p, &mut |n| {
@@ -846,9 +866,27 @@ impl Compiler {
             | Some(TypePat::App(ir::types::Head::Struct(n), _)) => named.push(*n),
             _ => {}
         }
+        if has_kwargs {
+            let kw = user_rules::with_keywords(&up, &self.env)?;
+            for f in &named {
+                if !self.options.no_inline_kwcall.contains(f) {
+                    self.options.no_inline_kwcall.push(*f);
+                }
+            }
+            self.user_primitives.push(kw);
+        }
         for f in named {
             if !self.options.no_inline.contains(&f) {
                 self.options.no_inline.push(f);
+            }
+        }
+        // `@from_rrule` and `@from_chainrules` define the `rrule!!` (`frule!!`) methods that
+        // run the program's ChainRules rules.
+        if macro_name.starts_with("from_") {
+            if let Some(sig) = args.get(1) {
+                for def in user_rules::chainrules_methods(sig, &up, has_kwargs) {
+                    self.toplevel_inner(&def, src)?;
+                }
             }
         }
         self.user_primitives.push(up);
@@ -1387,6 +1425,7 @@ const PROVIDED_PACKAGES: &[&str] = &[
     "LogExpFunctions",
     "Distributions",
     "Mooncake",
+    "ChainRulesCore",
 ];
 
 /// Whether `using M` names a module this implementation provides: Base, its submodules

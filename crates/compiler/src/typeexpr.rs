@@ -175,6 +175,11 @@ impl TypeExprCtx<'_> {
                 if func.ident().is_some_and(|f| f.as_str() == "typeof") && args.len() == 1 =>
             {
                 match args[0].ident() {
+                    // A program's own function of a library name is its own table
+                    // (`Main.scale`).
+                    Some(f) if self.env.is_own_function(f) => Ok(TypePat::Ty(Type::Function(
+                        ir::types::own_function_table(f),
+                    ))),
                     Some(f) => Ok(TypePat::Ty(Type::Function(f))),
                     None => Err(CompileError::unsupported(
                         e.span,

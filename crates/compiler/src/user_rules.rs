@@ -7,13 +7,14 @@ use crate::error::CompileError;
 use crate::typeexpr::TypeExprCtx;
 use ir::{Type, TypeEnv, TypePat, TypeVar};
 use rustc_hash::FxHashMap;
-use syntax::ast::{Expr, ExprKind};
+use syntax::ast::{Expr, ExprKind, FnName, FunctionDef, Param};
 use syntax::{Span, Symbol};
 
 /// Which macro declared a primitive, and so which rule its calls run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RuleKind {
-    /// `@is_primitive`: the program's `rrule!!` (reverse mode) or `frule!!` (forward mode).
+    /// `@is_primitive`: the program's `rrule!!` (reverse mode) or `frule!!` (forward mode);
+    /// also `@from_rrule` and `@from_chainrules`, which define those methods.
     Own,
     /// `@zero_adjoint` / `@zero_derivative`: every derivative is zero.
     Zero,
@@ -76,32 +77,42 @@ fn plain_name(e: &Expr) -> Option<Symbol> {
     }
 }
 
-/// Parses the arguments of `@is_primitive` (`kind` `Own`, `zero_name` `None`),
-/// `@zero_adjoint` or `@zero_derivative` (`zero_name` the macro's name). `functions`
-/// receives the names in the signature's `typeof(f)`, so the caller can resolve them.
+/// Parses the arguments of `@is_primitive`, `@zero_adjoint`, `@zero_derivative`,
+/// `@from_rrule` or `@from_chainrules` (named `macro_name`): the declaration, and whether it
+/// covers calls with keyword arguments too (`has_kwargs` of the last two).
 pub fn parse(
     macro_name: &str,
     args: &[Expr],
     span: Span,
     src: &str,
     env: &TypeEnv,
-) -> Result<UserPrimitive, CompileError> {
+) -> Result<(UserPrimitive, bool), CompileError> {
     let usage = || {
         CompileError::invalid(
             span,
             match macro_name {
                 "is_primitive" => "usage: `@is_primitive Ctx [Mode] Tuple{typeof(f), ArgTypes...}` with Ctx `MinimalCtx` or `DefaultCtx` and Mode `ForwardMode` or `ReverseMode`",
                 "zero_adjoint" => "usage: `@zero_adjoint Ctx Tuple{typeof(f), ArgTypes...}` with Ctx `MinimalCtx` or `DefaultCtx`",
+                "from_rrule" => "usage: `@from_rrule Ctx Tuple{typeof(f), ArgTypes...} [has_kwargs]` with Ctx `MinimalCtx` or `DefaultCtx` and has_kwargs `true` or `false`",
+                "from_chainrules" => "usage: `@from_chainrules Ctx Tuple{typeof(f), ArgTypes...} [has_kwargs [Mode]]` with Ctx `MinimalCtx` or `DefaultCtx`, has_kwargs `true` or `false` and Mode `ForwardMode` or `ReverseMode`",
                 _ => "usage: `@zero_derivative Ctx Tuple{typeof(f), ArgTypes...} [Mode]` with Ctx `MinimalCtx` or `DefaultCtx` and Mode `ForwardMode` or `ReverseMode`",
             },
         )
     };
-    let (ctx, mode, sig) = match (macro_name, args) {
-        ("is_primitive", [c, s]) | ("zero_adjoint", [c, s]) | ("zero_derivative", [c, s]) => {
-            (c, None, s)
-        }
-        ("is_primitive", [c, m, s]) | ("zero_derivative", [c, s, m]) => (c, Some(m), s),
+    let (ctx, mode, sig, kw) = match (macro_name, args) {
+        (
+            "is_primitive" | "zero_adjoint" | "zero_derivative" | "from_rrule" | "from_chainrules",
+            [c, s],
+        ) => (c, None, s, None),
+        ("is_primitive", [c, m, s]) | ("zero_derivative", [c, s, m]) => (c, Some(m), s, None),
+        ("from_rrule" | "from_chainrules", [c, s, k]) => (c, None, s, Some(k)),
+        ("from_chainrules", [c, s, k, m]) => (c, Some(m), s, Some(k)),
         _ => return Err(usage()),
+    };
+    let has_kwargs = match kw.map(|k| &k.kind) {
+        None | Some(ExprKind::Bool(false)) => false,
+        Some(ExprKind::Bool(true)) => true,
+        Some(_) => return Err(usage()),
     };
     let minimal = match plain_name(ctx).map(|n| n.as_str()) {
         Some("MinimalCtx") => true,
@@ -127,7 +138,7 @@ pub fn parse(
             }
         }
     }
-    if macro_name == "zero_adjoint" {
+    if macro_name == "zero_adjoint" || macro_name == "from_rrule" {
         forward = false;
     }
     let (body, where_vars) = match &sig.kind {
@@ -190,14 +201,13 @@ pub fn parse(
             None => fixed.push(tctx.eval(p)?),
         }
     }
-    Ok(UserPrimitive {
+    let up = UserPrimitive {
         minimal,
         forward,
         reverse,
-        kind: if macro_name == "is_primitive" {
-            RuleKind::Own
-        } else {
-            RuleKind::Zero
+        kind: match macro_name {
+            "is_primitive" | "from_rrule" | "from_chainrules" => RuleKind::Own,
+            _ => RuleKind::Zero,
         },
         fixed,
         vararg,
@@ -207,6 +217,23 @@ pub fn parse(
             .get(sig.span.lo as usize..sig.span.hi as usize)
             .unwrap_or("")
             .to_string(),
+    };
+    Ok((up, has_kwargs))
+}
+
+/// The declaration of the calls with keyword arguments of a declared signature
+/// (`Core.kwcall(kw::NamedTuple, f, args...)`, which is `#kwcall` here).
+pub fn with_keywords(up: &UserPrimitive, env: &TypeEnv) -> Result<UserPrimitive, CompileError> {
+    let tctx = TypeExprCtx { env, vars: &[] };
+    let named = tctx.eval(&Expr::new(
+        ExprKind::Ident(syntax::sym("NamedTuple")),
+        up.span,
+    ))?;
+    let mut fixed = vec![TypePat::Ty(Type::Function(syntax::sym("#kwcall"))), named];
+    fixed.extend(up.fixed.iter().cloned());
+    Ok(UserPrimitive {
+        fixed,
+        ..up.clone()
     })
 }
 
@@ -218,4 +245,121 @@ pub fn rename_functions(p: &mut TypePat, f: &mut dyn FnMut(Symbol) -> Symbol) {
         TypePat::App(_, ps) => ps.iter_mut().for_each(|q| rename_functions(q, f)),
         TypePat::Below(q) => rename_functions(q, f),
     }
+}
+
+/// The `rrule!!` (and, for `@from_chainrules` in forward mode, `frule!!`) methods that
+/// `@from_rrule Ctx sig` and `@from_chainrules Ctx sig` define for the signature `sig`
+/// (`Tuple{T0, T1, ...} where {...}`): `rrule!!(x0::CoDual{<:T0}, x1::CoDual{<:T1}, ...)`
+/// calls the prelude's `_cr_rrule(x0, x1, ...)`, which runs the program's
+/// `ChainRulesCore.rrule`. With `has_kwargs`, also the methods for calls with keyword
+/// arguments (`Core.kwcall(kw, f, args...)`), calling `_cr_rrule_kw`.
+pub fn chainrules_methods(sig: &Expr, up: &UserPrimitive, has_kwargs: bool) -> Vec<Expr> {
+    let sp = sig.span;
+    let mk = |kind| Expr::new(kind, sp);
+    let ident = |n: &str| Expr::new(ExprKind::Ident(syntax::sym(n)), sp);
+    let (body, where_vars) = match &sig.kind {
+        ExprKind::Where { expr, vars } => (&**expr, vars.clone()),
+        _ => (sig, Vec::new()),
+    };
+    let ExprKind::Curly { params: types, .. } = &body.kind else {
+        return Vec::new();
+    };
+    let method = |rule: &str, wrap: &str, adapter: &str, keywords: bool| {
+        let wrapped = |t: Option<&Expr>| match t {
+            Some(t) => mk(ExprKind::Curly {
+                base: Box::new(ident(wrap)),
+                params: vec![mk(ExprKind::SubtypeBound(Box::new(t.clone())))],
+            }),
+            None => ident(wrap),
+        };
+        let mut params = Vec::new();
+        if keywords {
+            let kwcall = mk(ExprKind::Call {
+                func: Box::new(ident("typeof")),
+                args: vec![ident("#kwcall")],
+                kwargs: vec![],
+                do_block: None,
+            });
+            for (name, t) in [("_kwcall", kwcall), ("_kwargs", ident("NamedTuple"))] {
+                params.push(Param {
+                    name: Some(syntax::sym(name)),
+                    ty: Some(wrapped(Some(&t))),
+                    default: None,
+                    vararg: false,
+                    span: sp,
+                });
+            }
+        }
+        for (k, t) in types.iter().enumerate() {
+            let (elem, vararg) = match &t.kind {
+                ExprKind::Ident(n) if n.as_str() == "Vararg" => (None, true),
+                ExprKind::Curly { base, params: vp }
+                    if base.ident().is_some_and(|b| b.as_str() == "Vararg") =>
+                {
+                    (vp.first(), true)
+                }
+                _ => (Some(t), false),
+            };
+            params.push(Param {
+                name: Some(syntax::sym(&format!("_x{k}"))),
+                ty: Some(wrapped(elem)),
+                default: None,
+                vararg,
+                span: sp,
+            });
+        }
+        let args = params
+            .iter()
+            .map(|p| {
+                let x = Expr::new(ExprKind::Ident(p.name.unwrap_or(syntax::sym("_"))), sp);
+                if p.vararg {
+                    mk(ExprKind::Splat(Box::new(x)))
+                } else {
+                    x
+                }
+            })
+            .collect();
+        let call = mk(ExprKind::Call {
+            func: Box::new(ident(adapter)),
+            args,
+            kwargs: vec![],
+            do_block: None,
+        });
+        mk(ExprKind::Function(Box::new(FunctionDef {
+            name: FnName::Name(syntax::sym(rule)),
+            name_span: sp,
+            params,
+            kwparams: vec![],
+            where_vars: where_vars.clone(),
+            ret_type: None,
+            body: vec![call],
+            declaration_only: false,
+            qualified: true,
+            span: sp,
+        })))
+    };
+    let mut out = Vec::new();
+    for keywords in [false, true] {
+        if keywords && !has_kwargs {
+            continue;
+        }
+        let suffix = if keywords { "_kw" } else { "" };
+        if up.reverse {
+            out.push(method(
+                "rrule!!",
+                "CoDual",
+                &format!("_cr_rrule{suffix}"),
+                keywords,
+            ));
+        }
+        if up.forward {
+            out.push(method(
+                "frule!!",
+                "Dual",
+                &format!("_cr_frule{suffix}"),
+                keywords,
+            ));
+        }
+    }
+    out
 }

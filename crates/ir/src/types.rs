@@ -277,12 +277,19 @@ impl fmt::Display for JuliaName {
 
 /// The qualified name Julia shows for a type of Base that the prelude names apart from the
 /// program's own names: `_Iterators_Take` is `Base.Iterators.Take`, `_Base_Generator` is
-/// `Base.Generator`.
+/// `Base.Generator`, `_Mooncake_Config` is `Mooncake.Config`.
 fn qualified_base_name(n: &str) -> Option<String> {
     if let Some(rest) = n.strip_prefix("_Iterators_") {
         return rest
             .starts_with(|c: char| c.is_ascii_uppercase())
             .then(|| format!("Base.Iterators.{rest}"));
+    }
+    if let Some(rest) = n.strip_prefix("_Mooncake_") {
+        return Some(format!("Mooncake.{rest}"));
+    }
+    // ChainRulesCore's `NoTangent` and `Tangent`, as a program that uses it writes them.
+    if let Some(rest) = n.strip_prefix("_CRC_") {
+        return Some(rest.to_string());
     }
     n.strip_prefix("_Base_").map(|rest| format!("Base.{rest}"))
 }

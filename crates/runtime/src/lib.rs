@@ -74,5 +74,6 @@ pub const PRELUDE: &[(&str, &str)] = &[
     prelude_file!("threads"),
     prelude_file!("ad"),
     prelude_file!("mooncake"),
+    prelude_file!("chainrules"),
     prelude_file!("constants"),
 ];

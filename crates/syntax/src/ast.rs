@@ -332,6 +332,7 @@ pub fn is_module(s: Symbol) -> bool {
             | "Distributions"
             | "Mooncake"
             | "TestUtils"
+            | "ChainRulesCore"
     )
 }
 

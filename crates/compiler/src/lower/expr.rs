@@ -179,6 +179,10 @@ impl<'a> Lowerer<'a> {
             ExprKind::Field { obj, name } => {
                 if let Some(m) = obj.ident() {
                     if m.as_str() == "Core" {
+                        // `Core.kwcall(kw, f, args...)`: `f(args...; kw...)`.
+                        if name.as_str() == "kwcall" {
+                            return Ok(self.emit(func_const("#kwcall"), sp));
+                        }
                         return Ok(self.emit(InstData::GetGlobal(*name), sp));
                     }
                     if is_module(m) && self.lookup_local(m).is_none() {

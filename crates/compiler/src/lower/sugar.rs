@@ -445,6 +445,39 @@ impl<'a> Lowerer<'a> {
                     &format!("`@{name}` with options; write `@{name} expr`"),
                 )),
             },
+            // ChainRulesCore's `@thunk expr`: a tangent computed when asked for,
+            // `Thunk(() -> expr)`.
+            "thunk" => match args {
+                [e] => {
+                    let thunk = mk(
+                        ExprKind::Lambda(Box::new(Lambda {
+                            params: vec![],
+                            body: e.clone(),
+                            span: e.span,
+                            local: None,
+                            try_block: false,
+                            where_vars: vec![],
+                            ret_type: None,
+                            kwparams: vec![],
+                        })),
+                        e.span,
+                    );
+                    self.expr(&call_ast(library_ref(sym("Thunk"), sp), vec![thunk], sp))
+                }
+                _ => Err(CompileError::invalid(sp, "`@thunk` takes one expression")),
+            },
+            // ChainRulesCore's `@not_implemented(info)`: a derivative left unimplemented.
+            "not_implemented" => match args {
+                [e] => self.expr(&call_ast(
+                    library_ref(sym("NotImplemented"), sp),
+                    vec![e.clone()],
+                    sp,
+                )),
+                _ => Err(CompileError::invalid(
+                    sp,
+                    "`@not_implemented` takes one message",
+                )),
+            },
             "inbounds" | "inline" | "noinline" | "fastmath" | "simd" | "sync" => match args {
                 [e] => self.expr(e),
                 _ => Err(CompileError::invalid(

@@ -98,6 +98,7 @@ fn inline(c: &mut Compiler, f: &mut Function, scalars: bool) -> Result<bool, Com
             let key = MiKey::of(callee);
             if c.is_optimising(&key)
                 || c.options.no_inline.contains(&key.table)
+                || keyword_call_kept(c, &key)
                 || chain.contains(&key)
             {
                 continue;
@@ -256,4 +257,12 @@ fn inline_at(
         alias.insert(r, kp);
     }
     (new_blocks, k)
+}
+
+/// Whether `key` is a call with keyword arguments (`#kwcall(kw, f, args...)`) of a function
+/// whose keyword calls have a rule of their own.
+fn keyword_call_kept(c: &Compiler, key: &MiKey) -> bool {
+    key.table.as_str() == "#kwcall"
+        && matches!(key.sig.get(2), Some(ir::Type::Function(f))
+            if c.options.no_inline_kwcall.contains(f))
 }

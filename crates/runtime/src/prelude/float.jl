@@ -1,5 +1,8 @@
 # Floats (Float64 and Float32): arithmetic, comparisons, rounding, classification.
 
+# `Base.IEEEFloat`: the hardware floats (Float16 is not provided).
+const IEEEFloat = Union{Float32, Float64}
+
 +(x::T, y::T) where {T<:AbstractFloat} = Core.add_float(x, y)
 -(x::T, y::T) where {T<:AbstractFloat} = Core.sub_float(x, y)
 *(x::T, y::T) where {T<:AbstractFloat} = Core.mul_float(x, y)

@@ -165,8 +165,8 @@ end
 
 # Forward mode through a reverse-mode rule of a function of floats returning a float: the
 # pullback of a unit cotangent gives every partial derivative.
-function _user_frule_by_rrule(::Type{Y}, args::Dual...) where {Y}
-    out = rrule!!(map(a -> CoDual(primal(a), NoFData()), args)...)
+function _user_frule_by_rrule(rule, ::Type{Y}, args::Dual...) where {Y}
+    out = rule(map(a -> CoDual(primal(a), NoFData()), args)...)
     y = primal(out[1])::Y
     r = out[2](one(y))
     return (y, _dot_partials(r, map(tangent, args), zero(y))::Y)
@@ -238,6 +238,100 @@ function value_and_derivative!!(cache::_Mooncake_Cache, f::Dual, xs::Dual...)
 end
 _flatten_pairs(p::Tuple{}) = ()
 _flatten_pairs(p::Tuple) = (p[1][1], p[1][2], _flatten_pairs(_tuple_tail(p...))...)
+
+# Jacobians, Hessian-vector products and Hessians. `value_and_jacobian!!(cache, f, x)`: `f(x)`
+# and its Jacobian (a column per element of `x`, by forward mode), for a vector `x` and a vector
+# result of the same element type.
+function value_and_jacobian!!(cache::_Mooncake_Cache, f, x::Vector{T}) where {T<:Union{Float64, Float32}}
+    isempty(x) && throw(ArgumentError("value_and_jacobian!! requires a non-empty input vector"))
+    y = f(x)
+    y isa AbstractVector || throw(ArgumentError("value_and_jacobian!! only supports AbstractVector outputs; got $(typeof(y))"))
+    eltype(y) === T || throw(ArgumentError("value_and_jacobian!! needs an output of element type $(T), the input's; got $(eltype(y))"))
+    J = zeros(T, length(y), length(x))
+    e = zeros(T, length(x))
+    for j in eachindex(x)
+        e[j] = one(T)
+        J[:, j] = Core.dual_apply(f, Core.zero_tangent(f), x, e)
+        e[j] = zero(T)
+    end
+    return y, J
+end
+value_and_jacobian!!(cache::_Mooncake_Cache, f, x) =
+    throw(ArgumentError("value_and_jacobian!! only supports a vector of floats as input; got $(typeof(x))"))
+
+prepare_hvp_cache(f, x...; config = _Mooncake_Config()) = _hvp_cache(config, x)
+prepare_hessian_cache(f, x...; config = _Mooncake_Config()) = _hvp_cache(config, x)
+function _hvp_cache(config, x::Tuple)
+    isempty(x) && throw(ArgumentError("a Hessian needs at least one x argument"))
+    return _Mooncake_Cache(config)
+end
+
+# `(f(x), ∇f(x), ∇²f(x) v)` by forward mode over the reverse-mode gradient; for several
+# arguments, `v` a tuple with a direction for each, and the gradients and products tuples.
+function value_and_hvp!!(cache::_Mooncake_Cache, f, v, x)
+    _same_shape(x, v, 1)
+    y, g = _value_and_gradient_of(f, x)
+    return y, g, Core.dual_apply(z -> Core.grad_apply(f, z), NoTangent(), x, v)
+end
+function value_and_hvp!!(cache::_Mooncake_Cache, f, v::Tuple, x1, xs...)
+    all_x = (x1, xs...)
+    length(v) == length(all_x) || throw(ArgumentError("Expected one tangent direction per primal argument"))
+    for k in eachindex(all_x)
+        _same_shape(all_x[k], v[k], k)
+    end
+    z, parts = _joined(all_x)
+    g = z -> Core.grad_apply(w -> f(_split(w, parts)...), z)
+    y = f(all_x...)
+    return y, _split(g(z), parts), _split(Core.dual_apply(g, NoTangent(), z, _joined(v)[1]), parts)
+end
+
+_value_and_gradient_of(f, x) = (y = Core.vjp_apply(nothing, f, x); (y[1], y[2][2]))
+
+_same_shape(x::AbstractArray, v::AbstractArray, k) = size(x) == size(v) ||
+    throw(ArgumentError("Tangent direction for argument $k must match the primal axes; got axes $(axes(v)) for tangent vs $(axes(x)) for primal"))
+_same_shape(x::Union{Float64, Float32}, v::Union{Float64, Float32}, k) = true
+_same_shape(x, v, k) = throw(ArgumentError("not supported yet: Hessian-vector products with respect to a value of type $(typeof(x)) (floats and vectors of floats are)"))
+
+# Vectors of floats (and floats) joined into one vector, and taken apart again.
+_joined(xs::Tuple) = (vcat(map(_as_vector, xs)...), map(_part_shape, xs))
+_as_vector(x::Vector{T}) where {T<:Union{Float64, Float32}} = x
+_as_vector(x::Union{Float64, Float32}) = [x]
+_as_vector(x) = throw(ArgumentError("not supported yet: Hessians with respect to a value of type $(typeof(x)) when there are several arguments (vectors of floats and floats are)"))
+struct _ScalarPart end
+_part_shape(x::Vector) = length(x)
+_part_shape(x::Union{Float64, Float32}) = _ScalarPart()
+_part_length(n::Int) = n
+_part_length(::_ScalarPart) = 1
+_split(z, parts::Tuple) = _split_from(z, 1, parts...)
+_split_from(z, at) = ()
+_split_from(z, at, n::_ScalarPart, rest...) = (z[at], _split_from(z, at + 1, rest...)...)
+_split_from(z, at, n::Int, rest...) = (z[at:(at + n - 1)], _split_from(z, at + n, rest...)...)
+
+# `(f(x), ∇f(x), ∇²f(x))` for a vector `x`; for several vectors, the gradients and the blocks
+# `H[k][j]` (`∂²f/∂x_k∂x_j`, of size `n_k × n_j`).
+function value_gradient_and_hessian!!(cache::_Mooncake_Cache, f, x::Vector{T}) where {T<:Union{Float64, Float32}}
+    y, g = _value_and_gradient_of(f, x)
+    n = length(x)
+    H = zeros(T, n, n)
+    e = zeros(T, n)
+    gf = z -> Core.grad_apply(f, z)
+    for i in 1:n
+        e[i] = one(T)
+        H[:, i] = Core.dual_apply(gf, NoTangent(), x, e)
+        e[i] = zero(T)
+    end
+    return y, g, H
+end
+function value_gradient_and_hessian!!(cache::_Mooncake_Cache, f, x1::Vector{T}, xs::Vector{T}...) where {T<:Union{Float64, Float32}}
+    all_x = (x1, xs...)
+    z, parts = _joined(all_x)
+    y, g, H = value_gradient_and_hessian!!(cache, w -> f(_split(w, parts)...), z)
+    offsets = cumsum((0, map(_part_length, parts)...))
+    blocks = ntuple(k -> ntuple(j -> H[(offsets[k] + 1):offsets[k + 1], (offsets[j] + 1):offsets[j + 1]], length(all_x)), length(all_x))
+    return y, _split(g, parts), blocks
+end
+value_gradient_and_hessian!!(cache::_Mooncake_Cache, f, x...) =
+    throw(ArgumentError("value_gradient_and_hessian!! supports only vectors of floats, all of one element type; got $(map(typeof, x))"))
 
 # Mooncake's `TestUtils.test_rule(rng, f, x...; is_primitive = true, ...)`: the rule of the call
 # `f(x...)` checked against central finite differences in both modes, with increments, restored

@@ -66,6 +66,13 @@ haskey(t::NamedTuple, s::Symbol) = s in keys(t)
 first(t::NamedTuple) = t[1]
 # `map` over tuples gives a tuple, one call per element in order.
 map(f, t::Tuple) = _tuple_map(f, t...)
+eachindex(t::Tuple) = Base.OneTo(length(t))
+cumsum(t::Tuple{}) = ()
+cumsum(t::Tuple) = _cumsum_from(t[1], _tuple_tail(t...)...)
+_cumsum_from(acc) = (acc,)
+_cumsum_from(acc, x, rest...) = (acc, _cumsum_from(acc + x, rest...)...)
+# (Julia's result is a named tuple with `t`'s names, which cannot be built yet.)
+map(f, t::NamedTuple) = throw(ErrorException("not supported yet: `map` over a named tuple"))
 _tuple_map(f) = ()
 _tuple_map(f, a, rest...) = (f(a), _tuple_map(f, rest...)...)
 # Over two tuples, element by element, as long as the shorter one.
