@@ -7,9 +7,10 @@
 //!
 //! - `fwd(state, x0, f0, x1, f1, ...)`: `c_k = CoDual(x_k, f_k)`, then
 //!   `((y, fy), pb) = _user_rrule_fwd(rule, Y, FY, c0, c1, ...)`; `pb` is pushed on the state's
-//!   stack 0 and `(y, fy)` returned.
-//! - `rvs(state, ȳ)`: `pb` popped, `_user_rrule_rvs(pb, ȳ, R, what)` returns the arguments'
-//!   rdata (`R`, a tuple type, checked).
+//!   stack 0 (or, a closure over a few numbers, number by number on stacks 0, 1, ...) and
+//!   `(y, fy)` returned.
+//! - `rvs(state, ȳ)`: `pb` popped (rebuilt), `_user_rrule_rvs(pb, ȳ, R, what)` returns the
+//!   arguments' rdata (`R`, a tuple type, checked).
 //! - `dual{N}(x0, t0_1.., x1, t1_1.., ...)`: per lane, `d_k = Dual(x_k, t_k)` and
 //!   `(y, ty) = adapter(d0, d1, ...)`; the first lane's `y` with every lane's `ty`.
 
@@ -148,8 +149,7 @@ pub fn reverse(r: &ReverseRule) -> (Function, Function) {
         Some(pb_t) => {
             let pair = e.field(out, 0, pair_t.clone());
             let pb = e.field(out, 1, pb_t.clone());
-            let stack = stack(&mut e, state, pb_t);
-            e.prim(Prim::ArrayPush, vec![stack, pb], Type::vector(pb_t.clone()));
+            save_pullback(&mut e, state, pb, pb_t, env);
             e.inst(InstData::Return(pair), Type::Any);
             f.ret_type = pair_t;
         }
@@ -171,8 +171,7 @@ pub fn reverse(r: &ReverseRule) -> (Function, Function) {
     };
     match (&pb_t, r.rvs) {
         (Some(pb_t), Some(rvs)) => {
-            let stack = stack(&mut e, state, pb_t);
-            let pb = e.prim(Prim::ArrayPop, vec![stack], pb_t.clone());
+            let pb = restore_pullback(&mut e, state, pb_t, env);
             let mut args = consts(&mut e, rvs);
             args.splice(1..1, [pb, dy]);
             // The rdata types one by one (for the message when they are wrong), and the rule.
@@ -330,7 +329,113 @@ fn wrap(e: &mut Emit, pairs: &[(Value, Value)], tys: &[Type]) -> Vec<Value> {
         .collect()
 }
 
-/// The rule state's stack of pullbacks (stack 0: the state is the call site's own).
-fn stack(e: &mut Emit, state: Value, pb: &Type) -> Value {
-    crate::reverse::rule_stack(e, state, 0, Type::vector(pb.clone()))
+/// The parts a pullback object is saved as: its leaves (numbers), each at a path of field
+/// positions, when it is an immutable struct or tuple of at most [`MAX_LEAVES`] numbers and
+/// singletons (a closure over floats: saved on stacks of numbers and rebuilt, which inlining
+/// then takes apart); else `None` (saved whole).
+fn pullback_leaves(t: &Type, env: &TypeEnv) -> Option<Vec<(Vec<u32>, Type)>> {
+    fn walk(t: &Type, env: &TypeEnv, path: &mut Vec<u32>, out: &mut Vec<(Vec<u32>, Type)>) -> bool {
+        match t {
+            Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool => {
+                out.push((path.clone(), t.clone()));
+                out.len() <= MAX_LEAVES
+            }
+            _ if singleton(t, env).is_some() => true,
+            Type::Struct(..) | Type::Tuple(_) if !env.is_mutable(t) => {
+                let Some(fs) = env.field_types(t) else {
+                    return false;
+                };
+                fs.iter().enumerate().all(|(k, ft)| {
+                    path.push(k as u32);
+                    let ok = walk(ft, env, path, out);
+                    path.pop();
+                    ok
+                })
+            }
+            _ => false,
+        }
+    }
+    let mut out = Vec::new();
+    walk(t, env, &mut Vec::new(), &mut out).then_some(out)
+}
+
+/// The most numbers a pullback object is saved as one by one.
+const MAX_LEAVES: usize = 8;
+
+/// The constant of a type with one value (`NoFData`, a function, a struct without fields).
+fn singleton(t: &Type, env: &TypeEnv) -> Option<Const> {
+    match t {
+        Type::NoFData | Type::NoRData | Type::NoTangent | Type::Nothing => {
+            Some(Const::Singleton(t.clone()))
+        }
+        Type::Function(n) => Some(Const::Func(*n)),
+        Type::Struct(..) if !env.is_mutable(t) => env
+            .field_types(t)
+            .is_some_and(|fs| fs.is_empty())
+            .then(|| Const::Singleton(t.clone())),
+        _ => None,
+    }
+}
+
+/// Pushes the pullback object `pb` (of type `t`) on the rule state's stacks: whole on stack 0,
+/// or leaf by leaf on stacks 0, 1, ... (see [`pullback_leaves`]).
+fn save_pullback(e: &mut Emit, state: Value, pb: Value, t: &Type, env: &TypeEnv) {
+    let Some(leaves) = pullback_leaves(t, env) else {
+        let stack = crate::reverse::rule_stack(e, state, 0, Type::vector(t.clone()));
+        e.prim(Prim::ArrayPush, vec![stack, pb], Type::vector(t.clone()));
+        return;
+    };
+    for (k, (path, lt)) in leaves.iter().enumerate() {
+        let mut v = pb;
+        let mut vt = t.clone();
+        for &i in path {
+            let ft = env.field_types(&vt).expect("a struct or tuple")[i as usize].clone();
+            v = e.field(v, i, ft.clone());
+            vt = ft;
+        }
+        let stack = crate::reverse::rule_stack(e, state, k as u32, Type::vector(lt.clone()));
+        e.prim(Prim::ArrayPush, vec![stack, v], Type::vector(lt.clone()));
+    }
+}
+
+/// Pops what [`save_pullback`] pushed and rebuilds the pullback object of type `t`.
+fn restore_pullback(e: &mut Emit, state: Value, t: &Type, env: &TypeEnv) -> Value {
+    let Some(leaves) = pullback_leaves(t, env) else {
+        let stack = crate::reverse::rule_stack(e, state, 0, Type::vector(t.clone()));
+        return e.prim(Prim::ArrayPop, vec![stack], t.clone());
+    };
+    let popped: Vec<Value> = leaves
+        .iter()
+        .enumerate()
+        .map(|(k, (_, lt))| {
+            let stack = crate::reverse::rule_stack(e, state, k as u32, Type::vector(lt.clone()));
+            e.prim(Prim::ArrayPop, vec![stack], lt.clone())
+        })
+        .collect();
+    let mut next = popped.into_iter();
+    rebuild(e, t, env, &mut next)
+}
+
+/// The value of type `t` made of the leaves `next` gives, in [`pullback_leaves`]'s order.
+fn rebuild(e: &mut Emit, t: &Type, env: &TypeEnv, next: &mut impl Iterator<Item = Value>) -> Value {
+    match t {
+        Type::Float64 | Type::Float32 | Type::Int64 | Type::Bool => {
+            next.next().expect("one leaf per number")
+        }
+        _ => {
+            if let Some(c) = singleton(t, env) {
+                return e.konst(c);
+            }
+            let fs = env.field_types(t).expect("a struct or tuple");
+            let args: Vec<Value> = fs.iter().map(|ft| rebuild(e, ft, env, next)).collect();
+            let data = match t {
+                Type::Tuple(_) => InstData::Tuple { args },
+                _ => InstData::New {
+                    ty: t.clone(),
+                    args,
+                },
+            };
+            e.val(data, t.clone())
+        }
+    }
 }

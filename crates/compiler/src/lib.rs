@@ -63,6 +63,8 @@ pub struct MethodInstance {
     used_recursively: bool,
     pub typed: Option<Arc<Function>>,
     pub optimised: Option<Arc<Function>>,
+    /// The code that runs the instance (see [`Compiler::runnable`]), once asked for.
+    pub runnable: Option<Arc<Function>>,
     /// The value every return of the instance gives, when inference knows it is always the
     /// same `Bool`, integer or symbol (`_has_high_rank(x::Matrix) = false`): callers branch on
     /// it at compile time, as Julia's constant propagation lets them.
@@ -156,6 +158,14 @@ pub struct Compiler {
     lowlinks: Vec<usize>,
     provisional: Vec<MiKey>,
     optimising: FxHashSet<MiKey>,
+    /// Instances being optimised to run (see [`Compiler::runnable`]).
+    optimising_run: FxHashSet<MiKey>,
+    /// Whether the optimisation under way is of code that runs (which may inline the
+    /// functions in `ad_view_only`), not of code differentiation derives from.
+    pub(crate) run_mode: bool,
+    /// Functions whose calls stay calls only in the code differentiation derives from (the
+    /// program's declared primitives and overlaid functions): code that runs inlines them.
+    pub ad_view_only: FxHashSet<Symbol>,
     /// Outcomes of dispatch on concrete argument types (cleared by every definition).
     dispatch_cache: std::cell::RefCell<FxHashMap<(Symbol, Vec<Type>), Dispatch>>,
     pub options: Options,
@@ -221,6 +231,9 @@ impl Compiler {
             lowlinks: Vec::new(),
             provisional: Vec::new(),
             optimising: FxHashSet::default(),
+            optimising_run: FxHashSet::default(),
+            run_mode: false,
+            ad_view_only: FxHashSet::default(),
             dispatch_cache: Default::default(),
             options: Options::default(),
             stats: CompileStats::default(),
@@ -766,6 +779,9 @@ impl Compiler {
                 if self.options.no_inline.contains(&n) {
                     self.options.no_inline.push(t);
                 }
+                if self.ad_view_only.contains(&n) {
+                    self.ad_view_only.insert(t);
+                }
                 if self.options.inline_hint.contains(&n) {
                     self.options.inline_hint.push(t);
                 }
@@ -878,6 +894,7 @@ impl Compiler {
         for f in named {
             if !self.options.no_inline.contains(&f) {
                 self.options.no_inline.push(f);
+                self.ad_view_only.insert(f);
             }
         }
         // `@from_rrule` and `@from_chainrules` define the `rrule!!` (`frule!!`) methods that
@@ -929,6 +946,7 @@ impl Compiler {
         self.overlays.insert(table, overlay);
         if !self.options.no_inline.contains(&table) {
             self.options.no_inline.push(table);
+            self.ad_view_only.insert(table);
         }
         self.invalidate();
         Ok(())
@@ -1072,6 +1090,7 @@ impl Compiler {
                 used_recursively: false,
                 typed: None,
                 optimised: None,
+                runnable: None,
                 const_ret: None,
             },
         );
@@ -1251,9 +1270,62 @@ impl Compiler {
         Ok(f)
     }
 
-    /// Whether `key` is being optimised right now (the inliner must not copy it).
+    /// Whether `key` is being optimised right now, in the optimisation's mode (the inliner
+    /// must not copy it).
     pub fn is_optimising(&self, key: &MiKey) -> bool {
-        self.optimising.contains(key)
+        if self.run_mode {
+            self.optimising_run.contains(key)
+        } else {
+            self.optimising.contains(key)
+        }
+    }
+
+    /// The code that runs `key`: its optimised code ([`Compiler::optimised`], what
+    /// differentiation derives from), except that calls of the program's declared primitives
+    /// and overlaid functions, which stay calls there so that differentiation sees them, are
+    /// inlined like any call.
+    pub fn runnable(&mut self, key: &MiKey) -> Result<Arc<Function>, CompileError> {
+        if self.ad_view_only.is_empty() {
+            return self.optimised(key);
+        }
+        if let Some(f) = self.mis.get(key).and_then(|m| m.runnable.clone()) {
+            return Ok(f);
+        }
+        let outer = std::mem::replace(&mut self.run_mode, false);
+        let opt = self.optimised(key);
+        self.run_mode = outer;
+        let opt = opt?;
+        if !self.calls_ad_view_only(&opt) || self.optimising_run.contains(key) {
+            if let Some(mi) = self.mis.get_mut(key) {
+                mi.runnable = Some(opt.clone());
+            }
+            return Ok(opt);
+        }
+        let typed = self.typed(key)?;
+        self.optimising_run.insert(key.clone());
+        let outer = std::mem::replace(&mut self.run_mode, true);
+        let r = self.timed(|c| c.optimise((*typed).clone()));
+        self.run_mode = outer;
+        self.optimising_run.remove(key);
+        let f = Arc::new(r?);
+        if let Some(mi) = self.mis.get_mut(key) {
+            mi.runnable = Some(f.clone());
+        }
+        Ok(f)
+    }
+
+    /// Whether `f` calls a function whose calls stay calls only for differentiation.
+    fn calls_ad_view_only(&self, f: &Function) -> bool {
+        f.layout.iter().any(|b| {
+            f.blocks[*b].insts.iter().any(|i| match &f.insts[*i] {
+                InstData::Invoke { callee, .. } => {
+                    let key = MiKey::of(callee);
+                    self.ad_view_only.contains(&key.table)
+                        || passes::inline::keyword_call_kept(self, &key)
+                }
+                _ => false,
+            })
+        })
     }
 
     pub fn optimise(&mut self, f: Function) -> Result<Function, CompileError> {

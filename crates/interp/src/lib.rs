@@ -564,7 +564,7 @@ impl Machine {
                 return Ok(f);
             }
         }
-        let f = self.compiler.optimised(key)?;
+        let f = self.compiler.runnable(key)?;
         self.code.insert(key.clone(), f.clone());
         Ok(f)
     }

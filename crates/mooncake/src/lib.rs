@@ -519,7 +519,7 @@ impl Session {
         let span = self.call_span;
         self.guarded(span, |s| {
             let key = s.ad_method_instance(f, args)?;
-            let func = s.machine.compiler.optimised(&key)?;
+            let func = s.machine.compiler.runnable(&key)?;
             let native = s.machine.prepare_native(&func);
             Ok(PreparedCall {
                 f: f.clone(),

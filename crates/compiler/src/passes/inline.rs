@@ -96,14 +96,18 @@ fn inline(c: &mut Compiler, f: &mut Function, scalars: bool) -> Result<bool, Com
                 continue;
             }
             let key = MiKey::of(callee);
-            if c.is_optimising(&key)
-                || c.options.no_inline.contains(&key.table)
-                || keyword_call_kept(c, &key)
-                || chain.contains(&key)
-            {
+            let kept = c.options.no_inline.contains(&key.table) || keyword_call_kept(c, &key);
+            let for_ad_only = c.run_mode
+                && (c.ad_view_only.contains(&key.table) || key.table.as_str() == "#kwcall");
+            if c.is_optimising(&key) || (kept && !for_ad_only) || chain.contains(&key) {
                 continue;
             }
-            let Ok(body) = c.optimised(&key) else {
+            let body = if c.run_mode {
+                c.runnable(&key)
+            } else {
+                c.optimised(&key)
+            };
+            let Ok(body) = body else {
                 continue;
             };
             let entry_has_preds = !body.predecessors()[body.entry()].is_empty();
@@ -261,7 +265,7 @@ fn inline_at(
 
 /// Whether `key` is a call with keyword arguments (`#kwcall(kw, f, args...)`) of a function
 /// whose keyword calls have a rule of their own.
-fn keyword_call_kept(c: &Compiler, key: &MiKey) -> bool {
+pub(crate) fn keyword_call_kept(c: &Compiler, key: &MiKey) -> bool {
     key.table.as_str() == "#kwcall"
         && matches!(key.sig.get(2), Some(ir::Type::Function(f))
             if c.options.no_inline_kwcall.contains(f))
