@@ -425,19 +425,7 @@ impl<'a> Lowerer<'a> {
             // prelude's `_spawn`).
             "spawn" | "async" => match args {
                 [e] => {
-                    let thunk = mk(
-                        ExprKind::Lambda(Box::new(Lambda {
-                            params: vec![],
-                            body: e.clone(),
-                            span: e.span,
-                            local: None,
-                            try_block: false,
-                            where_vars: vec![],
-                            ret_type: None,
-                            kwparams: vec![],
-                        })),
-                        e.span,
-                    );
+                    let thunk = thunk_of(e);
                     self.expr(&call_ast(library_ref(sym("_spawn"), sp), vec![thunk], sp))
                 }
                 _ => Err(CompileError::unsupported(
@@ -449,19 +437,7 @@ impl<'a> Lowerer<'a> {
             // `Thunk(() -> expr)`.
             "thunk" => match args {
                 [e] => {
-                    let thunk = mk(
-                        ExprKind::Lambda(Box::new(Lambda {
-                            params: vec![],
-                            body: e.clone(),
-                            span: e.span,
-                            local: None,
-                            try_block: false,
-                            where_vars: vec![],
-                            ret_type: None,
-                            kwparams: vec![],
-                        })),
-                        e.span,
-                    );
+                    let thunk = thunk_of(e);
                     self.expr(&call_ast(library_ref(sym("Thunk"), sp), vec![thunk], sp))
                 }
                 _ => Err(CompileError::invalid(sp, "`@thunk` takes one expression")),
@@ -491,6 +467,23 @@ impl<'a> Lowerer<'a> {
             )),
         }
     }
+}
+
+/// `() -> e`.
+fn thunk_of(e: &Expr) -> Expr {
+    mk(
+        ExprKind::Lambda(Box::new(Lambda {
+            params: vec![],
+            body: e.clone(),
+            span: e.span,
+            local: None,
+            try_block: false,
+            where_vars: vec![],
+            ret_type: None,
+            kwparams: vec![],
+        })),
+        e.span,
+    )
 }
 
 /// How Julia prints `e` for `@show`, for variables, fields and indexing by variables and
