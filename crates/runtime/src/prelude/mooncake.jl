@@ -133,8 +133,14 @@ function _user_rrule_fwd(rule, ::Type{Y}, ::Type{F}, args::CoDual...) where {Y, 
         _bad_rule(args, "rrule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
     tangent(y) isa F ||
         _bad_rule(args, "rrule!! returned fdata of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its fdata type is $(F)")
+    _fits(primal(y), tangent(y)) ||
+        _bad_rule(args, "rrule!! returned fdata of size $(size(tangent(y))) for a primal of size $(size(primal(y)))")
     return ((primal(y)::Y, tangent(y)::F), out[2])
 end
+
+# Whether an array's fdata (tangent) has the array's shape.
+_fits(p::Array, t::Array) = size(p) == size(t)
+_fits(p, t) = true
 
 function _user_rrule_rvs(pb, dy, ::Type{R}, rts::Tuple, what::String) where {R}
     r = pb(dy)
@@ -160,6 +166,8 @@ function _user_frule(rule, ::Type{Y}, ::Type{T}, args::Dual...) where {Y, T}
         _bad_rule(args, "frule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
     tangent(y) isa T ||
         _bad_rule(args, "frule!! returned a tangent of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its tangent type is $(T)")
+    _fits(primal(y), tangent(y)) ||
+        _bad_rule(args, "frule!! returned a tangent of size $(size(tangent(y))) for a primal of size $(size(primal(y)))")
     return (primal(y)::Y, tangent(y)::T)
 end
 
