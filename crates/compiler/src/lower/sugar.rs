@@ -471,18 +471,24 @@ impl<'a> Lowerer<'a> {
 
 /// `() -> e`.
 fn thunk_of(e: &Expr) -> Expr {
+    lambda_of(vec![], e.clone())
+}
+
+/// `(params...) -> body`, an anonymous function spanning its body.
+fn lambda_of(params: Vec<Param>, body: Expr) -> Expr {
+    let span = body.span;
     mk(
         ExprKind::Lambda(Box::new(Lambda {
-            params: vec![],
-            body: e.clone(),
-            span: e.span,
+            params,
+            body,
+            span,
             local: None,
             try_block: false,
             where_vars: vec![],
             ret_type: None,
             kwparams: vec![],
         })),
-        e.span,
+        span,
     )
 }
 
@@ -647,21 +653,14 @@ fn iteration_lambda(vars: &[&Expr], e: &Expr) -> Expr {
             span: var.span,
         });
     }
-    let l = Lambda {
+    lambda_of(
         params,
-        body: mk(
+        mk(
             ExprKind::Let {
                 bindings: binds,
                 body: vec![e.clone()],
             },
             e.span,
         ),
-        span: e.span,
-        local: None,
-        try_block: false,
-        where_vars: vec![],
-        ret_type: None,
-        kwparams: vec![],
-    };
-    mk(ExprKind::Lambda(Box::new(l)), e.span)
+    )
 }
