@@ -325,11 +325,26 @@ impl AdRuntime for Runtime {
                     Value::Int(s) => s as u64,
                     _ => 0,
                 };
-                let mut r = crate::testing::test_rule(m, &self.ad, &args[2], &args[3..], seed)
-                    .map_err(ad_error)?;
+                // (seed, is_primitive, mode, interface_only, atol, rtol, f, x...); mode 0
+                // checks both modes, 1 reverse mode only, 2 forward mode only.
+                let mode = args[2].as_int().unwrap_or(0);
+                let float = |v: &Value, d: f64| match v {
+                    Value::F64(x) => *x,
+                    _ => d,
+                };
+                let opts = crate::testing::TestOptions {
+                    reverse: mode != 2,
+                    forward: mode != 1,
+                    interface_only: matches!(args[3], Value::Bool(true)),
+                    atol: float(&args[4], 1e-3),
+                    rtol: float(&args[5], 1e-3),
+                };
+                let mut r =
+                    crate::testing::test_rule(m, &self.ad, &args[6], &args[7..], seed, opts)
+                        .map_err(ad_error)?;
                 if matches!(args[1], Value::Bool(true)) {
                     let check =
-                        crate::user_rules::is_primitive_check(m, &self.ad, &args[2], &args[3..]);
+                        crate::user_rules::is_primitive_check(m, &self.ad, &args[6], &args[7..]);
                     r.checks.push(("is primitive", check));
                 }
                 Ok(Value::Tuple(

@@ -24,4 +24,4 @@ pub use tangent::{
     add_to_primal, difference, dot, fdata, increment, no_tangent, random_tangent, rdata, scale,
     tangent_approx_eq, tangent_from, zero_tangent,
 };
-pub use testing::{test_rule, RuleReport};
+pub use testing::{test_rule, RuleReport, TestOptions};

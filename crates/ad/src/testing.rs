@@ -54,27 +54,110 @@ fn call(m: &mut Machine, all: &[Value]) -> Result<Value, AdError> {
         .map_err(crate::api::runtime_error)
 }
 
-/// Runs every check on the reverse-mode rule of `f(args...)`.
+/// Which checks `test_rule` runs, and the finite differences' tolerances.
+#[derive(Debug, Clone, Copy)]
+pub struct TestOptions {
+    /// Check the reverse-mode rule.
+    pub reverse: bool,
+    /// Check the forward-mode rule.
+    pub forward: bool,
+    /// Check interfaces only (types, restored arguments, increments, reuse), not derivatives.
+    pub interface_only: bool,
+    /// A derivative agrees with finite differences within `atol + rtol * magnitude`.
+    pub atol: f64,
+    pub rtol: f64,
+}
+
+impl Default for TestOptions {
+    fn default() -> Self {
+        TestOptions {
+            reverse: true,
+            forward: true,
+            interface_only: false,
+            atol: 1e-3,
+            rtol: 1e-3,
+        }
+    }
+}
+
+/// Runs the checks `opts` selects on the rules of `f(args...)`.
 pub fn test_rule(
     m: &mut Machine,
     ad: &Ad,
     f: &Value,
     args: &[Value],
     seed: u64,
+    opts: TestOptions,
 ) -> Result<RuleReport, AdError> {
     let env = m.compiler.env.clone();
     let key = method_instance(m, f, args)?;
-    let rule = ad.rule(&mut m.compiler, &key)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut all = vec![f.clone()];
     all.extend(fresh(args));
     let y0 = call(m, &fresh(&all))?;
     let dy = random_tangent(&y0, &env, &mut rng);
+    let dx: Vec<Value> = all
+        .iter()
+        .map(|x| random_tangent(x, &env, &mut rng))
+        .collect();
+    let mut fds = FiniteDifferences {
+        steps: Vec::new(),
+        atol: opts.atol,
+        rtol: opts.rtol,
+    };
     let mut checks: Vec<(&'static str, Result<String, String>)> = Vec::new();
+    let ad_val = if opts.reverse {
+        reverse_checks(
+            m,
+            ad,
+            &key,
+            (&all, &y0),
+            (&dx, &dy),
+            &mut fds,
+            opts,
+            &mut rng,
+            &mut checks,
+        )?
+    } else {
+        None
+    };
+    if opts.forward {
+        forward_checks(
+            m,
+            ad,
+            &key,
+            (&all, &y0),
+            (&dx, &dy),
+            &mut fds,
+            (opts, ad_val),
+            &mut rng,
+            &mut checks,
+        )?;
+    }
+    Ok(RuleReport { checks })
+}
+
+/// The reverse-mode rule's checks; ⟨J'ȳ, ẋ⟩ by its pullback, unless interfaces only.
+#[allow(clippy::too_many_arguments)]
+fn reverse_checks(
+    m: &mut Machine,
+    ad: &Ad,
+    key: &compiler::MiKey,
+    (all, y0): (&[Value], &Value),
+    (dx, dy): (&[Value], &Value),
+    fds: &mut FiniteDifferences,
+    opts: TestOptions,
+    rng: &mut StdRng,
+    checks: &mut Vec<(&'static str, Result<String, String>)>,
+) -> Result<Option<f64>, AdError> {
+    let env = m.compiler.env.clone();
+    let rule = ad.rule(&mut m.compiler, key)?;
+    let f = &all[0];
 
     // Arguments restored after the forwards pass and pullback.
     let before: Vec<String> = all.iter().map(show_string).collect();
     let (y, grads) = run_pullback(m, &rule, f, &all[1..], Some(dy.clone()))?;
+    let all = all.to_vec();
     let after: Vec<String> = all.iter().map(show_string).collect();
     checks.push((
         "restores arguments",
@@ -94,11 +177,11 @@ pub fn test_rule(
         "value {} and tangents of the expected types",
         show_string(&y)
     ));
-    if show_string(&y) != show_string(&y0) {
+    if show_string(&y) != show_string(y0) {
         iface = Err(format!(
             "the rule's value {} differs from the primal's {}",
             show_string(&y),
-            show_string(&y0)
+            show_string(y0)
         ));
     }
     for (k, (x, g)) in all.iter().zip(grads.iter()).enumerate() {
@@ -110,18 +193,15 @@ pub fn test_rule(
     checks.push(("interface", iface));
 
     // Correctness: ⟨ȳ, J ẋ⟩ by central differences against ⟨J'ȳ, ẋ⟩ from the pullback.
-    let dx: Vec<Value> = all
-        .iter()
-        .map(|x| random_tangent(x, &env, &mut rng))
-        .collect();
     let ad_val: f64 = grads.iter().zip(dx.iter()).map(|(g, d)| dot(g, d)).sum();
-    let mut fds = FiniteDifferences::default();
-    checks.push(("finite differences", fds.check(m, &all, &dx, &dy, ad_val)?));
+    if !opts.interface_only {
+        checks.push(("finite differences", fds.check(m, &all, dx, dy, ad_val)?));
+    }
 
     // Increment, not overwrite: start the pullback from non-zero fdata.
     let init: Vec<Value> = all
         .iter()
-        .map(|x| fdata(&random_tangent(x, &env, &mut rng), &x.ty(), &env))
+        .map(|x| fdata(&random_tangent(x, &env, rng), &x.ty(), &env))
         .collect();
     let init_copy: Vec<Value> = init.iter().map(|t| scale(1.0, t)).collect();
     let args2 = fresh(&all);
@@ -144,10 +224,12 @@ pub fn test_rule(
             1e-10
         };
         if !tangent_approx_eq(&got, &want, tol, tol) {
+            let shown = [got.clone(), want.clone()];
+            let (got, want) = runtime::show::in_program_scope(&shown, &env, || {
+                (show_string(&got), show_string(&want))
+            });
             inc = Err(format!(
-                "argument {k}: fdata after the pullback is {}, expected {}",
-                show_string(&got),
-                show_string(&want)
+                "argument {k}: fdata after the pullback is {got}, expected {want}"
             ));
         }
     }
@@ -167,12 +249,29 @@ pub fn test_rule(
             Err("a second run of the rule gave different tangents".into())
         },
     ));
+    Ok((!opts.interface_only).then_some(ad_val))
+}
 
+/// The forward-mode rule's checks, and its agreement with reverse mode's ⟨J'ȳ, ẋ⟩ when that
+/// was computed.
+#[allow(clippy::too_many_arguments)]
+fn forward_checks(
+    m: &mut Machine,
+    ad: &Ad,
+    key: &compiler::MiKey,
+    (all, y0): (&[Value], &Value),
+    (dx, dy): (&[Value], &Value),
+    fds: &mut FiniteDifferences,
+    (opts, ad_val): (TestOptions, Option<f64>),
+    rng: &mut StdRng,
+    checks: &mut Vec<(&'static str, Result<String, String>)>,
+) -> Result<(), AdError> {
+    let env = m.compiler.env.clone();
     // Forward mode: the rule's value and tangent type, ⟨ȳ, ẏ⟩ against finite differences and
     // against reverse mode's ⟨J'ȳ, ẋ⟩, and an N-lane run against one-lane runs.
-    let code = ad.dual_rule(&mut m.compiler, &key, 1)?;
+    let code = ad.dual_rule(&mut m.compiler, key, 1)?;
     let copies = |ts: &[Value]| -> Vec<Value> { ts.iter().map(|t| scale(1.0, t)).collect() };
-    let (yf, ty) = run_dual(m, &code, &fresh(&all), &[copies(&dx)])?;
+    let (yf, ty) = run_dual(m, &code, &fresh(all), &[copies(dx)])?;
     let ty = ty
         .into_iter()
         .next()
@@ -180,11 +279,11 @@ pub fn test_rule(
     let want = ir::tangent::tangent_type(&yf.ty(), &env);
     checks.push((
         "forward interface",
-        if show_string(&yf) != show_string(&y0) {
+        if show_string(&yf) != show_string(y0) {
             Err(format!(
                 "the forward rule's value {} differs from the primal's {}",
                 show_string(&yf),
-                show_string(&y0)
+                show_string(y0)
             ))
         } else if want != Type::Any && ty.ty() != want {
             Err(format!(
@@ -198,10 +297,13 @@ pub fn test_rule(
             ))
         },
     ));
-    let fwd_val = dot(&dy, &ty);
+    if opts.interface_only {
+        return Ok(());
+    }
+    let fwd_val = dot(dy, &ty);
     checks.push((
         "forward finite differences",
-        fds.check(m, &all, &dx, &dy, fwd_val)?,
+        fds.check(m, all, dx, dy, fwd_val)?,
     ));
     // Both are exact up to rounding, which differs between the modes (summation order, and
     // `Float32` intermediates rounding tangents in one mode and cotangents in the other).
@@ -211,29 +313,28 @@ pub fn test_rule(
         } else {
             1e-6
         };
-    checks.push((
-        "forward and reverse agree",
-        if (fwd_val - ad_val).abs() <= tol * (1.0 + fwd_val.abs().max(ad_val.abs())) {
-            Ok(format!(
-                "⟨ȳ, J ẋ⟩ = {fwd_val} (forward), ⟨J'ȳ, ẋ⟩ = {ad_val} (reverse)"
-            ))
-        } else {
-            Err(format!(
-                "⟨ȳ, J ẋ⟩ = {fwd_val} by forward mode but ⟨J'ȳ, ẋ⟩ = {ad_val} by reverse mode"
-            ))
-        },
-    ));
-    let dx2: Vec<Value> = all
-        .iter()
-        .map(|x| random_tangent(x, &env, &mut rng))
-        .collect();
-    let (_, ty2) = run_dual(m, &code, &fresh(&all), &[copies(&dx2)])?;
-    let code3 = ad.dual_rule(&mut m.compiler, &key, 3)?;
+    if let Some(ad_val) = ad_val {
+        checks.push((
+            "forward and reverse agree",
+            if (fwd_val - ad_val).abs() <= tol * (1.0 + fwd_val.abs().max(ad_val.abs())) {
+                Ok(format!(
+                    "⟨ȳ, J ẋ⟩ = {fwd_val} (forward), ⟨J'ȳ, ẋ⟩ = {ad_val} (reverse)"
+                ))
+            } else {
+                Err(format!(
+                    "⟨ȳ, J ẋ⟩ = {fwd_val} by forward mode but ⟨J'ȳ, ẋ⟩ = {ad_val} by reverse mode"
+                ))
+            },
+        ));
+    }
+    let dx2: Vec<Value> = all.iter().map(|x| random_tangent(x, &env, rng)).collect();
+    let (_, ty2) = run_dual(m, &code, &fresh(all), &[copies(&dx2)])?;
+    let code3 = ad.dual_rule(&mut m.compiler, key, 3)?;
     let (_, t3) = run_dual(
         m,
         &code3,
-        &fresh(&all),
-        &[copies(&dx), copies(&dx2), copies(&dx)],
+        &fresh(all),
+        &[copies(dx), copies(&dx2), copies(dx)],
     )?;
     let lane_ok =
         |a: &Value, b: Option<&Value>| b.is_some_and(|b| tangent_approx_eq(a, b, 1e-12, 1e-300));
@@ -245,14 +346,15 @@ pub fn test_rule(
             Err("a 3-lane run's tangents differ from one-lane runs".into())
         },
     ));
-    Ok(RuleReport { checks })
+    Ok(())
 }
 
 /// Central differences `⟨ȳ, (f(x + hẋ) − f(x − hẋ)) / 2h⟩` at steps 1e-2 … 1e-8, computed once
 /// per step and shared by the checks of both modes.
-#[derive(Default)]
 struct FiniteDifferences {
     steps: Vec<(f64, f64)>,
+    atol: f64,
+    rtol: f64,
 }
 
 impl FiniteDifferences {
@@ -282,7 +384,7 @@ impl FiniteDifferences {
         Ok(self.steps[k])
     }
 
-    /// Whether some step agrees with `ad_val` to rtol = atol = 1e-3.
+    /// Whether some step agrees with `ad_val` within the tolerances.
     fn check(
         &mut self,
         m: &mut Machine,
@@ -296,11 +398,18 @@ impl FiniteDifferences {
             let (h, fd) = self.at(k, m, all, dx, dy)?;
             let e = (fd - ad_val).abs();
             best = best.min(e);
-            if e <= 1e-3 + 1e-3 * fd.abs().max(ad_val.abs()) {
+            if e <= self.atol + self.rtol * fd.abs().max(ad_val.abs()) {
                 return Ok(Ok(format!("agrees at step {h:e}: fd {fd} vs ad {ad_val}")));
             }
         }
-        Ok(Err(format!("no step from 1e-2 to 1e-8 agrees to rtol = atol = 1e-3 (ad {ad_val}, closest difference {best})")))
+        let tols = if self.atol == self.rtol {
+            format!("rtol = atol = {:e}", self.atol)
+        } else {
+            format!("atol = {:e}, rtol = {:e}", self.atol, self.rtol)
+        };
+        Ok(Err(format!(
+            "no step from 1e-2 to 1e-8 agrees to {tols} (ad {ad_val}, closest difference {best})"
+        )))
     }
 }
 

@@ -523,6 +523,7 @@ impl Compiler {
                 modules,
                 names,
                 import,
+                alias,
             } => {
                 if let Some(m) = modules.iter().find(|m| !is_provided_module(**m)) {
                     return Err(CompileError::unsupported(
@@ -540,7 +541,11 @@ impl Compiler {
                         &mut self.library_bound
                     };
                     set.extend(names.iter().copied());
-                    self.package_names.note_using(modules, names, *import);
+                    self.package_names
+                        .note_using(modules, names, *import, *alias);
+                    Arc::make_mut(&mut self.env)
+                        .packages
+                        .note_using(modules, names, *import);
                 }
                 Ok(TopLevel::Defined)
             }

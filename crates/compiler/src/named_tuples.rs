@@ -34,6 +34,11 @@ pub fn drop_fields(a: &[Symbol], listed: &[&str]) -> Vec<(u32, u32)> {
 }
 
 /// The error for keyword arguments splatted from a value that is not a named tuple.
+/// The error of `Core.nt_like(a, vals)` with `vals` not as long as `a`.
+pub fn lengths_differ(names: usize, values: usize) -> String {
+    format!("a named tuple of {names} names cannot take {values} values")
+}
+
 pub fn not_a_named_tuple(ty: &impl std::fmt::Display) -> String {
     format!("not supported yet: keyword arguments from a value of type {ty}")
 }

@@ -2,7 +2,8 @@
 //! Mooncake's. The prelude names ChainRulesCore's `_CRC_NoTangent` and `_CRC_Tangent`;
 //! `ChainRulesCore.NoTangent` always means them, and a bare `NoTangent` does once the program
 //! has `using ChainRulesCore` (or imported the name from it), unless it imported the name
-//! from Mooncake. [`PackageNames::rewrite`] renames a top-level statement's names accordingly
+//! from Mooncake. A module imported under a name of the program's (`import Mooncake as MC`)
+//! is named by it. [`PackageNames::rewrite`] renames a top-level statement's names accordingly
 //! before it is compiled.
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -24,6 +25,21 @@ pub struct PackageNames {
     from_mooncake: FxHashSet<Symbol>,
 }
 
+/// Mooncake's names that the prelude gives names of its own (`Mooncake.Config` is
+/// `_Mooncake_Config`), leaving these names free for a program's own types.
+pub fn mooncake_prelude_name(n: &str) -> Option<&'static str> {
+    Some(match n {
+        "Config" => "_Mooncake_Config",
+        "Cache" => "_Mooncake_Cache",
+        "Mode" => "_Mooncake_Mode",
+        "Tangent" => "_Mooncake_Tangent",
+        "MutableTangent" => "_Mooncake_MutableTangent",
+        "FData" => "_Mooncake_FData",
+        "RData" => "_Mooncake_RData",
+        _ => return None,
+    })
+}
+
 fn chainrules_name(n: Symbol) -> Option<Symbol> {
     CHAINRULES_CLASHES
         .iter()
@@ -32,8 +48,17 @@ fn chainrules_name(n: Symbol) -> Option<Symbol> {
 }
 
 impl PackageNames {
-    /// Notes `using M`, `using M: a, b` or `import M: a, b`.
-    pub fn note_using(&mut self, modules: &[Symbol], names: &[Symbol], import: bool) {
+    /// Notes `using M`, `using M: a, b`, `import M: a, b` or `import M as A`.
+    pub fn note_using(
+        &mut self,
+        modules: &[Symbol],
+        names: &[Symbol],
+        import: bool,
+        alias: Option<Symbol>,
+    ) {
+        if let (Some(a), [m]) = (alias, modules) {
+            self.aliases.insert(a, *m);
+        }
         for m in modules {
             match (m.as_str(), names.is_empty()) {
                 ("ChainRulesCore", true) if !import => {
@@ -57,6 +82,9 @@ impl PackageNames {
                         if chainrules_name(*n).is_some() {
                             self.aliases.remove(n);
                             self.from_mooncake.insert(*n);
+                        }
+                        if let Some(p) = mooncake_prelude_name(n.as_str()) {
+                            self.aliases.insert(*n, sym(p));
                         }
                     }
                 }
@@ -87,6 +115,11 @@ impl PackageNames {
         found
     }
 
+    /// The module `m` names (itself, or the module `import M as m` named).
+    fn module_named(&self, m: Symbol) -> &str {
+        self.aliases.get(&m).copied().unwrap_or(m).as_str()
+    }
+
     fn rename(&self, e: &mut Expr) {
         match &mut e.kind {
             ExprKind::Ident(n) => {
@@ -96,10 +129,13 @@ impl PackageNames {
                 return;
             }
             ExprKind::Field { obj, name }
-                if obj.ident().is_some_and(|m| m.as_str() == "ChainRulesCore") =>
+                if obj
+                    .ident()
+                    .is_some_and(|m| self.module_named(m) == "ChainRulesCore") =>
             {
-                if let Some(b) = chainrules_name(*name) {
-                    e.kind = ExprKind::Ident(b);
+                match chainrules_name(*name) {
+                    Some(b) => e.kind = ExprKind::Ident(b),
+                    None => self.rename(obj),
                 }
                 return;
             }
@@ -241,7 +277,8 @@ mod tests {
     use expect_test::{expect, Expect};
 
     /// Each statement of `src` after the `using`s before it: the names it ends up using that
-    /// stand for ChainRulesCore's (`_CRC_...`), in order.
+    /// stand for ChainRulesCore's (`_CRC_...`) or Mooncake's (`_Mooncake_...`, `Mooncake`),
+    /// in order.
     fn check(src: &str, expect: Expect) {
         let (file, diags) = syntax::parse_file(src, syntax::FileId(0));
         assert!(diags.is_empty(), "{diags:?}");
@@ -252,17 +289,19 @@ mod tests {
                 modules,
                 names: listed,
                 import,
+                alias,
             } = &item.kind
             {
-                names.note_using(modules, listed, *import);
+                names.note_using(modules, listed, *import, *alias);
                 continue;
             }
             let e = names.rewrite(item).unwrap_or_else(|| item.clone());
             let mut found = Vec::new();
             walk(&e, &mut |x| {
                 if let ExprKind::Ident(n) = &x.kind {
-                    if n.as_str().starts_with("_CRC_") {
-                        found.push(n.as_str().to_string());
+                    let n = n.as_str();
+                    if n.starts_with("_CRC_") || n.starts_with("_Mooncake_") || n == "Mooncake" {
+                        found.push(n.to_string());
                     }
                 }
             });
@@ -296,6 +335,22 @@ mod tests {
             expect![[r#"
                 [_CRC_Tangent]
                 [_CRC_NoTangent]"#]],
+        );
+    }
+
+    #[test]
+    fn a_module_imported_as_a_name_is_named_by_it() {
+        check(
+            "import Mooncake as MC\nimport ChainRulesCore as CRC\nf() = MC.zero_tangent(CRC.NoTangent())",
+            expect![[r#"[Mooncake, _CRC_NoTangent]"#]],
+        );
+    }
+
+    #[test]
+    fn mooncakes_struct_tangents_imported_by_name() {
+        check(
+            "using ChainRulesCore\nimport Mooncake: RData, Tangent\nf(x) = (RData((a = x,)), Tangent((a = x,)))",
+            expect![[r#"[_Mooncake_RData, _Mooncake_Tangent]"#]],
         );
     }
 }

@@ -168,7 +168,14 @@ impl TypeExprCtx<'_> {
             ExprKind::Bool(b) => Ok(TypePat::Ty(Type::ValBool(*b))),
             ExprKind::QuoteSym(s) => Ok(TypePat::Ty(Type::ValSym(*s))),
             ExprKind::Field { obj, name } if obj.ident().is_some_and(is_module) => {
-                self.name(*name, e)
+                match obj.ident().map(|m| m.as_str()) {
+                    Some("Mooncake") => match crate::packages::mooncake_prelude_name(name.as_str())
+                    {
+                        Some(n) => self.name(sym(n), e),
+                        None => self.name(*name, e),
+                    },
+                    _ => self.name(*name, e),
+                }
             }
             ExprKind::SubtypeBound(inner) => Ok(TypePat::Below(Box::new(self.eval(inner)?))),
             ExprKind::Call { func, args, .. }

@@ -87,18 +87,19 @@ pub type Resolver = Box<
 /// The name of a builtin that `call_dynamic` handles itself (they have no method table), if
 /// `f` is one; compared by symbol, since a dynamic call checks this every time.
 pub fn builtin(f: &Value) -> Option<&'static str> {
-    const NAMES: [&str; 9] = [
+    const NAMES: [&str; 10] = [
         "#return_type",
         "#apply",
         "#kw_has",
         "#kw_extra",
         "#nt_merge",
         "#nt_drop",
+        "#nt_like",
         "#kw_error",
         "#typeassert",
         "#new",
     ];
-    static SYMS: std::sync::OnceLock<[Symbol; 9]> = std::sync::OnceLock::new();
+    static SYMS: std::sync::OnceLock<[Symbol; 10]> = std::sync::OnceLock::new();
     let Value::Func(name) = f else {
         return None;
     };
@@ -620,7 +621,9 @@ impl Machine {
                         names.iter().any(|n| !listed.contains(n))
                     }));
                 }
-                "#nt_merge" | "#nt_drop" => return merge_named_tuples(name, &args[1..]),
+                "#nt_merge" | "#nt_drop" | "#nt_like" => {
+                    return merge_named_tuples(name, &args[1..])
+                }
                 "#kw_error" => {
                     return Err(RuntimeError::new(runtime::method_error(
                         &Value::Func(syntax::sym("#kwcall")),
@@ -1460,8 +1463,8 @@ fn callee_key(c: &Callee) -> MiKey {
 
 use cranelift_entity::EntityRef;
 
-/// `Core.nt_merge(a, b)` and `Core.nt_drop(a, "k"...)` of named tuples known only when the
-/// call runs (inference resolves the others), by the fields `compiler::named_tuples` picks.
+/// `Core.nt_merge(a, b)`, `Core.nt_drop(a, "k"...)` and `Core.nt_like(a, vals)` of named
+/// tuples known only when the call runs (inference resolves the others), by the fields `compiler::named_tuples` picks.
 fn merge_named_tuples(op: &str, args: &[Value]) -> Result<Value, RuntimeError> {
     let named = |v: Option<&Value>| match v {
         Some(Value::NamedTuple(t)) => Ok(t.clone()),
@@ -1470,6 +1473,26 @@ fn merge_named_tuples(op: &str, args: &[Value]) -> Result<Value, RuntimeError> {
         ))),
     };
     let a = named(args.first())?;
+    if op == "#nt_like" {
+        let values = match args.get(1) {
+            Some(Value::Tuple(vs)) if vs.len() == a.names.len() => vs.to_vec(),
+            Some(Value::Tuple(vs)) => {
+                return Err(RuntimeError::new(Exception::Error(
+                    compiler::named_tuples::lengths_differ(a.names.len(), vs.len()),
+                )))
+            }
+            other => {
+                return Err(RuntimeError::new(Exception::Error(format!(
+                    "Core.nt_like: the values must be a tuple, not a {}",
+                    other.map_or(Type::Any, |v| v.ty())
+                ))))
+            }
+        };
+        return Ok(Value::NamedTuple(Arc::new(runtime::value::NamedTupleVal {
+            names: a.names.clone(),
+            values: values.into(),
+        })));
+    }
     let (from, b) = if op == "#nt_drop" {
         let listed: Vec<&str> = args[1..]
             .iter()

@@ -294,16 +294,16 @@ pub fn fold_prim(op: Prim, args: &[Const]) -> Option<Const> {
         | ArrayMulAdd | ArrayMatmul | ArrayGemmAdd | ArrayTrsolve | ArrayCholesky
         | ArrayTricopy | ArrayLu | ArrayRowswap | AdCheck | TangentCheck | TupleGetIndex
         | ToString | Repr | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames
-        | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
-        | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
-        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
-        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
-        | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd | RdataConvert | RdataAddAt
-        | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
-        | FieldCotangent | DynFwd | DynRvs | ZeroTangent | TangentField | GlobalTangent
-        | DualCall | DualApply | GradApply | VjpApply | JvpApply | TestRuleApply | ThreadsFwd
-        | ThreadsRvs | ThreadsDual | ThreadsRun | ChunkRange | NThreads | ThreadId
-        | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | TryCatch | TryFinally | Rethrow
-        | ErrorMessage | PrintStderr | NoteWrite => None,
+        | FieldTypes | FieldDefined | StringLen | StringCmp | StringBytes | StringFind
+        | StringCase | StringChar | StringIndex | StringSlice | CharProperty | StringReplace
+        | StringParse | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert
+        | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar
+        | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue | RdataAdd
+        | RdataConvert | RdataAddAt | TangentFdata | TangentRdata | TangentAddRdata | TangentOf
+        | FieldFdata | GlobalFdata | FieldCotangent | DynFwd | DynRvs | ZeroTangent
+        | TangentField | GlobalTangent | DualCall | DualApply | GradApply | VjpApply | JvpApply
+        | TestRuleApply | ThreadsFwd | ThreadsRvs | ThreadsDual | ThreadsRun | ChunkRange
+        | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave | TryCatch
+        | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite => None,
     }
 }

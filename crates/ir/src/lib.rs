@@ -8,6 +8,7 @@ pub mod function;
 pub mod liveness;
 pub mod pow;
 pub mod prim;
+pub mod print_scope;
 pub mod read;
 pub mod special;
 pub mod tangent;

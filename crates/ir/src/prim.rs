@@ -331,6 +331,10 @@ prims! {
     /// `Core.fieldnames(T)`: the field names of struct or named-tuple type `T`, as a tuple of
     /// symbols.
     FieldNames = "fieldnames": MAY_THROW,
+    /// `Core.fieldtypes(T)`: the declared (concrete) field types of struct, tuple or
+    /// named-tuple type `T`, as a tuple of types (also of a struct's tangent, fdata or rdata
+    /// type).
+    FieldTypes = "fieldtypes": MAY_THROW,
     /// `Core.isdefined(x, name::Symbol)`: whether `x` has a field `name` holding a value
     /// (false for a field `new` left `#undef`, and for a name that is not a field).
     FieldDefined = "isdefined": INSPECTS,
@@ -1258,8 +1262,8 @@ impl Prim {
                 Ok(Type::Nothing)
             }
             TestRuleApply => {
-                if n < 3 {
-                    return Err("`Core.test_rule_apply` needs a seed, a flag and a function".into());
+                if n < 7 {
+                    return Err("`Core.test_rule_apply` needs a seed, four options, the tolerances and a function".into());
                 }
                 Ok(Type::tuple(vec![Type::Bool, Type::String]))
             }
@@ -1438,6 +1442,18 @@ impl Prim {
                     Ok(Type::Symbol)
                 } else {
                     Err("`Core.symbol` needs a string".into())
+                }
+            }
+            FieldTypes => {
+                arity(1)?;
+                let t = type_arg(0)?;
+                match env.field_types(&t) {
+                    Some(ts) => Ok(Type::tuple(
+                        ts.into_iter().map(Type::type_of_type).collect(),
+                    )),
+                    None => Err(format!(
+                        "not supported yet: `fieldtypes` of {t} (only of struct and tuple types)"
+                    )),
                 }
             }
             FieldNames => {

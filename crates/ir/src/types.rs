@@ -398,7 +398,9 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             {
                 write!(f, "Base.")?;
             }
-            if let (false, Some(q)) = (ir, qualified_base_name(n.as_str())) {
+            if let (false, Some(q)) = (ir, crate::print_scope::shown_name(n.as_str())) {
+                write!(f, "{q}")?;
+            } else if let (false, Some(q)) = (ir, qualified_base_name(n.as_str())) {
                 write!(f, "{q}")?;
             } else if ir {
                 write!(f, "{n}")?;
@@ -424,9 +426,17 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
             write!(f, "Union")?;
             params(f, ts)
         }
-        Type::NoTangent => write!(f, "NoTangent"),
-        Type::NoFData => write!(f, "NoFData"),
-        Type::NoRData => write!(f, "NoRData"),
+        Type::NoTangent | Type::NoFData | Type::NoRData => {
+            let name = match t {
+                Type::NoTangent => "NoTangent",
+                Type::NoFData => "NoFData",
+                _ => "NoRData",
+            };
+            match crate::print_scope::shown_name(name) {
+                Some(q) if !ir => write!(f, "{q}"),
+                _ => write!(f, "{name}"),
+            }
+        }
         Type::Tangent(p) | Type::MutableTangent(p) | Type::FData(p) | Type::RData(p) => {
             let name = match t {
                 Type::Tangent(_) => "Tangent",
@@ -434,6 +444,23 @@ fn write_type(f: &mut fmt::Formatter<'_>, t: &Type, ir: bool) -> fmt::Result {
                 Type::FData(_) => "FData",
                 _ => "RData",
             };
+            if !ir {
+                // In a program's output, as Mooncake writes them: by the named tuple of the
+                // fields' types (a complex number's tangent is a complex number).
+                if let Some((shown, fields)) = crate::print_scope::tangent_form(t, name) {
+                    write!(f, "{shown}{{")?;
+                    write_type(f, &fields, ir)?;
+                    return write!(f, "}}");
+                }
+                if let Some(shown) = crate::print_scope::shown_name(name) {
+                    if matches!(&**p, Type::Struct(n, _) if n.as_str() == "Complex") {
+                        return write_type(f, p, ir);
+                    }
+                    write!(f, "{shown}{{")?;
+                    write_type(f, p, ir)?;
+                    return write!(f, "}}");
+                }
+            }
             write!(f, "{name}{{")?;
             write_type(f, p, ir)?;
             write!(f, "}}")
@@ -656,6 +683,9 @@ pub struct TypeEnv {
     /// Library function names the program defines functions of its own under (`sum(x) =
     /// ...` without `import Base: sum`): its calls of them are not the library's.
     own_functions: rustc_hash::FxHashSet<Symbol>,
+    /// The provided packages' type names the program brought into scope (how its output
+    /// writes them).
+    pub packages: crate::print_scope::PackageScope,
 }
 
 impl Default for TypeEnv {
@@ -716,6 +746,7 @@ impl TypeEnv {
             closure_ids: Default::default(),
             aliases: FxHashMap::default(),
             own_functions: Default::default(),
+            packages: Default::default(),
         };
         let simple = [
             ("Number", "Any"),

@@ -932,7 +932,14 @@ impl Session {
         let span = self.call_span;
         let r = self.guarded(span, |s| {
             let (f, args) = s.eval_call_parts(call)?;
-            Ok(ad::test_rule(&mut s.machine, &s.ad, &f, &args, 1234)?)
+            Ok(ad::test_rule(
+                &mut s.machine,
+                &s.ad,
+                &f,
+                &args,
+                1234,
+                ad::TestOptions::default(),
+            )?)
         });
         r.map_err(|e| self.primal_error(call, e))
     }

@@ -1,7 +1,7 @@
 //! Native implementations of the primitives.
 
 pub use crate::exception::{exception_of_value, method_error, Callee, Exception};
-use crate::show::{print_string, show_string};
+use crate::show::{in_program_scope, print_string, show_string};
 use crate::value::{egal, ArrayObj, SharedArray, Value};
 use crate::ArrayData;
 use ir::{Prim, Type, TypeEnv};
@@ -863,16 +863,16 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
             _ => Err(b()),
         },
         ToString => match args {
-            [x] => Ok(Value::str(&print_string(x))),
+            [x] => Ok(Value::str(&in_program_scope(args, env, || print_string(x)))),
             _ => Err(b()),
         },
         Repr => match args {
-            [x] => Ok(Value::str(&show_string(x))),
+            [x] => Ok(Value::str(&in_program_scope(args, env, || show_string(x)))),
             _ => Err(b()),
         },
         Sprintf => match args {
             [Value::Str(f), Value::Tuple(t)] => {
-                crate::printf::sprintf(f, t).map(|s| Value::str(&s))
+                in_program_scope(t, env, || crate::printf::sprintf(f, t)).map(|s| Value::str(&s))
             }
             _ => Err(b()),
         },
@@ -883,6 +883,17 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
                 s.push_str(c);
                 Ok(Value::str(&s))
             }
+            _ => Err(b()),
+        },
+        FieldTypes => match args {
+            [Value::Type(t)] => match env.field_types(t) {
+                Some(ts) => Ok(Value::tuple(
+                    ts.into_iter().map(|t| Value::Type(Arc::new(t))).collect(),
+                )),
+                None => Err(Exception::Argument(format!(
+                    "not supported yet: `fieldtypes` of {t} (only of struct and tuple types)"
+                ))),
+            },
             _ => Err(b()),
         },
         FieldNames => match args {
@@ -1041,11 +1052,13 @@ pub fn eval_prim(op: Prim, args: &[Value], env: &TypeEnv, out: &mut dyn std::io:
         },
         Print | Show => match args {
             [x] => {
-                let s = if op == Print {
-                    print_string(x)
-                } else {
-                    show_string(x)
-                };
+                let s = in_program_scope(args, env, || {
+                    if op == Print {
+                        print_string(x)
+                    } else {
+                        show_string(x)
+                    }
+                });
                 let _ = out.write_all(s.as_bytes());
                 Ok(Value::Nothing)
             }

@@ -1148,6 +1148,25 @@ fn show_distribution(
 }
 
 fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
+    // A struct's tangent in a program's output: Mooncake's `Tangent` of a named tuple.
+    if let Some(names) = ir::print_scope::tangent_fields(ty) {
+        out.push_str(&ty.to_string());
+        out.push_str("((");
+        if !circular(out, id) {
+            inside(id, || {
+                for (i, (n, x)) in names.iter().zip(fields).enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(n.as_str());
+                    out.push_str(" = ");
+                    show(out, x, None);
+                }
+            });
+        }
+        out.push_str(if names.len() == 1 { ",))" } else { "))" });
+        return;
+    }
     if let Type::Struct(name, _) = ty {
         match (name.as_str(), fields) {
             ("SubString", _) => {
@@ -1355,6 +1374,85 @@ fn show_symbol(out: &mut String, name: &str) {
         out.push_str("Symbol(");
         out.push_str(&escape(name));
         out.push(')');
+    }
+}
+
+/// Runs `f`, a program printing `v`, with the names the program's scope gives the provided
+/// packages' types (see [`ir::print_scope`]): the struct tangents inside `v` are written as
+/// Mooncake writes them.
+pub fn in_program_scope<R>(v: &[Value], env: &ir::TypeEnv, f: impl FnOnce() -> R) -> R {
+    let mut scope = env.packages.print_scope();
+    let mut seen = rustc_hash::FxHashSet::default();
+    for x in v {
+        note_tangents(x, env, &mut scope, &mut seen);
+    }
+    ir::print_scope::with_print_scope(scope, f)
+}
+
+/// Notes the fields of the struct tangent types in value `v`.
+fn note_tangents(
+    v: &Value,
+    env: &ir::TypeEnv,
+    scope: &mut ir::print_scope::PrintScope,
+    seen: &mut rustc_hash::FxHashSet<usize>,
+) {
+    match v {
+        Value::Struct(s) => {
+            note_tangent_types(&s.ty, env, scope);
+            for x in s.fields.iter() {
+                note_tangents(x, env, scope, seen);
+            }
+        }
+        Value::Mutable(m) if seen.insert(Arc::as_ptr(m) as *const u8 as usize) => {
+            note_tangent_types(&m.ty, env, scope);
+            for x in m.snapshot() {
+                note_tangents(&x, env, scope, seen);
+            }
+        }
+        Value::Tuple(vs) => vs.iter().for_each(|x| note_tangents(x, env, scope, seen)),
+        Value::NamedTuple(nt) => nt
+            .values
+            .iter()
+            .for_each(|x| note_tangents(x, env, scope, seen)),
+        Value::Array(a) => {
+            note_tangent_types(&a.elem, env, scope);
+            let id = SharedArray::as_ptr(a) as usize;
+            if !a.elem.is_concrete() && seen.insert(id) {
+                for x in a.snapshot() {
+                    note_tangents(&x, env, scope, seen);
+                }
+            }
+        }
+        Value::Type(t) => note_tangent_types(t, env, scope),
+        _ => {}
+    }
+}
+
+/// Notes the fields of the struct tangent types in type `t`.
+fn note_tangent_types(t: &Type, env: &ir::TypeEnv, scope: &mut ir::print_scope::PrintScope) {
+    match t {
+        Type::Tangent(p) | Type::MutableTangent(p) | Type::FData(p) | Type::RData(p) => {
+            let complex = matches!(&**p, Type::Struct(n, _) if n.as_str() == "Complex");
+            if scope.knows(t) || complex {
+                return;
+            }
+            let (Some(names), Some(types)) = (env.field_names(t), env.field_types(t)) else {
+                return;
+            };
+            scope.add_tangent(t.clone(), names, types.clone());
+            types
+                .iter()
+                .for_each(|ft| note_tangent_types(ft, env, scope));
+        }
+        Type::Struct(_, ps) | Type::Abstract(_, ps) => {
+            ps.iter().for_each(|p| note_tangent_types(p, env, scope))
+        }
+        Type::Tuple(ts) | Type::NamedTuple(_, ts) | Type::Union(ts) => {
+            ts.iter().for_each(|p| note_tangent_types(p, env, scope))
+        }
+        Type::Array(e, _) => note_tangent_types(e, env, scope),
+        Type::Type(e) => note_tangent_types(e, env, scope),
+        _ => {}
     }
 }
 

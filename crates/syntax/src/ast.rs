@@ -187,13 +187,14 @@ pub enum ExprKind {
         cond: Option<Box<Expr>>,
         generator: bool,
     },
-    /// `using M`, `using M: f, g`, `import M: f`, `import M.f`: the modules, the names
-    /// listed one by one, and whether it is `import` (which lets the program add methods to
-    /// the names it lists).
+    /// `using M`, `using M: f, g`, `import M: f`, `import M.f`, `import M as A`: the
+    /// modules, the names listed one by one, whether it is `import` (which lets the program
+    /// add methods to the names it lists), and the name `as` gives the module.
     Using {
         modules: Vec<Symbol>,
         names: Vec<Symbol>,
         import: bool,
+        alias: Option<Symbol>,
     },
     /// A parse error was reported here.
     Error,

@@ -382,6 +382,7 @@ fn go(e: &Expr, out: &mut String) {
             modules,
             names,
             import,
+            alias,
         } => {
             let words =
                 |ns: &[crate::Symbol]| ns.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ");
@@ -389,6 +390,9 @@ fn go(e: &Expr, out: &mut String) {
             let _ = write!(out, "({head} {}", words(modules));
             if !names.is_empty() {
                 let _ = write!(out, " : {}", words(names));
+            }
+            if let Some(a) = alias {
+                let _ = write!(out, " as {a}");
             }
             out.push(')');
         }

@@ -123,13 +123,13 @@ pub fn reverse_rule(
         | TangentFdata | TangentRdata | TangentAddRdata | TangentOf | FieldFdata | GlobalFdata
         | FieldCotangent | DynFwd | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual
         | ZeroTangent | TangentField | GlobalTangent | DualCall | ToString | Repr
-        | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames | FieldDefined
-        | StringLen | StringCmp | StringBytes | StringFind | StringCase | StringChar
-        | StringIndex | StringSlice | CharProperty | StringReplace | StringParse | IsSubtype
-        | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds
-        | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError
-        | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop | TaskRng
-        | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
+        | StringConcat | StringToSymbol | StringHash | ObjectId | FieldNames | FieldTypes
+        | FieldDefined | StringLen | StringCmp | StringBytes | StringFind | StringCase
+        | StringChar | StringIndex | StringSlice | CharProperty | StringReplace | StringParse
+        | IsSubtype | Sprintf | Print | Show | ThrowError | ThrowAssert | ThrowArgument
+        | ThrowBounds | ThrowDomain | ThrowInexact | ThrowUndefVar | ThrowMethodError
+        | ThrowTypeError | ThrowDivide | ThrowValue | NThreads | ThreadId | InThreadedLoop
+        | TaskRng | ChunkEnter | ChunkLeave | ChunkRange => Some(Rule::NonDifferentiable),
         // Reverse mode's own bookkeeping on tangent arrays.
         ArrayZeroLike | ArrayAccumulate | ArrayAxpy | ArrayAddScalar | ArrayMulAdd
         | ArrayUnresize | ArrayGemmAdd => Some(Rule::NonDifferentiable),
@@ -208,14 +208,14 @@ pub fn is_differentiable(op: Prim) -> bool {
         | DynRvs | ThreadsFwd | ThreadsRvs | ThreadsDual | ZeroTangent | TangentField
         | GlobalTangent | DualCall | DualApply | GradApply | VjpApply | JvpApply
         | TestRuleApply | TupleLen | ToString | Repr | StringConcat | StringToSymbol
-        | StringHash | ObjectId | FieldNames | FieldDefined | StringLen | StringCmp
-        | StringBytes | StringFind | StringCase | StringChar | StringIndex | StringSlice
-        | CharProperty | StringReplace | StringParse | IsSubtype | Sprintf | Print | Show
-        | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain | ThrowInexact
-        | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide | ThrowValue
-        | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter | ChunkLeave
-        | ChunkRange | TryCatch | TryFinally | Rethrow | ErrorMessage | PrintStderr | NoteWrite
-        | GetFieldRaw => false,
+        | StringHash | ObjectId | FieldNames | FieldTypes | FieldDefined | StringLen
+        | StringCmp | StringBytes | StringFind | StringCase | StringChar | StringIndex
+        | StringSlice | CharProperty | StringReplace | StringParse | IsSubtype | Sprintf
+        | Print | Show | ThrowError | ThrowAssert | ThrowArgument | ThrowBounds | ThrowDomain
+        | ThrowInexact | ThrowUndefVar | ThrowMethodError | ThrowTypeError | ThrowDivide
+        | ThrowValue | ThreadsRun | NThreads | ThreadId | InThreadedLoop | TaskRng | ChunkEnter
+        | ChunkLeave | ChunkRange | TryCatch | TryFinally | Rethrow | ErrorMessage
+        | PrintStderr | NoteWrite | GetFieldRaw => false,
     }
 }
 

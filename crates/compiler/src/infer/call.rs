@@ -53,7 +53,8 @@ pub(crate) enum Resolution {
     Global(Symbol),
     /// `Core.nt_merge(a, b)` / `Core.nt_drop(a, "k"...)` of named tuples of known names, or
     /// the slurped tail of a tuple or named tuple (`_slurp`): the (named) tuple of these
-    /// fields, each `(argument, field)` (arguments counted from 1, after the function).
+    /// fields, each `(argument, field)` (arguments counted from 1, after the function); or
+    /// Mooncake's `t.fields` of a struct's tangent (the object is argument 0).
     NamedTupleOf(Vec<(u32, u32)>),
 }
 
@@ -607,6 +608,24 @@ impl Compiler {
                         Resolution::NamedTupleOf(from),
                     ));
                 }
+                // `Core.nt_like(a, vals)`: the named tuple of `a`'s names and the values of
+                // tuple `vals` (`map` over a named tuple).
+                "#nt_like" => {
+                    let (Some(Type::NamedTuple(an, _)), Some(Type::Tuple(vt))) =
+                        (ats.get(1), ats.get(2))
+                    else {
+                        return Ok(named_tuple_operands_unknown(&ats[1..2]));
+                    };
+                    if an.len() != vt.len() {
+                        let msg = crate::named_tuples::lengths_differ(an.len(), vt.len());
+                        return Ok((Type::Bottom, Resolution::Error(msg)));
+                    }
+                    let from = (0..vt.len() as u32).map(|k| (2, k)).collect();
+                    return Ok((
+                        Type::NamedTuple(an.clone(), vt.clone()),
+                        Resolution::NamedTupleOf(from),
+                    ));
+                }
                 // `Core.kw_error(kw, f, args...)`: the call had a keyword the method lacks.
                 "#kw_error" => {
                     let mut tys = vec![Type::Function(sym("#kwcall"))];
@@ -668,8 +687,17 @@ impl Compiler {
                                 Resolution::Constant(Const::Singleton((**t).clone())),
                             )
                         }
+                        // A struct, or a struct's tangent, fdata or rdata.
                         Some(Type::Type(t))
-                            if t.is_concrete() && matches!(**t, Type::Struct(..)) =>
+                            if t.is_concrete()
+                                && matches!(
+                                    **t,
+                                    Type::Struct(..)
+                                        | Type::Tangent(_)
+                                        | Type::MutableTangent(_)
+                                        | Type::FData(_)
+                                        | Type::RData(_)
+                                ) =>
                         {
                             let fts = self.env.field_types(t).unwrap_or_default();
                             // Fewer values than fields: the rest are left undefined (Julia's
@@ -1125,7 +1153,17 @@ impl Compiler {
                             ],
                         };
                     }
-                    (InstData::Call { args }, Some(Resolution::NamedTupleOf(from))) => {
+                    (
+                        InstData::Call { .. } | InstData::GetField { .. },
+                        Some(Resolution::NamedTupleOf(from)),
+                    ) => {
+                        // Arguments counted from 1 after the function; a field read's object
+                        // is 0.
+                        let args = match &f.insts[i] {
+                            InstData::Call { args } => args.clone(),
+                            InstData::GetField { obj, .. } => vec![*obj],
+                            _ => unreachable!(),
+                        };
                         let ty = f.types[f.result(i).unwrap_or_else(|| unreachable!())].clone();
                         let (Type::NamedTuple(_, fts) | Type::Tuple(fts)) = &ty else {
                             unreachable!("fields taken are a tuple or a named tuple")

@@ -528,6 +528,14 @@ impl Compiler {
                 }
             }
             t if t.is_concrete() || matches!(t, Type::Tuple(_) | Type::NamedTuple(..)) => {
+                if let Some(nt) = self.tangent_fields_type(t, field) {
+                    let Type::NamedTuple(names, _) = &nt else {
+                        unreachable!("the fields of a tangent are a named tuple")
+                    };
+                    let from = (0..names.len() as u32).map(|k| (0, k)).collect();
+                    fr.res.insert(i, Resolution::NamedTupleOf(from));
+                    return nt;
+                }
                 match self.field_of(t, field) {
                     Some((idx, ft)) => {
                         fr.res.insert(i, Resolution::FieldIndex(idx));
@@ -554,6 +562,26 @@ impl Compiler {
                 Type::Any
             }
         }
+    }
+
+    /// Mooncake's fields of a struct's tangent (`t.fields` of a `Tangent` or
+    /// `MutableTangent`, `t.data` of an `FData` or `RData`): the named tuple type of the
+    /// fields.
+    fn tangent_fields_type(&self, t: &Type, field: FieldRef) -> Option<Type> {
+        let FieldRef::Name(n) = field else {
+            return None;
+        };
+        let wanted = match t {
+            Type::Tangent(_) | Type::MutableTangent(_) => "fields",
+            Type::FData(_) | Type::RData(_) => "data",
+            _ => return None,
+        };
+        if n.as_str() != wanted {
+            return None;
+        }
+        let names = self.env.field_names(t)?;
+        let types = self.env.field_types(t)?;
+        Some(Type::NamedTuple(names.into(), types.into()))
     }
 
     /// The index and type of a field of a concrete type.

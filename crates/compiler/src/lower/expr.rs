@@ -190,11 +190,11 @@ impl<'a> Lowerer<'a> {
                         if m.as_str() == "Base" && name.as_str() == "Generator" {
                             return Ok(self.module_global(sym("_Base_Generator"), sp));
                         }
-                        if m.as_str() == "Mooncake"
-                            && matches!(name.as_str(), "Config" | "Cache" | "Mode")
-                        {
-                            let n = format!("_Mooncake_{name}");
-                            return Ok(self.module_global(sym(&n), sp));
+                        if let (true, Some(n)) = (
+                            m.as_str() == "Mooncake",
+                            crate::packages::mooncake_prelude_name(name.as_str()),
+                        ) {
+                            return Ok(self.module_global(sym(n), sp));
                         }
                         return Ok(self.module_global(*name, sp));
                     }
@@ -584,7 +584,7 @@ impl<'a> Lowerer<'a> {
                     let target = match name.as_str() {
                         n if Prim::from_name(n).is_some() => format!("#Core.{n}"),
                         n @ ("typeassert" | "new" | "return_type" | "kw_has" | "kw_extra"
-                        | "nt_merge" | "nt_drop" | "invoke") => {
+                        | "nt_merge" | "nt_drop" | "nt_like" | "invoke") => {
                             format!("#{n}")
                         }
                         _ => {
@@ -609,6 +609,7 @@ impl<'a> Lowerer<'a> {
                         "kw_extra" => Ok(self.call("#kw_extra", vs, sp)),
                         "nt_merge" => Ok(self.call("#nt_merge", vs, sp)),
                         "nt_drop" => Ok(self.call("#nt_drop", vs, sp)),
+                        "nt_like" => Ok(self.call("#nt_like", vs, sp)),
                         _ => Err(CompileError::invalid(
                             func.span,
                             format!("`Core.{name}` is not a primitive"),

@@ -36,6 +36,15 @@ min(x, y) = ifelse(isless(y, x), y, x)
 # Reflection on fields: the names of a struct's (or named tuple's) fields, as symbols.
 fieldnames(::Type{T}) where {T} = Core.fieldnames(T)
 fieldcount(::Type{T}) where {T} = length(fieldnames(T))
+fieldtypes(::Type{T}) where {T} = Core.fieldtypes(T)
+fieldtype(::Type{T}, i::Int64) where {T} = fieldtypes(T)[i]
+function fieldtype(::Type{T}, s::Symbol) where {T}
+    names = fieldnames(T)
+    for k in 1:length(names)
+        names[k] === s && return fieldtypes(T)[k]
+    end
+    error("FieldError: type $(T) has no field `$(s)`")
+end
 hasfield(::Type{T}, name::Symbol) where {T} = name in fieldnames(T)
 # Whether field `name` of `x` holds a value: false for a field `new` was given no value for
 # (and for a name that is not a field).

@@ -30,6 +30,41 @@ struct Dual{P, T}
     tangent::T
 end
 
+# Mooncake's `Tangent`, `MutableTangent`, `FData` and `RData` of a named tuple, as a rule
+# writes them for a struct (`RData((a = da, b = NoRData()))`). Derived code keeps a struct's
+# tangent by its primal type (printed the same way); the adapters below take these in its
+# place, field by field.
+struct _Mooncake_Tangent{T<:NamedTuple}
+    fields::T
+end
+mutable struct _Mooncake_MutableTangent{T<:NamedTuple}
+    fields::T
+end
+struct _Mooncake_FData{T<:NamedTuple}
+    data::T
+end
+struct _Mooncake_RData{T<:NamedTuple}
+    data::T
+end
+
+# A rule's tangent, fdata or rdata `x` as a value of type `T`, the type derived code keeps
+# (values that do not fit are left for the caller's check to report).
+_as_data(::Type{T}, x) where {T} = x
+_as_data(::Type{T}, x::Union{_Mooncake_Tangent, _Mooncake_MutableTangent}) where {T} =
+    _fields_as(T, x.fields)
+_as_data(::Type{T}, x::Union{_Mooncake_FData, _Mooncake_RData}) where {T} = _fields_as(T, x.data)
+_as_data(::Type{T}, x::Tuple) where {T<:Tuple} =
+    length(x) == length(fieldtypes(T)) ? _each_as(fieldtypes(T), x) : x
+_each_as(ts::Tuple{}, x::Tuple{}) = ()
+_each_as(ts::Tuple, x::Tuple) =
+    (_as_data(ts[1], x[1]), _each_as(_tuple_tail(ts...), _tuple_tail(x...))...)
+function _fields_as(::Type{T}, nt::NamedTuple) where {T}
+    _has_named_fields(T) && fieldnames(T) == keys(nt) || return nt
+    return Core.new(T, _each_as(fieldtypes(T), Tuple(nt))...)
+end
+_has_named_fields(::Type{T}) where {T} = true
+_has_named_fields(::Type{T}) where {T<:Union{Number, Array, Tuple, NamedTuple, NoTangent, NoFData, NoRData}} = false
+
 primal(x::CoDual) = x.x
 tangent(x::CoDual) = x.dx
 primal(x::Dual) = x.primal
@@ -131,6 +166,7 @@ function _user_rrule_fwd(rule, ::Type{Y}, ::Type{F}, args::CoDual...) where {Y, 
         _bad_rule(args, "the first element rrule!! returns must be a CoDual, not a value of type $(typeof(y))")
     primal(y) isa Y ||
         _bad_rule(args, "rrule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
+    y = CoDual(primal(y), _as_data(F, tangent(y)))
     tangent(y) isa F ||
         _bad_rule(args, "rrule!! returned fdata of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its fdata type is $(F)")
     _fits(primal(y), tangent(y)) ||
@@ -143,7 +179,7 @@ _fits(p::Array, t::Array) = size(p) == size(t)
 _fits(p, t) = true
 
 function _user_rrule_rvs(pb, dy, ::Type{R}, rts::Tuple, what::String) where {R}
-    r = pb(dy)
+    r = _as_data(R, pb(dy))
     r isa R || _bad_pullback(what, r, rts)
     return r::R
 end
@@ -164,6 +200,7 @@ function _user_frule(rule, ::Type{Y}, ::Type{T}, args::Dual...) where {Y, T}
         _bad_rule(args, "frule!! must return a Dual, not a value of type $(typeof(y))")
     primal(y) isa Y ||
         _bad_rule(args, "frule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
+    y = Dual(primal(y), _as_data(T, tangent(y)))
     tangent(y) isa T ||
         _bad_rule(args, "frule!! returned a tangent of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its tangent type is $(T)")
     _fits(primal(y), tangent(y)) ||
@@ -202,7 +239,6 @@ struct _Mooncake_Config
 end
 function _Mooncake_Config(; debug_mode::Bool = false, silence_debug_messages::Bool = false,
         friendly_tangents::Bool = false, chunk_size = nothing)
-    friendly_tangents && _not_yet("`friendly_tangents = true`")
     return _Mooncake_Config(debug_mode, silence_debug_messages, friendly_tangents, chunk_size)
 end
 
@@ -224,17 +260,47 @@ prepare_derivative_cache(f, x...; config = _Mooncake_Config()) = _Mooncake_Cache
 # `(f(x...), (df, dx...))`: the value and the gradient with respect to `f` and each argument
 # (`f` returning a float).
 function value_and_gradient!!(cache::_Mooncake_Cache, f, x...; args_to_zero = nothing)
-    _args_to_zero(args_to_zero)
-    return Core.vjp_apply(nothing, f, x...)
+    _args_to_zero(args_to_zero, 1 + length(x))
+    return _as_configured(cache.config, Core.vjp_apply(nothing, f, x...))
 end
-# `(f(x...), (df, dx...))` for the output's cotangent `dy`.
+# `(f(x...), (df, dx...))` for the output's cotangent `dy` (with friendly tangents, a value
+# of the output's type).
 function value_and_pullback!!(cache::_Mooncake_Cache, dy, f, x...; args_to_zero = nothing)
-    _args_to_zero(args_to_zero)
-    return Core.vjp_apply(dy, f, x...)
+    _args_to_zero(args_to_zero, 1 + length(x))
+    cache.config.friendly_tangents && (dy = _unfriendly(dy))
+    return _as_configured(cache.config, Core.vjp_apply(dy, f, x...))
 end
-_args_to_zero(::Nothing) = nothing
-_args_to_zero(t::Tuple) = all(t) ? nothing :
-    _not_yet("`args_to_zero` with `false` entries (gradients are always computed afresh)")
+# Which cotangents to set to zero before differentiating: every call computes its gradients
+# from zero, so a `false` entry gives what Mooncake gives for the arguments it is safe for
+# (those without differentiable data), and a correct gradient for the others.
+_args_to_zero(::Nothing, n) = nothing
+function _args_to_zero(t::Tuple, n)
+    length(t) == n || throw(ArgumentError("args_to_zero must have one entry per argument, the function's first: expected $(n), got $(length(t))"))
+    all(b -> b isa Bool, t) || throw(ArgumentError("args_to_zero must be a tuple of Bools, not a $(typeof(t))"))
+    return nothing
+end
+
+# Friendly tangents (`Config(friendly_tangents = true)`): a struct's tangent as the named
+# tuple of its fields' friendly tangents; floats, arrays of floats and `NoTangent()` as they
+# are; a complex number's tangent as a complex number.
+_as_configured(config::_Mooncake_Config, (y, g)) =
+    config.friendly_tangents ? (y, map(_friendly, g)) : (y, g)
+_friendly(t::Union{Float64, Float32, NoTangent}) = t
+_friendly(t::Array{T}) where {T<:Union{Float64, Float32}} = t
+_friendly(t::Array) = map(_friendly, t)
+_friendly(t::Tuple) = map(_friendly, t)
+_friendly(t::NamedTuple) = map(_friendly, t)
+function _friendly(t)
+    _is_complex_tangent(t) && return complex(t.fields.re, t.fields.im)
+    return map(_friendly, t.fields)
+end
+_is_complex_tangent(t) = typeof(t) === Core.tangent_type(ComplexF64) || typeof(t) === Core.tangent_type(ComplexF32)
+
+# A friendly cotangent (a value of the output's type) as the output's tangent.
+_unfriendly(dy::Union{Float64, Float32}) = dy
+_unfriendly(dy::Array{T}) where {T<:Union{Float64, Float32}} = dy
+_unfriendly(dy::Tuple) = map(_unfriendly, dy)
+_unfriendly(dy) = throw(ArgumentError("not supported yet: a friendly cotangent of type $(typeof(dy)) (give the output's tangent, or a float, an array of floats or a tuple of them)"))
 
 # `(f(x...), its tangent)` for tangents given as `(x, dx)` pairs (the function's first), or a
 # `Dual` for `Dual` arguments.
@@ -342,16 +408,22 @@ value_gradient_and_hessian!!(cache::_Mooncake_Cache, f, x...) =
     throw(ArgumentError("value_gradient_and_hessian!! supports only vectors of floats, all of one element type; got $(map(typeof, x))"))
 
 # Mooncake's `TestUtils.test_rule(rng, f, x...; is_primitive = true, ...)`: the rule of the call
-# `f(x...)` checked against central finite differences in both modes, with increments, restored
-# arguments and rule reuse checked too, and (with `is_primitive`) that the call runs a declared
-# rule. Returns `nothing` when every check passes; otherwise prints each check and raises.
-# (Tolerances are fixed: a step from 1e-2 to 1e-8 agreeing to rtol = atol = 1e-3.)
+# `f(x...)` checked against central finite differences (some step from 1e-2 to 1e-8 agreeing
+# within `atol + rtol * magnitude`) in the modes `mode` names (both by default), with
+# increments, restored arguments and rule reuse checked too, and (with `is_primitive`) that
+# the call runs a declared rule; `interface_only = true` checks all but the derivatives'
+# values. Returns `nothing` when every check passes; otherwise prints each check and raises.
 function test_rule(rng, f, x...; is_primitive::Bool = true, mode = nothing,
-        interface_only::Bool = false, perf_flag = nothing, atol = nothing, rtol = nothing,
+        interface_only::Bool = false, perf_flag = nothing, atol::Real = 1e-3, rtol::Real = 1e-3,
         debug_mode::Bool = false, unsafe_perturb::Bool = false, print_results::Bool = false)
-    passed, report = Core.test_rule_apply(rand(rng, 1:1_000_000_000), is_primitive, f, x...)
+    passed, report = Core.test_rule_apply(rand(rng, 1:1_000_000_000), is_primitive,
+        _test_modes(mode), interface_only, Float64(atol), Float64(rtol), f, x...)
     print_results && print(report)
     passed && return nothing
     print_results || print(report)
     throw(ErrorException("test_rule failed for $(f) at argument types $(map(typeof, x))"))
 end
+_test_modes(::Nothing) = 0
+_test_modes(::Type{ReverseMode}) = 1
+_test_modes(::Type{ForwardMode}) = 2
+_test_modes(m) = throw(ArgumentError("mode must be nothing, Mooncake.ForwardMode or Mooncake.ReverseMode, not $(m)"))

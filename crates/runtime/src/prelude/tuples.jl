@@ -71,8 +71,12 @@ cumsum(t::Tuple{}) = ()
 cumsum(t::Tuple) = _cumsum_from(t[1], _tuple_tail(t...)...)
 _cumsum_from(acc) = (acc,)
 _cumsum_from(acc, x, rest...) = (acc, _cumsum_from(acc + x, rest...)...)
-# (Julia's result is a named tuple with `t`'s names, which cannot be built yet.)
-map(f, t::NamedTuple) = throw(ErrorException("not supported yet: `map` over a named tuple"))
+# Over named tuples with the same names in the same order: a named tuple of those names.
+map(f, t::NamedTuple) = Core.nt_like(t, map(f, Tuple(t)))
+function map(f, a::NamedTuple, b::NamedTuple)
+    keys(a) == keys(b) || throw(ArgumentError("Named tuple names do not match."))
+    return Core.nt_like(a, map(f, Tuple(a), Tuple(b)))
+end
 _tuple_map(f) = ()
 _tuple_map(f, a, rest...) = (f(a), _tuple_map(f, rest...)...)
 # Over two tuples, element by element, as long as the shorter one.

@@ -87,6 +87,7 @@ impl<'a> Parser<'a> {
                 let mut functions = Vec::new();
                 // Names listed after `:` (`using Base.MathConstants: γ`), per module.
                 let mut listed: Vec<(Symbol, Vec<(Symbol, Span)>)> = Vec::new();
+                let mut alias = None;
                 loop {
                     match self.ident_sym("a module name") {
                         Some((s, _)) => names.push(s),
@@ -116,8 +117,19 @@ impl<'a> Parser<'a> {
                     if self.eat_op(":") {
                         let module = names.last().copied().unwrap_or_else(|| sym("Main"));
                         let mut these = Vec::new();
-                        while !matches!(self.peek(), Tok::Newline | Tok::Eof | Tok::Op(";")) {
+                        // The list goes on past the end of a line that ends with a comma.
+                        let mut after_comma = false;
+                        loop {
+                            match self.peek() {
+                                Tok::Newline if after_comma => {
+                                    self.bump();
+                                    continue;
+                                }
+                                Tok::Newline | Tok::Eof | Tok::Op(";") => break,
+                                _ => {}
+                            }
                             let t = self.bump();
+                            after_comma = matches!(t.tok, Tok::Op(","));
                             match t.tok {
                                 Tok::Ident(n) => these.push((n, t.span)),
                                 Tok::Op(op) if op != "," => these.push((sym(op), t.span)),
@@ -126,6 +138,20 @@ impl<'a> Parser<'a> {
                         }
                         functions.extend(these.iter().map(|(n, _)| *n));
                         listed.push((module, these));
+                        break;
+                    }
+                    // `import LinearAlgebra as LA`: the module under a name of the program's.
+                    if matches!(self.peek(), Tok::Ident(n) if n.as_str() == "as") {
+                        let sp = self.bump().span;
+                        if using {
+                            self.error(
+                                sp,
+                                "`using` with `as` renaming requires a `:` and a name; write `import M as A`",
+                            );
+                        }
+                        if let Some((a, _)) = self.ident_sym("a name after `as`") {
+                            alias = Some(a);
+                        }
                         break;
                     }
                     if !self.eat_op(",") {
@@ -138,6 +164,7 @@ impl<'a> Parser<'a> {
                         modules: names.clone(),
                         names: functions,
                         import: !using,
+                        alias,
                     },
                     span,
                 );
