@@ -56,6 +56,21 @@ fn rule_function(kind: RuleKind, reverse: bool) -> syntax::Symbol {
     })
 }
 
+/// Where the program defined the method a call of rule function `table` on values of types
+/// `args` (the function's first) runs: the derived rule's instructions carry it, so that an
+/// error in what the rule returned shows the rule's definition above the call site.
+fn rule_definition(compiler: &Compiler, table: syntax::Symbol, args: &[Type]) -> syntax::Span {
+    let mut all = vec![Type::Function(table)];
+    all.extend(args.iter().cloned());
+    match compiler.dispatch(table, &all) {
+        compiler::Dispatch::Found { index, .. } => compiler
+            .method(table, index)
+            .filter(|m| !m.in_prelude)
+            .map_or(syntax::Span::DUMMY, |m| m.span),
+        _ => syntax::Span::DUMMY,
+    }
+}
+
 /// Resolves and infers a call of the prelude function `name` on `consts` (constant
 /// arguments) then values of types `rest`.
 fn adapter(
@@ -161,7 +176,7 @@ pub fn reverse_rule(
         rvs: rvs.as_ref(),
         rdata: &rdata,
         flat_rdata: &flat_rdata,
-        loc: syntax::Span::DUMMY,
+        loc: rule_definition(compiler, rule_fn, &coduals),
         packed,
         env: &env,
     });
@@ -256,6 +271,16 @@ pub fn forward_rule(
         )?
     };
     let name = key.display();
+    let loc = if by_rrule {
+        let coduals: Vec<Type> = flat
+            .iter()
+            .zip(&fdata)
+            .map(|(t, ft)| pair_type("CoDual", t, ft))
+            .collect();
+        rule_definition(compiler, rule_function(kind, true), &coduals)
+    } else {
+        rule_definition(compiler, rule_function(kind, false), &duals)
+    };
     let f = user_rule::forward(&user_rule::ForwardRule {
         name: &name,
         sig: &sig,
@@ -265,7 +290,7 @@ pub fn forward_rule(
         ty: &ty,
         adapter: &call,
         width,
-        loc: syntax::Span::DUMMY,
+        loc,
         packed,
         env: &env,
     });

@@ -600,6 +600,14 @@ impl Compiler {
                 self.declare_primitive(name.as_str(), args, stmt.span, src)?;
                 Ok(TopLevel::Defined)
             }
+            // ChainRulesCore's `@scalar_rule`: an `rrule` and an `frule` from the partial
+            // derivatives.
+            ExprKind::Macro { name, args } if name.as_str() == "scalar_rule" => {
+                for def in user_rules::scalar_rule_methods(args, stmt.span)? {
+                    self.toplevel_inner(&def, src)?;
+                }
+                Ok(TopLevel::Defined)
+            }
             ExprKind::Macro { name, args }
                 if name.as_str() == "inline" || name.as_str() == "noinline" =>
             {

@@ -363,3 +363,134 @@ pub fn chainrules_methods(sig: &Expr, up: &UserPrimitive, has_kwargs: bool) -> V
     }
     out
 }
+
+/// The `ChainRulesCore.rrule` and `ChainRulesCore.frule` methods `@scalar_rule f(x, y)
+/// [@setup(...)] (∂x, ∂y)` defines: for `Number` arguments, `Ω = f(x, y)` and the setup
+/// statements, then the partial derivatives (which may use `Ω`) go to the prelude's
+/// `_ScalarPullback` (the pullback `ΔΩ -> (NoTangent(), ΔΩ * conj(∂x), ...)`) and
+/// `_scalar_pushforward` (`∂x * Δx + ∂y * Δy`).
+pub fn scalar_rule_methods(args: &[Expr], span: Span) -> Result<Vec<Expr>, CompileError> {
+    let mk = |kind| Expr::new(kind, span);
+    let ident = |n: &str| mk(ExprKind::Ident(syntax::sym(n)));
+    let call = |f: Expr, args: Vec<Expr>| {
+        mk(ExprKind::Call {
+            func: Box::new(f),
+            args,
+            kwargs: vec![],
+            do_block: None,
+        })
+    };
+    let usage = "`@scalar_rule f(x, ...) (∂f_∂x, ...)` (with an optional `@setup(...)` before the partial derivatives)";
+    let Some((head, rest)) = args.split_first() else {
+        return Err(CompileError::invalid(span, format!("expected {usage}")));
+    };
+    let (f, xs) = match &head.kind {
+        ExprKind::Call {
+            func, args, kwargs, ..
+        } if kwargs.is_empty() => {
+            let names: Option<Vec<Symbol>> = args.iter().map(|a| a.ident()).collect();
+            match (func.ident(), names) {
+                (Some(f), Some(xs)) if !xs.is_empty() => (f, xs),
+                _ => {
+                    return Err(CompileError::invalid(
+                        head.span,
+                        format!("expected {usage}"),
+                    ))
+                }
+            }
+        }
+        _ => {
+            return Err(CompileError::invalid(
+                head.span,
+                format!("expected {usage}"),
+            ))
+        }
+    };
+    let (setup, partials) = match rest {
+        [Expr {
+            kind: ExprKind::Macro { name, args: s },
+            ..
+        }, p]
+            if name.as_str() == "setup" =>
+        {
+            (s.clone(), p)
+        }
+        [p] => (Vec::new(), p),
+        [] => return Err(CompileError::invalid(span, format!("expected {usage}"))),
+        _ => {
+            return Err(CompileError::unsupported(
+                span,
+                "`@scalar_rule` of a function with several outputs",
+            ))
+        }
+    };
+    let partials = match &partials.kind {
+        ExprKind::Tuple(ps) if xs.len() > 1 || ps.len() == 1 => ps.clone(),
+        _ => vec![partials.clone()],
+    };
+    if partials.len() != xs.len() {
+        return Err(CompileError::invalid(
+            span,
+            format!(
+                "`@scalar_rule {f}(...)` of {} arguments needs {} partial derivatives, got {}",
+                xs.len(),
+                xs.len(),
+                partials.len()
+            ),
+        ));
+    }
+    let param = |name: &str, ty: Expr| Param {
+        name: Some(syntax::sym(name)),
+        ty: Some(ty),
+        default: None,
+        vararg: false,
+        span,
+    };
+    let mut params = vec![param("_f", call(ident("typeof"), vec![ident(f.as_str())]))];
+    params.extend(xs.iter().map(|x| param(x.as_str(), ident("Number"))));
+    let mut body = vec![mk(ExprKind::Assign {
+        lhs: Box::new(ident("Ω")),
+        rhs: Box::new(call(
+            ident(f.as_str()),
+            xs.iter().map(|x| ident(x.as_str())).collect(),
+        )),
+    })];
+    body.extend(setup);
+    let partials = mk(ExprKind::Tuple(partials));
+    let method = |name: &str, params: Vec<Param>, result: Expr, body: &[Expr]| {
+        let mut body = body.to_vec();
+        body.push(mk(ExprKind::Return(Some(Box::new(mk(ExprKind::Tuple(
+            vec![ident("Ω"), result],
+        )))))));
+        mk(ExprKind::Function(Box::new(FunctionDef {
+            name: FnName::Name(syntax::sym(name)),
+            name_span: span,
+            params,
+            kwparams: vec![],
+            where_vars: vec![],
+            ret_type: None,
+            body,
+            declaration_only: false,
+            qualified: true,
+            span,
+        })))
+    };
+    let rrule = method(
+        "rrule",
+        params.clone(),
+        call(ident("_ScalarPullback"), vec![partials.clone()]),
+        &body,
+    );
+    let mut fparams = vec![Param {
+        ty: None,
+        ..param("_Δs", ident("Any"))
+    }];
+    fparams.extend(params);
+    let frule = method(
+        "frule",
+        fparams,
+        call(ident("_scalar_pushforward"), vec![partials, ident("_Δs")]),
+        &body,
+    );
+    Ok(vec![rrule, frule])
+}

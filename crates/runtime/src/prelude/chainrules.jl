@@ -190,3 +190,15 @@ _mooncake_tangent(p::Union{Float64, Float32}, t::NotImplemented) = oftype(p, NaN
 _mooncake_tangent(p::Tuple, t::Tuple) = map(_mooncake_tangent, p, t)
 _mooncake_tangent(p::Tuple, t::_CRC_Tangent) = map(_mooncake_tangent, p, t.backing)
 _mooncake_tangent(p, t) = throw(ArgumentError("a ChainRules frule returned a tangent of type $(typeof(t)) for an output of type $(typeof(p))"))
+
+# `@scalar_rule f(x, ...) (∂x, ...)`: the pullback of a scalar function given its partial
+# derivatives at the point, and the tangent of its output for the arguments' tangents `Δs`
+# (the function's first).
+struct _ScalarPullback{P}
+    partials::P
+end
+(pb::_ScalarPullback)(ΔΩ) = (_CRC_NoTangent(), map(p -> ΔΩ * conj(p), pb.partials)...)
+_scalar_pushforward(ps::Tuple, Δs::Tuple) = _sum_products(ps, _tuple_tail(Δs...))
+_sum_products(ps::Tuple{Any}, Δs::Tuple{Any}) = ps[1] * Δs[1]
+_sum_products(ps::Tuple, Δs::Tuple) =
+    ps[1] * Δs[1] + _sum_products(_tuple_tail(ps...), _tuple_tail(Δs...))
