@@ -54,7 +54,7 @@ _as_data(::Type{T}, x::Union{_Mooncake_Tangent, _Mooncake_MutableTangent}) where
     _fields_as(T, x.fields)
 _as_data(::Type{T}, x::Union{_Mooncake_FData, _Mooncake_RData}) where {T} = _fields_as(T, x.data)
 _as_data(::Type{T}, x::Tuple) where {T<:Tuple} =
-    length(x) == length(fieldtypes(T)) ? _each_as(fieldtypes(T), x) : x
+    x isa T ? x : length(x) == length(fieldtypes(T)) ? _each_as(fieldtypes(T), x) : x
 _each_as(ts::Tuple{}, x::Tuple{}) = ()
 _each_as(ts::Tuple, x::Tuple) =
     (_as_data(ts[1], x[1]), _each_as(_tuple_tail(ts...), _tuple_tail(x...))...)
@@ -166,7 +166,7 @@ function _user_rrule_fwd(rule, ::Type{Y}, ::Type{F}, args::CoDual...) where {Y, 
         _bad_rule(args, "the first element rrule!! returns must be a CoDual, not a value of type $(typeof(y))")
     primal(y) isa Y ||
         _bad_rule(args, "rrule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
-    y = CoDual(primal(y), _as_data(F, tangent(y)))
+    tangent(y) isa F || (y = CoDual(primal(y), _as_data(F, tangent(y))))
     tangent(y) isa F ||
         _bad_rule(args, "rrule!! returned fdata of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its fdata type is $(F)")
     _fits(primal(y), tangent(y)) ||
@@ -200,7 +200,7 @@ function _user_frule(rule, ::Type{Y}, ::Type{T}, args::Dual...) where {Y, T}
         _bad_rule(args, "frule!! must return a Dual, not a value of type $(typeof(y))")
     primal(y) isa Y ||
         _bad_rule(args, "frule!! returned a primal of type $(typeof(primal(y))) where the function returns $(Y)")
-    y = Dual(primal(y), _as_data(T, tangent(y)))
+    tangent(y) isa T || (y = Dual(primal(y), _as_data(T, tangent(y))))
     tangent(y) isa T ||
         _bad_rule(args, "frule!! returned a tangent of type $(typeof(tangent(y))) for a primal of type $(typeof(primal(y))); its tangent type is $(T)")
     _fits(primal(y), tangent(y)) ||
