@@ -4,7 +4,6 @@
 # check: polar_loss(1.5, -0.4)
 # check: weighted_dot([1.0, 2.0, 3.0], [0.5, -0.5, 0.25])
 # check: lambertw_sum([0.2, 1.1, 3.0])
-# check: scalar_rules_loss([0.3, -1.4])
 # Rules from ChainRules: ChainRulesCore-style `rrule`s (and `frule`s) of a special function, of
 # array functions with thunks and projections, of a function with keyword arguments and of a
 # function returning a tuple, made Mooncake rules by `@from_rrule` and `@from_chainrules`.
@@ -77,11 +76,3 @@ end
 Mooncake.@from_rrule Mooncake.DefaultCtx Tuple{typeof(wdot), Vector{Float64}, Vector{Float64}}
 weighted_dot(a, b) = wdot(a, b)^2 + wdot(b, b)
 
-# `@scalar_rule`: rules from partial derivatives, one using the output `Ω`, one a setup.
-mylogistic(x) = 1 / (1 + exp(-x))
-@scalar_rule mylogistic(x) Ω * (1 - Ω)
-@from_chainrules Mooncake.DefaultCtx Tuple{typeof(mylogistic), Float64}
-hyp(x, y) = sqrt(x^2 + y^2)
-@scalar_rule hyp(x, y) @setup(r = 1 / Ω) (x * r, y * r)
-@from_chainrules Mooncake.DefaultCtx Tuple{typeof(hyp), Float64, Float64}
-scalar_rules_loss(x) = sum(mylogistic.(x)) * hyp(x[1], x[2])

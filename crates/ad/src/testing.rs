@@ -100,253 +100,271 @@ pub fn test_rule(
         .iter()
         .map(|x| random_tangent(x, &env, &mut rng))
         .collect();
-    let mut fds = FiniteDifferences {
-        steps: Vec::new(),
-        atol: opts.atol,
-        rtol: opts.rtol,
+    let mut checker = Checker {
+        m,
+        ad,
+        key: &key,
+        all: &all,
+        y0: &y0,
+        dx: &dx,
+        dy: &dy,
+        fds: FiniteDifferences {
+            steps: Vec::new(),
+            atol: opts.atol,
+            rtol: opts.rtol,
+        },
+        opts,
+        rng,
+        checks: Vec::new(),
     };
-    let mut checks: Vec<(&'static str, Result<String, String>)> = Vec::new();
     let ad_val = if opts.reverse {
-        reverse_checks(
-            m,
-            ad,
-            &key,
-            (&all, &y0),
-            (&dx, &dy),
-            &mut fds,
-            opts,
-            &mut rng,
-            &mut checks,
-        )?
+        checker.reverse()?
     } else {
         None
     };
     if opts.forward {
-        forward_checks(
+        checker.forward(ad_val)?;
+    }
+    Ok(RuleReport {
+        checks: checker.checks,
+    })
+}
+
+/// What the checks of both modes share: the call (`all`, the function first) and its value,
+/// the random directions, the finite differences (computed once per step), the options, and
+/// the checks made so far.
+struct Checker<'a> {
+    m: &'a mut Machine,
+    ad: &'a Ad,
+    key: &'a compiler::MiKey,
+    all: &'a [Value],
+    y0: &'a Value,
+    dx: &'a [Value],
+    dy: &'a Value,
+    fds: FiniteDifferences,
+    opts: TestOptions,
+    rng: StdRng,
+    checks: Vec<(&'static str, Result<String, String>)>,
+}
+
+impl Checker<'_> {
+    /// The reverse-mode rule's checks; ⟨J'ȳ, ẋ⟩ by its pullback, unless interfaces only.
+    fn reverse(&mut self) -> Result<Option<f64>, AdError> {
+        let Checker {
             m,
             ad,
-            &key,
-            (&all, &y0),
-            (&dx, &dy),
-            &mut fds,
-            (opts, ad_val),
-            &mut rng,
-            &mut checks,
-        )?;
-    }
-    Ok(RuleReport { checks })
-}
+            key,
+            all,
+            y0,
+            dx,
+            dy,
+            fds,
+            opts,
+            rng,
+            checks,
+        } = self;
+        let env = m.compiler.env.clone();
+        let rule = ad.rule(&mut m.compiler, key)?;
+        let f = &all[0];
 
-/// The reverse-mode rule's checks; ⟨J'ȳ, ẋ⟩ by its pullback, unless interfaces only.
-#[allow(clippy::too_many_arguments)]
-fn reverse_checks(
-    m: &mut Machine,
-    ad: &Ad,
-    key: &compiler::MiKey,
-    (all, y0): (&[Value], &Value),
-    (dx, dy): (&[Value], &Value),
-    fds: &mut FiniteDifferences,
-    opts: TestOptions,
-    rng: &mut StdRng,
-    checks: &mut Vec<(&'static str, Result<String, String>)>,
-) -> Result<Option<f64>, AdError> {
-    let env = m.compiler.env.clone();
-    let rule = ad.rule(&mut m.compiler, key)?;
-    let f = &all[0];
-
-    // Arguments restored after the forwards pass and pullback.
-    let before: Vec<String> = all.iter().map(show_string).collect();
-    let (y, grads) = run_pullback(m, &rule, f, &all[1..], Some(dy.clone()))?;
-    let all = all.to_vec();
-    let after: Vec<String> = all.iter().map(show_string).collect();
-    checks.push((
-        "restores arguments",
-        if before == after {
-            Ok("arguments hold their original values after forwards pass + pullback".into())
-        } else {
-            Err(format!(
-                "before: {}\nafter:  {}",
-                before.join(", "),
-                after.join(", ")
-            ))
-        },
-    ));
-
-    // Interface: value and tangent types.
-    let mut iface = Ok(format!(
-        "value {} and tangents of the expected types",
-        show_string(&y)
-    ));
-    if show_string(&y) != show_string(y0) {
-        iface = Err(format!(
-            "the rule's value {} differs from the primal's {}",
-            show_string(&y),
-            show_string(y0)
+        // Arguments restored after the forwards pass and pullback.
+        let before: Vec<String> = all.iter().map(show_string).collect();
+        let (y, grads) = run_pullback(m, &rule, f, &all[1..], Some(dy.clone()))?;
+        let all = all.to_vec();
+        let after: Vec<String> = all.iter().map(show_string).collect();
+        checks.push((
+            "restores arguments",
+            if before == after {
+                Ok("arguments hold their original values after forwards pass + pullback".into())
+            } else {
+                Err(format!(
+                    "before: {}\nafter:  {}",
+                    before.join(", "),
+                    after.join(", ")
+                ))
+            },
         ));
-    }
-    for (k, (x, g)) in all.iter().zip(grads.iter()).enumerate() {
-        let want = ir::tangent::tangent_type(&x.ty(), &env);
-        if want != ir::Type::Any && g.ty() != want {
-            iface = Err(format!("tangent {k} has type {}, expected {want}", g.ty()));
-        }
-    }
-    checks.push(("interface", iface));
 
-    // Correctness: ⟨ȳ, J ẋ⟩ by central differences against ⟨J'ȳ, ẋ⟩ from the pullback.
-    let ad_val: f64 = grads.iter().zip(dx.iter()).map(|(g, d)| dot(g, d)).sum();
-    if !opts.interface_only {
-        checks.push(("finite differences", fds.check(m, &all, dx, dy, ad_val)?));
-    }
-
-    // Increment, not overwrite: start the pullback from non-zero fdata.
-    let init: Vec<Value> = all
-        .iter()
-        .map(|x| fdata(&random_tangent(x, &env, rng), &x.ty(), &env))
-        .collect();
-    let init_copy: Vec<Value> = init.iter().map(|t| scale(1.0, t)).collect();
-    let args2 = fresh(&all);
-    let (_, grads2) = run_pullback_with(m, &rule, &args2, init, Some(dy.clone()))?;
-    let mut inc = Ok("the pullback adds to existing cotangents".to_string());
-    for (k, ((x, g), (g2, i0))) in all
-        .iter()
-        .zip(grads.iter())
-        .zip(grads2.iter().zip(init_copy.iter()))
-        .enumerate()
-    {
-        let xt = x.ty();
-        let want = increment(&scale(1.0, i0), &fdata(g, &xt, &env));
-        let got = fdata(g2, &xt, &env);
-        // Only rounding may differ (summation order), which is larger for Float32 tangents;
-        // overwriting instead of incrementing is off by the initial fdata, of order one.
-        let tol = if mentions_f32(&xt, &env, 0) {
-            1e-5
-        } else {
-            1e-10
-        };
-        if !tangent_approx_eq(&got, &want, tol, tol) {
-            let shown = [got.clone(), want.clone()];
-            let (got, want) = runtime::show::in_program_scope(&shown, &env, || {
-                (show_string(&got), show_string(&want))
-            });
-            inc = Err(format!(
-                "argument {k}: fdata after the pullback is {got}, expected {want}"
+        // Interface: value and tangent types.
+        let mut iface = Ok(format!(
+            "value {} and tangents of the expected types",
+            show_string(&y)
+        ));
+        if show_string(&y) != show_string(y0) {
+            iface = Err(format!(
+                "the rule's value {} differs from the primal's {}",
+                show_string(&y),
+                show_string(y0)
             ));
         }
-    }
-    checks.push(("increments", inc));
+        for (k, (x, g)) in all.iter().zip(grads.iter()).enumerate() {
+            let want = ir::tangent::tangent_type(&x.ty(), &env);
+            if want != ir::Type::Any && g.ty() != want {
+                iface = Err(format!("tangent {k} has type {}, expected {want}", g.ty()));
+            }
+        }
+        checks.push(("interface", iface));
 
-    // Reuse: the same rule again gives the same answers.
-    let (_, grads3) = run_pullback(m, &rule, f, &fresh(&all[1..]), Some(dy.clone()))?;
-    let same = grads
-        .iter()
-        .zip(grads3.iter())
-        .all(|(a, b)| tangent_approx_eq(a, b, 0.0, 0.0));
-    checks.push((
-        "reuse",
-        if same {
-            Ok("a second run gives identical tangents".into())
-        } else {
-            Err("a second run of the rule gave different tangents".into())
-        },
-    ));
-    Ok((!opts.interface_only).then_some(ad_val))
-}
+        // Correctness: ⟨ȳ, J ẋ⟩ by central differences against ⟨J'ȳ, ẋ⟩ from the pullback.
+        let ad_val: f64 = grads.iter().zip(dx.iter()).map(|(g, d)| dot(g, d)).sum();
+        if !opts.interface_only {
+            checks.push(("finite differences", fds.check(m, &all, dx, dy, ad_val)?));
+        }
 
-/// The forward-mode rule's checks, and its agreement with reverse mode's ⟨J'ȳ, ẋ⟩ when that
-/// was computed.
-#[allow(clippy::too_many_arguments)]
-fn forward_checks(
-    m: &mut Machine,
-    ad: &Ad,
-    key: &compiler::MiKey,
-    (all, y0): (&[Value], &Value),
-    (dx, dy): (&[Value], &Value),
-    fds: &mut FiniteDifferences,
-    (opts, ad_val): (TestOptions, Option<f64>),
-    rng: &mut StdRng,
-    checks: &mut Vec<(&'static str, Result<String, String>)>,
-) -> Result<(), AdError> {
-    let env = m.compiler.env.clone();
-    // Forward mode: the rule's value and tangent type, ⟨ȳ, ẏ⟩ against finite differences and
-    // against reverse mode's ⟨J'ȳ, ẋ⟩, and an N-lane run against one-lane runs.
-    let code = ad.dual_rule(&mut m.compiler, key, 1)?;
-    let copies = |ts: &[Value]| -> Vec<Value> { ts.iter().map(|t| scale(1.0, t)).collect() };
-    let (yf, ty) = run_dual(m, &code, &fresh(all), &[copies(dx)])?;
-    let ty = ty
-        .into_iter()
-        .next()
-        .unwrap_or_else(crate::tangent::no_tangent);
-    let want = ir::tangent::tangent_type(&yf.ty(), &env);
-    checks.push((
-        "forward interface",
-        if show_string(&yf) != show_string(y0) {
-            Err(format!(
-                "the forward rule's value {} differs from the primal's {}",
-                show_string(&yf),
-                show_string(y0)
-            ))
-        } else if want != Type::Any && ty.ty() != want {
-            Err(format!(
-                "the output's tangent has type {}, expected {want}",
-                ty.ty()
-            ))
-        } else {
-            Ok(format!(
-                "value {} and a tangent of type {want}",
-                show_string(&yf)
-            ))
-        },
-    ));
-    if opts.interface_only {
-        return Ok(());
+        // Increment, not overwrite: start the pullback from non-zero fdata.
+        let init: Vec<Value> = all
+            .iter()
+            .map(|x| fdata(&random_tangent(x, &env, rng), &x.ty(), &env))
+            .collect();
+        let init_copy: Vec<Value> = init.iter().map(|t| scale(1.0, t)).collect();
+        let args2 = fresh(&all);
+        let (_, grads2) = run_pullback_with(m, &rule, &args2, init, Some(dy.clone()))?;
+        let mut inc = Ok("the pullback adds to existing cotangents".to_string());
+        for (k, ((x, g), (g2, i0))) in all
+            .iter()
+            .zip(grads.iter())
+            .zip(grads2.iter().zip(init_copy.iter()))
+            .enumerate()
+        {
+            let xt = x.ty();
+            let want = increment(&scale(1.0, i0), &fdata(g, &xt, &env));
+            let got = fdata(g2, &xt, &env);
+            // Only rounding may differ (summation order), which is larger for Float32 tangents;
+            // overwriting instead of incrementing is off by the initial fdata, of order one.
+            let tol = if mentions_f32(&xt, &env, 0) {
+                1e-5
+            } else {
+                1e-10
+            };
+            if !tangent_approx_eq(&got, &want, tol, tol) {
+                let shown = [got.clone(), want.clone()];
+                let (got, want) = runtime::show::in_program_scope(&shown, &env, || {
+                    (show_string(&got), show_string(&want))
+                });
+                inc = Err(format!(
+                    "argument {k}: fdata after the pullback is {got}, expected {want}"
+                ));
+            }
+        }
+        checks.push(("increments", inc));
+
+        // Reuse: the same rule again gives the same answers.
+        let (_, grads3) = run_pullback(m, &rule, f, &fresh(&all[1..]), Some(dy.clone()))?;
+        let same = grads
+            .iter()
+            .zip(grads3.iter())
+            .all(|(a, b)| tangent_approx_eq(a, b, 0.0, 0.0));
+        checks.push((
+            "reuse",
+            if same {
+                Ok("a second run gives identical tangents".into())
+            } else {
+                Err("a second run of the rule gave different tangents".into())
+            },
+        ));
+        Ok((!opts.interface_only).then_some(ad_val))
     }
-    let fwd_val = dot(dy, &ty);
-    checks.push((
-        "forward finite differences",
-        fds.check(m, all, dx, dy, fwd_val)?,
-    ));
-    // Both are exact up to rounding, which differs between the modes (summation order, and
-    // `Float32` intermediates rounding tangents in one mode and cotangents in the other).
-    let tol =
-        if mentions_f32(&yf.ty(), &env, 0) || all.iter().any(|x| mentions_f32(&x.ty(), &env, 0)) {
+
+    /// The forward-mode rule's checks, and its agreement with reverse mode's ⟨J'ȳ, ẋ⟩ when
+    /// that was computed.
+    fn forward(&mut self, ad_val: Option<f64>) -> Result<(), AdError> {
+        let Checker {
+            m,
+            ad,
+            key,
+            all,
+            y0,
+            dx,
+            dy,
+            fds,
+            opts,
+            rng,
+            checks,
+        } = self;
+        let env = m.compiler.env.clone();
+        // Forward mode: the rule's value and tangent type, ⟨ȳ, ẏ⟩ against finite differences and
+        // against reverse mode's ⟨J'ȳ, ẋ⟩, and an N-lane run against one-lane runs.
+        let code = ad.dual_rule(&mut m.compiler, key, 1)?;
+        let copies = |ts: &[Value]| -> Vec<Value> { ts.iter().map(|t| scale(1.0, t)).collect() };
+        let (yf, ty) = run_dual(m, &code, &fresh(all), &[copies(dx)])?;
+        let ty = ty
+            .into_iter()
+            .next()
+            .unwrap_or_else(crate::tangent::no_tangent);
+        let want = ir::tangent::tangent_type(&yf.ty(), &env);
+        checks.push((
+            "forward interface",
+            if show_string(&yf) != show_string(y0) {
+                Err(format!(
+                    "the forward rule's value {} differs from the primal's {}",
+                    show_string(&yf),
+                    show_string(y0)
+                ))
+            } else if want != Type::Any && ty.ty() != want {
+                Err(format!(
+                    "the output's tangent has type {}, expected {want}",
+                    ty.ty()
+                ))
+            } else {
+                Ok(format!(
+                    "value {} and a tangent of type {want}",
+                    show_string(&yf)
+                ))
+            },
+        ));
+        if opts.interface_only {
+            return Ok(());
+        }
+        let fwd_val = dot(dy, &ty);
+        checks.push((
+            "forward finite differences",
+            fds.check(m, all, dx, dy, fwd_val)?,
+        ));
+        // Both are exact up to rounding, which differs between the modes (summation order, and
+        // `Float32` intermediates rounding tangents in one mode and cotangents in the other).
+        let tol = if mentions_f32(&yf.ty(), &env, 0)
+            || all.iter().any(|x| mentions_f32(&x.ty(), &env, 0))
+        {
             1e-4
         } else {
             1e-6
         };
-    if let Some(ad_val) = ad_val {
-        checks.push((
-            "forward and reverse agree",
-            if (fwd_val - ad_val).abs() <= tol * (1.0 + fwd_val.abs().max(ad_val.abs())) {
-                Ok(format!(
-                    "⟨ȳ, J ẋ⟩ = {fwd_val} (forward), ⟨J'ȳ, ẋ⟩ = {ad_val} (reverse)"
-                ))
-            } else {
-                Err(format!(
+        if let Some(ad_val) = ad_val {
+            checks.push((
+                "forward and reverse agree",
+                if (fwd_val - ad_val).abs() <= tol * (1.0 + fwd_val.abs().max(ad_val.abs())) {
+                    Ok(format!(
+                        "⟨ȳ, J ẋ⟩ = {fwd_val} (forward), ⟨J'ȳ, ẋ⟩ = {ad_val} (reverse)"
+                    ))
+                } else {
+                    Err(format!(
                     "⟨ȳ, J ẋ⟩ = {fwd_val} by forward mode but ⟨J'ȳ, ẋ⟩ = {ad_val} by reverse mode"
                 ))
+                },
+            ));
+        }
+        let dx2: Vec<Value> = all.iter().map(|x| random_tangent(x, &env, rng)).collect();
+        let (_, ty2) = run_dual(m, &code, &fresh(all), &[copies(&dx2)])?;
+        let code3 = ad.dual_rule(&mut m.compiler, key, 3)?;
+        let (_, t3) = run_dual(
+            m,
+            &code3,
+            &fresh(all),
+            &[copies(dx), copies(&dx2), copies(dx)],
+        )?;
+        let lane_ok = |a: &Value, b: Option<&Value>| {
+            b.is_some_and(|b| tangent_approx_eq(a, b, 1e-12, 1e-300))
+        };
+        checks.push((
+            "forward lanes",
+            if lane_ok(&ty, t3.first()) && lane_ok(&ty2[0], t3.get(1)) && lane_ok(&ty, t3.get(2)) {
+                Ok("a 3-lane run gives each lane's one-lane tangent".into())
+            } else {
+                Err("a 3-lane run's tangents differ from one-lane runs".into())
             },
         ));
+        Ok(())
     }
-    let dx2: Vec<Value> = all.iter().map(|x| random_tangent(x, &env, rng)).collect();
-    let (_, ty2) = run_dual(m, &code, &fresh(all), &[copies(&dx2)])?;
-    let code3 = ad.dual_rule(&mut m.compiler, key, 3)?;
-    let (_, t3) = run_dual(
-        m,
-        &code3,
-        &fresh(all),
-        &[copies(dx), copies(&dx2), copies(dx)],
-    )?;
-    let lane_ok =
-        |a: &Value, b: Option<&Value>| b.is_some_and(|b| tangent_approx_eq(a, b, 1e-12, 1e-300));
-    checks.push((
-        "forward lanes",
-        if lane_ok(&ty, t3.first()) && lane_ok(&ty2[0], t3.get(1)) && lane_ok(&ty, t3.get(2)) {
-            Ok("a 3-lane run gives each lane's one-lane tangent".into())
-        } else {
-            Err("a 3-lane run's tangents differ from one-lane runs".into())
-        },
-    ));
-    Ok(())
 }
 
 /// Central differences `⟨ȳ, (f(x + hẋ) − f(x − hẋ)) / 2h⟩` at steps 1e-2 … 1e-8, computed once
