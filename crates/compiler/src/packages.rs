@@ -25,6 +25,35 @@ pub struct PackageNames {
     from_mooncake: FxHashSet<Symbol>,
 }
 
+/// ChainRulesCore's `Tangent{P}(; a = da, ...)`, the tangent of a struct by field (a keyword
+/// constructor of a parametric type, which the language does not define otherwise), as the
+/// prelude's `_crc_tangent(P, (a = da, ...))`.
+fn struct_tangent_call(e: &mut Expr) {
+    let ExprKind::Call {
+        func, args, kwargs, ..
+    } = &mut e.kind
+    else {
+        return;
+    };
+    let ExprKind::Curly { base, params } = &func.kind else {
+        return;
+    };
+    if base.ident().is_none_or(|b| b.as_str() != "_CRC_Tangent")
+        || params.len() != 1
+        || !args.is_empty()
+        || kwargs.is_empty()
+        || kwargs.iter().any(|k| k.splat)
+    {
+        return;
+    }
+    let sp = e.span;
+    let fields = kwargs.iter().map(|k| (k.name, k.value.clone())).collect();
+    let nt = Expr::new(ExprKind::NamedTuple(fields), sp);
+    *args = vec![params[0].clone(), nt];
+    kwargs.clear();
+    **func = Expr::new(ExprKind::Ident(sym("_crc_tangent")), func.span);
+}
+
 /// Mooncake's names that the prelude gives names of its own (`Mooncake.Config` is
 /// `_Mooncake_Config`), leaving these names free for a program's own types.
 pub fn mooncake_prelude_name(n: &str) -> Option<&'static str> {
@@ -174,6 +203,7 @@ impl PackageNames {
             _ => {}
         }
         children_mut(e, &mut |c| self.rename(c));
+        struct_tangent_call(e);
     }
 
     fn rename_def(&self, def: &mut FunctionDef) {
@@ -300,7 +330,8 @@ mod tests {
             walk(&e, &mut |x| {
                 if let ExprKind::Ident(n) = &x.kind {
                     let n = n.as_str();
-                    if n.starts_with("_CRC_") || n.starts_with("_Mooncake_") || n == "Mooncake" {
+                    let ours = ["_CRC_", "_crc_", "_Mooncake_"];
+                    if ours.iter().any(|p| n.starts_with(p)) || n == "Mooncake" {
                         found.push(n.to_string());
                     }
                 }
@@ -351,6 +382,14 @@ mod tests {
         check(
             "using ChainRulesCore\nimport Mooncake: RData, Tangent\nf(x) = (RData((a = x,)), Tangent((a = x,)))",
             expect![[r#"[_Mooncake_RData, _Mooncake_Tangent]"#]],
+        );
+    }
+
+    #[test]
+    fn a_struct_tangent_by_field_is_the_preludes_constructor() {
+        check(
+            "using ChainRulesCore\nf(d) = (Tangent{Spring}(k = d, x0 = 2d), Tangent{Tuple{Float64}}(d))",
+            expect![[r#"[_crc_tangent, _CRC_Tangent]"#]],
         );
     }
 }

@@ -166,7 +166,7 @@ fn current() -> Option<Rc<PrintScope>> {
 }
 
 /// How the program printing now writes prelude type `name`, if the scope decides it.
-pub(crate) fn shown_name(name: &str) -> Option<String> {
+pub fn shown_name(name: &str) -> Option<String> {
     let scope = current()?;
     scope.names.get(&sym(name)).cloned()
 }

@@ -1327,6 +1327,26 @@ fn show_struct(out: &mut String, ty: &Type, fields: &[Value], id: usize) {
                 show(out, b, None);
                 return;
             }
+            // ChainRulesCore's `Tangent{P}` shows its primal type and its parts.
+            ("_CRC_Tangent", [backing]) => {
+                if let Type::Struct(_, ps) = ty {
+                    let name = ir::print_scope::shown_name("_CRC_Tangent")
+                        .unwrap_or_else(|| "Tangent".to_string());
+                    let p = ps.first().map(|p| p.to_string()).unwrap_or_default();
+                    let p = if p.chars().count() <= 80 {
+                        p
+                    } else {
+                        "…".into()
+                    };
+                    out.push_str(&format!("{name}{{{p}}}"));
+                    match backing {
+                        Value::Tuple(t) if t.is_empty() => out.push_str("()"),
+                        Value::NamedTuple(t) if t.values.is_empty() => out.push_str("()"),
+                        _ => show(out, backing, None),
+                    }
+                    return;
+                }
+            }
             // Not exported from Base, so Julia qualifies them.
             ("Fix1" | "Fix2", _) => out.push_str("Base."),
             _ => {}

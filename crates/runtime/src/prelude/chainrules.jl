@@ -26,12 +26,15 @@ struct NotImplemented <: AbstractTangent
 end
 NotImplemented() = NotImplemented("")
 
-# The structural tangent of a tuple (`Tangent{P}(dx1, dx2)`): indexed and iterated as the
-# tuple of its parts.
+# The structural tangent of a tuple (`Tangent{P}(dx1, dx2)`), indexed and iterated as the
+# tuple of its parts, or of a struct (`Tangent{P}(; a = da, b = db)`; a field left out has a
+# zero tangent).
 struct _CRC_Tangent{P, T} <: AbstractTangent
     backing::T
 end
-_crc_tangent(::Type{P}, t::Tuple) where {P} = _CRC_Tangent{P, typeof(t)}(t)
+_crc_tangent(::Type{P}, t::Union{Tuple, NamedTuple}) where {P} = _CRC_Tangent{P, typeof(t)}(t)
+# (`Tangent{P}(; a = da)` is read as `_crc_tangent(P, (a = da,))`.)
+_CRC_Tangent{P}(parts...) where {P} = _crc_tangent(P, parts)
 backing(t::_CRC_Tangent) = t.backing
 getindex(t::_CRC_Tangent, i::Int) = unthunk(t.backing[i])
 length(t::_CRC_Tangent) = length(t.backing)
@@ -156,6 +159,23 @@ end
 _cr_increment!(f, r, t::AbstractZero) = r
 _cr_increment!(f, r, t::Thunk) = _cr_increment!(f, r, unthunk(t))
 _cr_increment!(f, r, t::_CRC_Tangent{P, T}) where {P, T<:Tuple} = _cr_increment!(f, r, t.backing)
+# A struct's tangent by field: each field's part of the fdata and rdata incremented as that
+# field's tangent; the struct's rdata rebuilt from its fields'.
+function _cr_increment!(f, r, t::_CRC_Tangent{P, T}) where {P, T<:NamedTuple}
+    names = fieldnames(P)
+    all(n -> n in names, keys(t.backing)) || return _CRMismatch(string(typeof(f)), string(typeof(r)), string(typeof(t)))
+    fs = _field_parts(f, length(names), NoFData())
+    rs = _field_parts(r, length(names), NoRData())
+    ts = map(n -> haskey(t.backing, n) ? t.backing[n] : ZeroTangent(), names)
+    new = map(_cr_increment!, fs, rs, ts)
+    for x in new
+        x isa _CRMismatch && return x
+    end
+    r isa NoRData && return r
+    return Core.new(typeof(r), new...)
+end
+_field_parts(x::Union{NoFData, NoRData}, n, zero) = ntuple(_ -> zero, n)
+_field_parts(x, n, zero) = Tuple(x.data)
 _cr_increment!(f::NoFData, r::Tuple, t::Tuple) = map((ri, ti) -> _cr_increment!(NoFData(), ri, ti), r, t)
 _cr_increment!(f::Tuple, r::NoRData, t::Tuple) = (map((fi, ti) -> _cr_increment!(fi, NoRData(), ti), f, t); NoRData())
 _cr_increment!(f::Tuple, r::Tuple, t::Tuple) = map(_cr_increment!, f, r, t)

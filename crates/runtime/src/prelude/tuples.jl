@@ -85,6 +85,11 @@ _tuple_map2(f, a::Tuple{}, b::Tuple{}) = ()
 _tuple_map2(f, a::Tuple{}, b::Tuple) = ()
 _tuple_map2(f, a::Tuple, b::Tuple{}) = ()
 _tuple_map2(f, a::Tuple, b::Tuple) = (f(a[1], b[1]), _tuple_map2(f, _tuple_tail(a...), _tuple_tail(b...))...)
+# Over three tuples likewise.
+map(f, a::Tuple, b::Tuple, c::Tuple) = _tuple_map3(f, a, b, c)
+_tuple_map3(f, a::Tuple, b::Tuple, c::Tuple) =
+    isempty(a) || isempty(b) || isempty(c) ? () :
+    (f(a[1], b[1], c[1]), _tuple_map3(f, _tuple_tail(a...), _tuple_tail(b...), _tuple_tail(c...))...)
 isempty(t::Tuple) = Core.tuple_len(t) == 0
 
 # `a => b`: a `Pair` (as in `diagm(0 => v, 1 => w)`); `p.first`, `p.second`, `first(p)`,
