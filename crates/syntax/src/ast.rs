@@ -264,6 +264,25 @@ pub struct Lambda {
     pub ret_type: Option<Box<Expr>>,
 }
 
+impl Lambda {
+    /// The anonymous function `(params...) -> body` spanning `span`.
+    pub fn anonymous(params: Vec<Param>, body: Expr, span: Span) -> Expr {
+        Expr::new(
+            ExprKind::Lambda(Box::new(Lambda {
+                params,
+                body,
+                span,
+                local: None,
+                try_block: false,
+                where_vars: vec![],
+                ret_type: None,
+                kwparams: vec![],
+            })),
+            span,
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct FieldDecl {
     pub name: Symbol,

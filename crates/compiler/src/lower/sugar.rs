@@ -477,19 +477,7 @@ fn thunk_of(e: &Expr) -> Expr {
 /// `(params...) -> body`, an anonymous function spanning its body.
 fn lambda_of(params: Vec<Param>, body: Expr) -> Expr {
     let span = body.span;
-    mk(
-        ExprKind::Lambda(Box::new(Lambda {
-            params,
-            body,
-            span,
-            local: None,
-            try_block: false,
-            where_vars: vec![],
-            ret_type: None,
-            kwparams: vec![],
-        })),
-        span,
-    )
+    Lambda::anonymous(params, body, span)
 }
 
 /// How Julia prints `e` for `@show`, for variables, fields and indexing by variables and

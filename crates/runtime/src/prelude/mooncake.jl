@@ -54,13 +54,10 @@ _as_data(::Type{T}, x::Union{_Mooncake_Tangent, _Mooncake_MutableTangent}) where
     _fields_as(T, x.fields)
 _as_data(::Type{T}, x::Union{_Mooncake_FData, _Mooncake_RData}) where {T} = _fields_as(T, x.data)
 _as_data(::Type{T}, x::Tuple) where {T<:Tuple} =
-    x isa T ? x : length(x) == length(fieldtypes(T)) ? _each_as(fieldtypes(T), x) : x
-_each_as(ts::Tuple{}, x::Tuple{}) = ()
-_each_as(ts::Tuple, x::Tuple) =
-    (_as_data(ts[1], x[1]), _each_as(_tuple_tail(ts...), _tuple_tail(x...))...)
+    x isa T ? x : length(x) == length(fieldtypes(T)) ? map(_as_data, fieldtypes(T), x) : x
 function _fields_as(::Type{T}, nt::NamedTuple) where {T}
     _has_named_fields(T) && fieldnames(T) == keys(nt) || return nt
-    return Core.new(T, _each_as(fieldtypes(T), Tuple(nt))...)
+    return Core.new(T, map(_as_data, fieldtypes(T), Tuple(nt))...)
 end
 _has_named_fields(::Type{T}) where {T} = true
 _has_named_fields(::Type{T}) where {T<:Union{Number, Array, Tuple, NamedTuple, NoTangent, NoFData, NoRData}} = false

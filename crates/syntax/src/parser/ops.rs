@@ -197,19 +197,7 @@ impl<'a> Parser<'a> {
                 sp,
             )
         };
-        Expr::new(
-            ExprKind::Lambda(Box::new(Lambda {
-                params: ps,
-                body,
-                span,
-                local: None,
-                try_block: false,
-                where_vars: vec![],
-                ret_type: None,
-                kwparams: vec![],
-            })),
-            span,
-        )
+        Lambda::anonymous(ps, body, span)
     }
 
     pub(super) fn parse_pair(&mut self) -> Expr {
